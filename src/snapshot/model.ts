@@ -1,0 +1,135 @@
+// The content model: what the loader (src/content/) produces from the files, already validated
+// and typed. Plain data only — no file system handles, no Node types — so the query engine and
+// the fetch handler can run on it in any JavaScript runtime.
+
+export const FIELD_TYPES = [
+  'text',
+  'longtext',
+  'markdown',
+  'richtext',
+  'slug',
+  'email',
+  'color',
+  'number',
+  'boolean',
+  'date',
+  'datetime',
+  'time',
+  'enumeration',
+  'media',
+  'relation',
+  'json',
+] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+export type Scope = 'read' | 'drafts';
+
+export interface FieldDef {
+  readonly name: string;
+  readonly type: FieldType;
+  readonly required: boolean;
+  /** A list of values of `type`. */
+  readonly multiple: boolean;
+  /** Never in responses, never filterable, never in dist/. */
+  readonly hidden: boolean;
+  /** enumeration: the allowed values. */
+  readonly values?: readonly string[];
+  /** relation: the slug of the target collection in the same project. */
+  readonly collection?: string;
+}
+
+/**
+ * A stored field value, typed by the field's schema type:
+ * - text, longtext, markdown, slug, email, color, enumeration, time: the string;
+ * - richtext: the rendered HTML string;
+ * - number: a finite number; boolean: a boolean;
+ * - date: 'YYYY-MM-DD'; datetime: ISO 8601 UTC with milliseconds ('2021-11-25T10:00:00.000Z');
+ * - media: the media id; relation: the target entry id;
+ * - json: any JSON value;
+ * - multiple fields: an array of the above scalars.
+ * A field absent from the file is absent from `values` (key missing); `null` is an explicit null.
+ */
+export type Scalar = string | number | boolean;
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type FieldValue = JsonValue;
+
+export interface EntryRecord {
+  readonly id: string;
+  readonly locale: string;
+  readonly draft: boolean;
+  /** ISO 8601 UTC with milliseconds. */
+  readonly created_at: string;
+  readonly updated_at: string;
+  /** null only for drafts without a published_at in the file. */
+  readonly published_at: string | null;
+  /** Field name → typed value (see FieldValue). Hidden fields are kept here, never output. */
+  readonly values: Readonly<Record<string, FieldValue>>;
+  /** Path of the source file relative to the content root, '/'-separated (for messages). */
+  readonly file: string;
+}
+
+export interface SortKey {
+  readonly field: string;
+  readonly desc: boolean;
+}
+
+export interface CollectionRecord {
+  readonly slug: string;
+  readonly name: string;
+  readonly body_field: string;
+  /** Default order (from `sort:` in _collection.yaml, else id ascending). */
+  readonly sort: readonly SortKey[];
+  /** Every field in schema order (declared order, else first-seen order when inferred). */
+  readonly fields: readonly FieldDef[];
+  /** All entries, drafts included, in the collection's default order (stable, id tie-break). */
+  readonly entries: readonly EntryRecord[];
+}
+
+export interface MediaRecord {
+  /** Path under media/, '/'-separated. */
+  readonly id: string;
+  readonly file_name: string;
+  readonly mime_type: string;
+  readonly size: number;
+  readonly width: number | null;
+  readonly height: number | null;
+  readonly caption: string | null;
+  readonly alt: string | null;
+  /** Absolute path of the file on disk; never serialised. */
+  readonly source: string;
+}
+
+export interface TokenRecord {
+  readonly name: string;
+  /** Lower-case hex sha256 of the token. Plaintext tokens are hashed at load time. */
+  readonly sha256: string;
+  readonly scopes: readonly Scope[];
+}
+
+export interface ProjectRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string | null;
+  readonly default_locale: string;
+  readonly locales: readonly string[];
+  readonly public: boolean;
+  readonly tokens: readonly TokenRecord[];
+  readonly collections: readonly CollectionRecord[];
+  /** Sorted by id. */
+  readonly media: readonly MediaRecord[];
+}
+
+export interface ContentModel {
+  /** Sorted by id. */
+  readonly projects: readonly ProjectRecord[];
+}
+
+/** A problem found in the content tree. */
+export interface ContentIssue {
+  /** Path relative to the content root, '/'-separated. */
+  readonly file: string;
+  /** 1-based line, when known. */
+  readonly line?: number;
+  readonly field?: string;
+  readonly message: string;
+}

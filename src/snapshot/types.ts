@@ -1,0 +1,67 @@
+// The snapshot: the content model plus everything precomputed for answering requests — entries
+// serialised once, lookups by id, the static documents. Immutable once created; the query engine
+// and the HTTP layer only read it.
+import type { CollectionRecord, EntryRecord, FieldDef, MediaRecord, ProjectRecord, TokenRecord } from './model.js';
+
+export interface EntrySnapshot {
+  readonly record: EntryRecord;
+  /** Position in the collection's default order (0-based). */
+  readonly rank: number;
+  /**
+   * The entry's response JSON without timestamps, relations and media expanded, hidden fields
+   * left out: `{"id":…,"locale":…,"<field>":…,…}`.
+   */
+  readonly json: string;
+  /**
+   * Where each visible field's `,"name":value` part starts in `json`, in visible-field order, plus
+   * one last offset (where the closing `}` is). Used to serve `fields=`/`exclude=` by slicing.
+   */
+  readonly offsets: Uint32Array;
+  /** `,"created_at":…,"updated_at":…,"published_at":…` — spliced in before `}` for `timestamps`. */
+  readonly timestamps: string;
+}
+
+export interface CollectionSnapshot {
+  readonly record: CollectionRecord;
+  /** Every field by name, hidden ones included (the engine must reject those). */
+  readonly fields: ReadonlyMap<string, FieldDef>;
+  /** Fields that appear in responses, in schema order (offsets of EntrySnapshot follow this). */
+  readonly visibleFields: readonly FieldDef[];
+  /** Every entry, drafts included, in default order. */
+  readonly entries: readonly EntrySnapshot[];
+  readonly byId: ReadonlyMap<string, EntrySnapshot>;
+  /** Number of published entries. */
+  readonly publishedCount: number;
+  /** Whether all ids are integers (then ids compare as numbers). */
+  readonly numericIds: boolean;
+}
+
+export interface MediaSnapshot {
+  readonly record: MediaRecord;
+  readonly full_url: string;
+  /** `{"id":…,"file_name":…,"full_url":…,…}` */
+  readonly json: string;
+}
+
+export interface ProjectSnapshot {
+  readonly record: ProjectRecord;
+  readonly collections: ReadonlyMap<string, CollectionSnapshot>;
+  /** Sorted by id. */
+  readonly media: readonly MediaSnapshot[];
+  readonly mediaById: ReadonlyMap<string, MediaSnapshot>;
+  /** sha256 hex → token. */
+  readonly tokens: ReadonlyMap<string, TokenRecord>;
+}
+
+export interface Snapshot {
+  /** Hex digest over every document: changes whenever any answer would change. */
+  readonly hash: string;
+  readonly baseUrl: string;
+  readonly projects: ReadonlyMap<string, ProjectSnapshot>;
+  /** Every API path answerable without a query ('/api/demo', '/api/demo/posts/hello', …), sorted. */
+  readonly paths: readonly string[];
+  /** The JSON text of the document for `path` (published content only), or undefined. */
+  document(path: string): string | undefined;
+  /** The OpenAPI 3.1 description of this snapshot (JSON text). */
+  readonly openapi: string;
+}

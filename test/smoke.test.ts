@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { createSnapshot } from '../src/snapshot/create.js';
+import type { ContentModel } from '../src/snapshot/model.js';
+
+const model: ContentModel = {
+  projects: [
+    {
+      id: 'p', name: 'P', description: null, default_locale: 'en', locales: ['en'], public: true, tokens: [],
+      media: [{ id: 'a b.png', file_name: 'a b.png', mime_type: 'image/png', size: 3, width: 1, height: 1, caption: null, alt: null, source: '/x' }],
+      collections: [
+        {
+          slug: 'authors', name: 'Authors', body_field: 'body', sort: [],
+          fields: [{ name: 'name', type: 'text', required: false, multiple: false, hidden: false }],
+          entries: [{ id: 'ann', locale: 'en', draft: false, created_at: 't', updated_at: 't', published_at: 't', values: { name: 'Ann' }, file: 'x' }],
+        },
+        {
+          slug: 'posts', name: 'Posts', body_field: 'body', sort: [],
+          fields: [
+            { name: 'title', type: 'text', required: false, multiple: false, hidden: false },
+            { name: 'secret', type: 'text', required: false, multiple: false, hidden: true },
+            { name: 'author', type: 'relation', required: false, multiple: false, hidden: false, collection: 'authors' },
+            { name: 'cover', type: 'media', required: false, multiple: false, hidden: false },
+          ],
+          entries: [
+            { id: 'a', locale: 'en', draft: false, created_at: 't', updated_at: 't', published_at: 't', values: { title: 'A', secret: 's', author: 'ann', cover: 'a b.png' }, file: 'x' },
+            { id: 'b', locale: 'en', draft: true, created_at: 't', updated_at: 't', published_at: null, values: {}, file: 'y' },
+          ],
+        },
+      ],
+    },
+  ],
+};
+
+describe('createSnapshot', () => {
+  it('serialises entries flat with relations and media expanded and hidden fields left out', () => {
+    const s = createSnapshot(model, { baseUrl: 'https://cdn.test/' });
+    expect(JSON.parse(s.document('/api/p/posts/a') as string)).toEqual({
+      data: {
+        id: 'a', locale: 'en', title: 'A',
+        author: { id: 'ann', locale: 'en', name: 'Ann' },
+        cover: { id: 'a b.png', file_name: 'a b.png', full_url: 'https://cdn.test/media/p/a%20b.png', mime_type: 'image/png', size: 3, width: 1, height: 1, caption: null, alt: null },
+      },
+    });
+    expect(s.document('/api/p/posts/b')).toBeUndefined();
+    expect(JSON.parse(s.document('/api/p/posts') as string).meta).toEqual({ total: 1, limit: null, offset: 0 });
+    expect(s.paths).toContain('/api/p/project-media/a b.png');
+    expect(s.paths.join()).not.toContain('secret');
+  });
+});
