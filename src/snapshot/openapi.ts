@@ -1,15 +1,418 @@
-// OpenAPI 3.1 description of a snapshot. (First cut: paths only; the dist work fills in schemas.)
-import type { ContentModel } from './model.js';
+// OpenAPI 3.1 description of a snapshot: every operation of the API per project, an entry schema
+// per collection derived from its visible fields, Media and Problem schemas. Built from plain
+// objects in a fixed order, so the same content always gives the same text. No Node imports.
+import type { CollectionRecord, ContentModel, FieldDef, ProjectRecord } from './model.js';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Obj = { [key: string]: Json };
+
+const MEDIA_SEGMENT = 'project-media';
+const PROBLEM = 'application/problem+json';
+const JSON_TYPE = 'application/json';
+
+const ref = (name: string): Obj => ({ $ref: `#/components/schemas/${name}` });
+const nullable = (schema: Obj): Obj => ({ anyOf: [schema, { type: 'null' }] });
+
+/** Component names: ids and slugs never contain '.', so `<project>.<collection>` cannot collide. */
+export function entrySchemaName(projectId: string, slug: string, shallow = false): string {
+  return `${projectId}.${slug}${shallow ? '.shallow' : ''}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schemas
+
+/** The schema of one value of a field (not yet `multiple` or nullable). */
+function scalarSchema(field: FieldDef, projectId: string, shallow: boolean): Obj {
+  switch (field.type) {
+    case 'number':
+      return { type: 'number' };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'date':
+      return { type: 'string', format: 'date' };
+    case 'datetime':
+      return { type: 'string', format: 'date-time' };
+    case 'time':
+      return { type: 'string', pattern: '^\\d{2}:\\d{2}(:\\d{2})?$' };
+    case 'email':
+      return { type: 'string', format: 'email' };
+    case 'color':
+      return { type: 'string', description: 'A CSS colour, e.g. #ff8800' };
+    case 'markdown':
+      return { type: 'string', contentMediaType: 'text/markdown' };
+    case 'richtext':
+      return { type: 'string', contentMediaType: 'text/html', description: 'HTML rendered from Markdown at build time' };
+    case 'enumeration':
+      return { type: 'string', enum: [...(field.values ?? [])] };
+    case 'media':
+      return ref('Media');
+    case 'relation':
+      if (shallow) return { type: 'string', description: `id of an entry of '${field.collection ?? ''}'` };
+      return field.collection ? ref(entrySchemaName(projectId, field.collection, true)) : { type: 'object' };
+    case 'json':
+      return {};
+    default:
+      return { type: 'string' };
+  }
+}
+
+/** A field as it appears in an answer: a list for `multiple` (never null), else nullable unless required. */
+export function fieldSchema(field: FieldDef, projectId: string, shallow = false): Obj {
+  const one = scalarSchema(field, projectId, shallow);
+  if (field.multiple) return { type: 'array', items: one };
+  if (field.type === 'json' || field.required) return one;
+  return nullable(one);
+}
+
+/**
+ * The entry schema of a collection. `shallow`: as embedded in another entry's relation field,
+ * where the embedded entry's own relations stay ids.
+ */
+export function entrySchema(project: ProjectRecord, col: CollectionRecord, shallow = false): Obj {
+  const visible = col.fields.filter((f) => !f.hidden);
+  const stamp = (s: Obj): Obj => ({ ...s, description: 'only with ?timestamps' });
+  // fromEntries defines own properties, so even a field named '__proto__' stays a plain key.
+  const properties: Obj = Object.fromEntries([
+    ['id', { type: 'string' }],
+    ['locale', { type: 'string', enum: [...project.locales] }],
+    ...visible.map((f): [string, Json] => [f.name, fieldSchema(f, project.id, shallow)]),
+    ...(shallow
+      ? []
+      : ([
+          ['created_at', stamp({ type: 'string', format: 'date-time' })],
+          ['updated_at', stamp({ type: 'string', format: 'date-time' })],
+          ['published_at', stamp(nullable({ type: 'string', format: 'date-time' }))],
+        ] as [string, Json][])),
+  ]);
+  return {
+    type: 'object',
+    title: shallow ? `${col.name} (embedded)` : col.name,
+    required: ['id', 'locale', ...visible.map((f) => f.name)],
+    properties,
+  };
+}
+
+function mediaSchema(): Obj {
+  return {
+    type: 'object',
+    required: ['id', 'file_name', 'full_url', 'mime_type', 'size', 'width', 'height', 'caption', 'alt'],
+    properties: {
+      id: { type: 'string', description: "the file's path under media/, '/'-separated" },
+      file_name: { type: 'string' },
+      full_url: { type: 'string', format: 'uri-reference' },
+      mime_type: { type: 'string' },
+      size: { type: 'integer', minimum: 0 },
+      width: nullable({ type: 'integer', minimum: 0 }),
+      height: nullable({ type: 'integer', minimum: 0 }),
+      caption: nullable({ type: 'string' }),
+      alt: nullable({ type: 'string' }),
+    },
+  };
+}
+
+function problemSchema(): Obj {
+  return {
+    type: 'object',
+    description: 'RFC 9457 problem details',
+    required: ['type', 'title', 'status', 'code', 'detail'],
+    properties: {
+      type: { type: 'string', format: 'uri-reference', default: 'about:blank' },
+      title: { type: 'string' },
+      status: { type: 'integer' },
+      code: { type: 'string', description: 'stable machine-readable word, e.g. unknown_field' },
+      detail: { type: 'string', description: 'what is wrong and what to change' },
+      param: { type: 'string', description: 'the query parameter at fault, e.g. where[prise]' },
+    },
+  };
+}
+
+function listMetaSchema(): Obj {
+  return {
+    type: 'object',
+    required: ['total', 'limit', 'offset'],
+    properties: {
+      total: { type: 'integer', minimum: 0, description: 'all matches before limit/offset' },
+      limit: nullable({ type: 'integer', minimum: 0 }),
+      offset: { type: 'integer', minimum: 0 },
+    },
+  };
+}
+
+function projectSchema(): Obj {
+  const field: Obj = {
+    type: 'object',
+    required: ['name', 'type', 'multiple', 'required'],
+    properties: {
+      name: { type: 'string' },
+      type: { type: 'string' },
+      multiple: { type: 'boolean' },
+      required: { type: 'boolean' },
+      values: { type: 'array', items: { type: 'string' } },
+      collection: { type: 'string' },
+    },
+  };
+  return {
+    type: 'object',
+    required: ['id', 'name', 'description', 'default_locale', 'locales', 'collections'],
+    properties: {
+      id: { type: 'string' },
+      name: { type: 'string' },
+      description: nullable({ type: 'string' }),
+      default_locale: { type: 'string' },
+      locales: { type: 'array', items: { type: 'string' } },
+      collections: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['slug', 'name', 'count', 'fields'],
+          properties: {
+            slug: { type: 'string' },
+            name: { type: 'string' },
+            count: { type: 'integer', minimum: 0, description: 'published entries' },
+            fields: { type: 'array', items: field },
+          },
+        },
+      },
+    },
+  };
+}
+
+const dataOf = (schema: Obj): Obj => ({ type: 'object', required: ['data'], properties: { data: schema } });
+const listOf = (item: Obj): Obj => ({
+  type: 'object',
+  required: ['data', 'meta'],
+  properties: { data: { type: 'array', items: item }, meta: ref('ListMeta') },
+});
+
+function schemas(model: ContentModel): Obj {
+  const out: Obj = {
+    Media: mediaSchema(),
+    Problem: problemSchema(),
+    ListMeta: listMetaSchema(),
+    Count: { type: 'object', required: ['count'], properties: { count: { type: 'integer', minimum: 0 } } },
+    Project: projectSchema(),
+  };
+  for (const p of model.projects) {
+    for (const c of p.collections) {
+      out[entrySchemaName(p.id, c.slug)] = entrySchema(p, c);
+      out[entrySchemaName(p.id, c.slug, true)] = entrySchema(p, c, true);
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parameters and responses
+
+const queryParam = (name: string, description: string, schema: Obj, extra: Obj = {}): Obj => ({
+  name,
+  in: 'query',
+  description,
+  required: false,
+  schema,
+  ...extra,
+});
+const flag = (name: string, description: string): Obj =>
+  queryParam(name, `${description} (present or empty: on)`, { type: 'string' }, { allowEmptyValue: true });
+
+function parameters(): Obj {
+  const csv = { type: 'string', pattern: '^[^,]+(,[^,]+)*$' };
+  const nonNegative = { type: 'integer', minimum: 0 };
+  return {
+    where: queryParam(
+      'where',
+      'Filters, PHP bracket syntax: where[f]=v, where[f][op]=v with op one of eq, not, like, in, not_in, lt, lte, gt, gte, between, not_between, null, not_null; where[][f]=v (groups, all must hold); where[or][f]=v / where[or][][f]=v (alternatives). Filterable: every visible field, id, locale, created_at, updated_at, published_at.',
+      { type: 'object', additionalProperties: true },
+      { style: 'deepObject', explode: true },
+    ),
+    whereRelation: queryParam(
+      'whereRelation',
+      'whereRelation[rel][f][op]=v: items whose relation field rel points to at least one entry matching the clause',
+      { type: 'object', additionalProperties: true },
+      { style: 'deepObject', explode: true },
+    ),
+    sort: queryParam('sort', 'f[:asc|:desc][,g[:asc|:desc]…]; empty values last, ties broken by id', csv),
+    limit: queryParam('limit', 'at most this many items (no limit: all matches; capped by the server’s --max-limit)', nonNegative),
+    offset: queryParam('offset', 'skip this many matches', nonNegative),
+    first: flag('first', 'answer {"data": first match} instead of a list, 404 when nothing matches'),
+    count: flag('count', 'answer {"count": number of matches}'),
+    state: queryParam('state', 'drafts need a token with the drafts scope', {
+      type: 'string',
+      enum: ['published', 'with_draft', 'only_draft'],
+      default: 'published',
+    }),
+    locale: queryParam('locale', 'only entries in this locale (a project locale)', { type: 'string' }),
+    timestamps: flag('timestamps', 'include created_at, updated_at and published_at'),
+    fields: queryParam('fields', 'only these fields (id and locale are always kept)', csv),
+    exclude: queryParam('exclude', 'all but these fields (id and locale are always kept)', csv),
+  };
+}
+
+const param = (name: string): Obj => ({ $ref: `#/components/parameters/${name}` });
+const LIST_PARAMS = ['where', 'whereRelation', 'sort', 'limit', 'offset', 'first', 'count', 'state', 'locale', 'timestamps', 'fields', 'exclude'];
+const MEDIA_LIST_PARAMS = ['where', 'sort', 'limit', 'offset', 'first', 'count'];
+const ENTRY_PARAMS = ['state', 'timestamps', 'fields', 'exclude'];
+
+function problemResponse(description: string): Obj {
+  return { description, content: { [PROBLEM]: { schema: ref('Problem') } } };
+}
+
+function responses(): Obj {
+  return {
+    NotModified: { description: 'If-None-Match matched the ETag; no body' },
+    BadRequest: problemResponse('Bad query: unknown parameter, field or operator, wrong value type, …'),
+    Unauthorized: {
+      ...problemResponse('Missing, malformed or unknown Bearer token'),
+      headers: { 'WWW-Authenticate': { schema: { type: 'string' }, description: 'Bearer realm="cqa"' } },
+    },
+    Forbidden: problemResponse('Drafts asked for without the drafts scope'),
+    NotFound: problemResponse('Unknown project, collection, entry or media item'),
+    NotAcceptable: problemResponse('The Accept header does not admit application/json'),
+  };
+}
+
+function ok(description: string, schema: Obj): Obj {
+  return {
+    description,
+    headers: { ETag: { schema: { type: 'string' }, description: 'strong validator for If-None-Match' } },
+    content: { [JSON_TYPE]: { schema } },
+  };
+}
+
+function errorRefs(withQuery: boolean): Obj {
+  const r = (name: string): Obj => ({ $ref: `#/components/responses/${name}` });
+  return {
+    '304': r('NotModified'),
+    ...(withQuery ? { '400': r('BadRequest') } : {}),
+    '401': r('Unauthorized'),
+    ...(withQuery ? { '403': r('Forbidden') } : {}),
+    '404': r('NotFound'),
+    '406': r('NotAcceptable'),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Paths
+
+/** Public projects: the token is optional (anonymous reads see published content). */
+function security(project: ProjectRecord): Json[] {
+  return project.public ? [{}, { bearerAuth: [] }] : [{ bearerAuth: [] }];
+}
+
+function operation(project: ProjectRecord, id: string, summary: string, params: Json[], okResponse: Obj, withQuery: boolean): Obj {
+  return {
+    get: {
+      operationId: id,
+      summary,
+      tags: [project.id],
+      security: security(project),
+      ...(params.length > 0 ? { parameters: params } : {}),
+      responses: { '200': okResponse, ...errorRefs(withQuery) },
+    },
+  };
+}
+
+const pathParam = (name: string, description: string): Obj => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+
+function listAnswer(item: Obj): Obj {
+  return { oneOf: [listOf(item), dataOf(item), ref('Count')], description: 'a list; with ?first one item; with ?count a count' };
+}
+
+function collectionPaths(project: ProjectRecord, col: CollectionRecord): Obj {
+  const base = `/api/${project.id}/${col.slug}`;
+  const key = `${project.id}_${col.slug}`;
+  const entry = ref(entrySchemaName(project.id, col.slug));
+  return {
+    [base]: operation(project, `list_${key}`, `List ${col.name}`, LIST_PARAMS.map(param), ok(`${col.name}`, listAnswer(entry)), true),
+    [`${base}/{content_id}`]: operation(
+      project,
+      `get_${key}`,
+      `One entry of ${col.name}`,
+      [pathParam('content_id', 'the entry id'), ...ENTRY_PARAMS.map(param)],
+      ok('The entry', dataOf(entry)),
+      true,
+    ),
+  };
+}
+
+function projectPaths(project: ProjectRecord): Obj {
+  const base = `/api/${project.id}`;
+  const media = `${base}/${MEDIA_SEGMENT}`;
+  const mediaId = pathParam('media_id', "the media id: the file's path under media/, sub-folders as '/' (not encoded)");
+  let out: Obj = {
+    [base]: operation(project, `getProject_${project.id}`, `Project ${project.name}`, [], ok('The project', dataOf(ref('Project'))), false),
+  };
+  for (const c of project.collections) out = { ...out, ...collectionPaths(project, c) };
+  out[media] = operation(project, `listMedia_${project.id}`, 'List media', MEDIA_LIST_PARAMS.map(param), ok('Media', listAnswer(ref('Media'))), true);
+  out[`${media}/{media_id}`] = operation(project, `getMedia_${project.id}`, 'One media item', [mediaId], ok('The media item', dataOf(ref('Media'))), false);
+  out[`/media/${project.id}/{media_id}`] = {
+    get: {
+      operationId: `mediaFile_${project.id}`,
+      summary: 'The media file itself (Range requests, ETag); no token needed',
+      tags: [project.id],
+      security: [],
+      parameters: [mediaId],
+      responses: {
+        '200': { description: 'The file', content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
+        '206': { description: 'Part of the file (Range)' },
+        '304': { $ref: '#/components/responses/NotModified' },
+        '404': { $ref: '#/components/responses/NotFound' },
+      },
+    },
+  };
+  return out;
+}
+
+function servicePaths(): Obj {
+  return {
+    '/healthz': {
+      get: {
+        operationId: 'healthz',
+        summary: 'Liveness and the snapshot hash',
+        security: [],
+        responses: {
+          '200': ok('OK', {
+            type: 'object',
+            required: ['status', 'snapshot'],
+            properties: { status: { const: 'ok' }, snapshot: { type: 'string' } },
+          }),
+        },
+      },
+    },
+    '/openapi.json': {
+      get: {
+        operationId: 'openapi',
+        summary: 'This document',
+        security: [],
+        responses: { '200': ok('OpenAPI 3.1', { type: 'object' }) },
+      },
+    },
+  };
+}
+
+export function openapiDocument(model: ContentModel, baseUrl: string): Obj {
+  let paths: Obj = {};
+  for (const p of model.projects) paths = { ...paths, ...projectPaths(p) };
+  paths = { ...paths, ...servicePaths() };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Content Query API',
+      version: '1',
+      description: 'Read-only content API generated by cqa from a content tree. Lists take where-clauses, sort and paging (§4.3 of the spec).',
+    },
+    servers: [{ url: baseUrl || '/' }],
+    tags: model.projects.map((p) => ({ name: p.id, description: p.description ?? p.name })),
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'a token listed in project.yaml' } },
+      parameters: parameters(),
+      responses: responses(),
+      schemas: schemas(model),
+    },
+  };
+}
 
 export function openapiJson(model: ContentModel, baseUrl: string): string {
-  const paths: Record<string, unknown> = {};
-  for (const p of model.projects) {
-    paths[`/api/${p.id}`] = { get: { operationId: `getProject_${p.id}`, responses: { '200': { description: 'The project' } } } };
-  }
-  return JSON.stringify({
-    openapi: '3.1.0',
-    info: { title: 'Content Query API', version: '1' },
-    servers: [{ url: baseUrl || '/' }],
-    paths,
-  });
+  return JSON.stringify(openapiDocument(model, baseUrl));
 }

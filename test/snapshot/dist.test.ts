@@ -1,0 +1,191 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSnapshot } from '../../src/snapshot/create.js';
+import { DistError, writeDist } from '../../src/snapshot/dist.js';
+import type { ContentModel } from '../../src/snapshot/model.js';
+import { DRAFT_VALUE, entry, fixtureModel, HIDDEN_VALUE, mediaFiles, TOKEN, TOKEN_SHA } from './fixture.js';
+
+const work = mkdtempSync(join(tmpdir(), 'cqa-dist-'));
+const { dir: mediaDir, media } = mediaFiles();
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+  rmSync(mediaDir, { recursive: true, force: true });
+});
+
+/** Every file under `dir`, relative and '/'-separated, sorted. */
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const abs = join(d, name);
+      if (statSync(abs).isDirectory()) walk(abs);
+      else out.push(relative(dir, abs).split('\\').join('/'));
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+function treeDigest(dir: string): Map<string, string> {
+  return new Map(listFiles(dir).map((f) => [f, createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')]));
+}
+
+const snapshot = createSnapshot(fixtureModel(media), { baseUrl: 'https://cdn.test' });
+
+describe('writeDist', () => {
+  const out = join(work, 'dist');
+  let result: { files: number; bytes: number };
+
+  it('writes every document, its .gz/.br siblings, the media, openapi, manifest and host files', async () => {
+    result = await writeDist(snapshot, { out });
+    const files = listFiles(out);
+    for (const p of snapshot.paths) {
+      const rel = `${p.slice(1)}/index.json`;
+      expect(readFileSync(join(out, rel), 'utf8')).toBe(snapshot.document(p));
+      expect(files).toContain(`${rel}.gz`);
+      expect(files).toContain(`${rel}.br`);
+    }
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'api/demo/index.json',
+        'api/demo/posts/index.json',
+        'api/demo/posts/post-1/index.json',
+        'api/demo/authors/ann/index.json',
+        'api/demo/project-media/index.json',
+        'api/demo/project-media/photos/a b.png/index.json',
+        'media/demo/doc.txt',
+        'media/demo/photos/a b.png',
+        'openapi.json',
+        'openapi.json.gz',
+        'manifest.json',
+        '_headers',
+        '_redirects',
+      ]),
+    );
+    expect(files.some((f) => f.includes('draft-1'))).toBe(false);
+    expect(readFileSync(join(out, 'media/demo/photos/a b.png'))).toEqual(readFileSync(media[1]!.source));
+    expect(readFileSync(join(out, 'openapi.json'), 'utf8')).toBe(snapshot.openapi);
+    // 3 files per JSON document, 2 media, _headers, _redirects.
+    expect(result.files).toBe((snapshot.paths.length + 2) * 3 + 2 + 2);
+    expect(result.files).toBe(files.length);
+    expect(result.bytes).toBe(files.reduce((n, f) => n + statSync(join(out, f)).size, 0));
+    expect(readdirSync(work)).toEqual(['dist']); // no temp or old dir left behind
+  });
+
+  it('writes .gz and .br siblings that decompress to the same bytes', () => {
+    for (const f of listFiles(out).filter((x) => x.endsWith('.json'))) {
+      const raw = readFileSync(join(out, f));
+      expect(gunzipSync(readFileSync(join(out, `${f}.gz`)))).toEqual(raw);
+      expect(brotliDecompressSync(readFileSync(join(out, `${f}.br`)))).toEqual(raw);
+    }
+  });
+
+  it('writes a deterministic manifest with published counts and no timestamps', () => {
+    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
+    expect(manifest).toEqual({
+      name: 'content-query-api',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      snapshot: snapshot.hash,
+      base_url: 'https://cdn.test',
+      documents: snapshot.paths.length + 2,
+      projects: [{ id: 'demo', collections: [{ slug: 'authors', count: 2 }, { slug: 'posts', count: 3 }], media: 2 }],
+    });
+    expect(readFileSync(join(out, 'manifest.json'), 'utf8')).not.toMatch(/\d{4}-\d\d-\d\dT/);
+  });
+
+  it('writes _headers and _redirects for Netlify / Cloudflare Pages', () => {
+    const headers = readFileSync(join(out, '_headers'), 'utf8');
+    expect(headers).toContain('/api/*\n  Content-Type: application/json; charset=utf-8\n  Access-Control-Allow-Origin: *');
+    expect(headers).toContain('/openapi.json\n  Content-Type: application/json; charset=utf-8');
+    expect(headers).toContain('/manifest.json\n  Content-Type: application/json; charset=utf-8');
+    const redirects = readFileSync(join(out, '_redirects'), 'utf8');
+    expect(redirects.split('\n').filter((l) => l && !l.startsWith('#'))).toEqual(['/api/*  /api/:splat/index.json  200']);
+  });
+
+  it('never writes the token, its sha256, a hidden value or a draft', () => {
+    for (const f of listFiles(out)) {
+      let text = readFileSync(join(out, f)).toString('latin1');
+      if (f.endsWith('.gz')) text = gunzipSync(readFileSync(join(out, f))).toString('utf8');
+      if (f.endsWith('.br')) text = brotliDecompressSync(readFileSync(join(out, f))).toString('utf8');
+      for (const secret of [TOKEN, TOKEN_SHA, HIDDEN_VALUE, DRAFT_VALUE, 'draft-1']) {
+        expect(text.includes(secret), `${secret} in ${f}`).toBe(false);
+      }
+    }
+  });
+
+  it('writes a byte-identical tree for the same input', async () => {
+    const again = join(work, 'again');
+    await writeDist(createSnapshot(fixtureModel(media), { baseUrl: 'https://cdn.test' }), { out: again });
+    expect(treeDigest(again)).toEqual(treeDigest(out));
+    // Rebuilding over an existing output gives the same tree too.
+    await writeDist(snapshot, { out: again });
+    expect(treeDigest(again)).toEqual(treeDigest(out));
+    rmSync(again, { recursive: true });
+  });
+
+  it('replaces the previous tree: files of removed entries disappear', async () => {
+    const target = join(work, 'replace');
+    await writeDist(snapshot, { out: target });
+    const smaller = createSnapshot(fixtureModel(media, 1), { baseUrl: 'https://cdn.test' });
+    await writeDist(smaller, { out: target });
+    expect(existsSync(join(target, 'api/demo/posts/post-1/index.json'))).toBe(true);
+    expect(existsSync(join(target, 'api/demo/posts/post-2'))).toBe(false);
+    expect(readdirSync(work).filter((n) => n.startsWith('replace'))).toEqual(['replace']);
+    rmSync(target, { recursive: true });
+  });
+
+  it('leaves the previous tree exactly as it was when a write fails, and removes its temp dir', async () => {
+    const target = join(work, 'failing');
+    await writeDist(snapshot, { out: target });
+    const before = treeDigest(target);
+    const model = fixtureModel([...media, { ...media[0]!, id: 'gone.txt', file_name: 'gone.txt', source: join(mediaDir, 'does-not-exist') }]);
+    await expect(writeDist(createSnapshot(model), { out: target })).rejects.toThrow(/ENOENT/);
+    expect(treeDigest(target)).toEqual(before);
+    expect(readdirSync(work).filter((n) => n.startsWith('failing'))).toEqual(['failing']);
+    rmSync(target, { recursive: true });
+  });
+
+  it('refuses paths that would leave the output directory', async () => {
+    const target = join(work, 'unsafe');
+    for (const id of ['..', '../../escape', '/etc/x', 'a/../../b', 'a\\b', 'nul\0byte']) {
+      const model = fixtureModel([{ ...media[0]!, id }]);
+      await expect(writeDist(createSnapshot(model), { out: target }), id).rejects.toBeInstanceOf(DistError);
+    }
+    const bad = fixtureModel(media);
+    const posts = bad.projects[0]!.collections[1]!;
+    const evil: ContentModel = {
+      projects: [{ ...bad.projects[0]!, collections: [{ ...posts, entries: [entry('..', { title: 'x' })] }] }],
+    };
+    await expect(writeDist(createSnapshot(evil), { out: target })).rejects.toBeInstanceOf(DistError);
+    expect(existsSync(target)).toBe(false);
+    expect(readdirSync(work).filter((n) => n.startsWith('unsafe'))).toEqual([]);
+  });
+
+  it('refuses an entry id that collides with the index.json layout', async () => {
+    const bad = fixtureModel(media);
+    const posts = bad.projects[0]!.collections[1]!;
+    const model: ContentModel = {
+      projects: [{ ...bad.projects[0]!, collections: [{ ...posts, entries: [entry('index.json', { title: 'x' })] }] }],
+    };
+    await expect(writeDist(createSnapshot(model), { out: join(work, 'collide') })).rejects.toThrow(/both as a file and as a directory/);
+  });
+
+  it('refuses to replace a directory that is not a build output', async () => {
+    const target = join(work, 'precious');
+    mkdirSync(target);
+    writeFileSync(join(target, 'notes.txt'), 'keep me');
+    await expect(writeDist(snapshot, { out: target })).rejects.toThrow(/not a cqa build output/);
+    expect(readFileSync(join(target, 'notes.txt'), 'utf8')).toBe('keep me');
+  });
+
+  it('reports progress up to the total', async () => {
+    const seen: [number, number][] = [];
+    const r = await writeDist(snapshot, { out: join(work, 'progress'), onProgress: (d, t) => seen.push([d, t]) });
+    expect(seen.length).toBe(r.files);
+    expect(seen.at(-1)).toEqual([r.files, r.files]);
+  });
+});
