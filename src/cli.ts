@@ -6,6 +6,7 @@ type Command = (args: string[]) => Promise<number>;
 
 // Loaded lazily so `cqa check` does not pay for the HTTP server's imports, and vice versa.
 const COMMANDS: Record<string, () => Promise<Command>> = {
+  check: async () => (await import('./commands/check.js')).run,
 };
 
 export const USAGE = `Usage:

@@ -1,0 +1,20 @@
+// buildSnapshot: content tree → validated model → Snapshot, or a ContentError listing every problem.
+import { ContentError } from './content/issues.js';
+import { loadContent } from './content/load.js';
+import { createSnapshot } from './snapshot/create.js';
+import type { Snapshot } from './snapshot/types.js';
+
+export interface BuildSnapshotOptions {
+  /** Path of the content folder. */
+  readonly content: string;
+  /** Prefix of media `full_url`s (no trailing slash). Default ''. */
+  readonly baseUrl?: string;
+  /** Treat drafts as published. */
+  readonly drafts?: boolean;
+}
+
+export async function buildSnapshot(options: BuildSnapshotOptions): Promise<Snapshot> {
+  const { model, issues } = await loadContent(options.content, { drafts: options.drafts ?? false });
+  if (issues.length > 0) throw new ContentError(issues);
+  return createSnapshot(model, { baseUrl: options.baseUrl ?? '' });
+}

@@ -1,0 +1,143 @@
+// One entry file → an EntryRecord: reserved keys (id, locale, draft, timestamps), then every field
+// coerced to its schema type. All problems are reported; the entry is kept when its id is usable.
+import type { EntryRecord, FieldDef, FieldValue } from '../snapshot/model.js';
+import type { FileInfo } from './files.js';
+import { idProblem, RESERVED_KEYS } from './identifiers.js';
+import { describe, type IssueList } from './issues.js';
+import { localeFromFileName } from './locale.js';
+import { entryLine, type ParsedEntry } from './parse.js';
+import type { ProjectConfig } from './project.js';
+import { isoFromMs, parseDateTime } from './timestamps.js';
+import { coerceField, type RenderMarkdown } from './values.js';
+
+export interface CollectionContext {
+  readonly slug: string;
+  readonly bodyField: string;
+  readonly fields: ReadonlyMap<string, FieldDef>;
+  /** Whether the fields come from _collection.yaml (then unknown keys are errors). */
+  readonly declared: boolean;
+  /** Where the schema lives, for "add it to …" hints. */
+  readonly configFile: string;
+}
+
+export interface EntryContext {
+  readonly project: ProjectConfig;
+  readonly collection: CollectionContext;
+  /** `cqa build --drafts`: drafts count as published. */
+  readonly drafts: boolean;
+  readonly render: RenderMarkdown;
+  readonly issues: IssueList;
+}
+
+/** The file name without its last extension: the default entry id (`hello.de.md` → `hello.de`). */
+export function baseName(rel: string): string {
+  const name = rel.slice(rel.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(0, dot) : name;
+}
+
+export function isEmptyValue(v: FieldValue | undefined): boolean {
+  return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+}
+
+export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntry): EntryRecord | undefined {
+  const { issues, collection, project } = ctx;
+  const data = parsed.data;
+  if (!data) return undefined;
+  const at = (key: string, index?: number) => ({ line: entryLine(parsed, key, index), field: key });
+  const err = (key: string, message: string, index?: number) => issues.error(file.rel, message, at(key, index));
+
+  // id
+  const fileId = baseName(file.rel);
+  let id = fileId;
+  if (data.id !== undefined && data.id !== null) {
+    if (typeof data.id === 'string' || typeof data.id === 'number') id = String(data.id);
+    else err('id', `expected an entry id, got ${describe(data.id)}`);
+  }
+  const idIssue = idProblem('entry id', id);
+  if (idIssue) {
+    if (data.id === undefined) issues.error(file.rel, `${idIssue}; it comes from the file name: rename the file or set 'id:'`, { field: 'id' });
+    else err('id', idIssue);
+  }
+
+  // locale
+  let locale = localeFromFileName(fileId, project.locales) ?? project.default_locale;
+  if (data.locale !== undefined && data.locale !== null) {
+    if (typeof data.locale === 'string' && project.locales.includes(data.locale)) locale = data.locale;
+    else err('locale', `unknown locale ${describe(data.locale)}: project '${project.id}' has locales ${project.locales.join(', ')} (add it to locales in project.yaml)`);
+  }
+
+  // draft
+  let draft = false;
+  if (data.draft !== undefined && data.draft !== null) {
+    if (typeof data.draft === 'boolean') draft = data.draft;
+    else err('draft', `expected true or false, got ${describe(data.draft)}`);
+  }
+  if (ctx.drafts) draft = false;
+
+  // timestamps
+  const stamp = (key: 'created_at' | 'updated_at' | 'published_at'): string | undefined => {
+    const v = data[key];
+    if (v === undefined || v === null) return undefined;
+    const iso = typeof v === 'string' ? parseDateTime(v) : undefined;
+    if (!iso) err(key, `expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got ${describe(v)}`);
+    return iso;
+  };
+  const mtime = isoFromMs(file.mtimeMs);
+  const created_at = stamp('created_at') ?? mtime;
+  const updated_at = stamp('updated_at') ?? mtime;
+  const published_at = stamp('published_at') ?? (draft ? null : created_at);
+
+  // fields
+  const values: Record<string, FieldValue> = {};
+  const hasBody = parsed.body !== undefined;
+  const body = parsed.body?.replace(/^(?:[ \t]*\r?\n)+/, '').trimEnd();
+  for (const [key, raw] of Object.entries(data)) {
+    if (RESERVED_KEYS.includes(key)) continue;
+    if (hasBody && key === collection.bodyField && body !== '') {
+      err(key, `'${key}' is the body field of this collection and the file also has a Markdown body: keep one of them`);
+      continue;
+    }
+    setValue(ctx, file, parsed, values, key, raw);
+  }
+  if (hasBody && body !== '') {
+    setValue(ctx, file, parsed, values, collection.bodyField, body, parsed.bodyLine);
+  }
+
+  for (const field of collection.fields.values()) {
+    if (field.required && isEmptyValue(values[field.name])) {
+      const message = values[field.name] === undefined && data[field.name] === undefined ? 'required field is missing' : 'required field is empty';
+      issues.error(file.rel, message, at(field.name));
+    }
+  }
+
+  if (idIssue) return undefined;
+  return { id, locale, draft, created_at, updated_at, published_at, values, file: file.rel };
+}
+
+function setValue(
+  ctx: EntryContext,
+  file: FileInfo,
+  parsed: ParsedEntry,
+  values: Record<string, FieldValue>,
+  key: string,
+  raw: unknown,
+  line?: number,
+): void {
+  const { issues, collection } = ctx;
+  const field = collection.fields.get(key);
+  if (!field) {
+    // Without a schema every valid key is an inferred field, so only bad names end up here.
+    const declared = [...collection.fields.keys()].join(', ') || '(none)';
+    const message = collection.declared
+      ? `not in the schema of collection '${collection.slug}' (fields: ${declared}); add it to ${collection.configFile} or remove it`
+      : `'${key}' is not a valid field name: use a letter or _ first, then letters, digits, _ or -`;
+    issues.error(file.rel, message, { line: line ?? entryLine(parsed, key), field: key });
+    return;
+  }
+  const result = coerceField(field, raw, ctx.render);
+  for (const p of result.problems) {
+    issues.error(file.rel, p.message, { line: line ?? entryLine(parsed, key, p.index), field: key });
+  }
+  if (result.value !== undefined) values[key] = result.value;
+}

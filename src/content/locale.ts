@@ -1,0 +1,19 @@
+// Locales: a project's list, and which one an entry has (SPEC §2.3).
+
+// A BCP 47-like tag: en, de, pt-BR, zh-Hant-TW.
+const LOCALE = /^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$/;
+
+export function isLocaleTag(s: string): boolean {
+  return LOCALE.test(s);
+}
+
+/**
+ * The locale a file name implies: the last dot-separated part of the name without its extension,
+ * when that part is one of the project's locales (`hello.de.md` → `de`).
+ */
+export function localeFromFileName(baseName: string, locales: readonly string[]): string | undefined {
+  const dot = baseName.lastIndexOf('.');
+  if (dot <= 0) return undefined;
+  const suffix = baseName.slice(dot + 1);
+  return locales.includes(suffix) ? suffix : undefined;
+}

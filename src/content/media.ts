@@ -1,0 +1,106 @@
+// Project media: every file under media/ (SPEC §2.5), with caption/alt from media/_media.yaml and
+// the pixel size of images read from the first bytes of the file.
+import { open } from 'node:fs/promises';
+import { imageSize } from 'image-size';
+import { lookup } from 'mrmime';
+import type { MediaRecord } from '../snapshot/model.js';
+import { describe, isPlainObject, type IssueList } from './issues.js';
+import type { ParsedYaml } from './parse.js';
+
+export interface Dimensions {
+  readonly width: number | null;
+  readonly height: number | null;
+}
+
+const NO_SIZE: Dimensions = { width: null, height: null };
+// Most formats put their size in the first few hundred bytes; JPEG may come after a large EXIF
+// block, so a second, larger read covers that.
+const HEAD_BYTES = [16 * 1024, 1024 * 1024];
+
+export function mimeType(fileName: string): string {
+  return lookup(fileName) ?? 'application/octet-stream';
+}
+
+/** Width and height of an image file (null for other files and unreadable images). */
+export async function readDimensions(path: string, mime: string, size: number): Promise<Dimensions> {
+  if (!mime.startsWith('image/') || size === 0) return NO_SIZE;
+  const handle = await open(path, 'r');
+  try {
+    for (const limit of HEAD_BYTES) {
+      const length = Math.min(size, limit);
+      const bytes = new Uint8Array(length);
+      await handle.read(bytes, 0, length, 0);
+      try {
+        const r = imageSize(bytes);
+        // EXIF orientations 5–8 are rotated by a quarter turn: report the size as displayed.
+        const turned = r.orientation !== undefined && r.orientation >= 5;
+        return { width: (turned ? r.height : r.width) ?? null, height: (turned ? r.width : r.height) ?? null };
+      } catch {
+        if (length === size) break;
+      }
+    }
+    return NO_SIZE;
+  } finally {
+    await handle.close();
+  }
+}
+
+export interface MediaMeta {
+  readonly caption: string | null;
+  readonly alt: string | null;
+}
+
+/** Reads media/_media.yaml: `<media id>: { caption, alt }`. Unknown ids are reported. */
+export function readMediaMeta(
+  parsed: ParsedYaml | undefined,
+  mediaIds: ReadonlySet<string>,
+  file: string,
+  issues: IssueList,
+): Map<string, MediaMeta> {
+  const meta = new Map<string, MediaMeta>();
+  if (!parsed) return meta;
+  for (const p of parsed.problems) issues.error(file, p.message, { line: p.line });
+  if (parsed.problems.length > 0 || parsed.value === null || parsed.value === undefined) return meta;
+  if (!isPlainObject(parsed.value)) {
+    issues.error(file, `expected a mapping of media ids to { caption, alt }, got ${describe(parsed.value)}`, { line: 1 });
+    return meta;
+  }
+  for (const [id, value] of Object.entries(parsed.value)) {
+    const err = (path: string[], message: string) => issues.error(file, message, { line: parsed.lineOf([id, ...path]), field: id });
+    if (!mediaIds.has(id)) {
+      err([], `no media file '${id}' under media/ (keys are paths under media/, like images/cover.jpg)`);
+      continue;
+    }
+    if (!isPlainObject(value)) {
+      err([], `expected { caption, alt }, got ${describe(value)}`);
+      continue;
+    }
+    const text = (key: 'caption' | 'alt'): string | null => {
+      const v = value[key];
+      if (v === undefined || v === null) return null;
+      if (typeof v === 'string' || typeof v === 'number') return String(v);
+      err([key], `${key}: expected text, got ${describe(v)}`);
+      return null;
+    };
+    for (const key of Object.keys(value)) {
+      if (key !== 'caption' && key !== 'alt') err([key], `unknown key '${key}'; media keys are caption, alt`);
+    }
+    meta.set(id, { caption: text('caption'), alt: text('alt') });
+  }
+  return meta;
+}
+
+export function mediaRecord(id: string, source: string, size: number, dims: Dimensions, meta: MediaMeta | undefined): MediaRecord {
+  const fileName = id.slice(id.lastIndexOf('/') + 1);
+  return {
+    id,
+    file_name: fileName,
+    mime_type: mimeType(fileName),
+    size,
+    width: dims.width,
+    height: dims.height,
+    caption: meta?.caption ?? null,
+    alt: meta?.alt ?? null,
+    source,
+  };
+}

@@ -1,0 +1,175 @@
+// Parsing one file's text: YAML documents (YAML 1.2 via the `yaml` package, so `2021-11-25` stays
+// a string), JSON entries, and Markdown with YAML front matter (gray-matter with our YAML engine).
+// Each result keeps the line of every top-level key (and of each item of a top-level list) so
+// that later validation can point at the right line without keeping the YAML documents around.
+import matter from 'gray-matter';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { describe, isPlainObject } from './issues.js';
+
+export interface ParseProblem {
+  readonly line?: number | undefined;
+  readonly message: string;
+}
+
+export interface ParsedYaml {
+  /** The plain JavaScript value, or undefined when the document is broken. */
+  readonly value: unknown;
+  readonly problems: readonly ParseProblem[];
+  /** Line (1-based) of the key or list item at `path`, else of the nearest known ancestor. */
+  lineOf(path: readonly (string | number)[]): number | undefined;
+}
+
+const YAML_OPTIONS = { version: '1.2', uniqueKeys: true, prettyErrors: false } as const;
+
+/** Parses a YAML document; `firstLine` is the file line on which `text` begins. */
+export function parseYaml(text: string, firstLine = 1): ParsedYaml {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter });
+  const lineAt = (offset: number) => lineCounter.linePos(offset).line + firstLine - 1;
+  const problems: ParseProblem[] = doc.errors.map((e) => ({ line: lineAt(e.pos[0]), message: yamlMessage(e.message) }));
+  let value: unknown;
+  if (problems.length === 0) {
+    try {
+      value = doc.toJS({ maxAliasCount: 1000 });
+    } catch (err) {
+      problems.push({ line: undefined, message: yamlMessage((err as Error).message) });
+    }
+  }
+  return { value, problems, lineOf: (path) => lineOfPath(doc, path, lineAt) };
+}
+
+function yamlMessage(message: string): string {
+  return `broken YAML: ${message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '')}`;
+}
+
+function lineOfPath(doc: Document, path: readonly (string | number)[], lineAt: (offset: number) => number): number | undefined {
+  let node: unknown = doc.contents;
+  let line: number | undefined;
+  for (const segment of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment));
+      const key = pair?.key as { range?: [number, number, number] } | undefined;
+      if (!pair || !key?.range) break;
+      line = lineAt(key.range[0]);
+      node = pair.value;
+    } else if (isSeq(node) && typeof segment === 'number') {
+      const item = node.items[segment] as { range?: [number, number, number] } | undefined;
+      if (!item?.range) break;
+      line = lineAt(item.range[0]);
+      node = item;
+    } else {
+      break;
+    }
+  }
+  return line;
+}
+
+/** An entry file, parsed: its fields, the Markdown body, and where things are. */
+export interface ParsedEntry {
+  /** The mapping of keys to values; undefined when the file could not be parsed. */
+  readonly data: Record<string, unknown> | undefined;
+  /** The Markdown body (Markdown files only). */
+  readonly body?: string | undefined;
+  readonly bodyLine?: number | undefined;
+  readonly problems: readonly ParseProblem[];
+  /** Top-level key → line, and `key\0index` → line of a list item. */
+  readonly lines: ReadonlyMap<string, number>;
+}
+
+export function entryLine(parsed: ParsedEntry, key: string, index?: number): number | undefined {
+  if (index !== undefined) {
+    const item = parsed.lines.get(`${key}\0${index}`);
+    if (item !== undefined) return item;
+  }
+  return parsed.lines.get(key);
+}
+
+export type EntryFormat = 'markdown' | 'yaml' | 'json';
+
+export function entryFormat(fileName: string): EntryFormat | undefined {
+  const ext = fileName.slice(fileName.lastIndexOf('.') + 1).toLowerCase();
+  if (ext === 'md' || ext === 'markdown') return 'markdown';
+  if (ext === 'yaml' || ext === 'yml') return 'yaml';
+  if (ext === 'json') return 'json';
+  return undefined;
+}
+
+export function parseEntry(format: EntryFormat, source: string): ParsedEntry {
+  const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
+  if (format === 'markdown') return parseMarkdown(text);
+  if (format === 'json') {
+    try {
+      JSON.parse(text);
+    } catch (err) {
+      return broken([{ line: jsonErrorLine(text, (err as Error).message), message: `broken JSON: ${(err as Error).message}` }]);
+    }
+  }
+  // JSON is YAML 1.2, so the YAML parser also gives the key lines of a JSON entry.
+  return fromYaml(text.trim() === '' ? EMPTY_YAML : parseYaml(text), 1);
+}
+
+function broken(problems: ParseProblem[]): ParsedEntry {
+  return { data: undefined, problems, lines: new Map() };
+}
+
+function jsonErrorLine(text: string, message: string): number | undefined {
+  const m = /position (\d+)/.exec(message);
+  return m ? text.slice(0, Number(m[1])).split('\n').length : undefined;
+}
+
+function fromYaml(parsed: ParsedYaml, firstLine: number, body?: { text: string; line: number }): ParsedEntry {
+  if (parsed.problems.length > 0) return broken([...parsed.problems]);
+  const value = parsed.value ?? {};
+  if (!isPlainObject(value)) {
+    return broken([{ line: firstLine, message: `expected a mapping of field names to values, got ${describe(value)}` }]);
+  }
+  const lines = new Map<string, number>();
+  for (const [key, v] of Object.entries(value)) {
+    const line = parsed.lineOf([key]);
+    if (line !== undefined) lines.set(key, line);
+    if (Array.isArray(v)) {
+      v.forEach((_, i) => {
+        const itemLine = parsed.lineOf([key, i]);
+        if (itemLine !== undefined) lines.set(`${key}\0${i}`, itemLine);
+      });
+    }
+  }
+  return { data: value, body: body?.text, bodyLine: body?.line, problems: [], lines };
+}
+
+const EMPTY_YAML: ParsedYaml = { value: {}, problems: [], lineOf: () => undefined };
+
+function parseMarkdown(text: string): ParsedEntry {
+  // gray-matter treats a missing closing delimiter as "everything is front matter"; say so instead.
+  if (/^---(?!-)/.test(text) && text.indexOf('\n---', 3) === -1) {
+    return broken([{ line: 1, message: "front matter is not closed: add a line '---' after it" }]);
+  }
+  let front: ParsedYaml = EMPTY_YAML;
+  const yamlEngine = (matterText: string) => {
+    // gray-matter hands over the text right after the opening '---' (the rest of line 1 included),
+    // so line N of `matterText` is line N of the file.
+    front = parseYaml(matterText, 1);
+    return {};
+  };
+  const unsupported = (language: string) => () => {
+    throw new Error(`front matter language '${language}' is not supported; use YAML`);
+  };
+  let file: { content: string };
+  try {
+    // Passing options also keeps gray-matter from caching results by input text.
+    file = matter(text, {
+      engines: {
+        yaml: yamlEngine,
+        json: yamlEngine,
+        javascript: unsupported('javascript'),
+        coffee: unsupported('coffee'),
+      },
+    } as unknown as Parameters<typeof matter>[1]);
+  } catch (err) {
+    const message = (err as Error).message.replace(/^gray-matter engine "(.*)" is not registered$/, "front matter language '$1' is not supported; use YAML");
+    return broken([{ line: 1, message }]);
+  }
+  const content = file.content;
+  const bodyLine = text.endsWith(content) ? text.slice(0, text.length - content.length).split('\n').length : undefined;
+  return fromYaml(front, 2, { text: content, line: bodyLine ?? 1 });
+}

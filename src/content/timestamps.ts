@@ -1,0 +1,60 @@
+// Dates and times as content authors write them (ISO 8601), normalised to what the model stores.
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+// Date, optional time (T, t or a space), optional fraction, optional offset (only after a time).
+const DATETIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:\s*(Z|z|[+-]\d{2}(?::?\d{2})?))?)?$/;
+const TIME = /^([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d)?$/;
+
+function utcMs(y: number, mo: number, d: number, h = 0, mi = 0, s = 0, ms = 0): number | undefined {
+  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return undefined;
+  const date = new Date(0);
+  // setUTCFullYear, unlike Date.UTC, does not map years 0–99 to 1900–1999.
+  date.setUTCFullYear(y, mo - 1, d);
+  if (date.getUTCDate() !== d) return undefined; // e.g. 2021-02-30
+  date.setUTCHours(h, mi, s, ms);
+  return date.getTime();
+}
+
+/** Whether `s` is a real calendar date written YYYY-MM-DD. */
+export function isDate(s: string): boolean {
+  const m = DATE.exec(s);
+  return m !== null && utcMs(Number(m[1]), Number(m[2]), Number(m[3])) !== undefined;
+}
+
+/**
+ * An ISO 8601 date or date-time as `YYYY-MM-DDTHH:MM:SS.sssZ`, or undefined when it is not one.
+ * A date alone means midnight UTC; a time without an offset is taken as UTC.
+ */
+export function parseDateTime(s: string): string | undefined {
+  const m = DATETIME.exec(s.trim());
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, sec, frac, zone] = m;
+  const ms = frac ? Number(frac.slice(0, 3).padEnd(3, '0')) : 0;
+  const local = utcMs(Number(y), Number(mo), Number(d), Number(h ?? 0), Number(mi ?? 0), Number(sec ?? 0), ms);
+  if (local === undefined) return undefined;
+  let offset = 0;
+  if (zone && zone !== 'Z' && zone !== 'z') {
+    const digits = zone.slice(1).replace(':', '');
+    const hours = Number(digits.slice(0, 2));
+    const minutes = Number(digits.slice(2) || '0');
+    if (hours > 23 || minutes > 59) return undefined;
+    offset = (zone[0] === '-' ? -1 : 1) * (hours * 60 + minutes);
+  }
+  const t = local - offset * 60_000;
+  const out = new Date(t);
+  return Number.isNaN(out.getTime()) ? undefined : out.toISOString();
+}
+
+/** Whether `s` has a time part (so inference says datetime rather than date). */
+export function hasTime(s: string): boolean {
+  return DATETIME.test(s.trim()) && !DATE.test(s.trim());
+}
+
+export function isTime(s: string): boolean {
+  return TIME.test(s);
+}
+
+export function isoFromMs(ms: number): string {
+  return new Date(Math.floor(ms)).toISOString();
+}
