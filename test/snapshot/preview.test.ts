@@ -1,0 +1,139 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseHeadersFile, safePathname, startPreview, type PreviewServer } from '../../src/commands/preview.js';
+import { createSnapshot } from '../../src/snapshot/create.js';
+import { writeDist } from '../../src/snapshot/dist.js';
+import { fixtureModel, mediaFiles } from './fixture.js';
+
+const work = mkdtempSync(join(tmpdir(), 'cqa-preview-'));
+const out = join(work, 'dist');
+const { dir: mediaDir, media } = mediaFiles();
+const snapshot = createSnapshot(fixtureModel(media));
+let server: PreviewServer;
+
+beforeAll(async () => {
+  await writeDist(snapshot, { out });
+  server = await startPreview({ dir: out, port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await server?.close();
+  rmSync(work, { recursive: true, force: true });
+  rmSync(mediaDir, { recursive: true, force: true });
+});
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** A raw GET: the path is sent exactly as given (no normalisation by a URL parser). */
+function get(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
+  const { port } = new URL(server.url);
+  return new Promise((ok, fail) => {
+    const req = request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+describe('cqa preview', () => {
+  it('listens on 127.0.0.1 with a real port', () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.url).not.toMatch(/:0$/);
+  });
+
+  it('serves /api/<project>/<collection> as JSON from its index.json', async () => {
+    const r = await get('/api/demo/posts');
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(r.headers['access-control-allow-origin']).toBe('*');
+    expect(r.body.toString('utf8')).toBe(snapshot.document('/api/demo/posts'));
+    for (const p of snapshot.paths) {
+      const url = p.split('/').map(encodeURIComponent).join('/');
+      const a = await get(url);
+      expect(a.status, p).toBe(200);
+      expect(a.body.toString('utf8'), p).toBe(snapshot.document(p));
+    }
+    expect((await get('/api/demo/posts/')).status).toBe(200);
+    expect((await get('/api/demo/posts?limit=1')).status).toBe(200);
+  });
+
+  it('serves the precompressed siblings', async () => {
+    const br = await get('/api/demo/posts', { 'accept-encoding': 'gzip, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(br.headers.vary).toBe('Accept-Encoding');
+    expect(brotliDecompressSync(br.body).toString('utf8')).toBe(snapshot.document('/api/demo/posts'));
+    const gz = await get('/api/demo/posts', { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).toString('utf8')).toBe(snapshot.document('/api/demo/posts'));
+  });
+
+  it('serves media files, openapi.json and manifest.json', async () => {
+    const m = await get('/media/demo/photos/a%20b.png');
+    expect(m.status).toBe(200);
+    expect(m.headers['content-type']).toBe('image/png');
+    expect(m.body).toEqual(readFileSync(media[1]!.source));
+    const o = await get('/openapi.json');
+    expect(o.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(o.body.toString('utf8')).toBe(snapshot.openapi);
+    expect((await get('/manifest.json')).status).toBe(200);
+    const etag = m.headers.etag as string;
+    expect((await get('/media/demo/photos/a%20b.png', { 'if-none-match': etag })).status).toBe(304);
+  });
+
+  it('answers 404 for anything else, including the host configuration files', async () => {
+    for (const p of ['/nope', '/api/demo/posts/draft-1', '/api/demo/nope', '/_headers', '/_redirects', '/media/demo/nope.png', '/media/demo/doc']) {
+      expect((await get(p)).status, p).toBe(404);
+    }
+    expect((await get('/api/demo', {}, 'POST')).status).toBe(405);
+  });
+
+  it('never serves a file outside dist', async () => {
+    const attempts = [
+      '/../package.json',
+      '/api/../../package.json',
+      '/media/demo/../../../etc/passwd',
+      '/%2e%2e/%2e%2e/etc/passwd',
+      '/media/%2e%2e/%2e%2e/dist/manifest.json',
+      '/%252e%252e/%252e%252e/etc/passwd',
+      '/media/demo/..%2f..%2f..%2fetc%2fpasswd',
+      '/media/demo/photos%2fa%20b.png',
+      '/media/demo/..%5c..%5cmanifest.json',
+      '/media/demo/doc.txt%00.png',
+      '/api/demo%00/index.json',
+      '/media/demo/%E0%A4%A',
+      '/media//demo/doc.txt',
+      '/./manifest.json',
+    ];
+    for (const p of attempts) {
+      const r = await get(p);
+      expect(r.status, p).toBe(404);
+      expect(r.body.toString('utf8'), p).not.toMatch(/root:|"snapshot"/);
+    }
+  });
+
+  it('checks paths before they reach the file system', () => {
+    expect(safePathname('/api/demo/posts?x=1')).toBe('/api/demo/posts');
+    expect(safePathname('/media/p/a%20b.png')).toBe('/media/p/a b.png');
+    expect(safePathname('/media/p/100%25.png')).toBe('/media/p/100%.png');
+    expect(safePathname('/a/')).toBe('/a/');
+    for (const bad of ['/..', '/a/%2e%2e/b', '/a%2fb', '/a%5cb', '/a%00', '/a//b', '/%zz', 'relative']) expect(safePathname(bad), bad).toBeNull();
+  });
+
+  it('parses _headers rules', () => {
+    const rules = parseHeadersFile('# c\n/api/*\n  Content-Type: application/json\n/x.json\n  A: b\n');
+    expect(rules.map((r) => r.headers)).toEqual([[['Content-Type', 'application/json']], [['A', 'b']]]);
+    expect(rules[0]!.pattern.test('/api/demo/posts')).toBe(true);
+    expect(rules[1]!.pattern.test('/xxjson')).toBe(false);
+  });
+});
