@@ -1,0 +1,427 @@
+// Evaluation of a plan over a table: compiles clauses into predicates over typed columns, picks
+// the most selective index for candidates, filters, orders (top-k when a limit is given) and
+// returns positions. No Node imports.
+import { compareCodePoints } from '../snapshot/order.js';
+import type { Clause, Cond, Interval, ListPlan, RelationClause, SortSpec, State, WhereExpr } from './plan.js';
+import { collectionTable, EMPTY_RANK, type Table } from './table.js';
+
+type Test = (i: number) => boolean;
+
+interface Candidates {
+  readonly pos: Int32Array;
+  /** Ascending positions (no duplicates). */
+  readonly ordered: boolean;
+}
+
+/** A compiled predicate; `est`/`cands` when an index can list its matches. */
+interface Node {
+  readonly test: Test;
+  readonly est?: number;
+  readonly cands?: () => Candidates;
+}
+
+const TRUE: Node = { test: () => true };
+
+function inIval(v: number, iv: Interval): boolean {
+  return (iv.loInc ? v >= iv.lo : v > iv.lo) && (iv.hiInc ? v <= iv.hi : v < iv.hi);
+}
+
+function inIvals(v: number, ivals: readonly Interval[]): boolean {
+  for (let k = 0; k < ivals.length; k++) if (inIval(v, ivals[k] as Interval)) return true;
+  return false;
+}
+
+function lowerBound(vals: Float64Array, x: number, inclusive: boolean): number {
+  // first index with vals[k] >= x (inclusive) or > x (exclusive)
+  let lo = 0;
+  let hi = vals.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = vals[mid] as number;
+    if (inclusive ? v < x : v <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Concatenates position lists; sorts and de-duplicates when there are several. */
+function union(parts: readonly Int32Array[], orderedSingle: boolean): Candidates {
+  if (parts.length === 1) return { pos: parts[0] as Int32Array, ordered: orderedSingle };
+  let total = 0;
+  for (const p of parts) total += p.length;
+  const all = new Int32Array(total);
+  let o = 0;
+  for (const p of parts) {
+    all.set(p, o);
+    o += p.length;
+  }
+  all.sort();
+  let m = 0;
+  for (let k = 0; k < all.length; k++) if (k === 0 || all[k] !== all[k - 1]) all[m++] = all[k] as number;
+  return { pos: all.subarray(0, m), ordered: true };
+}
+
+const EMPTY_I32 = new Int32Array(0);
+
+function textNode(table: Table, name: string, multiple: boolean, values: readonly string[], negate: boolean): Node {
+  const set = new Set(values);
+  const one = values.length === 1 ? (values[0] as string) : undefined;
+  let test: Test;
+  if (multiple) {
+    const col = table.textMulti(name);
+    test = (i) => {
+      const l = col[i] as readonly string[];
+      for (let k = 0; k < l.length; k++) if (set.has(l[k] as string)) return true;
+      return false;
+    };
+  } else {
+    const col = table.text(name);
+    test = one !== undefined ? (i) => col[i] === one : (i) => set.has(col[i] as string);
+  }
+  if (negate) {
+    const pos = test;
+    return { test: (i) => !pos(i) };
+  }
+  const hash = table.hash(name);
+  const buckets: Int32Array[] = [];
+  let est = 0;
+  for (const v of set) {
+    const b = hash.get(v);
+    if (b) {
+      buckets.push(b);
+      est += b.length;
+    }
+  }
+  return {
+    test,
+    est,
+    cands: () => (buckets.length === 0 ? { pos: EMPTY_I32, ordered: true } : union(buckets, true)),
+  };
+}
+
+function numNode(table: Table, name: string, multiple: boolean, ivals: readonly Interval[], negate: boolean): Node {
+  let test: Test;
+  if (multiple) {
+    const col = table.numMulti(name);
+    test = (i) => {
+      const l = col[i] as readonly number[];
+      for (let k = 0; k < l.length; k++) if (inIvals(l[k] as number, ivals)) return true;
+      return false;
+    };
+  } else {
+    const col = table.num(name);
+    if (ivals.length === 1) {
+      const { lo, hi, loInc, hiInc } = ivals[0] as Interval;
+      test =
+        loInc && hiInc
+          ? (i) => {
+              const v = col[i] as number;
+              return v >= lo && v <= hi;
+            }
+          : (i) => inIval(col[i] as number, ivals[0] as Interval);
+    } else {
+      test = (i) => inIvals(col[i] as number, ivals);
+    }
+  }
+  if (negate) {
+    const pos = test;
+    return { test: (i) => !pos(i) };
+  }
+  if (multiple) {
+    // Points only: the hash index lists entries containing each value.
+    if (!ivals.every((iv) => iv.lo === iv.hi && iv.loInc && iv.hiInc)) return { test };
+    const hash = table.hash(name);
+    const buckets: Int32Array[] = [];
+    let est = 0;
+    for (const iv of ivals) {
+      const b = hash.get(iv.lo);
+      if (b && !buckets.includes(b)) {
+        buckets.push(b);
+        est += b.length;
+      }
+    }
+    return { test, est, cands: () => (buckets.length === 0 ? { pos: EMPTY_I32, ordered: true } : union(buckets, true)) };
+  }
+  const { perm, vals } = table.sorted(name);
+  const ranges: [number, number][] = [];
+  let est = 0;
+  for (const iv of ivals) {
+    const a = iv.lo === -Infinity ? 0 : lowerBound(vals, iv.lo, iv.loInc);
+    const b = iv.hi === Infinity ? vals.length : lowerBound(vals, iv.hi, !iv.hiInc);
+    if (b > a) {
+      ranges.push([a, b]);
+      est += b - a;
+    }
+  }
+  return {
+    test,
+    est,
+    cands: () => {
+      if (ranges.length === 0) return { pos: EMPTY_I32, ordered: true };
+      const parts = ranges.map(([a, b]) => perm.subarray(a, b));
+      if (parts.length === 1) return { pos: parts[0] as Int32Array, ordered: false };
+      return union(parts, false);
+    },
+  };
+}
+
+function compileCond(table: Table, clause: Clause): Node {
+  const f = clause.field;
+  const cond: Cond = clause.cond;
+  switch (cond.t) {
+    case 'empty': {
+      const col = table.empty(f.name);
+      return cond.negate ? { test: (i) => col[i] === 0 } : { test: (i) => col[i] === 1 };
+    }
+    case 'num':
+      // A numeric condition on the id field compares the ids as numbers (integer ids).
+      return numNode(table, f.name, f.multiple && !f.isId, cond.ivals, cond.negate);
+    case 'text':
+      return textNode(table, f.name, f.multiple, cond.values, cond.negate);
+    case 'textrange': {
+      const { lo, loInc, hi, hiInc, negate } = cond;
+      const inRange = (s: string) => {
+        if (lo !== null) {
+          const c = compareCodePoints(s, lo);
+          if (loInc ? c < 0 : c <= 0) return false;
+        }
+        if (hi !== null) {
+          const c = compareCodePoints(s, hi);
+          if (hiInc ? c > 0 : c >= 0) return false;
+        }
+        return true;
+      };
+      const col = table.text(f.name);
+      return negate
+        ? { test: (i) => col[i] === undefined || !inRange(col[i] as string) }
+        : { test: (i) => col[i] !== undefined && inRange(col[i] as string) };
+    }
+    case 'like': {
+      const match = cond.match;
+      if (f.multiple) {
+        const col = table.textMulti(f.name);
+        return { test: (i) => (col[i] as readonly string[]).some(match) };
+      }
+      const col = table.text(f.name);
+      return { test: (i) => col[i] !== undefined && match(col[i] as string) };
+    }
+  }
+}
+
+function and(nodes: readonly Node[], n: number): Node {
+  const list = nodes.filter((x) => x !== TRUE);
+  if (list.length === 0) return TRUE;
+  if (list.length === 1) return list[0] as Node;
+  const tests = list.map((x) => x.test);
+  let test: Test;
+  if (tests.length === 2) {
+    const [a, b] = tests as [Test, Test];
+    test = (i) => a(i) && b(i);
+  } else if (tests.length === 3) {
+    const [a, b, c] = tests as [Test, Test, Test];
+    test = (i) => a(i) && b(i) && c(i);
+  } else {
+    test = (i) => {
+      for (let k = 0; k < tests.length; k++) if (!(tests[k] as Test)(i)) return false;
+      return true;
+    };
+  }
+  let best: Node | undefined;
+  for (const x of list) if (x.est !== undefined && (best === undefined || x.est < (best.est as number))) best = x;
+  void n;
+  return best ? { test, est: best.est as number, cands: best.cands as () => Candidates } : { test };
+}
+
+function or(nodes: readonly Node[]): Node {
+  if (nodes.length === 1) return nodes[0] as Node;
+  if (nodes.some((x) => x === TRUE)) return TRUE;
+  const tests = nodes.map((x) => x.test);
+  const test: Test = (i) => {
+    for (let k = 0; k < tests.length; k++) if ((tests[k] as Test)(i)) return true;
+    return false;
+  };
+  if (nodes.some((x) => x.est === undefined)) return { test };
+  const est = nodes.reduce((s, x) => s + (x.est as number), 0);
+  return {
+    test,
+    est,
+    cands: () => union(
+      nodes.map((x) => {
+        const c = (x.cands as () => Candidates)();
+        return c.pos;
+      }),
+      false,
+    ),
+  };
+}
+
+/** Items of `table` matching `where` (and its relation clauses); drafts only when `state` allows. */
+function whereNode(table: Table, where: WhereExpr, state: State): Node {
+  const n = table.n;
+  const andNode = and(
+    where.and.map((c) => compileCond(table, c)),
+    n,
+  );
+  let expr: Node;
+  if (where.or.length === 0) expr = andNode;
+  else {
+    const groups = where.or.map((g) => and(g.map((c) => compileCond(table, c)), n));
+    expr = where.and.length === 0 ? or(groups) : or([andNode, ...groups]);
+  }
+  const rels = where.rel.map((r) => relationNode(table, r, state));
+  return and([expr, ...rels], n);
+}
+
+function relationNode(table: Table, rel: RelationClause, state: State): Node {
+  const ids: string[] = [];
+  if (rel.target) {
+    const target = collectionTable(rel.target);
+    const node = whereNode(target, rel.where, state);
+    const draft = target.draft();
+    const withDrafts = state !== 'published';
+    for (const i of scan(target, node)) if (withDrafts || draft[i] === 0) ids.push(target.ids[i] as string);
+  }
+  return textNode(table, rel.field.name, rel.field.multiple, ids, false);
+}
+
+function stateNode(table: Table, state: State): Node {
+  if (state === 'with_draft') return TRUE;
+  const d = table.draft();
+  return state === 'published' ? { test: (i) => d[i] === 0 } : { test: (i) => d[i] === 1 };
+}
+
+/** Positions matching `node`, ascending. */
+function scan(table: Table, node: Node): Int32Array {
+  const { matches, ordered } = filter(table, node);
+  if (!ordered) matches.sort();
+  return matches;
+}
+
+function filter(table: Table, node: Node): { matches: Int32Array; ordered: boolean } {
+  const n = table.n;
+  const test = node.test;
+  // An index pays off when it leaves a small part of the table; otherwise scan in order.
+  if (node.cands && (node.est as number) <= n / 4) {
+    const c = node.cands();
+    const out = new Int32Array(c.pos.length);
+    let m = 0;
+    const pos = c.pos;
+    for (let k = 0; k < pos.length; k++) {
+      const i = pos[k] as number;
+      if (test(i)) out[m++] = i;
+    }
+    return { matches: out.subarray(0, m), ordered: c.ordered };
+  }
+  const out = new Int32Array(n);
+  let m = 0;
+  if (node === TRUE) {
+    for (let i = 0; i < n; i++) out[i] = i;
+    return { matches: out, ordered: true };
+  }
+  for (let i = 0; i < n; i++) if (test(i)) out[m++] = i;
+  return { matches: out.subarray(0, m), ordered: true };
+}
+
+function comparator(table: Table, sort: readonly SortSpec[]): (a: number, b: number) => number {
+  const idRank = table.idRank();
+  const keys = sort.map((s) => ({ rank: table.rank(s.field), desc: s.desc }));
+  if (keys.length === 1) {
+    const { rank, desc } = keys[0] as { rank: Int32Array; desc: boolean };
+    return (a, b) => {
+      const ra = rank[a] as number;
+      const rb = rank[b] as number;
+      if (ra !== rb) {
+        if (ra === EMPTY_RANK) return 1;
+        if (rb === EMPTY_RANK) return -1;
+        return desc ? rb - ra : ra - rb;
+      }
+      return (idRank[a] as number) - (idRank[b] as number);
+    };
+  }
+  return (a, b) => {
+    for (let k = 0; k < keys.length; k++) {
+      const { rank, desc } = keys[k] as { rank: Int32Array; desc: boolean };
+      const ra = rank[a] as number;
+      const rb = rank[b] as number;
+      if (ra !== rb) {
+        if (ra === EMPTY_RANK) return 1;
+        if (rb === EMPTY_RANK) return -1;
+        return desc ? rb - ra : ra - rb;
+      }
+    }
+    return (idRank[a] as number) - (idRank[b] as number);
+  };
+}
+
+/** The first `k` of `items` in `cmp` order (a bounded max-heap), sorted. */
+function topK(items: Int32Array, k: number, cmp: (a: number, b: number) => number): Int32Array {
+  const heap = new Int32Array(k);
+  let size = 0;
+  const siftDown = (at: number) => {
+    for (;;) {
+      const l = 2 * at + 1;
+      const r = l + 1;
+      let top = at;
+      if (l < size && cmp(heap[l] as number, heap[top] as number) > 0) top = l;
+      if (r < size && cmp(heap[r] as number, heap[top] as number) > 0) top = r;
+      if (top === at) return;
+      const t = heap[at] as number;
+      heap[at] = heap[top] as number;
+      heap[top] = t;
+      at = top;
+    }
+  };
+  for (let j = 0; j < items.length; j++) {
+    const x = items[j] as number;
+    if (size < k) {
+      let at = size++;
+      heap[at] = x;
+      while (at > 0) {
+        const parent = (at - 1) >> 1;
+        if (cmp(heap[at] as number, heap[parent] as number) <= 0) break;
+        const t = heap[at] as number;
+        heap[at] = heap[parent] as number;
+        heap[parent] = t;
+        at = parent;
+      }
+    } else if (k > 0 && cmp(x, heap[0] as number) < 0) {
+      heap[0] = x;
+      siftDown(0);
+    }
+  }
+  return heap.subarray(0, size).sort(cmp);
+}
+
+export interface ListResult {
+  /** Number of matches before limit/offset. */
+  readonly total: number;
+  /** The positions to answer with, in order (already cut to offset/limit). */
+  readonly page: Int32Array;
+}
+
+/** Runs a list plan: filter by state, locale and where; order; cut to the page. */
+export function runList(table: Table, plan: ListPlan): ListResult {
+  const n = table.n;
+  const parts: Node[] = [stateNode(table, plan.state)];
+  if (plan.locale !== null && table.fields.get('locale')) {
+    parts.push(textNode(table, 'locale', false, [plan.locale], false));
+  }
+  parts.push(whereNode(table, plan.where, plan.state));
+  const node = and(parts, n);
+  const { matches, ordered } = filter(table, node);
+  const total = matches.length;
+  if (plan.count) return { total, page: EMPTY_I32 };
+  const want = plan.first ? 1 : plan.limit;
+  const end = want === null ? total : Math.min(total, plan.offset + want);
+  if (plan.offset >= end) return { total, page: EMPTY_I32 };
+  let sorted: Int32Array;
+  if (plan.sort === null) {
+    if (ordered) sorted = matches;
+    else if (end < total && end <= 4096) sorted = topK(matches, end, (a, b) => a - b);
+    else sorted = matches.slice().sort();
+  } else {
+    const cmp = comparator(table, plan.sort);
+    sorted = end < total && end <= total / 4 ? topK(matches, end, cmp) : matches.slice().sort(cmp);
+  }
+  return { total, page: sorted.subarray(plan.offset, end) };
+}

@@ -1,0 +1,143 @@
+// The query engine's public API (§4.3–§4.5): raw query string in, exact JSON text or a typed
+// problem out. Bodies are assembled from the snapshot's precomputed JSON with the same
+// serialisers as the static files, so an empty query answers byte-for-byte what dist/ holds.
+// No Node imports: runs in browsers and edge runtimes.
+import { countJson, entryJson, itemJson, listJson, type EntryProjection } from '../snapshot/serialize.js';
+import type { CollectionSnapshot, MediaSnapshot, ProjectSnapshot } from '../snapshot/types.js';
+import { runList } from './evaluate.js';
+import { parseQuery } from './parse.js';
+import { collectionSubject, mediaSubject, planItem, planList, type State } from './plan.js';
+import { problem, ProblemError } from './problems.js';
+import { MEDIA_ATTRIBUTES, mediaTable } from './table.js';
+import type { QueryContext, QueryOutcome, QueryProblem } from './types.js';
+
+export type { QueryContext, QueryOutcome, QueryProblem } from './types.js';
+
+function ok(body: string): QueryOutcome {
+  return { ok: true, body };
+}
+
+function fail(p: QueryProblem): QueryOutcome {
+  return { ok: false, problem: p };
+}
+
+/** Runs `fn`, turning a ProblemError into a failed outcome. Other errors are bugs: rethrown. */
+function guard(fn: () => QueryOutcome): QueryOutcome {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof ProblemError) return fail(e.problem);
+    throw e;
+  }
+}
+
+function visibleIn(state: State, draft: boolean): boolean {
+  return state === 'with_draft' || (state === 'only_draft') === draft;
+}
+
+const projectionCache = new WeakMap<CollectionSnapshot, Map<string, readonly number[]>>();
+
+function entryProjection(col: CollectionSnapshot, keep: readonly string[] | null, timestamps: boolean): EntryProjection | undefined {
+  if (keep === null) return timestamps ? { timestamps } : undefined;
+  const keyName = keep.join(',');
+  let cache = projectionCache.get(col);
+  if (!cache) projectionCache.set(col, (cache = new Map()));
+  let fields = cache.get(keyName);
+  if (!fields) {
+    const set = new Set(keep);
+    fields = [];
+    col.visibleFields.forEach((f, i) => {
+      if (set.has(f.name)) (fields as number[]).push(i);
+    });
+    if (cache.size < 256) cache.set(keyName, fields);
+  }
+  return { timestamps, fields };
+}
+
+function notFound(detail: string): QueryProblem {
+  return problem(404, 'not_found', detail);
+}
+
+/** `GET /api/<project>/<collection>?<rawQuery>` */
+export function queryEntries(project: ProjectSnapshot, collection: CollectionSnapshot, rawQuery: string, ctx: QueryContext): QueryOutcome {
+  return guard(() => {
+    const subject = collectionSubject(project, collection);
+    const plan = planList(parseQuery(rawQuery), subject, ctx);
+    const { total, page } = runList(subject.table, plan);
+    if (plan.count) return ok(countJson(total));
+    const projection = entryProjection(collection, plan.keep, plan.timestamps);
+    const entries = collection.entries;
+    if (plan.first) {
+      const i = page[0];
+      if (i === undefined) return fail(notFound(`no entry of '${collection.record.slug}' matches the query`));
+      return ok(itemJson(entryJson(entries[i]!, projection)));
+    }
+    const items: string[] = new Array(page.length);
+    for (let k = 0; k < page.length; k++) items[k] = entryJson(entries[page[k] as number]!, projection);
+    return ok(listJson(items, total, plan.limit, plan.offset));
+  });
+}
+
+/** `GET /api/<project>/<collection>/<id>?<rawQuery>` (state, timestamps, fields, exclude). */
+export function queryEntry(
+  project: ProjectSnapshot,
+  collection: CollectionSnapshot,
+  id: string,
+  rawQuery: string,
+  ctx: QueryContext,
+): QueryOutcome {
+  return guard(() => {
+    const subject = collectionSubject(project, collection);
+    const plan = planItem(parseQuery(rawQuery), subject, ctx);
+    const entry = collection.byId.get(id);
+    if (!entry || !visibleIn(plan.state, entry.record.draft)) {
+      return fail(notFound(`no entry '${id}' in '${collection.record.slug}'${plan.state === 'published' ? ' (drafts are shown only with state=with_draft)' : ''}`));
+    }
+    return ok(itemJson(entryJson(entry, entryProjection(collection, plan.keep, plan.timestamps))));
+  });
+}
+
+const parsedMedia = new WeakMap<MediaSnapshot, Record<string, unknown>>();
+
+/** A media item's JSON, cut to `keep` (id always kept); same key order as the full JSON. */
+function mediaJson(m: MediaSnapshot, keep: readonly string[] | null): string {
+  if (keep === null) return m.json;
+  let obj = parsedMedia.get(m);
+  if (!obj) parsedMedia.set(m, (obj = JSON.parse(m.json) as Record<string, unknown>));
+  const out: Record<string, unknown> = { id: obj.id };
+  for (const a of MEDIA_ATTRIBUTES) if (keep.includes(a.name)) out[a.name] = obj[a.name];
+  return JSON.stringify(out);
+}
+
+/**
+ * `GET /api/<project>/project-media?<rawQuery>`: the same parameters as entry lists, filtering on
+ * media attributes. Media have no drafts (state=only_draft matches nothing), no locale (`locale`
+ * is validated, then has no effect) and no timestamps (`timestamps` is accepted, no effect).
+ */
+export function queryMediaList(project: ProjectSnapshot, rawQuery: string, ctx: QueryContext): QueryOutcome {
+  return guard(() => {
+    const table = mediaTable(project);
+    const plan = planList(parseQuery(rawQuery), mediaSubject(project, table), ctx);
+    const { total, page } = runList(table, { ...plan, locale: null });
+    if (plan.count) return ok(countJson(total));
+    if (plan.first) {
+      const i = page[0];
+      if (i === undefined) return fail(notFound('no media item matches the query'));
+      return ok(itemJson(mediaJson(project.media[i]!, plan.keep)));
+    }
+    const items: string[] = new Array(page.length);
+    for (let k = 0; k < page.length; k++) items[k] = mediaJson(project.media[page[k] as number]!, plan.keep);
+    return ok(listJson(items, total, plan.limit, plan.offset));
+  });
+}
+
+/** `GET /api/<project>/project-media/<id>?<rawQuery>` (state, timestamps, fields, exclude). */
+export function queryMediaItem(project: ProjectSnapshot, id: string, rawQuery: string, ctx: QueryContext): QueryOutcome {
+  return guard(() => {
+    const table = mediaTable(project);
+    const plan = planItem(parseQuery(rawQuery), mediaSubject(project, table), ctx);
+    const m = project.mediaById.get(id);
+    if (!m || plan.state === 'only_draft') return fail(notFound(`no media item '${id}'`));
+    return ok(itemJson(mediaJson(m, plan.keep)));
+  });
+}

@@ -1,0 +1,357 @@
+// A queryable view of a collection (or of a project's media): filterable fields with typed
+// accessors, plus lazily built, cached columns and indexes. Built once per CollectionSnapshot /
+// ProjectSnapshot (WeakMap), so a new snapshot (e.g. after --watch) gets fresh caches and the old
+// ones are garbage-collected with it. No Node imports.
+import type { FieldType, FieldValue } from '../snapshot/model.js';
+import { compareCodePoints, compareIds, compareScalars, isEmpty } from '../snapshot/order.js';
+import type { CollectionSnapshot, MediaSnapshot, ProjectSnapshot } from '../snapshot/types.js';
+import { isNumericKind, kindOf, storedNumber, storedText, type Kind } from './values.js';
+
+export interface FieldInfo {
+  readonly name: string;
+  readonly type: FieldType;
+  readonly kind: Kind;
+  readonly multiple: boolean;
+  /** relation: the target collection's slug. */
+  readonly relation?: string;
+  /** enumeration: the allowed values. */
+  readonly values?: readonly string[];
+  /** The entry's id field (exact text for eq/in; numeric comparisons when ids are integers). */
+  readonly isId: boolean;
+  /** The raw stored value at position i (undefined when absent). */
+  get(i: number): FieldValue | undefined;
+}
+
+/** Sort rank of an empty value: last in both directions. */
+export const EMPTY_RANK = 0x7fffffff;
+
+export type HashIndex = Map<string | number, Int32Array>;
+
+export interface SortedIndex {
+  /** Positions of non-empty values, ordered by value (ties by position). */
+  readonly perm: Int32Array;
+  /** The values, in the same order. */
+  readonly vals: Float64Array;
+}
+
+export class Table {
+  private readonly numCols = new Map<string, Float64Array>();
+  private readonly numMultiCols = new Map<string, (readonly number[])[]>();
+  private readonly textCols = new Map<string, (string | undefined)[]>();
+  private readonly textMultiCols = new Map<string, (readonly string[])[]>();
+  private readonly emptyCols = new Map<string, Uint8Array>();
+  private readonly hashes = new Map<string, HashIndex>();
+  private readonly sortedIdx = new Map<string, SortedIndex>();
+  private readonly ranks = new Map<string, Int32Array>();
+  private idRankCache: Int32Array | undefined;
+  private draftCache: Uint8Array | undefined;
+
+  constructor(
+    /** Number of items. */
+    readonly n: number,
+    /** Filterable fields by name (hidden fields are not here). */
+    readonly fields: ReadonlyMap<string, FieldInfo>,
+    /** Item ids by position. */
+    readonly ids: readonly string[],
+    /** Whether ids compare as numbers. */
+    readonly numericIds: boolean,
+    /** Draft flag by position (media: none). */
+    private readonly isDraft: ((i: number) => boolean) | null,
+    /** What the items are called in messages ('entry', 'media item'). */
+    readonly noun: string,
+  ) {}
+
+  /** 1 for drafts; all zeros for media. */
+  draft(): Uint8Array {
+    if (!this.draftCache) {
+      const d = new Uint8Array(this.n);
+      if (this.isDraft) for (let i = 0; i < this.n; i++) d[i] = this.isDraft(i) ? 1 : 0;
+      this.draftCache = d;
+    }
+    return this.draftCache;
+  }
+
+  field(name: string): FieldInfo {
+    const f = this.fields.get(name);
+    if (!f) throw new Error(`no field ${name}`);
+    return f;
+  }
+
+  /** Single-valued numeric column (NaN = empty); for the id field: the ids as numbers. */
+  num(name: string): Float64Array {
+    let col = this.numCols.get(name);
+    if (!col) {
+      const f = this.field(name);
+      col = new Float64Array(this.n);
+      if (f.isId) for (let i = 0; i < this.n; i++) col[i] = Number(this.ids[i]);
+      else for (let i = 0; i < this.n; i++) col[i] = storedNumber(f.kind, f.get(i));
+      this.numCols.set(name, col);
+    }
+    return col;
+  }
+
+  numMulti(name: string): (readonly number[])[] {
+    let col = this.numMultiCols.get(name);
+    if (!col) {
+      const f = this.field(name);
+      col = new Array(this.n);
+      for (let i = 0; i < this.n; i++) {
+        const out: number[] = [];
+        for (const v of asList(f.get(i))) {
+          const x = storedNumber(f.kind, v);
+          if (!Number.isNaN(x)) out.push(x);
+        }
+        col[i] = out;
+      }
+      this.numMultiCols.set(name, col);
+    }
+    return col;
+  }
+
+  /** Single-valued text column (undefined = empty). */
+  text(name: string): (string | undefined)[] {
+    let col = this.textCols.get(name);
+    if (!col) {
+      const f = this.field(name);
+      col = new Array(this.n);
+      for (let i = 0; i < this.n; i++) col[i] = storedText(f.get(i));
+      this.textCols.set(name, col);
+    }
+    return col;
+  }
+
+  textMulti(name: string): (readonly string[])[] {
+    let col = this.textMultiCols.get(name);
+    if (!col) {
+      const f = this.field(name);
+      col = new Array(this.n);
+      for (let i = 0; i < this.n; i++) {
+        const out: string[] = [];
+        for (const v of asList(f.get(i))) {
+          const s = storedText(v);
+          if (s !== undefined) out.push(s);
+        }
+        col[i] = out;
+      }
+      this.textMultiCols.set(name, col);
+    }
+    return col;
+  }
+
+  /** 1 where the value is empty (absent, null, "", []). */
+  empty(name: string): Uint8Array {
+    let col = this.emptyCols.get(name);
+    if (!col) {
+      const f = this.field(name);
+      col = new Uint8Array(this.n);
+      for (let i = 0; i < this.n; i++) col[i] = isEmpty(f.get(i)) ? 1 : 0;
+      this.emptyCols.set(name, col);
+    }
+    return col;
+  }
+
+  /** Value → ascending positions, for eq/in on text, ref and multiple fields. */
+  hash(name: string): HashIndex {
+    let idx = this.hashes.get(name);
+    if (!idx) {
+      const f = this.field(name);
+      const lists = new Map<string | number, number[]>();
+      const add = (key: string | number, i: number) => {
+        const l = lists.get(key);
+        if (!l) lists.set(key, [i]);
+        else if (l[l.length - 1] !== i) l.push(i);
+      };
+      if (f.multiple && isNumericKind(f.kind)) {
+        const col = this.numMulti(name);
+        for (let i = 0; i < this.n; i++) for (const v of col[i] as number[]) add(v, i);
+      } else if (f.multiple) {
+        const col = this.textMulti(name);
+        for (let i = 0; i < this.n; i++) for (const v of col[i] as string[]) add(v, i);
+      } else if (isNumericKind(f.kind)) {
+        const col = this.num(name);
+        for (let i = 0; i < this.n; i++) if (!Number.isNaN(col[i] as number)) add(col[i] as number, i);
+      } else {
+        const col = this.text(name);
+        for (let i = 0; i < this.n; i++) {
+          const v = col[i];
+          if (v !== undefined) add(v, i);
+        }
+      }
+      idx = new Map();
+      for (const [k, l] of lists) idx.set(k, Int32Array.from(l));
+      this.hashes.set(name, idx);
+    }
+    return idx;
+  }
+
+  /** Non-empty values of a single numeric column in value order, for range lookups. */
+  sorted(name: string): SortedIndex {
+    let idx = this.sortedIdx.get(name);
+    if (!idx) {
+      const col = this.num(name);
+      const pos: number[] = [];
+      for (let i = 0; i < this.n; i++) if (!Number.isNaN(col[i] as number)) pos.push(i);
+      const perm = Int32Array.from(pos);
+      perm.sort((a, b) => (col[a] as number) - (col[b] as number) || a - b);
+      const vals = new Float64Array(perm.length);
+      for (let k = 0; k < perm.length; k++) vals[k] = col[perm[k] as number] as number;
+      idx = { perm, vals };
+      this.sortedIdx.set(name, idx);
+    }
+    return idx;
+  }
+
+  /** Position → rank of the id (ascending; numerically when ids are integers). */
+  idRank(): Int32Array {
+    if (!this.idRankCache) {
+      const perm = Array.from({ length: this.n }, (_, i) => i);
+      const ids = this.ids;
+      perm.sort(
+        (a, b) =>
+          compareIds(ids[a] as string, ids[b] as string, this.numericIds) || compareCodePoints(ids[a] as string, ids[b] as string),
+      );
+      const rank = new Int32Array(this.n);
+      perm.forEach((p, r) => (rank[p] = r));
+      this.idRankCache = rank;
+    }
+    return this.idRankCache;
+  }
+
+  /**
+   * Position → dense rank of the field's sort value (a multiple field sorts by its first value),
+   * equal values sharing a rank, EMPTY_RANK for empty values. Agrees with entryComparator.
+   */
+  rank(name: string): Int32Array {
+    if (name === 'id') return this.idRank();
+    let rank = this.ranks.get(name);
+    if (!rank) {
+      const f = this.field(name);
+      const values: (FieldValue | undefined)[] = new Array(this.n);
+      const pos: number[] = [];
+      for (let i = 0; i < this.n; i++) {
+        const raw = f.get(i);
+        const v = Array.isArray(raw) ? raw[0] : raw;
+        values[i] = v;
+        if (!isEmpty(v)) pos.push(i);
+      }
+      const allNumbers = pos.every((i) => typeof values[i] === 'number');
+      const cmp = allNumbers
+        ? (a: number, b: number) => (values[a] as number) - (values[b] as number)
+        : (a: number, b: number) => compareScalars(values[a] as FieldValue, values[b] as FieldValue);
+      pos.sort(cmp);
+      rank = new Int32Array(this.n).fill(EMPTY_RANK);
+      let r = 0;
+      for (let k = 0; k < pos.length; k++) {
+        if (k > 0 && cmp(pos[k - 1] as number, pos[k] as number) !== 0) r++;
+        rank[pos[k] as number] = r;
+      }
+      this.ranks.set(name, rank);
+    }
+    return rank;
+  }
+}
+
+function asList(v: FieldValue | undefined): readonly FieldValue[] {
+  if (v === undefined || v === null) return [];
+  return Array.isArray(v) ? v : [v];
+}
+
+const SYSTEM_TEXT = ['id', 'locale'] as const;
+const TIMESTAMPS = ['created_at', 'updated_at', 'published_at'] as const;
+
+const collectionTables = new WeakMap<CollectionSnapshot, Table>();
+
+/** The table of a collection: system fields id, locale, timestamps, then every visible field. */
+export function collectionTable(col: CollectionSnapshot): Table {
+  let t = collectionTables.get(col);
+  if (!t) {
+    const entries = col.entries;
+    const fields = new Map<string, FieldInfo>();
+    for (const name of SYSTEM_TEXT) {
+      fields.set(name, {
+        name,
+        type: 'text',
+        kind: 'text',
+        multiple: false,
+        isId: name === 'id',
+        get: name === 'id' ? (i) => entries[i]!.record.id : (i) => entries[i]!.record.locale,
+      });
+    }
+    for (const f of col.visibleFields) {
+      if (fields.has(f.name)) continue;
+      const name = f.name;
+      fields.set(name, {
+        name,
+        type: f.type,
+        kind: kindOf(f.type),
+        multiple: f.multiple,
+        isId: false,
+        ...(f.type === 'relation' && f.collection ? { relation: f.collection } : {}),
+        ...(f.type === 'enumeration' && f.values ? { values: f.values } : {}),
+        get: (i) => entries[i]!.record.values[name],
+      });
+    }
+    for (const name of TIMESTAMPS) {
+      if (fields.has(name)) continue;
+      fields.set(name, {
+        name,
+        type: 'datetime',
+        kind: 'date',
+        multiple: false,
+        isId: false,
+        get: (i) => entries[i]!.record[name],
+      });
+    }
+    t = new Table(
+      entries.length,
+      fields,
+      entries.map((e) => e.record.id),
+      col.numericIds,
+      (i) => entries[i]!.record.draft,
+      'entry',
+    );
+    collectionTables.set(col, t);
+  }
+  return t;
+}
+
+/** Media attributes, as filterable fields and in response order (after `id`). */
+export const MEDIA_ATTRIBUTES: readonly { name: string; type: FieldType }[] = [
+  { name: 'file_name', type: 'text' },
+  { name: 'full_url', type: 'text' },
+  { name: 'mime_type', type: 'text' },
+  { name: 'size', type: 'number' },
+  { name: 'width', type: 'number' },
+  { name: 'height', type: 'number' },
+  { name: 'caption', type: 'text' },
+  { name: 'alt', type: 'text' },
+];
+
+const mediaTables = new WeakMap<readonly MediaSnapshot[], Table>();
+
+export function mediaTable(project: ProjectSnapshot): Table {
+  const media = project.media;
+  let t = mediaTables.get(media);
+  if (!t) {
+    const fields = new Map<string, FieldInfo>();
+    fields.set('id', { name: 'id', type: 'text', kind: 'text', multiple: false, isId: true, get: (i) => media[i]!.record.id });
+    for (const a of MEDIA_ATTRIBUTES) {
+      const name = a.name;
+      const get =
+        name === 'full_url'
+          ? (i: number) => media[i]!.full_url
+          : (i: number) => (media[i]!.record as unknown as Record<string, FieldValue>)[name];
+      fields.set(name, { name, type: a.type, kind: kindOf(a.type), multiple: false, isId: false, get });
+    }
+    t = new Table(
+      media.length,
+      fields,
+      media.map((m) => m.record.id),
+      false,
+      null,
+      'media item',
+    );
+    mediaTables.set(media, t);
+  }
+  return t;
+}
