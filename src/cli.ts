@@ -6,6 +6,8 @@ type Command = (args: string[]) => Promise<number>;
 
 // Loaded lazily so `cqa check` does not pay for the HTTP server's imports, and vice versa.
 const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./commands/serve.js')).run,
+  token: async () => (await import('./commands/token.js')).run,
   check: async () => (await import('./commands/check.js')).run,
 };
 

@@ -1,0 +1,35 @@
+// `cqa token create --project ID [--name N] [--scopes read,drafts]`: a new random token, printed
+// once, and the project.yaml lines holding only its sha256.
+import { createHash, randomBytes } from 'node:crypto';
+import { parseCommandArgs, UsageError } from './args.js';
+
+const SCOPES = new Set(['read', 'drafts']);
+const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+export async function run(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub !== 'create') throw new UsageError(sub ? `unknown token command '${sub}' (try 'cqa token create')` : "missing command: 'cqa token create --project ID'");
+  const { values } = parseCommandArgs(rest, { project: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' } }, 0);
+  const project = values.project as string | undefined;
+  if (!project) throw new UsageError('--project ID is required');
+  if (!ID.test(project)) throw new UsageError(`--project '${project}' is not a valid project id`);
+  const scopes = ((values.scopes as string | undefined) ?? 'read').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const s of scopes) if (!SCOPES.has(s)) throw new UsageError(`unknown scope '${s}' (scopes: read, drafts)`);
+  if (scopes.length === 0) throw new UsageError('--scopes needs at least one scope');
+  const name = (values.name as string | undefined) ?? `token-${new Date().toISOString().slice(0, 10)}`;
+
+  const token = randomBytes(32).toString('base64url');
+  const sha256 = createHash('sha256').update(token, 'utf8').digest('hex');
+  console.log(`New token for project '${project}' (shown once; store it as a secret):
+
+  ${token}
+
+Add these lines under 'tokens:' in the project.yaml of '${project}':
+
+  - name: ${JSON.stringify(name)}
+    sha256: ${sha256}
+    scopes: [${[...new Set(scopes)].join(', ')}]
+
+Use it as:  Authorization: Bearer ${token}`);
+  return 0;
+}

@@ -1,0 +1,75 @@
+// Bearer tokens. Only the sha256 of a token is ever kept (project.yaml holds hashes; plaintext
+// fixture tokens are hashed at load time), so the presented token is hashed and the digest looked
+// up in the project's map. Timing of that lookup can at most depend on the digest, never on the
+// secret itself: finding a token that hashes close to a known digest is a preimage attack on
+// SHA-256. The plaintext is never stored, logged or compared.
+import type { Scope } from '../snapshot/model.js';
+import type { ProjectSnapshot, Snapshot } from '../snapshot/types.js';
+import type { Problem } from './problem.js';
+
+export const REALM = 'Bearer realm="cqa"';
+
+export type AuthOutcome =
+  | { readonly kind: 'ok'; readonly scopes: ReadonlySet<Scope>; readonly tokenUsed: boolean }
+  | { readonly kind: 'unauthorized'; readonly problem: Problem; readonly challenge: string }
+  /** A valid token of another project: answered exactly like a project that does not exist. */
+  | { readonly kind: 'not_found' }
+  | { readonly kind: 'forbidden'; readonly problem: Problem };
+
+const READ: ReadonlySet<Scope> = new Set<Scope>(['read']);
+const B64TOKEN = /^[Bb][Ee][Aa][Rr][Ee][Rr] +([A-Za-z0-9\-._~+/]+=*) *$/;
+
+const allHashes = new WeakMap<Snapshot, ReadonlySet<string>>();
+function hashesOf(snapshot: Snapshot): ReadonlySet<string> {
+  let set = allHashes.get(snapshot);
+  if (!set) {
+    set = new Set([...snapshot.projects.values()].flatMap((p) => [...p.tokens.keys()]));
+    allHashes.set(snapshot, set);
+  }
+  return set;
+}
+
+export function authorize(
+  snapshot: Snapshot,
+  project: ProjectSnapshot,
+  authorization: string | undefined,
+  sha256Hex: (token: string) => string,
+): AuthOutcome {
+  if (authorization === undefined || authorization === '') {
+    if (project.record.public) return { kind: 'ok', scopes: READ, tokenUsed: false };
+    return {
+      kind: 'unauthorized',
+      challenge: REALM,
+      problem: { status: 401, code: 'missing_token', detail: "this project needs a token: send the header 'Authorization: Bearer <token>'" },
+    };
+  }
+  const m = B64TOKEN.exec(authorization);
+  if (!m) {
+    return {
+      kind: 'unauthorized',
+      challenge: `${REALM}, error="invalid_request"`,
+      problem: {
+        status: 401,
+        code: 'malformed_authorization',
+        detail: "the Authorization header must be 'Bearer <token>'",
+      },
+    };
+  }
+  const hash = sha256Hex(m[1] as string);
+  const record = project.tokens.get(hash);
+  if (!record) {
+    if (hashesOf(snapshot).has(hash)) return { kind: 'not_found' };
+    return {
+      kind: 'unauthorized',
+      challenge: `${REALM}, error="invalid_token"`,
+      problem: { status: 401, code: 'invalid_token', detail: 'the token is not valid: check the Authorization header' },
+    };
+  }
+  if (!record.scopes.includes('read') && !record.scopes.includes('drafts')) {
+    return {
+      kind: 'forbidden',
+      problem: { status: 403, code: 'insufficient_scope', detail: `the token '${record.name}' has neither the read nor the drafts scope` },
+    };
+  }
+  return { kind: 'ok', scopes: new Set<Scope>(['read', ...record.scopes]), tokenUsed: true };
+}

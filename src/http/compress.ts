@@ -1,0 +1,92 @@
+// Encoded answers and their compressed variants. A `Doc` is one JSON answer as bytes with its
+// digest tag; compressed variants are made on first demand by the platform's compressor. Static
+// documents (no query) live in a bounded LRU cache per snapshot, so a hot path costs one map
+// lookup; answers to queries are transient Docs.
+import type { Encoding } from './accept.js';
+import { digestTag } from './etag.js';
+
+export interface Platform {
+  /** SHA-256, synchronous (node:crypto in the node adapter, plain JS elsewhere). */
+  sha256(data: Uint8Array): Uint8Array;
+  sha256Hex(text: string): string;
+  encodeText(text: string): Uint8Array;
+  /** Content codings this platform can produce, most preferred first. */
+  readonly encodings: readonly Encoding[];
+  /**
+   * Compress synchronously, or return undefined to leave it to the adapter (which then streams
+   * the body through its own compressor): e.g. large bodies in node, everything with
+   * CompressionStream.
+   */
+  compress?(data: Uint8Array, encoding: Encoding): Uint8Array | undefined;
+}
+
+/** Bodies at most this long are never compressed. */
+export const COMPRESS_MIN = 1024;
+
+export class Doc {
+  readonly tag: string;
+  private readonly variants: { br?: Uint8Array | null; gzip?: Uint8Array | null } = {};
+  /** Bytes held by compressed variants (for the cache's budget). */
+  extraBytes = 0;
+
+  constructor(
+    readonly bytes: Uint8Array,
+    private readonly platform: Platform,
+  ) {
+    this.tag = digestTag(platform.sha256(bytes));
+  }
+
+  /** The compressed bytes, or null when the platform leaves compression to the adapter. */
+  variant(encoding: Encoding): Uint8Array | null {
+    let v = this.variants[encoding];
+    if (v === undefined) {
+      v = this.platform.compress?.(this.bytes, encoding) ?? null;
+      this.variants[encoding] = v;
+      if (v) this.extraBytes += v.length;
+    }
+    return v;
+  }
+}
+
+export class DocCache {
+  private readonly docs = new Map<string, Doc>();
+  private bytes = 0;
+
+  constructor(
+    private readonly platform: Platform,
+    private readonly maxBytes: number,
+  ) {}
+
+  /** The cached Doc for `key`, made from `text()` on a miss; undefined when text() is. */
+  get(key: string, text: () => string | undefined): Doc | undefined {
+    const hit = this.docs.get(key);
+    if (hit) {
+      // Refresh recency (Map keeps insertion order); skip when already the newest.
+      this.docs.delete(key);
+      this.docs.set(key, hit);
+      return hit;
+    }
+    const t = text();
+    if (t === undefined) return undefined;
+    const doc = new Doc(this.platform.encodeText(t), this.platform);
+    if (doc.bytes.length * 2 <= this.maxBytes / 4) {
+      this.docs.set(key, doc);
+      this.bytes += doc.bytes.length * 2; // room for its variants
+      this.evict();
+    }
+    return doc;
+  }
+
+  private evict(): void {
+    if (this.bytes <= this.maxBytes) return;
+    for (const [key, doc] of this.docs) {
+      if (this.bytes <= this.maxBytes) break;
+      this.docs.delete(key);
+      this.bytes -= doc.bytes.length * 2;
+    }
+  }
+
+  get size(): number {
+    return this.docs.size;
+  }
+}

@@ -1,0 +1,305 @@
+// The request core: plain data in, plain data out, no Node imports. Both adapters (node:http in
+// node.ts, WHATWG fetch in fetch.ts) translate to and from these shapes, so the behaviour of
+// §4 lives here once.
+import type { MediaRecord, Scope } from '../snapshot/model.js';
+import type { CollectionSnapshot, ProjectSnapshot, Snapshot } from '../snapshot/types.js';
+import type { QueryContext, QueryOutcome } from '../query/types.js';
+import { acceptsJson, negotiateEncoding, type Encoding } from './accept.js';
+import { authorize } from './auth.js';
+import { COMPRESS_MIN, Doc, DocCache, type Platform } from './compress.js';
+import { ALLOWED_METHODS, corsPolicy, type CorsPolicy } from './cors.js';
+import { etagOf, ifNoneMatch } from './etag.js';
+import { PROBLEM_CONTENT_TYPE, problemJson, type Problem } from './problem.js';
+import { MEDIA_SEGMENT, route } from './routes.js';
+
+export type { Platform } from './compress.js';
+export type { Encoding } from './accept.js';
+
+export interface CoreRequest {
+  /** Upper-case method. */
+  readonly method: string;
+  /** The raw, undecoded path of the request target (before `?`). */
+  readonly path: string;
+  /** The raw query string after `?` ('' when none). */
+  readonly query: string;
+  /** Lower-case header names. */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+export interface CoreResponse {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  /** null for HEAD, 204 and 304 answers (Content-Length still tells the size for HEAD). */
+  readonly body: Uint8Array | string | null;
+  /** The adapter must compress `body` with this coding (the platform could not do it in place). */
+  readonly encode?: Encoding;
+  /** A media file to send (status 200 here means: found; the adapter does Range/ETag). */
+  readonly media?: MediaRecord;
+}
+
+/** The query engine's four entry points (src/query/index.ts), injected by the adapters. */
+export interface QueryEngine {
+  queryEntries(project: ProjectSnapshot, collection: CollectionSnapshot, rawQuery: string, ctx: QueryContext): QueryOutcome;
+  queryEntry(project: ProjectSnapshot, collection: CollectionSnapshot, id: string, rawQuery: string, ctx: QueryContext): QueryOutcome;
+  queryMediaList(project: ProjectSnapshot, rawQuery: string, ctx: QueryContext): QueryOutcome;
+  queryMediaItem(project: ProjectSnapshot, id: string, rawQuery: string, ctx: QueryContext): QueryOutcome;
+}
+
+export interface HttpOptions {
+  /** Access-Control-Allow-Origin: `*` (default), an origin, or a comma-separated list. */
+  readonly cors?: string;
+  /** Cache-Control of successful answers (default `no-cache`); `private` is added when a token was needed. */
+  readonly cacheControl?: string;
+  /** Largest `limit` accepted (default 1000; 0 = no cap). */
+  readonly maxLimit?: number;
+  /** Budget of the per-snapshot cache of encoded static documents (default 64 MiB). */
+  readonly cacheBytes?: number;
+  /** Called with unexpected errors (answered as 500). Default: console.error. */
+  readonly onError?: (err: unknown) => void;
+}
+
+export const MAX_TARGET = 8192;
+const JSON_TYPE = 'application/json; charset=utf-8';
+const READ_ONLY: ReadonlySet<Scope> = new Set<Scope>(['read']);
+
+/** The snapshot being served and everything cached for it; replaced as a whole on a swap. */
+export interface Served {
+  readonly snapshot: Snapshot;
+  readonly docs: DocCache;
+}
+
+function header(headers: CoreRequest['headers'], name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+/** `private` in front, `public` removed: for answers that needed a token. */
+export function privateCacheControl(value: string): string {
+  const parts = value.split(',').map((s) => s.trim()).filter((s) => s && s.toLowerCase() !== 'public' && s.toLowerCase() !== 'private');
+  return ['private', ...parts].join(', ');
+}
+
+export class HttpCore {
+  private served: Served;
+  private readonly cors: CorsPolicy;
+  private readonly cacheControl: string;
+  private readonly privateCache: string;
+  private readonly maxLimit: number;
+  private readonly cacheBytes: number;
+  private readonly onError: (err: unknown) => void;
+  private readonly varyOrigin: string | undefined;
+
+  constructor(
+    snapshot: Snapshot,
+    private readonly platform: Platform,
+    private readonly engine: QueryEngine,
+    options: HttpOptions = {},
+  ) {
+    this.cors = corsPolicy(options.cors);
+    this.cacheControl = options.cacheControl?.trim() || 'no-cache';
+    this.privateCache = privateCacheControl(this.cacheControl);
+    this.maxLimit = options.maxLimit ?? 1000;
+    this.cacheBytes = options.cacheBytes ?? 64 * 1024 * 1024;
+    this.onError = options.onError ?? ((err) => console.error('cqa: unexpected error', err));
+    this.varyOrigin = this.cors.varyOrigin ? 'Origin' : undefined;
+    this.served = this.serve(snapshot);
+  }
+
+  private serve(snapshot: Snapshot): Served {
+    return { snapshot, docs: new DocCache(this.platform, this.cacheBytes) };
+  }
+
+  get snapshot(): Snapshot {
+    return this.served.snapshot;
+  }
+
+  /** Atomically replace the snapshot: one reference swap; requests in flight keep the old one. */
+  swap(snapshot: Snapshot): void {
+    this.served = this.serve(snapshot);
+  }
+
+  handle(req: CoreRequest): CoreResponse {
+    const served = this.served;
+    try {
+      return this.dispatch(req, served);
+    } catch (err) {
+      try {
+        this.onError(err);
+      } catch {
+        /* a failing logger must not turn a 500 into a crash */
+      }
+      return this.problem(req, { status: 500, code: 'internal_error', detail: 'an unexpected error occurred; it has been logged' });
+    }
+  }
+
+  private dispatch(req: CoreRequest, served: Served): CoreResponse {
+    const h = req.headers;
+    if (req.path.length + req.query.length + 1 > MAX_TARGET) {
+      return this.problem(req, { status: 414, code: 'uri_too_long', detail: `the request target is longer than ${MAX_TARGET} bytes` });
+    }
+    const method = req.method;
+    if (method === 'OPTIONS') {
+      return {
+        status: 204,
+        headers: { ...this.cors.headers(header(h, 'origin')), ...this.cors.preflight, allow: ALLOWED_METHODS, ...this.vary() },
+        body: null,
+      };
+    }
+    if (method !== 'GET' && method !== 'HEAD') {
+      return this.problem(req, { status: 405, code: 'method_not_allowed', detail: `${method} is not allowed; this API is read-only (${ALLOWED_METHODS})` }, { allow: ALLOWED_METHODS });
+    }
+    const r = route(req.path);
+    const snapshot = served.snapshot;
+    switch (r.kind) {
+      case 'problem':
+        return this.problem(req, r.problem);
+      case 'healthz': {
+        if (!this.lenientAccept(h)) return this.notAcceptable(req);
+        const doc = served.docs.get('healthz', () => JSON.stringify({ status: 'ok', snapshot: snapshot.hash })) as Doc;
+        return this.json(req, doc, 'no-store');
+      }
+      case 'openapi': {
+        if (!this.lenientAccept(h)) return this.notAcceptable(req);
+        const doc = served.docs.get('openapi', () => snapshot.openapi) as Doc;
+        return this.json(req, doc, this.cacheControl);
+      }
+      case 'media-file': {
+        const m = snapshot.projects.get(r.project)?.mediaById.get(r.id);
+        if (!m) return this.problem(req, { status: 404, code: 'not_found', detail: `no media file '${r.id}' in project '${r.project}'` });
+        return { status: 200, headers: { ...this.cors.headers(header(h, 'origin')), ...this.vary() }, body: null, media: m.record };
+      }
+      default:
+        break;
+    }
+    // The API.
+    if (!acceptsJson(header(h, 'accept'))) return this.notAcceptable(req);
+    const project = snapshot.projects.get(r.project);
+    const projectMissing: Problem = { status: 404, code: 'not_found', detail: `project '${r.project}' not found` };
+    if (!project) return this.problem(req, projectMissing);
+    const auth = authorize(snapshot, project, header(h, 'authorization'), this.platform.sha256Hex);
+    if (auth.kind === 'not_found') return this.problem(req, projectMissing);
+    if (auth.kind === 'unauthorized') return this.problem(req, auth.problem, { 'www-authenticate': auth.challenge });
+    if (auth.kind === 'forbidden') return this.problem(req, auth.problem);
+    const cacheControl = !project.record.public || auth.tokenUsed ? this.privateCache : this.cacheControl;
+    const ctx: QueryContext = { scopes: auth.scopes ?? READ_ONLY, maxLimit: this.maxLimit };
+    const q = req.query;
+    const base = `/api/${project.record.id}`;
+
+    let outcome: QueryOutcome | undefined;
+    let key: string;
+    switch (r.kind) {
+      case 'project':
+        if (q !== '') {
+          return this.problem(req, {
+            status: 400,
+            code: 'unknown_parameter',
+            detail: 'the project document accepts no query parameters; query a collection instead (/api/<project_id>/<collection>?…)',
+          });
+        }
+        key = base;
+        break;
+      case 'media-list':
+        key = `${base}/${MEDIA_SEGMENT}`;
+        if (q !== '') outcome = this.engine.queryMediaList(project, q, ctx);
+        break;
+      case 'media-item':
+        if (!project.mediaById.has(r.id)) {
+          return this.problem(req, { status: 404, code: 'not_found', detail: `no media item '${r.id}' in project '${r.project}'` });
+        }
+        key = `${base}/${MEDIA_SEGMENT}/${r.id}`;
+        if (q !== '') outcome = this.engine.queryMediaItem(project, r.id, q, ctx);
+        break;
+      case 'entries':
+      case 'entry': {
+        const col = project.collections.get(r.collection);
+        if (!col) {
+          const known = [...project.collections.keys(), MEDIA_SEGMENT].join(', ');
+          return this.problem(req, { status: 404, code: 'not_found', detail: `no collection '${r.collection}' in project '${r.project}'; collections: ${known}` });
+        }
+        if (r.kind === 'entries') {
+          key = `${base}/${r.collection}`;
+          if (q !== '') outcome = this.engine.queryEntries(project, col, q, ctx);
+        } else {
+          key = `${base}/${r.collection}/${r.id}`;
+          if (q !== '') outcome = this.engine.queryEntry(project, col, r.id, q, ctx);
+        }
+        break;
+      }
+    }
+    if (outcome) {
+      if (!outcome.ok) return this.problem(req, outcome.problem);
+      return this.json(req, new Doc(this.platform.encodeText(outcome.body), this.platform), cacheControl);
+    }
+    const doc = served.docs.get(key, () => snapshot.document(key));
+    if (!doc) {
+      const id = r.kind === 'entry' ? r.id : key;
+      const where = r.kind === 'entry' ? ` in collection '${r.collection}'` : '';
+      return this.problem(req, { status: 404, code: 'not_found', detail: `no published entry '${id}'${where}` });
+    }
+    return this.json(req, doc, cacheControl);
+  }
+
+  /** /healthz and /openapi.json also answer without an Accept header (probes, tools). */
+  private lenientAccept(h: CoreRequest['headers']): boolean {
+    const accept = header(h, 'accept');
+    return accept === undefined || accept === '' || acceptsJson(accept);
+  }
+
+  private notAcceptable(req: CoreRequest): CoreResponse {
+    return this.problem(req, {
+      status: 406,
+      code: 'not_acceptable',
+      detail: "this API answers JSON only: send the header 'Accept: application/json'",
+    });
+  }
+
+  private vary(...names: string[]): Record<string, string> {
+    if (this.varyOrigin) names.push(this.varyOrigin);
+    return names.length ? { vary: names.join(', ') } : {};
+  }
+
+  private json(req: CoreRequest, doc: Doc, cacheControl: string): CoreResponse {
+    const h = req.headers;
+    const big = doc.bytes.length > COMPRESS_MIN;
+    const encoding = big ? negotiateEncoding(header(h, 'accept-encoding'), this.platform.encodings) : undefined;
+    const headers: Record<string, string> = {
+      'content-type': JSON_TYPE,
+      etag: etagOf(doc.tag, encoding),
+      'cache-control': cacheControl,
+      ...this.cors.headers(header(h, 'origin')),
+      ...(big ? this.vary('Accept-Encoding') : this.vary()),
+    };
+    if (ifNoneMatch(header(h, 'if-none-match'), doc.tag)) {
+      delete headers['content-type'];
+      return { status: 304, headers, body: null };
+    }
+    let body: Uint8Array = doc.bytes;
+    let encode: Encoding | undefined;
+    if (encoding) {
+      headers['content-encoding'] = encoding;
+      const v = doc.variant(encoding);
+      if (v) body = v;
+      else encode = encoding;
+    }
+    if (!encode) headers['content-length'] = String(body.length);
+    const head = req.method === 'HEAD';
+    return encode ? { status: 200, headers, body: head ? null : body, encode } : { status: 200, headers, body: head ? null : body };
+  }
+
+  problem(req: CoreRequest, p: Problem, extra: Record<string, string> = {}): CoreResponse {
+    const text = problemJson(p);
+    const bytes = this.platform.encodeText(text);
+    return {
+      status: p.status,
+      headers: {
+        'content-type': PROBLEM_CONTENT_TYPE,
+        'content-length': String(bytes.length),
+        'cache-control': 'no-store',
+        ...this.cors.headers(header(req.headers, 'origin')),
+        ...this.vary(),
+        ...extra,
+      },
+      body: req.method === 'HEAD' ? null : bytes,
+    };
+  }
+}

@@ -1,0 +1,169 @@
+// The node:http adapter: the fast path. No WHATWG Request/Response and no framework per request:
+// the raw URL is split at `?`, node's lower-case header object goes to the core as is, and the
+// answer's bytes (cached per static document together with their ETag and compressed variants)
+// go out with one writeHead + end. Media files go through sirv (Range, ETag, streaming).
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { dirname } from 'node:path';
+import { brotliCompressSync, constants as zc, createBrotliCompress, createGzip, gzipSync } from 'node:zlib';
+import sirv from 'sirv';
+import type { MediaRecord } from '../snapshot/model.js';
+import type { CoreResponse, HttpCore, Platform } from './core.js';
+import type { Encoding } from './accept.js';
+
+/** Bodies larger than this are compressed as a stream by the adapter, off the main thread. */
+const SYNC_COMPRESS_MAX = 256 * 1024;
+
+export const nodePlatform: Platform = {
+  sha256: (data) => createHash('sha256').update(data).digest(),
+  sha256Hex: (text) => createHash('sha256').update(text, 'utf8').digest('hex'),
+  encodeText: (text) => Buffer.from(text, 'utf8'),
+  encodings: ['br', 'gzip'],
+  compress(data: Uint8Array, encoding: Encoding): Uint8Array | undefined {
+    if (data.length > SYNC_COMPRESS_MAX) return undefined;
+    if (encoding === 'gzip') return gzipSync(data);
+    return brotliCompressSync(data, {
+      params: {
+        [zc.BROTLI_PARAM_QUALITY]: data.length <= 64 * 1024 ? 9 : 5,
+        [zc.BROTLI_PARAM_SIZE_HINT]: data.length,
+      },
+    });
+  },
+};
+
+export interface NodeListenerOptions {
+  /** Wait this long before answering (simulates a slow API). */
+  readonly delay?: number;
+  /** One line per request: `GET /api/demo/posts 200 1.2ms`. Never the Authorization header. */
+  readonly log?: (line: string) => void;
+  readonly onError?: (err: unknown) => void;
+}
+
+export interface NodeListener {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /** From now on, answers carry `Connection: close` (graceful shutdown). */
+  closing: boolean;
+  /** Requests being answered right now. */
+  readonly inFlight: number;
+}
+
+type SirvHandler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+
+/** The directory that holds `media/`'s files: the record's source path minus its id. */
+function mediaRoot(m: MediaRecord): string {
+  const source = m.source.replace(/\\/g, '/');
+  return source.endsWith(`/${m.id}`) ? source.slice(0, -m.id.length - 1) : dirname(m.source);
+}
+
+function splitTarget(url: string): { path: string; query: string } {
+  // Absolute-form targets (`GET http://host/path`) are reduced to their path.
+  if (url.charCodeAt(0) !== 47) {
+    const m = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url);
+    if (m) url = url.slice(m[0].length) || '/';
+  }
+  const q = url.indexOf('?');
+  return q < 0 ? { path: url, query: '' } : { path: url.slice(0, q), query: url.slice(q + 1) };
+}
+
+export function createNodeListener(core: HttpCore, options: NodeListenerOptions = {}): NodeListener {
+  const delay = options.delay ?? 0;
+  const log = options.log;
+  const onError = options.onError ?? ((err: unknown) => console.error('cqa: unexpected error', err));
+  const sirvs = new Map<string, SirvHandler>();
+  let inFlight = 0;
+
+  const sirvFor = (root: string): SirvHandler => {
+    let h = sirvs.get(root);
+    if (!h) {
+      if (sirvs.size > 256) sirvs.clear();
+      // dev: stat per request, so files changed under --watch are served fresh.
+      h = sirv(root, { dev: true, etag: true, dotfiles: true, extensions: [] }) as unknown as SirvHandler;
+      sirvs.set(root, h);
+    }
+    return h;
+  };
+
+  const sendMedia = (req: IncomingMessage, res: ServerResponse, r: CoreResponse, m: MediaRecord) => {
+    for (const [k, v] of Object.entries(r.headers)) res.setHeader(k, v);
+    // Hand sirv the already-validated media id as the path (sirv runs decodeURI on it, so `%` is
+    // escaped); it never sees the raw request path.
+    const pathname = `/${m.id.replace(/%/g, '%25')}`;
+    (req as IncomingMessage & { _parsedUrl?: unknown })._parsedUrl = { pathname, search: '', query: undefined, hash: undefined, raw: req.url };
+    sirvFor(mediaRoot(m))(req, res, () => {
+      const p = core.problem({ method: req.method ?? 'GET', path: '', query: '', headers: req.headers }, {
+        status: 404,
+        code: 'not_found',
+        detail: `the media file '${m.id}' is gone`,
+      });
+      res.writeHead(p.status, p.headers);
+      res.end(p.body ?? undefined);
+    });
+  };
+
+  const send = (req: IncomingMessage, res: ServerResponse, r: CoreResponse) => {
+    if (listener.closing) r.headers.connection = 'close';
+    if (r.media) return sendMedia(req, res, r, r.media);
+    if (r.encode && r.body !== null) {
+      res.writeHead(r.status, r.headers);
+      const z =
+        r.encode === 'br'
+          ? createBrotliCompress({ params: { [zc.BROTLI_PARAM_QUALITY]: 4, [zc.BROTLI_PARAM_SIZE_HINT]: r.body.length } })
+          : createGzip();
+      z.on('error', (err) => {
+        onError(err);
+        res.destroy();
+      });
+      z.pipe(res);
+      z.end(r.body);
+      return;
+    }
+    res.writeHead(r.status, r.headers);
+    res.end(r.body ?? undefined);
+  };
+
+  const listener = ((req: IncomingMessage, res: ServerResponse) => {
+    const start = log ? performance.now() : 0;
+    inFlight++;
+    res.once('close', () => {
+      inFlight--;
+      if (log) log(`${req.method} ${(req.url ?? '').slice(0, 300)} ${res.statusCode} ${(performance.now() - start).toFixed(1)}ms`);
+    });
+    try {
+      const { path, query } = splitTarget(req.url ?? '/');
+      const r = core.handle({ method: req.method ?? 'GET', path, query, headers: req.headers });
+      if (delay > 0) {
+        setTimeout(() => {
+          if (res.destroyed) return;
+          try {
+            send(req, res, r);
+          } catch (err) {
+            fail(res, err);
+          }
+        }, delay);
+      } else {
+        send(req, res, r);
+      }
+    } catch (err) {
+      fail(res, err);
+    }
+  }) as NodeListener;
+
+  const fail = (res: ServerResponse, err: unknown) => {
+    try {
+      onError(err);
+    } catch {
+      /* ignore */
+    }
+    if (!res.headersSent && !res.destroyed) {
+      const body = '{"type":"about:blank","title":"Internal Server Error","status":500,"code":"internal_error","detail":"an unexpected error occurred; it has been logged"}';
+      res.writeHead(500, { 'content-type': 'application/problem+json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
+      res.end(body);
+    } else {
+      res.destroy();
+    }
+  };
+
+  listener.closing = false;
+  Object.defineProperty(listener, 'inFlight', { get: () => inFlight });
+  return listener;
+}

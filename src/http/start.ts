@@ -1,0 +1,208 @@
+// startServer(): the mock server as a library call, for contract tests and for `cqa serve`.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { createContentLoader } from '../content/load.js';
+import { createSnapshot } from '../snapshot/create.js';
+import type { ContentIssue } from '../snapshot/model.js';
+import type { Snapshot } from '../snapshot/types.js';
+import { HttpCore, type HttpOptions } from './core.js';
+import { defaultEngine } from './engine.js';
+import { createNodeListener, nodePlatform } from './node.js';
+
+export interface StartServerOptions extends HttpOptions {
+  /** A content tree to build and serve (default './content' when no snapshot is given). */
+  readonly content?: string;
+  /** A snapshot to serve as is (instead of `content`). */
+  readonly snapshot?: Snapshot;
+  /** Default 0: a free port (see `url`). */
+  readonly port?: number;
+  /** Default 127.0.0.1. */
+  readonly host?: string;
+  /** Milliseconds to wait before each answer. */
+  readonly delay?: number;
+  /** Prefix of media `full_url`s. */
+  readonly baseUrl?: string;
+  /** Rebuild on every change under `content` and swap the snapshot atomically. */
+  readonly watch?: boolean;
+  /** Default true: no request log. */
+  readonly quiet?: boolean;
+  /** Where request lines and watch reports go (default console.log). */
+  readonly log?: (line: string) => void;
+  /** Called after every rebuild under `watch`. */
+  readonly onReload?: (event: ReloadEvent) => void;
+  /** Watch debounce in ms (default 25). */
+  readonly debounce?: number;
+}
+
+export type ReloadEvent =
+  | { readonly ok: true; readonly snapshot: Snapshot; readonly ms: number; readonly changed: boolean }
+  | { readonly ok: false; readonly issues: readonly ContentIssue[]; readonly ms: number };
+
+export interface RunningServer {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  readonly port: number;
+  readonly server: Server;
+  /** The snapshot being served right now. */
+  readonly snapshot: Snapshot;
+  /** Rebuild from `content` now (what --watch does on a change). */
+  reload(): Promise<ReloadEvent>;
+  /** Stop accepting, let requests in flight finish, stop watching. */
+  close(): Promise<void>;
+}
+
+/** Content errors at start: `issues` says file, line, field and what is wrong. */
+export class StartError extends Error {
+  constructor(readonly issues: readonly ContentIssue[]) {
+    super(`content errors:\n${issues.map(formatIssue).join('\n')}`);
+  }
+}
+
+export function formatIssue(i: ContentIssue): string {
+  return `${i.file}${i.line ? `:${i.line}` : ''}: ${i.field ? `${i.field}: ` : ''}${i.message}`;
+}
+
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const root = resolve(options.content ?? 'content');
+  const baseUrl = options.baseUrl;
+  const loader = options.snapshot && !options.watch ? undefined : createContentLoader(root);
+  let warned = false;
+
+  const build = async (): Promise<{ snapshot: Snapshot } | { issues: readonly ContentIssue[] }> => {
+    if (!loader) throw new Error('no content to build');
+    const { model, issues, warnings } = await loader.load();
+    if (issues.length > 0) return { issues };
+    if (!warned && options.quiet === false && warnings.length > 0) {
+      warned = true;
+      log(warnings.map((w) => `warning: ${formatIssue(w)}`).join('\n'));
+    }
+    return { snapshot: createSnapshot(model, baseUrl !== undefined ? { baseUrl } : {}) };
+  };
+
+  let snapshot: Snapshot;
+  if (options.snapshot) {
+    snapshot = options.snapshot;
+    if (options.watch) await loader?.load(); // warm the incremental loader's cache
+  } else {
+    const first = await build();
+    if ('issues' in first) throw new StartError(first.issues);
+    snapshot = first.snapshot;
+  }
+
+  const core = new HttpCore(snapshot, nodePlatform, defaultEngine, options);
+  const listener = createNodeListener(core, {
+    ...(options.delay ? { delay: options.delay } : {}),
+    ...(options.quiet === false ? { log } : {}),
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, listener);
+  server.keepAliveTimeout = 5_000;
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', fail);
+      ok();
+    });
+  });
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' || addr.address.includes(':') ? `[${addr.address}]` : addr.address;
+  const url = `http://${host}:${addr.port}`;
+
+  // Rebuilds run one at a time; changes during a rebuild schedule exactly one more.
+  let running: Promise<ReloadEvent> | undefined;
+  let again = false;
+  const reloadOnce = async (): Promise<ReloadEvent> => {
+    const t0 = performance.now();
+    let result: Awaited<ReturnType<typeof build>>;
+    try {
+      result = await build();
+    } catch (err) {
+      const issues = (err as { issues?: ContentIssue[] }).issues;
+      if (!issues) throw err;
+      result = { issues };
+    }
+    const ms = performance.now() - t0;
+    if ('issues' in result) return { ok: false, issues: result.issues, ms };
+    const changed = result.snapshot.hash !== core.snapshot.hash;
+    if (changed) core.swap(result.snapshot);
+    return { ok: true, snapshot: result.snapshot, ms, changed };
+  };
+  const reload = (): Promise<ReloadEvent> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = reloadOnce().finally(() => {
+      running = undefined;
+      if (again) {
+        again = false;
+        void reload().then(report, reportFailure);
+      }
+    });
+    return running;
+  };
+  const report = (ev: ReloadEvent) => {
+    if (!ev.ok) {
+      log(`cqa: content errors — still serving the last good snapshot:\n${ev.issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`);
+    } else if (ev.changed && options.quiet === false) {
+      log(`cqa: reloaded in ${ev.ms.toFixed(0)} ms (snapshot ${ev.snapshot.hash})`);
+    }
+    options.onReload?.(ev);
+  };
+  const reportFailure = (err: unknown) => log(`cqa: rebuild failed: ${(err as Error)?.stack ?? String(err)}`);
+
+  let watcher: { close(): Promise<void> } | undefined;
+  if (options.watch) {
+    const { watch } = await import('chokidar');
+    const w = watch(root, { ignoreInitial: true, ignored: (p: string) => /(^|[/\\])(\.git|node_modules)([/\\]|$)/.test(p) });
+    const debounce = options.debounce ?? 25;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    w.on('all', () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void reload().then(report, reportFailure), debounce);
+    });
+    w.on('error', (err) => log(`cqa: watch error: ${String(err)}`));
+    await new Promise<void>((ok) => w.once('ready', () => ok()));
+    watcher = { close: () => w.close() };
+  }
+
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closed ??= (async () => {
+      listener.closing = true;
+      await watcher?.close();
+      await new Promise<void>((ok) => {
+        server.close(() => ok());
+        server.closeIdleConnections();
+        // Keep-alive connections go idle once their last answer is out: close them as they do;
+        // after 10 s, everything still open is cut.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        const hard = setTimeout(() => server.closeAllConnections(), 10_000);
+        server.once('close', () => {
+          clearInterval(sweep);
+          clearTimeout(hard);
+        });
+      });
+    })();
+    return closed;
+  };
+
+  return {
+    url,
+    port: addr.port,
+    server,
+    get snapshot() {
+      return core.snapshot;
+    },
+    reload: () => {
+      if (!loader) return Promise.reject(new Error('reload() needs the content option'));
+      return reload();
+    },
+    close,
+  };
+}
