@@ -2,33 +2,39 @@
 // mtime and size are unchanged, so a reload after one edit re-reads only that file.
 import type { FileInfo } from './files.js';
 
-interface Slot {
+interface Slot<T> {
   readonly mtimeMs: number;
   readonly size: number;
-  readonly value: Promise<unknown>;
+  readonly value: T;
+  /** The load that last used this slot; older slots are dropped by sweep(). */
+  generation: number;
 }
 
-export class FileCache {
-  private slots = new Map<string, Slot>();
-  private used = new Set<string>();
+export class FileCache<T> {
+  private readonly slots = new Map<string, Slot<T>>();
+  private generation = 0;
 
   /** The cached result for `file`, or `compute()` when the file is new or changed. */
-  get<T>(kind: string, file: FileInfo, compute: () => Promise<T>): Promise<T> {
-    const key = `${kind}\0${file.abs}`;
-    this.used.add(key);
-    const slot = this.slots.get(key);
-    if (slot && slot.mtimeMs === file.mtimeMs && slot.size === file.size) return slot.value as Promise<T>;
+  get(file: FileInfo, compute: () => T): T {
+    const slot = this.slots.get(file.abs);
+    if (slot && slot.mtimeMs === file.mtimeMs && slot.size === file.size) {
+      slot.generation = this.generation;
+      return slot.value;
+    }
     const value = compute();
-    this.slots.set(key, { mtimeMs: file.mtimeMs, size: file.size, value });
-    // A failed read is not remembered: the next load tries again.
-    value.catch(() => this.slots.delete(key));
+    this.slots.set(file.abs, { mtimeMs: file.mtimeMs, size: file.size, value, generation: this.generation });
     return value;
   }
 
-  /** Forgets files that the last load did not ask for (deleted or renamed). */
+  /** Forgets one file's result (e.g. a failed read), so the next load tries again. */
+  forget(file: FileInfo): void {
+    this.slots.delete(file.abs);
+  }
+
+  /** Forgets what the last load did not ask for (deleted or renamed files); starts the next load. */
   sweep(): void {
-    for (const key of this.slots.keys()) if (!this.used.has(key)) this.slots.delete(key);
-    this.used = new Set();
+    for (const [key, slot] of this.slots) if (slot.generation !== this.generation) this.slots.delete(key);
+    this.generation++;
   }
 }
 

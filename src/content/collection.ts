@@ -1,11 +1,11 @@
 // One collection folder → a CollectionRecord: its schema (declared or inferred), every entry,
 // duplicate ids, and the default order.
-import type { CollectionRecord, EntryRecord, FieldDef } from '../snapshot/model.js';
+import type { CollectionRecord, EntryRecord, FieldDef, SortKey } from '../snapshot/model.js';
 import { sortEntries } from '../snapshot/order.js';
 import { buildEntry, baseName, type EntryContext } from './entries.js';
 import type { CollectionLayout, FileInfo } from './files.js';
 import { idProblem } from './identifiers.js';
-import type { IssueList } from './issues.js';
+import { IssueList } from './issues.js';
 import type { ParsedEntry } from './parse.js';
 import type { ProjectConfig } from './project.js';
 import { inferFields, readSort, type CollectionConfig } from './schema.js';
@@ -21,6 +21,26 @@ export interface BuiltCollection {
   readonly configFile: string;
 }
 
+/**
+ * What the incremental loader remembers between loads, so that a reload after one edit does only
+ * the work that edit requires. Keyed by the parse results, which stay the same objects while their
+ * files are unchanged (see FileCache).
+ */
+export interface CollectionMemo {
+  /** Built entries by parse result, valid for the context signature `sig`. */
+  readonly entries: WeakMap<ParsedEntry, { sig: string; record: EntryRecord | undefined; issues: IssueList }>;
+  /** Inferred fields of the last load, per collection path. */
+  readonly inferred: Map<string, { parsed: readonly ParsedEntry[]; bodyField: string; fields: FieldDef[] }>;
+  /** The last default order, per collection path. */
+  readonly sorted: Map<string, { unsorted: readonly EntryRecord[]; sort: string; sorted: EntryRecord[] }>;
+}
+
+export function createCollectionMemo(): CollectionMemo {
+  return { entries: new WeakMap(), inferred: new Map(), sorted: new Map() };
+}
+
+const sameItems = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
 export interface CollectionInput {
   readonly projectFolder: string;
   readonly layout: CollectionLayout;
@@ -31,10 +51,11 @@ export interface CollectionInput {
 export function buildCollection(
   input: CollectionInput,
   project: ProjectConfig,
-  options: { drafts: boolean; render: RenderMarkdown; issues: IssueList },
+  options: { drafts: boolean; render: RenderMarkdown; issues: IssueList; memo: CollectionMemo },
 ): BuiltCollection | undefined {
   const { layout, config, entries } = input;
-  const { issues } = options;
+  const { issues, memo } = options;
+  const key = `${input.projectFolder}/${layout.folder}`;
   const configFile = `${input.projectFolder}/${layout.folder}/_collection.yaml`;
   const slugIssue = idProblem('collection slug', layout.folder);
   if (slugIssue) {
@@ -54,8 +75,15 @@ export function buildCollection(
       fields = [...fields, { name: config.body_field, type: 'markdown', required: false, multiple: false, hidden: false }];
     }
   } else {
-    const samples = entries.flatMap((e) => (e.parsed.data ? [{ data: e.parsed.data, hasBody: e.parsed.body !== undefined }] : []));
-    fields = inferFields(samples, config.body_field);
+    const parsedList = entries.map((e) => e.parsed);
+    const last = memo.inferred.get(key);
+    if (last && last.bodyField === config.body_field && sameItems(last.parsed, parsedList)) {
+      fields = last.fields;
+    } else {
+      const samples = entries.flatMap((e) => (e.parsed.data ? [{ data: e.parsed.data, hasBody: e.parsed.body !== undefined }] : []));
+      fields = inferFields(samples, config.body_field);
+      memo.inferred.set(key, { parsed: parsedList, bodyField: config.body_field, fields });
+    }
   }
 
   const ctx: EntryContext = {
@@ -75,8 +103,18 @@ export function buildCollection(
   const byId = new Map<string, EntryRecord>();
   const parsedOf = new Map<EntryRecord, ParsedEntry>();
   const knownIds = new Set<string>();
+  // Everything buildEntry reads besides the file itself: when it is unchanged, so is the entry.
+  const sig = JSON.stringify([ctx.collection.slug, ctx.collection.bodyField, fields, ctx.collection.declared, configFile, project.id, project.locales, project.default_locale, ctx.drafts]);
   for (const { file, parsed } of entries) {
-    const record = buildEntry(ctx, file, parsed);
+    let built = memo.entries.get(parsed);
+    if (!built || built.sig !== sig) {
+      const local = new IssueList();
+      built = { sig, record: buildEntry({ ...ctx, issues: local }, file, parsed), issues: local };
+      memo.entries.set(parsed, built);
+    }
+    if (built.issues.errors.length > 0) issues.errors.push(...built.issues.errors);
+    if (built.issues.warnings.length > 0) issues.warnings.push(...built.issues.warnings);
+    const record = built.record;
     if (!record) {
       knownIds.add(baseName(file.rel));
       continue;
@@ -98,7 +136,17 @@ export function buildCollection(
     body_field: config.body_field,
     sort,
     fields,
-    entries: sortEntries([...byId.values()], sort),
+    entries: sortOnce(memo, key, [...byId.values()], sort),
   };
   return { record, parsed: parsedOf, knownIds, config, configFile };
+}
+
+/** sortEntries, skipped when neither the entries nor the keys changed since the last load. */
+function sortOnce(memo: CollectionMemo, key: string, unsorted: EntryRecord[], keys: readonly SortKey[]): EntryRecord[] {
+  const sort = JSON.stringify(keys);
+  const last = memo.sorted.get(key);
+  if (last && last.sort === sort && sameItems(last.unsorted, unsorted)) return last.sorted;
+  const sorted = sortEntries(unsorted, keys);
+  memo.sorted.set(key, { unsorted, sort, sorted });
+  return sorted;
 }

@@ -2,7 +2,8 @@
 // (SPEC §2). Paths are relative to the content root and '/'-separated; everything is sorted so the
 // same tree always gives the same model.
 import fg from 'fast-glob';
-import { resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { compareCodePoints } from '../snapshot/order.js';
 import type { IssueList } from './issues.js';
 import { entryFormat } from './parse.js';
@@ -30,24 +31,81 @@ export interface ProjectLayout {
   readonly mediaMeta: FileInfo | undefined;
 }
 
+const GLOB_OPTIONS: fg.Options = {
+  dot: false,
+  onlyFiles: false,
+  markDirectories: true,
+  followSymbolicLinks: true,
+  ignore: ['**/_*/**'],
+};
+
 /**
  * Every file and folder under `root`, except names starting with '.' and the contents of folders
- * starting with '_' (neither are content). Folders end with '/'.
+ * starting with '_' (neither are content). Folders end with '/'. Sorted by path.
  */
 export async function listFiles(root: string): Promise<FileInfo[]> {
-  const found = await fg('**', {
-    cwd: root,
-    dot: false,
-    onlyFiles: false,
-    markDirectories: true,
-    stats: true,
-    followSymbolicLinks: true,
-    ignore: ['**/_*/**'],
-  });
   const base = resolve(root);
-  return found
-    .map((e) => ({ rel: e.path, abs: resolve(base, e.path), mtimeMs: e.stats?.mtimeMs ?? 0, size: e.stats?.size ?? 0 }))
-    .sort((a, b) => compareCodePoints(a.rel, b.rel));
+  return (await listUnder(base, '')).sort(byPath);
+}
+
+export const byPath = (a: FileInfo, b: FileInfo): number => compareCodePoints(a.rel, b.rel);
+
+/** The listing of the folder `rel` ('' for the root), with paths relative to `base`. */
+async function listUnder(base: string, rel: string): Promise<FileInfo[]> {
+  const cwd = rel === '' ? base : resolve(base, rel);
+  const prefix = rel === '' ? '' : `${rel}/`;
+  const found = await fg('**', { ...GLOB_OPTIONS, cwd, stats: true });
+  return found.map((e) => ({
+    rel: prefix + e.path,
+    abs: resolve(cwd, e.path),
+    mtimeMs: e.stats?.mtimeMs ?? 0,
+    size: e.stats?.size ?? 0,
+  }));
+}
+
+/** Whether a path relative to the root is one `listFiles` would list. */
+function isListed(rel: string): boolean {
+  const parts = rel.split('/');
+  return parts.every((p, i) => p !== '' && !p.startsWith('.') && (i === parts.length - 1 || !p.startsWith('_')));
+}
+
+/**
+ * Updates a previous listing after changes to `paths` (absolute, or relative to the root, as a
+ * file watcher reports them): each path is stat'ed again; a missing one is removed with everything under it; a
+ * folder is listed again. Much cheaper than listing a large tree from scratch.
+ */
+export async function updateListing(root: string, previous: ReadonlyMap<string, FileInfo>, paths: readonly string[]): Promise<Map<string, FileInfo>> {
+  const base = resolve(root);
+  const next = new Map(previous);
+  const removeUnder = (rel: string) => {
+    next.delete(rel);
+    next.delete(`${rel}/`);
+    for (const key of next.keys()) if (key.startsWith(`${rel}/`)) next.delete(key);
+  };
+  for (const raw of [...new Set(paths)]) {
+    const rel = relative(base, resolve(base, raw)).split(sep).join('/');
+    if (rel.startsWith('..') || isAbsolute(rel)) continue; // outside the content root
+    if (rel === '') return new Map((await listFiles(root)).map((f) => [f.rel, f]));
+    if (!isListed(rel)) continue;
+    const abs = resolve(base, rel);
+    const info = await stat(abs).catch(() => undefined);
+    if (!info) {
+      removeUnder(rel);
+    } else if (info.isDirectory()) {
+      removeUnder(rel);
+      next.set(`${rel}/`, { rel: `${rel}/`, abs, mtimeMs: info.mtimeMs, size: info.size });
+      for (const f of await listUnder(base, rel)) next.set(f.rel, f);
+    } else {
+      next.set(rel, { rel, abs, mtimeMs: info.mtimeMs, size: info.size });
+    }
+    // A new file or folder deep in the tree implies its parent folders.
+    const parts = rel.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const dir = `${parts.slice(0, i).join('/')}/`;
+      if (info && !next.has(dir)) next.set(dir, { rel: dir, abs: resolve(base, dir), mtimeMs: 0, size: 0 });
+    }
+  }
+  return next;
 }
 
 const isHidden = (name: string) => name.startsWith('_') || name.startsWith('.');

@@ -32,12 +32,12 @@ export function resolveReferences(collections: readonly BuiltCollection[], media
         const ids = Array.isArray(value) ? value : [value];
         ids.forEach((id, index) => {
           const ref = String(id);
-          const at = { line: parsed && entryLine(parsed, field.name, Array.isArray(value) ? index : undefined), field: field.name };
+          const at = () => ({ line: parsed && entryLine(parsed, field.name, Array.isArray(value) ? index : undefined), field: field.name });
           if (field.type === 'media') {
-            if (!mediaIds.has(ref)) issues.error(entry.file, `no media file '${ref}' under media/ (media ids are paths under the project's media/ folder)`, at);
+            if (!mediaIds.has(ref)) issues.error(entry.file, `no media file '${ref}' under media/ (media ids are paths under the project's media/ folder)`, at());
           } else {
             const target = bySlug.get(field.collection as string) as BuiltCollection;
-            if (!target.knownIds.has(ref)) issues.error(entry.file, `no entry '${ref}' in collection '${field.collection}'`, at);
+            if (!target.knownIds.has(ref)) issues.error(entry.file, `no entry '${ref}' in collection '${field.collection}'`, at());
           }
         });
       }
