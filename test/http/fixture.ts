@@ -94,6 +94,7 @@ export type Client = (req: Req) => Promise<RawResponse>;
 
 function decode(headers: Record<string, string>, raw: Buffer): Buffer {
   const enc = headers['content-encoding'];
+  if (raw.length === 0) return raw;
   if (enc === 'gzip') return gunzipSync(raw);
   if (enc === 'br') return brotliDecompressSync(raw);
   return raw;
@@ -113,7 +114,13 @@ export function socketClient(baseUrl: string): Client {
             const headers: Record<string, string> = {};
             for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
             const raw = Buffer.concat(chunks);
-            const body = decode(headers, raw);
+            let body: Buffer;
+            try {
+              body = decode(headers, raw);
+            } catch (err) {
+              reject(err as Error);
+              return;
+            }
             resolve({ status: res.statusCode ?? 0, headers, raw, body, text: body.toString('utf8') });
           });
           res.on('error', reject);

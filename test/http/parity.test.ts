@@ -1,0 +1,44 @@
+// Static parity (§3/§4): over a real socket, the unfiltered answer for every path of the sample's
+// snapshot is byte-identical to snapshot.document(path), which is what `cqa build` writes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../src/http/start.js';
+import { socketClient } from './fixture.js';
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer({ content: 'content' });
+});
+afterAll(() => server?.close());
+
+const encodePath = (p: string) => p.split('/').map(encodeURIComponent).join('/');
+
+describe('static parity with the sample content', () => {
+  it('every query-less API path answers exactly the document bytes', async () => {
+    const s = server.snapshot;
+    expect(s.paths.length).toBeGreaterThan(20);
+    const client = socketClient(server.url);
+    const headers = { accept: 'application/json', authorization: 'Bearer demo-token' };
+    for (const path of s.paths) {
+      const r = await client({ path: encodePath(path), headers });
+      expect(r.status, path).toBe(200);
+      expect(r.body.equals(Buffer.from(s.document(path) as string, 'utf8')), path).toBe(true);
+      // …and compressed variants decompress to the same bytes.
+      const z = await client({ path: encodePath(path), headers: { ...headers, 'accept-encoding': 'br, gzip' } });
+      expect(z.body.equals(r.body), `${path} (compressed)`).toBe(true);
+    }
+    const openapi = await client({ path: '/openapi.json' });
+    expect(openapi.text).toBe(s.openapi);
+  });
+
+  it('serves every media file of the sample with its size', async () => {
+    const client = socketClient(server.url);
+    for (const p of server.snapshot.projects.values()) {
+      for (const m of p.media) {
+        const r = await client({ path: new URL(m.full_url, 'http://x').pathname });
+        expect(r.status, m.record.id).toBe(200);
+        expect(r.raw.length).toBe(m.record.size);
+        expect(r.headers['content-type']).toContain(m.record.mime_type.split(';')[0] as string);
+      }
+    }
+  });
+});

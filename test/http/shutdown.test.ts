@@ -1,0 +1,92 @@
+// The compiled CLI: `cqa serve` prints its URL, finishes a request in flight on SIGTERM and exits 0;
+// content errors at start → exit 1 with file: field: message; `cqa token create`.
+import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { socketClient, tempDir } from './fixture.js';
+
+beforeAll(() => {
+  // Compile src/ to lib/ (errors elsewhere in the tree do not stop tsc from emitting).
+  try {
+    execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'pipe', timeout: 120_000 });
+  } catch {
+    /* emitted anyway; checked below */
+  }
+  expect(existsSync('lib/http/start.js')).toBe(true);
+}, 150_000);
+
+function cqa(args: string[]) {
+  const child = spawn(process.execPath, ['bin/cqa.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  void exited.then(() => clearTimeout(killer));
+  return { child, exited, out: () => out, err: () => err };
+}
+
+async function waitFor(probe: () => string | undefined, ms = 15_000): Promise<string> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('cqa serve (compiled)', () => {
+  it('finishes the request in flight on SIGTERM and exits 0', async () => {
+    const p = cqa(['serve', 'content', '--port', '0', '--delay', '300', '--quiet']);
+    const url = await waitFor(() => /http:\/\/127\.0\.0\.1:\d+/.exec(p.out())?.[0]);
+    const pending = socketClient(url)({ path: '/api/demo/posts', headers: { accept: 'application/json', authorization: 'Bearer demo-token' } });
+    await new Promise((r) => setTimeout(r, 80));
+    p.child.kill('SIGTERM');
+    const res = await pending;
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.text).data.length).toBeGreaterThan(0);
+    expect(await p.exited).toBe(0);
+    expect(p.out()).not.toContain('demo-token');
+  });
+
+  it('logs one line per request without the token', async () => {
+    const p = cqa(['serve', 'content', '--port', '0']);
+    const url = await waitFor(() => /http:\/\/127\.0\.0\.1:\d+/.exec(p.out())?.[0]);
+    await socketClient(url)({ path: '/api/demo/posts?limit=1', headers: { accept: 'application/json', authorization: 'Bearer demo-token' } });
+    const line = await waitFor(() => p.out().split('\n').find((l) => l.startsWith('GET /api/demo/posts?limit=1')));
+    expect(line).toMatch(/^GET \/api\/demo\/posts\?limit=1 200 \d+\.\dms$/);
+    p.child.kill('SIGINT');
+    expect(await p.exited).toBe(0);
+    expect(p.out() + p.err()).not.toContain('demo-token');
+  });
+
+  it('content errors at start: listed with file and line, exit 1', async () => {
+    const dir = tempDir('cqa-bad-');
+    mkdirSync(join(dir, 'x', 'posts'), { recursive: true });
+    writeFileSync(join(dir, 'x', 'project.yaml'), 'id: x\npublic: true\n');
+    writeFileSync(join(dir, 'x', 'posts', 'bad.md'), '---\ntitle: [unclosed\n---\n');
+    const p = cqa(['serve', dir, '--port', '0']);
+    expect(await p.exited).toBe(1);
+    expect(p.err()).toMatch(/x\/posts\/bad\.md(:\d+)?: /);
+  });
+
+  it('usage errors exit 2', async () => {
+    const p = cqa(['serve', '--port', 'abc']);
+    expect(await p.exited).toBe(2);
+  });
+
+  it('token create prints a token once and the sha256 lines', async () => {
+    const p = cqa(['token', 'create', '--project', 'demo', '--name', 'ci', '--scopes', 'read,drafts']);
+    expect(await p.exited).toBe(0);
+    const token = /^ {2}([A-Za-z0-9_-]{43})$/m.exec(p.out())?.[1] as string;
+    expect(token).toBeTruthy();
+    const sha = createHash('sha256').update(token).digest('hex');
+    expect(p.out()).toContain(`sha256: ${sha}`);
+    expect(p.out()).toContain('scopes: [read, drafts]');
+    expect(p.out()).toContain('name: "ci"');
+  });
+});

@@ -1,0 +1,80 @@
+// --watch: a change is served after the rebuild, a broken file is reported (file, line, reason)
+// while the last good snapshot keeps answering, and the fix is picked up.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type ReloadEvent, type RunningServer } from '../../src/http/start.js';
+import { socketClient, tempDir, type Client } from './fixture.js';
+
+let dir: string;
+let server: RunningServer;
+let client: Client;
+const events: ReloadEvent[] = [];
+const lines: string[] = [];
+const headers = { accept: 'application/json', authorization: 'Bearer w-token' };
+
+const entry = (title: string) => `---\ntitle: ${title}\n---\nBody of ${title}.\n`;
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 8000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const title = async (id: string) => {
+  const r = await client({ path: `/api/w/posts/${id}`, headers });
+  return r.status === 200 ? (JSON.parse(r.text).data.title as string) : `#${r.status}`;
+};
+
+beforeAll(async () => {
+  dir = tempDir('cqa-watch-');
+  mkdirSync(join(dir, 'w', 'posts'), { recursive: true });
+  writeFileSync(join(dir, 'w', 'project.yaml'), 'id: w\nname: Watched\ntokens:\n  - name: t\n    token: w-token\n    scopes: [read]\n');
+  writeFileSync(join(dir, 'w', 'posts', 'a.md'), entry('One'));
+  server = await startServer({ content: dir, watch: true, log: (l) => lines.push(l), onReload: (e) => events.push(e) });
+  client = socketClient(server.url);
+});
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('serve --watch', () => {
+  it('serves a change after the rebuild', async () => {
+    expect(await title('a')).toBe('One');
+    const before = server.snapshot.hash;
+    writeFileSync(join(dir, 'w', 'posts', 'a.md'), entry('Two'));
+    await until('the new title', async () => ((await title('a')) === 'Two' ? true : undefined));
+    expect(server.snapshot.hash).not.toBe(before);
+  });
+
+  it('keeps the last good snapshot when a file breaks, reports file, line and reason', async () => {
+    const good = server.snapshot.hash;
+    const n = events.length;
+    writeFileSync(join(dir, 'w', 'posts', 'b.md'), '---\ntitle: ok\nlist: [unclosed\n---\nbody\n');
+    const ev = await until('a failed reload', async () => events.slice(n).find((e) => !e.ok));
+    expect(ev.ok).toBe(false);
+    if (!ev.ok) expect(ev.issues.some((i) => i.file.endsWith('b.md'))).toBe(true);
+    const report = lines.find((l) => l.includes('still serving the last good snapshot'));
+    expect(report).toMatch(/posts\/b\.md(:\d+)?: /);
+    expect(server.snapshot.hash).toBe(good);
+    expect(await title('a')).toBe('Two');
+    expect(await title('b')).toBe('#404');
+  });
+
+  it('picks up the fix', async () => {
+    writeFileSync(join(dir, 'w', 'posts', 'b.md'), entry('Bee'));
+    await until('the fixed entry', async () => ((await title('b')) === 'Bee' ? true : undefined));
+    expect(await title('a')).toBe('Two');
+  });
+
+  it('a deleted entry disappears', async () => {
+    rmSync(join(dir, 'w', 'posts', 'b.md'));
+    await until('the deletion', async () => ((await title('b')) === '#404' ? true : undefined));
+  });
+});
