@@ -70,9 +70,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const loader = options.snapshot && !options.watch ? undefined : createContentLoader(root);
   let warned = false;
 
-  const build = async (): Promise<{ snapshot: Snapshot } | { issues: readonly ContentIssue[] }> => {
+  const build = async (changes?: readonly string[]): Promise<{ snapshot: Snapshot } | { issues: readonly ContentIssue[] }> => {
     if (!loader) throw new Error('no content to build');
-    const { model, issues, warnings } = await loader.load();
+    const { model, issues, warnings } = await loader.load(changes);
     if (issues.length > 0) return { issues };
     if (!warned && options.quiet === false && warnings.length > 0) {
       warned = true;
@@ -116,11 +116,18 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // Rebuilds run one at a time; changes during a rebuild schedule exactly one more.
   let running: Promise<ReloadEvent> | undefined;
   let again = false;
+  // Paths the watcher saw change since the last rebuild (the loader then looks only at those);
+  // `full` asks for a listing of the whole tree instead.
+  let pending = new Set<string>();
+  let full = false;
   const reloadOnce = async (): Promise<ReloadEvent> => {
     const t0 = performance.now();
+    const changes = full ? undefined : [...pending];
+    pending = new Set();
+    full = false;
     let result: Awaited<ReturnType<typeof build>>;
     try {
-      result = await build();
+      result = await build(changes);
     } catch (err) {
       const issues = (err as { issues?: ContentIssue[] }).issues;
       if (!issues) throw err;
@@ -162,7 +169,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const w = watch(root, { ignoreInitial: true, ignored: (p: string) => /(^|[/\\])(\.git|node_modules)([/\\]|$)/.test(p) });
     const debounce = options.debounce ?? 25;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    w.on('all', () => {
+    w.on('all', (_event: string, path: string) => {
+      pending.add(path);
       clearTimeout(timer);
       timer = setTimeout(() => void reload().then(report, reportFailure), debounce);
     });
@@ -201,6 +209,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     },
     reload: () => {
       if (!loader) return Promise.reject(new Error('reload() needs the content option'));
+      full = true;
       return reload();
     },
     close,

@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// `npm start`: serve the sample content (watching it) and print the URL, the sample's fixture
+// tokens and curl lines that work when pasted. Only fixture tokens written in plaintext in a
+// project.yaml (`token: demo-token`) can be shown: the server itself keeps only their sha256.
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { startServer } from '../lib/index.js';
+
+const content = process.argv[2] ?? 'content';
+const port = Number(process.env.PORT ?? 4000);
+
+/** Plaintext fixture tokens per project id, read from the project.yaml files. */
+function fixtureTokens() {
+  const found = [];
+  for (const dir of readdirSync(content, { withFileTypes: true })) {
+    const file = join(content, dir.name, 'project.yaml');
+    if (!dir.isDirectory() || !existsSync(file)) continue;
+    try {
+      const doc = parse(readFileSync(file, 'utf8')) ?? {};
+      for (const t of doc.tokens ?? []) {
+        if (typeof t?.token === 'string') found.push({ project: String(doc.id ?? dir.name), name: t.name, token: t.token, scopes: t.scopes ?? ['read'] });
+      }
+    } catch {
+      /* the server reports broken files itself */
+    }
+  }
+  return found;
+}
+
+let server;
+try {
+  server = await startServer({ content, port, watch: true, quiet: false });
+} catch (err) {
+  if (err?.issues) {
+    console.error(`cqa: ${err.issues.length} content error(s):\n${err.message.split('\n').slice(1).map((l) => `  ${l}`).join('\n')}`);
+    process.exit(1);
+  }
+  if (err?.code === 'EADDRINUSE') {
+    console.error(`cqa: port ${port} is in use; try PORT=4001 npm start`);
+    process.exit(2);
+  }
+  throw err;
+}
+
+const url = server.url;
+const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+console.log(`\ncqa: serving ./${content} at ${url} (watching for changes; Ctrl-C to stop)\n`);
+const projects = [...server.snapshot.projects.values()];
+const tokens = fixtureTokens();
+for (const p of projects) {
+  const t = tokens.find((x) => x.project === p.record.id);
+  const auth = p.record.public ? '' : t ? `-H ${q(`Authorization: Bearer ${t.token}`)} ` : `-H 'Authorization: Bearer <token>' `;
+  console.log(`project '${p.record.id}': ${url}/api/${p.record.id}`);
+  if (t) console.log(`  token: ${t.token}  (fixture token '${t.name}', scopes: ${t.scopes.join(', ')})`);
+  else if (!p.record.public) console.log('  token: only hashed tokens in project.yaml; make one with `cqa token create`');
+  const cols = [...p.collections.values()];
+  const col = cols.find((c) => c.record.slug === 'posts') ?? cols[0];
+  const h = `${auth}-H 'Accept: application/json'`;
+  console.log('  try:');
+  console.log(`    curl ${h} ${url}/api/${p.record.id}`);
+  if (col) {
+    const slug = col.record.slug;
+    console.log(`    curl ${h} ${q(`${url}/api/${p.record.id}/${slug}?fields=id&limit=5`)}`);
+    const locale = p.record.locales.find((l) => l !== p.record.default_locale) ?? p.record.default_locale;
+    console.log(`    curl -g ${h} ${q(`${url}/api/${p.record.id}/${slug}?where[locale]=${locale}&sort=published_at:desc&limit=3&timestamps`)}`);
+  }
+  console.log('');
+}
+
+const stop = () => server.close().then(() => process.exit(0));
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
