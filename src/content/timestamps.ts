@@ -56,5 +56,6 @@ export function isTime(s: string): boolean {
 }
 
 export function isoFromMs(ms: number): string {
-  return new Date(Math.floor(ms)).toISOString();
+  // Rounded: mtimeMs is a float, and 5.678 s can come back as 5677.9999 ms.
+  return new Date(Math.round(ms)).toISOString();
 }

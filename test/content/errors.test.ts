@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { load } from './helpers.js';
+
+const POSTS = `fields:
+  title: { type: text, required: true }
+  price: number
+  tags: { type: enumeration, values: [news, tech, life], multiple: true }
+  author: { type: relation, collection: authors }
+  cover: media
+`;
+
+describe('validation errors: all of them, each with file, line, field and what was expected', () => {
+  it('reports every mistake in a tree, not just the first', async () => {
+    const r = await load({
+      'p/authors/ann.yaml': 'name: Ann\n',
+      'p/posts/_collection.yaml': POSTS,
+      'p/posts/a.md': '---\ntitle: A\nprice: cheap\ntags: [news, sport]\nauthor: bob\ncover: nope.png\nsubtitle: x\n---\nBody\n',
+      'p/posts/b.md': '---\nprice: 3\n---\n',
+    });
+    expect(r.issues).toEqual([
+      { file: 'p/posts/a.md', line: 3, field: 'price', message: 'expected a number, got "cheap"' },
+      { file: 'p/posts/a.md', line: 4, field: 'tags', message: 'item 2: expected one of news, tech, life, got "sport"' },
+      { file: 'p/posts/a.md', line: 5, field: 'author', message: "no entry 'bob' in collection 'authors'" },
+      { file: 'p/posts/a.md', line: 6, field: 'cover', message: "no media file 'nope.png' under media/ (media ids are paths under the project's media/ folder)" },
+      {
+        file: 'p/posts/a.md',
+        line: 7,
+        field: 'subtitle',
+        message: "not in the schema of collection 'posts' (fields: title, price, tags, author, cover, body); add it to p/posts/_collection.yaml or remove it",
+      },
+      { file: 'p/posts/b.md', field: 'title', message: 'required field is missing' },
+    ]);
+  });
+
+  it('points at the line of the offending item in a block list', async () => {
+    const r = await load({
+      'p/authors/ann.yaml': 'name: Ann\n',
+      'p/posts/_collection.yaml': 'fields:\n  authors: { type: relation, collection: authors, multiple: true }\n',
+      'p/posts/a.yaml': 'authors:\n  - ann\n  - zed\n',
+    });
+    expect(r.issues).toEqual([{ file: 'p/posts/a.yaml', line: 3, field: 'authors', message: "no entry 'zed' in collection 'authors'" }]);
+  });
+
+  it('names both files of a duplicate id', async () => {
+    const r = await load({ 'p/posts/a.md': '---\nid: same\n---\n', 'p/posts/b.yaml': 'id: same\n' });
+    expect(r.issues).toEqual([
+      { file: 'p/posts/b.yaml', field: 'id', message: "duplicate id 'same': p/posts/a.md has the same id (ids must be unique in a collection)" },
+    ]);
+  });
+
+  it('reports broken YAML, broken front matter and broken JSON with their lines', async () => {
+    const r = await load({
+      'p/posts/a.md': '---\ntitle: ok\ntags: [a, b\n---\nBody\n',
+      'p/posts/b.md': '---\ntitle: never closed\n',
+      'p/posts/c.yaml': 'title: x\ntitle: y\n',
+      'p/posts/d.json': '{\n  "title": "x",\n}\n',
+      'p/posts/e.yaml': '- a list\n- not a mapping\n',
+      'p/posts/f.md': '---toml\ntitle = "x"\n---\n',
+    });
+    const byFile = Object.fromEntries(r.issues.map((i) => [i.file, i]));
+    expect(Object.keys(byFile)).toEqual(['p/posts/a.md', 'p/posts/b.md', 'p/posts/c.yaml', 'p/posts/d.json', 'p/posts/e.yaml', 'p/posts/f.md']);
+    expect(byFile['p/posts/a.md']).toMatchObject({ line: 3, message: expect.stringMatching(/^broken YAML: /) });
+    expect(byFile['p/posts/b.md']).toEqual({ file: 'p/posts/b.md', line: 1, message: "front matter is not closed: add a line '---' after it" });
+    expect(byFile['p/posts/c.yaml']).toEqual({ file: 'p/posts/c.yaml', line: 2, message: 'broken YAML: Map keys must be unique' });
+    expect(byFile['p/posts/d.json']).toMatchObject({ line: 3, message: expect.stringMatching(/^broken JSON: /) });
+    expect(byFile['p/posts/e.yaml']).toEqual({ file: 'p/posts/e.yaml', line: 1, message: 'expected a mapping of field names to values, got a list' });
+    expect(byFile['p/posts/f.md']).toEqual({ file: 'p/posts/f.md', line: 1, message: "front matter language 'toml' is not supported; use YAML" });
+  });
+
+  it('does not report a relation to an entry whose own file is broken a second time', async () => {
+    const r = await load({
+      'p/authors/ann.yaml': 'name: [unclosed\n',
+      'p/posts/a.yaml': 'author: ann\n',
+      'p/posts/_collection.yaml': 'fields:\n  author: { type: relation, collection: authors }\n',
+    });
+    expect(r.issues.map((i) => i.file)).toEqual(['p/authors/ann.yaml']);
+  });
+
+  it('rejects a body given twice (front matter and Markdown body)', async () => {
+    const r = await load({ 'p/posts/a.md': '---\nbody: also here\n---\nThe body\n' });
+    expect(r.issues).toEqual([
+      { file: 'p/posts/a.md', line: 2, field: 'body', message: "'body' is the body field of this collection and the file also has a Markdown body: keep one of them" },
+    ]);
+  });
+
+  it('reports a required field that is present but empty', async () => {
+    const r = await load({
+      'p/posts/_collection.yaml': 'fields:\n  title: { type: text, required: true }\n  tags: { type: text, multiple: true, required: true }\n',
+      'p/posts/a.yaml': 'title: ""\ntags: []\n',
+    });
+    expect(r.issues).toEqual([
+      { file: 'p/posts/a.yaml', line: 1, field: 'title', message: 'required field is empty' },
+      { file: 'p/posts/a.yaml', line: 2, field: 'tags', message: 'required field is empty' },
+    ]);
+  });
+});
+
+describe('schema errors in _collection.yaml', () => {
+  it('reports unknown types and options, enumerations without values, relations without or to a missing collection', async () => {
+    const r = await load({
+      'p/posts/_collection.yaml': `fields:
+  a: strnig
+  b: { type: enumeration }
+  c: relation
+  d: { type: relation, collection: nowhere }
+  e: { type: text, requried: true }
+  f: { type: number, values: [1] }
+  id: text
+sort: nope:desc
+extra: 1
+`,
+    });
+    expect(r.issues).toEqual([
+      { file: 'p/posts/_collection.yaml', line: 2, field: 'a', message: expect.stringMatching(/^unknown type "strnig"; types are text, longtext, markdown, /) },
+      { file: 'p/posts/_collection.yaml', line: 3, field: 'b', message: "an enumeration needs 'values': a list of the allowed values, like { type: enumeration, values: [news, tech] }" },
+      { file: 'p/posts/_collection.yaml', line: 4, field: 'c', message: "a relation needs 'collection': the slug of the target collection, like { type: relation, collection: authors }" },
+      { file: 'p/posts/_collection.yaml', line: 5, field: 'd', message: "relation to collection 'nowhere', which does not exist; collections: posts" },
+      { file: 'p/posts/_collection.yaml', line: 6, field: 'e', message: 'unknown option \'requried\'; field options are type, required, multiple, hidden, values, collection' },
+      { file: 'p/posts/_collection.yaml', line: 7, field: 'f', message: "'values' only applies to type enumeration (this field is number)" },
+      { file: 'p/posts/_collection.yaml', line: 8, field: 'id', message: "'id' is reserved (id, locale, draft, created_at, updated_at, published_at) and cannot be a field name" },
+      { file: 'p/posts/_collection.yaml', line: 9, field: 'sort', message: expect.stringMatching(/^cannot sort by 'nope': not a visible field of this collection; sortable: id, locale, /) },
+      { file: 'p/posts/_collection.yaml', line: 10, field: 'extra', message: "unknown key 'extra'; _collection.yaml keys are name, body_field, sort, fields" },
+    ]);
+  });
+
+  it('does not let a hidden field be the sort key', async () => {
+    const r = await load({ 'p/posts/_collection.yaml': 'sort: secret\nfields:\n  secret: { type: text, hidden: true }\n' });
+    expect(r.issues).toEqual([{ file: 'p/posts/_collection.yaml', line: 1, field: 'sort', message: expect.stringMatching(/^cannot sort by 'secret'/) }]);
+  });
+});

@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/content/project.js';
+import { collection, entry, load, MTIME, project } from './helpers.js';
+
+describe('project.yaml', () => {
+  it('applies the defaults: id and name from the folder, en, [default_locale], not public, no tokens', async () => {
+    const r = await load({ 'blog/project.yaml': '' });
+    expect(r.issues).toEqual([]);
+    const { collections, media, ...p } = project(r, 'blog');
+    expect(p).toEqual({ id: 'blog', name: 'blog', description: null, default_locale: 'en', locales: ['en'], public: false, tokens: [] });
+    expect(collections).toEqual([]);
+    expect(media).toEqual([]);
+  });
+
+  it('hashes a plaintext token, never keeps it, and warns naming the file and token', async () => {
+    const r = await load({
+      'p/project.yaml': `id: demo
+tokens:
+  - name: website
+    sha256: ${'AB'.repeat(32)}
+  - name: local-dev
+    token: demo-token
+    scopes: [read, drafts]
+`,
+    });
+    expect(r.issues).toEqual([]);
+    expect(project(r, 'demo').tokens).toEqual([
+      { name: 'website', sha256: 'ab'.repeat(32), scopes: ['read'] },
+      { name: 'local-dev', sha256: sha256Hex('demo-token'), scopes: ['read', 'drafts'] },
+    ]);
+    expect(JSON.stringify(r.model)).not.toContain('demo-token');
+    expect(r.warnings).toEqual([
+      {
+        file: 'p/project.yaml',
+        line: 6,
+        field: 'tokens',
+        message: `token 'local-dev' is written in plaintext; fine for fixtures, but for real use replace 'token:' with 'sha256: ${sha256Hex('demo-token')}'`,
+      },
+    ]);
+  });
+
+  it('reports bad keys, locales, scopes and hashes', async () => {
+    const r = await load({
+      'p/project.yaml': `id: "bad id"
+default_locale: fr
+locales: [en, de]
+public: sometimes
+colour: blue
+tokens:
+  - name: a
+    sha256: 1234
+  - name: b
+    token: x
+    scopes: [write]
+  - token: y
+`,
+    });
+    expect(r.issues).toEqual([
+      { file: 'p/project.yaml', line: 1, field: 'id', message: expect.stringMatching(/^project id 'bad id' is not valid/) },
+      { file: 'p/project.yaml', line: 2, field: 'default_locale', message: "default_locale 'fr' is not in locales [en, de]" },
+      { file: 'p/project.yaml', line: 4, field: 'public', message: 'expected true or false, got "sometimes"' },
+      { file: 'p/project.yaml', line: 5, field: 'colour', message: "unknown key 'colour'; project.yaml keys are id, name, description, default_locale, locales, public, tokens" },
+      { file: 'p/project.yaml', line: 8, field: 'tokens', message: "token 'a': sha256 must be 64 hex digits (make one with 'cqa token create'), got 1234" },
+      { file: 'p/project.yaml', line: 11, field: 'tokens', message: "token 'b': unknown scope \"write\"; scopes are read, drafts" },
+      { file: 'p/project.yaml', line: 12, field: 'tokens', message: "token 3: needs a 'name' (text)" },
+    ]);
+  });
+
+  it('requires project.yaml in every folder of the content root and unique project ids', async () => {
+    const r = await load({ 'q/project.yaml': 'id: p\n', 'stray/posts/a.md': 'x', '_ignored/project.yaml': ': :', 'README.md': '# hi' });
+    expect(r.issues).toEqual([
+      { file: 'q/project.yaml', field: 'id', message: "duplicate project id 'p': p/project.yaml has the same id" },
+      { file: 'stray/', message: expect.stringMatching(/^not a project: every folder of the content root needs a project\.yaml/) },
+    ]);
+  });
+});
+
+describe('identifiers and reserved names', () => {
+  it('rejects bad entry ids from the file or the file name, and bad collection slugs', async () => {
+    const r = await load({
+      'p/posts/-dash.md': 'x',
+      'p/posts/ok.md': '---\nid: "has space"\n---\n',
+      'p/project-media/a.yaml': 'x: 1\n',
+      'p/bad.slug/a.yaml': 'x: 1\n',
+    });
+    expect(r.issues).toEqual([
+      { file: 'p/bad.slug/', message: expect.stringMatching(/^collection slug 'bad.slug' is not valid/) },
+      { file: 'p/posts/-dash.md', field: 'id', message: expect.stringMatching(/^entry id '-dash' is not valid: .*; it comes from the file name: rename the file or set 'id:'$/) },
+      { file: 'p/posts/ok.md', line: 2, field: 'id', message: expect.stringMatching(/^entry id 'has space' is not valid/) },
+      { file: 'p/project-media/', message: "'project-media' is reserved for the media list; rename the folder" },
+    ]);
+  });
+
+  it('ignores files and folders starting with _ or ., warns about non-entry files', async () => {
+    const r = await load({
+      'p/posts/_draft-notes.md': 'x',
+      'p/posts/.hidden.md': 'x',
+      'p/posts/_old/a.md': 'x',
+      'p/.cache/a.yaml': 'x: 1',
+      'p/posts/a.md': 'A',
+      'p/posts/2021/b.md': 'B',
+      'p/posts/notes.txt': 'x',
+    });
+    expect(r.issues).toEqual([]);
+    expect(collection(r, 'posts').entries.map((e) => e.id)).toEqual(['a', 'b']);
+    expect(project(r).collections.map((c) => c.slug)).toEqual(['posts']);
+    expect(r.warnings).toEqual([{ file: 'p/posts/notes.txt', message: 'ignored: not an entry file (entries are .md, .markdown, .yaml, .yml or .json)' }]);
+  });
+
+  it('rejects field names that a query could not name', async () => {
+    const r = await load({ 'p/posts/a.yaml': 'ok: 1\n"a b": 2\n' });
+    expect(r.issues).toEqual([
+      { file: 'p/posts/a.yaml', line: 2, field: 'a b', message: "'a b' is not a valid field name: use a letter or _ first, then letters, digits, _ or -" },
+    ]);
+    expect(collection(r, 'posts').fields.map((f) => f.name)).toEqual(['ok']);
+  });
+});
+
+describe('entries: locale, draft, timestamps', () => {
+  it('takes the locale from the file, else a file-name suffix, else the default; the id keeps the suffix', async () => {
+    const r = await load({
+      'p/posts/hello.md': 'x',
+      'p/posts/hello.de.md': 'x',
+      'p/posts/hello.fr.md': 'x',
+      'p/posts/other.yaml': 'locale: de\n',
+      'p/posts/bad.yaml': 'locale: fr\n',
+    });
+    expect(r.issues).toEqual([
+      { file: 'p/posts/bad.yaml', line: 1, field: 'locale', message: "unknown locale \"fr\": project 'p' has locales en, de (add it to locales in project.yaml)" },
+    ]);
+    const locales = Object.fromEntries(collection(r, 'posts').entries.map((e) => [e.id, e.locale]));
+    // bad.yaml is reported and kept with the default locale
+    expect(locales).toEqual({ bad: 'en', hello: 'en', 'hello.de': 'de', 'hello.fr': 'en', other: 'de' });
+  });
+
+  it('falls back to the mtime for created_at/updated_at and to created_at for published_at', async () => {
+    const r = await load({
+      'p/posts/plain.md': 'x',
+      'p/posts/dated.yaml': 'created_at: 2021-11-25T10:00:00+01:00\nupdated_at: 2021-12-01\n',
+      'p/posts/pub.yaml': 'published_at: 2022-01-01T00:00:00Z\n',
+      'p/posts/draft.yaml': 'draft: true\n',
+      'p/posts/bad.yaml': 'created_at: yesterday\ndraft: "no"\n',
+    });
+    const mtime = MTIME.toISOString();
+    expect(r.issues).toEqual([
+      { file: 'p/posts/bad.yaml', line: 1, field: 'created_at', message: 'expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "yesterday"' },
+      { file: 'p/posts/bad.yaml', line: 2, field: 'draft', message: 'expected true or false, got "no"' },
+    ]);
+    const pick = (id: string) => {
+      const e = entry(r, 'posts', id);
+      return [e.draft, e.created_at, e.updated_at, e.published_at];
+    };
+    expect(pick('plain')).toEqual([false, mtime, mtime, mtime]);
+    expect(pick('dated')).toEqual([false, '2021-11-25T09:00:00.000Z', '2021-12-01T00:00:00.000Z', '2021-11-25T09:00:00.000Z']);
+    expect(pick('pub')).toEqual([false, mtime, mtime, '2022-01-01T00:00:00.000Z']);
+    expect(pick('draft')).toEqual([true, mtime, mtime, null]);
+  });
+
+  it('keeps drafts in the model, and treats them as published with drafts: true', async () => {
+    const tree = { 'p/posts/a.yaml': 'draft: true\n', 'p/posts/b.yaml': 'x: 1\n' };
+    const normal = await load(tree);
+    expect(collection(normal, 'posts').entries.map((e) => [e.id, e.draft])).toEqual([['a', true], ['b', false]]);
+    const drafts = await load(tree, { drafts: true });
+    expect(entry(drafts, 'posts', 'a')).toMatchObject({ draft: false, published_at: MTIME.toISOString() });
+  });
+
+  it('reads JSON entries and numeric ids', async () => {
+    const r = await load({ 'p/nums/a.json': '{ "id": 7, "n": 1 }', 'p/nums/b.json': '{ "id": "12", "n": 2 }' });
+    expect(r.issues).toEqual([]);
+    expect(collection(r, 'nums').entries.map((e) => e.id)).toEqual(['7', '12']);
+  });
+});

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { entry, load } from './helpers.js';
+
+const SCHEMA = `fields:
+  title: text
+  summary: longtext
+  notes: markdown
+  intro: richtext
+  slug: slug
+  email: email
+  color: color
+  price: number
+  active: boolean
+  day: date
+  at: datetime
+  opens: time
+  tags: { type: enumeration, values: [news, tech, life], multiple: true }
+  kind: { type: enumeration, values: [a, b] }
+  meta: json
+  secret: { type: text, hidden: true }
+`;
+
+describe('field types', () => {
+  it('coerces and normalises a valid value of every type', async () => {
+    const r = await load({
+      'p/things/_collection.yaml': SCHEMA,
+      'p/things/one.yaml': `title: 1984
+summary: "Long\\ntext"
+notes: "*md*"
+intro: "Hello **world**"
+slug: my-first-post
+email: ann@example.com
+color: "#ff8800"
+price: 12.5
+active: false
+day: 2021-11-25
+at: 2021-11-25T12:30:00+02:00
+opens: "09:30"
+tags: [news, tech]
+kind: b
+meta: { a: [1, 2], b: null }
+secret: shh
+`,
+    });
+    expect(r.issues).toEqual([]);
+    expect(entry(r, 'things', 'one').values).toEqual({
+      title: '1984',
+      summary: 'Long\ntext',
+      notes: '*md*',
+      intro: '<p>Hello <strong>world</strong></p>\n',
+      slug: 'my-first-post',
+      email: 'ann@example.com',
+      color: '#ff8800',
+      price: 12.5,
+      active: false,
+      day: '2021-11-25',
+      at: '2021-11-25T10:30:00.000Z',
+      opens: '09:30',
+      tags: ['news', 'tech'],
+      kind: 'b',
+      meta: { a: [1, 2], b: null },
+      secret: 'shh',
+    });
+  });
+
+  it('keeps YAML 1.2 semantics: a date stays a string, yes stays text', async () => {
+    const r = await load({ 'p/things/a.yaml': 'day: 2021-11-25\nanswer: yes\n' });
+    expect(entry(r, 'things', 'a').values).toEqual({ day: '2021-11-25', answer: 'yes' });
+  });
+
+  it('accepts datetimes with a space, fractions and no offset (UTC), and a date alone', async () => {
+    const r = await load({
+      'p/e/_collection.yaml': 'fields:\n  at: { type: datetime, multiple: true }\n',
+      'p/e/a.yaml': 'at: ["2021-11-25 10:00:00.12345", "2021-11-25T10:00Z", 2021-11-25, "0099-01-01T00:00:00-01:30"]\n',
+    });
+    expect(r.issues).toEqual([]);
+    expect(entry(r, 'e', 'a').values.at).toEqual([
+      '2021-11-25T10:00:00.123Z',
+      '2021-11-25T10:00:00.000Z',
+      '2021-11-25T00:00:00.000Z',
+      '0099-01-01T01:30:00.000Z',
+    ]);
+  });
+
+  it('reads a single value of a multiple field as a list of one; null stays null', async () => {
+    const r = await load({
+      'p/things/_collection.yaml': SCHEMA,
+      'p/things/a.yaml': 'tags: life\nmeta: null\ntitle: ~\n',
+    });
+    expect(r.issues).toEqual([]);
+    expect(entry(r, 'things', 'a').values).toEqual({ tags: ['life'], meta: null, title: null });
+  });
+
+  it.each([
+    ['price', 'cheap', 'expected a number, got "cheap"'],
+    ['price', '.inf', 'expected a number, got Infinity'],
+    ['active', 'yes', 'expected true or false, got "yes" (YAML 1.2 reads yes/no/on/off as text)'],
+    ['active', '1', 'expected true or false, got 1'],
+    ['slug', 'My Post', 'expected a slug (lower-case letters, digits and single hyphens, like my-first-post), got "My Post"'],
+    ['email', 'ann.example.com', 'expected an email address, got "ann.example.com"'],
+    ['color', 'red', 'expected a hex colour like "#ff8800" (quote it: in YAML an unquoted # starts a comment), got "red"'],
+    ['day', '2021-02-30', 'expected a date YYYY-MM-DD, got "2021-02-30"'],
+    ['day', '25.11.2021', 'expected a date YYYY-MM-DD, got "25.11.2021"'],
+    ['at', 'tomorrow', 'expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "tomorrow"'],
+    ['at', '2021-11-25T25:00:00Z', 'expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "2021-11-25T25:00:00Z"'],
+    ['opens', '"9:30"', 'expected a time HH:MM or HH:MM:SS, got "9:30"'],
+    ['opens', '"24:00"', 'expected a time HH:MM or HH:MM:SS, got "24:00"'],
+    ['kind', 'c', 'expected one of a, b, got "c"'],
+    ['tags', '[news, sport]', 'item 2: expected one of news, tech, life, got "sport"'],
+    ['summary', '[a, b]', "expected text, got a list (declare the field with 'multiple: true' to allow several values)"],
+    ['summary', '{ a: 1 }', 'expected text, got a mapping'],
+  ])('%s: %s → %s', async (field, value, message) => {
+    const r = await load({ 'p/things/_collection.yaml': SCHEMA, 'p/things/bad.yaml': `title: ok\n${field}: ${value}\n` });
+    expect(r.issues).toEqual([{ file: 'p/things/bad.yaml', line: 2, field, message }]);
+  });
+});
