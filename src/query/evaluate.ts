@@ -44,8 +44,12 @@ function lowerBound(vals: Float64Array, x: number, inclusive: boolean): number {
   return lo;
 }
 
-/** Concatenates position lists; sorts and de-duplicates when there are several. */
-function union(parts: readonly Int32Array[], orderedSingle: boolean): Candidates {
+/**
+ * Concatenates position lists. `disjoint`: no position is in two lists (buckets of a
+ * single-valued field, non-overlapping ranges) — then the result is left unordered; otherwise it
+ * is sorted and de-duplicated.
+ */
+function union(parts: readonly Int32Array[], orderedSingle: boolean, disjoint: boolean): Candidates {
   if (parts.length === 1) return { pos: parts[0] as Int32Array, ordered: orderedSingle };
   let total = 0;
   for (const p of parts) total += p.length;
@@ -55,6 +59,7 @@ function union(parts: readonly Int32Array[], orderedSingle: boolean): Candidates
     all.set(p, o);
     o += p.length;
   }
+  if (disjoint) return { pos: all, ordered: false };
   all.sort();
   let m = 0;
   for (let k = 0; k < all.length; k++) if (k === 0 || all[k] !== all[k - 1]) all[m++] = all[k] as number;
@@ -95,7 +100,7 @@ function textNode(table: Table, name: string, multiple: boolean, values: readonl
   return {
     test,
     est,
-    cands: () => (buckets.length === 0 ? { pos: EMPTY_I32, ordered: true } : union(buckets, true)),
+    cands: () => (buckets.length === 0 ? { pos: EMPTY_I32, ordered: true } : union(buckets, true, !multiple)),
   };
 }
 
@@ -140,7 +145,7 @@ function numNode(table: Table, name: string, multiple: boolean, ivals: readonly 
         est += b.length;
       }
     }
-    return { test, est, cands: () => (buckets.length === 0 ? { pos: EMPTY_I32, ordered: true } : union(buckets, true)) };
+    return { test, est, cands: () => (buckets.length === 0 ? { pos: EMPTY_I32, ordered: true } : union(buckets, true, false)) };
   }
   const { perm, vals } = table.sorted(name);
   const ranges: [number, number][] = [];
@@ -160,7 +165,7 @@ function numNode(table: Table, name: string, multiple: boolean, ivals: readonly 
       if (ranges.length === 0) return { pos: EMPTY_I32, ordered: true };
       const parts = ranges.map(([a, b]) => perm.subarray(a, b));
       if (parts.length === 1) return { pos: parts[0] as Int32Array, ordered: false };
-      return union(parts, false);
+      return union(parts, false, false);
     },
   };
 }
@@ -245,27 +250,62 @@ function or(nodes: readonly Node[]): Node {
   return {
     test,
     est,
-    cands: () => union(
-      nodes.map((x) => {
-        const c = (x.cands as () => Candidates)();
-        return c.pos;
-      }),
-      false,
-    ),
+    cands: () =>
+      union(
+        nodes.map((x) => (x.cands as () => Candidates)().pos),
+        false,
+        false,
+      ),
   };
+}
+
+function intersect(a: Interval, b: Interval): Interval {
+  const lo = Math.max(a.lo, b.lo);
+  const hi = Math.min(a.hi, b.hi);
+  return {
+    lo,
+    loInc: (a.lo !== lo || a.loInc) && (b.lo !== lo || b.loInc),
+    hi,
+    hiInc: (a.hi !== hi || a.hiInc) && (b.hi !== hi || b.hiInc),
+  };
+}
+
+/**
+ * ANDed range clauses on one single-valued numeric field become one range
+ * (`released[gte]=a&released[lt]=b` → one index lookup for [a, b)), so the index sees how
+ * selective they are together.
+ */
+function mergeRanges(clauses: readonly Clause[]): Clause[] {
+  const out: Clause[] = [];
+  const byField = new Map<string, number>();
+  for (const c of clauses) {
+    const cond = c.cond;
+    if (cond.t === 'num' && !cond.negate && cond.ivals.length === 1 && (c.field.isId || !c.field.multiple)) {
+      const k = byField.get(c.field.name);
+      if (k !== undefined) {
+        const prev = out[k] as Clause;
+        const iv = intersect((prev.cond as { ivals: readonly Interval[] }).ivals[0] as Interval, cond.ivals[0] as Interval);
+        out[k] = { ...prev, cond: { t: 'num', ivals: [iv], negate: false } };
+        continue;
+      }
+      byField.set(c.field.name, out.length);
+    }
+    out.push(c);
+  }
+  return out;
 }
 
 /** Items of `table` matching `where` (and its relation clauses); drafts only when `state` allows. */
 function whereNode(table: Table, where: WhereExpr, state: State): Node {
   const n = table.n;
   const andNode = and(
-    where.and.map((c) => compileCond(table, c)),
+    mergeRanges(where.and).map((c) => compileCond(table, c)),
     n,
   );
   let expr: Node;
   if (where.or.length === 0) expr = andNode;
   else {
-    const groups = where.or.map((g) => and(g.map((c) => compileCond(table, c)), n));
+    const groups = where.or.map((g) => and(mergeRanges(g).map((c) => compileCond(table, c)), n));
     expr = where.and.length === 0 ? or(groups) : or([andNode, ...groups]);
   }
   const rels = where.rel.map((r) => relationNode(table, r, state));
@@ -408,10 +448,28 @@ export function runList(table: Table, plan: ListPlan): ListResult {
   }
   parts.push(whereNode(table, plan.where, plan.state));
   const node = and(parts, n);
+  const want = plan.count ? 0 : plan.first ? 1 : plan.limit;
+  if (!(node.cands && (node.est as number) <= n / 4) && want !== null) {
+    // No selective index, and only a page (or a count) is wanted: count with one pass that
+    // allocates nothing, then walk an order (positions, or the cached permutation of the sort)
+    // until the page is full.
+    const test = node.test;
+    let total = 0;
+    if (node === TRUE) total = n;
+    else for (let i = 0; i < n; i++) if (test(i)) total++;
+    const end = Math.min(total, plan.offset + want);
+    if (plan.offset >= end) return { total, page: EMPTY_I32 };
+    if (plan.sort === null) return { total, page: walk(null, n, test, end).subarray(plan.offset) };
+    // Walking a sorted permutation costs about end·n/total tests; a top-k over the matches
+    // about total comparisons.
+    if (total * total > 4 * end * n) {
+      const order = table.order(sortKey(plan.sort), comparator(table, plan.sort));
+      return { total, page: walk(order, n, test, end).subarray(plan.offset) };
+    }
+  }
   const { matches, ordered } = filter(table, node);
   const total = matches.length;
   if (plan.count) return { total, page: EMPTY_I32 };
-  const want = plan.first ? 1 : plan.limit;
   const end = want === null ? total : Math.min(total, plan.offset + want);
   if (plan.offset >= end) return { total, page: EMPTY_I32 };
   let sorted: Int32Array;
@@ -424,4 +482,19 @@ export function runList(table: Table, plan: ListPlan): ListResult {
     sorted = end < total && end <= total / 4 ? topK(matches, end, cmp) : matches.slice().sort(cmp);
   }
   return { total, page: sorted.subarray(plan.offset, end) };
+}
+
+function sortKey(sort: readonly SortSpec[]): string {
+  return sort.map((s) => `${s.field}:${s.desc ? 'desc' : 'asc'}`).join(',');
+}
+
+/** The first `end` positions passing `test`, in `order` (null: position order). */
+function walk(order: Int32Array | null, n: number, test: Test, end: number): Int32Array {
+  const out = new Int32Array(end);
+  let m = 0;
+  for (let k = 0; k < n && m < end; k++) {
+    const i = order === null ? k : (order[k] as number);
+    if (test(i)) out[m++] = i;
+  }
+  return out;
 }

@@ -43,6 +43,7 @@ export class Table {
   private readonly hashes = new Map<string, HashIndex>();
   private readonly sortedIdx = new Map<string, SortedIndex>();
   private readonly ranks = new Map<string, Int32Array>();
+  private readonly orders = new Map<string, Int32Array>();
   private idRankCache: Int32Array | undefined;
   private draftCache: Uint8Array | undefined;
 
@@ -215,6 +216,22 @@ export class Table {
       this.idRankCache = rank;
     }
     return this.idRankCache;
+  }
+
+  /**
+   * Every position in the order of `cmp` (a sort given as `key`), cached for a few sorts: walking
+   * it answers "first page of a large match set" without sorting the matches.
+   */
+  order(key: string, cmp: (a: number, b: number) => number): Int32Array {
+    let perm = this.orders.get(key);
+    if (!perm) {
+      perm = new Int32Array(this.n);
+      for (let i = 0; i < this.n; i++) perm[i] = i;
+      perm.sort(cmp);
+      if (this.orders.size >= 8) this.orders.delete(this.orders.keys().next().value as string);
+      this.orders.set(key, perm);
+    }
+    return perm;
   }
 
   /**

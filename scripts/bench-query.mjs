@@ -1,0 +1,215 @@
+// P3 (SPEC §6): in-process query evaluation on 100,000 entries — selective eq/in/range + sort +
+// limit 20 — against a plain filter-then-sort baseline over the same records.
+//
+//   npm run build:ts && node scripts/bench-query.mjs [--entries 100000] [--iterations 300] [--json]
+//
+// Importable too: `import { runP3 } from './bench-query.mjs'` → { value, goal, unit, pass, detail, ... }.
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { queryEntries } from '../lib/query/index.js';
+import { createSnapshot } from '../lib/snapshot/create.js';
+import { entryComparator } from '../lib/snapshot/order.js';
+import { entryJson, listJson } from '../lib/snapshot/serialize.js';
+
+/** Deterministic PRNG (mulberry32). */
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const CATEGORIES = Array.from({ length: 50 }, (_, i) => `c${i}`);
+const TAGS = ['new', 'sale', 'eco', 'gift', 'bulk', 'rare', 'local', 'b2b'];
+const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima'];
+
+function field(name, type, extra = {}) {
+  return { name, type, required: false, multiple: false, hidden: false, ...extra };
+}
+
+export function makeModel(n, seed = 42) {
+  const r = rng(seed);
+  const pick = (list) => list[Math.floor(r() * list.length)];
+  const entries = [];
+  for (let i = 0; i < n; i++) {
+    const id = `p${String(i).padStart(6, '0')}`;
+    const day = new Date(Date.UTC(2020, 0, 1) + Math.floor(r() * 1500) * 86_400_000).toISOString();
+    const values = {
+      title: `${pick(WORDS)} ${pick(WORDS)} ${i}`,
+      category: pick(CATEGORIES),
+      price: Math.floor(r() * 100_000) / 100,
+      stock: Math.floor(r() * 500),
+      released: day.slice(0, 10),
+      tags: TAGS.filter(() => r() < 0.2),
+      active: r() < 0.7,
+      body: 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(8),
+    };
+    if (r() < 0.02) delete values.price;
+    entries.push({
+      id,
+      locale: r() < 0.8 ? 'en' : 'de',
+      draft: r() < 0.05,
+      created_at: day,
+      updated_at: day,
+      published_at: day,
+      values,
+      file: `${id}.md`,
+    });
+  }
+  const collection = {
+    slug: 'products',
+    name: 'Products',
+    body_field: 'body',
+    sort: [],
+    fields: [
+      field('title', 'text'),
+      field('category', 'enumeration', { values: CATEGORIES }),
+      field('price', 'number'),
+      field('stock', 'number'),
+      field('released', 'date'),
+      field('tags', 'enumeration', { values: TAGS, multiple: true }),
+      field('active', 'boolean'),
+      field('body', 'markdown'),
+    ],
+    entries,
+  };
+  return {
+    projects: [
+      { id: 'bench', name: 'Bench', description: null, default_locale: 'en', locales: ['en', 'de'], public: true, tokens: [], media: [], collections: [collection] },
+    ],
+  };
+}
+
+const inRange = (v, lo, hi) => typeof v === 'number' && v >= lo && v <= hi;
+
+/** The queries, each with the equivalent hand-written predicate and sort for the baseline. */
+export const QUERIES = [
+  {
+    q: 'where[category]=c7&sort=price:desc&limit=20',
+    pred: (e) => e.values.category === 'c7',
+    sort: [{ field: 'price', desc: true }],
+  },
+  {
+    q: 'where[category][in]=c1,c2,c3&where[price][between]=100,400&sort=released:desc&limit=20',
+    pred: (e) => ['c1', 'c2', 'c3'].includes(e.values.category) && inRange(e.values.price, 100, 400),
+    sort: [{ field: 'released', desc: true }],
+  },
+  {
+    q: 'where[price][between]=500,520&sort=title&limit=20',
+    pred: (e) => inRange(e.values.price, 500, 520),
+    sort: [{ field: 'title', desc: false }],
+  },
+  {
+    q: 'where[released][gte]=2021-03-01&where[released][lt]=2021-03-08&where[stock][gt]=100&sort=stock:desc,id&limit=20',
+    pred: (e) => e.values.released >= '2021-03-01' && e.values.released < '2021-03-08' && e.values.stock > 100,
+    sort: [{ field: 'stock', desc: true }, { field: 'id', desc: false }],
+  },
+  {
+    q: 'where[id][in]=p000010,p050000,p099999&sort=price&limit=20',
+    pred: (e) => ['p000010', 'p050000', 'p099999'].includes(e.id),
+    sort: [{ field: 'price', desc: false }],
+  },
+];
+
+/** The plain approach: filter every entry, sort all matches, cut the page, serialise. */
+function baseline(col, query) {
+  const cmp = entryComparator(query.sort, col.numericIds);
+  const matches = col.entries.filter((e) => !e.record.draft && query.pred(e.record));
+  matches.sort((a, b) => cmp(a.record, b.record));
+  const page = matches.slice(0, 20).map((e) => entryJson(e));
+  return listJson(page, matches.length, 20, 0);
+}
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+function time(fn, iterations) {
+  const out = [];
+  for (let i = 0; i < iterations; i++) {
+    const t = performance.now();
+    fn();
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
+export function runP3({ entries = 100_000, iterations = 300, log = () => {} } = {}) {
+  const t0 = performance.now();
+  const snapshot = createSnapshot(makeModel(entries));
+  const project = snapshot.projects.get('bench');
+  const col = project.collections.get('products');
+  log(`snapshot of ${entries} entries built in ${(performance.now() - t0).toFixed(0)} ms`);
+  const ctx = { scopes: new Set(['read']), maxLimit: 1000 };
+
+  // Same answers, and warm-up (the engine builds its column/index caches lazily, once).
+  const t1 = performance.now();
+  for (const query of QUERIES) {
+    const r = queryEntries(project, col, query.q, ctx);
+    if (!r.ok) throw new Error(`${query.q}: ${JSON.stringify(r.problem)}`);
+    const b = baseline(col, query);
+    if (r.body !== b) throw new Error(`engine and baseline disagree on ${query.q}`);
+  }
+  log(`first queries (index build) took ${(performance.now() - t1).toFixed(0)} ms`);
+
+  // Engine first, then the baseline, so the baseline's garbage (full filters and sorts of
+  // 100,000 entries) is not collected while the engine is being timed.
+  const engine = [];
+  const base = [];
+  const perQuery = QUERIES.map((query) => ({ q: query.q }));
+  globalThis.gc?.();
+  QUERIES.forEach((query, k) => {
+    const e = time(() => queryEntries(project, col, query.q, ctx), iterations);
+    engine.push(...e);
+    e.sort((x, y) => x - y);
+    Object.assign(perQuery[k], { engine_p50: percentile(e, 50), engine_p99: percentile(e, 99) });
+  });
+  const baseIterations = Math.max(5, Math.floor(iterations / 10));
+  QUERIES.forEach((query, k) => {
+    const b = time(() => baseline(col, query), baseIterations);
+    base.push(...b);
+    b.sort((x, y) => x - y);
+    Object.assign(perQuery[k], { baseline_p50: percentile(b, 50) });
+  });
+  engine.sort((x, y) => x - y);
+  base.sort((x, y) => x - y);
+  const e50 = percentile(engine, 50);
+  const e99 = percentile(engine, 99);
+  const b50 = percentile(base, 50);
+  const b99 = percentile(base, 99);
+  const ratio = b50 / e50;
+  const pass = ratio >= 10 && e99 <= 2;
+  return {
+    value: Number(ratio.toFixed(1)),
+    goal: 10,
+    unit: 'ratio',
+    pass,
+    detail: `engine p50 ${e50.toFixed(3)} ms, p99 ${e99.toFixed(3)} ms (goal ≤ 2 ms); baseline filter-then-sort p50 ${b50.toFixed(2)} ms, p99 ${b99.toFixed(2)} ms; ${entries} entries, ${QUERIES.length} queries`,
+    engine: { p50: e50, p99: e99 },
+    baseline: { p50: b50, p99: b99 },
+    perQuery,
+  };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const args = process.argv.slice(2);
+  const arg = (name, dflt) => {
+    const i = args.indexOf(name);
+    return i === -1 ? dflt : Number(args[i + 1]);
+  };
+  const result = runP3({ entries: arg('--entries', 100_000), iterations: arg('--iterations', 300), log: (s) => console.error(s) });
+  if (args.includes('--json')) {
+    console.log(JSON.stringify(result, null, 2));
+  } else {
+    for (const p of result.perQuery) {
+      console.log(
+        `${p.engine_p50.toFixed(3).padStart(8)} ms p50 ${p.engine_p99.toFixed(3).padStart(8)} ms p99   baseline ${p.baseline_p50.toFixed(2).padStart(7)} ms   ${p.q}`,
+      );
+    }
+    console.log(`P3 ${result.pass ? 'PASS' : 'FAIL'}: ${result.value}× (goal ≥ 10×) — ${result.detail}`);
+  }
+}
