@@ -1,5 +1,6 @@
 // Per-file memo for the incremental loader: a file's read+parse result is reused while its path,
 // mtime and size are unchanged, so a reload after one edit re-reads only that file.
+import { sep } from 'node:path';
 import type { FileInfo } from './files.js';
 
 interface Slot<T> {
@@ -29,6 +30,13 @@ export class FileCache<T> {
   /** Forgets one file's result (e.g. a failed read), so the next load tries again. */
   forget(file: FileInfo): void {
     this.slots.delete(file.abs);
+  }
+
+  /** Forgets `path` and everything under it (a watcher said it changed, whatever its mtime says). */
+  forgetPath(path: string): void {
+    this.slots.delete(path);
+    const prefix = `${path}${sep}`;
+    for (const key of this.slots.keys()) if (key.startsWith(prefix)) this.slots.delete(key);
   }
 
   /** Forgets what the last load did not ask for (deleted or renamed files); starts the next load. */

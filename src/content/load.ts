@@ -3,6 +3,7 @@
 // becomes an issue, and the model holds whatever could be built.
 import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { ContentIssue, ContentModel, MediaRecord, ProjectRecord } from '../snapshot/model.js';
 import { compareCodePoints } from '../snapshot/order.js';
 import { FileCache, mapLimit } from './cache.js';
@@ -58,10 +59,15 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
       issues.error(root, rootStat ? 'the content path is not a folder' : 'content folder not found');
       return { model: { projects: [] }, issues: issues.errors, warnings: [] };
     }
-    listing =
-      listing && changes
-        ? await updateListing(root, listing, changes)
-        : new Map((await listFiles(root)).map((f) => [f.rel, f]));
+    if (listing && changes) {
+      listing = await updateListing(root, listing, changes);
+      for (const path of changes) {
+        const abs = resolve(root, path);
+        for (const c of [cache.yaml, cache.entries, cache.media]) c.forgetPath(abs);
+      }
+    } else {
+      listing = new Map((await listFiles(root)).map((f) => [f.rel, f]));
+    }
     // Re-sorting is needed only when files were added or removed.
     let files: FileInfo[];
     const current = listing;

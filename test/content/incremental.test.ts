@@ -62,6 +62,21 @@ describe.each([
   });
 });
 
+describe('incremental loader with watch hints', () => {
+  it('re-reads a hinted file even when its size and mtime did not change', async () => {
+    const root = writeTree({ 'p/project.yaml': '', 'p/posts/a.yaml': 'title: AAA\n' });
+    const loader = createContentLoader(root);
+    await loader.load();
+    touch(root, 'p/posts/a.yaml', 'title: BBB\n', 0);
+    touch(root, 'p/posts/a.yaml', 'title: BBB\n', 0);
+    const before = await loader.load(); // the mtime changed once: seen without a hint
+    expect(before.model.projects[0]!.collections[0]!.entries[0]!.values.title).toBe('BBB');
+    touch(root, 'p/posts/a.yaml', 'title: CCC\n', 0); // same size, same mtime
+    const after = await loader.load(['p/posts/a.yaml']);
+    expect(after.model.projects[0]!.collections[0]!.entries[0]!.values.title).toBe('CCC');
+  });
+});
+
 describe('loadContent progress', () => {
   it('reports progress over entry and media files', async () => {
     const root = writeTree({ 'p/project.yaml': '', 'p/posts/a.md': 'a', 'p/posts/b.md': 'b', 'p/media/x.txt': 'x' });
