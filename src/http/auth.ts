@@ -17,6 +17,9 @@ export type AuthOutcome =
   | { readonly kind: 'forbidden'; readonly problem: Problem };
 
 const READ: ReadonlySet<Scope> = new Set<Scope>(['read']);
+const PUBLIC_READ: AuthOutcome = { kind: 'ok', scopes: READ, tokenUsed: false };
+/** The outcome for each token, made once (no allocation per request). */
+const granted = new WeakMap<object, AuthOutcome & { kind: 'ok' }>();
 const B64TOKEN = /^[Bb][Ee][Aa][Rr][Ee][Rr] +([A-Za-z0-9\-._~+/]+=*) *$/;
 
 const allHashes = new WeakMap<Snapshot, ReadonlySet<string>>();
@@ -36,7 +39,7 @@ export function authorize(
   sha256Hex: (token: string) => string,
 ): AuthOutcome {
   if (authorization === undefined || authorization === '') {
-    if (project.record.public) return { kind: 'ok', scopes: READ, tokenUsed: false };
+    if (project.record.public) return PUBLIC_READ;
     return {
       kind: 'unauthorized',
       challenge: REALM,
@@ -71,5 +74,10 @@ export function authorize(
       problem: { status: 403, code: 'insufficient_scope', detail: `the token '${record.name}' has neither the read nor the drafts scope` },
     };
   }
-  return { kind: 'ok', scopes: new Set<Scope>(['read', ...record.scopes]), tokenUsed: true };
+  let ok = granted.get(record);
+  if (!ok) {
+    ok = { kind: 'ok', scopes: new Set<Scope>(['read', ...record.scopes]), tokenUsed: true };
+    granted.set(record, ok);
+  }
+  return ok;
 }

@@ -266,9 +266,11 @@ export class HttpCore {
       'content-type': JSON_TYPE,
       etag: etagOf(doc.tag, encoding),
       'cache-control': cacheControl,
-      ...this.cors.headers(header(h, 'origin')),
-      ...(big ? this.vary('Accept-Encoding') : this.vary()),
     };
+    const cors = this.cors.headers(header(h, 'origin'));
+    for (const k in cors) headers[k] = cors[k] as string;
+    const vary = big ? (this.varyOrigin ? 'Accept-Encoding, Origin' : 'Accept-Encoding') : this.varyOrigin;
+    if (vary) headers.vary = vary;
     if (ifNoneMatch(header(h, 'if-none-match'), doc.tag)) {
       delete headers['content-type'];
       return { status: 304, headers, body: null };

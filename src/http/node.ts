@@ -2,6 +2,7 @@
 // the raw URL is split at `?`, node's lower-case header object goes to the core as is, and the
 // answer's bytes (cached per static document together with their ETag and compressed variants)
 // go out with one writeHead + end. Media files go through sirv (Range, ETag, streaming).
+import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname } from 'node:path';
@@ -14,9 +15,12 @@ import type { Encoding } from './accept.js';
 /** Bodies larger than this are compressed as a stream by the adapter, off the main thread. */
 const SYNC_COMPRESS_MAX = 256 * 1024;
 
+const oneShotHash = (crypto as unknown as { hash?: (alg: string, data: string, enc: 'hex') => string }).hash;
+
 export const nodePlatform: Platform = {
   sha256: (data) => createHash('sha256').update(data).digest(),
-  sha256Hex: (text) => createHash('sha256').update(text, 'utf8').digest('hex'),
+  // crypto.hash (Node ≥ 20.12) is the one-shot form: no Hash object per request.
+  sha256Hex: oneShotHash ? (text) => oneShotHash('sha256', text, 'hex') : (text) => createHash('sha256').update(text, 'utf8').digest('hex'),
   encodeText: (text) => Buffer.from(text, 'utf8'),
   encodings: ['br', 'gzip'],
   compress(data: Uint8Array, encoding: Encoding): Uint8Array | undefined {
@@ -43,8 +47,6 @@ export interface NodeListener {
   (req: IncomingMessage, res: ServerResponse): void;
   /** From now on, answers carry `Connection: close` (graceful shutdown). */
   closing: boolean;
-  /** Requests being answered right now. */
-  readonly inFlight: number;
 }
 
 type SirvHandler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
@@ -70,7 +72,6 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
   const log = options.log;
   const onError = options.onError ?? ((err: unknown) => console.error('cqa: unexpected error', err));
   const sirvs = new Map<string, SirvHandler>();
-  let inFlight = 0;
 
   const sirvFor = (root: string): SirvHandler => {
     let h = sirvs.get(root);
@@ -122,12 +123,10 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
   };
 
   const listener = ((req: IncomingMessage, res: ServerResponse) => {
-    const start = log ? performance.now() : 0;
-    inFlight++;
-    res.once('close', () => {
-      inFlight--;
-      if (log) log(`${req.method} ${(req.url ?? '').slice(0, 300)} ${res.statusCode} ${(performance.now() - start).toFixed(1)}ms`);
-    });
+    if (log) {
+      const start = performance.now();
+      res.once('close', () => log(`${req.method} ${(req.url ?? '').slice(0, 300)} ${res.statusCode} ${(performance.now() - start).toFixed(1)}ms`));
+    }
     try {
       const { path, query } = splitTarget(req.url ?? '/');
       const r = core.handle({ method: req.method ?? 'GET', path, query, headers: req.headers });
@@ -164,6 +163,5 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
   };
 
   listener.closing = false;
-  Object.defineProperty(listener, 'inFlight', { get: () => inFlight });
   return listener;
 }
