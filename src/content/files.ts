@@ -123,7 +123,12 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
     const parts = (dir ? file.rel.slice(0, -1) : file.rel).split('/');
     const name = parts[parts.length - 1] as string;
     if (parts.length === 1) {
-      if (dir && !isHidden(name)) folderOf(name); // files in the content root (a README) are ignored
+      if (dir && !isHidden(name)) folderOf(name);
+      // Other files in the content root (a README) are ignored, but a project.yaml means the path
+      // given was a project folder rather than the content folder.
+      else if (name === 'project.yaml') {
+        issues.error(file.rel, 'this is a project folder, but a content folder is expected: give the folder that holds the project folders (e.g. content, not content/demo)');
+      }
       continue;
     }
     const project = folderOf(parts[0] as string);

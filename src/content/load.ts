@@ -141,7 +141,7 @@ interface ReadContext {
   readonly onProgress: ((done: number, total: number) => void) | undefined;
 }
 
-const UNREADABLE: ParsedYaml = { value: undefined, problems: [], lineOf: () => undefined };
+const UNREADABLE: ParsedYaml = { value: undefined, problems: [], lineOf: () => undefined, topLines: () => new Map() };
 
 function readError(err: unknown): string {
   return `cannot read the file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;

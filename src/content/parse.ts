@@ -17,6 +17,8 @@ export interface ParsedYaml {
   readonly problems: readonly ParseProblem[];
   /** Line (1-based) of the key or list item at `path`, else of the nearest known ancestor. */
   lineOf(path: readonly (string | number)[]): number | undefined;
+  /** Line of each top-level key, and `key\0index` → line of each item of a top-level list. */
+  topLines(): Map<string, number>;
 }
 
 const YAML_OPTIONS = { version: '1.2', uniqueKeys: true, prettyErrors: false } as const;
@@ -35,7 +37,26 @@ export function parseYaml(text: string, firstLine = 1): ParsedYaml {
       problems.push({ line: undefined, message: yamlMessage((err as Error).message) });
     }
   }
-  return { value, problems, lineOf: (path) => lineOfPath(doc, path, lineAt) };
+  return { value, problems, lineOf: (path) => lineOfPath(doc, path, lineAt), topLines: () => topLines(doc, lineAt) };
+}
+
+// One walk over the top-level mapping (cheaper than a lineOf() call per key).
+function topLines(doc: Document, lineAt: (offset: number) => number): Map<string, number> {
+  const lines = new Map<string, number>();
+  if (!isMap(doc.contents)) return lines;
+  for (const pair of doc.contents.items) {
+    const key = pair.key as { value?: unknown; range?: [number, number, number] } | null;
+    if (!isScalar(key) || !key.range) continue;
+    const name = String(key.value);
+    lines.set(name, lineAt(key.range[0]));
+    if (isSeq(pair.value)) {
+      pair.value.items.forEach((item, i) => {
+        const range = (item as { range?: [number, number, number] } | null)?.range;
+        if (range) lines.set(`${name}\0${i}`, lineAt(range[0]));
+      });
+    }
+  }
+  return lines;
 }
 
 function yamlMessage(message: string): string {
@@ -123,21 +144,11 @@ function fromYaml(parsed: ParsedYaml, firstLine: number, body?: { text: string; 
   if (!isPlainObject(value)) {
     return broken([{ line: firstLine, message: `expected a mapping of field names to values, got ${describe(value)}` }]);
   }
-  const lines = new Map<string, number>();
-  for (const [key, v] of Object.entries(value)) {
-    const line = parsed.lineOf([key]);
-    if (line !== undefined) lines.set(key, line);
-    if (Array.isArray(v)) {
-      v.forEach((_, i) => {
-        const itemLine = parsed.lineOf([key, i]);
-        if (itemLine !== undefined) lines.set(`${key}\0${i}`, itemLine);
-      });
-    }
-  }
+  const lines = parsed.topLines();
   return { data: value, body: body?.text, bodyLine: body?.line, problems: [], lines };
 }
 
-const EMPTY_YAML: ParsedYaml = { value: {}, problems: [], lineOf: () => undefined };
+const EMPTY_YAML: ParsedYaml = { value: {}, problems: [], lineOf: () => undefined, topLines: () => new Map() };
 
 function parseMarkdown(text: string): ParsedEntry {
   // gray-matter treats a missing closing delimiter as "everything is front matter"; say so instead.

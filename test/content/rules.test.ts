@@ -75,6 +75,15 @@ tokens:
   });
 });
 
+describe('content root', () => {
+  it('says so when given a project folder instead of the content folder', async () => {
+    const r = await load({});
+    const { loadContent } = await import('../../src/content/load.js');
+    const inner = await loadContent(`${r.root}/p`);
+    expect(inner.issues[0]).toEqual({ file: 'project.yaml', message: expect.stringMatching(/^this is a project folder, but a content folder is expected/) });
+  });
+});
+
 describe('identifiers and reserved names', () => {
   it('rejects bad entry ids from the file or the file name, and bad collection slugs', async () => {
     const r = await load({
