@@ -18,6 +18,8 @@ interface Node {
   readonly test: Test;
   readonly est?: number;
   readonly cands?: () => Candidates;
+  /** With cands: what candidates must still pass (null: the candidates are exactly the matches). */
+  readonly residual?: Test | null;
 }
 
 const TRUE: Node = { test: () => true };
@@ -100,6 +102,7 @@ function textNode(table: Table, name: string, multiple: boolean, values: readonl
   return {
     test,
     est,
+    residual: null,
     cands: () => (buckets.length === 0 ? { pos: EMPTY_I32, ordered: true } : union(buckets, true, !multiple)),
   };
 }
@@ -145,7 +148,7 @@ function numNode(table: Table, name: string, multiple: boolean, ivals: readonly 
         est += b.length;
       }
     }
-    return { test, est, cands: () => (buckets.length === 0 ? { pos: EMPTY_I32, ordered: true } : union(buckets, true, false)) };
+    return { test, est, residual: null, cands: () => (buckets.length === 0 ? { pos: EMPTY_I32, ordered: true } : union(buckets, true, false)) };
   }
   const { perm, vals } = table.sorted(name);
   const ranges: [number, number][] = [];
@@ -161,6 +164,7 @@ function numNode(table: Table, name: string, multiple: boolean, ivals: readonly 
   return {
     test,
     est,
+    residual: null,
     cands: () => {
       if (ranges.length === 0) return { pos: EMPTY_I32, ordered: true };
       const parts = ranges.map(([a, b]) => perm.subarray(a, b));
@@ -213,30 +217,37 @@ function compileCond(table: Table, clause: Clause): Node {
   }
 }
 
-function and(nodes: readonly Node[], n: number): Node {
+function conj(tests: readonly Test[]): Test {
+  if (tests.length === 1) return tests[0] as Test;
+  if (tests.length === 2) {
+    const [a, b] = tests as [Test, Test];
+    return (i) => a(i) && b(i);
+  }
+  if (tests.length === 3) {
+    const [a, b, c] = tests as [Test, Test, Test];
+    return (i) => a(i) && b(i) && c(i);
+  }
+  return (i) => {
+    for (let k = 0; k < tests.length; k++) if (!(tests[k] as Test)(i)) return false;
+    return true;
+  };
+}
+
+/** All of `nodes`; candidates from the most selective index, the others as residual tests. */
+function and(nodes: readonly Node[]): Node {
   const list = nodes.filter((x) => x !== TRUE);
   if (list.length === 0) return TRUE;
   if (list.length === 1) return list[0] as Node;
-  const tests = list.map((x) => x.test);
-  let test: Test;
-  if (tests.length === 2) {
-    const [a, b] = tests as [Test, Test];
-    test = (i) => a(i) && b(i);
-  } else if (tests.length === 3) {
-    const [a, b, c] = tests as [Test, Test, Test];
-    test = (i) => a(i) && b(i) && c(i);
-  } else {
-    test = (i) => {
-      for (let k = 0; k < tests.length; k++) if (!(tests[k] as Test)(i)) return false;
-      return true;
-    };
-  }
+  const test = conj(list.map((x) => x.test));
   let best: Node | undefined;
   for (const x of list) if (x.est !== undefined && (best === undefined || x.est < (best.est as number))) best = x;
-  void n;
-  return best ? { test, est: best.est as number, cands: best.cands as () => Candidates } : { test };
+  if (!best) return { test };
+  const rest = list.filter((x) => x !== best).map((x) => x.test);
+  if (best.residual) rest.unshift(best.residual);
+  return { test, est: best.est as number, cands: best.cands as () => Candidates, residual: rest.length ? conj(rest) : null };
 }
 
+/** Any of `nodes`; candidates are the union of theirs when every one has an index. */
 function or(nodes: readonly Node[]): Node {
   if (nodes.length === 1) return nodes[0] as Node;
   if (nodes.some((x) => x === TRUE)) return TRUE;
@@ -250,6 +261,7 @@ function or(nodes: readonly Node[]): Node {
   return {
     test,
     est,
+    residual: nodes.every((x) => x.residual === null) ? null : test,
     cands: () =>
       union(
         nodes.map((x) => (x.cands as () => Candidates)().pos),
@@ -297,19 +309,15 @@ function mergeRanges(clauses: readonly Clause[]): Clause[] {
 
 /** Items of `table` matching `where` (and its relation clauses); drafts only when `state` allows. */
 function whereNode(table: Table, where: WhereExpr, state: State): Node {
-  const n = table.n;
-  const andNode = and(
-    mergeRanges(where.and).map((c) => compileCond(table, c)),
-    n,
-  );
+  const andNode = and(mergeRanges(where.and).map((c) => compileCond(table, c)));
   let expr: Node;
   if (where.or.length === 0) expr = andNode;
   else {
-    const groups = where.or.map((g) => and(mergeRanges(g).map((c) => compileCond(table, c)), n));
+    const groups = where.or.map((g) => and(mergeRanges(g).map((c) => compileCond(table, c))));
     expr = where.and.length === 0 ? or(groups) : or([andNode, ...groups]);
   }
   const rels = where.rel.map((r) => relationNode(table, r, state));
-  return and([expr, ...rels], n);
+  return and([expr, ...rels]);
 }
 
 function relationNode(table: Table, rel: RelationClause, state: State): Node {
@@ -343,12 +351,14 @@ function filter(table: Table, node: Node): { matches: Int32Array; ordered: boole
   // An index pays off when it leaves a small part of the table; otherwise scan in order.
   if (node.cands && (node.est as number) <= n / 4) {
     const c = node.cands();
-    const out = new Int32Array(c.pos.length);
-    let m = 0;
     const pos = c.pos;
+    const residual = node.residual === undefined ? test : node.residual;
+    if (residual === null) return { matches: pos.slice(), ordered: c.ordered };
+    const out = new Int32Array(pos.length);
+    let m = 0;
     for (let k = 0; k < pos.length; k++) {
       const i = pos[k] as number;
-      if (test(i)) out[m++] = i;
+      if (residual(i)) out[m++] = i;
     }
     return { matches: out.subarray(0, m), ordered: c.ordered };
   }
@@ -447,7 +457,7 @@ export function runList(table: Table, plan: ListPlan): ListResult {
     parts.push(textNode(table, 'locale', false, [plan.locale], false));
   }
   parts.push(whereNode(table, plan.where, plan.state));
-  const node = and(parts, n);
+  const node = and(parts);
   const want = plan.count ? 0 : plan.first ? 1 : plan.limit;
   if (!(node.cands && (node.est as number) <= n / 4) && want !== null) {
     // No selective index, and only a page (or a count) is wanted: count with one pass that

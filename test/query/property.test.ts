@@ -30,7 +30,6 @@ const schema = [
   field('h', 'text', { hidden: true }),
 ];
 
-type Maybe<T> = T | 'absent';
 const maybe = <T,>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 1, arbitrary: fc.constant('absent' as const) }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 6, arbitrary: arb });
 
 const valuesArb = fc.record({
