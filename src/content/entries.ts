@@ -91,7 +91,9 @@ export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntr
   // fields
   const values: Record<string, FieldValue> = {};
   const hasBody = parsed.body !== undefined;
-  const body = parsed.body?.replace(/^(?:[ \t]*\r?\n)+/, '').trimEnd();
+  // Leading blank lines and trailing whitespace are not content; CRLF becomes LF so a checkout on
+  // Windows gives the same output.
+  const body = parsed.body?.replace(/\r\n?/g, '\n').replace(/^(?:[ \t]*\n)+/, '').trimEnd();
   for (const [key, raw] of Object.entries(data)) {
     if (RESERVED_KEYS.includes(key)) continue;
     if (hasBody && key === collection.bodyField && body !== '') {

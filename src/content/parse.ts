@@ -159,7 +159,8 @@ function parseMarkdown(text: string): ParsedEntry {
   const yamlEngine = (matterText: string) => {
     // gray-matter hands over the text right after the opening '---' (the rest of line 1 included),
     // so line N of `matterText` is line N of the file.
-    front = parseYaml(matterText, 1);
+    // With CRLF line ends the last line keeps its '\r' (gray-matter splits at '\n---').
+    front = parseYaml(matterText.replace(/\r$/, ''), 1);
     return {};
   };
   const unsupported = (language: string) => () => {

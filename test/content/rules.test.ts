@@ -173,6 +173,17 @@ describe('entries: locale, draft, timestamps', () => {
     expect(entry(drafts, 'posts', 'a')).toMatchObject({ draft: false, published_at: MTIME.toISOString() });
   });
 
+  it('reads files with a BOM and CRLF line ends, and .markdown files', async () => {
+    const r = await load({
+      'p/posts/a.md': '\uFEFF---\r\ntitle: A\r\nn: x\r\n---\r\nBody line\r\n',
+      'p/posts/b.markdown': '---\ntitle: B\n---\nB body\n',
+      'p/posts/_collection.yaml': 'fields:\n  title: text\n  n: number\n',
+    });
+    expect(r.issues).toEqual([{ file: 'p/posts/a.md', line: 3, field: 'n', message: 'expected a number, got "x"' }]);
+    expect(entry(r, 'posts', 'a').values).toEqual({ title: 'A', body: 'Body line' });
+    expect(entry(r, 'posts', 'b').values).toEqual({ title: 'B', body: 'B body' });
+  });
+
   it('reads JSON entries and numeric ids', async () => {
     const r = await load({ 'p/nums/a.json': '{ "id": 7, "n": 1 }', 'p/nums/b.json': '{ "id": "12", "n": 2 }' });
     expect(r.issues).toEqual([]);
