@@ -6,9 +6,9 @@ import { countJson, entryJson, itemJson, listJson, type EntryProjection } from '
 import type { CollectionSnapshot, MediaSnapshot, ProjectSnapshot } from '../snapshot/types.js';
 import { runList } from './evaluate.js';
 import { parseQuery } from './parse.js';
-import { collectionSubject, mediaSubject, planItem, planList, type State } from './plan.js';
+import { collectionSubject, mediaSubject, planItem, planList, type ListPlan, type State, type Subject } from './plan.js';
 import { problem, ProblemError } from './problems.js';
-import { MEDIA_ATTRIBUTES, mediaTable } from './table.js';
+import { MEDIA_ATTRIBUTES, mediaTable, type Table } from './table.js';
 import type { QueryContext, QueryOutcome, QueryProblem } from './types.js';
 
 export type { QueryContext, QueryOutcome, QueryProblem } from './types.js';
@@ -54,6 +54,25 @@ function entryProjection(col: CollectionSnapshot, keep: readonly string[] | null
   return { timestamps, fields };
 }
 
+/** Validated plans by query string, per table (a small LRU): repeated queries skip parse and plan. */
+const planCache = new WeakMap<Table, Map<string, ListPlan>>();
+const PLAN_CACHE_SIZE = 256;
+
+function cachedPlan(subject: Subject, rawQuery: string, ctx: QueryContext): ListPlan {
+  const key = `${ctx.maxLimit}|${ctx.scopes.has('drafts') ? 'd' : ''}|${rawQuery}`;
+  let cache = planCache.get(subject.table);
+  if (!cache) planCache.set(subject.table, (cache = new Map()));
+  let plan = cache.get(key);
+  if (plan) {
+    cache.delete(key);
+  } else {
+    plan = planList(parseQuery(rawQuery), subject, ctx);
+    if (cache.size >= PLAN_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  }
+  cache.set(key, plan);
+  return plan;
+}
+
 function notFound(detail: string): QueryProblem {
   return problem(404, 'not_found', detail);
 }
@@ -62,7 +81,7 @@ function notFound(detail: string): QueryProblem {
 export function queryEntries(project: ProjectSnapshot, collection: CollectionSnapshot, rawQuery: string, ctx: QueryContext): QueryOutcome {
   return guard(() => {
     const subject = collectionSubject(project, collection);
-    const plan = planList(parseQuery(rawQuery), subject, ctx);
+    const plan = cachedPlan(subject, rawQuery, ctx);
     const { total, page } = runList(subject.table, plan);
     if (plan.count) return ok(countJson(total));
     const projection = entryProjection(collection, plan.keep, plan.timestamps);
@@ -117,7 +136,7 @@ function mediaJson(m: MediaSnapshot, keep: readonly string[] | null): string {
 export function queryMediaList(project: ProjectSnapshot, rawQuery: string, ctx: QueryContext): QueryOutcome {
   return guard(() => {
     const table = mediaTable(project);
-    const plan = planList(parseQuery(rawQuery), mediaSubject(project, table), ctx);
+    const plan = cachedPlan(mediaSubject(project, table), rawQuery, ctx);
     const { total, page } = runList(table, { ...plan, locale: null });
     if (plan.count) return ok(countJson(total));
     if (plan.first) {
