@@ -125,6 +125,14 @@ describe('options', () => {
     expect((await client({ path: '/api/alpha/posts', headers: READ })).status).toBe(200);
   });
 
+  it('slow clients cannot hold the server: header, request and keep-alive timeouts are set', () => {
+    expect(server.server.headersTimeout).toBeGreaterThan(0);
+    expect(server.server.headersTimeout).toBeLessThanOrEqual(10_000);
+    expect(server.server.requestTimeout).toBeGreaterThan(0);
+    expect(server.server.requestTimeout).toBeLessThanOrEqual(30_000);
+    expect(server.server.keepAliveTimeout).toBeGreaterThan(0);
+  });
+
   it('--delay holds answers back', async () => {
     const slow = await startServer({ snapshot, delay: 150 });
     try {

@@ -73,6 +73,31 @@ describe('serve --watch', () => {
     expect(await title('a')).toBe('Two');
   });
 
+  it('loses no request while snapshots are swapped under load', async () => {
+    let stop = false;
+    const statuses: number[] = [];
+    const load = Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (!stop) statuses.push((await client({ path: '/api/w/posts', headers })).status);
+      }),
+    );
+    const swaps = events.length;
+    try {
+      for (let i = 0; i < 5; i++) {
+        writeFileSync(join(dir, 'w', 'posts', 'a.md'), entry(`Load ${i}`));
+        await until(`swap ${i} (${JSON.stringify(events.slice(swaps).map((e) => e.ok && e.changed))})`, async () => ((await title('a')) === `Load ${i}` ? true : undefined));
+      }
+    } finally {
+      stop = true;
+      await load;
+    }
+    expect(events.length - swaps).toBeGreaterThanOrEqual(5);
+    expect(statuses.length).toBeGreaterThan(20);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    writeFileSync(join(dir, 'w', 'posts', 'a.md'), entry('Two'));
+    await until('reset', async () => ((await title('a')) === 'Two' ? true : undefined));
+  });
+
   it('a deleted entry disappears', async () => {
     rmSync(join(dir, 'w', 'posts', 'b.md'));
     await until('the deletion', async () => ((await title('b')) === '#404' ? true : undefined));
