@@ -6,7 +6,8 @@
 //
 // Writes <out>/bench/: project.yaml (token `bench-token`, scopes read+drafts), a collection
 // `authors` of 50 entries, a collection `items` of N entries (~1 KiB each), a few small images in
-// media/, and <out>/.generate.json (the parameters; ignored by the loader as it starts with '.').
+// media/, and, last, <out>/.generate.json (the parameters, so callers can reuse a complete tree;
+// the loader ignores it as it starts with '.').
 // The same (entries, seed, format) always gives a byte-identical tree: a seeded PRNG (mulberry32),
 // fixed base dates, no clock, no randomness from the platform. <out>/bench is deleted first so a
 // smaller run never leaves stale entries behind.
@@ -190,12 +191,13 @@ export function generateContent({ entries, out, seed = 1, format = 'mixed' } = {
   const started = performance.now();
   const root = resolve(out);
   const project = join(root, PROJECT_ID);
+  const stamp = join(root, '.generate.json');
+  rmSync(stamp, { force: true }); // written last: its presence means the tree is complete
   rmSync(project, { recursive: true, force: true });
   for (const d of ['items', 'authors', 'media/covers']) mkdirSync(join(project, d), { recursive: true });
   let files = 0, bytes = 0;
   const write = (path, data) => { writeFileSync(path, data); files++; bytes += Buffer.byteLength(data); };
 
-  write(join(root, '.generate.json'), `${JSON.stringify({ entries, seed, format })}\n`);
   write(join(project, 'project.yaml'), PROJECT);
   write(join(project, 'items', '_collection.yaml'), ITEMS_COLLECTION);
   write(join(project, 'authors', '_collection.yaml'), AUTHORS_COLLECTION);
@@ -217,6 +219,7 @@ export function generateContent({ entries, out, seed = 1, format = 'mixed' } = {
     const [name, text] = itemFile(item, format, frnd);
     write(join(dir, name), text);
   }
+  write(stamp, `${JSON.stringify({ entries, seed, format })}\n`);
   return { root, project, entries, drafts, files, bytes, ms: Math.round(performance.now() - started) };
 }
 
