@@ -9,13 +9,15 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./commands/serve.js')).run,
   token: async () => (await import('./commands/token.js')).run,
   check: async () => (await import('./commands/check.js')).run,
+  build: async () => (await import('./commands/build.js')).run,
+  preview: async () => (await import('./commands/preview.js')).run,
 };
 
 export const USAGE = `Usage:
   cqa build   [content] [--out dist] [--base-url URL] [--drafts]
   cqa serve   [content] [--port 4000] [--host 127.0.0.1] [--watch] [--cors ORIGIN]
               [--cache-control VALUE] [--max-limit N] [--delay MS] [--base-url URL] [--quiet]
-  cqa preview [dist] [--port 4173]
+  cqa preview [dist] [--port 4173] [--host 127.0.0.1]
   cqa check   [content]
   cqa token create --project ID [--name N] [--scopes read,drafts]
 

@@ -7,3 +7,5 @@ export { createContentLoader, loadContent, ContentError, type ContentLoader, typ
 export { startServer, StartError, type StartServerOptions, type RunningServer, type ReloadEvent } from './http/start.js';
 export { createHandler, type FetchHandler, type HandlerOptions } from './http/fetch.js';
 export type { HttpOptions } from './http/core.js';
+export { writeDist, DistError, type WriteDistOptions, type DistResult } from './snapshot/dist.js';
+export { startPreview, type PreviewOptions, type PreviewServer } from './commands/preview.js';

@@ -1,0 +1,115 @@
+// `cqa build [content] [--out dist] [--base-url URL] [--drafts]`: content tree → static `dist/`.
+// Loads and validates like buildSnapshot (loadContent + createSnapshot, so warnings can be shown
+// too), prints every content error as `file:line: field: message` and exits 1 leaving the previous
+// output untouched; otherwise writes the tree atomically with writeDist. Progress is one updating
+// line on stderr when it is a terminal; NO_COLOR is honoured.
+import { stat } from 'node:fs/promises';
+import { relative, resolve, sep } from 'node:path';
+import { formatIssue } from '../content/issues.js';
+import { loadContent } from '../content/load.js';
+import { createSnapshot } from '../snapshot/create.js';
+import { DistError, writeDist } from '../snapshot/dist.js';
+import { parseCommandArgs, UsageError } from './args.js';
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function colours(stream: NodeJS.WriteStream) {
+  const on = stream.isTTY === true && !(process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '');
+  const wrap = (code: number) => (s: string) => (on ? `\x1b[${code}m${s}\x1b[0m` : s);
+  return { red: wrap(31), yellow: wrap(33), green: wrap(32) };
+}
+
+/** 1234567 → '1.2 MB' (decimal units, like most file managers). */
+export function formatBytes(n: number): string {
+  if (n < 1000) return `${n} B`;
+  const units = ['kB', 'MB', 'GB', 'TB'];
+  let v = n / 1000;
+  let i = 0;
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return `${v.toFixed(1)} ${units[i]}`;
+}
+
+/** A single updating status line on a terminal (throttled); nothing when stderr is not a TTY. */
+class Progress {
+  private last = 0;
+  private shown = false;
+  private readonly on = process.stderr.isTTY === true;
+
+  update(label: string, done: number, total: number): void {
+    if (!this.on || total < 200) return;
+    const now = Date.now();
+    if (done < total && now - this.last < 80) return;
+    this.last = now;
+    this.shown = true;
+    process.stderr.write(`\r\x1b[2K${label} ${done}/${total}`);
+  }
+
+  clear(): void {
+    if (this.shown) process.stderr.write('\r\x1b[2K');
+    this.shown = false;
+  }
+}
+
+function displayPath(p: string): string {
+  const rel = relative(process.cwd(), p);
+  return rel && !rel.startsWith('..') ? rel : p;
+}
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, {
+    out: { type: 'string' },
+    'base-url': { type: 'string' },
+    drafts: { type: 'boolean' },
+  });
+  const root = positionals[0] ?? 'content';
+  const out = resolve((values.out as string | undefined) ?? 'dist');
+  const baseUrl = (values['base-url'] as string | undefined) ?? '';
+  if (baseUrl && !/^(https?:\/\/[^/\s]+|\/)[^\s]*$/.test(baseUrl)) {
+    throw new UsageError(`--base-url must be an http(s) URL or a path starting with '/', got '${baseUrl}'`);
+  }
+  const info = await stat(root).catch(() => undefined);
+  if (!info) throw new UsageError(`content folder '${root}' does not exist (give the path: cqa build <content>)`);
+  if (!info.isDirectory()) throw new UsageError(`'${root}' is not a folder (give the content folder: cqa build <content>)`);
+  const absRoot = resolve(root);
+  if (absRoot === out || absRoot.startsWith(out + sep) || out.startsWith(absRoot + sep)) {
+    throw new UsageError(`--out ${displayPath(out)} must be outside the content folder ${root} (and not contain it)`);
+  }
+
+  const started = performance.now();
+  const err = colours(process.stderr);
+  const progress = new Progress();
+  const { model, issues, warnings } = await loadContent(root, {
+    drafts: values.drafts === true,
+    onProgress: (done, total) => progress.update('reading', done, total),
+  });
+  progress.clear();
+  for (const w of warnings) console.error(`${err.yellow('warning:')} ${formatIssue(w)}`);
+  if (issues.length > 0) {
+    for (const e of issues) console.error(formatIssue(e));
+    const files = new Set(issues.map((i) => i.file)).size;
+    console.error(err.red(`${plural(issues.length, 'error')} in ${plural(files, 'file')}; ${displayPath(out)} was not changed`));
+    return 1;
+  }
+
+  const snapshot = createSnapshot(model, { baseUrl });
+  let result;
+  try {
+    result = await writeDist(snapshot, { out, onProgress: (done, total) => progress.update('writing', done, total) });
+  } catch (e) {
+    progress.clear();
+    // Refused layouts and file system failures (a media file gone, no space, no permission).
+    if (e instanceof DistError || typeof (e as NodeJS.ErrnoException).code === 'string') {
+      console.error(err.red(`cqa build: ${(e as Error).message}; ${displayPath(out)} was not changed`));
+      return 1;
+    }
+    throw e;
+  }
+  progress.clear();
+  const seconds = ((performance.now() - started) / 1000).toFixed(2);
+  const ok = colours(process.stdout).green('✓');
+  console.log(`${ok} wrote ${plural(result.files, 'file')} (${formatBytes(result.bytes)}) to ${displayPath(out)}${sep} in ${seconds} s`);
+  return 0;
+}
