@@ -24,6 +24,34 @@ interface Node {
 
 const TRUE: Node = { test: () => true };
 
+// Scratch memory for one query: position lists are cut from one reusable buffer instead of
+// allocating a typed array (an external backing store) each time, which keeps the garbage
+// collector out of the hot path. `resetScratch()` starts each runList; lists handed out before it
+// stay valid until the next runList (the caller consumes the page at once). When the buffer is
+// full a bigger one replaces it — lists cut from the old one keep referencing it.
+let scratch = new Int32Array(1 << 16);
+let scratchUsed = 0;
+
+function resetScratch(): void {
+  scratchUsed = 0;
+}
+
+function alloc(len: number): Int32Array {
+  if (scratchUsed + len > scratch.length) {
+    scratch = new Int32Array(Math.max(scratch.length * 2, len * 2));
+    scratchUsed = 0;
+  }
+  const out = scratch.subarray(scratchUsed, scratchUsed + len);
+  scratchUsed += len;
+  return out;
+}
+
+function copy(a: Int32Array): Int32Array {
+  const out = alloc(a.length);
+  out.set(a);
+  return out;
+}
+
 function inIval(v: number, iv: Interval): boolean {
   return (iv.loInc ? v >= iv.lo : v > iv.lo) && (iv.hiInc ? v <= iv.hi : v < iv.hi);
 }
@@ -55,7 +83,7 @@ function union(parts: readonly Int32Array[], orderedSingle: boolean, disjoint: b
   if (parts.length === 1) return { pos: parts[0] as Int32Array, ordered: orderedSingle };
   let total = 0;
   for (const p of parts) total += p.length;
-  const all = new Int32Array(total);
+  const all = alloc(total);
   let o = 0;
   for (const p of parts) {
     all.set(p, o);
@@ -353,8 +381,8 @@ function filter(table: Table, node: Node): { matches: Int32Array; ordered: boole
     const c = node.cands();
     const pos = c.pos;
     const residual = node.residual === undefined ? test : node.residual;
-    if (residual === null) return { matches: pos.slice(), ordered: c.ordered };
-    const out = new Int32Array(pos.length);
+    if (residual === null) return { matches: copy(pos), ordered: c.ordered };
+    const out = alloc(pos.length);
     let m = 0;
     for (let k = 0; k < pos.length; k++) {
       const i = pos[k] as number;
@@ -362,7 +390,7 @@ function filter(table: Table, node: Node): { matches: Int32Array; ordered: boole
     }
     return { matches: out.subarray(0, m), ordered: c.ordered };
   }
-  const out = new Int32Array(n);
+  const out = alloc(n);
   let m = 0;
   if (node === TRUE) {
     for (let i = 0; i < n; i++) out[i] = i;
@@ -405,7 +433,7 @@ function comparator(table: Table, sort: readonly SortSpec[]): (a: number, b: num
 
 /** The first `k` of `items` in `cmp` order (a bounded max-heap), sorted. */
 function topK(items: Int32Array, k: number, cmp: (a: number, b: number) => number): Int32Array {
-  const heap = new Int32Array(k);
+  const heap = alloc(k);
   let size = 0;
   const siftDown = (at: number) => {
     for (;;) {
@@ -445,12 +473,13 @@ function topK(items: Int32Array, k: number, cmp: (a: number, b: number) => numbe
 export interface ListResult {
   /** Number of matches before limit/offset. */
   readonly total: number;
-  /** The positions to answer with, in order (already cut to offset/limit). */
+  /** The positions to answer with, in order (already cut to offset/limit); valid until the next runList. */
   readonly page: Int32Array;
 }
 
 /** Runs a list plan: filter by state, locale and where; order; cut to the page. */
 export function runList(table: Table, plan: ListPlan): ListResult {
+  resetScratch();
   const n = table.n;
   const parts: Node[] = [stateNode(table, plan.state)];
   if (plan.locale !== null && table.fields.get('locale')) {
@@ -486,10 +515,10 @@ export function runList(table: Table, plan: ListPlan): ListResult {
   if (plan.sort === null) {
     if (ordered) sorted = matches;
     else if (end < total && end <= 4096) sorted = topK(matches, end, (a, b) => a - b);
-    else sorted = matches.slice().sort();
+    else sorted = copy(matches).sort();
   } else {
     const cmp = comparator(table, plan.sort);
-    sorted = end < total && end <= total / 4 ? topK(matches, end, cmp) : matches.slice().sort(cmp);
+    sorted = end < total && end <= total / 4 ? topK(matches, end, cmp) : copy(matches).sort(cmp);
   }
   return { total, page: sorted.subarray(plan.offset, end) };
 }
@@ -500,7 +529,7 @@ function sortKey(sort: readonly SortSpec[]): string {
 
 /** The first `end` positions passing `test`, in `order` (null: position order). */
 function walk(order: Int32Array | null, n: number, test: Test, end: number): Int32Array {
-  const out = new Int32Array(end);
+  const out = alloc(end);
   let m = 0;
   for (let k = 0; k < n && m < end; k++) {
     const i = order === null ? k : (order[k] as number);
