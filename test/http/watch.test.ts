@@ -98,6 +98,15 @@ describe('serve --watch', () => {
     await until('reset', async () => ((await title('a')) === 'Two' ? true : undefined));
   });
 
+  it('a new collection folder is picked up', async () => {
+    mkdirSync(join(dir, 'w', 'notes'));
+    writeFileSync(join(dir, 'w', 'notes', 'n1.yaml'), 'title: Note\n');
+    await until('the new collection', async () => {
+      const r = await client({ path: '/api/w/notes/n1', headers });
+      return r.status === 200 ? true : undefined;
+    });
+  });
+
   it('a deleted entry disappears', async () => {
     rmSync(join(dir, 'w', 'posts', 'b.md'));
     await until('the deletion', async () => ((await title('b')) === '#404' ? true : undefined));
