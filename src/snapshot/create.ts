@@ -33,56 +33,118 @@ function mediaSnapshot(m: MediaRecord, projectId: string, baseUrl: string): Medi
   return { record: m, full_url, json };
 }
 
+interface EntryText {
+  readonly json: string;
+  readonly offsets: Uint32Array;
+}
+
+/**
+ * Serialisations kept across snapshots, keyed by record identity: the incremental loader hands
+ * back the same EntryRecord for an unchanged file, so a rebuild under `--watch` serialises only
+ * what changed. A cached text is reused only while everything it was made from is unchanged: the
+ * collection's fields, the project's media, and (expanded texts) the related entries' texts.
+ */
+interface CachedText extends EntryText {
+  readonly fieldsKey: string;
+  readonly mediaKey: string;
+  readonly deps: readonly (string | undefined)[];
+}
+const shallowCache = new WeakMap<EntryRecord, CachedText>();
+const expandedCache = new WeakMap<EntryRecord, CachedText & { readonly timestamps: string; readonly hash: string }>();
+
+function sameDeps(a: readonly (string | undefined)[], b: readonly (string | undefined)[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
 /** Serialises entries of one project: relations expand to the target's shallow JSON (ids only). */
 class EntryWriter {
-  private readonly shallow = new Map<string, Map<string, string>>();
+  private readonly collections: ReadonlyMap<string, { record: CollectionRecord; fieldsKey: string; byId: Map<string, EntryRecord> }>;
+  private readonly mediaKey: string;
 
   constructor(
-    private readonly project: ProjectRecord,
+    project: ProjectRecord,
     private readonly media: ReadonlyMap<string, MediaSnapshot>,
-  ) {}
-
-  /** Shallow JSON of a published entry (its own relations stay ids), memoised per collection. */
-  private shallowJson(slug: string, id: string): string | undefined {
-    let byId = this.shallow.get(slug);
-    if (!byId) {
-      byId = new Map();
-      const col = this.project.collections.find((c) => c.slug === slug);
-      for (const e of col?.entries ?? []) {
-        if (!e.draft) byId.set(e.id, this.entryText(col as CollectionRecord, e, false).json);
-      }
-      this.shallow.set(slug, byId);
-    }
-    return byId.get(id);
+  ) {
+    this.mediaKey = [...media.values()].map((m) => m.json).join('\n');
+    this.collections = new Map(
+      project.collections.map((c) => [
+        c.slug,
+        { record: c, fieldsKey: JSON.stringify(c.fields), byId: new Map(c.entries.filter((e) => !e.draft).map((e) => [e.id, e])) },
+      ]),
+    );
   }
 
-  private valueJson(field: FieldDef, value: FieldValue | undefined, expand: boolean): string {
-    const list = field.multiple ? (Array.isArray(value) ? value : value === undefined || value === null ? [] : [value]) : null;
+  /** Shallow JSON of a published entry (its own relations stay ids). */
+  private shallowJson(slug: string, id: string): string | undefined {
+    const col = this.collections.get(slug);
+    const e = col?.byId.get(id);
+    if (!col || !e) return undefined;
+    const hit = shallowCache.get(e);
+    if (hit && hit.fieldsKey === col.fieldsKey && hit.mediaKey === this.mediaKey) return hit.json;
+    const text = this.entryText(col.record, e);
+    shallowCache.set(e, { ...text, fieldsKey: col.fieldsKey, mediaKey: this.mediaKey, deps: [] });
+    return text.json;
+  }
+
+  /** The shallow texts a relation field's value expands to, in order (undefined: not published). */
+  private relationTargets(field: FieldDef, value: FieldValue | undefined): (string | undefined)[] {
+    if (value === undefined || value === null) return [];
+    const ids = Array.isArray(value) ? value : [value];
+    return ids.map((id) => this.shallowJson(field.collection as string, String(id)));
+  }
+
+  private valueJson(field: FieldDef, value: FieldValue | undefined, targets: (string | undefined)[] | undefined): string {
     if (field.type === 'media') {
       const one = (id: FieldValue) => this.media.get(String(id))?.json;
-      if (list) return `[${list.map(one).filter((s) => s !== undefined).join(',')}]`;
+      if (field.multiple) return `[${asList(value).map(one).filter((s) => s !== undefined).join(',')}]`;
       return (value !== undefined && value !== null && one(value)) || 'null';
     }
-    if (field.type === 'relation' && expand && field.collection) {
-      const one = (id: FieldValue) => this.shallowJson(field.collection as string, String(id));
-      if (list) return `[${list.map(one).filter((s) => s !== undefined).join(',')}]`;
-      return (value !== undefined && value !== null && one(value)) || 'null';
+    if (targets) {
+      if (field.multiple) return `[${targets.filter((s) => s !== undefined).join(',')}]`;
+      return targets[0] ?? 'null';
     }
-    if (list) return JSON.stringify(list);
+    if (field.multiple) return JSON.stringify(asList(value));
     return value === undefined ? 'null' : JSON.stringify(value);
   }
 
-  entryText(col: CollectionRecord, e: EntryRecord, expand: boolean): { json: string; offsets: Uint32Array } {
+  /** `deps`, when given, collects the relation targets' texts: the entry is expanded. */
+  private entryText(col: CollectionRecord, e: EntryRecord, deps?: (string | undefined)[]): EntryText {
     const visible = col.fields.filter((f) => !f.hidden);
     const offsets = new Uint32Array(visible.length + 1);
     let json = `{"id":${JSON.stringify(e.id)},"locale":${JSON.stringify(e.locale)}`;
     visible.forEach((f, i) => {
       offsets[i] = json.length;
-      json += `,${JSON.stringify(f.name)}:${this.valueJson(f, e.values[f.name], expand)}`;
+      let targets: (string | undefined)[] | undefined;
+      if (deps && f.type === 'relation' && f.collection) {
+        targets = this.relationTargets(f, e.values[f.name]);
+        deps.push(...targets);
+      }
+      json += `,${JSON.stringify(f.name)}:${this.valueJson(f, e.values[f.name], targets)}`;
     });
     offsets[visible.length] = json.length;
     return { json: `${json}}`, offsets };
   }
+
+  /** The entry as served: relations and media expanded, with its timestamps text and hash. */
+  entry(col: CollectionRecord, e: EntryRecord, rank: number): EntrySnapshot {
+    const fieldsKey = (this.collections.get(col.slug) as { fieldsKey: string }).fieldsKey;
+    const hit = expandedCache.get(e);
+    if (hit && hit.fieldsKey === fieldsKey && hit.mediaKey === this.mediaKey) {
+      const deps: (string | undefined)[] = [];
+      for (const f of col.fields) if (!f.hidden && f.type === 'relation' && f.collection) deps.push(...this.relationTargets(f, e.values[f.name]));
+      if (sameDeps(deps, hit.deps)) return { record: e, rank, json: hit.json, offsets: hit.offsets, timestamps: hit.timestamps, hash: hit.hash };
+    }
+    const deps: (string | undefined)[] = [];
+    const text = this.entryText(col, e, deps);
+    const timestamps = timestampsText(e);
+    const hash = hashStrings([e.draft ? 'D' : 'P', text.json, timestamps]);
+    expandedCache.set(e, { ...text, timestamps, hash, fieldsKey, mediaKey: this.mediaKey, deps });
+    return { record: e, rank, json: text.json, offsets: text.offsets, timestamps, hash };
+  }
+}
+
+function asList(value: FieldValue | undefined): FieldValue[] {
+  return Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
 }
 
 function timestampsText(e: EntryRecord): string {
@@ -90,12 +152,7 @@ function timestampsText(e: EntryRecord): string {
 }
 
 function collectionSnapshot(col: CollectionRecord, writer: EntryWriter): CollectionSnapshot {
-  const entries: EntrySnapshot[] = col.entries.map((record, rank) => ({
-    record,
-    rank,
-    ...writer.entryText(col, record, true),
-    timestamps: timestampsText(record),
-  }));
+  const entries = col.entries.map((record, rank) => writer.entry(col, record, rank));
   return {
     record: col,
     fields: new Map(col.fields.map((f) => [f.name, f])),
@@ -145,7 +202,7 @@ function* hashInput(projects: ReadonlyMap<string, ProjectSnapshot>, openapi: str
     for (const t of p.record.tokens) yield `${t.name}\n${t.sha256}\n${t.scopes.join(',')}`;
     for (const m of p.media) yield m.json;
     for (const c of p.collections.values()) {
-      for (const e of c.entries) yield `${e.record.draft ? 'D' : 'P'}${e.json}${e.timestamps}`;
+      for (const e of c.entries) yield e.hash;
     }
   }
 }

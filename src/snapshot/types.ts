@@ -19,6 +19,8 @@ export interface EntrySnapshot {
   readonly offsets: Uint32Array;
   /** `,"created_at":…,"updated_at":…,"published_at":…` — spliced in before `}` for `timestamps`. */
   readonly timestamps: string;
+  /** Digest of everything an answer may show of this entry (draft flag, json, timestamps). */
+  readonly hash: string;
 }
 
 export interface CollectionSnapshot {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createSnapshot } from '../src/snapshot/create.js';
-import type { ContentModel } from '../src/snapshot/model.js';
+import { createSnapshot } from '../../src/snapshot/create.js';
+import type { ContentModel } from '../../src/snapshot/model.js';
 
 const model: ContentModel = {
   projects: [
@@ -46,4 +46,22 @@ describe('createSnapshot', () => {
     expect(s.paths).toContain('/api/p/project-media/a b.png');
     expect(s.paths.join()).not.toContain('secret');
   });
+
+  it('reuses unchanged entries across snapshots but re-expands entries whose related entries changed', () => {
+    const first = createSnapshot(model);
+    const [authors, posts] = model.projects[0]!.collections;
+    const renamed = { ...authors!.entries[0]!, values: { name: 'Anna' } };
+    const next: ContentModel = {
+      projects: [{ ...model.projects[0]!, collections: [{ ...authors!, entries: [renamed] }, posts!] }],
+    };
+    const second = createSnapshot(next);
+    expect(JSON.parse(second.document('/api/p/posts/a') as string).data.author.name).toBe('Anna');
+    expect(JSON.parse(first.document('/api/p/posts/a') as string).data.author.name).toBe('Ann');
+    expect(second.hash).not.toBe(first.hash);
+    // Same records again: same texts and the same hash.
+    expect(createSnapshot(next).hash).toBe(second.hash);
+    const draft = second.projects.get('p')!.collections.get('posts')!.byId.get('b')!;
+    expect(draft.json).toBe(first.projects.get('p')!.collections.get('posts')!.byId.get('b')!.json);
+  });
 });
+
