@@ -20,6 +20,8 @@ interface Node {
   readonly cands?: () => Candidates;
   /** With cands: what candidates must still pass (null: the candidates are exactly the matches). */
   readonly residual?: Test | null;
+  /** The exact number of matches, when an index knows it without testing. */
+  readonly count?: number;
 }
 
 const TRUE: Node = { test: () => true };
@@ -131,6 +133,7 @@ function textNode(table: Table, name: string, multiple: boolean, values: readonl
     test,
     est,
     residual: null,
+    ...(!multiple || buckets.length <= 1 ? { count: est } : {}),
     cands: () => (buckets.length === 0 ? { pos: EMPTY_I32, ordered: true } : union(buckets, true, !multiple)),
   };
 }
@@ -193,6 +196,7 @@ function numNode(table: Table, name: string, multiple: boolean, ivals: readonly 
     test,
     est,
     residual: null,
+    ...(ranges.length <= 1 ? { count: est } : {}),
     cands: () => {
       if (ranges.length === 0) return { pos: EMPTY_I32, ordered: true };
       const parts = ranges.map(([a, b]) => perm.subarray(a, b));
@@ -236,10 +240,10 @@ function compileCond(table: Table, clause: Clause): Node {
     case 'like': {
       const match = cond.match;
       if (f.multiple) {
-        const col = table.textMulti(f.name);
+        const col = table.lower(f.name) as (readonly string[])[];
         return { test: (i) => (col[i] as readonly string[]).some(match) };
       }
-      const col = table.text(f.name);
+      const col = table.lower(f.name) as (string | undefined)[];
       return { test: (i) => col[i] !== undefined && match(col[i] as string) };
     }
   }
@@ -351,19 +355,12 @@ function whereNode(table: Table, where: WhereExpr, state: State): Node {
 function relationNode(table: Table, rel: RelationClause, state: State): Node {
   const ids: string[] = [];
   if (rel.target) {
-    const target = collectionTable(rel.target);
+    // Published targets, or all of them when the query asks for drafts.
+    const target = collectionTable(rel.target).view(state === 'published' ? 'published' : 'with_draft');
     const node = whereNode(target, rel.where, state);
-    const draft = target.draft();
-    const withDrafts = state !== 'published';
-    for (const i of scan(target, node)) if (withDrafts || draft[i] === 0) ids.push(target.ids[i] as string);
+    for (const i of scan(target, node)) ids.push(target.ids[i] as string);
   }
   return textNode(table, rel.field.name, rel.field.multiple, ids, false);
-}
-
-function stateNode(table: Table, state: State): Node {
-  if (state === 'with_draft') return TRUE;
-  const d = table.draft();
-  return state === 'published' ? { test: (i) => d[i] === 0 } : { test: (i) => d[i] === 1 };
 }
 
 /** Positions matching `node`, ascending. */
@@ -478,23 +475,35 @@ export interface ListResult {
 }
 
 /** Runs a list plan: filter by state, locale and where; order; cut to the page. */
-export function runList(table: Table, plan: ListPlan): ListResult {
+export function runList(base: Table, plan: ListPlan): ListResult {
   resetScratch();
+  const table = base.view(plan.state);
+  const { total, page } = runOn(table, plan);
+  const source = table.source;
+  if (source === null || page.length === 0) return { total, page };
+  const mapped = alloc(page.length);
+  for (let k = 0; k < page.length; k++) mapped[k] = source[page[k] as number] as number;
+  return { total, page: mapped };
+}
+
+function runOn(table: Table, plan: ListPlan): ListResult {
   const n = table.n;
-  const parts: Node[] = [stateNode(table, plan.state)];
+  const parts: Node[] = [];
   if (plan.locale !== null && table.fields.get('locale')) {
     parts.push(textNode(table, 'locale', false, [plan.locale], false));
   }
   parts.push(whereNode(table, plan.where, plan.state));
   const node = and(parts);
+  const exact = node === TRUE ? n : node.count;
+  if (plan.count && exact !== undefined) return { total: exact, page: EMPTY_I32 };
   const want = plan.count ? 0 : plan.first ? 1 : plan.limit;
   if (!(node.cands && (node.est as number) <= n / 4) && want !== null) {
     // No selective index, and only a page (or a count) is wanted: count with one pass that
-    // allocates nothing, then walk an order (positions, or the cached permutation of the sort)
-    // until the page is full.
+    // allocates nothing (unless an index knows the count), then walk an order (positions, or the
+    // cached permutation of the sort) until the page is full.
     const test = node.test;
     let total = 0;
-    if (node === TRUE) total = n;
+    if (exact !== undefined) total = exact;
     else for (let i = 0; i < n; i++) if (test(i)) total++;
     const end = Math.min(total, plan.offset + want);
     if (plan.offset >= end) return { total, page: EMPTY_I32 };

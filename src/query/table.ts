@@ -40,6 +40,7 @@ export class Table {
   private readonly textCols = new Map<string, (string | undefined)[]>();
   private readonly textMultiCols = new Map<string, (readonly string[])[]>();
   private readonly emptyCols = new Map<string, Uint8Array>();
+  private readonly lowerCols = new Map<string, (string | undefined)[] | (readonly string[])[]>();
   private readonly hashes = new Map<string, HashIndex>();
   private readonly sortedIdx = new Map<string, SortedIndex>();
   private readonly ranks = new Map<string, Int32Array>();
@@ -60,7 +61,49 @@ export class Table {
     private readonly isDraft: ((i: number) => boolean) | null,
     /** What the items are called in messages ('entry', 'media item'). */
     readonly noun: string,
+    /** For a view: the position in the base table of each of its items; null for a base table. */
+    readonly source: Int32Array | null = null,
   ) {}
+
+  private readonly views = new Map<string, Table>();
+
+  /**
+   * The items a query with `state` can see, as a table of their own with its own lazily built
+   * columns and indexes: `published` (no state test at all in the hot path), `only_draft`, or
+   * this table for `with_draft`. Positions of a view map back through `source`.
+   */
+  view(state: 'published' | 'with_draft' | 'only_draft'): Table {
+    if (state === 'with_draft' || this.source !== null) return this;
+    let v = this.views.get(state);
+    if (!v) {
+      const want = state === 'only_draft' ? 1 : 0;
+      const d = this.draft();
+      const pos: number[] = [];
+      for (let i = 0; i < this.n; i++) if (d[i] === want) pos.push(i);
+      if (pos.length === this.n) {
+        v = this;
+      } else {
+        const source = Int32Array.from(pos);
+        const fields = new Map<string, FieldInfo>();
+        for (const [name, f] of this.fields) {
+          const get = f.get;
+          fields.set(name, { ...f, get: (i: number) => get(source[i] as number) });
+        }
+        const isDraft = this.isDraft;
+        v = new Table(
+          source.length,
+          fields,
+          pos.map((i) => this.ids[i] as string),
+          this.numericIds,
+          isDraft && ((i: number) => isDraft(source[i] as number)),
+          this.noun,
+          source,
+        );
+      }
+      this.views.set(state, v);
+    }
+    return v;
+  }
 
   /** 1 for drafts; all zeros for media. */
   draft(): Uint8Array {
@@ -135,6 +178,18 @@ export class Table {
         col[i] = out;
       }
       this.textMultiCols.set(name, col);
+    }
+    return col;
+  }
+
+  /** The text column lower-cased (for `like`), single or multiple. */
+  lower(name: string): (string | undefined)[] | (readonly string[])[] {
+    let col = this.lowerCols.get(name);
+    if (!col) {
+      col = this.field(name).multiple
+        ? this.textMulti(name).map((l) => l.map((s) => s.toLowerCase()))
+        : this.text(name).map((s) => s?.toLowerCase());
+      this.lowerCols.set(name, col);
     }
     return col;
   }

@@ -156,8 +156,9 @@ export function storedText(value: unknown): string | undefined {
 /**
  * `like`: case-insensitive substring match; `%` matches any run of characters, `_` exactly one
  * character (code point); `\%`, `\_` and `\\` match the literal character. Built without RegExp.
+ * The matcher takes the text already lower-cased (`toLowerCase()`; the engine caches that column).
  */
-export function likeMatcher(pattern: string): (text: string) => boolean {
+export function likeMatcher(pattern: string): (lowerText: string) => boolean {
   type Seg = { literal: string } | { chars: (string | null)[] };
   const segments: Seg[] = [];
   let current: (string | null)[] = [];
@@ -187,11 +188,10 @@ export function likeMatcher(pattern: string): (text: string) => boolean {
   if (segments.length === 0) return () => true;
   if (segments.length === 1 && 'literal' in segments[0]!) {
     const lit = segments[0].literal;
-    return (text) => text.toLowerCase().indexOf(lit) !== -1;
+    return (lower) => lower.indexOf(lit) !== -1;
   }
   const needsCodePoints = segments.some((s) => 'chars' in s);
-  return (text) => {
-    const lower = text.toLowerCase();
+  return (lower) => {
     if (!needsCodePoints) {
       let pos = 0;
       for (const s of segments) {
