@@ -84,10 +84,15 @@ export function entrySchema(project: ProjectRecord, col: CollectionRecord, shall
           ['published_at', stamp(nullable({ type: 'string', format: 'date-time' }))],
         ] as [string, Json][])),
   ]);
+  // Every visible field is in an answer (null or [] when empty) — except that `fields=`/`exclude=`
+  // narrow a top-level entry; embedded entries are always whole.
   return {
     type: 'object',
     title: shallow ? `${col.name} (embedded)` : col.name,
-    required: ['id', 'locale', ...visible.map((f) => f.name)],
+    description: shallow
+      ? 'An entry embedded by a relation field: every visible field, its own relations as ids.'
+      : 'Every visible field is present (null or [] when empty) unless fields= or exclude= narrow the answer.',
+    required: shallow ? ['id', 'locale', ...visible.map((f) => f.name)] : ['id', 'locale'],
     properties,
   };
 }

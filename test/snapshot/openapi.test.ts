@@ -102,3 +102,10 @@ describe('openapi', () => {
     });
   });
 });
+
+describe('openapi required fields', () => {
+  it('requires only id and locale at the top level (fields=/exclude= narrow), everything when embedded', () => {
+    expect(doc.components.schemas['demo.posts'].required).toEqual(['id', 'locale']);
+    expect(doc.components.schemas['demo.authors.shallow'].required).toEqual(['id', 'locale', 'name', 'friend']);
+  });
+});
