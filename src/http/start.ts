@@ -1,9 +1,9 @@
 // startServer(): the mock server as a library call, for contract tests and for `cqa serve`.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { watch as fsWatch } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createContentLoader } from '../content/load.js';
+import { watchContent } from '../content/watch.js';
 import { createSnapshot } from '../snapshot/create.js';
 import type { ContentIssue } from '../snapshot/model.js';
 import type { Snapshot } from '../snapshot/types.js';
@@ -62,36 +62,6 @@ export class StartError extends Error {
 
 export function formatIssue(i: ContentIssue): string {
   return `${i.file}${i.line ? `:${i.line}` : ''}: ${i.field ? `${i.field}: ` : ''}${i.message}`;
-}
-
-const IGNORED = /(^|[/\\])(\.git|node_modules)([/\\]|$)/;
-
-/**
- * Calls `onChange(absolutePath)` for every change under `root` (`undefined`: something changed,
- * look at everything). Node's recursive fs.watch where the platform has it: raw events, no
- * filtering — the incremental loader decides by mtime and size what really changed. (chokidar
- * drops some rapid same-file edits under load: its change filter compares atime and mtime.)
- * chokidar where recursive fs.watch is unavailable.
- */
-async function watchTree(root: string, onChange: (path: string | undefined) => void, onError: (err: unknown) => void): Promise<{ close(): Promise<void> }> {
-  try {
-    const w = fsWatch(root, { recursive: true }, (_event, filename) => {
-      if (filename === null || filename === undefined) return onChange(undefined);
-      const rel = filename.toString();
-      if (!IGNORED.test(rel)) onChange(join(root, rel));
-    });
-    w.on('error', onError);
-    return {
-      close: async () => w.close(),
-    };
-  } catch {
-    const { watch } = await import('chokidar');
-    const w = watch(root, { ignoreInitial: true, ignored: (p: string) => IGNORED.test(p) });
-    w.on('all', (_event: string, path: string) => onChange(path));
-    w.on('error', onError);
-    await new Promise<void>((ok) => w.once('ready', () => ok()));
-    return { close: () => w.close() };
-  }
 }
 
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
@@ -198,7 +168,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   if (options.watch) {
     const debounce = options.debounce ?? 25;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    watcher = await watchTree(
+    watcher = watchContent(
       root,
       (path) => {
         if (path === undefined) full = true;
