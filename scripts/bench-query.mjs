@@ -8,20 +8,11 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { queryEntries } from '../lib/query/index.js';
 import { createSnapshot } from '../lib/snapshot/create.js';
+import { mulberry32 } from './generate-content.mjs';
 import { entryComparator } from '../lib/snapshot/order.js';
 import { entryJson, listJson } from '../lib/snapshot/serialize.js';
 
-/** Deterministic PRNG (mulberry32). */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 const CATEGORIES = Array.from({ length: 50 }, (_, i) => `c${i}`);
 const TAGS = ['new', 'sale', 'eco', 'gift', 'bulk', 'rare', 'local', 'b2b'];

@@ -1,6 +1,7 @@
 // `cqa serve [content] [--port 4000] [--host 127.0.0.1] [--watch] [--cors ORIGIN]
 //  [--cache-control VALUE] [--max-limit N] [--delay MS] [--base-url URL] [--quiet]`
-import { formatIssue, StartError, startServer } from '../http/start.js';
+import { ContentError, formatIssue } from '../content/issues.js';
+import { startServer } from '../http/start.js';
 import { intOption, parseCommandArgs, UsageError } from './args.js';
 
 export async function run(args: string[]): Promise<number> {
@@ -37,7 +38,7 @@ export async function run(args: string[]): Promise<number> {
       onError: (err) => console.error('cqa: unexpected error (answered 500):', err),
     });
   } catch (err) {
-    if (err instanceof StartError) {
+    if (err instanceof ContentError) {
       console.error(`cqa serve: ${err.issues.length} content error${err.issues.length === 1 ? '' : 's'}:`);
       for (const i of err.issues) console.error(`  ${formatIssue(i)}`);
       return 1;

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { createContentLoader } from '../content/load.js';
 import { watchContent } from '../content/watch.js';
+import { ContentError, formatIssue } from '../content/issues.js';
 import { createSnapshot } from '../snapshot/create.js';
 import type { ContentIssue } from '../snapshot/model.js';
 import type { Snapshot } from '../snapshot/types.js';
@@ -53,17 +54,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Content errors at start: `issues` says file, line, field and what is wrong. */
-export class StartError extends Error {
-  constructor(readonly issues: readonly ContentIssue[]) {
-    super(`content errors:\n${issues.map(formatIssue).join('\n')}`);
-  }
-}
-
-export function formatIssue(i: ContentIssue): string {
-  return `${i.file}${i.line ? `:${i.line}` : ''}: ${i.field ? `${i.field}: ` : ''}${i.message}`;
-}
-
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const log = options.log ?? ((line: string) => console.log(line));
   const root = resolve(options.content ?? 'content');
@@ -88,7 +78,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     if (options.watch) await loader?.load(); // warm the incremental loader's cache
   } else {
     const first = await build();
-    if ('issues' in first) throw new StartError(first.issues);
+    if ('issues' in first) throw new ContentError(first.issues);
     snapshot = first.snapshot;
   }
 
