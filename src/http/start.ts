@@ -58,11 +58,16 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const log = options.log ?? ((line: string) => console.log(line));
   const root = resolve(options.content ?? 'content');
   const baseUrl = options.baseUrl;
-  const loader = options.snapshot && !options.watch ? undefined : createContentLoader(root);
+  const hasContent = !options.snapshot || options.watch === true;
+  // The incremental loader keeps every file's parse results so that a rebuild re-reads only what
+  // changed: worth it under --watch, but without it those results would only take memory (several
+  // times the content's size), so then each build (the first, any reload()) starts afresh.
+  const watchLoader = options.watch ? createContentLoader(root) : undefined;
   let warned = false;
 
   const build = async (changes?: readonly string[]): Promise<{ snapshot: Snapshot } | { issues: readonly ContentIssue[] }> => {
-    if (!loader) throw new Error('no content to build');
+    if (!hasContent) throw new Error('no content to build');
+    const loader = watchLoader ?? createContentLoader(root);
     const { model, issues, warnings } = await loader.load(changes);
     if (issues.length > 0) return { issues };
     if (!warned && options.quiet === false && warnings.length > 0) {
@@ -75,7 +80,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let snapshot: Snapshot;
   if (options.snapshot) {
     snapshot = options.snapshot;
-    if (options.watch) await loader?.load(); // warm the incremental loader's cache
+    if (options.watch) await watchLoader?.load(); // warm the incremental loader's cache
   } else {
     const first = await build();
     if ('issues' in first) throw new ContentError(first.issues);
@@ -199,7 +204,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       return core.snapshot;
     },
     reload: () => {
-      if (!loader) return Promise.reject(new Error('reload() needs the content option'));
+      if (!hasContent) return Promise.reject(new Error('reload() needs the content option'));
       full = true;
       return reload();
     },
