@@ -114,7 +114,15 @@ export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntr
   }
 
   if (idIssue) return undefined;
-  return { id, locale, draft, created_at, updated_at, published_at, values, file: file.rel };
+  return { id, locale, draft, created_at, updated_at, published_at, values: detached(values), file: file.rel };
+}
+
+/**
+ * A deep copy of `values` (plain JSON data) with strings of their own: the parsers' strings are
+ * often slices of the whole file text, which would keep every file's text alive with the model.
+ */
+function detached(values: Record<string, FieldValue>): Record<string, FieldValue> {
+  return JSON.parse(JSON.stringify(values)) as Record<string, FieldValue>;
 }
 
 function setValue(

@@ -126,7 +126,7 @@ export function parseEntry(format: EntryFormat, source: string): ParsedEntry {
     }
   }
   // JSON is YAML 1.2, so the YAML parser also gives the key lines of a JSON entry.
-  return fromYaml(text.trim() === '' ? EMPTY_YAML : parseYaml(text), 1);
+  return fromYaml(text.trim() === '' ? EMPTY_YAML : parseYaml(text), 1, text);
 }
 
 function broken(problems: ParseProblem[]): ParsedEntry {
@@ -138,14 +138,25 @@ function jsonErrorLine(text: string, message: string): number | undefined {
   return m ? text.slice(0, Number(m[1])).split('\n').length : undefined;
 }
 
-function fromYaml(parsed: ParsedYaml, firstLine: number, body?: { text: string; line: number }): ParsedEntry {
+/** `yaml`: the text `parsed` came from (its line 1 is line 1 of the file). */
+function fromYaml(parsed: ParsedYaml, firstLine: number, yaml: string, body?: { text: string; line: number }): ParsedEntry {
   if (parsed.problems.length > 0) return broken([...parsed.problems]);
   const value = parsed.value ?? {};
   if (!isPlainObject(value)) {
     return broken([{ line: firstLine, message: `expected a mapping of field names to values, got ${describe(value)}` }]);
   }
-  const lines = parsed.topLines();
-  return { data: value, body: body?.text, bodyLine: body?.line, problems: [], lines };
+  // Lines are needed only for messages, which are rare: parsing again then costs less than a
+  // map per file for as long as the file's parse result is kept (the whole tree under --watch).
+  let lines: Map<string, number> | undefined;
+  return {
+    data: value,
+    body: body?.text,
+    bodyLine: body?.line,
+    problems: [],
+    get lines() {
+      return (lines ??= yaml.trim() === '' ? new Map<string, number>() : parseYaml(yaml).topLines());
+    },
+  };
 }
 
 const EMPTY_YAML: ParsedYaml = { value: {}, problems: [], lineOf: () => undefined, topLines: () => new Map() };
@@ -156,11 +167,13 @@ function parseMarkdown(text: string): ParsedEntry {
     return broken([{ line: 1, message: "front matter is not closed: add a line '---' after it" }]);
   }
   let front: ParsedYaml = EMPTY_YAML;
+  let frontText = '';
   const yamlEngine = (matterText: string) => {
     // gray-matter hands over the text right after the opening '---' (the rest of line 1 included),
     // so line N of `matterText` is line N of the file.
     // With CRLF line ends the last line keeps its '\r' (gray-matter splits at '\n---').
-    front = parseYaml(matterText.replace(/\r$/, ''), 1);
+    frontText = matterText.replace(/\r$/, '');
+    front = parseYaml(frontText, 1);
     return {};
   };
   const unsupported = (language: string) => () => {
@@ -183,5 +196,5 @@ function parseMarkdown(text: string): ParsedEntry {
   }
   const content = file.content;
   const bodyLine = text.endsWith(content) ? text.slice(0, text.length - content.length).split('\n').length : undefined;
-  return fromYaml(front, 2, { text: content, line: bodyLine ?? 1 });
+  return fromYaml(front, 2, frontText, { text: content, line: bodyLine ?? 1 });
 }
