@@ -35,7 +35,7 @@ function mediaSnapshot(m: MediaRecord, projectId: string, baseUrl: string): Medi
 
 interface EntryText {
   readonly json: string;
-  readonly offsets: Uint32Array;
+  readonly offsets: readonly number[];
 }
 
 /**
@@ -110,19 +110,25 @@ class EntryWriter {
   /** `deps`, when given, collects the relation targets' texts: the entry is expanded. */
   private entryText(col: CollectionRecord, e: EntryRecord, deps?: (string | undefined)[]): EntryText {
     const visible = col.fields.filter((f) => !f.hidden);
-    const offsets = new Uint32Array(visible.length + 1);
-    let json = `{"id":${JSON.stringify(e.id)},"locale":${JSON.stringify(e.locale)}`;
-    visible.forEach((f, i) => {
-      offsets[i] = json.length;
+    // Parts joined once: the text is flat, not a tree of concatenations kept alive with it. A small
+    // array of offsets costs far less than a typed array (with its buffer) per entry.
+    const parts = [`{"id":${JSON.stringify(e.id)},"locale":${JSON.stringify(e.locale)}`];
+    const offsets = new Array<number>(visible.length + 1); // exact size: no spare capacity
+    let length = (parts[0] as string).length;
+    for (const [i, f] of visible.entries()) {
+      offsets[i] = length;
       let targets: (string | undefined)[] | undefined;
       if (deps && f.type === 'relation' && f.collection) {
         targets = this.relationTargets(f, e.values[f.name]);
         deps.push(...targets);
       }
-      json += `,${JSON.stringify(f.name)}:${this.valueJson(f, e.values[f.name], targets)}`;
-    });
-    offsets[visible.length] = json.length;
-    return { json: `${json}}`, offsets };
+      const part = `,${JSON.stringify(f.name)}:${this.valueJson(f, e.values[f.name], targets)}`;
+      parts.push(part);
+      length += part.length;
+    }
+    offsets[visible.length] = length;
+    parts.push('}');
+    return { json: parts.join(''), offsets };
   }
 
   /** The entry as served: relations and media expanded, with its timestamps text and hash. */
@@ -191,7 +197,8 @@ function hashStrings(parts: Iterable<string>): string {
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (h2 >>> 0).toString(16).padStart(8, '0') + (h1 >>> 0).toString(16).padStart(8, '0');
+  // Joined, not concatenated: a flat string rather than a pair kept per entry.
+  return [(h2 >>> 0).toString(16).padStart(8, '0'), (h1 >>> 0).toString(16).padStart(8, '0')].join('');
 }
 
 function* hashInput(projects: ReadonlyMap<string, ProjectSnapshot>, openapi: string): Generator<string> {
