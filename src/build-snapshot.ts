@@ -1,6 +1,6 @@
 // buildSnapshot: content tree → validated model → Snapshot, or a ContentError listing every problem.
 import { ContentError } from './content/issues.js';
-import { loadContent } from './content/load.js';
+import { loadContentIsolated } from './content/isolated.js';
 import { createSnapshot } from './snapshot/create.js';
 import type { Snapshot } from './snapshot/types.js';
 
@@ -14,7 +14,7 @@ export interface BuildSnapshotOptions {
 }
 
 export async function buildSnapshot(options: BuildSnapshotOptions): Promise<Snapshot> {
-  const { model, issues } = await loadContent(options.content, { drafts: options.drafts ?? false });
+  const { model, issues } = await loadContentIsolated(options.content, { drafts: options.drafts ?? false });
   if (issues.length > 0) throw new ContentError(issues);
   return createSnapshot(model, { baseUrl: options.baseUrl ?? '' });
 }

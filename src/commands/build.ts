@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import { formatIssue } from '../content/issues.js';
-import { loadContent } from '../content/load.js';
+import { loadContentIsolated } from '../content/isolated.js';
 import { createSnapshot } from '../snapshot/create.js';
 import { DistError, writeDist } from '../snapshot/dist.js';
 import { parseCommandArgs, UsageError } from './args.js';
@@ -81,7 +81,7 @@ export async function run(args: string[]): Promise<number> {
   const started = performance.now();
   const err = colours(process.stderr);
   const progress = new Progress();
-  const { model, issues, warnings } = await loadContent(root, {
+  const { model, issues, warnings } = await loadContentIsolated(root, {
     drafts: values.drafts === true,
     onProgress: (done, total) => progress.update('reading', done, total),
   });

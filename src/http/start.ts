@@ -2,6 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
+import { loadContentIsolated } from '../content/isolated.js';
 import { createContentLoader } from '../content/load.js';
 import { watchContent } from '../content/watch.js';
 import { ContentError, formatIssue } from '../content/issues.js';
@@ -67,8 +68,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
   const build = async (changes?: readonly string[]): Promise<{ snapshot: Snapshot } | { issues: readonly ContentIssue[] }> => {
     if (!hasContent) throw new Error('no content to build');
-    const loader = watchLoader ?? createContentLoader(root);
-    const { model, issues, warnings } = await loader.load(changes);
+    const { model, issues, warnings } = watchLoader ? await watchLoader.load(changes) : await loadContentIsolated(root);
     if (issues.length > 0) return { issues };
     if (!warned && options.quiet === false && warnings.length > 0) {
       warned = true;

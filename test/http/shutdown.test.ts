@@ -1,21 +1,12 @@
 // The compiled CLI: `cqa serve` prints its URL, finishes a request in flight on SIGTERM and exits 0;
 // content errors at start → exit 1 with file: field: message; `cqa token create`.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { socketClient, tempDir } from './fixture.js';
 
-beforeAll(() => {
-  // Compile src/ to lib/ (errors elsewhere in the tree do not stop tsc from emitting).
-  try {
-    execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'pipe', timeout: 120_000 });
-  } catch {
-    /* emitted anyway; checked below */
-  }
-  expect(existsSync('lib/http/start.js')).toBe(true);
-}, 150_000);
 
 function cqa(args: string[]) {
   const child = spawn(process.execPath, ['bin/cqa.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });

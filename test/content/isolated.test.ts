@@ -1,0 +1,35 @@
+// loadContentIsolated(): the compiled loader in a worker thread gives the same result as loading in
+// this thread, errors and progress included. (lib/ is compiled by test/global-setup.ts.)
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { loadContentIsolated as LoadIsolated } from '../../src/content/isolated.js';
+import { loadContent } from '../../src/content/load.js';
+import { writeTree } from './helpers.js';
+
+const compiled = (): Promise<{ loadContentIsolated: typeof LoadIsolated }> =>
+  import(pathToFileURL(resolve('lib/content/isolated.js')).href);
+
+describe('loadContentIsolated', () => {
+  it('loads the sample in a worker into the same model as loadContent, reporting progress', async () => {
+    const { loadContentIsolated } = await compiled();
+    const progress: number[] = [];
+    const isolated = await loadContentIsolated('content', { onProgress: (done) => progress.push(done) });
+    const inThread = await loadContent('content');
+    expect(isolated.issues).toEqual([]);
+    expect(isolated.model).toEqual(inThread.model);
+    expect(isolated.warnings).toEqual(inThread.warnings);
+    expect(progress.length).toBeGreaterThan(0);
+  });
+
+  it('passes content errors back from the worker', async () => {
+    const { loadContentIsolated } = await compiled();
+    const root = writeTree({
+      'p/project.yaml': 'id: p\n',
+      'p/posts/_collection.yaml': 'fields:\n  price: number\n',
+      'p/posts/a.yaml': 'price: cheap\n',
+    });
+    const { issues } = await loadContentIsolated(root);
+    expect(issues).toEqual([expect.objectContaining({ file: 'p/posts/a.yaml', line: 1, field: 'price' })]);
+  });
+});
