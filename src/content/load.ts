@@ -22,6 +22,11 @@ export interface LoadOptions {
   readonly drafts?: boolean;
   /** Called as files are read: `done` of `total` entry and media files. */
   readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * Entry files already parsed elsewhere (by absolute path; see isolated.ts, which parses on
+   * several threads). A file not in here is read and parsed as usual.
+   */
+  readonly parsed?: ReadonlyMap<string, ParsedEntry>;
 }
 
 export interface LoadResult {
@@ -79,7 +84,7 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
     }
 
     const layouts = layoutTree(files, issues);
-    const ctx: ReadContext = { cache, issues, done: 0, total: 0, onProgress: options.onProgress };
+    const ctx: ReadContext = { cache, issues, done: 0, total: 0, onProgress: options.onProgress, parsed: options.parsed };
     ctx.total = layouts.reduce((n, p) => n + p.media.length + p.collections.reduce((m, c) => m + c.entries.length, 0), 0);
 
     const projects: ProjectRecord[] = [];
@@ -139,6 +144,7 @@ interface ReadContext {
   done: number;
   total: number;
   readonly onProgress: ((done: number, total: number) => void) | undefined;
+  readonly parsed: ReadonlyMap<string, ParsedEntry> | undefined;
 }
 
 const UNREADABLE: ParsedYaml = { value: undefined, problems: [], lineOf: () => undefined, topLines: () => new Map() };
@@ -166,7 +172,7 @@ function readYamlFile(file: FileInfo, ctx: ReadContext): ParsedYaml {
 function readEntryFile(file: FileInfo, ctx: ReadContext): ParsedEntry {
   let parsed: ParsedEntry;
   try {
-    parsed = ctx.cache.entries.get(file, () => parseEntry(entryFormat(file.rel) ?? 'yaml', readFileSync(file.abs, 'utf8')));
+    parsed = ctx.cache.entries.get(file, () => ctx.parsed?.get(file.abs) ?? parseEntry(entryFormat(file.rel) ?? 'yaml', readFileSync(file.abs, 'utf8')));
   } catch (err) {
     ctx.issues.error(file.rel, readError(err));
     parsed = { data: undefined, problems: [], lines: new Map() };

@@ -145,18 +145,40 @@ function fromYaml(parsed: ParsedYaml, firstLine: number, yaml: string, body?: { 
   if (!isPlainObject(value)) {
     return broken([{ line: firstLine, message: `expected a mapping of field names to values, got ${describe(value)}` }]);
   }
+  return withLazyLines({ data: value, body: body?.text, bodyLine: body?.line, problems: [], yaml });
+}
+
+/**
+ * A parsed entry as plain data, for a worker thread to post back: everything but the line map,
+ * which is made again from `yaml` (the front matter or YAML text) when a message needs it.
+ */
+export interface PortableEntry extends Omit<ParsedEntry, 'lines'> {
+  readonly yaml: string;
+}
+
+const yamlOf = new WeakMap<ParsedEntry, string>();
+
+export function toPortable(parsed: ParsedEntry): PortableEntry {
+  const { data, body, bodyLine, problems } = parsed;
+  return { data, body, bodyLine, problems, yaml: yamlOf.get(parsed) ?? '' };
+}
+
+export function fromPortable(portable: PortableEntry): ParsedEntry {
+  return portable.data === undefined ? broken([...portable.problems]) : withLazyLines(portable);
+}
+
+function withLazyLines({ yaml, ...parts }: PortableEntry): ParsedEntry {
   // Lines are needed only for messages, which are rare: parsing again then costs less than a
   // map per file for as long as the file's parse result is kept (the whole tree under --watch).
   let lines: Map<string, number> | undefined;
-  return {
-    data: value,
-    body: body?.text,
-    bodyLine: body?.line,
-    problems: [],
+  const entry: ParsedEntry = {
+    ...parts,
     get lines() {
       return (lines ??= yaml.trim() === '' ? new Map<string, number>() : parseYaml(yaml).topLines());
     },
   };
+  yamlOf.set(entry, yaml);
+  return entry;
 }
 
 const EMPTY_YAML: ParsedYaml = { value: {}, problems: [], lineOf: () => undefined, topLines: () => new Map() };

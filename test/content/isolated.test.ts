@@ -5,6 +5,8 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { loadContentIsolated as LoadIsolated } from '../../src/content/isolated.js';
 import { loadContent } from '../../src/content/load.js';
+import { writeFileSync } from 'node:fs';
+import { generateContent } from '../../scripts/generate-content.mjs';
 import { writeTree } from './helpers.js';
 
 const compiled = (): Promise<{ loadContentIsolated: typeof LoadIsolated }> =>
@@ -32,4 +34,20 @@ describe('loadContentIsolated', () => {
     const { issues } = await loadContentIsolated(root);
     expect(issues).toEqual([expect.objectContaining({ file: 'p/posts/a.yaml', line: 1, field: 'price' })]);
   });
+
+  it('parses a large tree on two threads into the same model and the same messages', async () => {
+    const { loadContentIsolated } = await compiled();
+    const root = writeTree({});
+    generateContent({ entries: 1500, out: root, seed: 3, format: 'mixed' });
+    // Two broken files, one in each half of the list, so both threads' messages are compared.
+    writeFileSync(`${root}/bench/items/item-000002.md`, '---\ntitle: A\nprice: cheap\n---\nBody\n');
+    writeFileSync(`${root}/bench/items/item-001499.yaml`, 'title: B\nprice: [1, 2]\n');
+    const isolated = await loadContentIsolated(root);
+    const inThread = await loadContent(root);
+    const withLines = new Set(isolated.issues.filter((i) => i.line !== undefined).map((i) => i.file));
+    expect(withLines).toEqual(new Set(['bench/items/item-000002.md', 'bench/items/item-001499.yaml']));
+    expect(isolated.issues).toEqual(inThread.issues);
+    expect(isolated.model).toEqual(inThread.model);
+  });
 });
+
