@@ -1,6 +1,7 @@
 // One entry file → an EntryRecord: reserved keys (id, locale, draft, timestamps), then every field
 // coerced to its schema type. All problems are reported; the entry is kept when its id is usable.
 import type { EntryRecord, FieldDef, FieldValue } from '../snapshot/model.js';
+import { isEmpty } from '../snapshot/order.js';
 import type { FileInfo } from './files.js';
 import { idProblem, RESERVED_KEYS } from './identifiers.js';
 import { describe, type IssueList } from './issues.js';
@@ -36,9 +37,6 @@ export function baseName(rel: string): string {
   return dot > 0 ? name.slice(0, dot) : name;
 }
 
-export function isEmptyValue(v: FieldValue | undefined): boolean {
-  return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
-}
 
 export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntry): EntryRecord | undefined {
   const { issues, collection, project } = ctx;
@@ -107,7 +105,9 @@ export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntr
   }
 
   for (const field of collection.fields.values()) {
-    if (field.required && isEmptyValue(values[field.name])) {
+    // A value that is there but invalid has been reported already: don't also call it empty.
+    const raw = hasBody && field.name === collection.bodyField ? body : data[field.name];
+    if (field.required && isEmpty(values[field.name]) && isEmpty(raw as FieldValue | undefined)) {
       const message = values[field.name] === undefined && data[field.name] === undefined ? 'required field is missing' : 'required field is empty';
       issues.error(file.rel, message, at(field.name));
     }

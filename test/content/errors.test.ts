@@ -93,6 +93,14 @@ describe('validation errors: all of them, each with file, line, field and what w
       { file: 'p/posts/a.yaml', line: 2, field: 'tags', message: 'required field is empty' },
     ]);
   });
+
+  it('reports an invalid value of a required field once, as invalid, not also as empty', async () => {
+    const r = await load({
+      'p/posts/_collection.yaml': 'fields:\n  title: text\n  price: { type: number, required: true }\n',
+      'p/posts/a.yaml': 'title: A\nprice: cheap\n',
+    });
+    expect(r.issues).toEqual([{ file: 'p/posts/a.yaml', line: 2, field: 'price', message: 'expected a number, got "cheap"' }]);
+  });
 });
 
 describe('schema errors in _collection.yaml', () => {
