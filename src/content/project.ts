@@ -1,20 +1,13 @@
 // project.yaml: the project's identity, locales and access tokens (SPEC §2.1).
 import { createHash } from 'node:crypto';
-import type { Scope, TokenRecord } from '../snapshot/model.js';
+import type { ProjectRecord, Scope, TokenRecord } from '../snapshot/model.js';
 import { idProblem } from './identifiers.js';
 import { describe, isPlainObject, type IssueList } from './issues.js';
 import { isLocaleTag } from './locale.js';
 import type { ParsedYaml } from './parse.js';
 
-export interface ProjectConfig {
-  readonly id: string;
-  readonly name: string;
-  readonly description: string | null;
-  readonly default_locale: string;
-  readonly locales: readonly string[];
-  readonly public: boolean;
-  readonly tokens: readonly TokenRecord[];
-}
+/** What project.yaml says: a ProjectRecord without its collections and media. */
+export type ProjectConfig = Omit<ProjectRecord, 'collections' | 'media'>;
 
 const KEYS = ['id', 'name', 'description', 'default_locale', 'locales', 'public', 'tokens'];
 const TOKEN_KEYS = ['name', 'sha256', 'token', 'scopes'];

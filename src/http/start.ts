@@ -1,7 +1,7 @@
 // startServer(): the mock server as a library call, for contract tests and for `cqa serve`.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { loadContentIsolated } from '../content/isolated.js';
 import { createContentLoader } from '../content/load.js';
 import { watchContent } from '../content/watch.js';

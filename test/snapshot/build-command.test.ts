@@ -1,14 +1,15 @@
 // `cqa build` on real content trees: a small fixture written to a temp dir, and the sample content/.
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildSnapshot } from '../../src/build-snapshot.js';
 import { UsageError } from '../../src/commands/args.js';
 import { formatBytes, run } from '../../src/commands/build.js';
 import { createHandler } from '../../src/http/fetch.js';
+import { listFiles } from './fixture.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-build-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -36,18 +37,6 @@ function fixture(root: string): void {
   });
 }
 
-function listFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const abs = join(d, name);
-      if (statSync(abs).isDirectory()) walk(abs);
-      else out.push(relative(dir, abs).split('\\').join('/'));
-    }
-  };
-  walk(dir);
-  return out.sort();
-}
 
 const digest = (dir: string) => new Map(listFiles(dir).map((f) => [f, createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')]));
 

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSnapshot } from '../../src/snapshot/create.js';
 import { DistError, writeDist } from '../../src/snapshot/dist.js';
 import type { ContentModel } from '../../src/snapshot/model.js';
-import { DRAFT_VALUE, entry, fixtureModel, HIDDEN_VALUE, mediaFiles, TOKEN, TOKEN_SHA } from './fixture.js';
+import { DRAFT_VALUE, entry, fixtureModel, HIDDEN_VALUE, listFiles, mediaFiles, TOKEN, TOKEN_SHA } from './fixture.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-dist-'));
 const { dir: mediaDir, media } = mediaFiles();
@@ -16,19 +16,6 @@ afterAll(() => {
   rmSync(mediaDir, { recursive: true, force: true });
 });
 
-/** Every file under `dir`, relative and '/'-separated, sorted. */
-function listFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const abs = join(d, name);
-      if (statSync(abs).isDirectory()) walk(abs);
-      else out.push(relative(dir, abs).split('\\').join('/'));
-    }
-  };
-  walk(dir);
-  return out.sort();
-}
 
 function treeDigest(dir: string): Map<string, string> {
   return new Map(listFiles(dir).map((f) => [f, createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')]));

@@ -1,8 +1,8 @@
 // A hand-written content model with media files on disk, for the dist/openapi/preview tests.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { CollectionRecord, ContentModel, EntryRecord, FieldDef, MediaRecord } from '../../src/snapshot/model.js';
 
 export const TOKEN = 'fixture-secret-token-7f3a';
@@ -86,4 +86,18 @@ export function fixtureModel(media: MediaRecord[], posts = 3): ContentModel {
       },
     ],
   };
+}
+
+/** Every file under `dir`, relative and '/'-separated, sorted. */
+export function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const abs = join(d, name);
+      if (statSync(abs).isDirectory()) walk(abs);
+      else out.push(relative(dir, abs).split('\\').join('/'));
+    }
+  };
+  walk(dir);
+  return out.sort();
 }
