@@ -14,7 +14,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { exportJsonServerDb, generateContent, itemId } from './generate-content.mjs';
 import { runP3 } from './bench-query.mjs';
-import { CQA, freePort, load, median, ROOT, round, rssOf, sleep, spawnServer, timeChild } from './bench/lib.mjs';
+import { CQA, fetchWhenUp, freePort, load, median, ROOT, round, rssOf, sleep, spawnServer, timeChild } from './bench/lib.mjs';
 
 const LARGE = Number(process.env.BENCH_ENTRIES ?? 100_000);
 const MEDIUM = 10_000;
@@ -86,6 +86,7 @@ async function p2p6(dir) {
     const url = `${ours.url}/api/bench/items?${query}`;
     const warm = await fetch(url, { headers: HEADERS }); // the engine builds its indexes lazily, once
     if (warm.status !== 200) throw new Error(`P2: our server answered ${warm.status}: ${await warm.text()}`);
+    const ourIds = (await warm.json()).data.map((e) => e.id).join();
 
     // P6: resident memory after start-up and the first query, against the size of the same
     // entries as plain JSON (json-server's db.json) and as served (the unfiltered list).
@@ -103,8 +104,11 @@ async function p2p6(dir) {
     const jsServer = await spawnServer([join(ROOT, 'node_modules/json-server/lib/cli/bin.js'), db, '--port', String(await freePort()), '--host', '127.0.0.1']);
     try {
       const jsUrl = `${jsServer.url}/items?category=garden&price_gte=100&price_lte=300&_sort=price&_order=desc&_limit=20`;
-      const check = await fetch(jsUrl);
+      const check = await fetchWhenUp(jsUrl); // json-server prints its URL before it listens
       if (check.status !== 200) throw new Error(`P2: json-server answered ${check.status}`);
+      // The comparison is fair only if both answer the same page.
+      const theirIds = (await check.json()).map((e) => e.id).join();
+      if (theirIds !== ourIds) throw new Error(`P2: the answers differ:\n  ours:        ${ourIds}\n  json-server: ${theirIds}`);
       const jsLoad = await load(jsUrl, { connections: 4, duration: 8 });
       const r = oursLoad.rps / jsLoad.rps;
       out.p2 = result(round(r, 1), 50, 'ratio', r >= 50,

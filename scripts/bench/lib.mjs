@@ -90,3 +90,16 @@ export function freePort() {
     });
   });
 }
+
+/** Fetches `url` until it answers (servers that print their URL before they listen). */
+export async function fetchWhenUp(url, init, timeoutMs = 10_000) {
+  const started = performance.now();
+  for (;;) {
+    try {
+      return await fetch(url, init);
+    } catch (err) {
+      if (performance.now() - started > timeoutMs) throw err;
+      await sleep(50);
+    }
+  }
+}
