@@ -2,7 +2,8 @@
 // (SPEC §2). Paths are relative to the content root and '/'-separated; everything is sorted so the
 // same tree always gives the same model.
 import fg from 'fast-glob';
-import { stat } from 'node:fs/promises';
+import { realpathSync, statSync } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { compareCodePoints } from '../snapshot/order.js';
 import type { IssueList } from './issues.js';
@@ -14,6 +15,8 @@ export interface FileInfo {
   readonly abs: string;
   readonly mtimeMs: number;
   readonly size: number;
+  /** A symbolic link that leads outside the content folder, or to a folder: never read. */
+  readonly refused?: true;
 }
 
 export interface CollectionLayout {
@@ -35,7 +38,8 @@ const GLOB_OPTIONS: fg.Options = {
   dot: false,
   onlyFiles: false,
   markDirectories: true,
-  followSymbolicLinks: true,
+  // Links are never followed blindly: see linkInfo().
+  followSymbolicLinks: false,
   ignore: ['**/_*/**'],
 };
 
@@ -55,12 +59,26 @@ async function listUnder(base: string, rel: string): Promise<FileInfo[]> {
   const cwd = rel === '' ? base : resolve(base, rel);
   const prefix = rel === '' ? '' : `${rel}/`;
   const found = await fg('**', { ...GLOB_OPTIONS, cwd, stats: true });
-  return found.map((e) => ({
-    rel: prefix + e.path,
-    abs: resolve(cwd, e.path),
-    mtimeMs: e.stats?.mtimeMs ?? 0,
-    size: e.stats?.size ?? 0,
-  }));
+  return found.map((e) => {
+    const file = { rel: prefix + e.path, abs: resolve(cwd, e.path), mtimeMs: e.stats?.mtimeMs ?? 0, size: e.stats?.size ?? 0 };
+    return e.stats?.isSymbolicLink() ? linkInfo(file, base) : file;
+  });
+}
+
+/**
+ * A symbolic link is read only when it leads to a file inside the content folder: nothing outside
+ * the content tree is ever read or served (a link to /etc in media/ would publish it).
+ */
+function linkInfo(file: FileInfo, base: string): FileInfo {
+  try {
+    const target = realpathSync(file.abs);
+    const inside = relative(realpathSync(base), target);
+    const info = statSync(target);
+    if (!inside.startsWith('..') && !isAbsolute(inside) && info.isFile()) return { ...file, mtimeMs: info.mtimeMs, size: info.size };
+  } catch {
+    // A dangling link: refused below like any other.
+  }
+  return { ...file, refused: true };
 }
 
 /** Whether a path relative to the root is one `listFiles` would list. */
@@ -88,8 +106,10 @@ export async function updateListing(root: string, previous: ReadonlyMap<string, 
     if (rel === '') return new Map((await listFiles(root)).map((f) => [f.rel, f]));
     if (!isListed(rel)) continue;
     const abs = resolve(base, rel);
-    const info = await stat(abs).catch(() => undefined);
-    if (!info) {
+    const info = await lstat(abs).catch(() => undefined);
+    if (info?.isSymbolicLink()) {
+      next.set(rel, linkInfo({ rel, abs, mtimeMs: info.mtimeMs, size: info.size }, base));
+    } else if (!info) {
       removeUnder(rel);
     } else if (info.isDirectory()) {
       removeUnder(rel);
@@ -119,6 +139,10 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
     return f;
   };
   for (const file of files) {
+    if (file.refused) {
+      issues.error(file.rel, 'not read: a symbolic link is followed only to a file inside the content folder');
+      continue;
+    }
     const dir = file.rel.endsWith('/');
     const parts = (dir ? file.rel.slice(0, -1) : file.rel).split('/');
     const name = parts[parts.length - 1] as string;
