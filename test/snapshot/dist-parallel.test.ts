@@ -1,0 +1,32 @@
+// writeDist from 2,000 documents on writes them in worker threads: the tree must be byte-identical
+// to the one written in this thread. (The compiled lib/ has the worker; test/global-setup.ts
+// compiles it. Run from the TypeScript sources, writeDist writes in this thread.)
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, expect, it } from 'vitest';
+import { generateContent } from '../../scripts/generate-content.mjs';
+import { loadContent } from '../../src/content/load.js';
+import { createSnapshot } from '../../src/snapshot/create.js';
+import { writeDist } from '../../src/snapshot/dist.js';
+import { listFiles } from './fixture.js';
+
+const work = mkdtempSync(join(tmpdir(), 'cqa-dist-parallel-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const digests = (dir: string) => new Map(listFiles(dir).map((f) => [f, createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')]));
+
+it('writes the same bytes in worker threads as in this thread', async () => {
+  generateContent({ entries: 2100, out: join(work, 'content'), seed: 5, format: 'mixed' });
+  const { model, issues } = await loadContent(join(work, 'content'));
+  expect(issues).toEqual([]);
+  const snapshot = createSnapshot(model);
+  const compiled = (await import(pathToFileURL(resolve('lib/snapshot/dist.js')).href)) as { writeDist: typeof writeDist };
+  const inWorkers = await compiled.writeDist(snapshot, { out: join(work, 'workers') });
+  const here = await writeDist(snapshot, { out: join(work, 'here') });
+  expect(inWorkers).toEqual(here);
+  expect(here.files).toBeGreaterThan(6000);
+  expect(digests(join(work, 'workers'))).toEqual(digests(join(work, 'here')));
+}, 60_000);
