@@ -6,13 +6,14 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { loadContent, type LoadOptions, type LoadResult } from './load.js';
+import type { LoadOptions, LoadResult } from './load.js';
 
 const WORKER = new URL('./load-worker.js', import.meta.url);
 
 export function loadContentIsolated(root: string, options: LoadOptions = {}): Promise<LoadResult> {
   // Run from the TypeScript sources (tests), there is no compiled worker: load in this thread.
-  if (!existsSync(fileURLToPath(WORKER))) return loadContent(root, options);
+  // (Imported only then: the parsers' modules are the worker's to load.)
+  if (!existsSync(fileURLToPath(WORKER))) return import('./load.js').then((m) => m.loadContent(root, options));
   return new Promise((resolve, reject) => {
     let settled = false;
     const worker = new Worker(WORKER, { workerData: { root, drafts: options.drafts ?? false } });
