@@ -400,19 +400,6 @@ function filter(table: Table, node: Node): { matches: Int32Array; ordered: boole
 function comparator(table: Table, sort: readonly SortSpec[]): (a: number, b: number) => number {
   const idRank = table.idRank();
   const keys = sort.map((s) => ({ rank: table.rank(s.field), desc: s.desc }));
-  if (keys.length === 1) {
-    const { rank, desc } = keys[0] as { rank: Int32Array; desc: boolean };
-    return (a, b) => {
-      const ra = rank[a] as number;
-      const rb = rank[b] as number;
-      if (ra !== rb) {
-        if (ra === EMPTY_RANK) return 1;
-        if (rb === EMPTY_RANK) return -1;
-        return desc ? rb - ra : ra - rb;
-      }
-      return (idRank[a] as number) - (idRank[b] as number);
-    };
-  }
   return (a, b) => {
     for (let k = 0; k < keys.length; k++) {
       const { rank, desc } = keys[k] as { rank: Int32Array; desc: boolean };

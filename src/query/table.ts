@@ -123,87 +123,69 @@ export class Table {
 
   /** Single-valued numeric column (NaN = empty); for the id field: the ids as numbers. */
   num(name: string): Float64Array {
-    let col = this.numCols.get(name);
-    if (!col) {
+    return cached(this.numCols, name, () => {
       const f = this.field(name);
-      col = new Float64Array(this.n);
+      const col = new Float64Array(this.n);
       if (f.isId) for (let i = 0; i < this.n; i++) col[i] = Number(this.ids[i]);
       else for (let i = 0; i < this.n; i++) col[i] = storedNumber(f.kind, f.get(i));
-      this.numCols.set(name, col);
-    }
-    return col;
+      return col;
+    });
   }
 
   numMulti(name: string): (readonly number[])[] {
-    let col = this.numMultiCols.get(name);
-    if (!col) {
-      const f = this.field(name);
-      col = new Array(this.n);
-      for (let i = 0; i < this.n; i++) {
-        const out: number[] = [];
-        for (const v of asList(f.get(i))) {
-          const x = storedNumber(f.kind, v);
-          if (!Number.isNaN(x)) out.push(x);
-        }
-        col[i] = out;
-      }
-      this.numMultiCols.set(name, col);
-    }
-    return col;
+    const kind = this.field(name).kind;
+    return cached(this.numMultiCols, name, () => this.multiColumn(name, (v) => {
+      const x = storedNumber(kind, v);
+      return Number.isNaN(x) ? undefined : x;
+    }));
   }
 
   /** Single-valued text column (undefined = empty). */
   text(name: string): (string | undefined)[] {
-    let col = this.textCols.get(name);
-    if (!col) {
+    return cached(this.textCols, name, () => {
       const f = this.field(name);
-      col = new Array(this.n);
+      const col: (string | undefined)[] = new Array(this.n);
       for (let i = 0; i < this.n; i++) col[i] = storedText(f.get(i));
-      this.textCols.set(name, col);
-    }
-    return col;
+      return col;
+    });
   }
 
   textMulti(name: string): (readonly string[])[] {
-    let col = this.textMultiCols.get(name);
-    if (!col) {
-      const f = this.field(name);
-      col = new Array(this.n);
-      for (let i = 0; i < this.n; i++) {
-        const out: string[] = [];
-        for (const v of asList(f.get(i))) {
-          const s = storedText(v);
-          if (s !== undefined) out.push(s);
-        }
-        col[i] = out;
+    return cached(this.textMultiCols, name, () => this.multiColumn(name, storedText));
+  }
+
+  /** Per position, the converted values of a multiple field (undefined results left out). */
+  private multiColumn<T>(name: string, convert: (v: FieldValue) => T | undefined): T[][] {
+    const f = this.field(name);
+    const col: T[][] = new Array(this.n);
+    for (let i = 0; i < this.n; i++) {
+      const out: T[] = [];
+      for (const v of asList(f.get(i))) {
+        const x = convert(v);
+        if (x !== undefined) out.push(x);
       }
-      this.textMultiCols.set(name, col);
+      col[i] = out;
     }
     return col;
   }
 
   /** The text column lower-cased (for `like`), single or multiple. */
   lower(name: string): (string | undefined)[] | (readonly string[])[] {
-    let col = this.lowerCols.get(name);
-    if (!col) {
-      col = this.field(name).multiple
+    return cached(this.lowerCols, name, () =>
+      this.field(name).multiple
         ? this.textMulti(name).map((l) => l.map((s) => s.toLowerCase()))
-        : this.text(name).map((s) => s?.toLowerCase());
-      this.lowerCols.set(name, col);
-    }
-    return col;
+        : this.text(name).map((s) => s?.toLowerCase()),
+    );
   }
 
   /** 1 where the value is empty (absent, null, "", []). */
   empty(name: string): Uint8Array {
-    let col = this.emptyCols.get(name);
-    if (!col) {
+    return cached(this.emptyCols, name, () => {
       const f = this.field(name);
-      col = new Uint8Array(this.n);
+      const col = new Uint8Array(this.n);
       for (let i = 0; i < this.n; i++) col[i] = isEmpty(f.get(i)) ? 1 : 0;
-      this.emptyCols.set(name, col);
-    }
-    return col;
+      return col;
+    });
   }
 
   /** Value → ascending positions, for eq/in on text, ref and multiple fields. */
@@ -321,6 +303,16 @@ export class Table {
     }
     return rank;
   }
+}
+
+/** The memoised value of `map` for `name`, built on first use. */
+function cached<T>(map: Map<string, T>, name: string, build: () => T): T {
+  let value = map.get(name);
+  if (value === undefined) {
+    value = build();
+    map.set(name, value);
+  }
+  return value;
 }
 
 function asList(v: FieldValue | undefined): readonly FieldValue[] {
