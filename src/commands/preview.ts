@@ -1,12 +1,17 @@
 // `cqa preview [dist] [--port 4173] [--host 127.0.0.1]`: serves a build output as a static host
 // (Netlify, Cloudflare Pages) would — `/api/demo/posts` from `api/demo/posts/index.json`, the
-// precompressed .br/.gz siblings, the headers of `_headers` — with sirv. Request paths are checked
-// before they reach the file system: no `..`, no encoded slash or backslash, no NUL.
+// precompressed .br/.gz siblings, the headers of `_headers`. Request paths are checked before they
+// reach the file system (no `..`, no encoded slash or backslash, no NUL), and every file is checked
+// again once opened: a regular file inside dist/, even through links (src/http/open-file.ts).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import sirv from 'sirv';
+import { negotiateEncoding } from '../http/accept.js';
+import { refuseConnect } from '../http/connect.js';
+import { openInside, ServedRoot } from '../http/open-file.js';
+import { sendFile } from '../http/send-file.js';
+import { mimeType } from '../content/media.js';
 import { intOption, parseCommandArgs, UsageError } from './args.js';
 
 export interface PreviewOptions {
@@ -49,6 +54,10 @@ export function parseHeadersFile(text: string): HeaderRule[] {
  * The decoded path of a request, or null when it must not reach the file system: malformed
  * percent-encoding, a `.`/`..` or empty segment, an encoded `/` or `\`, a NUL byte.
  */
+function one(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
 export function safePathname(url: string): string | null {
   const q = url.search(/[?#]/);
   const raw = q === -1 ? url : url.slice(0, q);
@@ -73,36 +82,66 @@ export function safePathname(url: string): string | null {
   return `/${decoded.join('/')}`;
 }
 
-/** Files that static hosts read as configuration and never serve. */
-const HIDDEN = new Set(['/_headers', '/_redirects']);
+/** A file that is no part of what a host publishes: its configuration (`_headers`, `_redirects`) or a dot file. */
+function unpublished(rel: string): boolean {
+  return rel.split('/').some((s) => s.startsWith('_') || s.startsWith('.'));
+}
 
 function notFound(res: ServerResponse): void {
   res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
   res.end('Not Found\n');
 }
 
+/**
+ * The files that may answer `pathname`, most specific first. API paths are folders with an
+ * index.json (the `_redirects` rewrite); media files are served as they are.
+ */
+function candidates(pathname: string): string[] {
+  const rel = pathname.slice(1);
+  if (rel.startsWith('media/')) return [rel];
+  if (rel === '' || rel.endsWith('/')) return [`${rel}index.json`];
+  return [rel, `${rel}/index.json`, `${rel}.json`];
+}
+
 export function previewHandler(dir: string): (req: IncomingMessage, res: ServerResponse) => void {
-  const root = resolve(dir);
-  const headersPath = resolve(root, '_headers');
+  const root = new ServedRoot(resolve(dir));
+  void root.realRoot(); // pinned now: a dist/ replaced by a link later serves nothing new
+  const headersPath = resolve(root.path, '_headers');
   const rules = existsSync(headersPath) ? parseHeadersFile(readFileSync(headersPath, 'utf8')) : [];
-  const common = { dev: true, etag: true, dotfiles: false, onNoMatch: (_: IncomingMessage, res: ServerResponse) => notFound(res) };
-  // API paths are directories with index.json (the `_redirects` rewrite); media files are served as they are.
-  const api = sirv(root, {
-    ...common,
-    extensions: ['json'],
-    gzip: true,
-    brotli: true,
-    setHeaders: (res, pathname) => {
-      for (const rule of rules) if (rule.pattern.test(pathname)) for (const [k, v] of rule.headers) res.setHeader(k, v);
-    },
-  });
-  const files = sirv(root, {
-    ...common,
-    extensions: [],
-    setHeaders: (res, pathname) => {
-      for (const rule of rules) if (rule.pattern.test(pathname)) for (const [k, v] of rule.headers) res.setHeader(k, v);
-    },
-  });
+
+  // The first candidate that opens as a published file inside dist, with its precompressed
+  // sibling (.br, .gz) when the client accepts that coding and the sibling exists.
+  const find = async (pathname: string, acceptEncoding: string | undefined) => {
+    const api = !pathname.startsWith('/media/');
+    const codings = api ? (['br', 'gzip'] as const).filter((c) => negotiateEncoding(acceptEncoding, [c]) === c) : [];
+    for (const rel of candidates(pathname)) {
+      for (const coding of [...codings, undefined]) {
+        const file = await openInside(root, coding ? `${rel}.${coding === 'br' ? 'br' : 'gz'}` : rel);
+        if (!file) continue;
+        if (unpublished(file.real)) {
+          await file.handle.close();
+          continue;
+        }
+        return { file, rel, coding, api };
+      }
+    }
+    return undefined;
+  };
+
+  const answer = async (req: IncomingMessage, res: ServerResponse, pathname: string) => {
+    const found = await find(pathname, one(req.headers['accept-encoding']));
+    if (!found) return notFound(res);
+    const headers: Record<string, string> = {
+      'content-type': mimeType(found.rel),
+      'cache-control': 'no-cache',
+    };
+    if (found.api) headers.vary = 'Accept-Encoding';
+    if (found.coding) headers['content-encoding'] = found.coding;
+    for (const rule of rules) if (rule.pattern.test(pathname)) for (const [k, v] of rule.headers) headers[k.toLowerCase()] = v;
+    if (res.destroyed) return void found.file.handle.close();
+    sendFile(req, res, found.file, headers);
+  };
+
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
@@ -110,17 +149,11 @@ export function previewHandler(dir: string): (req: IncomingMessage, res: ServerR
       return;
     }
     const pathname = safePathname(req.url ?? '/');
-    if (pathname === null || HIDDEN.has(pathname)) return notFound(res);
-    // sirv reads `req._parsedUrl` (@polka/url's cache) and decodeURI()s a pathname holding '%':
-    // hand it the checked, fully decoded path with '%' escaped, so it finds exactly that file.
-    (req as IncomingMessage & { _parsedUrl: unknown })._parsedUrl = {
-      pathname: pathname.replace(/%/g, '%25'),
-      search: '',
-      query: undefined,
-      hash: undefined,
-      raw: req.url,
-    };
-    (pathname.startsWith('/media/') ? files : api)(req, res);
+    if (pathname === null || unpublished(pathname.slice(1))) return notFound(res);
+    answer(req, res, pathname).catch(() => {
+      if (!res.headersSent) notFound(res);
+      else res.destroy();
+    });
   };
 }
 
@@ -130,6 +163,7 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${options.dir} is not a directory; run cqa build first`);
   const host = options.host ?? '127.0.0.1';
   const server = createServer(previewHandler(dir));
+  server.on('connect', refuseConnect(() => ({ status: 405, headers: { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }, body: 'Method Not Allowed\n' })));
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   await new Promise<void>((ok, fail) => {

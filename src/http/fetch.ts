@@ -7,6 +7,8 @@ import type { Encoding } from './accept.js';
 import { HttpCore, type CoreResponse, type HttpOptions, type Platform, type QueryEngine } from './core.js';
 import { defaultEngine } from './engine.js';
 import { digestTag, etagOf, ifNoneMatch } from './etag.js';
+import { mediaRoot } from './media-root.js';
+import { contentRange, parseRange } from './range.js';
 import { sha256, toHex } from './sha256.js';
 
 export interface HandlerOptions extends HttpOptions {
@@ -35,13 +37,24 @@ export const webPlatform: Platform = {
   encodings: typeof CompressionStream === 'function' ? ['gzip'] : [],
 };
 
-async function readWithNodeFs(m: MediaRecord): Promise<Uint8Array | null> {
-  try {
-    const fs = await import('node:fs/promises');
-    return new Uint8Array(await fs.readFile(m.source));
-  } catch {
-    return null;
-  }
+/**
+ * The default media reader where the runtime has node:fs: the file is checked as it is opened
+ * (open-file.ts), so a link swapped in after validation is not followed out of the media folder.
+ * Imported lazily, so that importing this module evaluates no Node-only code.
+ */
+function nodeMediaReader(): (m: MediaRecord) => Promise<Uint8Array | null> {
+  let files: Promise<typeof import('./open-file.js')> | undefined;
+  let roots: import('./open-file.js').ServedRoots | undefined;
+  return async (m) => {
+    try {
+      files ??= import('./open-file.js');
+      const { ServedRoots, readInside } = await files;
+      roots ??= new ServedRoots();
+      return await readInside(roots.get(mediaRoot(m)), m.id);
+    } catch {
+      return null;
+    }
+  };
 }
 
 function compressed(body: Uint8Array, encoding: Encoding): ReadableStream<Uint8Array> {
@@ -63,7 +76,7 @@ function splitUrl(url: string): { path: string; query: string } {
 
 export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}): FetchHandler {
   const core = new HttpCore(snapshot, webPlatform, options.engine ?? defaultEngine, options);
-  const readMedia = options.readMedia ?? readWithNodeFs;
+  const readMedia = options.readMedia ?? nodeMediaReader();
 
   const media = async (request: Request, r: CoreResponse, m: MediaRecord): Promise<Response> => {
     const bytes = await readMedia(m);
@@ -80,26 +93,17 @@ export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}):
       'cache-control': 'no-cache',
     };
     if (ifNoneMatch(h['if-none-match'], tag)) return new Response(null, { status: 304, headers });
-    const range = /^bytes=(\d*)-(\d*)$/.exec((h.range ?? '').trim());
+    const size = bytes.length;
+    const range = parseRange(h.range, size, h['if-range'], headers.etag);
+    if (range.kind === 'unsatisfiable') {
+      return new Response(null, { status: 416, headers: { ...headers, 'content-range': contentRange(range, size) } });
+    }
     let status = 200;
     let part = bytes;
-    if (range && (range[1] || range[2])) {
-      const size = bytes.length;
-      let start: number;
-      let end: number;
-      if (!range[1]) {
-        start = Math.max(0, size - Number(range[2]));
-        end = size - 1;
-      } else {
-        start = Number(range[1]);
-        end = range[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
-      }
-      if (start >= size || start > end) {
-        return new Response(null, { status: 416, headers: { ...headers, 'content-range': `bytes */${size}` } });
-      }
+    if (range.kind === 'partial') {
       status = 206;
-      part = bytes.subarray(start, end + 1);
-      headers['content-range'] = `bytes ${start}-${end}/${size}`;
+      part = bytes.subarray(range.start, range.end + 1);
+      headers['content-range'] = contentRange(range, size);
     }
     headers['content-length'] = String(part.length);
     return new Response(request.method === 'HEAD' ? null : (part as BodyInit), { status, headers });

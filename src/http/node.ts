@@ -1,16 +1,18 @@
 // The node:http adapter: the fast path. No WHATWG Request/Response and no framework per request:
 // the raw URL is split at `?`, node's lower-case header object goes to the core as is, and the
 // answer's bytes (cached per static document together with their ETag and compressed variants)
-// go out with one writeHead + end. Media files go through sirv (Range, ETag, streaming).
+// go out with one writeHead + end. Media files are opened and checked by open-file.ts and sent by
+// send-file.ts (Range, ETag, streaming).
 import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { dirname } from 'node:path';
 import { brotliCompressSync, constants as zc, createBrotliCompress, createGzip, gzipSync } from 'node:zlib';
-import sirv from 'sirv';
 import type { MediaRecord } from '../snapshot/model.js';
 import type { CoreResponse, HttpCore, Platform } from './core.js';
 import type { Encoding } from './accept.js';
+import { mediaRoot } from './media-root.js';
+import { openInside, ServedRoots } from './open-file.js';
+import { sendFile } from './send-file.js';
 
 /** Bodies larger than this are compressed as a stream by the adapter, off the main thread. */
 const SYNC_COMPRESS_MAX = 256 * 1024;
@@ -49,14 +51,6 @@ export interface NodeListener {
   closing: boolean;
 }
 
-type SirvHandler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
-
-/** The directory that holds `media/`'s files: the record's source path minus its id. */
-function mediaRoot(m: MediaRecord): string {
-  const source = m.source.replace(/\\/g, '/');
-  return source.endsWith(`/${m.id}`) ? source.slice(0, -m.id.length - 1) : dirname(m.source);
-}
-
 function splitTarget(url: string): { path: string; query: string } {
   // Absolute-form targets (`GET http://host/path`) are reduced to their path.
   if (url.charCodeAt(0) !== 47) {
@@ -71,26 +65,18 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
   const delay = options.delay ?? 0;
   const log = options.log;
   const onError = options.onError ?? ((err: unknown) => console.error('cqa: unexpected error', err));
-  const sirvs = new Map<string, SirvHandler>();
+  // Each project's media folder, pinned to its real path when the listener first sees it.
+  const roots = new ServedRoots();
+  for (const p of core.snapshot.projects.values()) for (const m of p.mediaById.values()) roots.get(mediaRoot(m.record));
 
-  const sirvFor = (root: string): SirvHandler => {
-    let h = sirvs.get(root);
-    if (!h) {
-      if (sirvs.size > 256) sirvs.clear();
-      // dev: stat per request, so files changed under --watch are served fresh.
-      h = sirv(root, { dev: true, etag: true, dotfiles: true, extensions: [] }) as unknown as SirvHandler;
-      sirvs.set(root, h);
+  const sendMedia = async (req: IncomingMessage, res: ServerResponse, r: CoreResponse, m: MediaRecord) => {
+    // The id was validated against the snapshot; the file is checked again as it is opened.
+    const file = await openInside(roots.get(mediaRoot(m)), m.id);
+    if (res.destroyed) {
+      await file?.handle.close();
+      return;
     }
-    return h;
-  };
-
-  const sendMedia = (req: IncomingMessage, res: ServerResponse, r: CoreResponse, m: MediaRecord) => {
-    for (const [k, v] of Object.entries(r.headers)) res.setHeader(k, v);
-    // Hand sirv the already-validated media id as the path (sirv runs decodeURI on it, so `%` is
-    // escaped); it never sees the raw request path.
-    const pathname = `/${m.id.replace(/%/g, '%25')}`;
-    (req as IncomingMessage & { _parsedUrl?: unknown })._parsedUrl = { pathname, search: '', query: undefined, hash: undefined, raw: req.url };
-    sirvFor(mediaRoot(m))(req, res, () => {
+    if (!file) {
       const p = core.problem({ method: req.method ?? 'GET', path: '', query: '', headers: req.headers }, {
         status: 404,
         code: 'not_found',
@@ -98,12 +84,17 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
       });
       res.writeHead(p.status, p.headers);
       res.end(p.body ?? undefined);
-    });
+      return;
+    }
+    sendFile(req, res, file, { ...r.headers, 'content-type': m.mime_type, 'cache-control': 'no-cache' });
   };
 
   const send = (req: IncomingMessage, res: ServerResponse, r: CoreResponse) => {
     if (listener.closing) r.headers.connection = 'close';
-    if (r.media) return sendMedia(req, res, r, r.media);
+    if (r.media) {
+      sendMedia(req, res, r, r.media).catch((err) => fail(res, err));
+      return;
+    }
     if (r.encode && r.body !== null) {
       res.writeHead(r.status, r.headers);
       const z =

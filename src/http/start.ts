@@ -11,6 +11,8 @@ import type { ContentIssue } from '../snapshot/model.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { HttpCore, type HttpOptions } from './core.js';
 import { defaultEngine } from './engine.js';
+import { refuseConnect } from './connect.js';
+import { ALLOWED_METHODS } from './cors.js';
 import { createNodeListener, nodePlatform } from './node.js';
 
 export interface StartServerOptions extends HttpOptions {
@@ -94,6 +96,16 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     ...(options.onError ? { onError: options.onError } : {}),
   });
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, listener);
+  server.on(
+    'connect',
+    refuseConnect((req) =>
+      core.problem(
+        { method: 'CONNECT', path: '', query: '', headers: req.headers },
+        { status: 405, code: 'method_not_allowed', detail: `CONNECT is not allowed; this API is read-only (${ALLOWED_METHODS})` },
+        { allow: ALLOWED_METHODS },
+      ),
+    ),
+  );
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
