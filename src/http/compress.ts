@@ -15,9 +15,10 @@ export interface Platform {
   /**
    * Compress synchronously, or return undefined to leave it to the adapter (which then streams
    * the body through its own compressor): e.g. large bodies in node, everything with
-   * CompressionStream.
+   * CompressionStream. `transient`: the answer to a query, compressed for this request only (so
+   * it must be cheap), not a static document whose variant is cached.
    */
-  compress?(data: Uint8Array, encoding: Encoding): Uint8Array | undefined;
+  compress?(data: Uint8Array, encoding: Encoding, transient: boolean): Uint8Array | undefined;
 }
 
 /** Bodies at most this long are never compressed. */
@@ -32,6 +33,8 @@ export class Doc {
   constructor(
     readonly bytes: Uint8Array,
     private readonly platform: Platform,
+    /** An answer to a query, made for one request (see Platform.compress). */
+    private readonly transient = false,
   ) {
     this.tag = digestTag(platform.sha256(bytes));
   }
@@ -40,7 +43,7 @@ export class Doc {
   variant(encoding: Encoding): Uint8Array | null {
     let v = this.variants[encoding];
     if (v === undefined) {
-      v = this.platform.compress?.(this.bytes, encoding) ?? null;
+      v = this.platform.compress?.(this.bytes, encoding, this.transient) ?? null;
       this.variants[encoding] = v;
       if (v) this.extraBytes += v.length;
     }

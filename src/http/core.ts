@@ -228,7 +228,7 @@ export class HttpCore {
     }
     if (outcome) {
       if (!outcome.ok) return this.problem(req, outcome.problem);
-      return this.json(req, new Doc(this.platform.encodeText(outcome.body), this.platform), cacheControl);
+      return this.json(req, new Doc(this.platform.encodeText(outcome.body), this.platform, true), cacheControl);
     }
     const doc = served.docs.get(key, () => snapshot.document(key));
     if (!doc) {

@@ -1,0 +1,45 @@
+// Dynamic compression must not starve the server: a query's answer is compressed for one request
+// only, at a cheap setting; static documents are compressed once, cached, at a stronger one.
+import { brotliCompressSync, brotliDecompressSync, constants as zc } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { HttpCore, type Platform } from '../../src/http/core.js';
+import { defaultEngine } from '../../src/http/engine.js';
+import { nodePlatform } from '../../src/http/node.js';
+import { createSnapshot } from '../../src/snapshot/create.js';
+import { READ } from './cases.js';
+import { makeModel, tempDir } from './fixture.js';
+
+const snapshot = createSnapshot(makeModel(tempDir()));
+
+describe('compression of answers', () => {
+  it('compresses a query answer as transient and a static document as cacheable', () => {
+    const calls: { length: number; transient: boolean }[] = [];
+    const platform: Platform = {
+      ...nodePlatform,
+      compress: (data, encoding, transient) => {
+        calls.push({ length: data.length, transient });
+        return nodePlatform.compress?.(data, encoding, transient);
+      },
+    };
+    const core = new HttpCore(snapshot, platform, defaultEngine);
+    const headers = { ...READ, 'accept-encoding': 'gzip, deflate, br' };
+    const list = core.handle({ method: 'GET', path: '/api/alpha/posts', query: '', headers });
+    const query = core.handle({ method: 'GET', path: '/api/alpha/posts', query: 'sort=price:desc', headers });
+    expect([list.headers['content-encoding'], query.headers['content-encoding']]).toEqual(['br', 'br']);
+    expect(calls.map((c) => c.transient)).toEqual([false, true]);
+    // The static document's variant is cached: asking again compresses nothing.
+    core.handle({ method: 'GET', path: '/api/alpha/posts', query: '', headers });
+    expect(calls).toHaveLength(2);
+  });
+
+  it('uses a cheap brotli quality for transient answers (the bytes decode to the same JSON)', () => {
+    const data = Buffer.from(JSON.stringify({ data: Array.from({ length: 300 }, (_, i) => ({ id: `p${i}`, title: `Title ${i * 7919}` })) }));
+    const transient = nodePlatform.compress?.(data, 'br', true) as Uint8Array;
+    const cached = nodePlatform.compress?.(data, 'br', false) as Uint8Array;
+    expect(Buffer.from(brotliDecompressSync(transient))).toEqual(data);
+    expect(Buffer.from(brotliDecompressSync(cached))).toEqual(data);
+    const q = (quality: number) => brotliCompressSync(data, { params: { [zc.BROTLI_PARAM_QUALITY]: quality, [zc.BROTLI_PARAM_SIZE_HINT]: data.length } });
+    expect(Buffer.from(transient)).toEqual(q(4));
+    expect(Buffer.from(cached)).toEqual(q(9));
+  });
+});
