@@ -94,7 +94,8 @@ export type Client = (req: Req) => Promise<RawResponse>;
 
 function decode(headers: Record<string, string>, raw: Buffer): Buffer {
   const enc = headers['content-encoding'];
-  if (raw.length === 0) return raw;
+  // A part of a compressed representation (206) cannot be decoded on its own.
+  if (raw.length === 0 || headers['content-range']) return raw;
   if (enc === 'gzip') return gunzipSync(raw);
   if (enc === 'br') return brotliDecompressSync(raw);
   return raw;
