@@ -2,7 +2,7 @@
 // accessors, plus lazily built, cached columns and indexes. Built once per CollectionSnapshot /
 // ProjectSnapshot (WeakMap), so a new snapshot (e.g. after --watch) gets fresh caches and the old
 // ones are garbage-collected with it. No Node imports.
-import type { FieldType, FieldValue } from '../snapshot/model.js';
+import { ownValue, type FieldType, type FieldValue } from '../snapshot/model.js';
 import { compareCodePoints, compareIds, compareScalars, isEmpty } from '../snapshot/order.js';
 import type { CollectionSnapshot, MediaSnapshot, ProjectSnapshot } from '../snapshot/types.js';
 import { isNumericKind, kindOf, storedNumber, storedText, type Kind } from './values.js';
@@ -352,7 +352,7 @@ export function collectionTable(col: CollectionSnapshot): Table {
         isId: false,
         ...(f.type === 'relation' && f.collection ? { relation: f.collection } : {}),
         ...(f.type === 'enumeration' && f.values ? { values: f.values } : {}),
-        get: (i) => entries[i]!.record.values[name],
+        get: (i) => ownValue(entries[i]!.record.values, name),
       });
     }
     for (const name of TIMESTAMPS) {

@@ -1,6 +1,6 @@
 // Content model → snapshot: serialise every entry and media item once, index them, and expose the
 // static documents. No Node imports, so a snapshot can be built in any runtime.
-import type { CollectionRecord, ContentModel, EntryRecord, FieldDef, FieldValue, MediaRecord, ProjectRecord } from './model.js';
+import { ownValue, type CollectionRecord, type ContentModel, type EntryRecord, type FieldDef, type FieldValue, type MediaRecord, type ProjectRecord } from './model.js';
 import { idsAreIntegers } from './order.js';
 import { openapiJson } from './openapi.js';
 import { entryJson, itemJson, listJson, mediaListJson, projectJson } from './serialize.js';
@@ -119,10 +119,10 @@ class EntryWriter {
       offsets[i] = length;
       let targets: (string | undefined)[] | undefined;
       if (deps && f.type === 'relation' && f.collection) {
-        targets = this.relationTargets(f, e.values[f.name]);
+        targets = this.relationTargets(f, ownValue(e.values, f.name));
         deps.push(...targets);
       }
-      const part = `,${JSON.stringify(f.name)}:${this.valueJson(f, e.values[f.name], targets)}`;
+      const part = `,${JSON.stringify(f.name)}:${this.valueJson(f, ownValue(e.values, f.name), targets)}`;
       parts.push(part);
       length += part.length;
     }
@@ -137,7 +137,7 @@ class EntryWriter {
     const hit = expandedCache.get(e);
     if (hit && hit.fieldsKey === fieldsKey && hit.mediaKey === this.mediaKey) {
       const deps: (string | undefined)[] = [];
-      for (const f of col.fields) if (!f.hidden && f.type === 'relation' && f.collection) deps.push(...this.relationTargets(f, e.values[f.name]));
+      for (const f of col.fields) if (!f.hidden && f.type === 'relation' && f.collection) deps.push(...this.relationTargets(f, ownValue(e.values, f.name)));
       if (sameDeps(deps, hit.deps)) return { record: e, rank, json: hit.json, offsets: hit.offsets, timestamps: hit.timestamps, hash: hit.hash };
     }
     const deps: (string | undefined)[] = [];
