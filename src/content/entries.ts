@@ -1,9 +1,9 @@
 // One entry file → an EntryRecord: reserved keys (id, locale, draft, timestamps), then every field
 // coerced to its schema type. All problems are reported; the entry is kept when its id is usable.
-import type { EntryRecord, FieldDef, FieldValue } from '../snapshot/model.js';
+import { ownValue, type EntryRecord, type FieldDef, type FieldValue } from '../snapshot/model.js';
 import { isEmpty } from '../snapshot/order.js';
 import type { FileInfo } from './files.js';
-import { idProblem, RESERVED_KEYS } from './identifiers.js';
+import { fieldNameProblem, idProblem, RESERVED_KEYS } from './identifiers.js';
 import { describe, type IssueList } from './issues.js';
 import { localeFromFileName } from './locale.js';
 import { entryLine, type ParsedEntry } from './parse.js';
@@ -86,8 +86,8 @@ export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntr
   const updated_at = stamp('updated_at') ?? mtime;
   const published_at = stamp('published_at') ?? (draft ? null : created_at);
 
-  // fields
-  const values: Record<string, FieldValue> = {};
+  // fields (keys are field names: no prototype, so not even '__proto__' could reach one)
+  const values: Record<string, FieldValue> = Object.create(null) as Record<string, FieldValue>;
   const hasBody = parsed.body !== undefined;
   // Leading blank lines and trailing whitespace are not content; CRLF becomes LF so a checkout on
   // Windows gives the same output.
@@ -106,9 +106,11 @@ export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntr
 
   for (const field of collection.fields.values()) {
     // A value that is there but invalid has been reported already: don't also call it empty.
-    const raw = hasBody && field.name === collection.bodyField ? body : data[field.name];
-    if (field.required && isEmpty(values[field.name]) && isEmpty(raw as FieldValue | undefined)) {
-      const message = values[field.name] === undefined && data[field.name] === undefined ? 'required field is missing' : 'required field is empty';
+    const inFile = ownValue(data, field.name);
+    const value = ownValue(values, field.name);
+    const raw = hasBody && field.name === collection.bodyField ? body : inFile;
+    if (field.required && isEmpty(value) && isEmpty(raw as FieldValue | undefined)) {
+      const message = value === undefined && inFile === undefined ? 'required field is missing' : 'required field is empty';
       issues.error(file.rel, message, at(field.name));
     }
   }
@@ -141,7 +143,7 @@ function setValue(
     const declared = [...collection.fields.keys()].join(', ') || '(none)';
     const message = collection.declared
       ? `not in the schema of collection '${collection.slug}' (fields: ${declared}); add it to ${collection.configFile} or remove it`
-      : `'${key}' is not a valid field name: use a letter or _ first, then letters, digits, _ or -`;
+      : (fieldNameProblem(key) ?? `'${key}' is not a field of collection '${collection.slug}'`);
     issues.error(file.rel, message, { line: line ?? entryLine(parsed, key), field: key });
     return;
   }

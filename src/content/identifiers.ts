@@ -9,14 +9,19 @@ export const RESERVED_SLUG = 'project-media';
 export const RESERVED_KEYS: readonly string[] = ['id', 'locale', 'draft', 'created_at', 'updated_at', 'published_at'];
 
 // Field names appear in query strings (`where[name]`, `fields=a,b`), so brackets, commas and the
-// like are ruled out; the three prototype names are rejected by the query parser anyway.
+// like are ruled out; the three prototype names are refused by the query parser (§4.4), so a field
+// with one of them could never be filtered. Other names of Object.prototype (toString, valueOf, …)
+// are fine: every lookup by field name reads own keys only (see ownValue).
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 const FORBIDDEN_FIELD_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Why `name` cannot be a field name, or undefined when it can. */
 export function fieldNameProblem(name: string): string | undefined {
   if (RESERVED_KEYS.includes(name)) return `'${name}' is reserved (${RESERVED_KEYS.join(', ')}) and cannot be a field name`;
-  if (FORBIDDEN_FIELD_NAMES.has(name) || !FIELD_NAME.test(name)) {
+  if (FORBIDDEN_FIELD_NAMES.has(name)) {
+    return `'${name}' cannot be a field name: ${[...FORBIDDEN_FIELD_NAMES].join(', ')} are refused in queries (prototype pollution guard); rename the field`;
+  }
+  if (!FIELD_NAME.test(name)) {
     return `'${name}' is not a valid field name: use a letter or _ first, then letters, digits, _ or - (at most 64)`;
   }
   return undefined;

@@ -1,6 +1,6 @@
 // References between files, checked once a whole project is loaded: relation targets (the
 // collection in _collection.yaml, and every entry id) and media ids.
-import type { MediaRecord } from '../snapshot/model.js';
+import { ownValue, type MediaRecord } from '../snapshot/model.js';
 import type { BuiltCollection } from './collection.js';
 import type { IssueList } from './issues.js';
 import { entryLine } from './parse.js';
@@ -27,7 +27,7 @@ export function resolveReferences(collections: readonly BuiltCollection[], media
     for (const entry of c.record.entries) {
       const parsed = c.parsed.get(entry);
       for (const field of refFields) {
-        const value = entry.values[field.name];
+        const value = ownValue(entry.values, field.name);
         if (value === undefined || value === null) continue;
         const ids = Array.isArray(value) ? value : [value];
         ids.forEach((id, index) => {

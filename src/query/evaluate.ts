@@ -2,8 +2,8 @@
 // the most selective index for candidates, filters, orders (top-k when a limit is given) and
 // returns positions. No Node imports.
 import { compareCodePoints } from '../snapshot/order.js';
-import type { Clause, Cond, Interval, ListPlan, RelationClause, SortSpec, State, WhereExpr } from './plan.js';
-import { collectionTable, EMPTY_RANK, type Table } from './table.js';
+import type { Clause, Cond, Interval, ListPlan, RelationClause, SortSpec, WhereExpr } from './plan.js';
+import { EMPTY_RANK, type Table } from './table.js';
 
 type Test = (i: number) => boolean;
 
@@ -339,8 +339,8 @@ function mergeRanges(clauses: readonly Clause[]): Clause[] {
   return out;
 }
 
-/** Items of `table` matching `where` (and its relation clauses); drafts only when `state` allows. */
-function whereNode(table: Table, where: WhereExpr, state: State): Node {
+/** Items of `table` matching `where` and its relation clauses. */
+function whereNode(table: Table, where: WhereExpr): Node {
   const andNode = and(mergeRanges(where.and).map((c) => compileCond(table, c)));
   let expr: Node;
   if (where.or.length === 0) expr = andNode;
@@ -348,16 +348,17 @@ function whereNode(table: Table, where: WhereExpr, state: State): Node {
     const groups = where.or.map((g) => and(mergeRanges(g).map((c) => compileCond(table, c))));
     expr = where.and.length === 0 ? or(groups) : or([andNode, ...groups]);
   }
-  const rels = where.rel.map((r) => relationNode(table, r, state));
+  const rels = where.rel.map((r) => relationNode(table, r));
   return and([expr, ...rels]);
 }
 
-function relationNode(table: Table, rel: RelationClause, state: State): Node {
+function relationNode(table: Table, rel: RelationClause): Node {
   const ids: string[] = [];
   if (rel.target) {
-    // Published targets, or all of them when the query asks for drafts.
-    const target = collectionTable(rel.target).view(state === 'published' ? 'published' : 'with_draft');
-    const node = whereNode(target, rel.where, state);
+    // Published targets in every state: an answer shows no other (see shownRefs in table.ts), so
+    // the relation column holds no other ids to match.
+    const target = rel.target.view('published');
+    const node = whereNode(target, rel.where);
     for (const i of scan(target, node)) ids.push(target.ids[i] as string);
   }
   return textNode(table, rel.field.name, rel.field.multiple, ids, false);
@@ -479,7 +480,7 @@ function runOn(table: Table, plan: ListPlan): ListResult {
   if (plan.locale !== null && table.fields.get('locale')) {
     parts.push(textNode(table, 'locale', false, [plan.locale], false));
   }
-  parts.push(whereNode(table, plan.where, plan.state));
+  parts.push(whereNode(table, plan.where));
   const node = and(parts);
   const exact = node === TRUE ? n : node.count;
   if (plan.count && exact !== undefined) return { total: exact, page: EMPTY_I32 };

@@ -37,7 +37,10 @@ const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
  * How many bracket segments a parameter may have: `where[or][n][f][op]` is 4, plus one more when
  * the last one is a list element (`…[in][]` or `…[in][3]`). `whereRelation[rel]` adds one level.
  */
-const MAX_DEPTH: Record<string, number> = { where: 4, whereRelation: 5 };
+const MAX_DEPTH = new Map([
+  ['where', 4],
+  ['whereRelation', 5],
+]);
 
 const NUMERIC_KEY = /^(?:0|[1-9][0-9]{0,8})$/;
 
@@ -117,7 +120,7 @@ export function parseQuery(raw: string): PMap {
     const { base, segments } = splitKey(key);
     forbidden(base, key);
     for (const s of segments) forbidden(s, key);
-    const maxDepth = MAX_DEPTH[base];
+    const maxDepth = MAX_DEPTH.get(base);
     if (maxDepth !== undefined && segments.length > maxDepth) {
       const last = segments[segments.length - 1] as string;
       const listElement = last === '' || isIndexKey(last);

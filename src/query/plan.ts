@@ -74,8 +74,8 @@ export interface Clause {
 
 export interface RelationClause {
   readonly field: FieldInfo;
-  /** The target collection (undefined if the schema points nowhere: nothing matches). */
-  readonly target: CollectionSnapshot | undefined;
+  /** The target collection's table (undefined if the schema points nowhere: nothing matches). */
+  readonly target: Table | undefined;
   readonly where: WhereExpr;
   readonly param: string;
 }
@@ -131,7 +131,7 @@ export interface Subject {
 
 export function collectionSubject(project: ProjectSnapshot, col: CollectionSnapshot): Subject {
   return {
-    table: collectionTable(col),
+    table: collectionTable(project, col),
     selectable: col.visibleFields.map((f) => f.name),
     alwaysKept: ['id', 'locale'],
     project,
@@ -412,9 +412,9 @@ class Planner {
           p,
         );
       }
-      const target = this.project.collections.get(f.relation);
-      const targetTable = target ? collectionTable(target) : table;
-      out.push({ field: f, target, where: this.where(targetTable, child, p, false), param: p });
+      const col = this.project.collections.get(f.relation);
+      const target = col && collectionTable(this.project, col);
+      out.push({ field: f, target, where: this.where(target ?? table, child, p, false), param: p });
     }
     return out;
   }

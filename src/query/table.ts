@@ -2,7 +2,7 @@
 // accessors, plus lazily built, cached columns and indexes. Built once per CollectionSnapshot /
 // ProjectSnapshot (WeakMap), so a new snapshot (e.g. after --watch) gets fresh caches and the old
 // ones are garbage-collected with it. No Node imports.
-import type { FieldType, FieldValue } from '../snapshot/model.js';
+import { ownValue, type FieldDef, type FieldType, type FieldValue } from '../snapshot/model.js';
 import { compareCodePoints, compareIds, compareScalars, isEmpty } from '../snapshot/order.js';
 import type { CollectionSnapshot, MediaSnapshot, ProjectSnapshot } from '../snapshot/types.js';
 import { isNumericKind, kindOf, storedNumber, storedText, type Kind } from './values.js';
@@ -325,8 +325,31 @@ const TIMESTAMPS = ['created_at', 'updated_at', 'published_at'] as const;
 
 const collectionTables = new WeakMap<CollectionSnapshot, Table>();
 
+/**
+ * Which ids of a relation or media field an answer shows (§2.5: the related *published* entries,
+ * the media items that exist), or null for other fields. Filters and sorts read only these, so
+ * they agree with the answer in every state, and no query can tell a draft's id from an id that
+ * does not exist. (The serialiser in src/snapshot/create.ts drops the same ids.)
+ */
+function shownRefs(project: ProjectSnapshot, f: FieldDef): ((id: string) => boolean) | null {
+  if (f.type === 'media') return (id) => project.mediaById.has(id);
+  if (f.type !== 'relation' || f.collection === undefined) return null;
+  const target = project.collections.get(f.collection);
+  if (!target) return () => false;
+  return (id) => target.byId.get(id)?.record.draft === false;
+}
+
+/** `value` with the ids that `shown` rejects left out (a single one becomes null). */
+function keepShown(value: FieldValue | undefined, shown: (id: string) => boolean): FieldValue | undefined {
+  if (value === undefined || value === null) return value;
+  if (!Array.isArray(value)) return shown(String(value)) ? value : null;
+  // Copy only when something is left out: usually every id is shown.
+  for (const id of value) if (!shown(String(id))) return value.filter((x) => shown(String(x)));
+  return value;
+}
+
 /** The table of a collection: system fields id, locale, timestamps, then every visible field. */
-export function collectionTable(col: CollectionSnapshot): Table {
+export function collectionTable(project: ProjectSnapshot, col: CollectionSnapshot): Table {
   let t = collectionTables.get(col);
   if (!t) {
     const entries = col.entries;
@@ -344,6 +367,7 @@ export function collectionTable(col: CollectionSnapshot): Table {
     for (const f of col.visibleFields) {
       if (fields.has(f.name)) continue;
       const name = f.name;
+      const shown = shownRefs(project, f);
       fields.set(name, {
         name,
         type: f.type,
@@ -352,7 +376,9 @@ export function collectionTable(col: CollectionSnapshot): Table {
         isId: false,
         ...(f.type === 'relation' && f.collection ? { relation: f.collection } : {}),
         ...(f.type === 'enumeration' && f.values ? { values: f.values } : {}),
-        get: (i) => entries[i]!.record.values[name],
+        get: shown
+          ? (i) => keepShown(ownValue(entries[i]!.record.values, name), shown)
+          : (i) => ownValue(entries[i]!.record.values, name),
       });
     }
     for (const name of TIMESTAMPS) {

@@ -1,6 +1,6 @@
 // Content model → snapshot: serialise every entry and media item once, index them, and expose the
 // static documents. No Node imports, so a snapshot can be built in any runtime.
-import type { CollectionRecord, ContentModel, EntryRecord, FieldDef, FieldValue, MediaRecord, ProjectRecord } from './model.js';
+import { ownValue, type CollectionRecord, type ContentModel, type EntryRecord, type FieldDef, type FieldValue, type MediaRecord, type ProjectRecord } from './model.js';
 import { idsAreIntegers } from './order.js';
 import { openapiJson } from './openapi.js';
 import { entryJson, itemJson, listJson, mediaListJson, projectJson } from './serialize.js';
@@ -42,7 +42,8 @@ interface EntryText {
  * Serialisations kept across snapshots, keyed by record identity: the incremental loader hands
  * back the same EntryRecord for an unchanged file, so a rebuild under `--watch` serialises only
  * what changed. A cached text is reused only while everything it was made from is unchanged: the
- * collection's fields, the project's media, and (expanded texts) the related entries' texts.
+ * collection's fields, the project's media, and the related entries (expanded texts: their texts;
+ * shallow texts: which of their ids are published).
  */
 interface CachedText extends EntryText {
   readonly fieldsKey: string;
@@ -74,16 +75,38 @@ class EntryWriter {
     );
   }
 
-  /** Shallow JSON of a published entry (its own relations stay ids). */
+  /** Shallow texts made by this writer: an entry related from many others is looked up once. */
+  private readonly shallowMade = new Map<EntryRecord, string>();
+
+  /** Shallow JSON of a published entry (its own relations stay ids: the published ones). */
   private shallowJson(slug: string, id: string): string | undefined {
     const col = this.collections.get(slug);
     const e = col?.byId.get(id);
     if (!col || !e) return undefined;
-    const hit = shallowCache.get(e);
-    if (hit && hit.fieldsKey === col.fieldsKey && hit.mediaKey === this.mediaKey) return hit.json;
-    const text = this.entryText(col.record, e);
-    shallowCache.set(e, { ...text, fieldsKey: col.fieldsKey, mediaKey: this.mediaKey, deps: [] });
-    return text.json;
+    let json = this.shallowMade.get(e);
+    if (json === undefined) {
+      const deps: (string | undefined)[] = [];
+      for (const f of col.record.fields) if (!f.hidden && f.type === 'relation' && f.collection) deps.push(...this.publishedIds(f, ownValue(e.values, f.name)));
+      const hit = shallowCache.get(e);
+      if (hit && hit.fieldsKey === col.fieldsKey && hit.mediaKey === this.mediaKey && sameDeps(deps, hit.deps)) {
+        json = hit.json;
+      } else {
+        const text = this.entryText(col.record, e);
+        shallowCache.set(e, { ...text, fieldsKey: col.fieldsKey, mediaKey: this.mediaKey, deps });
+        json = text.json;
+      }
+      this.shallowMade.set(e, json);
+    }
+    return json;
+  }
+
+  /**
+   * A relation value's ids, each one undefined unless it is a published entry: an answer never
+   * names a draft, not even as an id in an embedded entry.
+   */
+  private publishedIds(field: FieldDef, value: FieldValue | undefined): (string | undefined)[] {
+    const byId = this.collections.get(field.collection as string)?.byId;
+    return asList(value).map((id) => (byId?.has(String(id)) ? String(id) : undefined));
   }
 
   /** The shallow texts a relation field's value expands to, in order (undefined: not published). */
@@ -117,12 +140,18 @@ class EntryWriter {
     let length = (parts[0] as string).length;
     for (const [i, f] of visible.entries()) {
       offsets[i] = length;
+      let value = ownValue(e.values, f.name);
       let targets: (string | undefined)[] | undefined;
-      if (deps && f.type === 'relation' && f.collection) {
-        targets = this.relationTargets(f, e.values[f.name]);
-        deps.push(...targets);
+      if (f.type === 'relation' && f.collection) {
+        if (deps) {
+          targets = this.relationTargets(f, value);
+          deps.push(...targets);
+        } else {
+          const ids = this.publishedIds(f, value).filter((id) => id !== undefined);
+          value = f.multiple ? ids : (ids[0] ?? null);
+        }
       }
-      const part = `,${JSON.stringify(f.name)}:${this.valueJson(f, e.values[f.name], targets)}`;
+      const part = `,${JSON.stringify(f.name)}:${this.valueJson(f, value, targets)}`;
       parts.push(part);
       length += part.length;
     }
@@ -137,7 +166,7 @@ class EntryWriter {
     const hit = expandedCache.get(e);
     if (hit && hit.fieldsKey === fieldsKey && hit.mediaKey === this.mediaKey) {
       const deps: (string | undefined)[] = [];
-      for (const f of col.fields) if (!f.hidden && f.type === 'relation' && f.collection) deps.push(...this.relationTargets(f, e.values[f.name]));
+      for (const f of col.fields) if (!f.hidden && f.type === 'relation' && f.collection) deps.push(...this.relationTargets(f, ownValue(e.values, f.name)));
       if (sameDeps(deps, hit.deps)) return { record: e, rank, json: hit.json, offsets: hit.offsets, timestamps: hit.timestamps, hash: hit.hash };
     }
     const deps: (string | undefined)[] = [];

@@ -62,10 +62,22 @@ export interface EntryRecord {
   readonly updated_at: string;
   /** null only for drafts without a published_at in the file. */
   readonly published_at: string | null;
-  /** Field name → typed value (see FieldValue). Hidden fields are kept here, never output. */
+  /**
+   * Field name → typed value (see FieldValue). Hidden fields are kept here, never output. Read it
+   * with ownValue(): a field may be called `toString` or `valueOf`, and `values[name]` would
+   * then find Object.prototype's function for an entry without that field.
+   */
   readonly values: Readonly<Record<string, FieldValue>>;
   /** Path of the source file relative to the content root, '/'-separated (for messages). */
   readonly file: string;
+}
+
+/**
+ * `obj[key]` when `key` is an own property of `obj`, else undefined: the way to read an object
+ * whose keys come from content or from a request, so that no key reaches Object.prototype.
+ */
+export function ownValue<T>(obj: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(obj, key) ? obj[key] : undefined;
 }
 
 export interface SortKey {

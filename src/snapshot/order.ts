@@ -1,6 +1,6 @@
 // Ordering shared by the loader (default order of a collection) and the query engine (`sort=`).
 // Pure functions, no Node imports.
-import type { EntryRecord, FieldDef, FieldValue, SortKey } from './model.js';
+import { ownValue, type EntryRecord, type FieldDef, type FieldValue, type SortKey } from './model.js';
 
 /** Absent, null, "" and [] are "empty": they sort last in either direction and match `null`. */
 export function isEmpty(value: FieldValue | undefined): boolean {
@@ -49,7 +49,7 @@ export function sortValue(entry: EntryRecord, field: string): FieldValue | undef
     case 'published_at':
       return entry.published_at;
     default:
-      v = entry.values[field];
+      v = ownValue(entry.values, field);
   }
   return Array.isArray(v) ? v[0] : v;
 }

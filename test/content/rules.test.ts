@@ -119,7 +119,7 @@ describe('identifiers and reserved names', () => {
   it('rejects field names that a query could not name', async () => {
     const r = await load({ 'p/posts/a.yaml': 'ok: 1\n"a b": 2\n' });
     expect(r.issues).toEqual([
-      { file: 'p/posts/a.yaml', line: 2, field: 'a b', message: "'a b' is not a valid field name: use a letter or _ first, then letters, digits, _ or -" },
+      { file: 'p/posts/a.yaml', line: 2, field: 'a b', message: "'a b' is not a valid field name: use a letter or _ first, then letters, digits, _ or - (at most 64)" },
     ]);
     expect(collection(r, 'posts').fields.map((f) => f.name)).toEqual(['ok']);
   });

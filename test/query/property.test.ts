@@ -289,13 +289,15 @@ function equals(name: string, v: unknown, q: string): boolean {
   }
 }
 
-function valueOf(rec: EntryRecord, name: string): unknown {
+/** The value an answer shows: a relation lists its published targets only. */
+function shownValue(rec: EntryRecord, name: string, published: ReadonlySet<string>): unknown {
   if (name === 'id' || name === 'locale' || name === 'created_at' || name === 'published_at') return rec[name];
-  return rec.values[name];
+  const v = rec.values[name];
+  return name === 'rel' && Array.isArray(v) ? v.filter((id) => published.has(id as string)) : v;
 }
 
-function clauseRef(rec: EntryRecord, c: QClause, numericIds: boolean): boolean {
-  const v = valueOf(rec, c.field);
+function clauseRef(rec: EntryRecord, c: QClause, numericIds: boolean, published: ReadonlySet<string>): boolean {
+  const v = shownValue(rec, c.field, published);
   if (c.op === 'null') return empty(v);
   if (c.op === 'not_null') return !empty(v);
   const negated = c.op === 'not' || c.op === 'not_in' || c.op === 'not_between';
@@ -354,21 +356,23 @@ function reference(data: ReturnType<typeof buildModel>, q: Query): { total: numb
   const visible = (r: { draft: boolean }) => state === 'with_draft' || (state === 'only_draft') === r.draft;
   const and = [...q.and, ...q.groups.flat()];
   const ors = orGroups(q);
-  // relation targets: published ones, or all of them when the state asks for drafts
-  const relIds = new Set(data.targets.filter((t) => (state === 'published' ? !t.draft : true) && t.values.name === q.rel).map((t) => t.id));
+  // relation targets: the published ones, in every state (an answer shows no other)
+  const published = new Set(data.targets.filter((t) => !t.draft).map((t) => t.id));
+  const relIds = new Set(data.targets.filter((t) => !t.draft && t.values.name === q.rel).map((t) => t.id));
   let matches = data.records.filter((r) => {
     if (!visible(r)) return false;
     if (q.locale !== undefined && r.locale !== q.locale) return false;
     if (q.rel !== undefined && !((r.values.rel as string[] | undefined) ?? []).some((id) => relIds.has(id))) return false;
-    const allAnd = and.every((c) => clauseRef(r, c, numericIds));
-    const anyOr = ors.some((g) => g.every((c) => clauseRef(r, c, numericIds)));
+    const allAnd = and.every((c) => clauseRef(r, c, numericIds, published));
+    const anyOr = ors.some((g) => g.every((c) => clauseRef(r, c, numericIds, published)));
     if (ors.length === 0) return allAnd;
     if (and.length === 0) return anyOr;
     return allAnd || anyOr;
   });
   if (q.sort) {
     const keys = q.sort.map(([f, d]) => ({ field: f, desc: d }));
-    matches = [...matches].sort(entryComparator(keys, numericIds));
+    const shown = (r: EntryRecord): EntryRecord => ({ ...r, values: { ...r.values, rel: shownValue(r, 'rel', published) as FieldValue } });
+    matches = matches.map(shown).sort(entryComparator(keys, numericIds));
   }
   const offset = q.offset ?? 0;
   const end = q.limit === undefined ? matches.length : offset + q.limit;

@@ -63,5 +63,23 @@ describe('createSnapshot', () => {
     const draft = second.projects.get('p')!.collections.get('posts')!.byId.get('b')!;
     expect(draft.json).toBe(first.projects.get('p')!.collections.get('posts')!.byId.get('b')!.json);
   });
+
+  it('an embedded entry lists only published ids, also when only a target two levels away turned draft', () => {
+    // authors/ann → mentor bob; posts/a → author ann. Embedded in a, ann shows bob's id while bob
+    // is published, and not once bob becomes a draft (ann's and a's records are the same objects).
+    const [authors, posts] = model.projects[0]!.collections;
+    const mentorField = { name: 'mentor', type: 'relation', required: false, multiple: false, hidden: false, collection: 'authors' } as const;
+    const ann = { ...authors!.entries[0]!, values: { name: 'Ann', mentor: 'bob' } };
+    const bob = { id: 'bob', locale: 'en', draft: false, created_at: 't', updated_at: 't', published_at: 't', values: { name: 'Bob' }, file: 'z' };
+    const withBob = (b: typeof bob): ContentModel => ({
+      projects: [{ ...model.projects[0]!, collections: [{ ...authors!, fields: [...authors!.fields, mentorField], entries: [ann, b] }, posts!] }],
+    });
+    const embedded = (m: ContentModel) => JSON.parse(createSnapshot(m).document('/api/p/posts/a') as string).data.author;
+    expect(embedded(withBob(bob))).toEqual({ id: 'ann', locale: 'en', name: 'Ann', mentor: 'bob' });
+    const hidden = withBob({ ...bob, draft: true, published_at: null as unknown as string });
+    expect(embedded(hidden)).toEqual({ id: 'ann', locale: 'en', name: 'Ann', mentor: null });
+    expect(createSnapshot(hidden).document('/api/p/authors/ann')).not.toContain('bob');
+    expect(embedded(withBob(bob)).mentor).toBe('bob');
+  });
 });
 
