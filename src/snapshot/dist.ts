@@ -145,7 +145,10 @@ function planFiles(snapshot: Snapshot): FileJob[] {
   for (const p of snapshot.projects.values()) {
     for (const m of p.media) jobs.push({ kind: 'copy', rel: `media/${p.record.id}/${m.record.id}`, source: m.record.source });
   }
-  jobs.push({ kind: 'json', rel: 'openapi.json', text: snapshot.openapi });
+  // A static host checks no token: openapi.json describes exactly the projects whose documents
+  // the tree holds (anyone can read those), not snapshot.openapi (public projects, for the server).
+  const described = new Set(snapshot.paths.map((path) => path.split('/')[2] as string));
+  jobs.push({ kind: 'json', rel: 'openapi.json', text: snapshot.openapiOf(described) });
   jobs.push({ kind: 'json', rel: 'manifest.json', text: manifestJson(snapshot, snapshot.paths.length + 2) });
   jobs.push({ kind: 'text', rel: '_headers', text: headersFile() });
   jobs.push({ kind: 'text', rel: '_redirects', text: redirectsFile() });
