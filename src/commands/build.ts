@@ -9,6 +9,7 @@ import { formatIssue } from '../content/issues.js';
 import { loadContentIsolated } from '../content/isolated.js';
 import { createSnapshot } from '../snapshot/create.js';
 import { DistError, writeDist } from '../snapshot/dist.js';
+import { recoverOutput } from '../snapshot/dist-swap.js';
 import { baseUrlOption, parseCommandArgs, UsageError } from './args.js';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -77,6 +78,8 @@ export async function run(args: string[]): Promise<number> {
 
   const started = performance.now();
   const err = colours(process.stderr);
+  // First, before content errors can end the run: put back a tree an interrupted build moved aside.
+  if (await recoverOutput(out)) console.error(`${err.yellow('note:')} restored ${displayPath(out)}, which an interrupted build had moved aside`);
   const progress = new Progress();
   const { model, issues, warnings } = await loadContentIsolated(root, {
     drafts: values.drafts === true,
