@@ -1,6 +1,6 @@
 // `cqa <command> [options]`: dispatches to src/commands/<command>.ts. Exit codes: 0 ok,
 // 1 content errors (and unexpected failures), 2 usage errors. Every error a command throws ends
-// here as one line `cqa <command>: <message>` (src/commands/errors.ts), never a stack trace.
+// here as one line `cqa <command>: <message>` (src/commands/errors.ts); a stack only with CQA_DEBUG=1.
 import { UsageError } from './commands/args.js';
 import { errorText, ListenError } from './commands/errors.js';
 
