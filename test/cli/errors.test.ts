@@ -43,7 +43,7 @@ function cqa(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 
 const STACK = /^\s+at /m;
 
-describe('cqa: numeric options out of range', () => {
+describe('cqa: option values out of range', () => {
   // Every numeric option of every command: negative, fractional, exponent, hex, huge, over the maximum.
   const cases: [string[], RegExp][] = [
     [['serve', '--port', '65536'], /^cqa serve: --port must be an integer from 0 to 65535, got '65536'/],
@@ -56,6 +56,9 @@ describe('cqa: numeric options out of range', () => {
     [['serve', '--max-limit', ''], /^cqa serve: --max-limit must be an integer/],
     [['preview', dist, '--port', '70000'], /^cqa preview: --port must be an integer from 0 to 65535/],
     [['preview', dist, '--port', '12.0'], /^cqa preview: --port must be an integer/],
+    // Values sent as headers: a control character would fail every answer.
+    [['serve', '--cache-control', 'no-cache\r\nX-Evil: 1'], /^cqa serve: --cache-control must be printable ASCII/],
+    [['serve', '--cors', 'https://a.example\n'], /^cqa serve: --cors must be printable ASCII/],
   ];
   it.each(cases)('%j → exit 2 naming the option and its range', async (args, message) => {
     const r = await cqa(args);
