@@ -1,6 +1,8 @@
 // `cqa <command> [options]`: dispatches to src/commands/<command>.ts. Exit codes: 0 ok,
-// 1 content errors, 2 usage errors.
+// 1 content errors (and unexpected failures), 2 usage errors. Every error a command throws ends
+// here as one line `cqa <command>: <message>` (src/commands/errors.ts); a stack only with CQA_DEBUG=1.
 import { UsageError } from './commands/args.js';
+import { errorText, ListenError } from './commands/errors.js';
 
 type Command = (args: string[]) => Promise<number>;
 
@@ -42,10 +44,32 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await (await load())(rest);
   } catch (err) {
+    if (err instanceof ListenError) {
+      console.error(`cqa ${name}: ${err.message}`);
+      return 2;
+    }
     if (err instanceof UsageError) {
       console.error(`cqa ${name}: ${err.message}\n\n${USAGE}`);
       return 2;
     }
-    throw err;
+    console.error(`cqa ${name}: ${errorText(err)}`);
+    return 1;
   }
+}
+
+/**
+ * The process entry point (bin/cqa.js): main(), plus a last resort for errors thrown outside any
+ * command's promise (a server or watcher failing later): one line and exit 1, as main() does.
+ */
+export function runCli(argv: string[]): void {
+  const command = argv[0] && !argv[0].startsWith('-') ? ` ${argv[0]}` : '';
+  const crash = (err: unknown) => {
+    console.error(`cqa${command}: ${errorText(err)}`);
+    process.exit(1);
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
+  main(argv).then((code) => {
+    if (typeof code === 'number') process.exitCode = code;
+  }, crash);
 }

@@ -9,7 +9,8 @@ import { formatIssue } from '../content/issues.js';
 import { loadContentIsolated } from '../content/isolated.js';
 import { createSnapshot } from '../snapshot/create.js';
 import { DistError, writeDist } from '../snapshot/dist.js';
-import { parseCommandArgs, UsageError } from './args.js';
+import { recoverOutput } from '../snapshot/dist-swap.js';
+import { baseUrlOption, parseCommandArgs, UsageError } from './args.js';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -66,10 +67,7 @@ export async function run(args: string[]): Promise<number> {
   });
   const root = positionals[0] ?? 'content';
   const out = resolve((values.out as string | undefined) ?? 'dist');
-  const baseUrl = (values['base-url'] as string | undefined) ?? '';
-  if (baseUrl && !/^(https?:\/\/[^/\s]+|\/)[^\s]*$/.test(baseUrl)) {
-    throw new UsageError(`--base-url must be an http(s) URL or a path starting with '/', got '${baseUrl}'`);
-  }
+  const baseUrl = baseUrlOption(values['base-url'] as string | undefined) ?? '';
   const info = await stat(root).catch(() => undefined);
   if (!info) throw new UsageError(`content folder '${root}' does not exist (give the path: cqa build <content>)`);
   if (!info.isDirectory()) throw new UsageError(`'${root}' is not a folder (give the content folder: cqa build <content>)`);
@@ -80,6 +78,8 @@ export async function run(args: string[]): Promise<number> {
 
   const started = performance.now();
   const err = colours(process.stderr);
+  // First, before content errors can end the run: put back a tree an interrupted build moved aside.
+  if (await recoverOutput(out)) console.error(`${err.yellow('note:')} restored ${displayPath(out)}, which an interrupted build had moved aside`);
   const progress = new Progress();
   const { model, issues, warnings } = await loadContentIsolated(root, {
     drafts: values.drafts === true,

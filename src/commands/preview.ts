@@ -12,7 +12,8 @@ import { refuseConnect } from '../http/connect.js';
 import { openInside, ServedRoot } from '../http/open-file.js';
 import { sendFile } from '../http/send-file.js';
 import { mimeType } from '../content/media.js';
-import { intOption, parseCommandArgs, UsageError } from './args.js';
+import { hostOption, parseCommandArgs, portOption, UsageError } from './args.js';
+import { explainListenError } from './errors.js';
 
 export interface PreviewOptions {
   /** The build output directory. */
@@ -191,9 +192,11 @@ export async function run(args: string[]): Promise<number> {
     host: { type: 'string' },
   });
   const dir = positionals[0] ?? 'dist';
-  const port = intOption('port', values.port as string | undefined, 4173);
-  if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
-  const preview = await startPreview({ dir, port, host: (values.host as string | undefined) ?? '127.0.0.1' });
+  const port = portOption(values.port as string | undefined, 4173);
+  const host = hostOption(values.host as string | undefined, '127.0.0.1');
+  const preview = await startPreview({ dir, port, host }).catch((err: unknown) => {
+    throw explainListenError(err, host, port);
+  });
   console.log(`Previewing ${dir} at ${preview.url}  (try ${preview.url}/openapi.json)`);
   const stop = () => {
     void preview.close().then(() => process.exit(0));

@@ -1,8 +1,12 @@
 // `cqa serve [content] [--port 4000] [--host 127.0.0.1] [--watch] [--cors ORIGIN]
 //  [--cache-control VALUE] [--max-limit N] [--delay MS] [--base-url URL] [--quiet]`
 import { ContentError, formatIssue } from '../content/issues.js';
-import { startServer } from '../http/start.js';
-import { intOption, parseCommandArgs, UsageError } from './args.js';
+import { MAX_DELAY_MS, startServer } from '../http/start.js';
+import { baseUrlOption, headerOption, hostOption, intOption, parseCommandArgs, portOption } from './args.js';
+import { errorText, explainListenError } from './errors.js';
+
+/** Above this --max-limit means nothing more than 0 (no cap) does. */
+const MAX_MAX_LIMIT = 1_000_000_000;
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, {
@@ -16,8 +20,13 @@ export async function run(args: string[]): Promise<number> {
     'base-url': { type: 'string' },
     quiet: { type: 'boolean' },
   });
-  const port = intOption('port', values.port as string | undefined, 4000);
-  if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+  const port = portOption(values.port as string | undefined, 4000);
+  const host = hostOption(values.host as string | undefined, '127.0.0.1');
+  const maxLimit = intOption('max-limit', values['max-limit'] as string | undefined, 1000, MAX_MAX_LIMIT);
+  const delay = intOption('delay', values.delay as string | undefined, 0, MAX_DELAY_MS);
+  const cors = headerOption('cors', values.cors as string | undefined);
+  const cacheControl = headerOption('cache-control', values['cache-control'] as string | undefined);
+  const baseUrl = baseUrlOption(values['base-url'] as string | undefined);
   const quiet = values.quiet === true;
   const content = positionals[0] ?? 'content';
 
@@ -26,16 +35,16 @@ export async function run(args: string[]): Promise<number> {
     server = await startServer({
       content,
       port,
-      host: (values.host as string | undefined) ?? '127.0.0.1',
+      host,
       watch: values.watch === true,
       quiet,
-      maxLimit: intOption('max-limit', values['max-limit'] as string | undefined, 1000),
-      delay: intOption('delay', values.delay as string | undefined, 0),
-      ...(values.cors !== undefined ? { cors: values.cors as string } : {}),
-      ...(values['cache-control'] !== undefined ? { cacheControl: values['cache-control'] as string } : {}),
-      ...(values['base-url'] !== undefined ? { baseUrl: values['base-url'] as string } : {}),
+      maxLimit,
+      delay,
+      ...(cors !== undefined ? { cors } : {}),
+      ...(cacheControl !== undefined ? { cacheControl } : {}),
+      ...(baseUrl !== undefined ? { baseUrl } : {}),
       log: (line) => console.log(line),
-      onError: (err) => console.error('cqa: unexpected error (answered 500):', err),
+      onError: (err) => console.error(`cqa serve: unexpected error (answered 500): ${errorText(err)}`),
     });
   } catch (err) {
     if (err instanceof ContentError) {
@@ -43,12 +52,7 @@ export async function run(args: string[]): Promise<number> {
       for (const i of err.issues) console.error(`  ${formatIssue(i)}`);
       return 1;
     }
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-      console.error(`cqa serve: cannot listen on ${(values.host as string | undefined) ?? '127.0.0.1'}:${port}: ${(err as Error).message}`);
-      return 2;
-    }
-    throw err;
+    throw explainListenError(err, host, port);
   }
 
   const s = server.snapshot;

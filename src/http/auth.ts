@@ -22,14 +22,27 @@ const PUBLIC_READ: AuthOutcome = { kind: 'ok', scopes: READ, tokenUsed: false };
 const granted = new WeakMap<object, AuthOutcome & { kind: 'ok' }>();
 const B64TOKEN = /^[Bb][Ee][Aa][Rr][Ee][Rr] +([A-Za-z0-9\-._~+/]+=*) *$/;
 
-const allHashes = new WeakMap<Snapshot, ReadonlySet<string>>();
-function hashesOf(snapshot: Snapshot): ReadonlySet<string> {
-  let set = allHashes.get(snapshot);
-  if (!set) {
-    set = new Set([...snapshot.projects.values()].flatMap((p) => [...p.tokens.keys()]));
-    allHashes.set(snapshot, set);
+type Unauthorized = Extract<AuthOutcome, { kind: 'unauthorized' }>;
+const MALFORMED: Unauthorized = {
+  kind: 'unauthorized',
+  challenge: `${REALM}, error="invalid_request"`,
+  problem: { status: 401, code: 'malformed_authorization', detail: "the Authorization header must be 'Bearer <token>'" },
+};
+const INVALID_TOKEN: Unauthorized = {
+  kind: 'unauthorized',
+  challenge: `${REALM}, error="invalid_token"`,
+  problem: { status: 401, code: 'invalid_token', detail: 'the token is not valid: check the Authorization header' },
+};
+
+/** sha256 hex → the project whose token it is, over every project of the snapshot. */
+const owners = new WeakMap<Snapshot, ReadonlyMap<string, ProjectSnapshot>>();
+function ownersOf(snapshot: Snapshot): ReadonlyMap<string, ProjectSnapshot> {
+  let map = owners.get(snapshot);
+  if (!map) {
+    map = new Map([...snapshot.projects.values()].flatMap((p) => [...p.tokens.keys()].map((h): [string, ProjectSnapshot] => [h, p])));
+    owners.set(snapshot, map);
   }
-  return set;
+  return map;
 }
 
 export function authorize(
@@ -47,26 +60,12 @@ export function authorize(
     };
   }
   const m = B64TOKEN.exec(authorization);
-  if (!m) {
-    return {
-      kind: 'unauthorized',
-      challenge: `${REALM}, error="invalid_request"`,
-      problem: {
-        status: 401,
-        code: 'malformed_authorization',
-        detail: "the Authorization header must be 'Bearer <token>'",
-      },
-    };
-  }
+  if (!m) return MALFORMED;
   const hash = sha256Hex(m[1] as string);
   const record = project.tokens.get(hash);
   if (!record) {
-    if (hashesOf(snapshot).has(hash)) return { kind: 'not_found' };
-    return {
-      kind: 'unauthorized',
-      challenge: `${REALM}, error="invalid_token"`,
-      problem: { status: 401, code: 'invalid_token', detail: 'the token is not valid: check the Authorization header' },
-    };
+    if (ownersOf(snapshot).has(hash)) return { kind: 'not_found' };
+    return INVALID_TOKEN;
   }
   if (!record.scopes.includes('read') && !record.scopes.includes('drafts')) {
     return {
@@ -80,4 +79,27 @@ export function authorize(
     granted.set(record, ok);
   }
   return ok;
+}
+
+export type AudienceOutcome =
+  /** `project`: the token's project; undefined when no token was sent (public projects only). */
+  | { readonly kind: 'ok'; readonly project: ProjectSnapshot | undefined }
+  | Unauthorized
+  | Extract<AuthOutcome, { kind: 'forbidden' }>;
+
+/**
+ * Who is asking, for answers that span projects (/openapi.json): nobody in particular without an
+ * Authorization header, else the project of the token — checked by the same rules as authorize(),
+ * so a malformed or unknown token is a 401 and a token without read or drafts a 403.
+ */
+export function authorizeAudience(snapshot: Snapshot, authorization: string | undefined, sha256Hex: (token: string) => string): AudienceOutcome {
+  if (authorization === undefined || authorization === '') return { kind: 'ok', project: undefined };
+  const m = B64TOKEN.exec(authorization);
+  if (!m) return MALFORMED;
+  const hash = sha256Hex(m[1] as string);
+  const owner = ownersOf(snapshot).get(hash);
+  if (!owner) return INVALID_TOKEN;
+  const outcome = authorize(snapshot, owner, authorization, () => hash);
+  if (outcome.kind === 'ok') return { kind: 'ok', project: owner };
+  return outcome.kind === 'not_found' ? INVALID_TOKEN : outcome; // (not_found: impossible, owner holds the token)
 }

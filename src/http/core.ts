@@ -5,7 +5,7 @@ import type { MediaRecord, Scope } from '../snapshot/model.js';
 import type { CollectionSnapshot, ProjectSnapshot, Snapshot } from '../snapshot/types.js';
 import type { QueryContext, QueryOutcome } from '../query/types.js';
 import { acceptsJson, negotiateEncoding, type Encoding } from './accept.js';
-import { authorize } from './auth.js';
+import { authorize, authorizeAudience } from './auth.js';
 import { COMPRESS_MIN, Doc, DocCache, type Platform } from './compress.js';
 import { ALLOWED_METHODS, corsPolicy, type CorsPolicy } from './cors.js';
 import { etagOf, ifNoneMatch } from './etag.js';
@@ -158,11 +158,8 @@ export class HttpCore {
         const doc = served.docs.get('healthz', () => JSON.stringify({ status: 'ok', snapshot: snapshot.hash })) as Doc;
         return this.json(req, doc, 'no-store');
       }
-      case 'openapi': {
-        if (!this.lenientAccept(h)) return this.notAcceptable(req);
-        const doc = served.docs.get('openapi', () => snapshot.openapi) as Doc;
-        return this.json(req, doc, this.cacheControl);
-      }
+      case 'openapi':
+        return this.openapi(req, served);
       case 'media-file': {
         const m = snapshot.projects.get(r.project)?.mediaById.get(r.id);
         if (!m) return this.problem(req, { status: 404, code: 'not_found', detail: `no media file '${r.id}' in project '${r.project}'` });
@@ -239,6 +236,25 @@ export class HttpCore {
     return this.json(req, doc, cacheControl);
   }
 
+  /**
+   * /openapi.json describes the public projects; a valid token adds its own project (the token
+   * rules of the API apply: a bad token is a 401). Each audience has its own cached document, and
+   * a per-token answer is `private`; `Vary: Authorization` keeps caches from mixing them up.
+   */
+  private openapi(req: CoreRequest, served: Served): CoreResponse {
+    const h = req.headers;
+    if (!this.lenientAccept(h)) return this.notAcceptable(req);
+    const snapshot = served.snapshot;
+    const auth = authorizeAudience(snapshot, header(h, 'authorization'), this.platform.sha256Hex);
+    if (auth.kind === 'unauthorized') return this.problem(req, auth.problem, { 'www-authenticate': auth.challenge });
+    if (auth.kind === 'forbidden') return this.problem(req, auth.problem);
+    const own = auth.project;
+    if (!own) return this.json(req, served.docs.get('openapi', () => snapshot.openapi) as Doc, this.cacheControl, 'Authorization');
+    const ids = [...snapshot.projects.values()].filter((p) => p.record.public || p === own).map((p) => p.record.id);
+    const doc = served.docs.get(`openapi:${own.record.id}`, () => snapshot.openapiOf(ids)) as Doc;
+    return this.json(req, doc, this.privateCache, 'Authorization');
+  }
+
   /** /healthz and /openapi.json also answer without an Accept header (probes, tools). */
   private lenientAccept(h: CoreRequest['headers']): boolean {
     const accept = header(h, 'accept');
@@ -258,7 +274,8 @@ export class HttpCore {
     return names.length ? { vary: names.join(', ') } : {};
   }
 
-  private json(req: CoreRequest, doc: Doc, cacheControl: string): CoreResponse {
+  /** `varyAlso`: a request header the answer depends on, besides Accept-Encoding and Origin. */
+  private json(req: CoreRequest, doc: Doc, cacheControl: string, varyAlso?: string): CoreResponse {
     const h = req.headers;
     const big = doc.bytes.length > COMPRESS_MIN;
     const encoding = big ? negotiateEncoding(header(h, 'accept-encoding'), this.platform.encodings) : undefined;
@@ -270,7 +287,7 @@ export class HttpCore {
     const cors = this.cors.headers(header(h, 'origin'));
     for (const k in cors) headers[k] = cors[k] as string;
     const vary = big ? (this.varyOrigin ? 'Accept-Encoding, Origin' : 'Accept-Encoding') : this.varyOrigin;
-    if (vary) headers.vary = vary;
+    if (vary || varyAlso) headers.vary = varyAlso ? (vary ? `${varyAlso}, ${vary}` : varyAlso) : (vary as string);
     if (ifNoneMatch(header(h, 'if-none-match'), doc.tag)) {
       delete headers['content-type'];
       return { status: 304, headers, body: null };

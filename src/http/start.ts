@@ -24,7 +24,7 @@ export interface StartServerOptions extends HttpOptions {
   readonly port?: number;
   /** Default 127.0.0.1. */
   readonly host?: string;
-  /** Milliseconds to wait before each answer. */
+  /** Milliseconds to wait before each answer: an integer from 0 to MAX_DELAY_MS. */
   readonly delay?: number;
   /** Prefix of media `full_url`s. */
   readonly baseUrl?: string;
@@ -57,7 +57,14 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** Ten minutes: longer is no use for a mock, and past 2^31-1 ms Node's timers fire after 1 ms. */
+export const MAX_DELAY_MS = 600_000;
+
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const delay = options.delay ?? 0;
+  if (!Number.isInteger(delay) || delay < 0 || delay > MAX_DELAY_MS) {
+    throw new RangeError(`delay must be an integer from 0 to ${MAX_DELAY_MS} (ms), got ${delay}`);
+  }
   const log = options.log ?? ((line: string) => console.log(line));
   const root = resolve(options.content ?? 'content');
   const baseUrl = options.baseUrl;

@@ -286,13 +286,20 @@ function documentFor(projects: ReadonlyMap<string, ProjectSnapshot>, path: strin
 export function createSnapshot(model: ContentModel, options: SnapshotOptions = {}): Snapshot {
   const baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
   const projects = new Map(model.projects.map((p) => [p.id, projectSnapshot(p, baseUrl)]));
-  const openapi = openapiJson(model, baseUrl);
+  const openapiOf = (ids: Iterable<string>): string => {
+    const wanted = new Set(ids);
+    return openapiJson({ projects: model.projects.filter((p) => wanted.has(p.id)) }, baseUrl);
+  };
+  // The hash covers every project's description; what is served without a token covers public ones.
+  const full = openapiJson(model, baseUrl);
+  const publicIds = model.projects.filter((p) => p.public).map((p) => p.id);
   return Object.freeze({
-    hash: hashStrings(hashInput(projects, openapi)),
+    hash: hashStrings(hashInput(projects, full)),
     baseUrl,
     projects,
     paths: listPaths(projects),
     document: (path: string) => documentFor(projects, path),
-    openapi,
+    openapi: publicIds.length === model.projects.length ? full : openapiOf(publicIds),
+    openapiOf,
   });
 }

@@ -1,16 +1,16 @@
 // Snapshot → static files (`cqa build`): every document as `P/index.json` with .gz/.br siblings,
 // the media files, openapi.json, manifest.json and the _headers/_redirects of static hosts.
-// The tree is written into a sibling temp dir and swapped in at the end, so a failed build leaves
-// the previous output untouched; the same snapshot always gives a byte-identical tree.
-import { randomBytes } from 'node:crypto';
+// The tree is written into a sibling temp dir and swapped in at the end (dist-swap.ts), so a failed
+// or killed build leaves the previous output; the same snapshot always gives a byte-identical tree.
 import { existsSync, mkdirSync, promises as fsp, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
+import { newSuffix, recoverOutput, siblingName, swapIn } from './dist-swap.js';
 import type { Snapshot } from './types.js';
 
 export interface WriteDistOptions {
@@ -145,7 +145,10 @@ function planFiles(snapshot: Snapshot): FileJob[] {
   for (const p of snapshot.projects.values()) {
     for (const m of p.media) jobs.push({ kind: 'copy', rel: `media/${p.record.id}/${m.record.id}`, source: m.record.source });
   }
-  jobs.push({ kind: 'json', rel: 'openapi.json', text: snapshot.openapi });
+  // A static host checks no token: openapi.json describes exactly the projects whose documents
+  // the tree holds (anyone can read those), not snapshot.openapi (public projects, for the server).
+  const described = new Set(snapshot.paths.map((path) => path.split('/')[2] as string));
+  jobs.push({ kind: 'json', rel: 'openapi.json', text: snapshot.openapiOf(described) });
   jobs.push({ kind: 'json', rel: 'manifest.json', text: manifestJson(snapshot, snapshot.paths.length + 2) });
   jobs.push({ kind: 'text', rel: '_headers', text: headersFile() });
   jobs.push({ kind: 'text', rel: '_redirects', text: redirectsFile() });
@@ -378,7 +381,7 @@ async function writeTree(writer: TreeWriter, jobs: readonly FileJob[], dirs: rea
 }
 
 // ---------------------------------------------------------------------------------------------
-// The output directory: checks, temp dir, swap.
+// The output directory: checks, temp dir, swap (dist-swap.ts).
 
 function isInside(child: string, parent: string): boolean {
   const rel = relative(parent, child);
@@ -403,26 +406,6 @@ async function checkOut(out: string, snapshot: Snapshot): Promise<void> {
   }
 }
 
-/** Moves `tmp` to `out`, replacing a previous tree; on failure the previous tree is restored. */
-async function swapIn(tmp: string, out: string, suffix: string): Promise<void> {
-  const old = `${out}.old-${suffix}`;
-  let moved = false;
-  try {
-    await fsp.rename(out, old);
-    moved = true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  try {
-    await fsp.rename(tmp, out);
-  } catch (err) {
-    if (moved) await fsp.rename(old, out).catch(() => undefined);
-    throw err;
-  }
-  // The new tree is in place: a previous tree that cannot be removed is left behind, not an error.
-  if (moved) await fsp.rm(old, { recursive: true, force: true }).catch(() => undefined);
-}
-
 /**
  * Writes the snapshot as a static tree at `out` (see README "Build output"), atomically: the
  * previous tree stays as it was unless the whole new tree was written.
@@ -433,13 +416,14 @@ export async function writeDist(snapshot: Snapshot, options: WriteDistOptions): 
   if (quality !== undefined && (!Number.isInteger(quality) || quality < 0 || quality > 11)) {
     throw new DistError(`brotliQuality must be an integer 0–11, got ${quality}`);
   }
+  await recoverOutput(out);
   await checkOut(out, snapshot);
   const jobs = planFiles(snapshot);
   const dirs = checkPlan(jobs);
   const total = jobs.reduce((n, j) => n + outputNames(j).length, 0);
 
-  const suffix = randomBytes(6).toString('hex');
-  const tmp = resolve(dirname(out), `${basename(out)}.tmp-${suffix}`);
+  const suffix = newSuffix();
+  const tmp = siblingName(out, 'tmp', suffix);
   await fsp.mkdir(tmp);
   try {
     const writer = new TreeWriter(tmp, total, quality, options.onProgress);

@@ -189,7 +189,7 @@ const listOf = (item: Obj): Obj => ({
   properties: { data: { type: 'array', items: item }, meta: ref('ListMeta') },
 });
 
-function schemas(model: ContentModel): Obj {
+function schemas(model: Pick<ContentModel, 'projects'>): Obj {
   const out: Obj = {
     Media: mediaSchema(),
     Problem: problemSchema(),
@@ -387,15 +387,19 @@ function servicePaths(): Obj {
     '/openapi.json': {
       get: {
         operationId: 'openapi',
-        summary: 'This document',
-        security: [],
-        responses: { '200': ok('OpenAPI 3.1', { type: 'object' }) },
+        summary: "This document: the public projects, and with a token also the token's project",
+        security: [{}, { bearerAuth: [] }],
+        responses: {
+          '200': ok('OpenAPI 3.1', { type: 'object' }),
+          '401': { $ref: '#/components/responses/Unauthorized' },
+        },
       },
     },
   };
 }
 
-export function openapiDocument(model: ContentModel, baseUrl: string): Obj {
+/** The description of `model.projects` only: pass just the projects the reader may know about. */
+export function openapiDocument(model: Pick<ContentModel, 'projects'>, baseUrl: string): Obj {
   let paths: Obj = {};
   for (const p of model.projects) paths = { ...paths, ...projectPaths(p) };
   paths = { ...paths, ...servicePaths() };
@@ -418,6 +422,6 @@ export function openapiDocument(model: ContentModel, baseUrl: string): Obj {
   };
 }
 
-export function openapiJson(model: ContentModel, baseUrl: string): string {
+export function openapiJson(model: Pick<ContentModel, 'projects'>, baseUrl: string): string {
   return JSON.stringify(openapiDocument(model, baseUrl));
 }

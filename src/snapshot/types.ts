@@ -64,6 +64,11 @@ export interface Snapshot {
   readonly paths: readonly string[];
   /** The JSON text of the document for `path` (published content only), or undefined. */
   document(path: string): string | undefined;
-  /** The OpenAPI 3.1 description of this snapshot (JSON text). */
+  /**
+   * The OpenAPI 3.1 description of the public projects only (JSON text): what anyone may read.
+   * Private projects' collections, field names and enumeration values are left out.
+   */
   readonly openapi: string;
+  /** The OpenAPI description of exactly these projects (unknown ids are ignored), in snapshot order. */
+  openapiOf(projectIds: Iterable<string>): string;
 }

@@ -55,7 +55,7 @@ describe('writeDist', () => {
     );
     expect(files.some((f) => f.includes('draft-1'))).toBe(false);
     expect(readFileSync(join(out, 'media/demo/photos/a b.png'))).toEqual(readFileSync(media[1]!.source));
-    expect(readFileSync(join(out, 'openapi.json'), 'utf8')).toBe(snapshot.openapi);
+    expect(readFileSync(join(out, 'openapi.json'), 'utf8')).toBe(snapshot.openapiOf(['demo']));
     // 3 files per JSON document, 2 media, _headers, _redirects.
     expect(result.files).toBe((snapshot.paths.length + 2) * 3 + 2 + 2);
     expect(result.files).toBe(files.length);
@@ -167,6 +167,23 @@ describe('writeDist', () => {
     writeFileSync(join(target, 'notes.txt'), 'keep me');
     await expect(writeDist(snapshot, { out: target })).rejects.toThrow(/not a cqa build output/);
     expect(readFileSync(join(target, 'notes.txt'), 'utf8')).toBe('keep me');
+  });
+
+  it('describes in openapi.json exactly the projects whose documents the tree holds', async () => {
+    // A public project beside the private one: the server without a token describes only the
+    // public one, but the static tree holds both (a static host checks no token), and says so.
+    const both = fixtureModel(media);
+    const open = { ...both.projects[0]!, id: 'open', public: true, media: [] };
+    const target = join(work, 'described');
+    const s = createSnapshot({ projects: [...both.projects, open] });
+    await writeDist(s, { out: target });
+    const inTree = readdirSync(join(target, 'api')).sort();
+    const doc = JSON.parse(readFileSync(join(target, 'openapi.json'), 'utf8'));
+    const described = Object.keys(doc.paths).filter((p) => /^\/api\/[^/]+$/.test(p)).map((p) => p.slice(5));
+    expect(inTree).toEqual(['demo', 'open']);
+    expect(described.sort()).toEqual(inTree);
+    expect(JSON.parse(s.openapi).paths['/api/demo']).toBeUndefined();
+    rmSync(target, { recursive: true });
   });
 
   it('reports progress up to the total', async () => {

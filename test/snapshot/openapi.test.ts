@@ -7,7 +7,7 @@ import { field, fixtureModel, HIDDEN_VALUE, mediaFiles, TOKEN_SHA } from './fixt
 const { dir, media } = mediaFiles();
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const model = fixtureModel(media);
-const doc = JSON.parse(createSnapshot(model, { baseUrl: 'https://cdn.test' }).openapi);
+const doc = JSON.parse(createSnapshot(model, { baseUrl: 'https://cdn.test' }).openapiOf(['demo']));
 
 describe('openapi', () => {
   it('is OpenAPI 3.1 with the base URL as server and a bearer scheme', () => {

@@ -85,7 +85,7 @@ describe('cqa preview', () => {
     expect(m.body).toEqual(readFileSync(media[1]!.source));
     const o = await get('/openapi.json');
     expect(o.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(o.body.toString('utf8')).toBe(snapshot.openapi);
+    expect(o.body.toString('utf8')).toBe(snapshot.openapiOf(['demo']));
     expect((await get('/manifest.json')).status).toBe(200);
     const etag = m.headers.etag as string;
     expect((await get('/media/demo/photos/a%20b.png', { 'if-none-match': etag })).status).toBe(304);
