@@ -1,4 +1,5 @@
-// `cqa build [content] [--out dist] [--base-url URL] [--drafts]`: content tree → static `dist/`.
+// `cqa build [content] [--out dist] [--base-url URL] [--drafts] [--include-private]`: content
+// tree → static `dist/`.
 // Loads and validates like buildSnapshot (loadContent + createSnapshot, so warnings can be shown
 // too), prints every content error as `file:line: field: message` and exits 1 leaving the previous
 // output untouched; otherwise writes the tree atomically with writeDist. Progress is one updating
@@ -64,6 +65,7 @@ export async function run(args: string[]): Promise<number> {
     out: { type: 'string' },
     'base-url': { type: 'string' },
     drafts: { type: 'boolean' },
+    'include-private': { type: 'boolean' },
   });
   const root = positionals[0] ?? 'content';
   const out = resolve((values.out as string | undefined) ?? 'dist');
@@ -92,6 +94,20 @@ export async function run(args: string[]): Promise<number> {
     const files = new Set(issues.map((i) => i.file)).size;
     console.error(err.red(`${plural(issues.length, 'error')} in ${plural(files, 'file')}; ${displayPath(out)} was not changed`));
     return 1;
+  }
+
+  // A static host checks no token: a project that needs one is published only when asked for.
+  const needToken = model.projects.filter((p) => !p.public).map((p) => p.id);
+  if (needToken.length > 0 && values['include-private'] !== true) {
+    console.error(
+      err.red(`cqa build: ${plural(needToken.length, 'project')} need${needToken.length === 1 ? 's' : ''} a token (${needToken.join(', ')}), and a static host checks none: `) +
+        `anyone could read ${needToken.length === 1 ? 'it' : 'them'} from ${displayPath(out)}. Set \`public: true\` in project.yaml, or pass --include-private ` +
+        `to publish ${needToken.length === 1 ? 'it' : 'them'} anyway (only for a host that checks access itself); ${displayPath(out)} was not changed`,
+    );
+    return 1;
+  }
+  if (needToken.length > 0) {
+    console.error(`${err.yellow('warning:')} --include-private: ${needToken.join(', ')} will be readable by anyone who can read ${displayPath(out)} (no token is checked there)`);
   }
 
   const snapshot = createSnapshot(model, { baseUrl });

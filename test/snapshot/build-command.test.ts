@@ -55,7 +55,7 @@ describe('cqa build', () => {
   fixture(content);
 
   it('builds a content tree into dist/ and reports what it wrote', async () => {
-    expect(await run([content, '--out', out, '--base-url', 'https://cdn.test'])).toBe(0);
+    expect(await run([content, '--out', out, '--base-url', 'https://cdn.test', '--include-private'])).toBe(0);
     expect(logs.some((l) => /^warning: .*project\.yaml/.test(l))).toBe(true); // plaintext token
     const done = logs.find((l) => l.includes('✓ wrote'));
     expect(done).toMatch(/^✓ wrote \d+ files \([\d.]+ k?B\) to .*dist\/ in \d+\.\d\d s$/);
@@ -103,7 +103,7 @@ describe('cqa build', () => {
 
   it('is deterministic: a rebuild gives a byte-identical tree', async () => {
     const before = digest(out);
-    expect(await run([content, '--out', out, '--base-url', 'https://cdn.test'])).toBe(0);
+    expect(await run([content, '--out', out, '--base-url', 'https://cdn.test', '--include-private'])).toBe(0);
     expect(digest(out)).toEqual(before);
     expect(readdirSync(work).sort()).toEqual(['content', 'dist']);
   });
@@ -121,6 +121,16 @@ describe('cqa build', () => {
     rmSync(broken, { recursive: true });
   });
 
+  it('refuses to publish a project that needs a token unless --include-private is given', async () => {
+    const before = digest(out);
+    expect(await run([content, '--out', out])).toBe(1);
+    expect(logs.at(-1)).toMatch(/need.* a token \(shop\).*public: true.*--include-private.*was not changed/);
+    expect(digest(out)).toEqual(before);
+    logs.length = 0;
+    expect(await run([content, '--out', out, '--include-private', '--base-url', 'https://cdn.test'])).toBe(0);
+    expect(logs.some((l) => /warning: --include-private: shop will be readable by anyone/.test(l))).toBe(true);
+  });
+
   it('refuses an output inside the content folder and a missing content folder', async () => {
     await expect(run([content, '--out', join(content, 'dist')])).rejects.toBeInstanceOf(UsageError);
     await expect(run([content, '--out', content])).rejects.toBeInstanceOf(UsageError);
@@ -130,7 +140,7 @@ describe('cqa build', () => {
 
   it('builds the sample content/ with every document identical to the snapshot', async () => {
     const sampleOut = join(work, 'sample-dist');
-    expect(await run(['content', '--out', sampleOut])).toBe(0);
+    expect(await run(['content', '--out', sampleOut, '--include-private'])).toBe(0);
     const snapshot = await buildSnapshot({ content: 'content' });
     expect(existsSync(join(sampleOut, 'api/demo/posts/index.json'))).toBe(true);
     for (const p of snapshot.paths) expect(readFileSync(join(sampleOut, p.slice(1), 'index.json'), 'utf8'), p).toBe(snapshot.document(p));
