@@ -16,7 +16,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 };
 
 export const USAGE = `Usage:
-  cqa build   [content] [--out dist] [--base-url URL] [--drafts]
+  cqa build   [content] [--out dist] [--base-url URL] [--drafts] [--include-private]
   cqa serve   [content] [--port 4000] [--host 127.0.0.1] [--watch] [--cors ORIGIN]
               [--cache-control VALUE] [--max-limit N] [--delay MS] [--base-url URL] [--quiet]
   cqa preview [dist] [--port 4173] [--host 127.0.0.1]
@@ -36,7 +36,7 @@ export async function main(argv: string[]): Promise<number> {
     console.log((createRequire(import.meta.url)('../package.json') as { version: string }).version);
     return 0;
   }
-  const load = COMMANDS[name];
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!load) {
     console.error(`cqa: unknown command '${name}'. Commands: ${Object.keys(COMMANDS).join(', ')}.\n\n${USAGE}`);
     return 2;

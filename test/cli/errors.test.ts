@@ -110,6 +110,17 @@ describe('cqa: where to listen', () => {
   });
 });
 
+describe('cqa: unknown commands', () => {
+  it('are a usage error (exit 2) even when named like an Object.prototype member', async () => {
+    for (const name of ['nope', 'toString', 'constructor', '__proto__', 'hasOwnProperty']) {
+      const r = await cqa([name]);
+      expect(r.code, name).toBe(2);
+      expect(r.err, name).toMatch(new RegExp(`^cqa: unknown command '${name}'`));
+      expect(r.err).not.toMatch(STACK);
+    }
+  });
+});
+
 describe('cqa: unexpected failures', () => {
   it('are one line `cqa <command>: <message>` and exit 1; the stack only with CQA_DEBUG=1', async () => {
     // A _headers that is a folder: reading it fails inside the command, past every check.
