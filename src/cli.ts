@@ -1,55 +1,85 @@
-// `cqa <command> [options]`: dispatches to src/commands/<command>.ts. Exit codes: 0 ok,
+// `cqa <command> [options]`: dispatches to src/commands/<command>.ts; `--help` anywhere (or
+// `cqa help <command>`) prints the command's options from its spec. Exit codes: 0 ok,
 // 1 content errors (and unexpected failures), 2 usage errors. Every error a command throws ends
 // here as one line `cqa <command>: <message>` (src/commands/errors.ts); a stack only with CQA_DEBUG=1.
 import { UsageError } from './commands/args.js';
 import { errorText, ListenError } from './commands/errors.js';
+import { formatHelp, type CommandSpec } from './commands/help.js';
 
-type Command = (args: string[]) => Promise<number>;
+interface CommandModule {
+  run(args: string[]): Promise<number>;
+  readonly spec: CommandSpec;
+}
 
 // Loaded lazily so `cqa check` does not pay for the HTTP server's imports, and vice versa.
-const COMMANDS: Record<string, () => Promise<Command>> = {
-  serve: async () => (await import('./commands/serve.js')).run,
-  token: async () => (await import('./commands/token.js')).run,
-  check: async () => (await import('./commands/check.js')).run,
-  build: async () => (await import('./commands/build.js')).run,
-  preview: async () => (await import('./commands/preview.js')).run,
+const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+  build: () => import('./commands/build.js'),
+  serve: () => import('./commands/serve.js'),
+  preview: () => import('./commands/preview.js'),
+  check: () => import('./commands/check.js'),
+  token: () => import('./commands/token.js'),
 };
 
-export const USAGE = `Usage:
-  cqa build   [content] [--out dist] [--base-url URL] [--drafts] [--include-private]
-  cqa serve   [content] [--port 4000] [--host 127.0.0.1] [--watch] [--cors ORIGIN]
-              [--cache-control VALUE] [--max-limit N] [--delay MS] [--base-url URL] [--quiet]
-  cqa preview [dist] [--port 4173] [--host 127.0.0.1]
-  cqa check   [content]
-  cqa token create --project ID [--name N] [--scopes read,drafts]
+export const USAGE = `Usage: cqa <command> [options]
 
-content defaults to ./content. Exit codes: 0 ok, 1 content errors, 2 usage errors.`;
+Commands:
+  build    [content]   validate the content and write the static tree (dist/)
+  serve    [content]   serve the API over HTTP: tokens, queries, drafts, --watch
+  preview  [dist]      serve a build output as a static host would
+  check    [content]   validate only; list every error with file and line
+  token create         make a new token and the project.yaml lines for it
+
+Run 'cqa <command> --help' (or 'cqa help <command>') for its options and an example.
+content defaults to ./content. Exit codes: 0 ok, 1 content or runtime error, 2 usage error.`;
+
+function commandNamed(name: string): (() => Promise<CommandModule>) | undefined {
+  return Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+}
+
+function unknownCommand(name: string): number {
+  console.error(`cqa: unknown command '${name}'. Commands: ${Object.keys(COMMANDS).join(', ')}.\n\n${USAGE}`);
+  return 2;
+}
+
+/** `--help`/`-h` anywhere before a `--`. */
+function asksForHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
+  if (!name || name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
     console.log(USAGE);
     return name ? 0 : 2;
+  }
+  if (name === 'help') {
+    const target = commandNamed(rest[0] as string);
+    if (!target) return unknownCommand(rest[0] as string);
+    console.log(formatHelp((await target()).spec));
+    return 0;
   }
   if (name === '--version' || name === '-v') {
     const { createRequire } = await import('node:module');
     console.log((createRequire(import.meta.url)('../package.json') as { version: string }).version);
     return 0;
   }
-  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!load) {
-    console.error(`cqa: unknown command '${name}'. Commands: ${Object.keys(COMMANDS).join(', ')}.\n\n${USAGE}`);
-    return 2;
-  }
+  const load = commandNamed(name);
+  if (!load) return unknownCommand(name);
   try {
-    return await (await load())(rest);
+    const command = await load();
+    if (asksForHelp(rest)) {
+      console.log(formatHelp(command.spec));
+      return 0;
+    }
+    return await command.run(rest);
   } catch (err) {
     if (err instanceof ListenError) {
       console.error(`cqa ${name}: ${err.message}`);
       return 2;
     }
     if (err instanceof UsageError) {
-      console.error(`cqa ${name}: ${err.message}\n\n${USAGE}`);
+      console.error(`cqa ${name}: ${err.message}\n(see 'cqa ${name} --help')`);
       return 2;
     }
     console.error(`cqa ${name}: ${errorText(err)}`);

@@ -4,7 +4,6 @@
 // too), prints every content error as `file:line: field: message` and exits 1 leaving the previous
 // output untouched; otherwise writes the tree atomically with writeDist. Progress is one updating
 // line on stderr when it is a terminal; NO_COLOR is honoured.
-import { stat } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import { formatIssue } from '../content/issues.js';
 import { loadContentIsolated } from '../content/isolated.js';
@@ -12,6 +11,8 @@ import { createSnapshot } from '../snapshot/create.js';
 import { DistError, writeDist } from '../snapshot/dist.js';
 import { recoverOutput } from '../snapshot/dist-swap.js';
 import { baseUrlOption, parseCommandArgs, UsageError } from './args.js';
+import { contentFolder } from './content-folder.js';
+import { parseOptions, type CommandSpec } from './help.js';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -60,19 +61,24 @@ function displayPath(p: string): string {
   return rel && !rel.startsWith('..') ? rel : p;
 }
 
+export const spec: CommandSpec = {
+  usage: 'cqa build [content] [options]',
+  summary: 'Validates the content and writes every answer that needs no query as a static file (atomically).',
+  args: [['content', 'the content folder (default: ./content)']],
+  options: {
+    out: { type: 'string', value: 'DIR', help: 'output folder (created with its parents; replaced as a whole)', fallback: 'dist' },
+    'base-url': { type: 'string', value: 'URL', help: "prefix of media full_url (an http(s) URL or a path starting with '/')" },
+    drafts: { type: 'boolean', help: 'include drafts (for a preview deployment)' },
+    'include-private': { type: 'boolean', help: 'publish projects that need a token too (a static host checks none)' },
+  },
+  examples: ['cqa build content --out dist --base-url https://cdn.example.com', 'cqa build content --include-private   # the sample: demo needs a token'],
+};
+
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, {
-    out: { type: 'string' },
-    'base-url': { type: 'string' },
-    drafts: { type: 'boolean' },
-    'include-private': { type: 'boolean' },
-  });
-  const root = positionals[0] ?? 'content';
+  const { values, positionals } = parseCommandArgs(args, parseOptions(spec));
+  const root = await contentFolder(positionals[0] ?? 'content', 'build');
   const out = resolve((values.out as string | undefined) ?? 'dist');
   const baseUrl = baseUrlOption(values['base-url'] as string | undefined) ?? '';
-  const info = await stat(root).catch(() => undefined);
-  if (!info) throw new UsageError(`content folder '${root}' does not exist (give the path: cqa build <content>)`);
-  if (!info.isDirectory()) throw new UsageError(`'${root}' is not a folder (give the content folder: cqa build <content>)`);
   const absRoot = resolve(root);
   if (absRoot === out || absRoot.startsWith(out + sep) || out.startsWith(absRoot + sep)) {
     throw new UsageError(`--out ${displayPath(out)} must be outside the content folder ${root} (and not contain it)`);

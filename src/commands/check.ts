@@ -1,11 +1,12 @@
 // `cqa check [content]`: validate only. Prints every error as `file:line: field: message` and every
 // warning prefixed `warning:`, then a summary. Exit 0 when clean, 1 on content errors, 2 when the
-// content folder does not exist (a usage mistake, like a wrong path).
-import { stat } from 'node:fs/promises';
+// content folder does not exist or holds no project (a usage mistake, like a wrong path).
 import { formatIssue } from '../content/issues.js';
 import { loadContent } from '../content/load.js';
 import type { ContentIssue, ContentModel } from '../snapshot/model.js';
-import { parseCommandArgs, UsageError } from './args.js';
+import { parseCommandArgs } from './args.js';
+import { contentFolder } from './content-folder.js';
+import { parseOptions, type CommandSpec } from './help.js';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -27,12 +28,17 @@ function fileCount(issues: readonly ContentIssue[]): number {
   return new Set(issues.map((i) => i.file)).size;
 }
 
+export const spec: CommandSpec = {
+  usage: 'cqa check [content]',
+  summary: 'Validates the content only: every error as file:line: field: message (exit 1 when there is one).',
+  args: [['content', 'the content folder (default: ./content)']],
+  options: {},
+  examples: ['cqa check content'],
+};
+
 export async function run(args: string[]): Promise<number> {
-  const { positionals } = parseCommandArgs(args, {});
-  const root = positionals[0] ?? 'content';
-  const info = await stat(root).catch(() => undefined);
-  if (!info) throw new UsageError(`content folder '${root}' does not exist (give the path: cqa check <content>)`);
-  if (!info.isDirectory()) throw new UsageError(`'${root}' is not a folder (give the content folder: cqa check <content>)`);
+  const { positionals } = parseCommandArgs(args, parseOptions(spec));
+  const root = await contentFolder(positionals[0] ?? 'content', 'check');
 
   const { model, issues, warnings } = await loadContent(root);
   const out = colours(process.stdout);

@@ -14,6 +14,7 @@ import { sendFile } from '../http/send-file.js';
 import { mimeType } from '../content/media.js';
 import { hostOption, parseCommandArgs, portOption, UsageError } from './args.js';
 import { explainListenError } from './errors.js';
+import { parseOptions, type CommandSpec } from './help.js';
 
 export interface PreviewOptions {
   /** The build output directory. */
@@ -186,11 +187,19 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
   };
 }
 
+export const spec: CommandSpec = {
+  usage: 'cqa preview [dist] [options]',
+  summary: 'Serves a build output as a static host would (index.json rewrite, _headers, .br/.gz siblings).',
+  args: [['dist', 'the output of cqa build (default: ./dist)']],
+  options: {
+    port: { type: 'string', value: 'N', help: 'port to listen on; 0 picks a free one (printed)', fallback: '4173' },
+    host: { type: 'string', value: 'HOST', help: 'address to listen on', fallback: '127.0.0.1' },
+  },
+  examples: ['cqa build content --include-private && cqa preview dist'],
+};
+
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, {
-    port: { type: 'string' },
-    host: { type: 'string' },
-  });
+  const { values, positionals } = parseCommandArgs(args, parseOptions(spec));
   const dir = positionals[0] ?? 'dist';
   const port = portOption(values.port as string | undefined, 4173);
   const host = hostOption(values.host as string | undefined, '127.0.0.1');

@@ -3,23 +3,33 @@
 import { ContentError, formatIssue } from '../content/issues.js';
 import { MAX_DELAY_MS, startServer } from '../http/start.js';
 import { baseUrlOption, headerOption, hostOption, intOption, parseCommandArgs, portOption } from './args.js';
+import { contentFolder } from './content-folder.js';
+import { parseOptions, type CommandSpec } from './help.js';
 import { errorText, explainListenError } from './errors.js';
 
 /** Above this --max-limit means nothing more than 0 (no cap) does. */
 const MAX_MAX_LIMIT = 1_000_000_000;
 
+export const spec: CommandSpec = {
+  usage: 'cqa serve [content] [options]',
+  summary: 'Builds the snapshot in memory and serves the API over HTTP: tokens, queries, drafts, media.',
+  args: [['content', 'the content folder (default: ./content)']],
+  options: {
+    port: { type: 'string', value: 'N', help: 'port to listen on; 0 picks a free one (printed)', fallback: '4000' },
+    host: { type: 'string', value: 'HOST', help: 'address to listen on (0.0.0.0: every interface)', fallback: '127.0.0.1' },
+    watch: { type: 'boolean', help: 'rebuild on every change; a broken file keeps the last good snapshot' },
+    cors: { type: 'string', value: 'ORIGIN', help: 'Access-Control-Allow-Origin: *, an origin, or a comma-separated list', fallback: '*' },
+    'cache-control': { type: 'string', value: 'VALUE', help: 'Cache-Control of answers (private is added when a token was needed)', fallback: 'no-cache' },
+    'max-limit': { type: 'string', value: 'N', help: `largest limit= accepted; 0 = no cap (at most ${MAX_MAX_LIMIT})`, fallback: '1000' },
+    delay: { type: 'string', value: 'MS', help: `hold every answer back this long (at most ${MAX_DELAY_MS})`, fallback: '0' },
+    'base-url': { type: 'string', value: 'URL', help: "prefix of media full_url (an http(s) URL or a path starting with '/')" },
+    quiet: { type: 'boolean', help: 'no request log and no list of projects at start' },
+  },
+  examples: ['cqa serve content --watch', "curl -H 'Authorization: Bearer demo-token' -H 'Accept: application/json' http://127.0.0.1:4000/api/demo/posts"],
+};
+
 export async function run(args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs(args, {
-    port: { type: 'string' },
-    host: { type: 'string' },
-    watch: { type: 'boolean' },
-    cors: { type: 'string' },
-    'cache-control': { type: 'string' },
-    'max-limit': { type: 'string' },
-    delay: { type: 'string' },
-    'base-url': { type: 'string' },
-    quiet: { type: 'boolean' },
-  });
+  const { values, positionals } = parseCommandArgs(args, parseOptions(spec));
   const port = portOption(values.port as string | undefined, 4000);
   const host = hostOption(values.host as string | undefined, '127.0.0.1');
   const maxLimit = intOption('max-limit', values['max-limit'] as string | undefined, 1000, MAX_MAX_LIMIT);
@@ -28,7 +38,7 @@ export async function run(args: string[]): Promise<number> {
   const cacheControl = headerOption('cache-control', values['cache-control'] as string | undefined);
   const baseUrl = baseUrlOption(values['base-url'] as string | undefined);
   const quiet = values.quiet === true;
-  const content = positionals[0] ?? 'content';
+  const content = await contentFolder(positionals[0] ?? 'content', 'serve');
 
   let server;
   try {

@@ -2,14 +2,26 @@
 // once, and the project.yaml lines holding only its sha256.
 import { createHash, randomBytes } from 'node:crypto';
 import { parseCommandArgs, UsageError } from './args.js';
+import { parseOptions, type CommandSpec } from './help.js';
 
 const SCOPES = new Set(['read', 'drafts']);
 const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
+export const spec: CommandSpec = {
+  usage: 'cqa token create --project ID [options]',
+  summary: 'Makes a new random token: prints it once, and the project.yaml lines holding only its sha256.',
+  options: {
+    project: { type: 'string', value: 'ID', help: 'the project the token reads (required)' },
+    name: { type: 'string', value: 'NAME', help: 'a name to recognise the token by', fallback: 'token-<today>' },
+    scopes: { type: 'string', value: 'LIST', help: 'read (published content), drafts (also state=with_draft|only_draft)', fallback: 'read' },
+  },
+  examples: ['cqa token create --project demo --name website --scopes read'],
+};
+
 export async function run(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub !== 'create') throw new UsageError(sub ? `unknown token command '${sub}' (try 'cqa token create')` : "missing command: 'cqa token create --project ID'");
-  const { values } = parseCommandArgs(rest, { project: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' } }, 0);
+  const { values } = parseCommandArgs(rest, parseOptions(spec), 0);
   const project = values.project as string | undefined;
   if (!project) throw new UsageError('--project ID is required');
   if (!ID.test(project)) throw new UsageError(`--project '${project}' is not a valid project id`);

@@ -424,6 +424,7 @@ export async function writeDist(snapshot: Snapshot, options: WriteDistOptions): 
 
   const suffix = newSuffix();
   const tmp = siblingName(out, 'tmp', suffix);
+  await fsp.mkdir(dirname(out), { recursive: true }); // `--out new/folder/dist`, as build tools do
   await fsp.mkdir(tmp);
   try {
     const writer = new TreeWriter(tmp, total, quality, options.onProgress);

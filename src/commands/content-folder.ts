@@ -1,0 +1,35 @@
+// The content folder a command is given (`cqa check|build|serve [content]`): it must exist and be
+// a folder — a usage error (exit 2) otherwise. Given one folder too high (the repository root,
+// whose `content/` holds the projects) or too low (a project folder), the error names the folder
+// to give instead of listing every file of the wrong tree as a content problem.
+import { readdir, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { UsageError } from './args.js';
+
+const isFile = (p: string) => stat(p).then((s) => s.isFile(), () => false);
+
+/** Sub-folders that can be content (names starting with `_` or `.` are not). */
+async function folders(path: string): Promise<string[]> {
+  const entries = await readdir(path, { withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isDirectory() && !/^[_.]/.test(e.name)).map((e) => e.name).sort();
+}
+
+export async function contentFolder(path: string, command: string): Promise<string> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info) throw new UsageError(`content folder '${path}' does not exist (give the path: cqa ${command} <content>)`);
+  if (!info.isDirectory()) throw new UsageError(`'${path}' is not a folder (give the content folder: cqa ${command} <content>)`);
+  if (await isFile(join(path, 'project.yaml'))) {
+    throw new UsageError(`'${path}' is a project folder; give the folder that holds the projects: did you mean \`cqa ${command} ${dirname(path)}\`?`);
+  }
+  const children = await folders(path);
+  for (const child of children) if (await isFile(join(path, child, 'project.yaml'))) return path;
+  // No project here: is this the folder above the content folder?
+  for (const child of children) {
+    for (const grandchild of await folders(join(path, child))) {
+      if (await isFile(join(path, child, grandchild, 'project.yaml'))) {
+        throw new UsageError(`'${path}' holds no project (a folder with a project.yaml), but '${join(path, child)}' does: did you mean \`cqa ${command} ${join(path, child)}\`?`);
+      }
+    }
+  }
+  return path;
+}

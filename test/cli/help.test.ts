@@ -1,0 +1,80 @@
+// The command line as a new user meets it: --help on every command (exit 0, every option with its
+// default, an example), `cqa help <command>`, the same exit code for the same mistake everywhere,
+// a hint when the content folder given is one folder too high or too low, and `--out` into a
+// folder that does not exist yet.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { spec as build } from '../../src/commands/build.js';
+import { spec as check } from '../../src/commands/check.js';
+import { spec as preview } from '../../src/commands/preview.js';
+import { spec as serve } from '../../src/commands/serve.js';
+import { spec as token } from '../../src/commands/token.js';
+
+const work = mkdtempSync(join(tmpdir(), 'cqa-help-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function cqa(args: string[], cwd = process.cwd()) {
+  const r = spawnSync(process.execPath, [join(process.cwd(), 'bin/cqa.js'), ...args], { cwd, encoding: 'utf8', timeout: 20_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const SPECS = { build, serve, preview, check, token };
+
+describe('cqa <command> --help', () => {
+  it.each(Object.entries(SPECS))('%s: exit 0, every option with its value and default, an example', (name, spec) => {
+    const args = name === 'token' ? ['token', 'create'] : [name];
+    for (const help of [[...args, '--help'], [...args, '-h'], ['help', name]]) {
+      const r = cqa(help);
+      expect(r.code, help.join(' ')).toBe(0);
+      expect(r.out).toMatch(new RegExp(`^Usage: cqa ${name}`));
+      for (const [option, o] of Object.entries(spec.options)) {
+        const line = r.out.split('\n').find((l) => l.trimStart().startsWith(`--${option} `) || l.trim() === `--${option}`);
+        expect(line, `--${option} in ${name} --help`).toBeDefined();
+        expect(line).toContain(o.help);
+        if (o.fallback !== undefined) expect(line).toContain(`(default: ${o.fallback})`);
+      }
+      expect(r.out).toMatch(/Examples?:\n {2}cqa /);
+    }
+  });
+
+  it('cqa --help and cqa help list every command; cqa alone is a usage error', () => {
+    for (const args of [['--help'], ['help']]) {
+      const r = cqa(args);
+      expect(r.code).toBe(0);
+      for (const name of Object.keys(SPECS)) expect(r.out).toMatch(new RegExp(`^  ${name}`, 'm'));
+    }
+    expect(cqa([]).code).toBe(2);
+    expect(cqa(['help', 'nope']).code).toBe(2);
+  });
+});
+
+describe('the same mistake, the same exit code', () => {
+  it.each([['check'], ['build'], ['serve']])('%s on a folder that does not exist: exit 2, naming it', (name) => {
+    const r = cqa([name, join(work, 'nope')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(new RegExp(`^cqa ${name}: content folder '.*nope' does not exist`));
+  });
+
+  it('one folder too high or too low: exit 2 with the folder to give', () => {
+    cpSync('content', join(work, 'repo', 'content'), { recursive: true });
+    const high = cqa(['check', '.'], join(work, 'repo'));
+    expect(high.code).toBe(2);
+    expect(high.err).toContain("'.' holds no project (a folder with a project.yaml), but 'content' does: did you mean `cqa check content`?");
+    expect(high.err.split('\n').length).toBeLessThan(4); // not a warning per file of the wrong tree
+    const low = cqa(['build', 'content/demo'], join(work, 'repo'));
+    expect(low.code).toBe(2);
+    expect(low.err).toContain('did you mean `cqa build content`?');
+  });
+});
+
+describe('cqa build --out', () => {
+  it('creates the missing parent folders of the output', () => {
+    const out = join(work, 'new', 'deeper', 'dist');
+    const r = cqa(['build', 'content', '--out', out, '--include-private']);
+    expect(r.code, r.err).toBe(0);
+    expect(existsSync(join(out, 'api', 'demo', 'index.json'))).toBe(true);
+  });
+});
