@@ -1,7 +1,8 @@
 // Encoded answers and their compressed variants. A `Doc` is one JSON answer as bytes with its
 // digest tag; compressed variants are made on first demand by the platform's compressor. Static
 // documents (no query) live in a bounded LRU cache per snapshot, so a hot path costs one map
-// lookup; answers to queries are transient Docs.
+// lookup; answers to queries live in a second, smaller one (a client repeating a query pays for
+// it once), compressed at the cheap per-request setting.
 import type { Encoding } from './accept.js';
 import { digestTag } from './etag.js';
 
@@ -60,8 +61,11 @@ export class DocCache {
     private readonly maxBytes: number,
   ) {}
 
-  /** The cached Doc for `key`, made from `text()` on a miss; undefined when text() is. */
-  get(key: string, text: () => string | undefined): Doc | undefined {
+  /**
+   * The cached Doc for `key`, made from `text()` on a miss; undefined when text() is (nothing is
+   * cached then). `transient`: compress it as an answer to a query (see Platform.compress).
+   */
+  get(key: string, text: () => string | undefined, transient = false): Doc | undefined {
     const hit = this.docs.get(key);
     if (hit) {
       // Refresh recency (Map keeps insertion order); skip when already the newest.
@@ -71,7 +75,7 @@ export class DocCache {
     }
     const t = text();
     if (t === undefined) return undefined;
-    const doc = new Doc(this.platform.encodeText(t), this.platform);
+    const doc = new Doc(this.platform.encodeText(t), this.platform, transient);
     if (doc.bytes.length * 2 <= this.maxBytes / 4) {
       this.docs.set(key, doc);
       this.bytes += doc.bytes.length * 2; // room for its variants

@@ -3,7 +3,7 @@
 // §4 lives here once.
 import type { MediaRecord, Scope } from '../snapshot/model.js';
 import type { CollectionSnapshot, ProjectSnapshot, Snapshot } from '../snapshot/types.js';
-import type { QueryContext, QueryOutcome } from '../query/types.js';
+import type { QueryContext, QueryOutcome, QueryProblem } from '../query/types.js';
 import { acceptsJson, negotiateEncoding, type Encoding } from './accept.js';
 import { authorize, authorizeAudience } from './auth.js';
 import { COMPRESS_MIN, Doc, DocCache, type Platform } from './compress.js';
@@ -65,7 +65,10 @@ const READ_ONLY: ReadonlySet<Scope> = new Set<Scope>(['read']);
 /** The snapshot being served and everything cached for it; replaced as a whole on a swap. */
 export interface Served {
   readonly snapshot: Snapshot;
+  /** Static documents, by path. */
   readonly docs: DocCache;
+  /** Answers to queries, by path, query string and whether the caller may see drafts. */
+  readonly answers: DocCache;
 }
 
 function header(headers: CoreRequest['headers'], name: string): string | undefined {
@@ -106,7 +109,7 @@ export class HttpCore {
   }
 
   private serve(snapshot: Snapshot): Served {
-    return { snapshot, docs: new DocCache(this.platform, this.cacheBytes) };
+    return { snapshot, docs: new DocCache(this.platform, this.cacheBytes), answers: new DocCache(this.platform, this.cacheBytes / 4) };
   }
 
   get snapshot(): Snapshot {
@@ -182,7 +185,8 @@ export class HttpCore {
     const q = req.query;
     const base = `/api/${project.record.id}`;
 
-    let outcome: QueryOutcome | undefined;
+    // The query to run, when there is one (else the static document at `key` answers).
+    let query: (() => QueryOutcome) | undefined;
     let key: string;
     switch (r.kind) {
       case 'project':
@@ -197,14 +201,14 @@ export class HttpCore {
         break;
       case 'media-list':
         key = `${base}/${MEDIA_SEGMENT}`;
-        if (q !== '') outcome = this.engine.queryMediaList(project, q, ctx);
+        if (q !== '') query = () => this.engine.queryMediaList(project, q, ctx);
         break;
       case 'media-item':
         if (!project.mediaById.has(r.id)) {
           return this.problem(req, { status: 404, code: 'not_found', detail: `no media item '${r.id}' in project '${r.project}'` });
         }
         key = `${base}/${MEDIA_SEGMENT}/${r.id}`;
-        if (q !== '') outcome = this.engine.queryMediaItem(project, r.id, q, ctx);
+        if (q !== '') query = () => this.engine.queryMediaItem(project, r.id, q, ctx);
         break;
       case 'entries':
       case 'entry': {
@@ -215,17 +219,18 @@ export class HttpCore {
         }
         if (r.kind === 'entries') {
           key = `${base}/${r.collection}`;
-          if (q !== '') outcome = this.engine.queryEntries(project, col, q, ctx);
+          if (q !== '') query = () => this.engine.queryEntries(project, col, q, ctx);
         } else {
           key = `${base}/${r.collection}/${r.id}`;
-          if (q !== '') outcome = this.engine.queryEntry(project, col, r.id, q, ctx);
+          if (q !== '') query = () => this.engine.queryEntry(project, col, r.id, q, ctx);
         }
         break;
       }
     }
-    if (outcome) {
-      if (!outcome.ok) return this.problem(req, outcome.problem);
-      return this.json(req, new Doc(this.platform.encodeText(outcome.body), this.platform, true), cacheControl);
+    if (query) {
+      // The answer depends on the path, the query and the drafts scope only (the token was checked).
+      const answer = this.answerOf(served, `${key}?${q}${ctx.scopes.has('drafts') ? '\0drafts' : ''}`, query);
+      return answer instanceof Doc ? this.json(req, answer, cacheControl) : this.problem(req, answer);
     }
     const doc = served.docs.get(key, () => snapshot.document(key));
     if (!doc) {
@@ -234,6 +239,22 @@ export class HttpCore {
       return this.problem(req, { status: 404, code: 'not_found', detail: `no published entry '${id}'${where}` });
     }
     return this.json(req, doc, cacheControl);
+  }
+
+  /** The answer to a query: cached, or computed now. A refusal is not cached (it costs little). */
+  private answerOf(served: Served, cacheKey: string, query: () => QueryOutcome): Doc | QueryProblem {
+    let refused: QueryProblem | undefined;
+    const doc = served.answers.get(
+      cacheKey,
+      () => {
+        const outcome = query();
+        if (outcome.ok) return outcome.body;
+        refused = outcome.problem;
+        return undefined;
+      },
+      true,
+    );
+    return doc ?? (refused as QueryProblem);
   }
 
   /**

@@ -1,5 +1,5 @@
-// Dynamic compression must not starve the server: a query's answer is compressed for one request
-// only, at a cheap setting; static documents are compressed once, cached, at a stronger one.
+// Dynamic compression must not starve the server: a query's answer is compressed at a cheap
+// setting, static documents once at a stronger one; answers to queries are cached per snapshot.
 import { brotliCompressSync, brotliDecompressSync, constants as zc } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { HttpCore, type Platform } from '../../src/http/core.js';
@@ -7,7 +7,7 @@ import { defaultEngine } from '../../src/http/engine.js';
 import { nodePlatform } from '../../src/http/node.js';
 import { createSnapshot } from '../../src/snapshot/create.js';
 import { READ } from './cases.js';
-import { makeModel, tempDir } from './fixture.js';
+import { makeModel, tempDir, TOKENS } from './fixture.js';
 
 const snapshot = createSnapshot(makeModel(tempDir()));
 
@@ -41,5 +41,37 @@ describe('compression of answers', () => {
     const q = (quality: number) => brotliCompressSync(data, { params: { [zc.BROTLI_PARAM_QUALITY]: quality, [zc.BROTLI_PARAM_SIZE_HINT]: data.length } });
     expect(Buffer.from(transient)).toEqual(q(4));
     expect(Buffer.from(cached)).toEqual(q(9));
+  });
+});
+
+describe('the answers cache', () => {
+  it('runs a repeated query once per snapshot, apart for a caller who may see drafts, never caching a refusal', () => {
+    const calls: string[] = [];
+    const engine = {
+      ...defaultEngine,
+      queryEntries: (...a: Parameters<typeof defaultEngine.queryEntries>) => {
+        calls.push(a[2]);
+        return defaultEngine.queryEntries(...a);
+      },
+    };
+    const core = new HttpCore(snapshot, nodePlatform, engine);
+    const get = (query: string, headers: Record<string, string> = READ) => core.handle({ method: 'GET', path: '/api/alpha/posts', query, headers });
+    const first = get('sort=price:desc&limit=3');
+    const again = get('sort=price:desc&limit=3');
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    expect(calls).toEqual(['sort=price:desc&limit=3']);
+    // Another scope set is another answer (with drafts it may hold drafts).
+    const drafts = get('sort=price:desc&limit=3&state=with_draft', { ...READ, authorization: `Bearer ${TOKENS.drafts}` });
+    expect(drafts.status).toBe(200);
+    expect(get('sort=price:desc&limit=3&state=with_draft').status).toBe(403);
+    // Refusals are computed each time.
+    expect(get('where[nope]=1').status).toBe(400);
+    expect(get('where[nope]=1').status).toBe(400);
+    expect(calls.filter((c) => c === 'where[nope]=1')).toHaveLength(2);
+    // A new snapshot starts afresh.
+    core.swap(createSnapshot(makeModel(tempDir())));
+    get('sort=price:desc&limit=3');
+    expect(calls.filter((c) => c === 'sort=price:desc&limit=3')).toHaveLength(2);
   });
 });
