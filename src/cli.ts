@@ -14,7 +14,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 };
 
 export const USAGE = `Usage:
-  cqa build   [content] [--out dist] [--base-url URL] [--drafts]
+  cqa build   [content] [--out dist] [--base-url URL] [--drafts] [--snapshot FILE]
   cqa serve   [content] [--port 4000] [--host 127.0.0.1] [--watch] [--cors ORIGIN]
               [--cache-control VALUE] [--max-limit N] [--delay MS] [--base-url URL] [--quiet]
   cqa preview [dist] [--port 4173] [--host 127.0.0.1]

@@ -1,14 +1,17 @@
-// `cqa build [content] [--out dist] [--base-url URL] [--drafts]`: content tree → static `dist/`.
+// `cqa build [content] [--out dist] [--base-url URL] [--drafts] [--snapshot FILE]`: content tree →
+// static `dist/`, and/or the portable snapshot file for edge runtimes (given alone, --snapshot writes
+// only that file; the file holds token hashes and drafts, so it is never written inside --out).
 // Loads and validates like buildSnapshot (loadContent + createSnapshot, so warnings can be shown
 // too), prints every content error as `file:line: field: message` and exits 1 leaving the previous
 // output untouched; otherwise writes the tree atomically with writeDist. Progress is one updating
 // line on stderr when it is a terminal; NO_COLOR is honoured.
 import { stat } from 'node:fs/promises';
-import { relative, resolve, sep } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { formatIssue } from '../content/issues.js';
 import { loadContentIsolated } from '../content/isolated.js';
 import { createSnapshot } from '../snapshot/create.js';
 import { DistError, writeDist } from '../snapshot/dist.js';
+import { writeSnapshot } from '../snapshot/snapshot-file.js';
 import { parseCommandArgs, UsageError } from './args.js';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -63,9 +66,12 @@ export async function run(args: string[]): Promise<number> {
     out: { type: 'string' },
     'base-url': { type: 'string' },
     drafts: { type: 'boolean' },
+    snapshot: { type: 'string' },
   });
   const root = positionals[0] ?? 'content';
   const out = resolve((values.out as string | undefined) ?? 'dist');
+  const snapshotFile = values.snapshot === undefined ? undefined : resolve(values.snapshot as string);
+  const writeTree = values.out !== undefined || snapshotFile === undefined;
   const baseUrl = (values['base-url'] as string | undefined) ?? '';
   if (baseUrl && !/^(https?:\/\/[^/\s]+|\/)[^\s]*$/.test(baseUrl)) {
     throw new UsageError(`--base-url must be an http(s) URL or a path starting with '/', got '${baseUrl}'`);
@@ -74,9 +80,12 @@ export async function run(args: string[]): Promise<number> {
   if (!info) throw new UsageError(`content folder '${root}' does not exist (give the path: cqa build <content>)`);
   if (!info.isDirectory()) throw new UsageError(`'${root}' is not a folder (give the content folder: cqa build <content>)`);
   const absRoot = resolve(root);
-  if (absRoot === out || absRoot.startsWith(out + sep) || out.startsWith(absRoot + sep)) {
+  if (writeTree && (absRoot === out || absRoot.startsWith(out + sep) || out.startsWith(absRoot + sep))) {
     throw new UsageError(`--out ${displayPath(out)} must be outside the content folder ${root} (and not contain it)`);
   }
+  if (snapshotFile !== undefined) await checkSnapshotFile(snapshotFile, writeTree ? out : undefined, absRoot);
+  // What a failed build leaves untouched, for the messages.
+  const targets = [...(writeTree ? [displayPath(out)] : []), ...(snapshotFile ? [displayPath(snapshotFile)] : [])].join(' and ');
 
   const started = performance.now();
   const err = colours(process.stderr);
@@ -90,11 +99,28 @@ export async function run(args: string[]): Promise<number> {
   if (issues.length > 0) {
     for (const e of issues) console.error(formatIssue(e));
     const files = new Set(issues.map((i) => i.file)).size;
-    console.error(err.red(`${plural(issues.length, 'error')} in ${plural(files, 'file')}; ${displayPath(out)} was not changed`));
+    console.error(err.red(`${plural(issues.length, 'error')} in ${plural(files, 'file')}; ${targets} ${writeTree && snapshotFile ? 'were' : 'was'} not changed`));
     return 1;
   }
 
   const snapshot = createSnapshot(model, { baseUrl });
+  const ok = colours(process.stdout).green('✓');
+  if (snapshotFile !== undefined) {
+    let written;
+    try {
+      written = await writeSnapshot(snapshot, { file: snapshotFile });
+    } catch (e) {
+      if (typeof (e as NodeJS.ErrnoException).code !== 'string') throw e;
+      console.error(err.red(`cqa build: ${(e as Error).message}; ${targets} ${writeTree ? 'were' : 'was'} not changed`));
+      return 1;
+    }
+    const entries = [...snapshot.projects.values()].reduce((n, p) => [...p.collections.values()].reduce((m, c) => m + c.entries.length, n), 0);
+    console.log(`${ok} wrote the snapshot of ${entries} ${entries === 1 ? 'entry' : 'entries'} (${formatBytes(written.bytes)}) to ${displayPath(written.file)}`);
+    if (written.worldReadable) {
+      console.error(`${err.yellow('warning:')} ${displayPath(written.file)} is readable by every user of this machine; it holds token hashes and drafts (chmod 600 it, keep it out of anything published)`);
+    }
+    if (!writeTree) return 0;
+  }
   let result;
   try {
     result = await writeDist(snapshot, { out, onProgress: (done, total) => progress.update('writing', done, total) });
@@ -109,7 +135,24 @@ export async function run(args: string[]): Promise<number> {
   }
   progress.clear();
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
-  const ok = colours(process.stdout).green('✓');
   console.log(`${ok} wrote ${plural(result.files, 'file')} (${formatBytes(result.bytes)}) to ${displayPath(out)}${sep} in ${seconds} s`);
   return 0;
+}
+
+/**
+ * --snapshot FILE must not land where it would be published (inside --out) or read as content,
+ * and must name a file.
+ */
+async function checkSnapshotFile(file: string, out: string | undefined, contentRoot: string): Promise<void> {
+  const inside = (dir: string) => file === dir || file.startsWith(dir + sep);
+  if (out !== undefined && inside(out)) {
+    throw new UsageError(
+      `--snapshot ${displayPath(file)} is inside --out ${displayPath(out)}: the snapshot holds token hashes and drafts, and everything under --out is meant to be published; write it elsewhere (e.g. --snapshot snapshot.json)`,
+    );
+  }
+  if (inside(contentRoot)) throw new UsageError(`--snapshot ${displayPath(file)} must be outside the content folder ${displayPath(contentRoot)}`);
+  const info = await stat(file).catch(() => undefined);
+  if (info?.isDirectory()) throw new UsageError(`--snapshot ${displayPath(file)} is a folder; give a file name (e.g. --snapshot snapshot.json)`);
+  const parent = await stat(dirname(file)).catch(() => undefined);
+  if (!parent?.isDirectory()) throw new UsageError(`--snapshot ${displayPath(file)}: the folder ${displayPath(dirname(file))} does not exist`);
 }
