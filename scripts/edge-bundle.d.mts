@@ -13,5 +13,5 @@ export interface WorkerBundle {
   inputs: string[];
 }
 
-export function bundleWorker(source?: string, options?: { minify?: boolean }): Promise<WorkerBundle>;
+export function bundleWorker(source?: string, options?: { minify?: boolean; external?: string[] }): Promise<WorkerBundle>;
 export function edgeBundleSize(): Promise<{ bytes: number; budget: number; pass: boolean; nodeImports: string[]; modules: number }>;

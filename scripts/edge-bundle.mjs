@@ -32,9 +32,10 @@ const NODE_BUILTIN = /^(node:.*|assert|async_hooks|buffer|child_process|cluster|
 /**
  * Bundles `source` (a worker module, resolved from the repository root, so `content-query-api/edge`
  * is this package's own export) and reports its minified size, the Node built-ins it tried to
- * import (kept external and listed, not failing the build) and the files it pulled in.
+ * import (kept external and listed, not failing the build) and the files it pulled in. `external`:
+ * imports left to the runtime (e.g. './snapshot.json', a text module wrangler adds beside it).
  */
-export async function bundleWorker(source = TINY_WORKER, { minify = true } = {}) {
+export async function bundleWorker(source = TINY_WORKER, { minify = true, external = [] } = {}) {
   const nodeImports = new Set();
   const result = await build({
     stdin: { contents: source, resolveDir: ROOT, sourcefile: 'worker.js', loader: 'js' },
@@ -47,6 +48,7 @@ export async function bundleWorker(source = TINY_WORKER, { minify = true } = {})
     conditions: ['workerd', 'worker', 'browser'],
     mainFields: ['module', 'main'],
     metafile: true,
+    external,
     logLevel: 'silent',
     plugins: [
       {

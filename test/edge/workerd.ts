@@ -2,10 +2,11 @@
 // Worker files come from docs/edge.md (the blocks marked `<!-- test: name -->`), bundled by esbuild
 // as wrangler does: `content-query-api/edge` resolves to this package's own build (lib/), and
 // `./snapshot.json` stays a separate Text module, as the recipe's wrangler.toml rule makes it.
+// miniflare runs workerd from the @cloudflare/workerd-<platform> package: no install script needed.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
+import { bundleWorker } from '../../scripts/edge-bundle.mjs';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -26,21 +27,11 @@ export function tomlString(toml: string, key: string): string {
   return m[1] as string;
 }
 
-/** The worker module bundled for workerd (platform neutral, the runtime's export conditions). */
+/** The worker module bundled for workerd (scripts/edge-bundle.mjs: platform neutral, no Node). */
 export async function bundle(source: string): Promise<string> {
-  const result = await build({
-    stdin: { contents: source, resolveDir: ROOT, sourcefile: 'worker.js', loader: 'js' },
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'neutral',
-    target: 'es2022',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['module', 'main'],
-    external: ['./snapshot.json'],
-    logLevel: 'silent',
-  });
-  return (result.outputFiles[0] as { text: string }).text;
+  const { code, nodeImports } = await bundleWorker(source, { minify: false, external: ['./snapshot.json'] });
+  if (nodeImports.length > 0) throw new Error(`the worker imports Node modules: ${nodeImports.join(', ')}`);
+  return code;
 }
 
 export interface WorkerOptions {
