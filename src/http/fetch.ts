@@ -1,8 +1,9 @@
 // The WHATWG fetch adapter, for edge runtimes and in-process tests: `(Request) => Promise<Response>`.
 // Same core as the node:http server; SHA-256 in plain JS (Web Crypto is async only), gzip through
-// CompressionStream where the runtime has it (no br). Runtime-free: nothing here or below imports
-// Node (content-query-api/edge exports it as it is); the main entry's createHandler (fetch-node.ts)
-// adds the node:fs media reader.
+// CompressionStream where the runtime has it (no br) — or, in Cloudflare Workers, br/gzip by the
+// runtime (see `compression`). Runtime-free: nothing here or below imports Node
+// (content-query-api/edge exports it as it is); the main entry's createHandler (fetch-node.ts) adds
+// the node:fs media reader.
 import type { MediaRecord } from '../snapshot/model.js';
 import type { Snapshot } from '../snapshot/types.js';
 import type { Encoding } from './accept.js';

@@ -11,14 +11,20 @@ import type { Snapshot } from './types.js';
 export const SNAPSHOT_FORMAT = 'cqa-snapshot';
 export const SNAPSHOT_VERSION = 1;
 
-/** The file's top level (version 1). Records are the model's, minus what only the build machine has. */
+/** A project as the file holds it: the model's records minus what only the build machine has. */
+export type PortableProject = Omit<ProjectRecord, 'collections' | 'media'> & {
+  readonly collections: readonly (Omit<CollectionRecord, 'entries'> & { readonly entries: readonly Omit<EntryRecord, 'file'>[] })[];
+  readonly media: readonly Omit<MediaRecord, 'source'>[];
+};
+
+/** The file's top level (version 1). */
 export interface SnapshotFile {
   readonly format: typeof SNAPSHOT_FORMAT;
   readonly version: number;
   /** The snapshot's hash, as `/healthz` and dist/manifest.json show it (for telling files apart). */
   readonly hash: string;
   readonly base_url: string;
-  readonly projects: readonly ProjectRecord[];
+  readonly projects: readonly PortableProject[];
 }
 
 /** A file that is not a snapshot this version can read. */
@@ -29,11 +35,11 @@ export class SnapshotFormatError extends Error {
 // What only the build machine has stays out of the file: an entry's `file` (its path in the content
 // tree, for build messages) and a media item's `source` (an absolute path there). Everything else of
 // the records is kept, in the model's key order, so the same content always gives the same bytes.
-function portableProject(p: ProjectRecord): ProjectRecord {
+function portableProject(p: ProjectRecord): PortableProject {
   return {
     ...p,
-    collections: p.collections.map((c) => ({ ...c, entries: c.entries.map(({ file: _file, ...e }) => e as EntryRecord) })),
-    media: p.media.map(({ source: _source, ...m }) => m as MediaRecord),
+    collections: p.collections.map((c) => ({ ...c, entries: c.entries.map(({ file: _file, ...e }) => e) })),
+    media: p.media.map(({ source: _source, ...m }) => m),
   };
 }
 
@@ -85,14 +91,14 @@ export function loadSnapshot(data: string | ArrayBuffer | ArrayBufferView | Snap
   return createSnapshot(model, { baseUrl: f.base_url, reuse: false });
 }
 
-function project(p: ProjectRecord): ProjectRecord {
+function project(p: PortableProject): ProjectRecord {
   if (typeof p?.id !== 'string' || !Array.isArray(p.collections) || !Array.isArray(p.media) || !Array.isArray(p.tokens)) {
     fail('a project lacks its id, collections, media or tokens');
   }
   return { ...p, collections: p.collections.map(collection), media: p.media.map((m): MediaRecord => ({ ...m, source: `${p.id}/${m.id}` })) };
 }
 
-function collection(c: CollectionRecord): CollectionRecord {
+function collection(c: PortableProject['collections'][number]): CollectionRecord {
   if (typeof c?.slug !== 'string' || !Array.isArray(c.fields) || !Array.isArray(c.entries) || !Array.isArray(c.sort)) {
     fail('a collection lacks its slug, fields, sort or entries');
   }
