@@ -1,15 +1,19 @@
-// `cqa build [content] [--out dist] [--base-url URL] [--drafts] [--include-private]`: content
-// tree → static `dist/`.
+// `cqa build [content] [--out dist] [--base-url URL] [--drafts] [--include-private] [--snapshot FILE]`:
+// content tree → static `dist/`, and/or the portable snapshot file for edge runtimes (given alone,
+// --snapshot writes only that file; the file holds token hashes and drafts, so it is never written
+// inside --out).
 // Loads and validates like buildSnapshot (loadContent + createSnapshot, so warnings can be shown
 // too), prints every content error as `file:line: field: message` and exits 1 leaving the previous
 // output untouched; otherwise writes the tree atomically with writeDist. Progress is one updating
 // line on stderr when it is a terminal; NO_COLOR is honoured.
-import { relative, resolve, sep } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { formatIssue } from '../content/issues.js';
 import { loadContentIsolated } from '../content/isolated.js';
 import { createSnapshot } from '../snapshot/create.js';
 import { DistError, writeDist } from '../snapshot/dist.js';
 import { recoverOutput } from '../snapshot/dist-swap.js';
+import { writeSnapshot } from '../snapshot/snapshot-file.js';
 import { baseUrlOption, parseCommandArgs, UsageError } from './args.js';
 import { contentFolder } from './content-folder.js';
 import { parseOptions, type CommandSpec } from './help.js';
@@ -70,24 +74,34 @@ export const spec: CommandSpec = {
     'base-url': { type: 'string', value: 'URL', help: "prefix of media full_url (an http(s) URL or a path starting with '/')" },
     drafts: { type: 'boolean', help: 'include drafts (for a preview deployment)' },
     'include-private': { type: 'boolean', help: 'publish projects that need a token too (a static host checks none)' },
+    snapshot: { type: 'string', value: 'FILE', help: 'also write the portable snapshot for an edge worker (alone: only the snapshot; never inside --out)' },
   },
-  examples: ['cqa build content --out dist --base-url https://cdn.example.com', 'cqa build content --include-private   # the sample: demo needs a token'],
+  examples: [
+    'cqa build content --out dist --base-url https://cdn.example.com',
+    'cqa build content --include-private   # the sample: demo needs a token',
+    'cqa build content --snapshot snapshot.json   # for content-query-api/edge',
+  ],
 };
 
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, parseOptions(spec));
   const root = await contentFolder(positionals[0] ?? 'content', 'build');
   const out = resolve((values.out as string | undefined) ?? 'dist');
+  const snapshotFile = values.snapshot === undefined ? undefined : resolve(values.snapshot as string);
+  const writeTree = values.out !== undefined || snapshotFile === undefined;
   const baseUrl = baseUrlOption(values['base-url'] as string | undefined) ?? '';
   const absRoot = resolve(root);
-  if (absRoot === out || absRoot.startsWith(out + sep) || out.startsWith(absRoot + sep)) {
+  if (writeTree && (absRoot === out || absRoot.startsWith(out + sep) || out.startsWith(absRoot + sep))) {
     throw new UsageError(`--out ${displayPath(out)} must be outside the content folder ${root} (and not contain it)`);
   }
+  if (snapshotFile !== undefined) await checkSnapshotFile(snapshotFile, writeTree ? out : undefined, absRoot);
+  // What a failed build leaves untouched, for the messages.
+  const targets = [...(writeTree ? [displayPath(out)] : []), ...(snapshotFile ? [displayPath(snapshotFile)] : [])].join(' and ');
 
   const started = performance.now();
   const err = colours(process.stderr);
   // First, before content errors can end the run: put back a tree an interrupted build moved aside.
-  if (await recoverOutput(out)) console.error(`${err.yellow('note:')} restored ${displayPath(out)}, which an interrupted build had moved aside`);
+  if (writeTree && (await recoverOutput(out))) console.error(`${err.yellow('note:')} restored ${displayPath(out)}, which an interrupted build had moved aside`);
   const progress = new Progress();
   const { model, issues, warnings } = await loadContentIsolated(root, {
     drafts: values.drafts === true,
@@ -98,17 +112,18 @@ export async function run(args: string[]): Promise<number> {
   if (issues.length > 0) {
     for (const e of issues) console.error(formatIssue(e));
     const files = new Set(issues.map((i) => i.file)).size;
-    console.error(err.red(`${plural(issues.length, 'error')} in ${plural(files, 'file')}; ${displayPath(out)} was not changed`));
+    console.error(err.red(`${plural(issues.length, 'error')} in ${plural(files, 'file')}; ${targets} ${writeTree && snapshotFile ? 'were' : 'was'} not changed`));
     return 1;
   }
 
   // A static host checks no token: a project that needs one is published only when asked for.
-  const needToken = model.projects.filter((p) => !p.public).map((p) => p.id);
+  // (The snapshot file is for a worker, which checks tokens.)
+  const needToken = writeTree ? model.projects.filter((p) => !p.public).map((p) => p.id) : [];
   if (needToken.length > 0 && values['include-private'] !== true) {
     console.error(
       err.red(`cqa build: ${plural(needToken.length, 'project')} need${needToken.length === 1 ? 's' : ''} a token (${needToken.join(', ')}), and a static host checks none: `) +
         `anyone could read ${needToken.length === 1 ? 'it' : 'them'} from ${displayPath(out)}. Set \`public: true\` in project.yaml, or pass --include-private ` +
-        `to publish ${needToken.length === 1 ? 'it' : 'them'} anyway (only for a host that checks access itself); ${displayPath(out)} was not changed`,
+        `to publish ${needToken.length === 1 ? 'it' : 'them'} anyway (only for a host that checks access itself), or use --snapshot alone for an edge worker; ${targets} ${writeTree && snapshotFile ? 'were' : 'was'} not changed`,
     );
     return 1;
   }
@@ -117,6 +132,23 @@ export async function run(args: string[]): Promise<number> {
   }
 
   const snapshot = createSnapshot(model, { baseUrl });
+  const ok = colours(process.stdout).green('✓');
+  if (snapshotFile !== undefined) {
+    let written;
+    try {
+      written = await writeSnapshot(snapshot, { file: snapshotFile });
+    } catch (e) {
+      if (typeof (e as NodeJS.ErrnoException).code !== 'string') throw e;
+      console.error(err.red(`cqa build: ${(e as Error).message}; ${targets} ${writeTree ? 'were' : 'was'} not changed`));
+      return 1;
+    }
+    const entries = [...snapshot.projects.values()].reduce((n, p) => [...p.collections.values()].reduce((m, c) => m + c.entries.length, n), 0);
+    console.log(`${ok} wrote the snapshot of ${entries} ${entries === 1 ? 'entry' : 'entries'} (${formatBytes(written.bytes)}) to ${displayPath(written.file)}`);
+    if (written.worldReadable) {
+      console.error(`${err.yellow('warning:')} ${displayPath(written.file)} is readable by every user of this machine; it holds token hashes and drafts (chmod 600 it, keep it out of anything published)`);
+    }
+    if (!writeTree) return 0;
+  }
   let result;
   try {
     result = await writeDist(snapshot, { out, onProgress: (done, total) => progress.update('writing', done, total) });
@@ -131,7 +163,24 @@ export async function run(args: string[]): Promise<number> {
   }
   progress.clear();
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
-  const ok = colours(process.stdout).green('✓');
   console.log(`${ok} wrote ${plural(result.files, 'file')} (${formatBytes(result.bytes)}) to ${displayPath(out)}${sep} in ${seconds} s`);
   return 0;
+}
+
+/**
+ * --snapshot FILE must not land where it would be published (inside --out) or read as content,
+ * and must name a file.
+ */
+async function checkSnapshotFile(file: string, out: string | undefined, contentRoot: string): Promise<void> {
+  const inside = (dir: string) => file === dir || file.startsWith(dir + sep);
+  if (out !== undefined && inside(out)) {
+    throw new UsageError(
+      `--snapshot ${displayPath(file)} is inside --out ${displayPath(out)}: the snapshot holds token hashes and drafts, and everything under --out is meant to be published; write it elsewhere (e.g. --snapshot snapshot.json)`,
+    );
+  }
+  if (inside(contentRoot)) throw new UsageError(`--snapshot ${displayPath(file)} must be outside the content folder ${displayPath(contentRoot)}`);
+  const info = await stat(file).catch(() => undefined);
+  if (info?.isDirectory()) throw new UsageError(`--snapshot ${displayPath(file)} is a folder; give a file name (e.g. --snapshot snapshot.json)`);
+  const parent = await stat(dirname(file)).catch(() => undefined);
+  if (!parent?.isDirectory()) throw new UsageError(`--snapshot ${displayPath(file)}: the folder ${displayPath(dirname(file))} does not exist`);
 }

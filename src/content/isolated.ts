@@ -8,15 +8,17 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { LoadOptions, LoadResult } from './load.js';
 
-const WORKER = new URL('./load-worker.js', import.meta.url);
+// Resolved when called, not at import time (see dist.ts's distWorker).
+const loadWorker = () => new URL('./load-worker.js', import.meta.url);
 
 export function loadContentIsolated(root: string, options: LoadOptions = {}): Promise<LoadResult> {
   // Run from the TypeScript sources (tests), there is no compiled worker: load in this thread.
   // (Imported only then: the parsers' modules are the worker's to load.)
-  if (!existsSync(fileURLToPath(WORKER))) return import('./load.js').then((m) => m.loadContent(root, options));
+  const url = loadWorker();
+  if (!existsSync(fileURLToPath(url))) return import('./load.js').then((m) => m.loadContent(root, options));
   return new Promise((resolve, reject) => {
     let settled = false;
-    const worker = new Worker(WORKER, { workerData: { root, drafts: options.drafts ?? false } });
+    const worker = new Worker(url, { workerData: { root, drafts: options.drafts ?? false } });
     worker.on('message', (m: { kind: 'progress'; done: number; total: number } | { kind: 'result'; result: LoadResult }) => {
       if (m.kind === 'progress') options.onProgress?.(m.done, m.total);
       else {

@@ -1,25 +1,39 @@
 // The WHATWG fetch adapter, for edge runtimes and in-process tests: `(Request) => Promise<Response>`.
 // Same core as the node:http server; SHA-256 in plain JS (Web Crypto is async only), gzip through
-// CompressionStream where the runtime has it (no br).
+// CompressionStream where the runtime has it (no br) — or, in Cloudflare Workers, br/gzip by the
+// runtime (see `compression`). Runtime-free: nothing here or below imports Node
+// (content-query-api/edge exports it as it is); the main entry's createHandler (fetch-node.ts) adds
+// the node:fs media reader.
 import type { MediaRecord } from '../snapshot/model.js';
 import type { Snapshot } from '../snapshot/types.js';
 import type { Encoding } from './accept.js';
 import { HttpCore, type CoreResponse, type HttpOptions, type Platform, type QueryEngine } from './core.js';
 import { defaultEngine } from './engine.js';
 import { digestTag, etagOf, ifNoneMatch } from './etag.js';
-import { mediaRoot } from './media-root.js';
 import { contentRange, parseRange } from './range.js';
 import { sha256, toHex } from './sha256.js';
 
 export interface HandlerOptions extends HttpOptions {
   /**
-   * Reads a media file for `/media/...`. Default: node:fs when the runtime has it; elsewhere,
-   * media files answer 404 (serve them from your CDN, `full_url` points there with --base-url).
+   * Reads a media file for `/media/...` (null: not there, 404). Without one, media files answer
+   * 404: serve them from a CDN (`full_url` points there with --base-url). The main entry's
+   * createHandler reads them from disk by default.
    */
-  readonly readMedia?: (media: MediaRecord) => Promise<Uint8Array | null>;
+  readonly readMedia?: MediaReader;
   /** The query engine (default: the built-in one). */
   readonly engine?: QueryEngine;
+  /**
+   * Who compresses answers. 'handler': gzip through CompressionStream. 'runtime': the handler
+   * picks the coding (br or gzip) from the client's Accept-Encoding and sets Content-Encoding, with
+   * the ETag and Vary that go with it, on the plain body; the runtime encodes it. Cloudflare Workers
+   * work that way (and would compress an already compressed body again). Default: 'runtime' in
+   * Cloudflare Workers, else 'handler'.
+   */
+  readonly compression?: 'handler' | 'runtime';
 }
+
+/** Reads one media file's bytes; `media.source` says where it is (for a loaded snapshot: `<project>/<id>`). */
+export type MediaReader = (media: MediaRecord) => Promise<Uint8Array | null>;
 
 export interface FetchHandler {
   (request: Request): Promise<Response>;
@@ -37,24 +51,19 @@ export const webPlatform: Platform = {
   encodings: typeof CompressionStream === 'function' ? ['gzip'] : [],
 };
 
+const noMedia: MediaReader = async () => null;
+
+/** Workers encode a body by its Content-Encoding header, br and gzip (navigator.userAgent says where we are). */
+const inWorkers = () => typeof navigator === 'object' && navigator?.userAgent === 'Cloudflare-Workers';
+const runtimePlatform: Platform = { ...webPlatform, encodings: ['br', 'gzip'] };
+
 /**
- * The default media reader where the runtime has node:fs: the file is checked as it is opened
- * (open-file.ts), so a link swapped in after validation is not followed out of the media folder.
- * Imported lazily, so that importing this module evaluates no Node-only code.
+ * The Accept-Encoding the client sent. Workers hand the worker `br, gzip` whatever it was (the
+ * edge decodes for clients that cannot) and keep the original in `request.cf.clientAcceptEncoding`.
  */
-function nodeMediaReader(): (m: MediaRecord) => Promise<Uint8Array | null> {
-  let files: Promise<typeof import('./open-file.js')> | undefined;
-  let roots: import('./open-file.js').ServedRoots | undefined;
-  return async (m) => {
-    try {
-      files ??= import('./open-file.js');
-      const { ServedRoots, readInside } = await files;
-      roots ??= new ServedRoots();
-      return await readInside(roots.get(mediaRoot(m)), m.id);
-    } catch {
-      return null;
-    }
-  };
+function clientAcceptEncoding(request: Request): string | undefined {
+  const cf = (request as { cf?: { clientAcceptEncoding?: string | null } }).cf;
+  return cf?.clientAcceptEncoding ?? request.headers.get('accept-encoding') ?? undefined;
 }
 
 function compressed(body: Uint8Array, encoding: Encoding): ReadableStream<Uint8Array> {
@@ -75,14 +84,18 @@ function splitUrl(url: string): { path: string; query: string } {
 }
 
 export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}): FetchHandler {
-  const core = new HttpCore(snapshot, webPlatform, options.engine ?? defaultEngine, options);
-  const readMedia = options.readMedia ?? nodeMediaReader();
+  const byRuntime = (options.compression ?? (inWorkers() ? 'runtime' : 'handler')) === 'runtime';
+  const core = new HttpCore(snapshot, byRuntime ? runtimePlatform : webPlatform, options.engine ?? defaultEngine, options);
+  const readMedia = options.readMedia ?? noMedia;
 
   const media = async (request: Request, r: CoreResponse, m: MediaRecord): Promise<Response> => {
     const bytes = await readMedia(m);
     const h = Object.fromEntries(request.headers);
     if (!bytes) {
-      return toResponse(core.problem({ method: request.method, path: '', query: '', headers: h }, { status: 404, code: 'not_found', detail: `the media file '${m.id}' is not available here` }));
+      const detail = options.readMedia
+        ? `the media file '${m.id}' is not available here`
+        : `media files are not served here (the handler was given no readMedia): fetch '${m.id}' from its full_url`;
+      return toResponse(core.problem({ method: request.method, path: '', query: '', headers: h }, { status: 404, code: 'not_found', detail }));
     }
     const tag = digestTag(sha256(bytes));
     const headers: Record<string, string> = {
@@ -115,9 +128,14 @@ export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}):
     request.headers.forEach((v, k) => {
       headers[k] = v;
     });
+    if (byRuntime) {
+      const accept = clientAcceptEncoding(request);
+      if (accept === undefined) delete headers['accept-encoding'];
+      else headers['accept-encoding'] = accept;
+    }
     const r = core.handle({ method: request.method.toUpperCase(), path, query, headers });
     if (r.media) return media(request, r, r.media);
-    if (r.encode && r.body !== null) {
+    if (r.encode && r.body !== null && !byRuntime) {
       const body = typeof r.body === 'string' ? encoder.encode(r.body) : r.body;
       return toResponse(r, compressed(body, r.encode));
     }

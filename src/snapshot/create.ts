@@ -9,6 +9,12 @@ import type { CollectionSnapshot, EntrySnapshot, MediaSnapshot, ProjectSnapshot,
 export interface SnapshotOptions {
   /** Prefix of media `full_url`s, e.g. 'https://cdn.example.com' (no trailing slash). Default ''. */
   readonly baseUrl?: string;
+  /**
+   * Keep each entry's serialisation for the next createSnapshot of the same records (what
+   * `--watch` rebuilds reuse). Default true; false for a one-off snapshot (loadSnapshot), where
+   * the cache only costs time: a third of loading 10,000 entries.
+   */
+  readonly reuse?: boolean;
 }
 
 export const MEDIA_SEGMENT = 'project-media';
@@ -65,6 +71,7 @@ class EntryWriter {
   constructor(
     project: ProjectRecord,
     private readonly media: ReadonlyMap<string, MediaSnapshot>,
+    private readonly reuse: boolean,
   ) {
     this.mediaKey = [...media.values()].map((m) => m.json).join('\n');
     this.collections = new Map(
@@ -87,12 +94,12 @@ class EntryWriter {
     if (json === undefined) {
       const deps: (string | undefined)[] = [];
       for (const f of col.record.fields) if (!f.hidden && f.type === 'relation' && f.collection) deps.push(...this.publishedIds(f, ownValue(e.values, f.name)));
-      const hit = shallowCache.get(e);
+      const hit = this.reuse ? shallowCache.get(e) : undefined;
       if (hit && hit.fieldsKey === col.fieldsKey && hit.mediaKey === this.mediaKey && sameDeps(deps, hit.deps)) {
         json = hit.json;
       } else {
         const text = this.entryText(col.record, e);
-        shallowCache.set(e, { ...text, fieldsKey: col.fieldsKey, mediaKey: this.mediaKey, deps });
+        if (this.reuse) shallowCache.set(e, { ...text, fieldsKey: col.fieldsKey, mediaKey: this.mediaKey, deps });
         json = text.json;
       }
       this.shallowMade.set(e, json);
@@ -163,7 +170,7 @@ class EntryWriter {
   /** The entry as served: relations and media expanded, with its timestamps text and hash. */
   entry(col: CollectionRecord, e: EntryRecord, rank: number): EntrySnapshot {
     const fieldsKey = (this.collections.get(col.slug) as { fieldsKey: string }).fieldsKey;
-    const hit = expandedCache.get(e);
+    const hit = this.reuse ? expandedCache.get(e) : undefined;
     if (hit && hit.fieldsKey === fieldsKey && hit.mediaKey === this.mediaKey) {
       const deps: (string | undefined)[] = [];
       for (const f of col.fields) if (!f.hidden && f.type === 'relation' && f.collection) deps.push(...this.relationTargets(f, ownValue(e.values, f.name)));
@@ -173,7 +180,7 @@ class EntryWriter {
     const text = this.entryText(col, e, deps);
     const timestamps = timestampsText(e);
     const hash = hashStrings([e.draft ? 'D' : 'P', text.json, timestamps]);
-    expandedCache.set(e, { ...text, timestamps, hash, fieldsKey, mediaKey: this.mediaKey, deps });
+    if (this.reuse) expandedCache.set(e, { ...text, timestamps, hash, fieldsKey, mediaKey: this.mediaKey, deps });
     return { record: e, rank, json: text.json, offsets: text.offsets, timestamps, hash };
   }
 }
@@ -199,10 +206,10 @@ function collectionSnapshot(col: CollectionRecord, writer: EntryWriter): Collect
   };
 }
 
-function projectSnapshot(project: ProjectRecord, baseUrl: string): ProjectSnapshot {
+function projectSnapshot(project: ProjectRecord, baseUrl: string, reuse: boolean): ProjectSnapshot {
   const media = project.media.map((m) => mediaSnapshot(m, project.id, baseUrl));
   const mediaById = new Map(media.map((m) => [m.record.id, m]));
-  const writer = new EntryWriter(project, mediaById);
+  const writer = new EntryWriter(project, mediaById, reuse);
   return {
     record: project,
     collections: new Map(project.collections.map((c) => [c.slug, collectionSnapshot(c, writer)])),
@@ -285,7 +292,7 @@ function documentFor(projects: ReadonlyMap<string, ProjectSnapshot>, path: strin
 
 export function createSnapshot(model: ContentModel, options: SnapshotOptions = {}): Snapshot {
   const baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
-  const projects = new Map(model.projects.map((p) => [p.id, projectSnapshot(p, baseUrl)]));
+  const projects = new Map(model.projects.map((p) => [p.id, projectSnapshot(p, baseUrl, options.reuse ?? true)]));
   const openapiOf = (ids: Iterable<string>): string => {
     const wanted = new Set(ids);
     return openapiJson({ projects: model.projects.filter((p) => wanted.has(p.id)) }, baseUrl);

@@ -50,7 +50,9 @@ const COMPRESS_IN_FLIGHT = 16;
 const COPY_CONCURRENCY = 8;
 /** From this many documents on, they are written by one worker thread per core (see dist-worker.ts). */
 const PARALLEL_DOCUMENTS = 2000;
-const DIST_WORKER = new URL('./dist-worker.js', import.meta.url);
+// A function, not a constant: resolving it at import time breaks bundles for runtimes where
+// import.meta.url is not a file URL (importing the main entry must evaluate no Node-only code).
+const distWorker = () => new URL('./dist-worker.js', import.meta.url);
 
 const gzipAsync = promisify(zlib.gzip);
 const brotliAsync = promisify(zlib.brotliCompress);
@@ -287,7 +289,7 @@ class TreeWriter {
   async documents(jobs: readonly { rel: string; text: string }[]): Promise<void> {
     const threads = Math.min(availableParallelism(), 4);
     // Run from the TypeScript sources (tests), there is no compiled worker: write in this thread.
-    if (jobs.length >= PARALLEL_DOCUMENTS && threads > 1 && existsSync(fileURLToPath(DIST_WORKER))) {
+    if (jobs.length >= PARALLEL_DOCUMENTS && threads > 1 && existsSync(fileURLToPath(distWorker()))) {
       return this.documentsInWorkers(jobs, threads);
     }
     return this.documentsHere(jobs);
@@ -305,7 +307,7 @@ class TreeWriter {
       (g) =>
         new Promise<void>((done, fail) => {
           const seen = { files: 0, bytes: 0 };
-          const worker = new Worker(DIST_WORKER, { workerData: { root: this.root, quality: this.quality, jobs: g.jobs } });
+          const worker = new Worker(distWorker(), { workerData: { root: this.root, quality: this.quality, jobs: g.jobs } });
           worker.on('message', (m: { files: number; bytes: number }) => {
             this.progress(m.files - seen.files, m.bytes - seen.bytes);
             Object.assign(seen, m);

@@ -1,7 +1,7 @@
 // §4 end to end: the same table of cases over a real socket (node:http adapter, via
 // startServer) and through the fetch handler (createHandler).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHandler } from '../../src/http/fetch.js';
+import { createHandler } from '../../src/http/fetch-node.js';
 import { startServer, type RunningServer } from '../../src/http/start.js';
 import { createSnapshot } from '../../src/snapshot/create.js';
 import type { Snapshot } from '../../src/snapshot/types.js';

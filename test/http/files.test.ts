@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPreview, type PreviewServer } from '../../src/commands/preview.js';
-import { createHandler } from '../../src/http/fetch.js';
+import { createHandler } from '../../src/http/fetch-node.js';
 import { parseRange } from '../../src/http/range.js';
 import { startServer, type RunningServer } from '../../src/http/start.js';
 import { createSnapshot } from '../../src/snapshot/create.js';

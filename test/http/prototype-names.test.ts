@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { run as build } from '../../src/commands/build.js';
-import { createHandler } from '../../src/http/fetch.js';
+import { createHandler } from '../../src/http/fetch-node.js';
 import { startServer, type RunningServer } from '../../src/http/start.js';
 import { png, writeTree } from '../content/helpers.js';
 import { fetchClient, socketClient, tempDir, type Client } from './fixture.js';

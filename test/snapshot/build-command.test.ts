@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vites
 import { buildSnapshot } from '../../src/build-snapshot.js';
 import { UsageError } from '../../src/commands/args.js';
 import { formatBytes, run } from '../../src/commands/build.js';
-import { createHandler } from '../../src/http/fetch.js';
+import { createHandler } from '../../src/http/fetch-node.js';
 import { listFiles } from './fixture.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-build-'));

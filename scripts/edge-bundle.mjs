@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// The size of a Cloudflare-style worker that imports `content-query-api/edge`, bundled and minified
+// with esbuild for a runtime without Node (platform 'neutral', the conditions workerd uses). Used
+// by test/edge/bundle.test.ts (budget, no Node imports) and callable from `npm run bench`:
+//
+//   node scripts/edge-bundle.mjs        # after `npm run build:ts`; prints size against the budget
+//
+//   import { edgeBundleSize } from './edge-bundle.mjs';
+//   const { bytes, budget } = await edgeBundleSize();
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** Budget of issue 12: a worker that imports the edge entry, minified. */
+export const EDGE_BUDGET = 80 * 1024;
+
+/** The smallest useful worker: the snapshot from a binding, the handler made once. */
+export const TINY_WORKER = `
+import { createHandler, loadSnapshot } from 'content-query-api/edge';
+let handler;
+export default {
+  fetch(request, env) {
+    handler ??= createHandler(loadSnapshot(env.SNAPSHOT));
+    return handler(request);
+  },
+};
+`;
+
+// Node's built-in modules as a bundler sees them: `node:x`, or a bare name of one.
+const NODE_BUILTIN = /^(node:.*|assert|async_hooks|buffer|child_process|cluster|console|constants|crypto|dgram|diagnostics_channel|dns|domain|events|fs|fs\/promises|http|http2|https|inspector|module|net|os|path|path\/posix|perf_hooks|process|punycode|querystring|readline|repl|stream|stream\/web|string_decoder|sys|timers|tls|trace_events|tty|url|util|v8|vm|wasi|worker_threads|zlib)$/;
+
+/**
+ * Bundles `source` (a worker module, resolved from the repository root, so `content-query-api/edge`
+ * is this package's own export) and reports its minified size, the Node built-ins it tried to
+ * import (kept external and listed, not failing the build) and the files it pulled in. `external`:
+ * imports left to the runtime (e.g. './snapshot.json', a text module wrangler adds beside it).
+ */
+export async function bundleWorker(source = TINY_WORKER, { minify = true, external = [] } = {}) {
+  const nodeImports = new Set();
+  const result = await build({
+    stdin: { contents: source, resolveDir: ROOT, sourcefile: 'worker.js', loader: 'js' },
+    bundle: true,
+    write: false,
+    minify,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['module', 'main'],
+    metafile: true,
+    external,
+    logLevel: 'silent',
+    plugins: [
+      {
+        name: 'record-node-builtins',
+        setup(b) {
+          b.onResolve({ filter: NODE_BUILTIN }, (args) => {
+            nodeImports.add(`${args.path} (from ${args.importer.replace(ROOT, '')})`);
+            return { path: args.path, external: true };
+          });
+        },
+      },
+    ],
+  });
+  const code = result.outputFiles[0].text;
+  return {
+    code,
+    bytes: Buffer.byteLength(code),
+    nodeImports: [...nodeImports].sort(),
+    inputs: Object.keys(result.metafile.inputs).sort(),
+  };
+}
+
+/** `{ bytes, budget }` of the tiny worker (plus what else a caller may want to print). */
+export async function edgeBundleSize() {
+  const { bytes, nodeImports, inputs } = await bundleWorker();
+  return { bytes, budget: EDGE_BUDGET, pass: bytes <= EDGE_BUDGET && nodeImports.length === 0, nodeImports, modules: inputs.length };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const r = await edgeBundleSize();
+  console.log(`edge worker bundle: ${(r.bytes / 1024).toFixed(1)} KiB minified (budget ${r.budget / 1024} KiB), ${r.modules} modules${r.nodeImports.length ? `, Node imports: ${r.nodeImports.join(', ')}` : ''}`);
+  process.exitCode = r.pass ? 0 : 1;
+}

@@ -1,0 +1,28 @@
+// createHandler as the main entry exports it: the fetch adapter (fetch.ts) with media files read
+// from disk by default. The file is checked as it is opened (open-file.ts), so a link swapped in
+// after validation is not followed out of the media folder. open-file.js is imported at the first
+// media request, so that importing this module evaluates no Node-only code.
+import type { Snapshot } from '../snapshot/types.js';
+import { createHandler as createFetchHandler, type FetchHandler, type HandlerOptions, type MediaReader } from './fetch.js';
+import { mediaRoot } from './media-root.js';
+
+export type { FetchHandler, HandlerOptions, MediaReader } from './fetch.js';
+
+function nodeMediaReader(): MediaReader {
+  let files: Promise<typeof import('./open-file.js')> | undefined;
+  let roots: import('./open-file.js').ServedRoots | undefined;
+  return async (m) => {
+    try {
+      files ??= import('./open-file.js');
+      const { ServedRoots, readInside } = await files;
+      roots ??= new ServedRoots();
+      return await readInside(roots.get(mediaRoot(m)), m.id);
+    } catch {
+      return null;
+    }
+  };
+}
+
+export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}): FetchHandler {
+  return createFetchHandler(snapshot, { ...options, readMedia: options.readMedia ?? nodeMediaReader() });
+}
