@@ -1,5 +1,6 @@
 // Snapshot → static files (`cqa build`): every document as `P/index.json` with .gz/.br siblings,
-// the media files, openapi.json, manifest.json and the _headers/_redirects of static hosts.
+// each collection's `<slug>.query.json` (for the static client), the media files, openapi.json,
+// manifest.json and the _headers/_redirects of static hosts.
 // The tree is written into a sibling temp dir and swapped in at the end, so a failed build leaves
 // the previous output untouched; the same snapshot always gives a byte-identical tree.
 import { randomBytes } from 'node:crypto';
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
+import { collectionQueryJson } from './serialize.js';
 import type { Snapshot } from './types.js';
 
 export interface WriteDistOptions {
@@ -144,6 +146,9 @@ function planFiles(snapshot: Snapshot): FileJob[] {
   }
   for (const p of snapshot.projects.values()) {
     for (const m of p.media) jobs.push({ kind: 'copy', rel: `media/${p.record.id}/${m.record.id}`, source: m.record.source });
+    for (const c of p.collections.values()) {
+      jobs.push({ kind: 'json', rel: `api/${p.record.id}/${c.record.slug}.query.json`, text: collectionQueryJson(c) });
+    }
   }
   jobs.push({ kind: 'json', rel: 'openapi.json', text: snapshot.openapi });
   jobs.push({ kind: 'json', rel: 'manifest.json', text: manifestJson(snapshot, snapshot.paths.length + 2) });
