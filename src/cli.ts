@@ -11,6 +11,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   check: async () => (await import('./commands/check.js')).run,
   build: async () => (await import('./commands/build.js')).run,
   preview: async () => (await import('./commands/preview.js')).run,
+  types: async () => (await import('./commands/types.js')).run,
 };
 
 export const USAGE = `Usage:
@@ -19,6 +20,7 @@ export const USAGE = `Usage:
               [--cache-control VALUE] [--max-limit N] [--delay MS] [--base-url URL] [--quiet]
   cqa preview [dist] [--port 4173] [--host 127.0.0.1]
   cqa check   [content]
+  cqa types   [content] [--out types.ts]
   cqa token create --project ID [--name N] [--scopes read,drafts]
 
 content defaults to ./content. Exit codes: 0 ok, 1 content errors, 2 usage errors.`;
