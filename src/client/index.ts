@@ -133,14 +133,14 @@ export function createClient<S = AnyProject>(options: ClientOptions): Client<Pro
   const client: Client = {
     mode: options.mode,
     project: async () => ((await get('')) as { data: ProjectInfo }).data,
-    entries: (collection, query) => get(`/${collection}`, qs(query as QueryObject)) as Promise<never>,
+    entries: async (collection, query) => (await get(`/${collection}`, qs(query as QueryObject))) as never,
     first: async (collection, query) => {
       const list = (await get(`/${collection}`, qs(query as QueryObject, 'limit=1'))) as List<never>;
       return list.data[0] ?? null;
     },
     count: async (collection, query) => ((await get(`/${collection}`, qs(query as QueryObject, 'count'))) as { count: number }).count,
     entry: async (collection, id, query) => ((await get(`/${collection}/${id}`, qs(query as QueryObject))) as { data: never }).data,
-    media: (query) => get('/project-media', qs(query as QueryObject)) as Promise<List<Media>>,
+    media: async (query) => (await get('/project-media', qs(query as QueryObject))) as List<Media>,
     mediaItem: async (id) => ((await get(`/project-media/${id}`)) as { data: Media }).data,
     get,
   };

@@ -1,6 +1,6 @@
 // The published documents of a static tree (`cqa build`) → the snapshot shapes the query engine
 // reads: the project document gives the schema, a collection's list gives its entries (in default
-// order) and `<slug>.query.json` their timestamps. Entry texts are rebuilt with the serialiser's
+// order) and `<slug>.query` their timestamps. Entry texts are rebuilt with the serialiser's
 // rules and checked against the list they came from, so every answer is what `cqa serve` sends,
 // byte for byte. No Node imports.
 import { markValuesAsShown } from '../query/table.js';
@@ -25,7 +25,7 @@ export interface CollectionInfo {
   readonly fields: readonly Omit<FieldDef, 'hidden'>[];
 }
 
-/** `api/<project>/<collection>.query.json` (src/snapshot/serialize.ts: collectionQueryJson). */
+/** `/api/<project>/<collection>.query` (src/snapshot/serialize.ts: collectionQueryJson). */
 export interface QueryIndex {
   readonly numeric_ids: boolean;
   /** [id, created_at, updated_at, published_at] per entry, in list order. */
@@ -81,11 +81,11 @@ export function publishedCollection(info: CollectionInfo, listText: string, inde
   const list = JSON.parse(listText) as { data: Obj[] };
   const fields: FieldDef[] = info.fields.map((f) => ({ ...f, hidden: false }));
   if (index.timestamps.length !== list.data.length) {
-    throw new StaticTreeError(`${info.slug}.query.json does not match the list of '${info.slug}': rebuild the static tree with cqa build`);
+    throw new StaticTreeError(`${info.slug}.query does not match the list of '${info.slug}': rebuild the static tree with cqa build`);
   }
   const entries = list.data.map((obj, i) => {
     const ts = index.timestamps[i] as QueryIndex['timestamps'][number];
-    if (ts[0] !== obj.id) throw new StaticTreeError(`${info.slug}.query.json lists '${ts[0]}' where the list has '${String(obj.id)}': rebuild the static tree`);
+    if (ts[0] !== obj.id) throw new StaticTreeError(`${info.slug}.query lists '${ts[0]}' where the list has '${String(obj.id)}': rebuild the static tree`);
     return entrySnapshot(obj, fields, ts, i);
   });
   if (listJson(entries.map((e) => e.json), entries.length, null, 0) !== listText) {

@@ -1,5 +1,6 @@
 // `static` mode: the client answers queries itself, with the server's query engine (src/query),
-// over the documents of a static tree (`cqa build`, served by `cqa preview` or any static host).
+// over the documents of a static tree (`cqa build`, served by `cqa preview` or any static host),
+// requested by their API paths (`/api/demo/posts`, which hosts map to its index.json).
 // Each document is downloaded once and revalidated on later calls (If-None-Match → 304), so a
 // page pays for a collection once. Answers and problems are those of `cqa serve` for published
 // content and a token without the drafts scope. No Node imports.
@@ -103,11 +104,11 @@ export class StaticSource implements Source {
 
   private async collection(info: CollectionInfo): Promise<CollectionSnapshot> {
     const [list, index] = await Promise.all([
-      this.files.text(`${this.base}/${info.slug}/index.json`),
-      this.files.text(`${this.base}/${info.slug}.query.json`),
+      this.files.text(`${this.base}/${info.slug}`),
+      this.files.text(`${this.base}/${info.slug}.query`),
     ]);
     if (list === null || index === null) {
-      throw new StaticTreeError(`${this.base}/${info.slug}${list === null ? '/index.json' : '.query.json'} is missing from the static tree: rebuild it with cqa build`);
+      throw new StaticTreeError(`${this.base}/${info.slug}${list === null ? '' : '.query'} is missing from the static tree: rebuild it with cqa build`);
     }
     const hit = this.built.get(info.slug);
     if (hit && hit.list === list && hit.index === index) return hit.col;
@@ -117,14 +118,14 @@ export class StaticSource implements Source {
   }
 
   private async media(): Promise<MediaSnapshot[]> {
-    const list = await this.files.text(`${this.base}/${MEDIA_SEGMENT}/index.json`);
-    if (list === null) throw new StaticTreeError(`${this.base}/${MEDIA_SEGMENT}/index.json is missing from the static tree: rebuild it with cqa build`);
+    const list = await this.files.text(`${this.base}/${MEDIA_SEGMENT}`);
+    if (list === null) throw new StaticTreeError(`${this.base}/${MEDIA_SEGMENT} is missing from the static tree: rebuild it with cqa build`);
     if (this.builtMedia?.list !== list) this.builtMedia = { list, media: publishedMedia(list) };
     return this.builtMedia.media;
   }
 
   async answer(path: string, query: string): Promise<Answer> {
-    const projectText = await this.files.text(`${this.base}/index.json`);
+    const projectText = await this.files.text(this.base);
     // The problems below are worded as src/http/core.ts words them.
     if (projectText === null) return problem({ status: 404, code: 'not_found', detail: `project '${this.projectId}' not found` });
     const doc = (JSON.parse(projectText) as { data: ProjectDocument }).data;

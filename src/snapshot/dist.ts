@@ -1,5 +1,5 @@
 // Snapshot → static files (`cqa build`): every document as `P/index.json` with .gz/.br siblings,
-// each collection's `<slug>.query.json` (for the static client), the media files, openapi.json,
+// each collection's `<slug>.query/index.json` (for the static client), the media files, openapi.json,
 // manifest.json and the _headers/_redirects of static hosts.
 // The tree is written into a sibling temp dir and swapped in at the end, so a failed build leaves
 // the previous output untouched; the same snapshot always gives a byte-identical tree.
@@ -147,7 +147,7 @@ function planFiles(snapshot: Snapshot): FileJob[] {
   for (const p of snapshot.projects.values()) {
     for (const m of p.media) jobs.push({ kind: 'copy', rel: `media/${p.record.id}/${m.record.id}`, source: m.record.source });
     for (const c of p.collections.values()) {
-      jobs.push({ kind: 'json', rel: `api/${p.record.id}/${c.record.slug}.query.json`, text: collectionQueryJson(c) });
+      jobs.push({ kind: 'json', rel: documentFile(`/api/${p.record.id}/${c.record.slug}.query`), text: collectionQueryJson(c) });
     }
   }
   jobs.push({ kind: 'json', rel: 'openapi.json', text: snapshot.openapi });

@@ -79,11 +79,11 @@ export function projectJson(project: ProjectSnapshot): string {
 }
 
 /**
- * `api/<project>/<collection>.query.json` of a static tree: what the static client
- * (src/client/) needs besides the list to answer queries like `cqa serve` — each published
+ * `/api/<project>/<collection>.query` of a static tree (`….query/index.json`): what the static
+ * client (src/client/) needs besides the list to answer queries like `cqa serve` — each published
  * entry's timestamps, in list order, and whether ids compare as numbers (decided over every
- * entry, drafts included, as the server decides it). A collection slug has no dot, so the name
- * never collides with a collection folder.
+ * entry, drafts included, as the server decides it). A collection slug has no dot, so the path
+ * never collides with a collection.
  */
 export function collectionQueryJson(col: CollectionSnapshot): string {
   const rows: string[] = [];

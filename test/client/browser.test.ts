@@ -90,7 +90,7 @@ describe('static client in headless Chromium', () => {
     expect(methods.latest).toEqual(JSON.parse((await serverAnswer(sites, 'demo', '/posts', 'where[locale]=de&sort=published_at:desc&limit=3', 'demo-token')).body));
     expect(methods.count).toBe(JSON.parse((await serverAnswer(sites, 'demo', '/products', 'where[price][gt]=20&count', 'demo-token')).body).count);
     expect(methods.first?.title).toEqual(expect.any(String));
-    const lists = responses.filter((r) => r.url.endsWith('/api/demo/posts/index.json')).map((r) => r.status);
+    const lists = responses.filter((r) => r.url.endsWith('/api/demo/posts')).map((r) => r.status);
     expect(lists[0]).toBe(200);
     expect(lists.slice(1)).toContain(304);
     expect(lists.filter((s) => s === 200)).toHaveLength(1);

@@ -275,7 +275,7 @@ describe('the static client downloads each document once', () => {
     const first = await client.entries('posts', { where: { locale: 'de' }, sort: 'published_at:desc', limit: 3 });
     const again = await client.entries('posts', { where: { locale: 'de' }, sort: 'published_at:desc', limit: 3 });
     expect(again).toEqual(first);
-    const lists = seen.filter((s) => s.url.endsWith('/api/demo/posts/index.json'));
+    const lists = seen.filter((s) => s.url.endsWith('/api/demo/posts'));
     expect(lists.map((s) => s.status)).toEqual([200, 304]);
     expect(lists[0]!.ifNoneMatch).toBeUndefined();
     expect(lists[1]!.ifNoneMatch).toMatch(/^"/);

@@ -37,15 +37,16 @@ describe('cqa types', () => {
     const project = join(work, 'consumer');
     mkdirSync(join(project, 'node_modules'), { recursive: true });
     symlinkSync(resolve('.'), join(project, 'node_modules', 'content-query-api'), 'dir');
-    expect(await run(['content', '--out', join(project, 'types.ts')])).toBe(0);
+    expect(await run(['content', '--out', join(project, 'cms-types.ts')])).toBe(0);
     expect(logs.at(-1)).toMatch(/^✓ wrote types of 7 collections to /);
     copyFileSync('test/client/consumer.ts.txt', join(project, 'consumer.ts'));
+    copyFileSync('docs/examples/typed.ts', join(project, 'typed.ts')); // the recipe of docs/client.md
     writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module' }));
     writeFileSync(
       join(project, 'tsconfig.json'),
       JSON.stringify({
         compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [], skipLibCheck: true },
-        files: ['consumer.ts', 'types.ts'],
+        files: ['consumer.ts', 'typed.ts', 'cms-types.ts'],
       }),
     );
     const { status, output } = tsc(project);
