@@ -80,11 +80,21 @@ function relationsNamed(rawQuery: string): string[] {
   }
 }
 
+interface Built {
+  readonly list: string;
+  readonly index: string;
+  readonly col: CollectionSnapshot;
+}
+
 export class StaticSource implements Source {
   private readonly files: StaticFiles;
   private readonly ctx: QueryContext;
-  /** Built collections with the texts they were built from: rebuilt only when a text changes. */
-  private readonly built = new Map<string, { list: string; index: string; col: CollectionSnapshot }>();
+  /**
+   * Collections built so far from one version of the tree. The engine caches plans per
+   * collection, and a `whereRelation` plan holds on to its target's tables: when any document
+   * changes, the whole set is built anew rather than mixing versions.
+   */
+  private built: { project: string; cols: Map<string, Built> } = { project: '', cols: new Map() };
   private builtMedia: { list: string; media: MediaSnapshot[] } | undefined;
 
   constructor(
@@ -102,19 +112,31 @@ export class StaticSource implements Source {
     return `/api/${this.projectId}`;
   }
 
-  private async collection(info: CollectionInfo): Promise<CollectionSnapshot> {
-    const [list, index] = await Promise.all([
-      this.files.text(`${this.base}/${info.slug}`),
-      this.files.text(`${this.base}/${info.slug}.query`),
-    ]);
-    if (list === null || index === null) {
-      throw new StaticTreeError(`${this.base}/${info.slug}${list === null ? '' : '.query'} is missing from the static tree: rebuild it with cqa build`);
-    }
-    const hit = this.built.get(info.slug);
-    if (hit && hit.list === list && hit.index === index) return hit.col;
-    const col = publishedCollection(info, list, JSON.parse(index) as QueryIndex);
-    this.built.set(info.slug, { list, index, col });
-    return col;
+  /** The collections of `infos`, each from its list and query index (revalidated). */
+  private async collections(projectText: string, infos: readonly CollectionInfo[]): Promise<CollectionSnapshot[]> {
+    const texts = await Promise.all(
+      infos.map(async (info) => {
+        const path = `${this.base}/${info.slug}`;
+        const [list, index] = await Promise.all([this.files.text(path), this.files.text(`${path}.query`)]);
+        if (list === null || index === null) {
+          throw new StaticTreeError(`${path}${list === null ? '' : '.query'} is missing from the static tree: rebuild it with cqa build`);
+        }
+        return { info, list, index };
+      }),
+    );
+    const changed = (t: (typeof texts)[number]) => {
+      const hit = this.built.cols.get(t.info.slug);
+      return hit !== undefined && (hit.list !== t.list || hit.index !== t.index);
+    };
+    if (this.built.project !== projectText || texts.some(changed)) this.built = { project: projectText, cols: new Map() };
+    return texts.map(({ info, list, index }) => {
+      let b = this.built.cols.get(info.slug);
+      if (!b) {
+        b = { list, index, col: publishedCollection(info, list, JSON.parse(index) as QueryIndex) };
+        this.built.cols.set(info.slug, b);
+      }
+      return b.col;
+    });
   }
 
   private async media(): Promise<MediaSnapshot[]> {
@@ -152,23 +174,23 @@ export class StaticSource implements Source {
       const known = [...doc.collections.map((c) => c.slug), MEDIA_SEGMENT].join(', ');
       return problem({ status: 404, code: 'not_found', detail: `no collection '${name}' in project '${this.projectId}'; collections: ${known}` });
     }
-    const col = await this.collection(info);
+    // whereRelation reads the target collections: load them too.
+    const targets = new Set<string>();
+    if (id === '') {
+      for (const rel of relationsNamed(query)) {
+        const target = info.fields.find((f) => f.name === rel && f.type === 'relation')?.collection;
+        if (target !== undefined && target !== name) targets.add(target);
+      }
+    }
+    const loaded = await this.collections(projectText, [info, ...doc.collections.filter((c) => targets.has(c.slug))]);
+    const col = loaded[0] as CollectionSnapshot;
+    const project = publishedProject(doc, loaded, []);
     if (id !== '') {
-      const project = publishedProject(doc, [col], []);
       if (query !== '') return outcome(queryEntry(project, col, id, query, this.ctx));
       const e = col.byId.get(id);
       if (!e) return problem({ status: 404, code: 'not_found', detail: `no published entry '${id}' in collection '${name}'` });
       return { status: 200, body: itemJson(e.json) };
     }
-    // whereRelation reads the target collections: load them too.
-    const targets = new Set<string>();
-    for (const rel of relationsNamed(query)) {
-      const target = info.fields.find((f) => f.name === rel && f.type === 'relation')?.collection;
-      if (target !== undefined && target !== name) targets.add(target);
-    }
-    const loaded = await Promise.all(
-      doc.collections.filter((c) => targets.has(c.slug)).map((c) => this.collection(c)),
-    );
-    return outcome(queryEntries(publishedProject(doc, [col, ...loaded], []), col, query, this.ctx));
+    return outcome(queryEntries(project, col, query, this.ctx));
   }
 }

@@ -13,6 +13,7 @@ import { StaticSource } from '../../src/client/static.js';
 import { loadContent } from '../../src/content/index.js';
 import { OPERATORS } from '../../src/query/plan.js';
 import { createSnapshot } from '../../src/snapshot/create.js';
+import { writeDist } from '../../src/snapshot/dist.js';
 import type { ContentModel, FieldValue } from '../../src/snapshot/model.js';
 import { ownValue } from '../../src/snapshot/model.js';
 import type { CollectionSnapshot, Snapshot } from '../../src/snapshot/types.js';
@@ -280,5 +281,32 @@ describe('the static client downloads each document once', () => {
     expect(lists[0]!.ifNoneMatch).toBeUndefined();
     expect(lists[1]!.ifNoneMatch).toMatch(/^"/);
     expect(seen.every((s) => s.status === 200 || s.status === 304)).toBe(true);
+  });
+});
+
+describe('the static client after a new deploy', () => {
+  it('answers from the new tree, relation targets included', async () => {
+    const model = trapsModel(mediaDir);
+    const query = 'whereRelation[author][published_at][gte]=2022-01-01&count';
+    const source = traps.source;
+    await writeDist(createSnapshot(model), { out: traps.sites.dist });
+    expect(JSON.parse((await source.answer('/products', query)).body)).toEqual({ count: 0 });
+    // Only an author's timestamps change: the products list stays byte-identical, the authors'
+    // query index does not.
+    const p = model.projects[0]!;
+    const later: ContentModel = {
+      projects: [
+        {
+          ...p,
+          collections: p.collections.map((c) =>
+            c.slug === 'authors' ? { ...c, entries: c.entries.map((e) => (e.id === 'ann' ? { ...e, published_at: '2023-05-01T00:00:00.000Z' } : e)) } : c,
+          ),
+        },
+      ],
+    };
+    const before = (await source.answer('/products', '')).body;
+    await writeDist(createSnapshot(later), { out: traps.sites.dist });
+    expect((await source.answer('/products', '')).body).toBe(before);
+    expect(JSON.parse((await source.answer('/products', query)).body)).toEqual({ count: 2 });
   });
 });
