@@ -1,6 +1,6 @@
 // Snapshot → static files (`cqa build`): every document as `P/index.json` with .gz/.br siblings,
-// each collection's `<slug>.query/index.json` (for the static client), the media files, openapi.json,
-// manifest.json and the _headers/_redirects of static hosts.
+// each collection's `<slug>.query/index.json` (for the static client), the media files,
+// openapi.json, manifest.json and the _headers/_redirects of static hosts.
 // The tree is written into a sibling temp dir and swapped in at the end, so a failed build leaves
 // the previous output untouched; the same snapshot always gives a byte-identical tree.
 import { randomBytes } from 'node:crypto';
