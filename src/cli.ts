@@ -18,6 +18,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   preview: () => import('./commands/preview.js'),
   check: () => import('./commands/check.js'),
   token: () => import('./commands/token.js'),
+  types: () => import('./commands/types.js'),
 };
 
 export const USAGE = `Usage: cqa <command> [options]
@@ -27,6 +28,7 @@ Commands:
   serve    [content]   serve the API over HTTP: tokens, queries, drafts, --watch
   preview  [dist]      serve a build output as a static host would
   check    [content]   validate only; list every error with file and line
+  types    [content]   write TypeScript types of every collection (createClient<Types>())
   token create         make a new token and the project.yaml lines for it
 
 Run 'cqa <command> --help' (or 'cqa help <command>') for its options and an example.

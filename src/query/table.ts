@@ -325,6 +325,17 @@ const TIMESTAMPS = ['created_at', 'updated_at', 'published_at'] as const;
 
 const collectionTables = new WeakMap<CollectionSnapshot, Table>();
 
+const valuesAsShown = new WeakSet<ProjectSnapshot>();
+
+/**
+ * Marks a project built from published documents (the static client, src/client/published.ts):
+ * its relation and media values already hold only the ids an answer shows, and its relation
+ * targets may not be loaded at all, so its tables read those values as they are.
+ */
+export function markValuesAsShown(project: ProjectSnapshot): void {
+  valuesAsShown.add(project);
+}
+
 /**
  * Which ids of a relation or media field an answer shows (§2.5: the related *published* entries,
  * the media items that exist), or null for other fields. Filters and sorts read only these, so
@@ -332,6 +343,7 @@ const collectionTables = new WeakMap<CollectionSnapshot, Table>();
  * does not exist. (The serialiser in src/snapshot/create.ts drops the same ids.)
  */
 function shownRefs(project: ProjectSnapshot, f: FieldDef): ((id: string) => boolean) | null {
+  if (valuesAsShown.has(project)) return null;
   if (f.type === 'media') return (id) => project.mediaById.has(id);
   if (f.type !== 'relation' || f.collection === undefined) return null;
   const target = project.collections.get(f.collection);

@@ -1,5 +1,6 @@
 // Snapshot → static files (`cqa build`): every document as `P/index.json` with .gz/.br siblings,
-// the media files, openapi.json, manifest.json and the _headers/_redirects of static hosts.
+// each collection's `<slug>.query/index.json` (for the static client), the media files,
+// openapi.json, manifest.json and the _headers/_redirects of static hosts.
 // The tree is written into a sibling temp dir and swapped in at the end (dist-swap.ts), so a failed
 // or killed build leaves the previous output; the same snapshot always gives a byte-identical tree.
 import { existsSync, mkdirSync, promises as fsp, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import { newSuffix, recoverOutput, siblingName, swapIn } from './dist-swap.js';
+import { collectionQueryJson } from './serialize.js';
 import type { Snapshot } from './types.js';
 
 export interface WriteDistOptions {
@@ -146,6 +148,9 @@ function planFiles(snapshot: Snapshot): FileJob[] {
   }
   for (const p of snapshot.projects.values()) {
     for (const m of p.media) jobs.push({ kind: 'copy', rel: `media/${p.record.id}/${m.record.id}`, source: m.record.source });
+    for (const c of p.collections.values()) {
+      jobs.push({ kind: 'json', rel: documentFile(`/api/${p.record.id}/${c.record.slug}.query`), text: collectionQueryJson(c) });
+    }
   }
   // A static host checks no token: openapi.json describes exactly the projects whose documents
   // the tree holds (anyone can read those), not snapshot.openapi (public projects, for the server).

@@ -1,6 +1,6 @@
 // JSON text of every answer shape. One place builds these strings, so the static files of
 // `cqa build` and the answers of `cqa serve` are byte-identical by construction. No Node imports.
-import type { EntrySnapshot, MediaSnapshot, ProjectSnapshot } from './types.js';
+import type { CollectionSnapshot, EntrySnapshot, MediaSnapshot, ProjectSnapshot } from './types.js';
 
 /** `{"data":[…],"meta":{"total":…,"limit":…,"offset":…}}` from already-serialised items. */
 export function listJson(items: readonly string[], total: number, limit: number | null, offset: number): string {
@@ -76,4 +76,20 @@ export function projectJson(project: ProjectSnapshot): string {
       collections,
     },
   });
+}
+
+/**
+ * `/api/<project>/<collection>.query` of a static tree (`….query/index.json`): what the static
+ * client (src/client/) needs besides the list to answer queries like `cqa serve` — each published
+ * entry's timestamps, in list order, and whether ids compare as numbers (decided over every
+ * entry, drafts included, as the server decides it). A collection slug has no dot, so the path
+ * never collides with a collection.
+ */
+export function collectionQueryJson(col: CollectionSnapshot): string {
+  const rows: string[] = [];
+  for (const e of col.entries) {
+    const r = e.record;
+    if (!r.draft) rows.push(JSON.stringify([r.id, r.created_at, r.updated_at, r.published_at]));
+  }
+  return `{"numeric_ids":${col.numericIds},"timestamps":[${rows.join(',')}]}`;
 }

@@ -12,6 +12,7 @@ import { spec as check } from '../../src/commands/check.js';
 import { spec as preview } from '../../src/commands/preview.js';
 import { spec as serve } from '../../src/commands/serve.js';
 import { spec as token } from '../../src/commands/token.js';
+import { spec as types } from '../../src/commands/types.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-help-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -21,7 +22,7 @@ function cqa(args: string[], cwd = process.cwd()) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-const SPECS = { build, serve, preview, check, token };
+const SPECS = { build, serve, preview, check, token, types };
 
 describe('cqa <command> --help', () => {
   it.each(Object.entries(SPECS))('%s: exit 0, every option with its value and default, an example', (name, spec) => {

@@ -150,7 +150,11 @@ describe('cqa build', () => {
       const text = readFileSync(join(sampleOut, f), 'utf8');
       for (const secret of secrets) expect(text.includes(secret), `${secret} in ${f}`).toBe(false);
     }
-    expect(listFiles(sampleOut).filter((f) => f.endsWith('/index.json')).length).toBe(snapshot.paths.length);
+    // every API document, and the query index of each collection (for the static client)
+    const indexes = [...snapshot.projects.values()].flatMap((p) => [...p.collections.keys()].map((slug) => `api/${p.record.id}/${slug}.query/index.json`));
+    const documents = listFiles(sampleOut).filter((f) => f.endsWith('/index.json'));
+    expect(documents.filter((f) => !indexes.includes(f)).length).toBe(snapshot.paths.length);
+    expect(documents).toEqual(expect.arrayContaining(indexes));
     let drafts = 0;
     for (const p of snapshot.projects.values()) {
       for (const c of p.collections.values()) {

@@ -56,8 +56,9 @@ describe('writeDist', () => {
     expect(files.some((f) => f.includes('draft-1'))).toBe(false);
     expect(readFileSync(join(out, 'media/demo/photos/a b.png'))).toEqual(readFileSync(media[1]!.source));
     expect(readFileSync(join(out, 'openapi.json'), 'utf8')).toBe(snapshot.openapiOf(['demo']));
-    // 3 files per JSON document, 2 media, _headers, _redirects.
-    expect(result.files).toBe((snapshot.paths.length + 2) * 3 + 2 + 2);
+    // 3 files per JSON document (a query index per collection too), 2 media, _headers, _redirects.
+    const collections = [...snapshot.projects.values()].reduce((n, p) => n + p.collections.size, 0);
+    expect(result.files).toBe((snapshot.paths.length + 2 + collections) * 3 + 2 + 2);
     expect(result.files).toBe(files.length);
     expect(result.bytes).toBe(files.reduce((n, f) => n + statSync(join(out, f)).size, 0));
     expect(readdirSync(work)).toEqual(['dist']); // no temp or old dir left behind

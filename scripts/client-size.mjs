@@ -1,0 +1,37 @@
+// Size of `content-query-api/client` in a browser bundle: esbuild, minified, ESM, platform
+// browser (a Node import fails the build). Printed by `npm run bench`, asserted by
+// test/client/bundle.test.ts against the budget of issue 12.
+//
+//   node scripts/client-size.mjs   → { "bytes": 41746, "budget": 61440 }
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+
+export const CLIENT_BUDGET = 60 * 1024;
+const ENTRY = fileURLToPath(new URL('../src/client/index.ts', import.meta.url));
+
+/** The minified bundle of the client: its size, the budget, and the bundle itself. */
+export async function clientBundle() {
+  const result = await build({
+    entryPoints: [ENTRY],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles[0].text;
+  return { bytes: Buffer.byteLength(code), budget: CLIENT_BUDGET, code, inputs: Object.keys(result.metafile.inputs) };
+}
+
+/** `{ bytes, budget }` for the bench table. */
+export async function clientBundleSize() {
+  const { bytes, budget } = await clientBundle();
+  return { bytes, budget };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  console.log(JSON.stringify(await clientBundleSize()));
+}

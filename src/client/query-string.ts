@@ -1,0 +1,82 @@
+// A query object → the bracket query string of SPEC §4.3:
+//   { where: { price: { gt: 10 }, or: [{ tags: 'sale' }] }, sort: 'price:desc', limit: 3 }
+//   → where[price][gt]=10&where[or][0][tags]=sale&sort=price:desc&limit=3
+// List values always use repeated `[]` (`where[id][in][]=a&where[id][in][]=b`), so a value with a
+// comma stays one value. No Node imports.
+
+/** The untyped shape of the query objects of types.ts. */
+export interface QueryObject {
+  readonly where?: unknown;
+  readonly whereRelation?: unknown;
+  readonly sort?: string | readonly string[];
+  readonly limit?: number;
+  readonly offset?: number;
+  readonly locale?: string;
+  readonly state?: string;
+  readonly timestamps?: boolean;
+  readonly fields?: readonly string[];
+  readonly exclude?: readonly string[];
+}
+
+const enc = encodeURIComponent;
+/** A comma-separated list (sort, fields, exclude): `,` and `:` need no escaping in a query. */
+const encList = (v: string | readonly string[]) => enc(typeof v === 'string' ? v : v.join(',')).replace(/%2C/g, ',').replace(/%3A/g, ':');
+
+function scalar(v: unknown, param: string): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  throw new TypeError(`${param}: expected a string, number or boolean, got ${v === null ? 'null' : typeof v}`);
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** `where[f]=v`, `where[f]=null` or `where[f][op]=…` for every operator of the condition. */
+function condition(param: string, cond: unknown, out: string[]): void {
+  if (cond === undefined) return;
+  if (cond === null) return void out.push(`${param}=null`);
+  if (!isPlainObject(cond)) return void out.push(`${param}=${enc(scalar(cond, param))}`);
+  for (const [op, v] of Object.entries(cond)) {
+    if (v === undefined) continue;
+    const p = `${param}[${enc(op)}]`;
+    if (Array.isArray(v)) {
+      if (v.length === 0) throw new TypeError(`${p}: give at least one value`);
+      for (const x of v) out.push(`${p}[]=${enc(scalar(x, p))}`);
+    } else {
+      out.push(`${p}=${enc(scalar(v, p))}`);
+    }
+  }
+}
+
+function fields(prefix: string, group: unknown, out: string[]): void {
+  if (!isPlainObject(group)) throw new TypeError(`${prefix}: expected an object of field conditions`);
+  for (const [name, cond] of Object.entries(group)) {
+    if (name === 'or') {
+      if (!Array.isArray(cond)) throw new TypeError(`${prefix}[or]: expected a list of groups`);
+      cond.forEach((g, k) => fields(`${prefix}[or][${k}]`, g, out));
+    } else {
+      condition(`${prefix}[${enc(name)}]`, cond, out);
+    }
+  }
+}
+
+export function queryString(q: QueryObject | undefined): string {
+  if (!q) return '';
+  const out: string[] = [];
+  if (Array.isArray(q.where)) q.where.forEach((g, k) => fields(`where[${k}]`, g, out));
+  else if (q.where !== undefined) fields('where', q.where, out);
+  if (q.whereRelation !== undefined) {
+    if (!isPlainObject(q.whereRelation)) throw new TypeError('whereRelation: expected { relation: { field: condition } }');
+    for (const [rel, w] of Object.entries(q.whereRelation)) if (w !== undefined) fields(`whereRelation[${enc(rel)}]`, w, out);
+  }
+  if (q.sort !== undefined) out.push(`sort=${encList(q.sort)}`);
+  if (q.limit !== undefined) out.push(`limit=${enc(String(q.limit))}`);
+  if (q.offset !== undefined) out.push(`offset=${enc(String(q.offset))}`);
+  if (q.state !== undefined) out.push(`state=${enc(q.state)}`);
+  if (q.locale !== undefined) out.push(`locale=${enc(q.locale)}`);
+  if (q.timestamps) out.push('timestamps');
+  if (q.fields !== undefined) out.push(`fields=${encList(q.fields)}`);
+  if (q.exclude !== undefined) out.push(`exclude=${encList(q.exclude)}`);
+  return out.join('&');
+}

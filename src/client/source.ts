@@ -1,0 +1,39 @@
+// Where a client's answers come from. Both modes answer the same requests with the same status and
+// the same JSON text: `server` asks a server that speaks the API (cqa serve, an edge worker, …);
+// `static` evaluates the query itself over a static tree (static.ts). No Node imports.
+
+/** An API answer: status and JSON text (an RFC 9457 problem unless the status is 200). */
+export interface Answer {
+  readonly status: number;
+  readonly body: string;
+}
+
+export interface Source {
+  /**
+   * `GET /api/<project><path>?<query>`; `path` is '' (the project), `/<collection>`,
+   * `/<collection>/<id>`, `/project-media` or `/project-media/<id>`, not encoded.
+   */
+  answer(path: string, query: string): Promise<Answer>;
+}
+
+export type Fetch = (url: string, init: { headers: Record<string, string> }) => Promise<Response>;
+
+/** '/project-media/a b.png' → '/project-media/a%20b.png' (every segment encoded on its own). */
+export function encodePath(path: string): string {
+  return path.split('/').map(encodeURIComponent).join('/');
+}
+
+export class ServerSource implements Source {
+  constructor(
+    private readonly apiUrl: string,
+    private readonly token: string | undefined,
+    private readonly fetch: Fetch,
+  ) {}
+
+  async answer(path: string, query: string): Promise<Answer> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.token !== undefined) headers.authorization = `Bearer ${this.token}`;
+    const res = await this.fetch(`${this.apiUrl}${encodePath(path)}${query ? `?${query}` : ''}`, { headers });
+    return { status: res.status, body: await res.text() };
+  }
+}
