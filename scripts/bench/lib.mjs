@@ -1,6 +1,7 @@
 // Helpers shared by the benchmark steps: child servers, load generation, measurements.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -46,6 +47,17 @@ export async function load(url, { headers = {}, connections = 32, duration = 4 }
   const failed = r.errors + r.timeouts + r.non2xx;
   if (failed > 0) throw new Error(`${url}: ${failed} failed requests (${r.non2xx} non-2xx, ${r.errors} errors)`);
   return { rps: r.requests.average, p99ms: r.latency.p99, requests: r.requests.total };
+}
+
+/** A GET whose body stays as sent (fetch would decompress it): `{ status, encoding, body }`. */
+export function rawGet(url, headers = {}) {
+  return new Promise((ok, fail) => {
+    get(url, { headers }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => ok({ status: res.statusCode, encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }));
+    }).on('error', fail);
+  });
 }
 
 /** Resident set size of a process in bytes (Linux /proc). */
