@@ -1,0 +1,65 @@
+// A worker thread that reads and parses content files on request (a FileParser). The watch-mode
+// loader parses on one so that the thread answering requests never does: a large file would stall
+// every answer for as long as it takes to parse. The isolated loader uses one to parse half of a
+// large tree in parallel.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { fromOutcome, type FileParser, type Outcome, type ParseJob } from './file-parser.js';
+import type { ParseReply, ParseRequest } from './parse-worker.js';
+
+export const PARSE_WORKER = new URL('./parse-worker.js', import.meta.url);
+
+export class ParseThread implements FileParser {
+  /** Run from the TypeScript sources (tests), there is no compiled worker to start. */
+  static available(): boolean {
+    return existsSync(fileURLToPath(PARSE_WORKER));
+  }
+
+  private worker: Worker | undefined;
+  private readonly waiting = new Map<number, { resolve: (r: ParseReply) => void; reject: (err: unknown) => void }>();
+  private nextId = 0;
+
+  /** `lines`: outcomes carry their line maps, so that messages never need a parse here. */
+  constructor(private readonly options: { lines: boolean }) {}
+
+  async parse(jobs: readonly ParseJob[]): Promise<Map<string, Outcome>> {
+    const id = this.nextId++;
+    const worker = this.started();
+    // Held only while it works: idle, it must not keep the process alive.
+    if (this.waiting.size === 0) worker.ref();
+    const reply = await new Promise<ParseReply>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      const request: ParseRequest = { id, jobs, lines: this.options.lines };
+      worker.postMessage(request);
+    }).finally(() => {
+      if (this.waiting.size === 0) worker.unref();
+    });
+    return new Map(reply.outcomes.map(([abs, outcome]) => [abs, fromOutcome(outcome)]));
+  }
+
+  /** Ends the thread; a later parse() starts another. */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.terminate();
+  }
+
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(PARSE_WORKER);
+    worker.on('message', (reply: ParseReply) => {
+      this.waiting.get(reply.id)?.resolve(reply);
+      this.waiting.delete(reply.id);
+    });
+    const fail = (err: unknown) => {
+      if (this.worker === worker) this.worker = undefined;
+      for (const w of this.waiting.values()) w.reject(err);
+      this.waiting.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the parser thread stopped unexpectedly (exit code ${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+}
