@@ -31,8 +31,9 @@ export interface FileParser {
   parse(jobs: readonly ParseJob[]): Promise<Map<string, Outcome>>;
 }
 
-export function readEntry(job: Pick<ParseJob, 'abs' | 'rel'>): ParsedEntry {
-  return parseEntry(entryFormat(job.rel) ?? 'yaml', readContentText(job.abs));
+/** `eagerLines`: see parseEntry(). */
+export function readEntry(job: Pick<ParseJob, 'abs' | 'rel'>, eagerLines = false): ParsedEntry {
+  return parseEntry(entryFormat(job.rel) ?? 'yaml', readContentText(job.abs), eagerLines);
 }
 
 export function readYaml(job: Pick<ParseJob, 'abs'>): ParsedYaml {
@@ -55,8 +56,9 @@ export function runJob(job: ParseJob, lines: boolean): PortableOutcome {
       const parsed = readYaml(job);
       return { yaml: { value: parsed.value, problems: parsed.problems, paths: parsed.paths() } };
     }
-    const parsed = readEntry(job);
-    return { entry: { ...toPortable(parsed), lines: lines ? parsed.lines : undefined } };
+    const parsed = readEntry(job, lines);
+    // With its lines, an entry needs its text no more: not copied to the other thread.
+    return { entry: lines ? { ...toPortable(parsed), source: '', lines: parsed.lines } : toPortable(parsed) };
   } catch (err) {
     const { message, line } = readFailure(err);
     return { failed: { message, line } };

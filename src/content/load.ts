@@ -84,7 +84,8 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
     }
 
     const layouts = layoutTree(files, issues);
-    const prepared = options.parser ? await options.parser.parse(staleFiles(layouts, cache)) : undefined;
+    const jobs = options.parser ? staleFiles(layouts, cache) : [];
+    const prepared = options.parser && jobs.length > 0 ? await options.parser.parse(jobs) : undefined;
     const ctx: ReadContext = { cache, issues, done: 0, total: 0, onProgress: options.onProgress, prepared };
     ctx.total = layouts.reduce((n, p) => n + p.media.length + p.collections.reduce((m, c) => m + c.entries.length, 0), 0);
 

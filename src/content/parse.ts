@@ -29,10 +29,15 @@ const YAML_OPTIONS = { version: '1.2', uniqueKeys: false, prettyErrors: false } 
 
 /** Parses a YAML document; `firstLine` is the file line on which `text` begins. */
 export function parseYaml(text: string, firstLine = 1): ParsedYaml {
+  return parseYamlDocument(text, firstLine).parsed;
+}
+
+/** parseYaml(), and the lines of the top-level keys, for an entry (see topLines()). */
+function parseYamlDocument(text: string, firstLine: number): { parsed: ParsedYaml; topLines: () => Map<string, number> } {
   const lineCounter = new LineCounter();
   const lineAt = (offset: number) => lineCounter.linePos(offset).line + firstLine - 1;
   const tooDeep = flowTooDeep(text, (offset) => text.slice(0, offset).split('\n').length + firstLine - 1);
-  if (tooDeep) return { ...EMPTY_YAML, value: undefined, problems: [tooDeep] };
+  if (tooDeep) return { parsed: { ...EMPTY_YAML, value: undefined, problems: [tooDeep] }, topLines: () => new Map() };
   const doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter });
   const problems: ParseProblem[] = doc.errors.map((e) => ({ line: lineAt(e.pos[0]), message: yamlMessage(e.message) }));
   let value: unknown;
@@ -52,17 +57,21 @@ export function parseYaml(text: string, firstLine = 1): ParsedYaml {
   }
   let lines: Map<string, number> | undefined;
   const paths = () => (lines ??= pathLines(doc, lineAt));
-  return { value, problems, paths, lineOf: (path) => lineInPaths(paths(), path) };
+  return { parsed: { value, problems, paths, lineOf: (path) => lineInPaths(paths(), path) }, topLines: () => topLines(doc, lineAt) };
 }
 
-/**
- * Line of each top-level key, and `key\0index` → line of each item of a top-level list, of a text
- * that parseYaml() accepted: one walk over the top-level mapping.
- */
+/** topLines() of a text that parseYaml() accepted. */
 function yamlTopLines(text: string): Map<string, number> {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter });
-  const lineAt = (offset: number) => lineCounter.linePos(offset).line;
+  return topLines(doc, (offset) => lineCounter.linePos(offset).line);
+}
+
+/**
+ * Line of each top-level key, and `key\0index` → line of each item of a top-level list: one walk
+ * over the top-level mapping (cheaper than a lineOf() call per key).
+ */
+function topLines(doc: Document, lineAt: (offset: number) => number): Map<string, number> {
   const lines = new Map<string, number>();
   if (!isMap(doc.contents)) return lines;
   for (const pair of doc.contents.items) {
@@ -155,15 +164,21 @@ export function entryFormat(fileName: string): EntryFormat | undefined {
   return undefined;
 }
 
-export function parseEntry(format: EntryFormat, source: string): ParsedEntry {
+/**
+ * `eagerLines`: work out the key lines now, from the parse at hand, rather than by parsing again
+ * when a message needs them (see withLazyLines).
+ */
+export function parseEntry(format: EntryFormat, source: string, eagerLines = false): ParsedEntry {
   const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
-  if (format === 'markdown') return parseMarkdown(text);
+  if (format === 'markdown') return parseMarkdown(text, eagerLines);
   if (format === 'json') {
     const { value, problems } = parseJson(text);
-    return problems.length > 0 ? broken(problems) : asEntry(value, 1, { source: text, json: true });
+    return problems.length > 0 ? broken(problems) : asEntry(value, 1, { source: text, json: true, lines: eagerLines ? jsonTopLines(text) : undefined });
   }
-  const parsed = text.trim() === '' ? EMPTY_YAML : parseYaml(text);
-  return parsed.problems.length > 0 ? broken([...parsed.problems]) : asEntry(parsed.value, 1, { source: text });
+  if (text.trim() === '') return asEntry({}, 1, { source: text, lines: undefined });
+  const { parsed, topLines: lines } = parseYamlDocument(text, 1);
+  if (parsed.problems.length > 0) return broken([...parsed.problems]);
+  return asEntry(parsed.value, 1, { source: text, lines: eagerLines ? lines() : undefined });
 }
 
 function broken(problems: ParseProblem[]): ParsedEntry {
@@ -171,7 +186,12 @@ function broken(problems: ParseProblem[]): ParsedEntry {
 }
 
 /** `from.source`: the text the value came from (its line 1 is line 1 of the file). */
-function asEntry(value: unknown, firstLine: number, from: { source: string; json?: true }, body?: { text: string; line: number }): ParsedEntry {
+function asEntry(
+  value: unknown,
+  firstLine: number,
+  from: { source: string; json?: true; lines: Map<string, number> | undefined },
+  body?: { text: string; line: number },
+): ParsedEntry {
   const data = value ?? {};
   if (!isPlainObject(data)) {
     return broken([{ line: firstLine, message: `expected a mapping of field names to values, got ${describe(data)}` }]);
@@ -218,19 +238,20 @@ function withLazyLines({ source, json, lines: given, ...parts }: PortableEntry):
 
 export const EMPTY_YAML: ParsedYaml = { value: {}, problems: [], lineOf: () => undefined, paths: () => new Map() };
 
-function parseMarkdown(text: string): ParsedEntry {
+function parseMarkdown(text: string, eagerLines: boolean): ParsedEntry {
   // gray-matter treats a missing closing delimiter as "everything is front matter"; say so instead.
   if (/^---(?!-)/.test(text) && text.indexOf('\n---', 3) === -1) {
     return broken([{ line: 1, message: "front matter is not closed: add a line '---' after it" }]);
   }
   let front: ParsedYaml = EMPTY_YAML;
+  let frontLines = () => new Map<string, number>();
   let frontText = '';
   const yamlEngine = (matterText: string) => {
     // gray-matter hands over the text right after the opening '---' (the rest of line 1 included),
     // so line N of `matterText` is line N of the file.
     // With CRLF line ends the last line keeps its '\r' (gray-matter splits at '\n---').
     frontText = matterText.replace(/\r$/, '');
-    front = parseYaml(frontText, 1);
+    ({ parsed: front, topLines: frontLines } = parseYamlDocument(frontText, 1));
     return {};
   };
   const unsupported = (language: string) => () => {
@@ -254,5 +275,6 @@ function parseMarkdown(text: string): ParsedEntry {
   const content = file.content;
   const bodyLine = text.endsWith(content) ? text.slice(0, text.length - content.length).split('\n').length : undefined;
   if (front.problems.length > 0) return broken([...front.problems]);
-  return asEntry(front.value, 2, { source: frontText }, { text: content, line: bodyLine ?? 1 });
+  const lines = eagerLines ? frontLines() : undefined;
+  return asEntry(front.value, 2, { source: frontText, lines }, { text: content, line: bodyLine ?? 1 });
 }

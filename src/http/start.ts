@@ -96,6 +96,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     }
     snapshot = first.snapshot;
   }
+  // The first load parsed the whole tree: a fresh thread drops the heap that took.
+  await parser?.restart();
 
   const core = new HttpCore(snapshot, nodePlatform, defaultEngine, options);
   const listener = createNodeListener(core, {
