@@ -17,7 +17,8 @@ export class ParseThread implements FileParser {
   }
 
   private worker: Worker | undefined;
-  private readonly waiting = new Map<number, { resolve: (r: ParseReply) => void; reject: (err: unknown) => void }>();
+  /** Requests in flight, with the thread that has them. */
+  private readonly waiting = new Map<number, { worker: Worker; resolve: (r: ParseReply) => void; reject: (err: unknown) => void }>();
   private nextId = 0;
 
   /** `lines`: outcomes carry their line maps, so that messages never need a parse here. */
@@ -29,7 +30,7 @@ export class ParseThread implements FileParser {
     // Held only while it works: idle, it must not keep the process alive.
     if (this.waiting.size === 0) worker.ref();
     const reply = await new Promise<ParseReply>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
+      this.waiting.set(id, { worker, resolve, reject });
       const request: ParseRequest = { id, jobs, lines: this.options.lines };
       worker.postMessage(request);
     }).finally(() => {
@@ -65,8 +66,11 @@ export class ParseThread implements FileParser {
     });
     const fail = (err: unknown) => {
       if (this.worker === worker) this.worker = undefined;
-      for (const w of this.waiting.values()) w.reject(err);
-      this.waiting.clear();
+      for (const [id, w] of this.waiting) {
+        if (w.worker !== worker) continue;
+        w.reject(err);
+        this.waiting.delete(id);
+      }
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`the parser thread stopped unexpectedly (exit code ${code})`)));

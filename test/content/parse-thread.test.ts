@@ -17,6 +17,14 @@ const compiled = async () => ({
   ...((await import(pathToFileURL(resolve('lib/http/start.js')).href)) as { startServer: typeof StartServer }),
 });
 
+async function until(probe: () => Promise<boolean> | boolean, ms = 8000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await probe())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 function touch(root: string, path: string, text: string, seconds: number): void {
   writeFileSync(join(root, path), text);
   const t = new Date(Date.UTC(2021, 0, 1, 0, 0, seconds));
@@ -106,12 +114,11 @@ describe('serve --watch (compiled): parsing on the parse thread', () => {
     };
     expect(await title()).toBe('One');
     writeFileSync(join(root, 'w/posts/a.md'), '---\ntitle: Two\n---\n');
-    let reloaded = await server.reload();
-    expect(reloaded.ok).toBe(true);
-    expect(await title()).toBe('Two');
+    await until(async () => (await title()) === 'Two');
     writeFileSync(join(root, 'w/posts/b.md'), '---\ntitle: B\nn: many\n---\n');
-    reloaded = await server.reload();
-    expect(reloaded.ok ? [] : reloaded.issues).toEqual([{ file: 'w/posts/b.md', line: 3, field: 'n', message: 'expected a number, got "many"' }]);
+    await until(async () => events.some((e) => !e.ok));
+    const failed = events.find((e) => !e.ok);
+    expect(failed && !failed.ok && failed.issues).toEqual([{ file: 'w/posts/b.md', line: 3, field: 'n', message: 'expected a number, got "many"' }]);
     expect(await title()).toBe('Two');
   });
 });
