@@ -27,6 +27,12 @@ export class FileCache<T> {
     return value;
   }
 
+  /** Whether there is a result for `file` as it is now. */
+  holds(file: FileInfo): boolean {
+    const slot = this.slots.get(file.abs);
+    return slot !== undefined && slot.mtimeMs === file.mtimeMs && slot.size === file.size;
+  }
+
   /** Forgets one file's result (e.g. a failed read), so the next load tries again. */
   forget(file: FileInfo): void {
     this.slots.delete(file.abs);

@@ -4,7 +4,7 @@ import { ownValue, type EntryRecord, type FieldDef, type FieldValue } from '../s
 import { isEmpty } from '../snapshot/order.js';
 import type { FileInfo } from './files.js';
 import { fieldNameProblem, idProblem, RESERVED_KEYS } from './identifiers.js';
-import { describe, type IssueList } from './issues.js';
+import { describe, listNames, type IssueList } from './issues.js';
 import { localeFromFileName } from './locale.js';
 import { entryLine, type ParsedEntry } from './parse.js';
 import type { ProjectConfig } from './project.js';
@@ -62,7 +62,7 @@ export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntr
   let locale = localeFromFileName(fileId, project.locales) ?? project.default_locale;
   if (data.locale !== undefined && data.locale !== null) {
     if (typeof data.locale === 'string' && project.locales.includes(data.locale)) locale = data.locale;
-    else err('locale', `unknown locale ${describe(data.locale)}: project '${project.id}' has locales ${project.locales.join(', ')} (add it to locales in project.yaml)`);
+    else err('locale', `unknown locale ${describe(data.locale)}: project '${project.id}' has locales ${listNames(project.locales, project.locales.length)} (add it to locales in project.yaml)`);
   }
 
   // draft
@@ -140,7 +140,7 @@ function setValue(
   const field = collection.fields.get(key);
   if (!field) {
     // Without a schema every valid key is an inferred field, so only bad names end up here.
-    const declared = [...collection.fields.keys()].join(', ') || '(none)';
+    const declared = listNames(collection.fields.keys(), collection.fields.size) || '(none)';
     const message = collection.declared
       ? `not in the schema of collection '${collection.slug}' (fields: ${declared}); add it to ${collection.configFile} or remove it`
       : (fieldNameProblem(key) ?? `'${key}' is not a field of collection '${collection.slug}'`);

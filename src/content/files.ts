@@ -2,12 +2,13 @@
 // (SPEC §2). Paths are relative to the content root and '/'-separated; everything is sorted so the
 // same tree always gives the same model.
 import fg from 'fast-glob';
-import { realpathSync, statSync } from 'node:fs';
+import { readdir, realpathSync, statSync, type Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { compareCodePoints } from '../snapshot/order.js';
 import type { IssueList } from './issues.js';
 import { entryFormat } from './parse.js';
+import { NOT_REGULAR } from './read.js';
 
 export interface FileInfo {
   /** Relative to the content root, '/'-separated. */
@@ -17,6 +18,12 @@ export interface FileInfo {
   readonly size: number;
   /** A symbolic link that leads outside the content folder, or to a folder: never read. */
   readonly refused?: true;
+  /** For a symbolic link: where it leads, relative to the content root, '/'-separated. */
+  readonly target?: string;
+  /** A FIFO, socket or device: never read (it would block or never end). */
+  readonly special?: true;
+  /** A folder that could not be listed: the error code. */
+  readonly unreadable?: string;
 }
 
 export interface CollectionLayout {
@@ -58,11 +65,34 @@ export const byPath = (a: FileInfo, b: FileInfo): number => compareCodePoints(a.
 async function listUnder(base: string, rel: string): Promise<FileInfo[]> {
   const cwd = rel === '' ? base : resolve(base, rel);
   const prefix = rel === '' ? '' : `${rel}/`;
-  const found = await fg('**', { ...GLOB_OPTIONS, cwd, stats: true });
-  return found.map((e) => {
+  const unreadable: FileInfo[] = [];
+  // A folder that cannot be listed (EACCES) would end the whole listing with a bare error: it is
+  // listed as empty and reported by name instead.
+  const fs = {
+    readdir: (path: string, ...args: unknown[]) => {
+      const done = args.pop() as (err: NodeJS.ErrnoException | null, names?: unknown[]) => void;
+      const reportingDone = (err: NodeJS.ErrnoException | null, names?: unknown[]) => {
+        if (!err || err.code === 'ENOENT') return done(err, names); // gone meanwhile: fast-glob skips it
+        const folder = relative(base, path).split(sep).join('/');
+        unreadable.push({ rel: folder === '' ? './' : `${folder}/`, abs: path, mtimeMs: 0, size: 0, unreadable: err.code ?? err.message });
+        done(null, []);
+      };
+      (readdir as (...a: unknown[]) => void)(path, ...args, reportingDone);
+    },
+  };
+  const found = await fg('**', { ...GLOB_OPTIONS, cwd, stats: true, fs: fs as unknown as fg.Options['fs'] });
+  const files = found.map((e) => {
     const file = { rel: prefix + e.path, abs: resolve(cwd, e.path), mtimeMs: e.stats?.mtimeMs ?? 0, size: e.stats?.size ?? 0 };
-    return e.stats?.isSymbolicLink() ? linkInfo(file, base) : file;
+    return e.stats ? withKind(file, e.stats, base) : file;
   });
+  return [...files, ...unreadable];
+}
+
+/** A listed path by what `lstat` says it is. */
+function withKind(file: FileInfo, info: Stats, base: string): FileInfo {
+  if (info.isSymbolicLink()) return linkInfo(file, base);
+  if (!info.isFile() && !info.isDirectory()) return { ...file, special: true };
+  return file;
 }
 
 /**
@@ -74,7 +104,9 @@ function linkInfo(file: FileInfo, base: string): FileInfo {
     const target = realpathSync(file.abs);
     const inside = relative(realpathSync(base), target);
     const info = statSync(target);
-    if (!inside.startsWith('..') && !isAbsolute(inside) && info.isFile()) return { ...file, mtimeMs: info.mtimeMs, size: info.size };
+    if (!inside.startsWith('..') && !isAbsolute(inside) && info.isFile()) {
+      return { ...file, mtimeMs: info.mtimeMs, size: info.size, target: inside.split(sep).join('/') };
+    }
   } catch {
     // A dangling link: refused below like any other.
   }
@@ -116,7 +148,7 @@ export async function updateListing(root: string, previous: ReadonlyMap<string, 
       next.set(`${rel}/`, { rel: `${rel}/`, abs, mtimeMs: info.mtimeMs, size: info.size });
       for (const f of await listUnder(base, rel)) next.set(f.rel, f);
     } else {
-      next.set(rel, { rel, abs, mtimeMs: info.mtimeMs, size: info.size });
+      next.set(rel, withKind({ rel, abs, mtimeMs: info.mtimeMs, size: info.size }, info, base));
     }
     // A new file or folder deep in the tree implies its parent folders.
     const parts = rel.split('/');
@@ -130,6 +162,21 @@ export async function updateListing(root: string, previous: ReadonlyMap<string, 
 
 const isHidden = (name: string) => name.startsWith('_') || name.startsWith('.');
 
+// Where a symbolic link may lead: to what would be listed as the same kind of file on its own. A
+// link must never make a settings file (project.yaml with its tokens, _media.yaml) public.
+
+/** Whether `target` (relative to the root) is a media file of the project in `folder`. */
+function isMediaOf(folder: string, target: string): boolean {
+  const parts = target.split('/');
+  return parts.length >= 3 && parts[0] === folder && parts[1] === 'media' && !parts.slice(2).some(isHidden);
+}
+
+/** Whether `target` (relative to the root) is an entry file of some collection. */
+function isEntryFile(target: string): boolean {
+  const parts = target.split('/');
+  return parts.length >= 3 && parts[1] !== 'media' && !parts.some(isHidden) && entryFormat(target) !== undefined;
+}
+
 /** Sorts the listing into projects; files that mean nothing are reported as warnings. */
 export function layoutTree(files: readonly FileInfo[], issues: IssueList): ProjectLayout[] {
   const folders = new Map<string, { projectFile?: FileInfo; collections: Map<string, { config?: FileInfo; entries: FileInfo[] }>; media: FileInfo[]; mediaMeta?: FileInfo }>();
@@ -139,8 +186,16 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
     return f;
   };
   for (const file of files) {
+    if (file.unreadable) {
+      issues.error(file.rel, `cannot list this folder (${file.unreadable}): give the user running cqa permission to read it, or start its name with _ to leave it out`);
+      continue;
+    }
     if (file.refused) {
       issues.error(file.rel, 'not read: a symbolic link is followed only to a file inside the content folder');
+      continue;
+    }
+    if (file.special) {
+      issues.warn(file.rel, `skipped: ${NOT_REGULAR}`);
       continue;
     }
     const dir = file.rel.endsWith('/');
@@ -165,7 +220,10 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
     if (second === 'media') {
       if (dir) continue;
       if (parts.length === 3 && name === '_media.yaml') project.mediaMeta = file;
-      else if (!isHidden(name)) project.media.push(file);
+      else if (isHidden(name)) continue;
+      else if (file.target !== undefined && !isMediaOf(parts[0] as string, file.target)) {
+        issues.error(file.rel, `not published: a symbolic link in media/ may lead only to another media file of this project (under ${parts[0]}/media/, not named _… or .…)`);
+      } else project.media.push(file);
       continue;
     }
     if (isHidden(second)) continue;
@@ -174,7 +232,9 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
     if (dir) continue;
     if (parts.length === 3 && name === '_collection.yaml') col.config = file;
     else if (isHidden(name)) continue;
-    else if (entryFormat(name)) col.entries.push(file);
+    else if (file.target !== undefined && !isEntryFile(file.target)) {
+      issues.error(file.rel, 'not read: a symbolic link to an entry may lead only to another entry file (in a collection folder, not named _… or .…)');
+    } else if (entryFormat(name)) col.entries.push(file);
     else issues.warn(file.rel, 'ignored: not an entry file (entries are .md, .markdown, .yaml, .yml or .json)');
   }
   const projects: ProjectLayout[] = [];

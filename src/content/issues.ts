@@ -55,6 +55,19 @@ export class ContentError extends Error {
   }
 }
 
+/**
+ * Names for a message: the first few, then how many more. A message per unknown key that listed
+ * a schema's 8,000 fields in full came to 440 MB for one such entry.
+ */
+export function listNames(names: Iterable<string>, count: number, max = 20): string {
+  const shown: string[] = [];
+  for (const name of names) {
+    if (shown.length === max) break;
+    shown.push(name);
+  }
+  return count > shown.length ? `${shown.join(', ')} and ${(count - shown.length).toLocaleString('en')} more` : shown.join(', ');
+}
+
 /** How a value reads in a message: strings quoted, lists and mappings named. */
 export function describe(value: unknown): string {
   if (value === null || value === undefined) return 'nothing';

@@ -1,7 +1,6 @@
 // Orchestrates loading: list the tree, read and parse every file (cached per file for watch
 // mode), then build and check each project. Loading never throws for bad content: every problem
 // becomes an issue, and the model holds whatever could be built.
-import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ContentIssue, ContentModel, MediaRecord, ProjectRecord } from '../snapshot/model.js';
@@ -11,7 +10,8 @@ import { buildCollection, createCollectionMemo, type BuiltCollection, type Colle
 import { byPath, layoutTree, listFiles, updateListing, type FileInfo, type ProjectLayout } from './files.js';
 import { IssueList, sortIssues } from './issues.js';
 import { mediaRecord, mimeType, readDimensions, readMediaMeta, type Dimensions } from './media.js';
-import { entryFormat, parseEntry, parseYaml, type ParsedEntry, type ParsedYaml } from './parse.js';
+import { readEntry, readFailure, readYaml, type FileParser, type Outcome, type ParseJob } from './file-parser.js';
+import { EMPTY_YAML, type ParsedEntry, type ParsedYaml } from './parse.js';
 import { readProject } from './project.js';
 import { renderRichtext } from './richtext.js';
 import { readCollectionConfig } from './schema.js';
@@ -23,10 +23,10 @@ export interface LoadOptions {
   /** Called as files are read: `done` of `total` entry and media files. */
   readonly onProgress?: (done: number, total: number) => void;
   /**
-   * Entry files already parsed elsewhere (by absolute path; see isolated.ts, which parses on
-   * several threads). A file not in here is read and parsed as usual.
+   * Reads and parses the files that need it, on other threads (see parse-thread.ts); a file it
+   * leaves out is read and parsed in this thread as usual.
    */
-  readonly parsed?: ReadonlyMap<string, ParsedEntry>;
+  readonly parser?: FileParser;
 }
 
 export interface LoadResult {
@@ -84,7 +84,9 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
     }
 
     const layouts = layoutTree(files, issues);
-    const ctx: ReadContext = { cache, issues, done: 0, total: 0, onProgress: options.onProgress, parsed: options.parsed };
+    const jobs = options.parser ? staleFiles(layouts, cache) : [];
+    const prepared = options.parser && jobs.length > 0 ? await options.parser.parse(jobs) : undefined;
+    const ctx: ReadContext = { cache, issues, done: 0, total: 0, onProgress: options.onProgress, prepared };
     ctx.total = layouts.reduce((n, p) => n + p.media.length + p.collections.reduce((m, c) => m + c.entries.length, 0), 0);
 
     const projects: ProjectRecord[] = [];
@@ -144,13 +146,39 @@ interface ReadContext {
   done: number;
   total: number;
   readonly onProgress: ((done: number, total: number) => void) | undefined;
-  readonly parsed: ReadonlyMap<string, ParsedEntry> | undefined;
+  /** What options.parser made of the files this load needs and the cache has no result for. */
+  readonly prepared: ReadonlyMap<string, Outcome> | undefined;
 }
 
-const UNREADABLE: ParsedYaml = { value: undefined, problems: [], lineOf: () => undefined, topLines: () => new Map() };
+const UNREADABLE: ParsedYaml = { ...EMPTY_YAML, value: undefined };
 
-function readError(err: unknown): string {
-  return `cannot read the file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+/** The files of `layouts` that the cache has no result for, as they are now. */
+function staleFiles(layouts: readonly ProjectLayout[], cache: Caches): ParseJob[] {
+  const jobs: ParseJob[] = [];
+  const yaml = (file: FileInfo | undefined) => {
+    if (file && !cache.yaml.holds(file)) jobs.push({ abs: file.abs, rel: file.rel, kind: 'yaml' });
+  };
+  for (const layout of layouts) {
+    yaml(layout.projectFile);
+    yaml(layout.mediaMeta);
+    for (const col of layout.collections) {
+      yaml(col.config);
+      for (const f of col.entries) if (!cache.entries.holds(f)) jobs.push({ abs: f.abs, rel: f.rel, kind: 'entry' });
+    }
+  }
+  return jobs;
+}
+
+/** The outcome options.parser had for `file`, if any (a failed read throws). */
+function prepared(ctx: ReadContext, file: FileInfo): Outcome | undefined {
+  const outcome = ctx.prepared?.get(file.abs);
+  if (outcome && 'failed' in outcome) throw outcome.failed;
+  return outcome;
+}
+
+function reportReadFailure(ctx: ReadContext, file: FileInfo, err: unknown): void {
+  const { message, line } = readFailure(err);
+  ctx.issues.error(file.rel, message, { line });
 }
 
 // Sync reads: for thousands of small files they are several times faster than fs.promises, and a
@@ -160,11 +188,11 @@ function readError(err: unknown): string {
 function readYamlFile(file: FileInfo, ctx: ReadContext): ParsedYaml {
   try {
     return ctx.cache.yaml.get(file, () => {
-      const text = readFileSync(file.abs, 'utf8');
-      return parseYaml(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+      const outcome = prepared(ctx, file);
+      return outcome && 'yaml' in outcome ? outcome.yaml : readYaml(file);
     });
   } catch (err) {
-    ctx.issues.error(file.rel, readError(err));
+    reportReadFailure(ctx, file, err);
     return UNREADABLE;
   }
 }
@@ -172,9 +200,12 @@ function readYamlFile(file: FileInfo, ctx: ReadContext): ParsedYaml {
 function readEntryFile(file: FileInfo, ctx: ReadContext): ParsedEntry {
   let parsed: ParsedEntry;
   try {
-    parsed = ctx.cache.entries.get(file, () => ctx.parsed?.get(file.abs) ?? parseEntry(entryFormat(file.rel) ?? 'yaml', readFileSync(file.abs, 'utf8')));
+    parsed = ctx.cache.entries.get(file, () => {
+      const outcome = prepared(ctx, file);
+      return outcome && 'entry' in outcome ? outcome.entry : readEntry(file);
+    });
   } catch (err) {
-    ctx.issues.error(file.rel, readError(err));
+    reportReadFailure(ctx, file, err);
     parsed = { data: undefined, problems: [], lines: new Map() };
   }
   ctx.onProgress?.(++ctx.done, ctx.total);
@@ -187,7 +218,7 @@ async function readMediaFile(file: FileInfo, ctx: ReadContext): Promise<Dimensio
     dims = await ctx.cache.media.get(file, () => readDimensions(file.abs, mimeType(file.rel), file.size));
   } catch (err) {
     ctx.cache.media.forget(file);
-    ctx.issues.error(file.rel, readError(err));
+    reportReadFailure(ctx, file, err);
     dims = { width: null, height: null };
   }
   ctx.onProgress?.(++ctx.done, ctx.total);

@@ -1,11 +1,13 @@
 // Project media: every file under media/ (SPEC §2.5), with caption/alt from media/_media.yaml and
 // the pixel size of images read from the first bytes of the file.
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { imageSize } from 'image-size';
 import { lookup } from 'mrmime';
 import type { MediaRecord } from '../snapshot/model.js';
 import { describe, isPlainObject, type IssueList } from './issues.js';
 import type { ParsedYaml } from './parse.js';
+import { FileProblem, NOT_REGULAR } from './read.js';
 
 export interface Dimensions {
   readonly width: number | null;
@@ -24,8 +26,10 @@ export function mimeType(fileName: string): string {
 /** Width and height of an image file (null for other files and unreadable images). */
 export async function readDimensions(path: string, mime: string, size: number): Promise<Dimensions> {
   if (!mime.startsWith('image/') || size === 0) return NO_SIZE;
-  const handle = await open(path, 'r');
+  // As in read.ts: a FIFO put in place of an image after the listing must not block the read.
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
+    if (!(await handle.stat()).isFile()) throw new FileProblem(NOT_REGULAR);
     for (const limit of HEAD_BYTES) {
       const length = Math.min(size, limit);
       const bytes = new Uint8Array(length);

@@ -1,16 +1,20 @@
-// Worker-thread side of the parallel parse (see isolated.ts): reads and parses the entry files it
-// is given and posts them back as plain data.
-import { readFileSync } from 'node:fs';
-import { parentPort, workerData } from 'node:worker_threads';
-import { entryFormat, parseEntry, toPortable, type PortableEntry } from './parse.js';
+// Worker-thread side of a ParseThread (parse-thread.ts): reads and parses the files of each request
+// and posts their outcomes back as plain data.
+import { parentPort } from 'node:worker_threads';
+import { runJob, type ParseJob, type PortableOutcome } from './file-parser.js';
 
-const files = workerData as readonly { abs: string; rel: string }[];
-const out: [string, PortableEntry][] = [];
-for (const f of files) {
-  try {
-    out.push([f.abs, toPortable(parseEntry(entryFormat(f.rel) ?? 'yaml', readFileSync(f.abs, 'utf8')))]);
-  } catch {
-    // Unreadable: left to the loader, which reports it with the file's name.
-  }
+export interface ParseRequest {
+  readonly id: number;
+  readonly jobs: readonly ParseJob[];
+  readonly lines: boolean;
 }
-parentPort?.postMessage(out);
+
+export interface ParseReply {
+  readonly id: number;
+  readonly outcomes: [abs: string, outcome: PortableOutcome][];
+}
+
+parentPort?.on('message', ({ id, jobs, lines }: ParseRequest) => {
+  const reply: ParseReply = { id, outcomes: jobs.map((job) => [job.abs, runJob(job, lines)]) };
+  parentPort?.postMessage(reply);
+});

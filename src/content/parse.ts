@@ -3,8 +3,11 @@
 // Each result keeps the line of every top-level key (and of each item of a top-level list) so
 // that later validation can point at the right line without keeping the YAML documents around.
 import matter from 'gray-matter';
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import { describe, isPlainObject } from './issues.js';
+import { jsonTopLines, parseJson } from './json.js';
+import { TOO_DEEP } from './limits.js';
+import { aliasProblem, checkDocument, flowTooDeep } from './yaml-checks.js';
 
 export interface ParseProblem {
   readonly line?: number | undefined;
@@ -17,30 +20,57 @@ export interface ParsedYaml {
   readonly problems: readonly ParseProblem[];
   /** Line (1-based) of the key or list item at `path`, else of the nearest known ancestor. */
   lineOf(path: readonly (string | number)[]): number | undefined;
-  /** Line of each top-level key, and `key\0index` → line of each item of a top-level list. */
-  topLines(): Map<string, number>;
+  /** Line of every key and list item, by path (segments joined by NUL); what lineOf() looks in. */
+  paths(): ReadonlyMap<string, number>;
 }
 
-const YAML_OPTIONS = { version: '1.2', uniqueKeys: true, prettyErrors: false } as const;
+// Duplicate keys are found by checkDocument(), in linear time (see yaml-checks.ts).
+const YAML_OPTIONS = { version: '1.2', uniqueKeys: false, prettyErrors: false } as const;
 
 /** Parses a YAML document; `firstLine` is the file line on which `text` begins. */
 export function parseYaml(text: string, firstLine = 1): ParsedYaml {
+  return parseYamlDocument(text, firstLine).parsed;
+}
+
+/** parseYaml(), and the lines of the top-level keys, for an entry (see topLines()). */
+function parseYamlDocument(text: string, firstLine: number): { parsed: ParsedYaml; topLines: () => Map<string, number> } {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter });
   const lineAt = (offset: number) => lineCounter.linePos(offset).line + firstLine - 1;
+  const tooDeep = flowTooDeep(text, (offset) => text.slice(0, offset).split('\n').length + firstLine - 1);
+  if (tooDeep) return { parsed: { ...EMPTY_YAML, value: undefined, problems: [tooDeep] }, topLines: () => new Map() };
+  const doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter });
   const problems: ParseProblem[] = doc.errors.map((e) => ({ line: lineAt(e.pos[0]), message: yamlMessage(e.message) }));
   let value: unknown;
   if (problems.length === 0) {
+    const checked = checkDocument(doc, lineAt);
+    problems.push(...checked.problems);
     try {
-      value = doc.toJS({ maxAliasCount: 1000 });
+      if (problems.length === 0) value = doc.toJS({ maxAliasCount: 1000 });
     } catch (err) {
       problems.push({ line: undefined, message: yamlMessage((err as Error).message) });
     }
+    const aliases = checked.firstAlias !== undefined && problems.length === 0 ? aliasProblem(value) : undefined;
+    if (aliases) {
+      problems.push({ line: lineAt(checked.firstAlias as number), message: aliases });
+      value = undefined;
+    }
   }
-  return { value, problems, lineOf: (path) => lineOfPath(doc, path, lineAt), topLines: () => topLines(doc, lineAt) };
+  let lines: Map<string, number> | undefined;
+  const paths = () => (lines ??= pathLines(doc, lineAt));
+  return { parsed: { value, problems, paths, lineOf: (path) => lineInPaths(paths(), path) }, topLines: () => topLines(doc, lineAt) };
 }
 
-// One walk over the top-level mapping (cheaper than a lineOf() call per key).
+/** topLines() of a text that parseYaml() accepted. */
+function yamlTopLines(text: string): Map<string, number> {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter });
+  return topLines(doc, (offset) => lineCounter.linePos(offset).line);
+}
+
+/**
+ * Line of each top-level key, and `key\0index` → line of each item of a top-level list: one walk
+ * over the top-level mapping (cheaper than a lineOf() call per key).
+ */
 function topLines(doc: Document, lineAt: (offset: number) => number): Map<string, number> {
   const lines = new Map<string, number>();
   if (!isMap(doc.contents)) return lines;
@@ -60,29 +90,48 @@ function topLines(doc: Document, lineAt: (offset: number) => number): Map<string
 }
 
 function yamlMessage(message: string): string {
+  // The composer gives up on nesting deeper than the call stack allows.
+  if (message.startsWith('Maximum call stack size exceeded')) return TOO_DEEP;
   return `broken YAML: ${message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '')}`;
 }
 
-function lineOfPath(doc: Document, path: readonly (string | number)[], lineAt: (offset: number) => number): number | undefined {
-  let node: unknown = doc.contents;
-  let line: number | undefined;
-  for (const segment of path) {
+/**
+ * Line of every key and list item, by path (segments joined by NUL), in one walk. Made when the
+ * first line is asked for; a search of the mapping per call made checking every key of a large
+ * mapping quadratic.
+ */
+function pathLines(doc: Document, lineAt: (offset: number) => number): Map<string, number> {
+  const lines = new Map<string, number>();
+  const stack: [node: unknown, path: string | undefined][] = [[doc.contents, undefined]];
+  while (stack.length > 0) {
+    const [node, prefix] = stack.pop() as [unknown, string | undefined];
+    const at = (segment: string) => (prefix === undefined ? segment : `${prefix}\0${segment}`);
     if (isMap(node)) {
-      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(segment));
-      const key = pair?.key as { range?: [number, number, number] } | undefined;
-      if (!pair || !key?.range) break;
-      line = lineAt(key.range[0]);
-      node = pair.value;
-    } else if (isSeq(node) && typeof segment === 'number') {
-      const item = node.items[segment] as { range?: [number, number, number] } | undefined;
-      if (!item?.range) break;
-      line = lineAt(item.range[0]);
-      node = item;
-    } else {
-      break;
+      for (const pair of node.items) {
+        const path = isScalar(pair.key) && pair.key.range ? at(String(pair.key.value)) : undefined;
+        if (path === undefined || lines.has(path)) continue; // the first of duplicate keys, as a search finds it
+        lines.set(path, lineAt((pair.key as { range: [number, number, number] }).range[0]));
+        stack.push([pair.value, path]);
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, i) => {
+        const range = (item as { range?: [number, number, number] } | null)?.range;
+        if (!range) return;
+        lines.set(at(String(i)), lineAt(range[0]));
+        stack.push([item, at(String(i))]);
+      });
     }
   }
-  return line;
+  return lines;
+}
+
+/** Line of the key or item at `path`, else of its nearest ancestor that has one. */
+export function lineInPaths(lines: ReadonlyMap<string, number>, path: readonly (string | number)[]): number | undefined {
+  for (let k = path.length; k > 0; k--) {
+    const line = lines.get(path.slice(0, k).join('\0'));
+    if (line !== undefined) return line;
+  }
+  return undefined;
 }
 
 /** An entry file, parsed: its fields, the Markdown body, and where things are. */
@@ -115,87 +164,94 @@ export function entryFormat(fileName: string): EntryFormat | undefined {
   return undefined;
 }
 
-export function parseEntry(format: EntryFormat, source: string): ParsedEntry {
+/**
+ * `eagerLines`: work out the key lines now, from the parse at hand, rather than by parsing again
+ * when a message needs them (see withLazyLines).
+ */
+export function parseEntry(format: EntryFormat, source: string, eagerLines = false): ParsedEntry {
   const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
-  if (format === 'markdown') return parseMarkdown(text);
+  if (format === 'markdown') return parseMarkdown(text, eagerLines);
   if (format === 'json') {
-    try {
-      JSON.parse(text);
-    } catch (err) {
-      return broken([{ line: jsonErrorLine(text, (err as Error).message), message: `broken JSON: ${(err as Error).message}` }]);
-    }
+    const { value, problems } = parseJson(text);
+    return problems.length > 0 ? broken(problems) : asEntry(value, 1, { source: text, json: true, lines: eagerLines ? jsonTopLines(text) : undefined });
   }
-  // JSON is YAML 1.2, so the YAML parser also gives the key lines of a JSON entry.
-  return fromYaml(text.trim() === '' ? EMPTY_YAML : parseYaml(text), 1, text);
+  if (text.trim() === '') return asEntry({}, 1, { source: text, lines: undefined });
+  const { parsed, topLines: lines } = parseYamlDocument(text, 1);
+  if (parsed.problems.length > 0) return broken([...parsed.problems]);
+  return asEntry(parsed.value, 1, { source: text, lines: eagerLines ? lines() : undefined });
 }
 
 function broken(problems: ParseProblem[]): ParsedEntry {
   return { data: undefined, problems, lines: new Map() };
 }
 
-function jsonErrorLine(text: string, message: string): number | undefined {
-  const m = /position (\d+)/.exec(message);
-  return m ? text.slice(0, Number(m[1])).split('\n').length : undefined;
-}
-
-/** `yaml`: the text `parsed` came from (its line 1 is line 1 of the file). */
-function fromYaml(parsed: ParsedYaml, firstLine: number, yaml: string, body?: { text: string; line: number }): ParsedEntry {
-  if (parsed.problems.length > 0) return broken([...parsed.problems]);
-  const value = parsed.value ?? {};
-  if (!isPlainObject(value)) {
-    return broken([{ line: firstLine, message: `expected a mapping of field names to values, got ${describe(value)}` }]);
+/** `from.source`: the text the value came from (its line 1 is line 1 of the file). */
+function asEntry(
+  value: unknown,
+  firstLine: number,
+  from: { source: string; json?: true; lines: Map<string, number> | undefined },
+  body?: { text: string; line: number },
+): ParsedEntry {
+  const data = value ?? {};
+  if (!isPlainObject(data)) {
+    return broken([{ line: firstLine, message: `expected a mapping of field names to values, got ${describe(data)}` }]);
   }
-  return withLazyLines({ data: value, body: body?.text, bodyLine: body?.line, problems: [], yaml });
+  return withLazyLines({ data, body: body?.text, bodyLine: body?.line, problems: [], ...from });
 }
 
 /**
  * A parsed entry as plain data, for a worker thread to post back: everything but the line map,
- * which is made again from `yaml` (the front matter or YAML text) when a message needs it.
+ * which is made again from `source` when a message needs it, unless it comes along.
  */
 export interface PortableEntry extends Omit<ParsedEntry, 'lines'> {
-  readonly yaml: string;
+  /** The front matter, YAML or JSON text. */
+  readonly source: string;
+  readonly json?: true | undefined;
+  readonly lines?: ReadonlyMap<string, number> | undefined;
 }
 
-const yamlOf = new WeakMap<ParsedEntry, string>();
+const sourceOf = new WeakMap<ParsedEntry, { source: string; json?: true | undefined }>();
 
 export function toPortable(parsed: ParsedEntry): PortableEntry {
   const { data, body, bodyLine, problems } = parsed;
-  return { data, body, bodyLine, problems, yaml: yamlOf.get(parsed) ?? '' };
+  return { data, body, bodyLine, problems, source: '', ...sourceOf.get(parsed) };
 }
 
 export function fromPortable(portable: PortableEntry): ParsedEntry {
   return portable.data === undefined ? broken([...portable.problems]) : withLazyLines(portable);
 }
 
-function withLazyLines({ yaml, ...parts }: PortableEntry): ParsedEntry {
+function withLazyLines({ source, json, lines: given, ...parts }: PortableEntry): ParsedEntry {
   // Lines are needed only for messages, which are rare: parsing again then costs less than a
   // map per file for as long as the file's parse result is kept (the whole tree under --watch).
-  let lines: Map<string, number> | undefined;
+  let lines = given;
   const entry: ParsedEntry = {
     ...parts,
     get lines() {
-      return (lines ??= yaml.trim() === '' ? new Map<string, number>() : parseYaml(yaml).topLines());
+      lines ??= source.trim() === '' ? new Map<string, number>() : json ? jsonTopLines(source) : yamlTopLines(source);
+      return lines;
     },
   };
-  yamlOf.set(entry, yaml);
+  sourceOf.set(entry, { source, json });
   return entry;
 }
 
-const EMPTY_YAML: ParsedYaml = { value: {}, problems: [], lineOf: () => undefined, topLines: () => new Map() };
+export const EMPTY_YAML: ParsedYaml = { value: {}, problems: [], lineOf: () => undefined, paths: () => new Map() };
 
-function parseMarkdown(text: string): ParsedEntry {
+function parseMarkdown(text: string, eagerLines: boolean): ParsedEntry {
   // gray-matter treats a missing closing delimiter as "everything is front matter"; say so instead.
   if (/^---(?!-)/.test(text) && text.indexOf('\n---', 3) === -1) {
     return broken([{ line: 1, message: "front matter is not closed: add a line '---' after it" }]);
   }
   let front: ParsedYaml = EMPTY_YAML;
+  let frontLines = () => new Map<string, number>();
   let frontText = '';
   const yamlEngine = (matterText: string) => {
     // gray-matter hands over the text right after the opening '---' (the rest of line 1 included),
     // so line N of `matterText` is line N of the file.
     // With CRLF line ends the last line keeps its '\r' (gray-matter splits at '\n---').
     frontText = matterText.replace(/\r$/, '');
-    front = parseYaml(frontText, 1);
+    ({ parsed: front, topLines: frontLines } = parseYamlDocument(frontText, 1));
     return {};
   };
   const unsupported = (language: string) => () => {
@@ -218,5 +274,7 @@ function parseMarkdown(text: string): ParsedEntry {
   }
   const content = file.content;
   const bodyLine = text.endsWith(content) ? text.slice(0, text.length - content.length).split('\n').length : undefined;
-  return fromYaml(front, 2, frontText, { text: content, line: bodyLine ?? 1 });
+  if (front.problems.length > 0) return broken([...front.problems]);
+  const lines = eagerLines ? frontLines() : undefined;
+  return asEntry(front.value, 2, { source: frontText, lines }, { text: content, line: bodyLine ?? 1 });
 }

@@ -2,13 +2,13 @@
 // collection in _collection.yaml, and every entry id) and media ids.
 import { ownValue, type MediaRecord } from '../snapshot/model.js';
 import type { BuiltCollection } from './collection.js';
-import type { IssueList } from './issues.js';
+import { listNames, type IssueList } from './issues.js';
 import { entryLine } from './parse.js';
 
 export function resolveReferences(collections: readonly BuiltCollection[], media: readonly MediaRecord[], issues: IssueList): void {
   const bySlug = new Map(collections.map((c) => [c.record.slug, c]));
   const mediaIds = new Set(media.map((m) => m.id));
-  const slugs = [...bySlug.keys()].join(', ') || '(none)';
+  const slugs = listNames(bySlug.keys(), bySlug.size) || '(none)';
 
   for (const c of collections) {
     for (const field of c.record.fields) {

@@ -3,7 +3,7 @@
 import { FIELD_TYPES, type FieldDef, type FieldType, type SortKey } from '../snapshot/model.js';
 import { isSortable } from '../snapshot/order.js';
 import { fieldNameProblem, RESERVED_KEYS } from './identifiers.js';
-import { describe, isPlainObject, type IssueList } from './issues.js';
+import { describe, isPlainObject, listNames, type IssueList } from './issues.js';
 import type { ParsedYaml } from './parse.js';
 import { hasTime, isDate, parseDateTime } from './timestamps.js';
 
@@ -181,7 +181,7 @@ export function readSort(
     const field = m[1] as string;
     if (!isSortable(field, fields)) {
       const names = ['id', 'locale', 'created_at', 'updated_at', 'published_at', ...fields.filter((f) => !f.hidden).map((f) => f.name)];
-      report(`cannot sort by '${field}': not a visible field of this collection; sortable: ${names.join(', ')}`);
+      report(`cannot sort by '${field}': not a visible field of this collection; sortable: ${listNames(names, names.length)}`);
       continue;
     }
     keys.push({ field, desc: dir === 'desc' });

@@ -2,7 +2,7 @@
 // src/snapshot/model.ts). Whether media and relation ids exist is checked later (resolve.ts), once
 // every entry and media file is known.
 import type { FieldDef, FieldValue, JsonValue } from '../snapshot/model.js';
-import { describe } from './issues.js';
+import { describe, listNames } from './issues.js';
 import { isDate, isTime, parseDateTime } from './timestamps.js';
 
 export interface ValueProblem {
@@ -73,7 +73,7 @@ export function expected(field: FieldDef): string {
     case 'time':
       return 'a time HH:MM or HH:MM:SS';
     case 'enumeration':
-      return `one of ${(field.values ?? []).join(', ')}`;
+      return `one of ${listNames(field.values ?? [], field.values?.length ?? 0)}`;
     case 'media':
       return 'a media id (a path under media/, like images/cover.jpg)';
     case 'relation':

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { loadContentIsolated } from '../content/isolated.js';
 import { createContentLoader } from '../content/load.js';
+import { ParseThread } from '../content/parse-thread.js';
 import { watchContent } from '../content/watch.js';
 import { ContentError, formatIssue } from '../content/issues.js';
 import { createSnapshot } from '../snapshot/create.js';
@@ -72,7 +73,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // The incremental loader keeps every file's parse results so that a rebuild re-reads only what
   // changed: worth it under --watch, but without it those results would only take memory (several
   // times the content's size), so then each build (the first, any reload()) starts afresh.
-  const watchLoader = options.watch ? createContentLoader(root) : undefined;
+  // Files are read and parsed on a thread of their own: a large file would otherwise hold up
+  // every answer while it is parsed (from the TypeScript sources, in tests, there is none).
+  const parser = options.watch && ParseThread.available() ? new ParseThread({ lines: true }) : undefined;
+  const watchLoader = options.watch ? createContentLoader(root, parser ? { parser } : {}) : undefined;
   let warned = false;
 
   const build = async (changes?: readonly string[]): Promise<{ snapshot: Snapshot } | { issues: readonly ContentIssue[] }> => {
@@ -91,10 +95,18 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     snapshot = options.snapshot;
     if (options.watch) await watchLoader?.load(); // warm the incremental loader's cache
   } else {
-    const first = await build();
-    if ('issues' in first) throw new ContentError(first.issues);
+    const first = await build().catch(async (err: unknown) => {
+      await parser?.close();
+      throw err;
+    });
+    if ('issues' in first) {
+      await parser?.close();
+      throw new ContentError(first.issues);
+    }
     snapshot = first.snapshot;
   }
+  // The first load parsed the whole tree: a fresh thread drops the heap that took.
+  await parser?.restart();
 
   const core = new HttpCore(snapshot, nodePlatform, defaultEngine, options);
   const listener = createNodeListener(core, {
@@ -199,6 +211,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     closed ??= (async () => {
       listener.closing = true;
       await watcher?.close();
+      await parser?.close();
       await new Promise<void>((ok) => {
         server.close(() => ok());
         server.closeIdleConnections();

@@ -61,7 +61,7 @@ describe('validation errors: all of them, each with file, line, field and what w
     expect(Object.keys(byFile)).toEqual(['p/posts/a.md', 'p/posts/b.md', 'p/posts/c.yaml', 'p/posts/d.json', 'p/posts/e.yaml', 'p/posts/f.md']);
     expect(byFile['p/posts/a.md']).toMatchObject({ line: 3, message: expect.stringMatching(/^broken YAML: /) });
     expect(byFile['p/posts/b.md']).toEqual({ file: 'p/posts/b.md', line: 1, message: "front matter is not closed: add a line '---' after it" });
-    expect(byFile['p/posts/c.yaml']).toEqual({ file: 'p/posts/c.yaml', line: 2, message: 'broken YAML: Map keys must be unique' });
+    expect(byFile['p/posts/c.yaml']).toEqual({ file: 'p/posts/c.yaml', line: 2, message: 'duplicate key "title" (first on line 1): keys must be unique' });
     expect(byFile['p/posts/d.json']).toMatchObject({ line: 3, message: expect.stringMatching(/^broken JSON: /) });
     expect(byFile['p/posts/e.yaml']).toEqual({ file: 'p/posts/e.yaml', line: 1, message: 'expected a mapping of field names to values, got a list' });
     expect(byFile['p/posts/f.md']).toEqual({ file: 'p/posts/f.md', line: 1, message: "front matter language 'toml' is not supported; use YAML" });

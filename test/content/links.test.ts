@@ -31,4 +31,41 @@ describe('symbolic links', () => {
       ['real.txt', 5],
     ]);
   });
+
+  it('publishes a media link only when it leads to another media file of the same project, never to a settings file', async () => {
+    const root = writeTree({
+      'p/project.yaml': 'id: p\ntokens:\n  - name: t\n    token: secret-token-123\n    scopes: [read]\n',
+      'p/media/real.txt': 'hello',
+      'p/media/_media.yaml': 'real.txt: { caption: Real }\n',
+      'p/posts/a.yaml': 'title: A\n',
+      'p/posts/_collection.yaml': 'fields:\n  title: text\n',
+      'q/project.yaml': 'id: q\n',
+      'q/media/other.txt': 'other project',
+    });
+    const link = (target: string, at: string) => symlinkSync(target, join(root, at));
+    link('../project.yaml', 'p/media/p.txt');
+    link('../posts/_collection.yaml', 'p/media/c.txt');
+    link('_media.yaml', 'p/media/m.txt');
+    link('../posts/a.yaml', 'p/media/entry.txt');
+    link('../../q/media/other.txt', 'p/media/other.txt');
+    link('real.txt', 'p/media/alias.txt');
+    link('../project.yaml', 'p/posts/tokens.yaml');
+    link('_collection.yaml', 'p/posts/config.yaml');
+    link('../media/real.txt', 'p/posts/real.yaml');
+
+    const { model, issues } = await loadContent(root);
+    const media = 'not published: a symbolic link in media/ may lead only to another media file of this project (under p/media/, not named _… or .…)';
+    const entry = 'not read: a symbolic link to an entry may lead only to another entry file (in a collection folder, not named _… or .…)';
+    expect(issues.map((i) => [i.file, i.message])).toEqual([
+      ['p/media/c.txt', media],
+      ['p/media/entry.txt', media],
+      ['p/media/m.txt', media],
+      ['p/media/other.txt', media],
+      ['p/media/p.txt', media],
+      ['p/posts/config.yaml', entry],
+      ['p/posts/real.yaml', entry],
+      ['p/posts/tokens.yaml', entry],
+    ]);
+    expect(model.projects.find((p) => p.id === 'p')?.media.map((m) => m.id)).toEqual(['alias.txt', 'real.txt']);
+  });
 });

@@ -1,0 +1,75 @@
+// Reading and parsing content files as jobs that another thread can do: a job names a file, its
+// outcome is plain data (posted between threads) that the loader turns back into parse results.
+// The loader hands a FileParser the files it has no current result for (see load.ts).
+import { FileProblem, readContentText } from './read.js';
+import { entryFormat, fromPortable, lineInPaths, parseEntry, parseYaml, toPortable, type ParsedEntry, type ParsedYaml, type ParseProblem, type PortableEntry } from './parse.js';
+
+export interface ParseJob {
+  readonly abs: string;
+  /** Relative to the content root: its extension tells the format of an entry. */
+  readonly rel: string;
+  /** An entry file, or a YAML file of settings (project.yaml, _collection.yaml, _media.yaml). */
+  readonly kind: 'entry' | 'yaml';
+}
+
+export interface PortableYaml {
+  readonly value: unknown;
+  readonly problems: readonly ParseProblem[];
+  readonly paths: ReadonlyMap<string, number>;
+}
+
+/** A job's result as plain data; `failed`: the file could not be read (the loader reports it). */
+export type PortableOutcome =
+  | { readonly entry: PortableEntry }
+  | { readonly yaml: PortableYaml }
+  | { readonly failed: { readonly message: string; readonly line?: number | undefined } };
+
+export type Outcome = { readonly entry: ParsedEntry } | { readonly yaml: ParsedYaml } | { readonly failed: FileProblem };
+
+/** Reads and parses files, maybe on another thread; outcomes by absolute path. */
+export interface FileParser {
+  parse(jobs: readonly ParseJob[]): Promise<Map<string, Outcome>>;
+}
+
+/** `eagerLines`: see parseEntry(). */
+export function readEntry(job: Pick<ParseJob, 'abs' | 'rel'>, eagerLines = false): ParsedEntry {
+  return parseEntry(entryFormat(job.rel) ?? 'yaml', readContentText(job.abs), eagerLines);
+}
+
+export function readYaml(job: Pick<ParseJob, 'abs'>): ParsedYaml {
+  return parseYaml(readContentText(job.abs));
+}
+
+/** A read error as a content problem: ours as they are, the file system's by their code. */
+export function readFailure(err: unknown): FileProblem {
+  if (err instanceof FileProblem) return err;
+  return new FileProblem(`cannot read the file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+}
+
+/**
+ * Does one job. `lines`: also work out the lines that messages may need (an entry otherwise parses
+ * its text again for them when asked, which must not happen on a thread that answers requests).
+ */
+export function runJob(job: ParseJob, lines: boolean): PortableOutcome {
+  try {
+    if (job.kind === 'yaml') {
+      const parsed = readYaml(job);
+      return { yaml: { value: parsed.value, problems: parsed.problems, paths: parsed.paths() } };
+    }
+    const parsed = readEntry(job, lines);
+    // With its lines, an entry needs its text no more: not copied to the other thread.
+    return { entry: lines ? { ...toPortable(parsed), source: '', lines: parsed.lines } : toPortable(parsed) };
+  } catch (err) {
+    const { message, line } = readFailure(err);
+    return { failed: { message, line } };
+  }
+}
+
+export function fromOutcome(outcome: PortableOutcome): Outcome {
+  if ('entry' in outcome) return { entry: fromPortable(outcome.entry) };
+  if ('failed' in outcome) return { failed: new FileProblem(outcome.failed.message, outcome.failed.line) };
+  const { value, problems, paths } = outcome.yaml;
+  return {
+    yaml: { value, problems, paths: () => paths, lineOf: (path) => lineInPaths(paths, path) },
+  };
+}

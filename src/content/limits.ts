@@ -1,0 +1,22 @@
+// Limits on one content file (entries, project.yaml, _collection.yaml, _media.yaml). Real content
+// is far below them; they exist so that a hostile or broken file costs bounded time and memory
+// and gets a clear error instead of stalling a build or a `serve --watch` reload.
+export const LIMITS = {
+  /** Bytes of one content file (media files are not read whole and have no limit). */
+  fileBytes: 4 * 1024 * 1024,
+  /** Keys in one mapping (a JSON object), at any depth. */
+  keysPerMapping: 50_000,
+  /** Mappings and lists nested in each other (the file's top-level mapping is level 1). */
+  depth: 100,
+} as const;
+
+const MIB = 1024 * 1024;
+
+export function formatBytes(bytes: number): string {
+  return bytes >= MIB ? `${(bytes / MIB).toFixed(1).replace(/\.0$/, '')} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
+}
+
+export const TOO_MANY_KEYS =
+  `too many keys in one mapping (more than ${LIMITS.keysPerMapping.toLocaleString('en')}, the limit per mapping): split the file up`;
+
+export const TOO_DEEP = `nested more than ${LIMITS.depth} levels deep (the limit): flatten the data`;

@@ -1,0 +1,94 @@
+// What parseYaml() checks beyond the `yaml` package, in walks that take time in proportion to the
+// document: duplicate keys (the package's own `uniqueKeys` check compares each key with every
+// earlier one: 40,000 keys took 9 s, 200,000 did not finish), the number of keys per mapping, the
+// nesting depth, and what aliases expand to.
+import { isAlias, isMap, isScalar, isSeq, Lexer, type Document } from 'yaml';
+import { describe } from './issues.js';
+import { LIMITS, TOO_DEEP, TOO_MANY_KEYS } from './limits.js';
+import type { ParseProblem } from './parse.js';
+
+type Ranged = { range?: [number, number, number] | null };
+const startOf = (node: unknown): number => (node as Ranged | null)?.range?.[0] ?? 0;
+
+/**
+ * Whether flow collections (`[`, `{`) nest deeper than the limit. The parser takes several µs per
+ * level (a 4 MiB file of `[` took seconds) before its composer gives up at about 1,000 levels, so
+ * deep nesting is refused first. Only texts with that many brackets at all are lexed.
+ */
+export function flowTooDeep(text: string, lineAt: (offset: number) => number): ParseProblem | undefined {
+  let brackets = 0;
+  for (let i = 0; i < text.length && brackets <= LIMITS.depth; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) brackets++;
+  }
+  if (brackets <= LIMITS.depth) return undefined;
+  let depth = 0;
+  let offset = 0;
+  for (const token of new Lexer().lex(text)) {
+    if (token === '[' || token === '{') {
+      if (++depth > LIMITS.depth) return { line: lineAt(offset), message: TOO_DEEP };
+    } else if (token === ']' || token === '}') {
+      depth--;
+    }
+    offset += token.length;
+  }
+  return undefined;
+}
+
+export interface StructureCheck {
+  readonly problems: ParseProblem[];
+  /** Offset of the first alias (`*name`), when there is one: then check the value too. */
+  readonly firstAlias: number | undefined;
+}
+
+/** Duplicate keys, too many keys in a mapping, too deep nesting; every duplicate is reported. */
+export function checkDocument(doc: Document, lineAt: (offset: number) => number): StructureCheck {
+  const problems: ParseProblem[] = [];
+  let firstAlias: number | undefined;
+  const stack: [node: unknown, depth: number][] = [[doc.contents, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (isAlias(node)) firstAlias = Math.min(firstAlias ?? Infinity, startOf(node));
+    if (!isMap(node) && !isSeq(node)) continue;
+    if (depth > LIMITS.depth) return { problems: [{ line: lineAt(startOf(node)), message: TOO_DEEP }], firstAlias };
+    if (isSeq(node)) {
+      for (const item of node.items) stack.push([item, depth + 1]);
+      continue;
+    }
+    if (node.items.length > LIMITS.keysPerMapping) return { problems: [{ line: lineAt(startOf(node)), message: TOO_MANY_KEYS }], firstAlias };
+    // Keys as the plain object will have them: `1` and `"1"` are the same key there.
+    const seen = new Map<string, unknown>();
+    for (const pair of node.items) {
+      if (isScalar(pair.key)) {
+        const name = pair.key.value === null || pair.key.value === undefined ? '' : String(pair.key.value);
+        const first = seen.get(name);
+        if (first === undefined) seen.set(name, pair.key);
+        else problems.push({ line: lineAt(startOf(pair.key)), message: `duplicate key ${describe(name)} (first on line ${lineAt(startOf(first))}): keys must be unique` });
+      }
+      stack.push([pair.key, depth + 1], [pair.value, depth + 1]);
+    }
+  }
+  return { problems: problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)), firstAlias };
+}
+
+/**
+ * For a document with aliases: the value they make, walked as the tree it becomes when it is
+ * checked and served. An alias inside its own anchor nests forever, and aliases of aliases can
+ * multiply the depth and the size of the data well beyond what the text shows.
+ */
+export function aliasProblem(value: unknown): string | undefined {
+  // Without aliases a file holds at most one value per two bytes (`1,`); aliases may expand it a
+  // little beyond that, not without bound.
+  let budget = LIMITS.fileBytes / 2;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop() as [unknown, number];
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > LIMITS.depth) return `aliases (*name) nest the data more than ${LIMITS.depth} levels deep (an alias inside its own anchor nests forever): use fewer aliases`;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (--budget < 0) return `aliases expand to more than ${(LIMITS.fileBytes / 2).toLocaleString('en')} values: use fewer aliases`;
+      stack.push([child, depth + 1]);
+    }
+  }
+  return undefined;
+}
