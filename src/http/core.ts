@@ -2,6 +2,7 @@
 // node.ts, WHATWG fetch in fetch.ts) translate to and from these shapes, so the behaviour of
 // §4 lives here once.
 import type { MediaRecord, Scope } from '../snapshot/model.js';
+import { cqa, type Dialect } from '../snapshot/dialect/index.js';
 import type { CollectionSnapshot, ProjectSnapshot, Snapshot } from '../snapshot/types.js';
 import type { QueryContext, QueryOutcome } from '../query/types.js';
 import { acceptsJson, negotiateEncoding, type Encoding } from './accept.js';
@@ -9,8 +10,8 @@ import { authorize, authorizeAudience } from './auth.js';
 import { COMPRESS_MIN, Doc, DocCache, type Platform } from './compress.js';
 import { ALLOWED_METHODS, corsPolicy, type CorsPolicy } from './cors.js';
 import { etagOf, ifNoneMatch } from './etag.js';
-import { PROBLEM_CONTENT_TYPE, problemJson, type Problem } from './problem.js';
-import { MEDIA_SEGMENT, route } from './routes.js';
+import type { Problem } from './problem.js';
+import { MEDIA_SEGMENT, route, type Route } from './routes.js';
 
 export type { Platform } from './compress.js';
 export type { Encoding } from './accept.js';
@@ -71,6 +72,25 @@ export interface Served {
 function header(headers: CoreRequest['headers'], name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v.join(', ') : v;
+}
+
+const shared = new WeakMap<Snapshot, Dialect>();
+
+/**
+ * Who words an error: the dialect of the project the request names, else the dialect every project
+ * of the snapshot shares (an unknown project of an all-`elmapi` tree), else `cqa`.
+ */
+function dialectFor(snapshot: Snapshot, r: Route | undefined): Dialect {
+  const id = r && 'project' in r ? r.project : undefined;
+  const own = id === undefined ? undefined : snapshot.projects.get(id);
+  if (own) return own.dialect;
+  let d = shared.get(snapshot);
+  if (!d) {
+    const names = new Set([...snapshot.projects.values()].map((p) => p.dialect));
+    d = names.size === 1 ? ([...names][0] as Dialect) : cqa;
+    shared.set(snapshot, d);
+  }
+  return d;
 }
 
 /** `private` in front, `public` removed: for answers that needed a token. */
@@ -134,10 +154,14 @@ export class HttpCore {
 
   private dispatch(req: CoreRequest, served: Served): CoreResponse {
     const h = req.headers;
+    const snapshot = served.snapshot;
     if (req.path.length + req.query.length + 1 > MAX_TARGET) {
-      return this.problem(req, { status: 414, code: 'uri_too_long', detail: `the request target is longer than ${MAX_TARGET} bytes` });
+      return this.problem(req, { status: 414, code: 'uri_too_long', detail: `the request target is longer than ${MAX_TARGET} bytes` }, {}, dialectFor(snapshot, undefined));
     }
     const method = req.method;
+    const r = route(req.path);
+    // Errors are worded by the dialect of the project asked for (cqa for /healthz, /openapi.json).
+    const d = r.kind === 'healthz' || r.kind === 'openapi' ? cqa : dialectFor(snapshot, r);
     if (method === 'OPTIONS') {
       return {
         status: 204,
@@ -146,13 +170,11 @@ export class HttpCore {
       };
     }
     if (method !== 'GET' && method !== 'HEAD') {
-      return this.problem(req, { status: 405, code: 'method_not_allowed', detail: `${method} is not allowed; this API is read-only (${ALLOWED_METHODS})` }, { allow: ALLOWED_METHODS });
+      return this.problem(req, { status: 405, code: 'method_not_allowed', detail: `${method} is not allowed; this API is read-only (${ALLOWED_METHODS})` }, { allow: ALLOWED_METHODS }, d);
     }
-    const r = route(req.path);
-    const snapshot = served.snapshot;
     switch (r.kind) {
       case 'problem':
-        return this.problem(req, r.problem);
+        return this.problem(req, r.problem, {}, d);
       case 'healthz': {
         if (!this.lenientAccept(h)) return this.notAcceptable(req);
         const doc = served.docs.get('healthz', () => JSON.stringify({ status: 'ok', snapshot: snapshot.hash })) as Doc;
@@ -162,21 +184,21 @@ export class HttpCore {
         return this.openapi(req, served);
       case 'media-file': {
         const m = snapshot.projects.get(r.project)?.mediaById.get(r.id);
-        if (!m) return this.problem(req, { status: 404, code: 'not_found', detail: `no media file '${r.id}' in project '${r.project}'` });
+        if (!m) return this.problem(req, { status: 404, code: 'not_found', detail: `no media file '${r.id}' in project '${r.project}'`, situation: { kind: 'media_not_found' } }, {}, d);
         return { status: 200, headers: { ...this.cors.headers(header(h, 'origin')), ...this.vary() }, body: null, media: m.record };
       }
       default:
         break;
     }
     // The API.
-    if (!acceptsJson(header(h, 'accept'))) return this.notAcceptable(req);
+    if (!acceptsJson(header(h, 'accept'))) return this.notAcceptable(req, d);
     const project = snapshot.projects.get(r.project);
-    const projectMissing: Problem = { status: 404, code: 'not_found', detail: `project '${r.project}' not found` };
-    if (!project) return this.problem(req, projectMissing);
+    const projectMissing: Problem = { status: 404, code: 'not_found', detail: `project '${r.project}' not found`, situation: { kind: 'project_not_found' } };
+    if (!project) return this.problem(req, projectMissing, {}, d);
     const auth = authorize(snapshot, project, header(h, 'authorization'), this.platform.sha256Hex);
-    if (auth.kind === 'not_found') return this.problem(req, projectMissing);
-    if (auth.kind === 'unauthorized') return this.problem(req, auth.problem, { 'www-authenticate': auth.challenge });
-    if (auth.kind === 'forbidden') return this.problem(req, auth.problem);
+    if (auth.kind === 'not_found') return this.problem(req, projectMissing, {}, d);
+    if (auth.kind === 'unauthorized') return this.problem(req, auth.problem, { 'www-authenticate': auth.challenge }, d);
+    if (auth.kind === 'forbidden') return this.problem(req, auth.problem, {}, d);
     const cacheControl = !project.record.public || auth.tokenUsed ? this.privateCache : this.cacheControl;
     const ctx: QueryContext = { scopes: auth.scopes ?? READ_ONLY, maxLimit: this.maxLimit };
     const q = req.query;
@@ -187,11 +209,16 @@ export class HttpCore {
     switch (r.kind) {
       case 'project':
         if (q !== '') {
-          return this.problem(req, {
-            status: 400,
-            code: 'unknown_parameter',
-            detail: 'the project document accepts no query parameters; query a collection instead (/api/<project_id>/<collection>?…)',
-          });
+          return this.problem(
+            req,
+            {
+              status: 400,
+              code: 'unknown_parameter',
+              detail: 'the project document accepts no query parameters; query a collection instead (/api/<project_id>/<collection>?…)',
+            },
+            {},
+            d,
+          );
         }
         key = base;
         break;
@@ -200,8 +227,8 @@ export class HttpCore {
         if (q !== '') outcome = this.engine.queryMediaList(project, q, ctx);
         break;
       case 'media-item':
-        if (!project.mediaById.has(r.id)) {
-          return this.problem(req, { status: 404, code: 'not_found', detail: `no media item '${r.id}' in project '${r.project}'` });
+        if (!project.mediaByKey.has(r.id)) {
+          return this.problem(req, { status: 404, code: 'not_found', detail: `no media item '${r.id}' in project '${r.project}'`, situation: { kind: 'media_not_found' } }, {}, d);
         }
         key = `${base}/${MEDIA_SEGMENT}/${r.id}`;
         if (q !== '') outcome = this.engine.queryMediaItem(project, r.id, q, ctx);
@@ -211,7 +238,12 @@ export class HttpCore {
         const col = project.collections.get(r.collection);
         if (!col) {
           const known = [...project.collections.keys(), MEDIA_SEGMENT].join(', ');
-          return this.problem(req, { status: 404, code: 'not_found', detail: `no collection '${r.collection}' in project '${r.project}'; collections: ${known}` });
+          return this.problem(
+            req,
+            { status: 404, code: 'not_found', detail: `no collection '${r.collection}' in project '${r.project}'; collections: ${known}`, situation: { kind: 'collection_not_found' } },
+            {},
+            d,
+          );
         }
         if (r.kind === 'entries') {
           key = `${base}/${r.collection}`;
@@ -224,14 +256,14 @@ export class HttpCore {
       }
     }
     if (outcome) {
-      if (!outcome.ok) return this.problem(req, outcome.problem);
+      if (!outcome.ok) return this.problem(req, outcome.problem, {}, d);
       return this.json(req, new Doc(this.platform.encodeText(outcome.body), this.platform, true), cacheControl);
     }
     const doc = served.docs.get(key, () => snapshot.document(key));
     if (!doc) {
       const id = r.kind === 'entry' ? r.id : key;
       const where = r.kind === 'entry' ? ` in collection '${r.collection}'` : '';
-      return this.problem(req, { status: 404, code: 'not_found', detail: `no published entry '${id}'${where}` });
+      return this.problem(req, { status: 404, code: 'not_found', detail: `no published entry '${id}'${where}`, situation: { kind: 'entry_not_found' } }, {}, d);
     }
     return this.json(req, doc, cacheControl);
   }
@@ -261,12 +293,17 @@ export class HttpCore {
     return accept === undefined || accept === '' || acceptsJson(accept);
   }
 
-  private notAcceptable(req: CoreRequest): CoreResponse {
-    return this.problem(req, {
-      status: 406,
-      code: 'not_acceptable',
-      detail: "this API answers JSON only: send the header 'Accept: application/json'",
-    });
+  private notAcceptable(req: CoreRequest, dialect: Dialect = cqa): CoreResponse {
+    return this.problem(
+      req,
+      {
+        status: 406,
+        code: 'not_acceptable',
+        detail: "this API answers JSON only: send the header 'Accept: application/json'",
+      },
+      {},
+      dialect,
+    );
   }
 
   private vary(...names: string[]): Record<string, string> {
@@ -305,13 +342,14 @@ export class HttpCore {
     return encode ? { status: 200, headers, body: head ? null : body, encode } : { status: 200, headers, body: head ? null : body };
   }
 
-  problem(req: CoreRequest, p: Problem, extra: Record<string, string> = {}): CoreResponse {
-    const text = problemJson(p);
-    const bytes = this.platform.encodeText(text);
+  /** An error answer, worded by `dialect` (default cqa: an RFC 9457 problem document). */
+  problem(req: CoreRequest, p: Problem, extra: Record<string, string> = {}, dialect: Dialect = cqa): CoreResponse {
+    const answer = dialect.error(p);
+    const bytes = this.platform.encodeText(answer.body);
     return {
-      status: p.status,
+      status: answer.status,
       headers: {
-        'content-type': PROBLEM_CONTENT_TYPE,
+        'content-type': answer.contentType,
         'content-length': String(bytes.length),
         'cache-control': 'no-store',
         ...this.cors.headers(header(req.headers, 'origin')),
