@@ -19,6 +19,7 @@ export const cqa: Dialect = {
     flagsByPresence: false,
     timestampsByDay: false,
     relationContains: false,
+    mediaIdsAreNumbers: false,
   },
 
   idJson: (id) => JSON.stringify(id),

@@ -78,6 +78,7 @@ export const elmapi: Dialect = {
     flagsByPresence: true,
     timestampsByDay: true,
     relationContains: true,
+    mediaIdsAreNumbers: true,
   },
 
   idJson,

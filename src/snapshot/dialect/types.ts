@@ -20,6 +20,8 @@ export interface QuerySemantics {
   readonly timestampsByDay: boolean;
   /** `whereRelation[rel][f]=v` on a text field means "contains v"; no related entry matching → 404. */
   readonly relationContains: boolean;
+  /** Media ids are integers (compared and ordered as numbers). */
+  readonly mediaIdsAreNumbers: boolean;
 }
 
 export interface ErrorAnswer {
