@@ -1,7 +1,7 @@
 // Validation of a parsed query against the schema (§4.3, §4.4), producing a typed plan. Every
 // refusal is a 400 with a stable code and a detail that says what to change. No Node imports.
 import type { CollectionSnapshot, ProjectSnapshot } from '../snapshot/types.js';
-import { isIndexKey, MAX_VALUES, type PMap, type PNode } from './parse.js';
+import { isIndexKey, MAX_VALUES, OPERATOR_ALIASES, type PMap, type PNode } from './parse.js';
 import { bad, problem, ProblemError } from './problems.js';
 import { collectionTable, MEDIA_ATTRIBUTES, type FieldInfo, type Table } from './table.js';
 import type { QuerySemantics } from '../snapshot/dialect/types.js';
@@ -210,23 +210,6 @@ function flag(node: PNode, name: string, byPresence = false): boolean {
   return bad('invalid_value', `${name}: expected no value, true, 1, false or 0 (got '${v}')`, node.param);
 }
 
-/** Operators of other query languages, and ours they stand for (for the message). */
-const OPERATOR_ALIASES: Readonly<Record<string, Op>> = {
-  '=': 'eq',
-  '==': 'eq',
-  '!=': 'not',
-  '<>': 'not',
-  ne: 'not',
-  neq: 'not',
-  '<': 'lt',
-  '<=': 'lte',
-  '>': 'gt',
-  '>=': 'gte',
-  nin: 'not_in',
-  contains: 'like',
-  isnull: 'null',
-};
-
 const TIMESTAMP_FIELDS = ['created_at', 'updated_at', 'published_at'];
 const DAY_MS = 86_400_000;
 
@@ -259,7 +242,8 @@ class Planner {
         'unknown_field',
         `${param}: unknown field '${name}'${hint}; filterable fields: ${this.filterableList(table)}`,
         param,
-        inRelation ? { kind: 'relation_target_field', name } : { kind: 'unknown_field', name },
+        // With a fix to offer, our message beats the original's bare "Field not found".
+        hint ? undefined : inRelation ? { kind: 'relation_target_field', name } : { kind: 'unknown_field', name },
       );
     }
     return f;
@@ -407,7 +391,7 @@ class Planner {
     for (const [op, child] of node.entries) {
       const p = `${param}[${op}]`;
       if (!(OPERATORS as readonly string[]).includes(op)) {
-        const alias = Object.hasOwn(OPERATOR_ALIASES, op) ? OPERATOR_ALIASES[op] : undefined;
+        const alias = Object.hasOwn(OPERATOR_ALIASES, op) ? (OPERATOR_ALIASES[op] as string) : undefined;
         const fix = isIndexKey(op)
           ? `; a list of values needs an operator: ${param}[in][]=… (or ${param}[not_in][]=…)`
           : alias
