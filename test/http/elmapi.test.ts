@@ -233,6 +233,66 @@ describe.each(['socket', 'fetch'])('elmapi dialect (%s)', (name) => {
   });
 });
 
+/** A small JSON Schema check (the keywords our OpenAPI documents use): the list of what does not conform. */
+function violations(value: unknown, schema: any, doc: any, at = '$'): string[] {
+  if (schema.$ref) return violations(value, schema.$ref.split('/').slice(1).reduce((o: any, k: string) => o[k], doc), doc, at);
+  if (schema.anyOf || schema.oneOf) {
+    const options = (schema.anyOf ?? schema.oneOf) as unknown[];
+    return options.some((o) => violations(value, o, doc, at).length === 0) ? [] : [`${at}: matches none of ${options.length} schemas`];
+  }
+  if ('const' in schema && value !== schema.const) return [`${at}: not ${schema.const}`];
+  if (schema.enum && !schema.enum.includes(value)) return [`${at}: not one of ${schema.enum}`];
+  const type = Array.isArray(value) ? 'array' : value === null ? 'null' : Number.isInteger(value) ? 'integer' : typeof value;
+  if (schema.type && !(schema.type === type || (schema.type === 'number' && type === 'integer'))) return [`${at}: ${type}, not ${schema.type}`];
+  if (schema.pattern && !new RegExp(schema.pattern).test(value as string)) return [`${at}: does not match ${schema.pattern}`];
+  const out: string[] = [];
+  if (type === 'array' && schema.items) (value as unknown[]).forEach((v, i) => out.push(...violations(v, schema.items, doc, `${at}[${i}]`)));
+  if (type === 'object') {
+    const obj = value as Record<string, unknown>;
+    for (const k of schema.required ?? []) if (!(k in obj)) out.push(`${at}.${k}: missing`);
+    for (const [k, v] of Object.entries(obj)) {
+      if (schema.properties?.[k]) out.push(...violations(v, schema.properties[k], doc, `${at}.${k}`));
+      else if (schema.properties) out.push(`${at}.${k}: not in the schema`);
+    }
+  }
+  return out;
+}
+
+describe('OpenAPI of an elmapi project', () => {
+  it("describes the dialect's answers: every served answer conforms to its operation's schema", async () => {
+    const doc = JSON.parse(snapshot.openapiOf([TRAVEL]));
+    const client = clients.fetch as Client;
+    const schemaOf = (path: string, status: string) => {
+      const op = doc.paths[path].get.responses[status];
+      const resp = op.$ref ? op.$ref.split('/').slice(1).reduce((o: any, k: string) => o[k], doc) : op;
+      return resp.content['application/json'].schema;
+    };
+    const cases: [string, string, string][] = [
+      ['', '', '200'],
+      ['/articles', '/articles?timestamps', '200'],
+      ['/articles', '/articles?count', '200'],
+      ['/articles', '/articles?first&timestamps', '200'],
+      ['/articles/{content_id}', '/articles/1?timestamps', '200'],
+      ['/authors/{content_id}', '/authors/1', '200'],
+      ['/project-media', '/project-media', '200'],
+      ['/project-media/{media_id}', '/project-media/3', '200'],
+      ['/project-media/name/{file_name}', '/project-media/name/alps.png', '200'],
+      ['/articles', '/articles?sort=title', '422'],
+      ['/articles', '/articles?nope=1', '422'],
+      ['/articles/{content_id}', '/articles/99', '404'],
+    ];
+    for (const [op, path, status] of cases) {
+      const r = await client({ path: api(path), headers: HEADERS });
+      expect(String(r.status), path).toBe(status);
+      expect(violations(JSON.parse(r.text), schemaOf(`/api/${TRAVEL}${op}`, status), doc), path).toEqual([]);
+    }
+    const unauth = await client({ path: api('/articles'), headers: { accept: 'application/json' } });
+    expect(violations(JSON.parse(unauth.text), schemaOf(`/api/${TRAVEL}/articles`, '401'), doc)).toEqual([]);
+    // …and a cqa answer does not pass for an elmapi one.
+    expect(violations({ data: [], meta: { total: 0, limit: null, offset: 0 } }, schemaOf(`/api/${TRAVEL}/articles`, '200'), doc)).not.toEqual([]);
+  });
+});
+
 describe('a consumer written against the original API', () => {
   // What client code for ElmapiCMS looks like: bare arrays, numeric counts, {"error"} bodies.
   class ElmapiError extends Error {
