@@ -65,7 +65,7 @@ beforeAll(async () => {
   const quiet = vi.spyOn(console, 'log').mockImplementation(() => undefined);
   const quietErr = vi.spyOn(console, 'error').mockImplementation(() => undefined);
   try {
-    expect(await build([content, '--out', out])).toBe(0);
+    expect(await build([content, '--out', out, '--include-private'])).toBe(0);
   } finally {
     quiet.mockRestore();
     quietErr.mockRestore();
