@@ -2,7 +2,7 @@
 import { createClient } from 'content-query-api/client';
 import type { DemoProducts, Types } from './cms-types.js';
 
-const cms = createClient<Types>({ baseUrl: 'https://cdn.example.com', project: 'demo', mode: 'static' });
+const cms = createClient<Types['demo']>({ baseUrl: 'https://cdn.example.com', project: 'demo', mode: 'static' });
 
 export async function deals(): Promise<DemoProducts[]> {
   const { data } = await cms.entries('products', {

@@ -7,6 +7,7 @@ import { markValuesAsShown } from '../query/table.js';
 import { ownValue, type CollectionRecord, type EntryRecord, type FieldDef, type FieldValue, type MediaRecord } from '../snapshot/model.js';
 import { listJson, mediaListJson } from '../snapshot/serialize.js';
 import type { CollectionSnapshot, EntrySnapshot, MediaSnapshot, ProjectSnapshot } from '../snapshot/types.js';
+import { cqa } from '../snapshot/dialect/index.js';
 
 /** `GET /api/<project>` → `data`. */
 export interface ProjectDocument {
@@ -127,9 +128,12 @@ export function publishedProject(doc: ProjectDocument, collections: readonly Col
       collections: collections.map((c) => c.record),
       media: media.map((m) => m.record),
     },
+    // The static client reads the `cqa` dialect's documents (docs/client.md).
+    dialect: cqa,
     collections: new Map(collections.map((c) => [c.record.slug, c])),
     media,
     mediaById: new Map(media.map((m) => [m.record.id, m])),
+    mediaByKey: new Map(media.map((m) => [m.record.id, m])),
     tokens: new Map(),
   };
   markValuesAsShown(project);

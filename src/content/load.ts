@@ -9,7 +9,7 @@ import { FileCache, mapLimit } from './cache.js';
 import { buildCollection, createCollectionMemo, type BuiltCollection, type CollectionMemo } from './collection.js';
 import { byPath, layoutTree, listFiles, updateListing, type FileInfo, type ProjectLayout } from './files.js';
 import { IssueList, sortIssues } from './issues.js';
-import { mediaRecord, mimeType, readDimensions, readMediaMeta, type Dimensions } from './media.js';
+import { checkMediaNumbers, mediaRecord, mimeType, readDimensions, readMediaMeta, type Dimensions } from './media.js';
 import { readEntry, readFailure, readYaml, type FileParser, type Outcome, type ParseJob } from './file-parser.js';
 import { EMPTY_YAML, type ParsedEntry, type ParsedYaml } from './parse.js';
 import { readProject } from './project.js';
@@ -237,13 +237,15 @@ async function loadProject(
   const mediaPrefix = `${layout.folder}/media/`;
   const dims = await mapLimit(layout.media, READ_CONCURRENCY, (f) => readMediaFile(f, ctx));
   const mediaIds = new Set(layout.media.map((f) => f.rel.slice(mediaPrefix.length)));
-  const meta = readMediaMeta(layout.mediaMeta && readYamlFile(layout.mediaMeta, ctx), mediaIds, layout.mediaMeta?.rel ?? '', issues);
+  const numbered = config.dialect === 'elmapi';
+  const meta = readMediaMeta(layout.mediaMeta && readYamlFile(layout.mediaMeta, ctx), mediaIds, layout.mediaMeta?.rel ?? '', issues, numbered);
   const media: MediaRecord[] = layout.media
     .map((f, i) => {
       const id = f.rel.slice(mediaPrefix.length);
       return mediaRecord(id, f.abs, f.size, dims[i] as Dimensions, meta.get(id));
     })
     .sort((a, b) => compareCodePoints(a.id, b.id));
+  if (numbered) checkMediaNumbers(media, layout.mediaMeta?.rel ?? `${layout.folder}/media`, issues);
 
   const collections: BuiltCollection[] = [];
   for (const col of layout.collections) {

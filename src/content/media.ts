@@ -4,6 +4,7 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { imageSize } from 'image-size';
 import { lookup } from 'mrmime';
+import { mediaNumber } from '../snapshot/dialect/media-number.js';
 import type { MediaRecord } from '../snapshot/model.js';
 import { describe, isPlainObject, type IssueList } from './issues.js';
 import type { ParsedYaml } from './parse.js';
@@ -52,14 +53,20 @@ export async function readDimensions(path: string, mime: string, size: number): 
 export interface MediaMeta {
   readonly caption: string | null;
   readonly alt: string | null;
+  /** `id:` — the item's integer id in the `elmapi` dialect. */
+  readonly number?: number;
 }
 
-/** Reads media/_media.yaml: `<media id>: { caption, alt }`. Unknown ids are reported. */
+/**
+ * Reads media/_media.yaml: `<media id>: { caption, alt }`, plus `id` (an integer) in a project of
+ * the `elmapi` dialect. Unknown ids are reported.
+ */
 export function readMediaMeta(
   parsed: ParsedYaml | undefined,
   mediaIds: ReadonlySet<string>,
   file: string,
   issues: IssueList,
+  numbered = false,
 ): Map<string, MediaMeta> {
   const meta = new Map<string, MediaMeta>();
   if (!parsed) return meta;
@@ -87,9 +94,16 @@ export function readMediaMeta(
       return null;
     };
     for (const key of Object.keys(value)) {
-      if (key !== 'caption' && key !== 'alt') err([key], `unknown key '${key}'; media keys are caption, alt`);
+      if (key !== 'caption' && key !== 'alt' && !(numbered && key === 'id')) {
+        err([key], `unknown key '${key}'; media keys are caption, alt${numbered ? ', id' : ''}`);
+      }
     }
-    meta.set(id, { caption: text('caption'), alt: text('alt') });
+    let number: number | undefined;
+    if (numbered && value.id !== undefined && value.id !== null) {
+      if (typeof value.id === 'number' && Number.isSafeInteger(value.id) && value.id > 0) number = value.id;
+      else err(['id'], `id: expected a positive integer (the media item's id in the elmapi dialect), got ${describe(value.id)}`);
+    }
+    meta.set(id, { caption: text('caption'), alt: text('alt'), ...(number !== undefined ? { number } : {}) });
   }
   return meta;
 }
@@ -106,5 +120,21 @@ export function mediaRecord(id: string, source: string, size: number, dims: Dime
     caption: meta?.caption ?? null,
     alt: meta?.alt ?? null,
     source,
+    ...(meta?.number !== undefined ? { number: meta.number } : {}),
   };
+}
+
+/**
+ * Two media files of a project with the same integer id (given twice in _media.yaml, or a derived
+ * one that happens to equal another): an error naming both, with the fix.
+ */
+export function checkMediaNumbers(media: readonly MediaRecord[], file: string, issues: IssueList): void {
+  const seen = new Map<number, string>();
+  for (const m of media) {
+    const n = mediaNumber(m);
+    const other = seen.get(n);
+    if (other !== undefined) {
+      issues.error(file, `media '${m.id}' and '${other}' have the same id ${n}; give one of them another 'id:' in media/_media.yaml`, { field: m.id });
+    } else seen.set(n, m.id);
+  }
 }

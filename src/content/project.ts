@@ -1,6 +1,6 @@
 // project.yaml: the project's identity, locales and access tokens (SPEC §2.1).
 import { createHash } from 'node:crypto';
-import type { ProjectRecord, Scope, TokenRecord } from '../snapshot/model.js';
+import { DIALECTS, type DialectName, type ProjectRecord, type Scope, type TokenRecord } from '../snapshot/model.js';
 import { idProblem } from './identifiers.js';
 import { describe, isPlainObject, type IssueList } from './issues.js';
 import { isLocaleTag } from './locale.js';
@@ -9,7 +9,7 @@ import type { ParsedYaml } from './parse.js';
 /** What project.yaml says: a ProjectRecord without its collections and media. */
 export type ProjectConfig = Omit<ProjectRecord, 'collections' | 'media'>;
 
-const KEYS = ['id', 'name', 'description', 'default_locale', 'locales', 'public', 'tokens'];
+const KEYS = ['id', 'name', 'description', 'default_locale', 'locales', 'public', 'dialect', 'tokens'];
 const TOKEN_KEYS = ['name', 'sha256', 'token', 'scopes'];
 const SCOPES: readonly Scope[] = ['read', 'drafts'];
 const SHA256 = /^[0-9a-fA-F]{64}$/;
@@ -65,6 +65,12 @@ export function readProject(parsed: ParsedYaml, folder: string, file: string, is
     else err(['public'], `expected true or false, got ${describe(raw.public)}`, 'public');
   }
 
+  let dialect: DialectName = 'cqa';
+  if (raw.dialect !== undefined && raw.dialect !== null) {
+    if (typeof raw.dialect === 'string' && (DIALECTS as readonly string[]).includes(raw.dialect)) dialect = raw.dialect as DialectName;
+    else err(['dialect'], `unknown dialect ${describe(raw.dialect)}; use one of ${DIALECTS.join(', ')} (cqa: this API's own shapes, elmapi: the original ElmapiCMS API's)`, 'dialect');
+  }
+
   const description = raw.description === undefined || raw.description === null ? null : text('description', '');
   return {
     id,
@@ -73,6 +79,8 @@ export function readProject(parsed: ParsedYaml, folder: string, file: string, is
     default_locale: defaultLocale,
     locales,
     public: isPublic,
+    // Only a project that asks for another dialect carries the key: cqa models stay as they were.
+    ...(dialect !== 'cqa' ? { dialect } : {}),
     tokens: readTokens(raw.tokens, parsed, file, issues),
   };
 }

@@ -34,6 +34,16 @@ const INVALID_TOKEN: Unauthorized = {
   problem: { status: 401, code: 'invalid_token', detail: 'the token is not valid: check the Authorization header' },
 };
 
+const OTHER_PROJECT_ON_PUBLIC: Unauthorized = {
+  kind: 'unauthorized',
+  challenge: `${REALM}, error="invalid_token"`,
+  problem: {
+    status: 401,
+    code: 'invalid_token',
+    detail: 'this project is public and needs no token, and the token sent belongs to another project: leave out the Authorization header',
+  },
+};
+
 /** sha256 hex → the project whose token it is, over every project of the snapshot. */
 const owners = new WeakMap<Snapshot, ReadonlyMap<string, ProjectSnapshot>>();
 function ownersOf(snapshot: Snapshot): ReadonlyMap<string, ProjectSnapshot> {
@@ -64,7 +74,11 @@ export function authorize(
   const hash = sha256Hex(m[1] as string);
   const record = project.tokens.get(hash);
   if (!record) {
-    if (ownersOf(snapshot).has(hash)) return { kind: 'not_found' };
+    if (ownersOf(snapshot).has(hash)) {
+      // The same URL answers without a token: say so, rather than pretend the project is not there.
+      if (project.record.public) return OTHER_PROJECT_ON_PUBLIC;
+      return { kind: 'not_found' };
+    }
     return INVALID_TOKEN;
   }
   if (!record.scopes.includes('read') && !record.scopes.includes('drafts')) {

@@ -2,6 +2,7 @@
 // node.ts, WHATWG fetch in fetch.ts) translate to and from these shapes, so the behaviour of
 // §4 lives here once.
 import type { MediaRecord, Scope } from '../snapshot/model.js';
+import { cqa, type Dialect } from '../snapshot/dialect/index.js';
 import type { CollectionSnapshot, ProjectSnapshot, Snapshot } from '../snapshot/types.js';
 import type { QueryContext, QueryOutcome, QueryProblem } from '../query/types.js';
 import { acceptsJson, negotiateEncoding, type Encoding } from './accept.js';
@@ -9,8 +10,8 @@ import { authorize, authorizeAudience } from './auth.js';
 import { COMPRESS_MIN, Doc, DocCache, type Platform } from './compress.js';
 import { ALLOWED_METHODS, corsPolicy, type CorsPolicy } from './cors.js';
 import { etagOf, ifNoneMatch } from './etag.js';
-import { PROBLEM_CONTENT_TYPE, problemJson, type Problem } from './problem.js';
-import { MEDIA_SEGMENT, route } from './routes.js';
+import type { Problem } from './problem.js';
+import { MEDIA_SEGMENT, route, type Route } from './routes.js';
 
 export type { Platform } from './compress.js';
 export type { Encoding } from './accept.js';
@@ -76,6 +77,25 @@ function header(headers: CoreRequest['headers'], name: string): string | undefin
   return Array.isArray(v) ? v.join(', ') : v;
 }
 
+const shared = new WeakMap<Snapshot, Dialect>();
+
+/**
+ * Who words an error: the dialect of the project the request names, else the dialect every project
+ * of the snapshot shares (an unknown project of an all-`elmapi` tree), else `cqa`.
+ */
+function dialectFor(snapshot: Snapshot, r: Route | undefined): Dialect {
+  const id = r && 'project' in r ? r.project : undefined;
+  const own = id === undefined ? undefined : snapshot.projects.get(id);
+  if (own) return own.dialect;
+  let d = shared.get(snapshot);
+  if (!d) {
+    const names = new Set([...snapshot.projects.values()].map((p) => p.dialect));
+    d = names.size === 1 ? ([...names][0] as Dialect) : cqa;
+    shared.set(snapshot, d);
+  }
+  return d;
+}
+
 /** `private` in front, `public` removed: for answers that needed a token. */
 export function privateCacheControl(value: string): string {
   const parts = value.split(',').map((s) => s.trim()).filter((s) => s && s.toLowerCase() !== 'public' && s.toLowerCase() !== 'private');
@@ -137,10 +157,14 @@ export class HttpCore {
 
   private dispatch(req: CoreRequest, served: Served): CoreResponse {
     const h = req.headers;
+    const snapshot = served.snapshot;
     if (req.path.length + req.query.length + 1 > MAX_TARGET) {
-      return this.problem(req, { status: 414, code: 'uri_too_long', detail: `the request target is longer than ${MAX_TARGET} bytes` });
+      return this.problem(req, { status: 414, code: 'uri_too_long', detail: `the request target is longer than ${MAX_TARGET} bytes` }, {}, dialectFor(snapshot, undefined));
     }
     const method = req.method;
+    const r = route(req.path);
+    // Errors are worded by the dialect of the project asked for (cqa for /healthz, /openapi.json).
+    const d = r.kind === 'healthz' || r.kind === 'openapi' ? cqa : dialectFor(snapshot, r);
     if (method === 'OPTIONS') {
       return {
         status: 204,
@@ -149,13 +173,11 @@ export class HttpCore {
       };
     }
     if (method !== 'GET' && method !== 'HEAD') {
-      return this.problem(req, { status: 405, code: 'method_not_allowed', detail: `${method} is not allowed; this API is read-only (${ALLOWED_METHODS})` }, { allow: ALLOWED_METHODS });
+      return this.problem(req, { status: 405, code: 'method_not_allowed', detail: `${method} is not allowed; this API is read-only (${ALLOWED_METHODS})` }, { allow: ALLOWED_METHODS }, d);
     }
-    const r = route(req.path);
-    const snapshot = served.snapshot;
     switch (r.kind) {
       case 'problem':
-        return this.problem(req, r.problem);
+        return this.problem(req, r.problem, {}, d);
       case 'healthz': {
         if (!this.lenientAccept(h)) return this.notAcceptable(req);
         const doc = served.docs.get('healthz', () => JSON.stringify({ status: 'ok', snapshot: snapshot.hash })) as Doc;
@@ -165,21 +187,21 @@ export class HttpCore {
         return this.openapi(req, served);
       case 'media-file': {
         const m = snapshot.projects.get(r.project)?.mediaById.get(r.id);
-        if (!m) return this.problem(req, { status: 404, code: 'not_found', detail: `no media file '${r.id}' in project '${r.project}'` });
+        if (!m) return this.problem(req, { status: 404, code: 'not_found', detail: `no media file '${r.id}' in project '${r.project}'`, situation: { kind: 'media_not_found' } }, {}, d);
         return { status: 200, headers: { ...this.cors.headers(header(h, 'origin')), ...this.vary() }, body: null, media: m.record };
       }
       default:
         break;
     }
     // The API.
-    if (!acceptsJson(header(h, 'accept'))) return this.notAcceptable(req);
+    if (!acceptsJson(header(h, 'accept'))) return this.notAcceptable(req, d);
     const project = snapshot.projects.get(r.project);
-    const projectMissing: Problem = { status: 404, code: 'not_found', detail: `project '${r.project}' not found` };
-    if (!project) return this.problem(req, projectMissing);
+    const projectMissing: Problem = { status: 404, code: 'not_found', detail: `project '${r.project}' not found`, situation: { kind: 'project_not_found' } };
+    if (!project) return this.problem(req, projectMissing, {}, d);
     const auth = authorize(snapshot, project, header(h, 'authorization'), this.platform.sha256Hex);
-    if (auth.kind === 'not_found') return this.problem(req, projectMissing);
-    if (auth.kind === 'unauthorized') return this.problem(req, auth.problem, { 'www-authenticate': auth.challenge });
-    if (auth.kind === 'forbidden') return this.problem(req, auth.problem);
+    if (auth.kind === 'not_found') return this.problem(req, projectMissing, {}, d);
+    if (auth.kind === 'unauthorized') return this.problem(req, auth.problem, { 'www-authenticate': auth.challenge }, d);
+    if (auth.kind === 'forbidden') return this.problem(req, auth.problem, {}, d);
     const cacheControl = !project.record.public || auth.tokenUsed ? this.privateCache : this.cacheControl;
     const ctx: QueryContext = { scopes: auth.scopes ?? READ_ONLY, maxLimit: this.maxLimit };
     const q = req.query;
@@ -191,11 +213,16 @@ export class HttpCore {
     switch (r.kind) {
       case 'project':
         if (q !== '') {
-          return this.problem(req, {
-            status: 400,
-            code: 'unknown_parameter',
-            detail: 'the project document accepts no query parameters; query a collection instead (/api/<project_id>/<collection>?…)',
-          });
+          return this.problem(
+            req,
+            {
+              status: 400,
+              code: 'unknown_parameter',
+              detail: 'the project document accepts no query parameters; query a collection instead (/api/<project_id>/<collection>?…)',
+            },
+            {},
+            d,
+          );
         }
         key = base;
         break;
@@ -204,8 +231,8 @@ export class HttpCore {
         if (q !== '') query = () => this.engine.queryMediaList(project, q, ctx);
         break;
       case 'media-item':
-        if (!project.mediaById.has(r.id)) {
-          return this.problem(req, { status: 404, code: 'not_found', detail: `no media item '${r.id}' in project '${r.project}'` });
+        if (!project.mediaByKey.has(r.id)) {
+          return this.problem(req, { status: 404, code: 'not_found', detail: `no media item '${r.id}' in project '${r.project}'`, situation: { kind: 'media_not_found' } }, {}, d);
         }
         key = `${base}/${MEDIA_SEGMENT}/${r.id}`;
         if (q !== '') query = () => this.engine.queryMediaItem(project, r.id, q, ctx);
@@ -215,7 +242,12 @@ export class HttpCore {
         const col = project.collections.get(r.collection);
         if (!col) {
           const known = [...project.collections.keys(), MEDIA_SEGMENT].join(', ');
-          return this.problem(req, { status: 404, code: 'not_found', detail: `no collection '${r.collection}' in project '${r.project}'; collections: ${known}` });
+          return this.problem(
+            req,
+            { status: 404, code: 'not_found', detail: `no collection '${r.collection}' in project '${r.project}'; collections: ${known}`, situation: { kind: 'collection_not_found' } },
+            {},
+            d,
+          );
         }
         if (r.kind === 'entries') {
           key = `${base}/${r.collection}`;
@@ -230,13 +262,13 @@ export class HttpCore {
     if (query) {
       // The answer depends on the path, the query and the drafts scope only (the token was checked).
       const answer = this.answerOf(served, `${key}?${q}${ctx.scopes.has('drafts') ? '\0drafts' : ''}`, query);
-      return answer instanceof Doc ? this.json(req, answer, cacheControl) : this.problem(req, answer);
+      return answer instanceof Doc ? this.json(req, answer, cacheControl) : this.problem(req, answer, {}, d);
     }
     const doc = served.docs.get(key, () => snapshot.document(key));
     if (!doc) {
       const id = r.kind === 'entry' ? r.id : key;
       const where = r.kind === 'entry' ? ` in collection '${r.collection}'` : '';
-      return this.problem(req, { status: 404, code: 'not_found', detail: `no published entry '${id}'${where}` });
+      return this.problem(req, { status: 404, code: 'not_found', detail: `no published entry '${id}'${where}`, situation: { kind: 'entry_not_found' } }, {}, d);
     }
     return this.json(req, doc, cacheControl);
   }
@@ -282,12 +314,17 @@ export class HttpCore {
     return accept === undefined || accept === '' || acceptsJson(accept);
   }
 
-  private notAcceptable(req: CoreRequest): CoreResponse {
-    return this.problem(req, {
-      status: 406,
-      code: 'not_acceptable',
-      detail: "this API answers JSON only: send the header 'Accept: application/json'",
-    });
+  private notAcceptable(req: CoreRequest, dialect: Dialect = cqa): CoreResponse {
+    return this.problem(
+      req,
+      {
+        status: 406,
+        code: 'not_acceptable',
+        detail: "this API answers JSON only: send the header 'Accept: application/json'",
+      },
+      {},
+      dialect,
+    );
   }
 
   private vary(...names: string[]): Record<string, string> {
@@ -326,13 +363,14 @@ export class HttpCore {
     return encode ? { status: 200, headers, body: head ? null : body, encode } : { status: 200, headers, body: head ? null : body };
   }
 
-  problem(req: CoreRequest, p: Problem, extra: Record<string, string> = {}): CoreResponse {
-    const text = problemJson(p);
-    const bytes = this.platform.encodeText(text);
+  /** An error answer, worded by `dialect` (default cqa: an RFC 9457 problem document). */
+  problem(req: CoreRequest, p: Problem, extra: Record<string, string> = {}, dialect: Dialect = cqa): CoreResponse {
+    const answer = dialect.error(p);
+    const bytes = this.platform.encodeText(answer.body);
     return {
-      status: p.status,
+      status: answer.status,
       headers: {
-        'content-type': PROBLEM_CONTENT_TYPE,
+        'content-type': answer.contentType,
         'content-length': String(bytes.length),
         'cache-control': 'no-store',
         ...this.cors.headers(header(req.headers, 'origin')),

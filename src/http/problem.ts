@@ -1,4 +1,6 @@
 // RFC 9457 problem documents: `{"type":"about:blank","title","status","code","detail","param"?}`.
+import type { Situation } from '../query/types.js';
+
 export const STATUS_TITLES: Readonly<Record<number, string>> = {
   400: 'Bad Request',
   401: 'Unauthorized',
@@ -15,6 +17,8 @@ export interface Problem {
   readonly code: string;
   readonly detail: string;
   readonly param?: string;
+  /** For dialects that word some errors their own way; not part of the problem document. */
+  readonly situation?: Situation;
 }
 
 export function problemJson(p: Problem): string {

@@ -3,6 +3,7 @@
 // returns positions. No Node imports.
 import { compareCodePoints } from '../snapshot/order.js';
 import type { Clause, Cond, Interval, ListPlan, RelationClause, SortSpec, WhereExpr } from './plan.js';
+import { problem, ProblemError } from './problems.js';
 import { EMPTY_RANK, type Table } from './table.js';
 
 type Test = (i: number) => boolean;
@@ -100,19 +101,22 @@ function union(parts: readonly Int32Array[], orderedSingle: boolean, disjoint: b
 
 const EMPTY_I32 = new Int32Array(0);
 
-function textNode(table: Table, name: string, multiple: boolean, values: readonly string[], negate: boolean): Node {
+function textNode(table: Table, name: string, multiple: boolean, raw: readonly string[], negate: boolean): Node {
+  // Compared as the column is: folded when the table's dialect ignores case and accents.
+  const f = table.field(name);
+  const values = table.folds(f) ? raw.map((v) => table.key(f, v)) : raw;
   const set = new Set(values);
   const one = values.length === 1 ? (values[0] as string) : undefined;
   let test: Test;
   if (multiple) {
-    const col = table.textMulti(name);
+    const col = table.textMultiKeys(name);
     test = (i) => {
       const l = col[i] as readonly string[];
       for (let k = 0; k < l.length; k++) if (set.has(l[k] as string)) return true;
       return false;
     };
   } else {
-    const col = table.text(name);
+    const col = table.textKeys(name);
     test = one !== undefined ? (i) => col[i] === one : (i) => set.has(col[i] as string);
   }
   if (negate) {
@@ -220,7 +224,9 @@ function compileCond(table: Table, clause: Clause): Node {
     case 'text':
       return textNode(table, f.name, f.multiple, cond.values, cond.negate);
     case 'textrange': {
-      const { lo, loInc, hi, hiInc, negate } = cond;
+      const { loInc, hiInc, negate } = cond;
+      const lo = cond.lo === null ? null : table.key(f, cond.lo);
+      const hi = cond.hi === null ? null : table.key(f, cond.hi);
       const inRange = (s: string) => {
         if (lo !== null) {
           const c = compareCodePoints(s, lo);
@@ -232,7 +238,7 @@ function compileCond(table: Table, clause: Clause): Node {
         }
         return true;
       };
-      const col = table.text(f.name);
+      const col = table.textKeys(f.name);
       return negate
         ? { test: (i) => col[i] === undefined || !inRange(col[i] as string) }
         : { test: (i) => col[i] !== undefined && inRange(col[i] as string) };
@@ -360,6 +366,9 @@ function relationNode(table: Table, rel: RelationClause): Node {
     const target = rel.target.view('published');
     const node = whereNode(target, rel.where);
     for (const i of scan(target, node)) ids.push(target.ids[i] as string);
+  }
+  if (ids.length === 0 && rel.missIs404) {
+    throw new ProblemError(problem(404, 'not_found', `${rel.param}: no related entry matches`, rel.param, { kind: 'relation_no_match' }));
   }
   return textNode(table, rel.field.name, rel.field.multiple, ids, false);
 }

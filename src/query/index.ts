@@ -2,7 +2,7 @@
 // problem out. Bodies are assembled from the snapshot's precomputed JSON with the same
 // serialisers as the static files, so an empty query answers byte-for-byte what dist/ holds.
 // No Node imports: runs in browsers and edge runtimes.
-import { countJson, entryJson, itemJson, listJson, type EntryProjection } from '../snapshot/serialize.js';
+import { entryJson, type EntryProjection } from '../snapshot/serialize.js';
 import type { CollectionSnapshot, MediaSnapshot, ProjectSnapshot } from '../snapshot/types.js';
 import { runList } from './evaluate.js';
 import { parseQuery } from './parse.js';
@@ -73,8 +73,8 @@ function cachedPlan(subject: Subject, rawQuery: string, ctx: QueryContext): List
   return plan;
 }
 
-function notFound(detail: string): QueryProblem {
-  return problem(404, 'not_found', detail);
+function notFound(detail: string, what: 'entry_not_found' | 'media_not_found'): QueryProblem {
+  return problem(404, 'not_found', detail, undefined, { kind: what });
 }
 
 /** `GET /api/<project>/<collection>?<rawQuery>` */
@@ -83,17 +83,18 @@ export function queryEntries(project: ProjectSnapshot, collection: CollectionSna
     const subject = collectionSubject(project, collection);
     const plan = cachedPlan(subject, rawQuery, ctx);
     const { total, page } = runList(subject.table, plan);
-    if (plan.count) return ok(countJson(total));
+    const d = project.dialect;
+    if (plan.count) return ok(d.count(total));
     const projection = entryProjection(collection, plan.keep, plan.timestamps);
     const entries = collection.entries;
     if (plan.first) {
       const i = page[0];
-      if (i === undefined) return fail(notFound(`no entry of '${collection.record.slug}' matches the query`));
-      return ok(itemJson(entryJson(entries[i]!, projection)));
+      if (i === undefined) return fail(notFound(`no entry of '${collection.record.slug}' matches the query`, 'entry_not_found'));
+      return ok(d.item(entryJson(entries[i]!, projection)));
     }
     const items: string[] = new Array(page.length);
     for (let k = 0; k < page.length; k++) items[k] = entryJson(entries[page[k] as number]!, projection);
-    return ok(listJson(items, total, plan.limit, plan.offset));
+    return ok(d.list(items, total, plan.limit, plan.offset));
   });
 }
 
@@ -110,9 +111,9 @@ export function queryEntry(
     const plan = planItem(parseQuery(rawQuery), subject, ctx);
     const entry = collection.byId.get(id);
     if (!entry || !visibleIn(plan.state, entry.record.draft)) {
-      return fail(notFound(`no entry '${id}' in '${collection.record.slug}'${plan.state === 'published' ? ' (drafts are shown only with state=with_draft)' : ''}`));
+      return fail(notFound(`no entry '${id}' in '${collection.record.slug}'${plan.state === 'published' ? ' (drafts are shown only with state=with_draft)' : ''}`, 'entry_not_found'));
     }
-    return ok(itemJson(entryJson(entry, entryProjection(collection, plan.keep, plan.timestamps))));
+    return ok(project.dialect.item(entryJson(entry, entryProjection(collection, plan.keep, plan.timestamps))));
   });
 }
 
@@ -124,7 +125,7 @@ function mediaJson(m: MediaSnapshot, keep: readonly string[] | null): string {
   let obj = parsedMedia.get(m);
   if (!obj) parsedMedia.set(m, (obj = JSON.parse(m.json) as Record<string, unknown>));
   const out: Record<string, unknown> = { id: obj.id };
-  for (const a of MEDIA_ATTRIBUTES) if (keep.includes(a.name)) out[a.name] = obj[a.name];
+  for (const a of MEDIA_ATTRIBUTES) if (keep.includes(a.name) && Object.hasOwn(obj, a.name)) out[a.name] = obj[a.name];
   return JSON.stringify(out);
 }
 
@@ -138,15 +139,16 @@ export function queryMediaList(project: ProjectSnapshot, rawQuery: string, ctx: 
     const table = mediaTable(project);
     const plan = cachedPlan(mediaSubject(project, table), rawQuery, ctx);
     const { total, page } = runList(table, { ...plan, locale: null });
-    if (plan.count) return ok(countJson(total));
+    const d = project.dialect;
+    if (plan.count) return ok(d.count(total));
     if (plan.first) {
       const i = page[0];
-      if (i === undefined) return fail(notFound('no media item matches the query'));
-      return ok(itemJson(mediaJson(project.media[i]!, plan.keep)));
+      if (i === undefined) return fail(notFound('no media item matches the query', 'media_not_found'));
+      return ok(d.item(mediaJson(project.media[i]!, plan.keep)));
     }
     const items: string[] = new Array(page.length);
     for (let k = 0; k < page.length; k++) items[k] = mediaJson(project.media[page[k] as number]!, plan.keep);
-    return ok(listJson(items, total, plan.limit, plan.offset));
+    return ok(d.list(items, total, plan.limit, plan.offset));
   });
 }
 
@@ -155,8 +157,8 @@ export function queryMediaItem(project: ProjectSnapshot, id: string, rawQuery: s
   return guard(() => {
     const table = mediaTable(project);
     const plan = planItem(parseQuery(rawQuery), mediaSubject(project, table), ctx);
-    const m = project.mediaById.get(id);
-    if (!m || plan.state === 'only_draft') return fail(notFound(`no media item '${id}'`));
-    return ok(itemJson(mediaJson(m, plan.keep)));
+    const m = project.mediaByKey.get(id);
+    if (!m || plan.state === 'only_draft') return fail(notFound(`no media item '${id}'`, 'media_not_found'));
+    return ok(project.dialect.item(mediaJson(m, plan.keep)));
   });
 }

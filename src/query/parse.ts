@@ -33,6 +33,46 @@ export const MAX_VALUES = 1000;
 
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
 
+/** Operators of other query languages, and ours they stand for (for messages that say the fix). */
+export const OPERATOR_ALIASES: Readonly<Record<string, string>> = {
+  '=': 'eq',
+  '==': 'eq',
+  '!=': 'not',
+  '<>': 'not',
+  ne: 'not',
+  neq: 'not',
+  '<': 'lt',
+  '<=': 'lte',
+  '>': 'gt',
+  '>=': 'gte',
+  nin: 'not_in',
+  contains: 'like',
+  isnull: 'null',
+};
+
+/**
+ * `where[price][!=]=9` reaches us as the key `where[price][!` and the value `]=9`: an operator with
+ * '=' in it. Answer with the operator meant, instead of "'[' without a closing ']'".
+ */
+function operatorWithEquals(rawKey: string, rawValue: string): void {
+  const open = rawKey.lastIndexOf('[');
+  if (open === -1 || rawKey.indexOf(']', open) !== -1 || !rawValue.startsWith(']')) return;
+  let key: string;
+  try {
+    key = decodeURIComponent(rawKey.replace(/\+/g, ' '));
+  } catch {
+    return;
+  }
+  const op = `${key.slice(key.lastIndexOf('[') + 1)}=`;
+  const base = key.slice(0, key.lastIndexOf('['));
+  const alias = Object.hasOwn(OPERATOR_ALIASES, op) ? OPERATOR_ALIASES[op] : undefined;
+  bad(
+    'unknown_operator',
+    `${base}[${op}]: unknown operator '${op}'${alias ? `; write ${base}[${alias}]=${rawValue.slice(2)}` : ''} (operators are words: eq, not, lt, lte, gt, gte, …)`,
+    `${base}[${op}]`,
+  );
+}
+
 /**
  * How many bracket segments a parameter may have: `where[or][n][f][op]` is 4, plus one more when
  * the last one is a list element (`…[in][]` or `…[in][3]`). `whereRelation[rel]` adds one level.
@@ -115,6 +155,7 @@ export function parseQuery(raw: string): PMap {
     const eq = piece.indexOf('=');
     const rawKey = eq === -1 ? piece : piece.slice(0, eq);
     const rawValue = eq === -1 ? '' : piece.slice(eq + 1);
+    operatorWithEquals(rawKey, rawValue);
     const key = decode(rawKey, rawKey);
     const value = decode(rawValue, key);
     const { base, segments } = splitKey(key);

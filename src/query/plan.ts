@@ -1,9 +1,10 @@
 // Validation of a parsed query against the schema (§4.3, §4.4), producing a typed plan. Every
 // refusal is a 400 with a stable code and a detail that says what to change. No Node imports.
 import type { CollectionSnapshot, ProjectSnapshot } from '../snapshot/types.js';
-import { isIndexKey, MAX_VALUES, type PMap, type PNode } from './parse.js';
+import { isIndexKey, MAX_VALUES, OPERATOR_ALIASES, type PMap, type PNode } from './parse.js';
 import { bad, problem, ProblemError } from './problems.js';
 import { collectionTable, MEDIA_ATTRIBUTES, type FieldInfo, type Table } from './table.js';
+import type { QuerySemantics } from '../snapshot/dialect/types.js';
 import type { QueryContext } from './types.js';
 import { likeMatcher, parseBoolean, parseDateValue, parseNumber, parseTime, type NumValue } from './values.js';
 
@@ -78,6 +79,8 @@ export interface RelationClause {
   readonly target: Table | undefined;
   readonly where: WhereExpr;
   readonly param: string;
+  /** No related entry matching is a 404 (the `elmapi` dialect's "Record not found!"). */
+  readonly missIs404?: boolean;
 }
 
 /**
@@ -199,37 +202,67 @@ function listValues(node: PNode, op: string): string[] {
   return items.map((x) => x[1]);
 }
 
-function flag(node: PNode, name: string): boolean {
+function flag(node: PNode, name: string, byPresence = false): boolean {
   const v = leafValue(node, name);
+  if (byPresence) return true;
   if (v === '' || v === 'true' || v === '1') return true;
   if (v === 'false' || v === '0') return false;
   return bad('invalid_value', `${name}: expected no value, true, 1, false or 0 (got '${v}')`, node.param);
 }
 
+const TIMESTAMP_FIELDS = ['created_at', 'updated_at', 'published_at'];
+const DAY_MS = 86_400_000;
+
 class Planner {
+  readonly sem: QuerySemantics;
+
   constructor(
     private readonly subject: Subject,
     private readonly project: ProjectSnapshot,
-  ) {}
+  ) {
+    this.sem = project.dialect.query;
+  }
 
   private filterableList(table: Table): string {
     return [...table.fields.keys()].join(', ');
   }
 
-  private fieldOf(table: Table, name: string, param: string): FieldInfo {
+  /** `inRelation`: the field is looked up in a whereRelation's target collection. */
+  private fieldOf(table: Table, name: string, param: string, inRelation = false): FieldInfo {
     const f = table.fields.get(name);
     if (!f) {
+      // where[author.name]=x: a field of the related entries is reached through whereRelation.
+      const dot = name.indexOf('.');
+      const rel = dot > 0 ? table.fields.get(name.slice(0, dot)) : undefined;
+      const hint =
+        rel?.relation !== undefined && !inRelation
+          ? `; to filter on a field of the related entries, write whereRelation[${rel.name}][${name.slice(dot + 1)}]=…`
+          : '';
       bad(
         'unknown_field',
-        `${param}: unknown field '${name}'; filterable fields: ${this.filterableList(table)}`,
+        `${param}: unknown field '${name}'${hint}; filterable fields: ${this.filterableList(table)}`,
         param,
+        // With a fix to offer, our message beats the original's bare "Field not found".
+        hint ? undefined : inRelation ? { kind: 'relation_target_field', name } : { kind: 'unknown_field', name },
       );
     }
     return f;
   }
 
-  /** Parses one query value for a comparison on a numeric column. */
-  private numValue(f: FieldInfo, text: string, param: string): NumValue {
+  /** A value of the system `locale` field must be a project locale (like `locale=`). */
+  private checkLocales(f: FieldInfo, texts: readonly string[], param: string, table: Table): void {
+    if (f.name !== 'locale' || f.isId || f.type !== 'text' || table.noun !== 'entry') return;
+    const locales = this.project.record.locales;
+    const known = new Set(locales.map((l) => table.key(f, l)));
+    for (const t of texts) {
+      if (!known.has(table.key(f, t))) {
+        bad('invalid_locale', `${param}: '${t}' is not a locale of this project; use one of ${locales.join(', ')}`, param);
+      }
+    }
+  }
+
+  /** Parses one query value for a comparison on a numeric column (`byDay`: as the whole UTC day it falls on). */
+  private numValue(f: FieldInfo, text: string, param: string, byDay = false): NumValue {
     let v: NumValue | undefined;
     let expected: string;
     if (f.isId) {
@@ -261,6 +294,10 @@ class Planner {
           expected = 'an ISO 8601 date (2021-11-25) or datetime (2021-11-25T10:00:00Z)';
       }
     }
+    if (v !== undefined && byDay) {
+      const lo = Math.floor(v.lo / DAY_MS) * DAY_MS;
+      v = { lo, hi: lo + DAY_MS, point: false };
+    }
     if (v === undefined) {
       bad('invalid_value', `${param}: '${text}' is not valid for ${describe(f)}; expected ${expected}`, param);
     }
@@ -283,24 +320,31 @@ class Planner {
     const numeric = f.kind !== 'text' && f.kind !== 'ref';
     const isList = op === 'in' || op === 'not_in' || op === 'between' || op === 'not_between';
     const texts = isList ? listValues(node, op) : [leafValue(node, `operator '${op}'`)];
+    if ((op === 'in' || op === 'not_in') && texts.length === 1 && texts[0] === '') {
+      bad('invalid_value', `${param}: ${op} needs at least one value: ${param}=a,b or ${param}[]=a&${param}[]=b`, param);
+    }
     if ((op === 'between' || op === 'not_between') && texts.length !== 2) {
       bad(
         'invalid_value',
         `${param}: '${op}' needs exactly two values (got ${texts.length}): ${param}=low,high`,
         param,
+        { kind: 'between_count' },
       );
     }
+    if (op === 'eq' || op === 'not' || op === 'in' || op === 'not_in') this.checkLocales(f, texts, param, table);
     const negate = op === 'not' || op === 'not_in' || op === 'not_between';
     const range = op === 'lt' || op === 'lte' || op === 'gt' || op === 'gte' || op === 'between' || op === 'not_between';
     if (op === 'like') {
-      return { t: 'like', match: likeMatcher(texts[0] as string) };
+      return { t: 'like', match: likeMatcher(table.key(f, texts[0] as string)) };
     }
     if (numeric || (f.isId && range && table.numericIds)) {
-      const vals = texts.map((t) => this.numValue(f, t, param));
+      // The original compares these timestamps by day (whereDate) in the plain form and lt…gte.
+      const byDay = this.sem.timestampsByDay && f.kind === 'date' && TIMESTAMP_FIELDS.includes(f.name) && ['eq', 'lt', 'lte', 'gt', 'gte'].includes(op);
+      const vals = texts.map((t) => this.numValue(f, t, param, byDay));
       return { t: 'num', ivals: intervals(op, vals), negate };
     }
     if (!range) {
-      if (f.type === 'enumeration') this.checkEnum(f, texts, param);
+      if (f.type === 'enumeration') this.checkEnum(table, f, texts, param);
       return { t: 'text', values: texts, negate };
     }
     const v = texts[0] as string;
@@ -318,18 +362,20 @@ class Planner {
     }
   }
 
-  private checkEnum(f: FieldInfo, texts: readonly string[], param: string): void {
+  private checkEnum(table: Table, f: FieldInfo, texts: readonly string[], param: string): void {
     const def = f.values;
     if (!def) return;
+    const known = table.folds(f) ? new Set(def.map((d) => table.key(f, d))) : new Set(def);
     for (const t of texts) {
-      if (!def.includes(t)) {
+      if (!known.has(table.key(f, t))) {
         bad('invalid_value', `${param}: '${t}' is not a value of ${describe(f)}; its values: ${def.join(', ')}`, param);
       }
     }
   }
 
-  private fieldClauses(table: Table, name: string, node: PNode, param: string): Clause[] {
-    const f = this.fieldOf(table, name, param);
+  /** `inRelation`: clauses on a whereRelation's target collection. */
+  private fieldClauses(table: Table, name: string, node: PNode, param: string, inRelation = false): Clause[] {
+    const f = this.fieldOf(table, name, param, inRelation);
     if (node.kind === 'leaf') {
       const v = node.value;
       if (v === 'null' || v === 'not_null') {
@@ -337,15 +383,23 @@ class Planner {
         if (!ops.includes(v)) bad('unknown_operator', `${param}: '${v}' does not apply to ${describe(f)}`, param);
         return [{ field: f, cond: { t: 'empty', negate: v === 'not_null' }, param }];
       }
-      return [{ field: f, cond: this.cond(table, f, 'eq', node, param), param }];
+      // whereRelation[rel][f]=v in the original: f LIKE %v%.
+      const contains = inRelation && this.sem.relationContains && f.kind === 'text' && !f.isId;
+      return [{ field: f, cond: this.cond(table, f, contains ? 'like' : 'eq', node, param), param }];
     }
     const out: Clause[] = [];
     for (const [op, child] of node.entries) {
       const p = `${param}[${op}]`;
       if (!(OPERATORS as readonly string[]).includes(op)) {
+        const alias = Object.hasOwn(OPERATOR_ALIASES, op) ? (OPERATOR_ALIASES[op] as string) : undefined;
+        const fix = isIndexKey(op)
+          ? `; a list of values needs an operator: ${param}[in][]=… (or ${param}[not_in][]=…)`
+          : alias
+            ? `; write ${param}[${alias}]=… instead`
+            : '';
         bad(
           'unknown_operator',
-          `${p}: unknown operator '${op}'; valid operators: ${OPERATORS.join(', ')} (for ${describe(f)}: ${validOps(f).join(', ')})`,
+          `${p}: unknown operator '${op}'${fix}; valid operators: ${OPERATORS.join(', ')} (for ${describe(f)}: ${validOps(f).join(', ')})`,
           p,
         );
       }
@@ -354,16 +408,16 @@ class Planner {
     return out;
   }
 
-  private group(table: Table, node: PNode, param: string): Clause[] {
+  private group(table: Table, node: PNode, param: string, inRelation: boolean): Clause[] {
     if (node.kind !== 'map') {
-      bad('invalid_value', `${param}: expected ${param}[field]=value or ${param}[field][op]=value`, param);
+      bad('invalid_value', `${param}: expected ${param}[field]=value or ${param}[field][op]=value`, param, { kind: inRelation ? 'relation_shape' : 'where_shape' });
     }
     const out: Clause[] = [];
     for (const [name, child] of node.entries) {
       if (name === 'or' || isIndexKey(name)) {
         bad('too_deep', `${param}[${name}]: groups cannot be nested here; the deepest form is where[or][n][field][op]`, `${param}[${name}]`);
       }
-      out.push(...this.fieldClauses(table, name, child, `${param}[${name}]`));
+      out.push(...this.fieldClauses(table, name, child, `${param}[${name}]`, inRelation));
     }
     return out;
   }
@@ -371,24 +425,27 @@ class Planner {
   where(table: Table, node: PNode, prefix: string, allowRelations: boolean, relNode?: PNode): WhereExpr {
     const and: Clause[] = [];
     const or: Clause[][] = [];
+    // Clauses inside whereRelation[rel] (the only caller without allowRelations).
+    const inRelation = !allowRelations;
+    const shape = { kind: inRelation ? 'relation_shape' : 'where_shape' } as const;
     if (node.kind !== 'map') {
-      bad('invalid_value', `${prefix}: expected ${prefix}[field]=value, ${prefix}[field][op]=value or ${prefix}[or][…]`, prefix);
+      bad('invalid_value', `${prefix}: expected ${prefix}[field]=value, ${prefix}[field][op]=value or ${prefix}[or][…]`, prefix, shape);
     }
     for (const [key, child] of node.entries) {
       const p = `${prefix}[${key}]`;
       if (key === 'or') {
         if (child.kind !== 'map') {
-          bad('invalid_value', `${p}: expected ${p}[field]=value or ${p}[][field]=value`, p);
+          bad('invalid_value', `${p}: expected ${p}[field]=value or ${p}[][field]=value`, p, shape);
         }
         for (const [k2, c2] of child.entries) {
           const p2 = `${p}[${k2}]`;
-          if (isIndexKey(k2)) or.push(this.group(table, c2, p2));
-          else or.push(this.fieldClauses(table, k2, c2, p2));
+          if (isIndexKey(k2)) or.push(this.group(table, c2, p2, inRelation));
+          else or.push(this.fieldClauses(table, k2, c2, p2, inRelation));
         }
       } else if (isIndexKey(key)) {
-        and.push(...this.group(table, child, p));
+        and.push(...this.group(table, child, p, inRelation));
       } else {
-        and.push(...this.fieldClauses(table, key, child, p));
+        and.push(...this.fieldClauses(table, key, child, p, inRelation));
       }
     }
     const rel: RelationClause[] = [];
@@ -399,7 +456,7 @@ class Planner {
   private relations(table: Table, node: PNode): RelationClause[] {
     const relFields = [...table.fields.values()].filter((f) => f.relation !== undefined).map((f) => f.name);
     if (node.kind !== 'map') {
-      bad('invalid_value', `whereRelation: expected whereRelation[relation][field]=value`, 'whereRelation');
+      bad('invalid_value', `whereRelation: expected whereRelation[relation][field]=value`, 'whereRelation', { kind: 'relation_shape' });
     }
     const out: RelationClause[] = [];
     for (const [name, child] of node.entries) {
@@ -410,11 +467,13 @@ class Planner {
           'unknown_field',
           `${p}: '${name}' is not a relation field; relation fields: ${relFields.length ? relFields.join(', ') : '(none)'}`,
           p,
+          f ? { kind: 'not_a_relation' } : { kind: 'unknown_field', name },
         );
       }
       const col = this.project.collections.get(f.relation);
       const target = col && collectionTable(this.project, col);
-      out.push({ field: f, target, where: this.where(target ?? table, child, p, false), param: p });
+      const where = this.where(target ?? table, child, p, false);
+      out.push(this.sem.relationContains ? { field: f, target, where, param: p, missIs404: true } : { field: f, target, where, param: p });
     }
     return out;
   }
@@ -430,6 +489,21 @@ class Planner {
       const part = raw.trim();
       const colon = part.indexOf(':');
       const name = colon === -1 ? part : part.slice(0, colon).trim();
+      // sort=-price, sort=price desc: the syntax of other APIs, said the way this one reads it.
+      if (!table.fields.has(name)) {
+        const words = name.split(/\s+/);
+        const dirWord = words.length === 2 ? (words[1] as string).toLowerCase() : '';
+        const fix =
+          name.startsWith('-') && table.fields.has(name.slice(1))
+            ? `${name.slice(1)}:desc`
+            : (dirWord === 'asc' || dirWord === 'desc') && table.fields.has(words[0] as string)
+              ? `${words[0]}:${dirWord}`
+              : undefined;
+        if (fix) bad('invalid_sort', `sort: '${part}' is not a sort item here; write sort=${fix}`, 'sort');
+      }
+      if (this.sem.sortNeedsDirection && (colon === -1 || part.indexOf(':', colon + 1) !== -1)) {
+        bad('invalid_sort', `sort: '${part}' needs one direction: sort=${name}:asc or sort=${name}:desc`, 'sort', { kind: 'sort_direction' });
+      }
       const dir = colon === -1 ? 'asc' : part.slice(colon + 1).trim().toLowerCase();
       if (dir !== 'asc' && dir !== 'desc') {
         bad('invalid_sort', `sort: direction '${part.slice(colon + 1)}' in '${part}' must be asc or desc`, 'sort');
@@ -522,8 +596,10 @@ function checkParams(root: PMap, accepted: readonly string[], single: boolean): 
 
 function nonNegative(node: PNode, name: 'limit' | 'offset'): number {
   const v = leafValue(node, name);
-  const n = /^[0-9]{1,15}$/.test(v) ? Number(v) : NaN;
+  const digits = /^[0-9]+$/.test(v);
+  const n = digits ? Number(v) : NaN;
   if (!Number.isSafeInteger(n)) {
+    if (digits) bad(`invalid_${name}`, `${name}: ${v} is too large (max ${Number.MAX_SAFE_INTEGER})`, name);
     bad(`invalid_${name}`, `${name}: '${v}' is not a non-negative integer; write ${name}=20`, name);
   }
   return n;
@@ -561,10 +637,14 @@ export function planList(root: PMap, subject: Subject, ctx: QueryContext): ListP
   }
   const offsetNode = get('offset');
   const offset = offsetNode ? nonNegative(offsetNode, 'offset') : 0;
+  const sem = planner.sem;
+  if (offsetNode && !limitNode && sem.offsetNeedsLimit) {
+    bad('invalid_offset', `offset: needs limit in this project (dialect elmapi): limit=20&offset=${offset}`, 'offset', { kind: 'offset_without_limit' });
+  }
   const firstNode = get('first');
   const countNode = get('count');
-  const first = firstNode ? flag(firstNode, 'first') : false;
-  const count = countNode ? flag(countNode, 'count') : false;
+  const first = firstNode ? flag(firstNode, 'first', sem.flagsByPresence) : false;
+  const count = countNode ? flag(countNode, 'count', sem.flagsByPresence) : false;
   if (first && count) {
     bad('conflicting_parameters', 'first and count cannot be combined; ask for one of them', 'count');
   }
@@ -573,7 +653,7 @@ export function planList(root: PMap, subject: Subject, ctx: QueryContext): ListP
   const localeNode = get('locale');
   const locale = localeNode ? planner.locale(localeNode) : null;
   const tsNode = get('timestamps');
-  const timestamps = tsNode ? flag(tsNode, 'timestamps') : false;
+  const timestamps = tsNode ? flag(tsNode, 'timestamps', sem.flagsByPresence) : false;
   const keep = keepOf(planner, root);
   checkScope(state, ctx);
   return { where, sort, limit, offset, first, count, state, locale, timestamps, keep };
@@ -586,7 +666,7 @@ export function planItem(root: PMap, subject: Subject, ctx: QueryContext): ItemP
   const stateNode = root.entries.get('state');
   const state = stateNode ? planner.state(stateNode) : 'published';
   const tsNode = root.entries.get('timestamps');
-  const timestamps = tsNode ? flag(tsNode, 'timestamps') : false;
+  const timestamps = tsNode ? flag(tsNode, 'timestamps', planner.sem.flagsByPresence) : false;
   const keep = keepOf(planner, root);
   checkScope(state, ctx);
   return { state, timestamps, keep };

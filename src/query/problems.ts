@@ -1,5 +1,5 @@
 // Problem constructors shared by the parser, the planner and the engine. No Node imports.
-import type { QueryProblem } from './types.js';
+import type { QueryProblem, Situation } from './types.js';
 
 /** Thrown inside the engine and caught at the public API; never escapes to callers. */
 export class ProblemError extends Error {
@@ -8,11 +8,12 @@ export class ProblemError extends Error {
   }
 }
 
-export function problem(status: number, code: string, detail: string, param?: string): QueryProblem {
-  return param === undefined ? { status, code, detail } : { status, code, detail, param };
+export function problem(status: number, code: string, detail: string, param?: string, situation?: Situation): QueryProblem {
+  const p: QueryProblem = param === undefined ? { status, code, detail } : { status, code, detail, param };
+  return situation ? { ...p, situation } : p;
 }
 
 /** A 400 problem, thrown. */
-export function bad(code: string, detail: string, param?: string): never {
-  throw new ProblemError(problem(400, code, detail, param));
+export function bad(code: string, detail: string, param?: string, situation?: Situation): never {
+  throw new ProblemError(problem(400, code, detail, param, situation));
 }

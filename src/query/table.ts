@@ -5,6 +5,7 @@
 import { ownValue, type FieldDef, type FieldType, type FieldValue } from '../snapshot/model.js';
 import { compareCodePoints, compareIds, compareScalars, isEmpty } from '../snapshot/order.js';
 import type { CollectionSnapshot, MediaSnapshot, ProjectSnapshot } from '../snapshot/types.js';
+import { foldText } from './collation.js';
 import { isNumericKind, kindOf, storedNumber, storedText, type Kind } from './values.js';
 
 export interface FieldInfo {
@@ -41,6 +42,8 @@ export class Table {
   private readonly textMultiCols = new Map<string, (readonly string[])[]>();
   private readonly emptyCols = new Map<string, Uint8Array>();
   private readonly lowerCols = new Map<string, (string | undefined)[] | (readonly string[])[]>();
+  private readonly foldedCols = new Map<string, (string | undefined)[]>();
+  private readonly foldedMultiCols = new Map<string, (readonly string[])[]>();
   private readonly hashes = new Map<string, HashIndex>();
   private readonly sortedIdx = new Map<string, SortedIndex>();
   private readonly ranks = new Map<string, Int32Array>();
@@ -63,7 +66,38 @@ export class Table {
     readonly noun: string,
     /** For a view: the position in the base table of each of its items; null for a base table. */
     readonly source: Int32Array | null = null,
+    /**
+     * Text comparisons ignore case and accents (the `elmapi` dialect): text fields other than the
+     * id compare, index and sort by this folded form. null: by the exact text.
+     */
+    readonly fold: ((s: string) => string) | null = null,
   ) {}
+
+  /** Whether `f` compares by its folded text. */
+  folds(f: FieldInfo): boolean {
+    return this.fold !== null && f.kind === 'text' && !f.isId;
+  }
+
+  /** A query value as compared with `f`'s column. */
+  key(f: FieldInfo, value: string): string {
+    return this.folds(f) ? (this.fold as (s: string) => string)(value) : value;
+  }
+
+  /** The single-valued text column as compared: folded when the field folds. */
+  textKeys(name: string): (string | undefined)[] {
+    const f = this.field(name);
+    if (!this.folds(f)) return this.text(name);
+    const fold = this.fold as (s: string) => string;
+    return cached(this.foldedCols, name, () => this.text(name).map((s) => (s === undefined ? s : fold(s))));
+  }
+
+  /** The multiple text column as compared: folded when the field folds. */
+  textMultiKeys(name: string): (readonly string[])[] {
+    const f = this.field(name);
+    if (!this.folds(f)) return this.textMulti(name);
+    const fold = this.fold as (s: string) => string;
+    return cached(this.foldedMultiCols, name, () => this.textMulti(name).map((l) => l.map(fold)));
+  }
 
   private readonly views = new Map<string, Table>();
 
@@ -98,6 +132,7 @@ export class Table {
           isDraft && ((i: number) => isDraft(source[i] as number)),
           this.noun,
           source,
+          this.fold,
         );
       }
       this.views.set(state, v);
@@ -169,8 +204,9 @@ export class Table {
     return col;
   }
 
-  /** The text column lower-cased (for `like`), single or multiple. */
+  /** The text column lower-cased (for `like`), single or multiple; folded when the field folds. */
   lower(name: string): (string | undefined)[] | (readonly string[])[] {
+    if (this.folds(this.field(name))) return this.field(name).multiple ? this.textMultiKeys(name) : this.textKeys(name);
     return cached(this.lowerCols, name, () =>
       this.field(name).multiple
         ? this.textMulti(name).map((l) => l.map((s) => s.toLowerCase()))
@@ -203,13 +239,13 @@ export class Table {
         const col = this.numMulti(name);
         for (let i = 0; i < this.n; i++) for (const v of col[i] as number[]) add(v, i);
       } else if (f.multiple) {
-        const col = this.textMulti(name);
+        const col = this.textMultiKeys(name);
         for (let i = 0; i < this.n; i++) for (const v of col[i] as string[]) add(v, i);
       } else if (isNumericKind(f.kind)) {
         const col = this.num(name);
         for (let i = 0; i < this.n; i++) if (!Number.isNaN(col[i] as number)) add(col[i] as number, i);
       } else {
-        const col = this.text(name);
+        const col = this.textKeys(name);
         for (let i = 0; i < this.n; i++) {
           const v = col[i];
           if (v !== undefined) add(v, i);
@@ -282,10 +318,11 @@ export class Table {
       const f = this.field(name);
       const values: (FieldValue | undefined)[] = new Array(this.n);
       const pos: number[] = [];
+      const fold = this.folds(f) ? this.fold : null;
       for (let i = 0; i < this.n; i++) {
         const raw = f.get(i);
         const v = Array.isArray(raw) ? raw[0] : raw;
-        values[i] = v;
+        values[i] = fold && typeof v === 'string' ? fold(v) : v;
         if (!isEmpty(v)) pos.push(i);
       }
       const allNumbers = pos.every((i) => typeof values[i] === 'number');
@@ -411,6 +448,8 @@ export function collectionTable(project: ProjectSnapshot, col: CollectionSnapsho
       col.numericIds,
       (i) => entries[i]!.record.draft,
       'entry',
+      null,
+      project.dialect.query.foldText ? foldText : null,
     );
     collectionTables.set(col, t);
   }
@@ -436,7 +475,10 @@ export function mediaTable(project: ProjectSnapshot): Table {
   let t = mediaTables.get(media);
   if (!t) {
     const fields = new Map<string, FieldInfo>();
-    fields.set('id', { name: 'id', type: 'text', kind: 'text', multiple: false, isId: true, get: (i) => media[i]!.record.id });
+    // The id is what the API calls the item: the path (cqa), its number (elmapi: compared as a number).
+    const ids = media.map((m) => project.dialect.mediaKeys(m.record)[0] as string);
+    const numbered = project.dialect.query.mediaIdsAreNumbers;
+    fields.set('id', { name: 'id', type: 'text', kind: 'text', multiple: false, isId: true, get: (i) => ids[i] });
     for (const a of MEDIA_ATTRIBUTES) {
       const name = a.name;
       const get =
@@ -445,14 +487,7 @@ export function mediaTable(project: ProjectSnapshot): Table {
           : (i: number) => (media[i]!.record as unknown as Record<string, FieldValue>)[name];
       fields.set(name, { name, type: a.type, kind: kindOf(a.type), multiple: false, isId: false, get });
     }
-    t = new Table(
-      media.length,
-      fields,
-      media.map((m) => m.record.id),
-      false,
-      null,
-      'media item',
-    );
+    t = new Table(media.length, fields, ids, numbered, null, 'media item', null, project.dialect.query.foldText ? foldText : null);
     mediaTables.set(media, t);
   }
   return t;

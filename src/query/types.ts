@@ -8,6 +8,25 @@ export interface QueryContext {
   readonly maxLimit: number;
 }
 
+/**
+ * What went wrong, as a fact a dialect can word its own way (the `elmapi` dialect answers some of
+ * these with the original API's exact messages, src/snapshot/dialect/elmapi.ts). `name`: the field.
+ */
+export type Situation =
+  | { readonly kind: 'where_shape' }
+  | { readonly kind: 'between_count' }
+  | { readonly kind: 'unknown_field'; readonly name: string }
+  | { readonly kind: 'relation_shape' }
+  | { readonly kind: 'not_a_relation' }
+  | { readonly kind: 'relation_target_field'; readonly name: string }
+  | { readonly kind: 'relation_no_match' }
+  | { readonly kind: 'sort_direction' }
+  | { readonly kind: 'offset_without_limit' }
+  | { readonly kind: 'project_not_found' }
+  | { readonly kind: 'collection_not_found' }
+  | { readonly kind: 'entry_not_found' }
+  | { readonly kind: 'media_not_found' };
+
 /** A request the engine refuses: becomes an RFC 9457 problem in the HTTP layer. */
 export interface QueryProblem {
   /** 400, 403 or 404. */
@@ -18,6 +37,8 @@ export interface QueryProblem {
   readonly detail: string;
   /** The query parameter at fault, e.g. 'where[prise]'. */
   readonly param?: string;
+  /** For dialects: what happened (never part of a `cqa` answer). */
+  readonly situation?: Situation;
 }
 
 /** Either the JSON text of the answer (status 200) or a problem. */

@@ -1,9 +1,10 @@
 // Content model → snapshot: serialise every entry and media item once, index them, and expose the
 // static documents. No Node imports, so a snapshot can be built in any runtime.
 import { ownValue, type CollectionRecord, type ContentModel, type EntryRecord, type FieldDef, type FieldValue, type MediaRecord, type ProjectRecord } from './model.js';
+import { dialectOf, type Dialect } from './dialect/index.js';
 import { idsAreIntegers } from './order.js';
 import { openapiJson } from './openapi.js';
-import { entryJson, itemJson, listJson, mediaListJson, projectJson } from './serialize.js';
+import { entryJson } from './serialize.js';
 import type { CollectionSnapshot, EntrySnapshot, MediaSnapshot, ProjectSnapshot, Snapshot } from './types.js';
 
 export interface SnapshotOptions {
@@ -23,20 +24,14 @@ export function mediaUrl(baseUrl: string, projectId: string, mediaId: string): s
   return `${baseUrl}/media/${encodeURIComponent(projectId)}/${mediaId.split('/').map(encodeURIComponent).join('/')}`;
 }
 
-function mediaSnapshot(m: MediaRecord, projectId: string, baseUrl: string): MediaSnapshot {
+/** Where a media item's thumbnail is served (the full file until thumbnails are written). */
+export function thumbUrl(_baseUrl: string, _projectId: string, _m: MediaRecord, fullUrl: string): string {
+  return fullUrl;
+}
+
+function mediaSnapshot(m: MediaRecord, projectId: string, baseUrl: string, dialect: Dialect): MediaSnapshot {
   const full_url = mediaUrl(baseUrl, projectId, m.id);
-  const json = JSON.stringify({
-    id: m.id,
-    file_name: m.file_name,
-    full_url,
-    mime_type: m.mime_type,
-    size: m.size,
-    width: m.width,
-    height: m.height,
-    caption: m.caption,
-    alt: m.alt,
-  });
-  return { record: m, full_url, json };
+  return { record: m, full_url, json: dialect.mediaJson(m, full_url, thumbUrl(baseUrl, projectId, m, full_url)) };
 }
 
 interface EntryText {
@@ -57,7 +52,10 @@ interface CachedText extends EntryText {
   readonly deps: readonly (string | undefined)[];
 }
 const shallowCache = new WeakMap<EntryRecord, CachedText>();
-const expandedCache = new WeakMap<EntryRecord, CachedText & { readonly timestamps: string; readonly hash: string }>();
+const expandedCache = new WeakMap<
+  EntryRecord,
+  CachedText & { readonly timestamps: string; readonly hash: string; readonly withTimestamps?: EntryText }
+>();
 
 function sameDeps(a: readonly (string | undefined)[], b: readonly (string | undefined)[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
@@ -68,12 +66,18 @@ class EntryWriter {
   private readonly collections: ReadonlyMap<string, { record: CollectionRecord; fieldsKey: string; byId: Map<string, EntryRecord> }>;
   private readonly mediaKey: string;
 
+  private readonly mediaJson: (id: string) => string | undefined;
+
   constructor(
     project: ProjectRecord,
-    private readonly media: ReadonlyMap<string, MediaSnapshot>,
+    media: ReadonlyMap<string, MediaSnapshot>,
+    private readonly d: Dialect,
+    /** Keep texts in the module caches for the next snapshot (--watch); false for one-off loads. */
     private readonly reuse: boolean,
   ) {
-    this.mediaKey = [...media.values()].map((m) => m.json).join('\n');
+    // The dialect is part of the key: a text made for another dialect is never reused.
+    this.mediaKey = [d.name, ...[...media.values()].map((m) => m.json)].join('\n');
+    this.mediaJson = (id) => media.get(id)?.json;
     this.collections = new Map(
       project.collections.map((c) => [
         c.slug,
@@ -83,28 +87,34 @@ class EntryWriter {
   }
 
   /** Shallow texts made by this writer: an entry related from many others is looked up once. */
-  private readonly shallowMade = new Map<EntryRecord, string>();
+  private readonly shallowMade = new Map<EntryRecord, EntryText>();
 
-  /** Shallow JSON of a published entry (its own relations stay ids: the published ones). */
-  private shallowJson(slug: string, id: string): string | undefined {
+  /**
+   * Shallow JSON of a published entry (its own relations stay ids: the published ones); with
+   * `timestamps`, as embedded in an entry asked for with them (dialects with timestampsFirst).
+   */
+  private shallowJson(slug: string, id: string, timestamps = false): string | undefined {
     const col = this.collections.get(slug);
     const e = col?.byId.get(id);
     if (!col || !e) return undefined;
-    let json = this.shallowMade.get(e);
-    if (json === undefined) {
+    let text = this.shallowMade.get(e);
+    if (text === undefined) {
+      let json: EntryText;
       const deps: (string | undefined)[] = [];
       for (const f of col.record.fields) if (!f.hidden && f.type === 'relation' && f.collection) deps.push(...this.publishedIds(f, ownValue(e.values, f.name)));
       const hit = this.reuse ? shallowCache.get(e) : undefined;
       if (hit && hit.fieldsKey === col.fieldsKey && hit.mediaKey === this.mediaKey && sameDeps(deps, hit.deps)) {
-        json = hit.json;
+        json = hit;
       } else {
-        const text = this.entryText(col.record, e);
-        if (this.reuse) shallowCache.set(e, { ...text, fieldsKey: col.fieldsKey, mediaKey: this.mediaKey, deps });
-        json = text.json;
+        json = this.entryText(col.record, e);
+        if (this.reuse) shallowCache.set(e, { ...json, fieldsKey: col.fieldsKey, mediaKey: this.mediaKey, deps });
       }
-      this.shallowMade.set(e, json);
+      text = { json: json.json, offsets: json.offsets };
+      this.shallowMade.set(e, text);
     }
-    return json;
+    if (!timestamps) return text.json;
+    const at = text.offsets[0] as number;
+    return `${text.json.slice(0, at)}${this.d.entryTimestamps(e)}${text.json.slice(at)}`;
   }
 
   /**
@@ -117,48 +127,41 @@ class EntryWriter {
   }
 
   /** The shallow texts a relation field's value expands to, in order (undefined: not published). */
-  private relationTargets(field: FieldDef, value: FieldValue | undefined): (string | undefined)[] {
+  private relationTargets(field: FieldDef, value: FieldValue | undefined, timestamps = false): (string | undefined)[] {
     if (value === undefined || value === null) return [];
     const ids = Array.isArray(value) ? value : [value];
-    return ids.map((id) => this.shallowJson(field.collection as string, String(id)));
+    return ids.map((id) => this.shallowJson(field.collection as string, String(id), timestamps));
   }
 
-  private valueJson(field: FieldDef, value: FieldValue | undefined, targets: (string | undefined)[] | undefined): string {
-    if (field.type === 'media') {
-      const one = (id: FieldValue) => this.media.get(String(id))?.json;
-      if (field.multiple) return `[${asList(value).map(one).filter((s) => s !== undefined).join(',')}]`;
-      return (value !== undefined && value !== null && one(value)) || 'null';
-    }
-    if (targets) {
-      if (field.multiple) return `[${targets.filter((s) => s !== undefined).join(',')}]`;
-      return targets[0] ?? 'null';
-    }
-    if (field.multiple) return JSON.stringify(asList(value));
-    return value === undefined ? 'null' : JSON.stringify(value);
-  }
-
-  /** `deps`, when given, collects the relation targets' texts: the entry is expanded. */
-  private entryText(col: CollectionRecord, e: EntryRecord, deps?: (string | undefined)[]): EntryText {
+  /**
+   * `deps`, when given, collects the relation targets' texts: the entry is expanded.
+   * `timestamps`: the text with timestamps in place (dialects with timestampsFirst).
+   */
+  private entryText(col: CollectionRecord, e: EntryRecord, deps?: (string | undefined)[], timestamps = false): EntryText {
+    const d = this.d;
     const visible = col.fields.filter((f) => !f.hidden);
     // Parts joined once: the text is flat, not a tree of concatenations kept alive with it. A small
     // array of offsets costs far less than a typed array (with its buffer) per entry.
-    const parts = [`{"id":${JSON.stringify(e.id)},"locale":${JSON.stringify(e.locale)}`];
+    const parts = [timestamps ? d.entryHead(e) + d.entryTimestamps(e) : d.entryHead(e)];
     const offsets = new Array<number>(visible.length + 1); // exact size: no spare capacity
     let length = (parts[0] as string).length;
     for (const [i, f] of visible.entries()) {
       offsets[i] = length;
-      let value = ownValue(e.values, f.name);
-      let targets: (string | undefined)[] | undefined;
+      const value = ownValue(e.values, f.name);
+      let json: string | undefined;
       if (f.type === 'relation' && f.collection) {
+        const present = value !== undefined && value !== null;
         if (deps) {
-          targets = this.relationTargets(f, value);
+          const targets = this.relationTargets(f, value, timestamps);
           deps.push(...targets);
+          json = d.relationJson(f, present, targets.filter((t) => t !== undefined));
         } else {
-          const ids = this.publishedIds(f, value).filter((id) => id !== undefined);
-          value = f.multiple ? ids : (ids[0] ?? null);
+          json = d.relationJson(f, present, this.publishedIds(f, value).filter((id) => id !== undefined).map(d.idJson));
         }
+      } else {
+        json = d.fieldJson(f, value, this.mediaJson);
       }
-      const part = `,${JSON.stringify(f.name)}:${this.valueJson(f, value, targets)}`;
+      const part = d.fieldPart(f.name, json);
       parts.push(part);
       length += part.length;
     }
@@ -170,18 +173,26 @@ class EntryWriter {
   /** The entry as served: relations and media expanded, with its timestamps text and hash. */
   entry(col: CollectionRecord, e: EntryRecord, rank: number): EntrySnapshot {
     const fieldsKey = (this.collections.get(col.slug) as { fieldsKey: string }).fieldsKey;
+    const both = this.d.timestampsFirst;
     const hit = this.reuse ? expandedCache.get(e) : undefined;
     if (hit && hit.fieldsKey === fieldsKey && hit.mediaKey === this.mediaKey) {
       const deps: (string | undefined)[] = [];
-      for (const f of col.fields) if (!f.hidden && f.type === 'relation' && f.collection) deps.push(...this.relationTargets(f, ownValue(e.values, f.name)));
-      if (sameDeps(deps, hit.deps)) return { record: e, rank, json: hit.json, offsets: hit.offsets, timestamps: hit.timestamps, hash: hit.hash };
+      const relations = col.fields.filter((f) => !f.hidden && f.type === 'relation' && f.collection);
+      for (const f of relations) deps.push(...this.relationTargets(f, ownValue(e.values, f.name)));
+      if (both) for (const f of relations) deps.push(...this.relationTargets(f, ownValue(e.values, f.name), true));
+      if (sameDeps(deps, hit.deps)) return snapshotOf(e, rank, hit);
     }
     const deps: (string | undefined)[] = [];
     const text = this.entryText(col, e, deps);
-    const timestamps = timestampsText(e);
-    const hash = hashStrings([e.draft ? 'D' : 'P', text.json, timestamps]);
-    if (this.reuse) expandedCache.set(e, { ...text, timestamps, hash, fieldsKey, mediaKey: this.mediaKey, deps });
-    return { record: e, rank, json: text.json, offsets: text.offsets, timestamps, hash };
+    const timestamps = this.d.entryTimestamps(e);
+    // With timestampsFirst, the timestamped text is made alongside (its targets' texts go into deps after the plain ones).
+    const withTimestamps = both ? this.entryText(col, e, deps, true) : undefined;
+    const hashed = [e.draft ? 'D' : 'P', text.json, timestamps];
+    if (withTimestamps) hashed.push(withTimestamps.json);
+    const hash = hashStrings(hashed);
+    const made = { ...text, timestamps, hash, fieldsKey, mediaKey: this.mediaKey, deps, ...(withTimestamps ? { withTimestamps } : {}) };
+    if (this.reuse) expandedCache.set(e, made);
+    return snapshotOf(e, rank, made);
   }
 }
 
@@ -189,8 +200,13 @@ function asList(value: FieldValue | undefined): FieldValue[] {
   return Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
 }
 
-function timestampsText(e: EntryRecord): string {
-  return `,"created_at":${JSON.stringify(e.created_at)},"updated_at":${JSON.stringify(e.updated_at)},"published_at":${JSON.stringify(e.published_at)}`;
+function snapshotOf(
+  e: EntryRecord,
+  rank: number,
+  t: EntryText & { readonly timestamps: string; readonly hash: string; readonly withTimestamps?: EntryText },
+): EntrySnapshot {
+  const base = { record: e, rank, json: t.json, offsets: t.offsets, timestamps: t.timestamps, hash: t.hash };
+  return t.withTimestamps ? { ...base, withTimestamps: t.withTimestamps } : base;
 }
 
 function collectionSnapshot(col: CollectionRecord, writer: EntryWriter): CollectionSnapshot {
@@ -207,14 +223,20 @@ function collectionSnapshot(col: CollectionRecord, writer: EntryWriter): Collect
 }
 
 function projectSnapshot(project: ProjectRecord, baseUrl: string, reuse: boolean): ProjectSnapshot {
-  const media = project.media.map((m) => mediaSnapshot(m, project.id, baseUrl));
+  const dialect = dialectOf(project);
+  const media = [...project.media].sort(dialect.compareMedia).map((m) => mediaSnapshot(m, project.id, baseUrl, dialect));
   const mediaById = new Map(media.map((m) => [m.record.id, m]));
-  const writer = new EntryWriter(project, mediaById, reuse);
+  const mediaByKey = new Map<string, MediaSnapshot>();
+  // First come, first kept: two files of one name answer /name/<file> with the one listed first.
+  for (const m of media) for (const k of dialect.mediaKeys(m.record)) if (!mediaByKey.has(k)) mediaByKey.set(k, m);
+  const writer = new EntryWriter(project, mediaById, dialect, reuse);
   return {
     record: project,
+    dialect,
     collections: new Map(project.collections.map((c) => [c.slug, collectionSnapshot(c, writer)])),
     media,
     mediaById,
+    mediaByKey,
     tokens: new Map(project.tokens.map((t) => [t.sha256, t])),
   };
 }
@@ -240,7 +262,7 @@ function hashStrings(parts: Iterable<string>): string {
 function* hashInput(projects: ReadonlyMap<string, ProjectSnapshot>, openapi: string): Generator<string> {
   yield openapi;
   for (const p of projects.values()) {
-    yield projectJson(p);
+    yield p.dialect.projectJson(p);
     yield String(p.record.public);
     for (const t of p.record.tokens) yield `${t.name}\n${t.sha256}\n${t.scopes.join(',')}`;
     for (const m of p.media) yield m.json;
@@ -255,7 +277,7 @@ function listPaths(projects: ReadonlyMap<string, ProjectSnapshot>): string[] {
   for (const p of projects.values()) {
     const base = `/api/${p.record.id}`;
     paths.push(base, `${base}/${MEDIA_SEGMENT}`);
-    for (const m of p.media) paths.push(`${base}/${MEDIA_SEGMENT}/${m.record.id}`);
+    for (const k of p.mediaByKey.keys()) paths.push(`${base}/${MEDIA_SEGMENT}/${k}`);
     for (const c of p.collections.values()) {
       paths.push(`${base}/${c.record.slug}`);
       for (const e of c.entries) if (!e.record.draft) paths.push(`${base}/${c.record.slug}/${e.record.id}`);
@@ -273,32 +295,44 @@ function documentFor(projects: ReadonlyMap<string, ProjectSnapshot>, path: strin
   if (parts[0] !== '' || parts[1] !== 'api' || parts.length < 3) return undefined;
   const project = projects.get(parts[2] as string);
   if (!project) return undefined;
-  if (parts.length === 3) return projectJson(project);
+  const d = project.dialect;
+  if (parts.length === 3) return d.projectJson(project);
   if (parts[3] === MEDIA_SEGMENT) {
-    if (parts.length === 4) return mediaListJson(project.media);
-    const m = project.mediaById.get(parts.slice(4).join('/'));
-    return m && itemJson(m.json);
+    if (parts.length === 4) return d.list(project.media.map((m) => m.json), project.media.length, null, 0);
+    const m = project.mediaByKey.get(parts.slice(4).join('/'));
+    return m && d.item(m.json);
   }
   const col = project.collections.get(parts[3] as string);
   if (!col || parts.length > 5) return undefined;
   if (parts.length === 4) {
     const items: string[] = [];
     for (const e of col.entries) if (!e.record.draft) items.push(entryJson(e));
-    return listJson(items, items.length, null, 0);
+    return d.list(items, items.length, null, 0);
   }
   const e = col.byId.get(parts[4] as string);
-  return e && !e.record.draft ? itemJson(entryJson(e)) : undefined;
+  return e && !e.record.draft ? d.item(entryJson(e)) : undefined;
 }
 
+/** The OpenAPI document describing `projects` (with media URLs under `baseUrl`). */
+export type Describe = (projects: readonly ProjectRecord[], baseUrl: string) => string;
+
 export function createSnapshot(model: ContentModel, options: SnapshotOptions = {}): Snapshot {
+  return assembleSnapshot(model, options, (projects, baseUrl) => openapiJson({ projects }, baseUrl));
+}
+
+/**
+ * createSnapshot with the OpenAPI writer given: loadSnapshot passes the documents its file carries,
+ * so that a worker importing content-query-api/edge does not bundle the OpenAPI generator.
+ */
+export function assembleSnapshot(model: ContentModel, options: SnapshotOptions, describe: Describe): Snapshot {
   const baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
   const projects = new Map(model.projects.map((p) => [p.id, projectSnapshot(p, baseUrl, options.reuse ?? true)]));
   const openapiOf = (ids: Iterable<string>): string => {
     const wanted = new Set(ids);
-    return openapiJson({ projects: model.projects.filter((p) => wanted.has(p.id)) }, baseUrl);
+    return describe(model.projects.filter((p) => wanted.has(p.id)), baseUrl);
   };
   // The hash covers every project's description; what is served without a token covers public ones.
-  const full = openapiJson(model, baseUrl);
+  const full = describe(model.projects, baseUrl);
   const publicIds = model.projects.filter((p) => p.public).map((p) => p.id);
   return Object.freeze({
     hash: hashStrings(hashInput(projects, full)),

@@ -24,6 +24,10 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 
 export type Scope = 'read' | 'drafts';
 
+/** How a project answers: `cqa` (SPEC §4, the default) or `elmapi` (the original API's shapes). */
+export const DIALECTS = ['cqa', 'elmapi'] as const;
+export type DialectName = (typeof DIALECTS)[number];
+
 export interface FieldDef {
   readonly name: string;
   readonly type: FieldType;
@@ -109,6 +113,11 @@ export interface MediaRecord {
   readonly alt: string | null;
   /** Absolute path of the file on disk; never serialised. */
   readonly source: string;
+  /**
+   * The integer id of the `elmapi` dialect: `id:` in _media.yaml, else derived from the path
+   * (src/content/media-number.ts). Absent in hand-made models: then derived when needed.
+   */
+  readonly number?: number;
 }
 
 export interface TokenRecord {
@@ -125,6 +134,8 @@ export interface ProjectRecord {
   readonly default_locale: string;
   readonly locales: readonly string[];
   readonly public: boolean;
+  /** Absent: `cqa`. */
+  readonly dialect?: DialectName;
   readonly tokens: readonly TokenRecord[];
   readonly collections: readonly CollectionRecord[];
   /** Sorted by id. */

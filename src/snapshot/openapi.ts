@@ -2,16 +2,17 @@
 // per collection derived from its visible fields, Media and Problem schemas. Built from plain
 // objects in a fixed order, so the same content always gives the same text. No Node imports.
 import type { CollectionRecord, ContentModel, FieldDef, ProjectRecord } from './model.js';
+import { elmapiPaths, elmapiResponses, elmapiSchemas } from './openapi-elmapi.js';
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Obj = { [key: string]: Json };
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Obj = { [key: string]: Json };
 
 const MEDIA_SEGMENT = 'project-media';
 const PROBLEM = 'application/problem+json';
 const JSON_TYPE = 'application/json';
 
-const ref = (name: string): Obj => ({ $ref: `#/components/schemas/${name}` });
-const nullable = (schema: Obj): Obj => ({ anyOf: [schema, { type: 'null' }] });
+export const ref = (name: string): Obj => ({ $ref: `#/components/schemas/${name}` });
+export const nullable = (schema: Obj): Obj => ({ anyOf: [schema, { type: 'null' }] });
 
 /** Component names: ids and slugs never contain '.', so `<project>.<collection>` cannot collide. */
 export function entrySchemaName(projectId: string, slug: string, shallow = false): string {
@@ -198,6 +199,10 @@ function schemas(model: Pick<ContentModel, 'projects'>): Obj {
     Project: projectSchema(),
   };
   for (const p of model.projects) {
+    if (p.dialect === 'elmapi') {
+      Object.assign(out, elmapiSchemas(p));
+      continue;
+    }
     for (const c of p.collections) {
       out[entrySchemaName(p.id, c.slug)] = entrySchema(p, c);
       out[entrySchemaName(p.id, c.slug, true)] = entrySchema(p, c, true);
@@ -253,10 +258,10 @@ function parameters(): Obj {
   };
 }
 
-const param = (name: string): Obj => ({ $ref: `#/components/parameters/${name}` });
-const LIST_PARAMS = ['where', 'whereRelation', 'sort', 'limit', 'offset', 'first', 'count', 'state', 'locale', 'timestamps', 'fields', 'exclude'];
-const MEDIA_LIST_PARAMS = ['where', 'sort', 'limit', 'offset', 'first', 'count'];
-const ENTRY_PARAMS = ['state', 'timestamps', 'fields', 'exclude'];
+export const param = (name: string): Obj => ({ $ref: `#/components/parameters/${name}` });
+export const LIST_PARAMS = ['where', 'whereRelation', 'sort', 'limit', 'offset', 'first', 'count', 'state', 'locale', 'timestamps', 'fields', 'exclude'];
+export const MEDIA_LIST_PARAMS = ['where', 'sort', 'limit', 'offset', 'first', 'count'];
+export const ENTRY_PARAMS = ['state', 'timestamps', 'fields', 'exclude'];
 
 function problemResponse(description: string): Obj {
   return { description, content: { [PROBLEM]: { schema: ref('Problem') } } };
@@ -276,7 +281,7 @@ function responses(): Obj {
   };
 }
 
-function ok(description: string, schema: Obj): Obj {
+export function ok(description: string, schema: Obj): Obj {
   return {
     description,
     headers: { ETag: { schema: { type: 'string' }, description: 'strong validator for If-None-Match' } },
@@ -300,7 +305,7 @@ function errorRefs(withQuery: boolean): Obj {
 // Paths
 
 /** Public projects: the token is optional (anonymous reads see published content). */
-function security(project: ProjectRecord): Json[] {
+export function security(project: ProjectRecord): Json[] {
   return project.public ? [{}, { bearerAuth: [] }] : [{ bearerAuth: [] }];
 }
 
@@ -317,7 +322,7 @@ function operation(project: ProjectRecord, id: string, summary: string, params: 
   };
 }
 
-const pathParam = (name: string, description: string): Obj => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+export const pathParam = (name: string, description: string): Obj => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
 
 function listAnswer(item: Obj): Obj {
   return { oneOf: [listOf(item), dataOf(item), ref('Count')], description: 'a list; with ?first one item; with ?count a count' };
@@ -401,7 +406,9 @@ function servicePaths(): Obj {
 /** The description of `model.projects` only: pass just the projects the reader may know about. */
 export function openapiDocument(model: Pick<ContentModel, 'projects'>, baseUrl: string): Obj {
   let paths: Obj = {};
-  for (const p of model.projects) paths = { ...paths, ...projectPaths(p) };
+  for (const p of model.projects) paths = { ...paths, ...(p.dialect === 'elmapi' ? elmapiPaths(p) : projectPaths(p)) };
+  // The elmapi dialect's error answers, only when a project speaks it (a cqa-only document is unchanged).
+  const extra = model.projects.some((p) => p.dialect === 'elmapi') ? elmapiResponses() : {};
   paths = { ...paths, ...servicePaths() };
   return {
     openapi: '3.1.0',
@@ -416,7 +423,7 @@ export function openapiDocument(model: Pick<ContentModel, 'projects'>, baseUrl: 
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'a token listed in project.yaml' } },
       parameters: parameters(),
-      responses: responses(),
+      responses: { ...responses(), ...extra },
       schemas: schemas(model),
     },
   };

@@ -4,7 +4,7 @@
 // Node imports, no file system. Loading re-runs createSnapshot on the model: serialising the model
 // rather than the finished snapshot keeps the file about as small as the content (no per-entry
 // JSON texts, offsets or static documents) and makes the answers exactly those of `cqa serve`.
-import { createSnapshot } from './create.js';
+import { assembleSnapshot } from './create.js';
 import type { CollectionRecord, ContentModel, EntryRecord, MediaRecord, ProjectRecord } from './model.js';
 import type { Snapshot } from './types.js';
 
@@ -25,6 +25,12 @@ export interface SnapshotFile {
   readonly hash: string;
   readonly base_url: string;
   readonly projects: readonly PortableProject[];
+  /**
+   * The OpenAPI documents a server answers, by the sorted ids of the projects each describes
+   * (`,`-joined): all projects (for the hash), the public ones, and the public ones plus each
+   * token's project. Carried so that a worker needs no OpenAPI generator.
+   */
+  readonly openapi: Readonly<Record<string, string>>;
 }
 
 /** A file that is not a snapshot this version can read. */
@@ -51,8 +57,21 @@ export function snapshotText(snapshot: Snapshot): string {
     hash: snapshot.hash,
     base_url: snapshot.baseUrl,
     projects: [...snapshot.projects.values()].map((p) => portableProject(p.record)),
+    openapi: openapiDocuments(snapshot),
   };
   return `${JSON.stringify(file)}\n`;
+}
+
+const idsKey = (ids: Iterable<string>) => [...ids].sort().join(',');
+
+/** Every OpenAPI document a server of this snapshot can answer, by idsKey (see SnapshotFile.openapi). */
+function openapiDocuments(snapshot: Snapshot): Record<string, string> {
+  const all = [...snapshot.projects.values()].map((p) => p.record);
+  const publicIds = all.filter((p) => p.public).map((p) => p.id);
+  const audiences = [all.map((p) => p.id), publicIds, ...all.map((p) => [...new Set([...publicIds, p.id])])];
+  const docs: Record<string, string> = {};
+  for (const ids of audiences) docs[idsKey(ids)] ??= snapshot.openapiOf(ids);
+  return docs;
 }
 
 const decoder = new TextDecoder();
@@ -87,8 +106,15 @@ export function loadSnapshot(data: string | ArrayBuffer | ArrayBufferView | Snap
   if (f.version !== SNAPSHOT_VERSION) fail(`format version ${JSON.stringify(f.version)}, this version reads ${SNAPSHOT_VERSION}`);
   if (!Array.isArray(f.projects)) fail('"projects" is not a list');
   if (typeof f.base_url !== 'string') fail('"base_url" is not a string');
+  const docs = f.openapi;
+  if (typeof docs !== 'object' || docs === null) fail('"openapi" is not an object');
   const model: ContentModel = { projects: f.projects.map(project) };
-  return createSnapshot(model, { baseUrl: f.base_url, reuse: false });
+  return assembleSnapshot(model, { baseUrl: f.base_url, reuse: false }, (projects) => {
+    const key = idsKey(projects.map((p) => p.id));
+    const doc = Object.hasOwn(docs, key) ? docs[key] : undefined;
+    if (typeof doc !== 'string') fail(`no OpenAPI document for the projects ${key || '(none)'}`);
+    return doc;
+  });
 }
 
 function project(p: PortableProject): ProjectRecord {

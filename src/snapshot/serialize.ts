@@ -29,6 +29,15 @@ export interface EntryProjection {
 /** An entry's response JSON, cut to the projection by slicing its precomputed text. */
 export function entryJson(entry: EntrySnapshot, projection?: EntryProjection): string {
   if (!projection || (!projection.timestamps && !projection.fields)) return entry.json;
+  const whole = projection.timestamps && entry.withTimestamps;
+  if (whole) {
+    // Timestamps already in place: only slice out the fields.
+    if (!projection.fields) return whole.json;
+    const o = whole.offsets;
+    let text = whole.json.slice(0, o[0]);
+    for (const i of projection.fields) text += whole.json.slice(o[i], o[i + 1]);
+    return `${text}}`;
+  }
   const { json, offsets } = entry;
   const end = offsets[offsets.length - 1] as number;
   let body: string;

@@ -1,6 +1,7 @@
 // The snapshot: the content model plus everything precomputed for answering requests — entries
 // serialised once, lookups by id, the static documents. Immutable once created; the query engine
 // and the HTTP layer only read it.
+import type { Dialect } from './dialect/types.js';
 import type { CollectionRecord, EntryRecord, FieldDef, MediaRecord, ProjectRecord, TokenRecord } from './model.js';
 
 export interface EntrySnapshot {
@@ -21,6 +22,11 @@ export interface EntrySnapshot {
   readonly timestamps: string;
   /** Digest of everything an answer may show of this entry (draft flag, json, timestamps). */
   readonly hash: string;
+  /**
+   * The entry's text with timestamps, when they are not just spliced in before the closing `}`
+   * (a dialect with `timestampsFirst`: they follow the locale, and embedded entries carry theirs).
+   */
+  readonly withTimestamps?: { readonly json: string; readonly offsets: readonly number[] };
 }
 
 export interface CollectionSnapshot {
@@ -47,10 +53,15 @@ export interface MediaSnapshot {
 
 export interface ProjectSnapshot {
   readonly record: ProjectRecord;
+  /** How the project answers (src/snapshot/dialect/). */
+  readonly dialect: Dialect;
   readonly collections: ReadonlyMap<string, CollectionSnapshot>;
-  /** Sorted by id. */
+  /** In the dialect's media order (cqa: by id). */
   readonly media: readonly MediaSnapshot[];
+  /** By media id: the path under media/ (what entries and /media/ URLs name). */
   readonly mediaById: ReadonlyMap<string, MediaSnapshot>;
+  /** By what follows /project-media/ in an API path (cqa: the media id; elmapi: the number, name/<file>). */
+  readonly mediaByKey: ReadonlyMap<string, MediaSnapshot>;
   /** sha256 hex → token. */
   readonly tokens: ReadonlyMap<string, TokenRecord>;
 }

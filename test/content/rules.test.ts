@@ -59,7 +59,7 @@ tokens:
       { file: 'p/project.yaml', line: 1, field: 'id', message: expect.stringMatching(/^project id 'bad id' is not valid/) },
       { file: 'p/project.yaml', line: 2, field: 'default_locale', message: "default_locale 'fr' is not in locales [en, de]" },
       { file: 'p/project.yaml', line: 4, field: 'public', message: 'expected true or false, got "sometimes"' },
-      { file: 'p/project.yaml', line: 5, field: 'colour', message: "unknown key 'colour'; project.yaml keys are id, name, description, default_locale, locales, public, tokens" },
+      { file: 'p/project.yaml', line: 5, field: 'colour', message: "unknown key 'colour'; project.yaml keys are id, name, description, default_locale, locales, public, dialect, tokens" },
       { file: 'p/project.yaml', line: 8, field: 'tokens', message: "token 'a': sha256 must be 64 hex digits (make one with 'cqa token create'), got 1234" },
       { file: 'p/project.yaml', line: 11, field: 'tokens', message: "token 'b': unknown scope \"write\"; scopes are read, drafts" },
       { file: 'p/project.yaml', line: 12, field: 'tokens', message: "token 3: needs a 'name' (text)" },

@@ -1,5 +1,6 @@
 // Static parity (§3/§4): over a real socket, the unfiltered answer for every path of the sample's
-// snapshot is byte-identical to snapshot.document(path), which is what `cqa build` writes.
+// snapshot is byte-identical to snapshot.document(path), which is what `cqa build` writes — for
+// both dialects: the sample's `demo` project (cqa) and `travel` (elmapi).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/http/start.js';
 import { socketClient } from './fixture.js';
@@ -11,14 +12,17 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 const encodePath = (p: string) => p.split('/').map(encodeURIComponent).join('/');
+/** The sample's fixture token of the project a path is in. */
+const TOKENS: Record<string, string> = { demo: 'demo-token', '5f2b8c1e9a4d4e7fb3c60a1d2e8f9b47': 'travel-token' };
 
 describe('static parity with the sample content', () => {
   it('every query-less API path answers exactly the document bytes', async () => {
     const s = server.snapshot;
     expect(s.paths.length).toBeGreaterThan(20);
     const client = socketClient(server.url);
-    const headers = { accept: 'application/json', authorization: 'Bearer demo-token' };
+    expect(new Set([...s.projects.values()].map((p) => p.dialect.name))).toEqual(new Set(['cqa', 'elmapi']));
     for (const path of s.paths) {
+      const headers = { accept: 'application/json', authorization: `Bearer ${TOKENS[path.split('/')[2] as string]}` };
       const r = await client({ path: encodePath(path), headers });
       expect(r.status, path).toBe(200);
       expect(r.body.equals(Buffer.from(s.document(path) as string, 'utf8')), path).toBe(true);

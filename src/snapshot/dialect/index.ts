@@ -1,0 +1,14 @@
+// The dialect of a project (SPEC §5.1): `dialect:` in project.yaml, `cqa` when absent.
+import type { DialectName, ProjectRecord } from '../model.js';
+import { cqa } from './cqa.js';
+import { elmapi } from './elmapi.js';
+import type { Dialect } from './types.js';
+
+export type { Dialect, ErrorAnswer, QuerySemantics } from './types.js';
+export { cqa, elmapi };
+
+const DIALECTS: Readonly<Record<DialectName, Dialect>> = { cqa, elmapi };
+
+export function dialectOf(project: Pick<ProjectRecord, 'dialect'>): Dialect {
+  return DIALECTS[project.dialect ?? 'cqa'];
+}
