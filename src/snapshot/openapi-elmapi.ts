@@ -8,6 +8,7 @@ import {
   entrySchemaName,
   LIST_PARAMS,
   MEDIA_LIST_PARAMS,
+  mediaFileOperation,
   nullable,
   ok,
   param,
@@ -173,20 +174,6 @@ export function elmapiPaths(project: ProjectRecord): Obj {
   out[media] = operation(project, `listMedia_${project.id}`, 'List media', MEDIA_LIST_PARAMS.map(param), ok('Media', listAnswer(ref('ElmapiMedia'))), true);
   out[`${media}/{media_id}`] = operation(project, `getMedia_${project.id}`, 'One media item', [pathParam('media_id', 'the integer id')], ok('The media item', ref('ElmapiMedia')), false);
   out[`${media}/name/{file_name}`] = operation(project, `getMediaByName_${project.id}`, 'One media item by file name', [pathParam('file_name', 'the file name')], ok('The media item', ref('ElmapiMedia')), false);
-  out[`/media/${project.id}/{media_path}`] = {
-    get: {
-      operationId: `mediaFile_${project.id}`,
-      summary: 'The media file itself (Range requests, ETag); no token needed',
-      tags: [project.id],
-      security: [],
-      parameters: [pathParam('media_path', "the file's path under media/")],
-      responses: {
-        '200': { description: 'The file', content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
-        '206': { description: 'Part of the file (Range)' },
-        '304': { $ref: '#/components/responses/NotModified' },
-        '404': { $ref: '#/components/responses/ElmapiNotFound' },
-      },
-    },
-  };
+  out[`/media/${project.id}/{media_path}`] = mediaFileOperation(project, pathParam('media_path', "the file's path under media/"), 'ElmapiNotFound');
   return out;
 }

@@ -345,6 +345,25 @@ function collectionPaths(project: ProjectRecord, col: CollectionRecord): Obj {
   };
 }
 
+/** `/media/<project>/…`: the file itself, in every dialect (only the 404 answer differs). */
+export function mediaFileOperation(project: ProjectRecord, pathParameter: Json, notFound: string): Obj {
+  return {
+    get: {
+      operationId: `mediaFile_${project.id}`,
+      summary: 'The media file itself (Range requests, ETag); no token needed',
+      tags: [project.id],
+      security: [],
+      parameters: [pathParameter],
+      responses: {
+        '200': { description: 'The file', content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
+        '206': { description: 'Part of the file (Range)' },
+        '304': { $ref: '#/components/responses/NotModified' },
+        '404': { $ref: `#/components/responses/${notFound}` },
+      },
+    },
+  };
+}
+
 function projectPaths(project: ProjectRecord): Obj {
   const base = `/api/${project.id}`;
   const media = `${base}/${MEDIA_SEGMENT}`;
@@ -355,21 +374,7 @@ function projectPaths(project: ProjectRecord): Obj {
   for (const c of project.collections) out = { ...out, ...collectionPaths(project, c) };
   out[media] = operation(project, `listMedia_${project.id}`, 'List media', MEDIA_LIST_PARAMS.map(param), ok('Media', listAnswer(ref('Media'))), true);
   out[`${media}/{media_id}`] = operation(project, `getMedia_${project.id}`, 'One media item', [mediaId], ok('The media item', dataOf(ref('Media'))), false);
-  out[`/media/${project.id}/{media_id}`] = {
-    get: {
-      operationId: `mediaFile_${project.id}`,
-      summary: 'The media file itself (Range requests, ETag); no token needed',
-      tags: [project.id],
-      security: [],
-      parameters: [mediaId],
-      responses: {
-        '200': { description: 'The file', content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
-        '206': { description: 'Part of the file (Range)' },
-        '304': { $ref: '#/components/responses/NotModified' },
-        '404': { $ref: '#/components/responses/NotFound' },
-      },
-    },
-  };
+  out[`/media/${project.id}/{media_id}`] = mediaFileOperation(project, mediaId, 'NotFound');
   return out;
 }
 
