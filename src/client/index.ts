@@ -5,24 +5,31 @@
 //
 // `mode: 'server'` sends the query to a server that speaks the API (cqa serve, an edge worker, …);
 // `mode: 'static'` answers it in place over a static tree (`cqa build`) with the server's own query
-// engine. Same methods, same answers, same errors. No Node imports: runs in browsers and edge
-// runtimes (docs/client.md).
+// engine. Same methods, same answers, same errors. `dialect: 'elmapi'` for a project that answers
+// in that dialect (bare arrays, integer ids, `{"error": …}`). No Node imports: runs in browsers
+// and edge runtimes (docs/client.md).
+import { CLIENT_DIALECTS } from './dialects.js';
 import { queryString, type QueryObject } from './query-string.js';
 import { ServerSource, type Fetch, type Source } from './source.js';
 import { StaticSource } from './static.js';
 import type {
+  AnyElmapiProject,
   AnyProject,
   Collection,
+  DialectName,
+  DialectOption,
   EntryOf,
   FieldName,
-  List,
-  Media,
+  IdOf,
+  ListOf,
+  MediaOf,
   MediaQuery,
-  ProjectInfo,
+  ProjectInfoOf,
   ProjectOf,
   ProjectSchema,
   Query,
   Shaped,
+  TimestampsOf,
 } from './types.js';
 
 export type * from './types.js';
@@ -43,13 +50,21 @@ export interface ClientOptions {
   readonly fetch?: Fetch;
   /** Static mode: the largest `limit` accepted, as `cqa serve --max-limit` (default 1000; 0 = no cap). */
   readonly maxLimit?: number;
+  /**
+   * The project's dialect (`dialect:` in its project.yaml): 'cqa' (default) or 'elmapi'. Its
+   * answers do not say which, so an `elmapi` project needs it; server mode only for now.
+   */
+  readonly dialect?: DialectName;
 }
 
-/** An answer other than 200: the RFC 9457 problem the server (or the static engine) gave. */
+/**
+ * An answer other than 200: the RFC 9457 problem the server (or the static engine) gave, or the
+ * `elmapi` dialect's `{"error": …[, "code": …]}` / `{"message": …}` (then `detail` is that text).
+ */
 export class ClientError extends Error {
   override readonly name = 'ClientError';
   readonly status: number;
-  /** Stable machine-readable word, e.g. 'unknown_field'. */
+  /** Stable machine-readable word, e.g. 'unknown_field'; 'http_error' when the body has none. */
   readonly code: string;
   /** What to change, for a person. */
   readonly detail: string;
@@ -57,14 +72,15 @@ export class ClientError extends Error {
   readonly param: string | undefined;
 
   constructor(status: number, body: string) {
-    let p: { code?: unknown; detail?: unknown; param?: unknown } = {};
+    let p: { code?: unknown; detail?: unknown; param?: unknown; error?: unknown; message?: unknown } = {};
     try {
       p = JSON.parse(body) as typeof p;
     } catch {
       /* not a problem document (a proxy's error page) */
     }
     const code = typeof p.code === 'string' ? p.code : 'http_error';
-    const detail = typeof p.detail === 'string' ? p.detail : body.slice(0, 200);
+    const text = [p.detail, p.error, p.message].find((t) => typeof t === 'string') as string | undefined;
+    const detail = text ?? body.slice(0, 200);
     super(`${status} ${code}: ${detail}`);
     this.status = status;
     this.code = code;
@@ -73,6 +89,8 @@ export class ClientError extends Error {
   }
 }
 
+type Entry<P extends ProjectSchema, C extends Collection<P>, K extends string, T extends boolean> = Shaped<EntryOf<P, C>, K, T, TimestampsOf<P>>;
+
 type ItemQuery<P extends ProjectSchema, C extends Collection<P>, K extends string, T extends boolean> = Pick<
   Query<P, C, K, T>,
   'state' | 'timestamps' | 'fields' | 'exclude'
@@ -80,29 +98,34 @@ type ItemQuery<P extends ProjectSchema, C extends Collection<P>, K extends strin
 
 export interface Client<P extends ProjectSchema = AnyProject> {
   readonly mode: 'server' | 'static';
-  /** `GET /api/<project>`: the project, its collections and their fields. */
-  project(): Promise<ProjectInfo>;
-  /** A page of entries and `meta` (total before limit/offset). A query string is sent as it is. */
+  readonly dialect: DialectName;
+  /** `GET /api/<project>`: the project, its collections and their fields (`elmapi`: uuid, name, description). */
+  project(): Promise<ProjectInfoOf<P>>;
+  /**
+   * A page of entries and `meta` (total before limit/offset); in `elmapi`, the bare array. A query
+   * string is sent as it is.
+   */
   entries<C extends Collection<P>, K extends FieldName<P, C> = never, T extends boolean = false>(
     collection: C,
     query?: Query<P, C, K, T> | string,
-  ): Promise<List<Shaped<EntryOf<P, C>, K, T>>>;
+  ): Promise<ListOf<P, Entry<P, C, K, T>>>;
   /** The first match (at `offset`), or null when nothing matches. */
   first<C extends Collection<P>, K extends FieldName<P, C> = never, T extends boolean = false>(
     collection: C,
     query?: Omit<Query<P, C, K, T>, 'limit'>,
-  ): Promise<Shaped<EntryOf<P, C>, K, T> | null>;
+  ): Promise<Entry<P, C, K, T> | null>;
   /** The number of matches (`count`). */
   count<C extends Collection<P>>(collection: C, query?: Pick<Query<P, C>, 'where' | 'whereRelation' | 'locale' | 'state'>): Promise<number>;
   /** One entry by id; a ClientError with status 404 when there is no such published entry. */
   entry<C extends Collection<P>, K extends FieldName<P, C> = never, T extends boolean = false>(
     collection: C,
-    id: string,
+    id: IdOf<P>,
     query?: ItemQuery<P, C, K, T>,
-  ): Promise<Shaped<EntryOf<P, C>, K, T>>;
+  ): Promise<Entry<P, C, K, T>>;
   /** The project's media items (the same parameters, on media attributes). */
-  media(query?: MediaQuery | string): Promise<List<Media>>;
-  mediaItem(id: string): Promise<Media>;
+  media(query?: MediaQuery<MediaOf<P>> | string): Promise<ListOf<P, MediaOf<P>>>;
+  /** One media item; in `elmapi` also `name/<file name>`. */
+  mediaItem(id: IdOf<P>): Promise<MediaOf<P>>;
   /** Any API path under `/api/<project>` ('', '/posts', '/posts/hello', …) with a raw query: the parsed JSON. */
   get(path: string, query?: string): Promise<unknown>;
 }
@@ -110,17 +133,25 @@ export interface Client<P extends ProjectSchema = AnyProject> {
 /**
  * A client for one project. `createClient<Types>()` with the `Types` that `cqa types` writes
  * checks collection and field names, operators and values, and types the answers; with several
- * projects in `Types`, pick one: `createClient<Types['demo']>()`.
+ * projects in `Types`, pick one: `createClient<Types['demo']>()`. An `elmapi` project in `Types`
+ * requires `dialect: 'elmapi'`.
  */
-export function createClient<S = AnyProject>(options: ClientOptions): Client<ProjectOf<S>> {
+export function createClient(options: ClientOptions & { readonly dialect: 'elmapi' }): Client<AnyElmapiProject>;
+export function createClient<S = AnyProject>(options: ClientOptions & DialectOption<ProjectOf<S>>): Client<ProjectOf<S>>;
+export function createClient(options: ClientOptions): unknown {
   const doFetch: Fetch = options.fetch ?? ((url, init) => fetch(url, init));
   const base = options.baseUrl.replace(/\/+$/, '');
+  const dialectName = options.dialect ?? 'cqa';
+  const d = Object.hasOwn(CLIENT_DIALECTS, dialectName) ? CLIENT_DIALECTS[dialectName] : invalid('dialect', "'cqa' or 'elmapi'", dialectName);
+  if (options.mode === 'static' && dialectName !== 'cqa') {
+    throw new TypeError(`createClient: mode 'static' does not support the ${dialectName} dialect yet; use mode 'server' (cqa serve, or cqa preview for a built tree's plain documents)`);
+  }
   const source: Source =
     options.mode === 'static'
       ? new StaticSource(base, options.project, doFetch, options.maxLimit)
       : options.mode === 'server'
         ? new ServerSource(`${base}/api/${encodeURIComponent(options.project)}`, options.token, doFetch)
-        : invalidMode(options.mode);
+        : invalid('mode', "'server' or 'static'", options.mode);
 
   const get = async (path: string, query = ''): Promise<unknown> => {
     const { status, body } = await source.answer(path, query);
@@ -128,25 +159,27 @@ export function createClient<S = AnyProject>(options: ClientOptions): Client<Pro
     return JSON.parse(body);
   };
   const qs = (q: QueryObject | string | undefined, ...extra: string[]) =>
-    [typeof q === 'string' ? q : queryString(q), ...extra].filter((s) => s !== '').join('&');
+    [typeof q === 'string' ? q : queryString(d.query(q)), ...extra].filter((s) => s !== '').join('&');
 
   const client: Client = {
     mode: options.mode,
-    project: async () => ((await get('')) as { data: ProjectInfo }).data,
-    entries: async (collection, query) => (await get(`/${collection}`, qs(query as QueryObject))) as never,
+    dialect: dialectName,
+    project: async () => d.item(await get('')) as never,
+    entries: async (collection, query) => d.list(await get(`/${collection}`, qs(query as QueryObject))) as never,
     first: async (collection, query) => {
-      const list = (await get(`/${collection}`, qs(query as QueryObject, 'limit=1'))) as List<never>;
-      return list.data[0] ?? null;
+      // `limit=1` rather than `first`: nothing matching is null, not a 404.
+      const q = dialectName === 'cqa' ? qs(query as QueryObject, 'limit=1') : qs({ ...(query as QueryObject), limit: 1 });
+      return (d.listItems(await get(`/${collection}`, q))[0] ?? null) as never;
     },
-    count: async (collection, query) => ((await get(`/${collection}`, qs(query as QueryObject, 'count'))) as { count: number }).count,
-    entry: async (collection, id, query) => ((await get(`/${collection}/${id}`, qs(query as QueryObject))) as { data: never }).data,
-    media: async (query) => (await get('/project-media', qs(query as QueryObject))) as List<Media>,
-    mediaItem: async (id) => ((await get(`/project-media/${id}`)) as { data: Media }).data,
+    count: async (collection, query) => d.count(await get(`/${collection}`, qs(query as QueryObject, 'count'))),
+    entry: async (collection, id, query) => d.item(await get(`/${collection}/${id}`, qs(query as QueryObject))) as never,
+    media: async (query) => d.list(await get('/project-media', qs(query as QueryObject))) as never,
+    mediaItem: async (id) => d.item(await get(`/project-media/${id}`)) as never,
     get,
   };
-  return client as unknown as Client<ProjectOf<S>>;
+  return client;
 }
 
-function invalidMode(mode: unknown): never {
-  throw new TypeError(`createClient: mode must be 'server' or 'static', got ${JSON.stringify(mode)}`);
+function invalid(option: string, expected: string, value: unknown): never {
+  throw new TypeError(`createClient: ${option} must be ${expected}, got ${JSON.stringify(value)}`);
 }

@@ -150,7 +150,11 @@ export class StaticSource implements Source {
     const projectText = await this.files.text(this.base);
     // The problems below are worded as src/http/core.ts words them.
     if (projectText === null) return problem({ status: 404, code: 'not_found', detail: `project '${this.projectId}' not found` });
-    const doc = (JSON.parse(projectText) as { data: ProjectDocument }).data;
+    const doc = (JSON.parse(projectText) as { data?: ProjectDocument }).data;
+    if (doc === undefined) {
+      // An `elmapi` project's document is `{"uuid", "name", "description"}`: no schema to query with.
+      throw new StaticTreeError(`${this.base} is not a cqa-dialect project document: static mode supports the cqa dialect only (yet); use mode 'server'`);
+    }
     const [, name = '', ...rest] = path.split('/');
     const id = rest.join('/');
     if (name === '') {

@@ -1,5 +1,5 @@
-// The client's types: the shapes of answers (`cqa` dialect) and of queries, typed by the schema
-// that `cqa types` writes (src/snapshot/client-types.ts). Without generated types every name is a
+// The client's types: the shapes of answers (of the `cqa` dialect, and of `elmapi` where they
+// differ) and of queries, typed by the schema that `cqa types` writes (src/snapshot/client-types.ts). Without generated types every name is a
 // string and every value unknown; with them, field names, operators per field type, values and
 // result shapes are checked at compile time.
 
@@ -64,6 +64,64 @@ export interface ProjectInfo {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Answers of the `elmapi` dialect (docs/dialects.md): bare arrays and objects, integer ids
+
+/** How a project answers (`dialect:` in its project.yaml). */
+export type DialectName = 'cqa' | 'elmapi';
+
+export interface ElmapiTimestamps {
+  /** `YYYY-MM-DD HH:MM:SS`, UTC. */
+  readonly created_at: string;
+  readonly updated_at: string;
+  /** Absent for a draft that never was published. */
+  readonly published_at?: string;
+}
+
+export interface ElmapiMedia {
+  readonly id: number;
+  readonly file_name: string;
+  readonly full_url: string;
+  /** Images only. */
+  readonly thumb?: string;
+  readonly caption: string | null;
+  readonly size: number;
+  readonly width?: number | null;
+  readonly height?: number | null;
+}
+
+/** `GET /api/<project>` in the `elmapi` dialect. */
+export interface ElmapiProjectInfo {
+  readonly uuid: string;
+  readonly name: string;
+  readonly description: string | null;
+}
+
+/** Without generated types, an `elmapi` project (`createClient({ …, dialect: 'elmapi' })`). */
+export interface AnyElmapiProject extends ProjectSchema {
+  readonly dialect: 'elmapi';
+  readonly collections: {
+    readonly [slug: string]: { readonly entry: AnyElmapiEntry; readonly fields: { readonly [name: string]: FieldSchema } };
+  };
+}
+
+export interface AnyElmapiEntry {
+  readonly id: number | string;
+  readonly locale: string;
+  readonly [field: string]: unknown;
+}
+
+type IsElmapi<P> = P extends { readonly dialect: 'elmapi' } ? true : false;
+/** A list answer: `{ data, meta }`, or a bare array in `elmapi`. */
+export type ListOf<P, T> = IsElmapi<P> extends true ? T[] : List<T>;
+export type MediaOf<P> = IsElmapi<P> extends true ? ElmapiMedia : Media;
+export type ProjectInfoOf<P> = IsElmapi<P> extends true ? ElmapiProjectInfo : ProjectInfo;
+export type TimestampsOf<P> = IsElmapi<P> extends true ? ElmapiTimestamps : Timestamps;
+/** An entry or media id as a method takes it (`elmapi` ids are integers). */
+export type IdOf<P> = IsElmapi<P> extends true ? string | number : string;
+/** The `dialect` option a project needs: required for `elmapi`, whose documents say nothing of it. */
+export type DialectOption<P> = IsElmapi<P> extends true ? { readonly dialect: 'elmapi' } : { readonly dialect?: 'cqa' };
+
+// ---------------------------------------------------------------------------------------------
 // The schema, as `cqa types` writes it
 
 /** One filterable field: its type, whether it is a list, its values (enumeration), its target (relation). */
@@ -83,6 +141,8 @@ export interface CollectionSchema {
 
 export interface ProjectSchema {
   readonly locales: string;
+  /** Absent: `cqa`. */
+  readonly dialect?: DialectName;
   readonly collections: { readonly [slug: string]: CollectionSchema };
 }
 
@@ -184,8 +244,9 @@ type RelationFields<P extends ProjectSchema, C extends Collection<P>> = {
 
 type TargetOf<P extends ProjectSchema, F> = F extends { collection: infer T extends Collection<P> } ? T : Collection<P>;
 
+/** A sort item; `elmapi` needs the direction (`price:asc`). */
 export type SortKey<P extends ProjectSchema, C extends Collection<P>> =
-  | (keyof Filterable<Fields<P, C>> & string)
+  | (IsElmapi<P> extends true ? never : keyof Filterable<Fields<P, C>> & string)
   | `${keyof Filterable<Fields<P, C>> & string}:${'asc' | 'desc'}`;
 
 export interface Query<P extends ProjectSchema, C extends Collection<P>, K extends string = FieldName<P, C>, T extends boolean = boolean> {
@@ -206,19 +267,19 @@ export interface Query<P extends ProjectSchema, C extends Collection<P>, K exten
 }
 
 /** An entry as a query shows it: cut to `fields`, with timestamps when asked. */
-export type Shaped<E, K extends string, T extends boolean> = (string extends K
+export type Shaped<E, K extends string, T extends boolean, TS = Timestamps> = (string extends K
   ? E
   : [K] extends [never]
     ? E
     : Pick<E, Extract<'id' | 'locale' | K, keyof E>>) &
-  (true extends T ? (false extends T ? Partial<Timestamps> : Timestamps) : unknown);
+  (true extends T ? (false extends T ? Partial<TS> : TS) : unknown);
 
 /** A media query: the same parameters, on media attributes. */
-export interface MediaQuery {
+export interface MediaQuery<M = Media> {
   readonly where?: Record<string, unknown> | readonly Record<string, unknown>[];
   readonly sort?: string | readonly string[];
   readonly limit?: number;
   readonly offset?: number;
-  readonly fields?: readonly (keyof Media)[];
-  readonly exclude?: readonly (keyof Media)[];
+  readonly fields?: readonly (keyof M)[];
+  readonly exclude?: readonly (keyof M)[];
 }

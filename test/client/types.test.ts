@@ -40,13 +40,14 @@ describe('cqa types', () => {
     expect(await run(['content', '--out', join(project, 'cms-types.ts')])).toBe(0);
     expect(logs.at(-1)).toMatch(/^✓ wrote types of 9 collections to /);
     copyFileSync('test/client/consumer.ts.txt', join(project, 'consumer.ts'));
+    copyFileSync('test/client/consumer-elmapi.ts.txt', join(project, 'consumer-elmapi.ts')); // content/travel
     copyFileSync('docs/examples/typed.ts', join(project, 'typed.ts')); // the recipe of docs/client.md
     writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module' }));
     writeFileSync(
       join(project, 'tsconfig.json'),
       JSON.stringify({
         compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [], skipLibCheck: true },
-        files: ['consumer.ts', 'typed.ts', 'cms-types.ts'],
+        files: ['consumer.ts', 'consumer-elmapi.ts', 'typed.ts', 'cms-types.ts'],
       }),
     );
     const { status, output } = tsc(project);
@@ -59,6 +60,14 @@ describe('cqa types', () => {
     const broken = tsc(project);
     expect(broken.status).not.toBe(0);
     expect(broken.output).toMatch(/consumer\.ts\(\d+,\d+\): error TS2353: .*'prise'/);
+    writeFileSync(join(project, 'consumer.ts'), consumer);
+
+    // …and in the elmapi consumer, a field that is absent when empty is not `| null`.
+    const elmapi = readFileSync(join(project, 'consumer-elmapi.ts'), 'utf8');
+    writeFileSync(join(project, 'consumer-elmapi.ts'), elmapi.replace('// @ts-expect-error: absent, never null\n', ''));
+    const brokenElmapi = tsc(project);
+    expect(brokenElmapi.status).not.toBe(0);
+    expect(brokenElmapi.output).toMatch(/consumer-elmapi\.ts\(\d+,\d+\): error TS2322: Type 'number \| undefined' is not assignable to type 'number \| null'/);
   }, 60_000);
 
   it('refuses an --out that is not a TypeScript file, and reports content errors without writing', async () => {
