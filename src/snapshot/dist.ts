@@ -1,4 +1,5 @@
-// Snapshot → static files (`cqa build`): every document as `P/index.json` with .gz/.br siblings,
+// Snapshot → static files (`cqa build`): every document as `P/index.json` (with .gz/.br siblings
+// when asked: `precompress`),
 // each collection's `<slug>.query/index.json` (for the static client), the media files,
 // openapi.json, manifest.json and the _headers/_redirects of static hosts.
 // The tree is written into a sibling temp dir and swapped in at the end (dist-swap.ts), so a failed
@@ -22,6 +23,24 @@ export interface WriteDistOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** Brotli quality 0–11 for every .br sibling; default 6, and 5 for documents over 1 MiB. */
   readonly brotliQuality?: number;
+  /**
+   * Precompressed siblings of every JSON document: `none` (default; Netlify and Cloudflare Pages
+   * compress by themselves and count files), `gzip` (.gz), `br` (.br) or `all` (both).
+   */
+  readonly precompress?: Precompress;
+}
+
+export type Precompress = 'none' | 'gzip' | 'br' | 'all';
+export const PRECOMPRESS_CHOICES: readonly Precompress[] = ['none', 'gzip', 'br', 'all'];
+
+/** Which siblings a `precompress` setting writes (plain data, also sent to the dist workers). */
+export interface Siblings {
+  readonly gzip: boolean;
+  readonly br: boolean;
+}
+
+export function siblingsOf(precompress: Precompress): Siblings {
+  return { gzip: precompress === 'gzip' || precompress === 'all', br: precompress === 'br' || precompress === 'all' };
 }
 
 export interface DistResult {
@@ -162,9 +181,10 @@ function planFiles(snapshot: Snapshot): FileJob[] {
   return jobs;
 }
 
-/** Every file name the jobs produce (.gz/.br siblings included). */
-function outputNames(job: FileJob): string[] {
-  return job.kind === 'json' ? [job.rel, `${job.rel}.gz`, `${job.rel}.br`] : [job.rel];
+/** Every file name the job produces (.gz/.br siblings included). */
+function outputNames(job: FileJob, siblings: Siblings): string[] {
+  if (job.kind !== 'json') return [job.rel];
+  return [job.rel, ...(siblings.gzip ? [`${job.rel}.gz`] : []), ...(siblings.br ? [`${job.rel}.br`] : [])];
 }
 
 /**
@@ -172,11 +192,11 @@ function outputNames(job: FileJob): string[] {
  * would need `posts/index.json/` beside the list's `posts/index.json`). Returns the directories
  * to create, parents first.
  */
-function checkPlan(jobs: readonly FileJob[]): string[] {
+function checkPlan(jobs: readonly FileJob[], siblings: Siblings): string[] {
   const files = new Set<string>();
   const dirs = new Set<string>();
   for (const job of jobs) {
-    for (const name of outputNames(job)) {
+    for (const name of outputNames(job, siblings)) {
       checkRelativePath(name);
       if (files.has(name)) throw new DistError(`two documents would be written to ${name}`);
       files.add(name);
@@ -245,8 +265,12 @@ export function brotliOptions(size: number, quality?: number): zlib.BrotliOption
   };
 }
 
-function compress(buf: Buffer, quality: number | undefined): Promise<[Buffer, Buffer]> {
-  return Promise.all([gzipAsync(buf, { level: GZIP_LEVEL }), brotliAsync(buf, brotliOptions(buf.length, quality))]);
+/** The siblings of one document, in a fixed order: .gz, then .br. */
+function compress(buf: Buffer, quality: number | undefined, siblings: Siblings): Promise<[string, Buffer][]> {
+  return Promise.all([
+    ...(siblings.gzip ? [gzipAsync(buf, { level: GZIP_LEVEL }).then((gz): [string, Buffer] => ['gz', gz])] : []),
+    ...(siblings.br ? [brotliAsync(buf, brotliOptions(buf.length, quality)).then((br): [string, Buffer] => ['br', br])] : []),
+  ]);
 }
 
 class TreeWriter {
@@ -257,6 +281,7 @@ class TreeWriter {
     private readonly root: string,
     private readonly total: number,
     private readonly quality: number | undefined,
+    private readonly siblings: Siblings,
     private readonly onProgress?: (done: number, total: number) => void,
   ) {}
 
@@ -290,7 +315,7 @@ class TreeWriter {
     this.onProgress?.(this.files, this.total);
   }
 
-  /** JSON documents with their .gz/.br siblings: in worker threads for large trees. */
+  /** JSON documents with their .gz/.br siblings (if any): in worker threads for large trees. */
   async documents(jobs: readonly { rel: string; text: string }[]): Promise<void> {
     const threads = Math.min(availableParallelism(), 4);
     // Run from the TypeScript sources (tests), there is no compiled worker: write in this thread.
@@ -312,7 +337,7 @@ class TreeWriter {
       (g) =>
         new Promise<void>((done, fail) => {
           const seen = { files: 0, bytes: 0 };
-          const worker = new Worker(distWorker(), { workerData: { root: this.root, quality: this.quality, jobs: g.jobs } });
+          const worker = new Worker(distWorker(), { workerData: { root: this.root, quality: this.quality, siblings: this.siblings, jobs: g.jobs } });
           worker.on('message', (m: { files: number; bytes: number }) => {
             this.progress(m.files - seen.files, m.bytes - seen.bytes);
             Object.assign(seen, m);
@@ -337,10 +362,10 @@ class TreeWriter {
       for (const { rel, buf } of buffers) {
         if (failure !== undefined) break;
         this.write(rel, buf);
-        const done: Promise<void> = compress(buf, this.quality)
-          .then(([gz, br]) => {
-            this.write(`${rel}.gz`, gz);
-            this.write(`${rel}.br`, br);
+        if (!this.siblings.gzip && !this.siblings.br) continue;
+        const done: Promise<void> = compress(buf, this.quality, this.siblings)
+          .then((written) => {
+            for (const [ext, data] of written) this.write(`${rel}.${ext}`, data);
           })
           .catch((err: unknown) => {
             failure ??= err;
@@ -423,18 +448,23 @@ export async function writeDist(snapshot: Snapshot, options: WriteDistOptions): 
   if (quality !== undefined && (!Number.isInteger(quality) || quality < 0 || quality > 11)) {
     throw new DistError(`brotliQuality must be an integer 0–11, got ${quality}`);
   }
+  const precompress = options.precompress ?? 'none';
+  if (!PRECOMPRESS_CHOICES.includes(precompress)) {
+    throw new DistError(`precompress must be one of ${PRECOMPRESS_CHOICES.join(', ')}, got ${JSON.stringify(precompress)}`);
+  }
+  const siblings = siblingsOf(precompress);
   await recoverOutput(out);
   await checkOut(out, snapshot);
   const jobs = planFiles(snapshot);
-  const dirs = checkPlan(jobs);
-  const total = jobs.reduce((n, j) => n + outputNames(j).length, 0);
+  const dirs = checkPlan(jobs, siblings);
+  const total = jobs.reduce((n, j) => n + outputNames(j, siblings).length, 0);
 
   const suffix = newSuffix();
   const tmp = siblingName(out, 'tmp', suffix);
   await fsp.mkdir(dirname(out), { recursive: true }); // `--out new/folder/dist`, as build tools do
   await fsp.mkdir(tmp);
   try {
-    const writer = new TreeWriter(tmp, total, quality, options.onProgress);
+    const writer = new TreeWriter(tmp, total, quality, siblings, options.onProgress);
     await writeTree(writer, jobs, dirs);
     await swapIn(tmp, out, suffix);
     return { files: writer.files, bytes: writer.bytes };

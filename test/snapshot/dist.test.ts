@@ -27,8 +27,8 @@ describe('writeDist', () => {
   const out = join(work, 'dist');
   let result: { files: number; bytes: number };
 
-  it('writes every document, its .gz/.br siblings, the media, openapi, manifest and host files', async () => {
-    result = await writeDist(snapshot, { out });
+  it('writes every document, its .gz/.br siblings (precompress: all), the media, openapi, manifest and host files', async () => {
+    result = await writeDist(snapshot, { out, precompress: 'all' });
     const files = listFiles(out);
     for (const p of snapshot.paths) {
       const rel = `${p.slice(1)}/index.json`;
@@ -107,10 +107,10 @@ describe('writeDist', () => {
 
   it('writes a byte-identical tree for the same input', async () => {
     const again = join(work, 'again');
-    await writeDist(createSnapshot(fixtureModel(media), { baseUrl: 'https://cdn.test' }), { out: again });
+    await writeDist(createSnapshot(fixtureModel(media), { baseUrl: 'https://cdn.test' }), { out: again, precompress: 'all' });
     expect(treeDigest(again)).toEqual(treeDigest(out));
     // Rebuilding over an existing output gives the same tree too.
-    await writeDist(snapshot, { out: again });
+    await writeDist(snapshot, { out: again, precompress: 'all' });
     expect(treeDigest(again)).toEqual(treeDigest(out));
     rmSync(again, { recursive: true });
   });
@@ -185,6 +185,21 @@ describe('writeDist', () => {
     expect(described.sort()).toEqual(inTree);
     expect(JSON.parse(s.openapi).paths['/api/demo']).toBeUndefined();
     rmSync(target, { recursive: true });
+  });
+
+  it('writes no siblings by default, and only the asked ones with precompress gzip or br', async () => {
+    const documents = listFiles(out).filter((f) => f.endsWith('.json'));
+    for (const [precompress, kept] of [[undefined, []], ['none', []], ['gzip', ['.gz']], ['br', ['.br']]] as const) {
+      const target = join(work, `precompress-${precompress}`);
+      const r = await writeDist(snapshot, { out: target, ...(precompress ? { precompress } : {}) });
+      const files = listFiles(target);
+      expect(files.filter((f) => /\.(gz|br)$/.test(f)).sort(), precompress).toEqual(documents.flatMap((d) => kept.map((ext) => `${d}${ext}`)).sort());
+      expect(r.files).toBe(files.length);
+      for (const f of files.filter((x) => x.endsWith('.gz'))) expect(gunzipSync(readFileSync(join(target, f)))).toEqual(readFileSync(join(target, f.slice(0, -3))));
+      for (const f of files.filter((x) => x.endsWith('.br'))) expect(brotliDecompressSync(readFileSync(join(target, f)))).toEqual(readFileSync(join(target, f.slice(0, -3))));
+      rmSync(target, { recursive: true });
+    }
+    await expect(writeDist(snapshot, { out: join(work, 'bad'), precompress: 'zstd' as never })).rejects.toThrow(/precompress must be one of none, gzip, br, all/);
   });
 
   it('reports progress up to the total', async () => {

@@ -16,7 +16,7 @@ const snapshot = createSnapshot(fixtureModel(media));
 let server: PreviewServer;
 
 beforeAll(async () => {
-  await writeDist(snapshot, { out });
+  await writeDist(snapshot, { out, precompress: 'all' });
   server = await startPreview({ dir: out, port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
