@@ -56,9 +56,9 @@ describe('writeDist', () => {
     expect(files.some((f) => f.includes('draft-1'))).toBe(false);
     expect(readFileSync(join(out, 'media/demo/photos/a b.png'))).toEqual(readFileSync(media[1]!.source));
     expect(readFileSync(join(out, 'openapi.json'), 'utf8')).toBe(snapshot.openapiOf(['demo']));
-    // 3 files per JSON document (a query index per collection too), 2 media, _headers, _redirects.
+    // 3 files per JSON document (a query index per collection too, and the 404 document), 2 media, _headers, _redirects.
     const collections = [...snapshot.projects.values()].reduce((n, p) => n + p.collections.size, 0);
-    expect(result.files).toBe((snapshot.paths.length + 2 + collections) * 3 + 2 + 2);
+    expect(result.files).toBe((snapshot.paths.length + 2 + collections + 1) * 3 + 2 + 2);
     expect(result.files).toBe(files.length);
     expect(result.bytes).toBe(files.reduce((n, f) => n + statSync(join(out, f)).size, 0));
     expect(readdirSync(work)).toEqual(['dist']); // no temp or old dir left behind
@@ -91,7 +91,7 @@ describe('writeDist', () => {
     expect(headers).toContain('/openapi.json\n  Content-Type: application/json; charset=utf-8');
     expect(headers).toContain('/manifest.json\n  Content-Type: application/json; charset=utf-8');
     const redirects = readFileSync(join(out, '_redirects'), 'utf8');
-    expect(redirects.split('\n').filter((l) => l && !l.startsWith('#'))).toEqual(['/api/*  /api/:splat/index.json  200']);
+    expect(redirects.split('\n').filter((l) => l && !l.startsWith('#'))).toEqual(['/api/*  /api/:splat/index.json  200', '/api/*  /api/404.json  404']);
   });
 
   it('never writes the token, its sha256, a hidden value or a draft', () => {
@@ -178,7 +178,7 @@ describe('writeDist', () => {
     const target = join(work, 'described');
     const s = createSnapshot({ projects: [...both.projects, open] });
     await writeDist(s, { out: target });
-    const inTree = readdirSync(join(target, 'api')).sort();
+    const inTree = readdirSync(join(target, 'api')).filter((n) => n !== '404.json').sort(); // (api/404.json: the static 404)
     const doc = JSON.parse(readFileSync(join(target, 'openapi.json'), 'utf8'));
     const described = Object.keys(doc.paths).filter((p) => /^\/api\/[^/]+$/.test(p)).map((p) => p.slice(5));
     expect(inTree).toEqual(['demo', 'open']);
