@@ -61,6 +61,12 @@ describe('static 404s', () => {
     const docs = readFileSync('docs/hosting.md', 'utf8');
     const block = /<!-- sample _redirects[^\n]*\n```\n([\s\S]*?)```/.exec(docs)?.[1];
     expect(block?.trim().split('\n')).toEqual(rules);
+    // manifest.json names the dialect of a project that is not cqa (for cqa preview's errors).
+    const manifest = json(readFileSync(join(out, 'manifest.json')));
+    expect(manifest.projects.map((p: { id: string; dialect?: string }) => [p.id, p.dialect])).toEqual([
+      [TRAVEL, 'elmapi'],
+      ['demo', undefined],
+    ]);
     // The 404 rules as `cqa preview` reads them: only the status-404 lines.
     expect(parseNotFoundRules(redirects).map((r) => r.to)).toEqual(rules.slice(1).map((l) => l.split(/\s+/)[1]));
   });
