@@ -7,7 +7,7 @@ export { createContentLoader, loadContent, ContentError, type ContentLoader, typ
 export { startServer, type StartServerOptions, type RunningServer, type ReloadEvent } from './http/start.js';
 export { createHandler, type FetchHandler, type HandlerOptions, type MediaReader } from './http/fetch-node.js';
 export type { HttpOptions } from './http/core.js';
-export { writeDist, DistError, type WriteDistOptions, type DistResult } from './snapshot/dist.js';
+export { writeDist, DistError, type WriteDistOptions, type DistResult, type Precompress } from './snapshot/dist.js';
 export { loadSnapshot, SnapshotFormatError, type SnapshotFile } from './snapshot/portable.js';
 export { writeSnapshot, type WriteSnapshotOptions, type SnapshotFileResult } from './snapshot/snapshot-file.js';
 export { startPreview, type PreviewOptions, type PreviewServer } from './commands/preview.js';

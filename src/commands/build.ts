@@ -1,4 +1,5 @@
-// `cqa build [content] [--out dist] [--base-url URL] [--drafts] [--include-private] [--snapshot FILE]`:
+// `cqa build [content] [--out dist] [--base-url URL] [--drafts] [--include-private] [--snapshot FILE]
+// [--precompress none|gzip|br|all]`:
 // content tree → static `dist/`, and/or the portable snapshot file for edge runtimes (given alone,
 // --snapshot writes only that file; the file holds token hashes and drafts, so it is never written
 // inside --out).
@@ -11,7 +12,7 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import { formatIssue } from '../content/issues.js';
 import { loadContentIsolated } from '../content/isolated.js';
 import { createSnapshot } from '../snapshot/create.js';
-import { DistError, writeDist } from '../snapshot/dist.js';
+import { DistError, PRECOMPRESS_CHOICES, writeDist, type Precompress } from '../snapshot/dist.js';
 import { recoverOutput } from '../snapshot/dist-swap.js';
 import { writeSnapshot } from '../snapshot/snapshot-file.js';
 import { baseUrlOption, parseCommandArgs, UsageError } from './args.js';
@@ -74,12 +75,19 @@ export const spec: CommandSpec = {
     'base-url': { type: 'string', value: 'URL', help: "prefix of media full_url (an http(s) URL or a path starting with '/')" },
     drafts: { type: 'boolean', help: 'include drafts (for a preview deployment)' },
     'include-private': { type: 'boolean', help: 'publish projects that need a token too (a static host checks none)' },
+    precompress: {
+      type: 'string',
+      value: 'none|gzip|br|all',
+      help: 'write .gz/.br siblings of every JSON document, for hosts that serve precompressed files (nginx gzip_static, Caddy precompressed); Netlify and Cloudflare Pages compress by themselves and count files',
+      fallback: 'none',
+    },
     snapshot: { type: 'string', value: 'FILE', help: 'also write the portable snapshot for an edge worker (alone: only the snapshot; never inside --out)' },
   },
   examples: [
     'cqa build content --out dist --base-url https://cdn.example.com',
     'cqa build content --include-private   # the sample: demo needs a token',
     'cqa build content --snapshot snapshot.json   # for content-query-api/edge',
+    'cqa build content --precompress all   # .gz/.br siblings for nginx gzip_static/brotli_static',
   ],
 };
 
@@ -90,6 +98,7 @@ export async function run(args: string[]): Promise<number> {
   const snapshotFile = values.snapshot === undefined ? undefined : resolve(values.snapshot as string);
   const writeTree = values.out !== undefined || snapshotFile === undefined;
   const baseUrl = baseUrlOption(values['base-url'] as string | undefined) ?? '';
+  const precompress = precompressOption(values.precompress as string | undefined);
   const absRoot = resolve(root);
   if (writeTree && (absRoot === out || absRoot.startsWith(out + sep) || out.startsWith(absRoot + sep))) {
     throw new UsageError(`--out ${displayPath(out)} must be outside the content folder ${root} (and not contain it)`);
@@ -151,7 +160,7 @@ export async function run(args: string[]): Promise<number> {
   }
   let result;
   try {
-    result = await writeDist(snapshot, { out, onProgress: (done, total) => progress.update('writing', done, total) });
+    result = await writeDist(snapshot, { out, precompress, onProgress: (done, total) => progress.update('writing', done, total) });
   } catch (e) {
     progress.clear();
     // Refused layouts and file system failures (a media file gone, no space, no permission).
@@ -165,6 +174,12 @@ export async function run(args: string[]): Promise<number> {
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   console.log(`${ok} wrote ${plural(result.files, 'file')} (${formatBytes(result.bytes)}) to ${displayPath(out)}${sep} in ${seconds} s`);
   return 0;
+}
+
+function precompressOption(value: string | undefined): Precompress {
+  if (value === undefined) return 'none';
+  if ((PRECOMPRESS_CHOICES as readonly string[]).includes(value)) return value as Precompress;
+  throw new UsageError(`--precompress must be one of ${PRECOMPRESS_CHOICES.join(', ')}, got '${value}' (none: for Netlify and Cloudflare Pages; gzip/br/all: for a server that sends precompressed files)`);
 }
 
 /**

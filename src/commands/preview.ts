@@ -1,6 +1,9 @@
 // `cqa preview [dist] [--port 4173] [--host 127.0.0.1]`: serves a build output as a static host
 // (Netlify, Cloudflare Pages) would — `/api/demo/posts` from `api/demo/posts/index.json`, the
-// precompressed .br/.gz siblings, the headers of `_headers`. Request paths are checked before they
+// precompressed .br/.gz siblings when the build wrote them, the headers of `_headers`, and the
+// 404 rules of `_redirects` (unknown API paths answer their JSON 404 document). Unlike those hosts
+// it refuses a query string on an API path (400): a static host would ignore it silently and
+// answer the whole document. Request paths are checked before they
 // reach the file system (no `..`, no encoded slash or backslash, no NUL), and every file is checked
 // again once opened: a regular file inside dist/, even through links (src/http/open-file.ts).
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -12,6 +15,8 @@ import { refuseConnect } from '../http/connect.js';
 import { openInside, ServedRoot } from '../http/open-file.js';
 import { sendFile } from '../http/send-file.js';
 import { mimeType } from '../content/media.js';
+import { dialectOf } from '../snapshot/dialect/index.js';
+import type { DialectName } from '../snapshot/model.js';
 import { hostOption, parseCommandArgs, portOption, UsageError } from './args.js';
 import { explainListenError } from './errors.js';
 import { parseOptions, type CommandSpec } from './help.js';
@@ -41,8 +46,7 @@ export function parseHeadersFile(text: string): HeaderRule[] {
   for (const line of text.split(/\r?\n/)) {
     if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
     if (!/^\s/.test(line)) {
-      const source = line.trim().replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
-      rules.push({ pattern: new RegExp(`^${source}$`), headers: [] });
+      rules.push({ pattern: pathPattern(line.trim()), headers: [] });
       continue;
     }
     const colon = line.indexOf(':');
@@ -51,6 +55,44 @@ export function parseHeadersFile(text: string): HeaderRule[] {
   }
   return rules;
 }
+
+interface NotFoundRedirect {
+  readonly pattern: RegExp;
+  /** The 404 document's path, e.g. `/api/404.json`. */
+  readonly to: string;
+}
+
+/** The pattern of a `_headers`/`_redirects` path: `*` matches anything (the splat). */
+function pathPattern(path: string): RegExp {
+  return new RegExp(`^${path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+}
+
+/** The status-404 rules of a Netlify/Cloudflare `_redirects` file (`from  to  404`), in order. */
+export function parseNotFoundRules(text: string): NotFoundRedirect[] {
+  const rules: NotFoundRedirect[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const [from, to, status] = line.trim().split(/\s+/);
+    if (from === undefined || from.startsWith('#') || to?.startsWith('/') !== true || status !== '404') continue;
+    rules.push({ pattern: pathPattern(from), to });
+  }
+  return rules;
+}
+
+/** The dialect of each project of the build, from manifest.json (absent: cqa). */
+function projectDialects(root: string): Map<string, DialectName> {
+  const dialects = new Map<string, DialectName>();
+  try {
+    const manifest = JSON.parse(readFileSync(resolve(root, 'manifest.json'), 'utf8')) as { projects?: { id: string; dialect?: DialectName }[] };
+    for (const p of manifest.projects ?? []) if (p.dialect !== undefined) dialects.set(p.id, p.dialect);
+  } catch {
+    // No or unreadable manifest: every project answers in the cqa dialect.
+  }
+  return dialects;
+}
+
+const QUERY_DETAIL =
+  'a static host does not evaluate queries: Netlify or Cloudflare Pages would ignore this query string and answer the whole document. ' +
+  "Run `cqa serve` on the content for queries, or use the static client (createClient({ baseUrl, project, mode: 'static' }) from content-query-api/client), which evaluates them over this build";
 
 /**
  * The decoded path of a request, or null when it must not reach the file system: malformed
@@ -84,6 +126,14 @@ export function safePathname(url: string): string | null {
   return `/${decoded.join('/')}`;
 }
 
+/** A non-empty query string (`/api/p/posts?` alone asks nothing). */
+function hasQuery(url: string): boolean {
+  const q = url.indexOf('?');
+  if (q === -1) return false;
+  const hash = url.indexOf('#', q);
+  return (hash === -1 ? url.slice(q + 1) : url.slice(q + 1, hash)) !== '';
+}
+
 /** A file that is no part of what a host publishes: its configuration (`_headers`, `_redirects`) or a dot file. */
 function unpublished(rel: string): boolean {
   return rel.split('/').some((s) => s.startsWith('_') || s.startsWith('.'));
@@ -110,6 +160,9 @@ export function previewHandler(dir: string): (req: IncomingMessage, res: ServerR
   void root.realRoot(); // pinned now: a dist/ replaced by a link later serves nothing new
   const headersPath = resolve(root.path, '_headers');
   const rules = existsSync(headersPath) ? parseHeadersFile(readFileSync(headersPath, 'utf8')) : [];
+  const redirectsPath = resolve(root.path, '_redirects');
+  const notFoundRules = existsSync(redirectsPath) ? parseNotFoundRules(readFileSync(redirectsPath, 'utf8')) : [];
+  const dialects = projectDialects(root.path);
 
   // The first candidate that opens as a published file inside dist, with its precompressed
   // sibling (.br, .gz) when the client accepts that coding and the sibling exists.
@@ -130,9 +183,8 @@ export function previewHandler(dir: string): (req: IncomingMessage, res: ServerR
     return undefined;
   };
 
-  const answer = async (req: IncomingMessage, res: ServerResponse, pathname: string) => {
-    const found = await find(pathname, one(req.headers['accept-encoding']));
-    if (!found) return notFound(res);
+  // Headers as a host sends them: by the request path, whichever file answers it.
+  const headersFor = (pathname: string, found: { rel: string; coding: string | undefined; api: boolean }) => {
     const headers: Record<string, string> = {
       'content-type': mimeType(found.rel),
       'cache-control': 'no-cache',
@@ -140,8 +192,41 @@ export function previewHandler(dir: string): (req: IncomingMessage, res: ServerR
     if (found.api) headers.vary = 'Accept-Encoding';
     if (found.coding) headers['content-encoding'] = found.coding;
     for (const rule of rules) if (rule.pattern.test(pathname)) for (const [k, v] of rule.headers) headers[k.toLowerCase()] = v;
+    return headers;
+  };
+
+  const answer = async (req: IncomingMessage, res: ServerResponse, pathname: string) => {
+    const acceptEncoding = one(req.headers['accept-encoding']);
+    const found = await find(pathname, acceptEncoding);
+    if (!found) return answerNotFound(req, res, pathname, acceptEncoding);
     if (res.destroyed) return void found.file.handle.close();
-    sendFile(req, res, found.file, headers);
+    sendFile(req, res, found.file, headersFor(pathname, found));
+  };
+
+  // The first `_redirects` 404 rule matching the path, answered with its document and status 404.
+  const answerNotFound = async (req: IncomingMessage, res: ServerResponse, pathname: string, acceptEncoding: string | undefined) => {
+    const rule = notFoundRules.find((r) => r.pattern.test(pathname));
+    const found = rule && (await find(rule.to, acceptEncoding));
+    if (!found) return notFound(res);
+    let body: Buffer;
+    try {
+      body = await found.file.handle.readFile();
+    } finally {
+      await found.file.handle.close();
+    }
+    if (res.destroyed) return;
+    res.writeHead(404, { ...headersFor(pathname, found), 'content-length': String(body.length) });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  };
+
+  // A query string on an API path: 400 in the project's dialect (see QUERY_DETAIL).
+  const refuseQuery = (res: ServerResponse, pathname: string) => {
+    const project = pathname.split('/')[2] ?? '';
+    const dialect = dialectOf({ dialect: dialects.get(project) });
+    const e = dialect.error({ status: 400, code: 'query_not_supported', detail: QUERY_DETAIL });
+    const body = Buffer.from(e.body);
+    res.writeHead(400, { 'content-type': e.contentType, 'content-length': String(body.length), 'cache-control': 'no-cache' });
+    res.end(body);
   };
 
   return (req, res) => {
@@ -152,6 +237,7 @@ export function previewHandler(dir: string): (req: IncomingMessage, res: ServerR
     }
     const pathname = safePathname(req.url ?? '/');
     if (pathname === null || unpublished(pathname.slice(1))) return notFound(res);
+    if (pathname.startsWith('/api/') && hasQuery(req.url ?? '/')) return refuseQuery(res, pathname);
     answer(req, res, pathname).catch(() => {
       if (!res.headersSent) notFound(res);
       else res.destroy();
@@ -189,7 +275,7 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
 
 export const spec: CommandSpec = {
   usage: 'cqa preview [dist] [options]',
-  summary: 'Serves a build output as a static host would (index.json rewrite, _headers, .br/.gz siblings).',
+  summary: 'Serves a build output as a static host would (index.json rewrite, _headers, 404 rules, .br/.gz siblings); a query string is refused with 400.',
   args: [['dist', 'the output of cqa build (default: ./dist)']],
   options: {
     port: { type: 'string', value: 'N', help: 'port to listen on; 0 picks a free one (printed)', fallback: '4173' },

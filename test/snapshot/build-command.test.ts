@@ -55,7 +55,7 @@ describe('cqa build', () => {
   fixture(content);
 
   it('builds a content tree into dist/ and reports what it wrote', async () => {
-    expect(await run([content, '--out', out, '--base-url', 'https://cdn.test', '--include-private'])).toBe(0);
+    expect(await run([content, '--out', out, '--base-url', 'https://cdn.test', '--include-private', '--precompress', 'all'])).toBe(0);
     expect(logs.some((l) => /^warning: .*project\.yaml/.test(l))).toBe(true); // plaintext token
     const done = logs.find((l) => l.includes('✓ wrote'));
     expect(done).toMatch(/^✓ wrote \d+ files \([\d.]+ k?B\) to .*dist\/ in \d+\.\d\d s$/);
@@ -103,7 +103,7 @@ describe('cqa build', () => {
 
   it('is deterministic: a rebuild gives a byte-identical tree', async () => {
     const before = digest(out);
-    expect(await run([content, '--out', out, '--base-url', 'https://cdn.test', '--include-private'])).toBe(0);
+    expect(await run([content, '--out', out, '--base-url', 'https://cdn.test', '--include-private', '--precompress', 'all'])).toBe(0);
     expect(digest(out)).toEqual(before);
     expect(readdirSync(work).sort()).toEqual(['content', 'dist']);
   });
@@ -136,6 +136,21 @@ describe('cqa build', () => {
     await expect(run([content, '--out', content])).rejects.toBeInstanceOf(UsageError);
     await expect(run([join(work, 'nope'), '--out', out])).rejects.toBeInstanceOf(UsageError);
     await expect(run([content, '--base-url', 'not a url'])).rejects.toBeInstanceOf(UsageError);
+  });
+
+  it('--precompress: none by default, gzip or br alone, and a usage error for anything else', async () => {
+    const plain = join(work, 'plain');
+    expect(await run([content, '--out', plain, '--include-private'])).toBe(0);
+    expect(listFiles(plain).filter((f) => /\.(gz|br)$/.test(f))).toEqual([]);
+    expect(await run([content, '--out', plain, '--include-private', '--precompress', 'gzip'])).toBe(0);
+    const gz = listFiles(plain).filter((f) => /\.(gz|br)$/.test(f));
+    expect(gz).toContain('api/shop/posts/index.json.gz');
+    expect(gz.every((f) => f.endsWith('.json.gz'))).toBe(true);
+    expect(await run([content, '--out', plain, '--include-private', '--precompress', 'br'])).toBe(0);
+    expect(listFiles(plain).filter((f) => /\.(gz|br)$/.test(f)).every((f) => f.endsWith('.json.br'))).toBe(true);
+    await expect(run([content, '--out', plain, '--include-private', '--precompress', 'zstd'])).rejects.toThrow(/--precompress must be one of none, gzip, br, all, got 'zstd'/);
+    await expect(run([content, '--out', plain, '--include-private', '--precompress', 'zstd'])).rejects.toBeInstanceOf(UsageError);
+    rmSync(plain, { recursive: true });
   });
 
   it('builds the sample content/ with every document identical to the snapshot', async () => {

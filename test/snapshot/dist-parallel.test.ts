@@ -24,9 +24,18 @@ it('writes the same bytes in worker threads as in this thread', async () => {
   expect(issues).toEqual([]);
   const snapshot = createSnapshot(model);
   const compiled = (await import(pathToFileURL(resolve('lib/snapshot/dist.js')).href)) as { writeDist: typeof writeDist };
-  const inWorkers = await compiled.writeDist(snapshot, { out: join(work, 'workers') });
-  const here = await writeDist(snapshot, { out: join(work, 'here') });
+  const inWorkers = await compiled.writeDist(snapshot, { out: join(work, 'workers'), precompress: 'all' });
+  const here = await writeDist(snapshot, { out: join(work, 'here'), precompress: 'all' });
   expect(inWorkers).toEqual(here);
   expect(here.files).toBeGreaterThan(6000);
   expect(digests(join(work, 'workers'))).toEqual(digests(join(work, 'here')));
+  // One sibling only, and none (the default): the workers write exactly what this thread writes.
+  for (const precompress of ['br', 'none'] as const) {
+    const a = await compiled.writeDist(snapshot, { out: join(work, `workers-${precompress}`), precompress });
+    const b = await writeDist(snapshot, { out: join(work, `here-${precompress}`), precompress });
+    expect(a, precompress).toEqual(b);
+    expect(digests(join(work, `workers-${precompress}`)), precompress).toEqual(digests(join(work, `here-${precompress}`)));
+  }
+  expect(listFiles(join(work, 'workers-br')).filter((f) => f.endsWith('.gz'))).toEqual([]);
+  expect(listFiles(join(work, 'workers-none')).filter((f) => /\.(gz|br)$/.test(f))).toEqual([]);
 }, 60_000);

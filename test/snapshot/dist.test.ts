@@ -27,8 +27,8 @@ describe('writeDist', () => {
   const out = join(work, 'dist');
   let result: { files: number; bytes: number };
 
-  it('writes every document, its .gz/.br siblings, the media, openapi, manifest and host files', async () => {
-    result = await writeDist(snapshot, { out });
+  it('writes every document, its .gz/.br siblings (precompress: all), the media, openapi, manifest and host files', async () => {
+    result = await writeDist(snapshot, { out, precompress: 'all' });
     const files = listFiles(out);
     for (const p of snapshot.paths) {
       const rel = `${p.slice(1)}/index.json`;
@@ -56,9 +56,9 @@ describe('writeDist', () => {
     expect(files.some((f) => f.includes('draft-1'))).toBe(false);
     expect(readFileSync(join(out, 'media/demo/photos/a b.png'))).toEqual(readFileSync(media[1]!.source));
     expect(readFileSync(join(out, 'openapi.json'), 'utf8')).toBe(snapshot.openapiOf(['demo']));
-    // 3 files per JSON document (a query index per collection too), 2 media, _headers, _redirects.
+    // 3 files per JSON document (a query index per collection too, and the 404 document), 2 media, _headers, _redirects.
     const collections = [...snapshot.projects.values()].reduce((n, p) => n + p.collections.size, 0);
-    expect(result.files).toBe((snapshot.paths.length + 2 + collections) * 3 + 2 + 2);
+    expect(result.files).toBe((snapshot.paths.length + 2 + collections + 1) * 3 + 2 + 2);
     expect(result.files).toBe(files.length);
     expect(result.bytes).toBe(files.reduce((n, f) => n + statSync(join(out, f)).size, 0));
     expect(readdirSync(work)).toEqual(['dist']); // no temp or old dir left behind
@@ -91,7 +91,7 @@ describe('writeDist', () => {
     expect(headers).toContain('/openapi.json\n  Content-Type: application/json; charset=utf-8');
     expect(headers).toContain('/manifest.json\n  Content-Type: application/json; charset=utf-8');
     const redirects = readFileSync(join(out, '_redirects'), 'utf8');
-    expect(redirects.split('\n').filter((l) => l && !l.startsWith('#'))).toEqual(['/api/*  /api/:splat/index.json  200']);
+    expect(redirects.split('\n').filter((l) => l && !l.startsWith('#'))).toEqual(['/api/*  /api/:splat/index.json  200', '/api/*  /api/404.json  404']);
   });
 
   it('never writes the token, its sha256, a hidden value or a draft', () => {
@@ -107,10 +107,10 @@ describe('writeDist', () => {
 
   it('writes a byte-identical tree for the same input', async () => {
     const again = join(work, 'again');
-    await writeDist(createSnapshot(fixtureModel(media), { baseUrl: 'https://cdn.test' }), { out: again });
+    await writeDist(createSnapshot(fixtureModel(media), { baseUrl: 'https://cdn.test' }), { out: again, precompress: 'all' });
     expect(treeDigest(again)).toEqual(treeDigest(out));
     // Rebuilding over an existing output gives the same tree too.
-    await writeDist(snapshot, { out: again });
+    await writeDist(snapshot, { out: again, precompress: 'all' });
     expect(treeDigest(again)).toEqual(treeDigest(out));
     rmSync(again, { recursive: true });
   });
@@ -178,13 +178,28 @@ describe('writeDist', () => {
     const target = join(work, 'described');
     const s = createSnapshot({ projects: [...both.projects, open] });
     await writeDist(s, { out: target });
-    const inTree = readdirSync(join(target, 'api')).sort();
+    const inTree = readdirSync(join(target, 'api')).filter((n) => n !== '404.json').sort(); // (api/404.json: the static 404)
     const doc = JSON.parse(readFileSync(join(target, 'openapi.json'), 'utf8'));
     const described = Object.keys(doc.paths).filter((p) => /^\/api\/[^/]+$/.test(p)).map((p) => p.slice(5));
     expect(inTree).toEqual(['demo', 'open']);
     expect(described.sort()).toEqual(inTree);
     expect(JSON.parse(s.openapi).paths['/api/demo']).toBeUndefined();
     rmSync(target, { recursive: true });
+  });
+
+  it('writes no siblings by default, and only the asked ones with precompress gzip or br', async () => {
+    const documents = listFiles(out).filter((f) => f.endsWith('.json'));
+    for (const [precompress, kept] of [[undefined, []], ['none', []], ['gzip', ['.gz']], ['br', ['.br']]] as const) {
+      const target = join(work, `precompress-${precompress}`);
+      const r = await writeDist(snapshot, { out: target, ...(precompress ? { precompress } : {}) });
+      const files = listFiles(target);
+      expect(files.filter((f) => /\.(gz|br)$/.test(f)).sort(), precompress).toEqual(documents.flatMap((d) => kept.map((ext) => `${d}${ext}`)).sort());
+      expect(r.files).toBe(files.length);
+      for (const f of files.filter((x) => x.endsWith('.gz'))) expect(gunzipSync(readFileSync(join(target, f)))).toEqual(readFileSync(join(target, f.slice(0, -3))));
+      for (const f of files.filter((x) => x.endsWith('.br'))) expect(brotliDecompressSync(readFileSync(join(target, f)))).toEqual(readFileSync(join(target, f.slice(0, -3))));
+      rmSync(target, { recursive: true });
+    }
+    await expect(writeDist(snapshot, { out: join(work, 'bad'), precompress: 'zstd' as never })).rejects.toThrow(/precompress must be one of none, gzip, br, all/);
   });
 
   it('reports progress up to the total', async () => {
