@@ -12,6 +12,7 @@ import { ALLOWED_METHODS, corsPolicy, type CorsPolicy } from './cors.js';
 import { etagOf, ifNoneMatch } from './etag.js';
 import type { Problem } from './problem.js';
 import { MEDIA_SEGMENT, route, type Route } from './routes.js';
+import { thumbOf } from '../snapshot/thumbs.js';
 
 export type { Platform } from './compress.js';
 export type { Encoding } from './accept.js';
@@ -36,6 +37,8 @@ export interface CoreResponse {
   readonly encode?: Encoding;
   /** A media file to send (status 200 here means: found; the adapter does Range/ETag). */
   readonly media?: MediaRecord;
+  /** Send the thumbnail of `media` rather than the file. */
+  readonly thumb?: boolean;
 }
 
 /** The query engine's four entry points (src/query/index.ts), injected by the adapters. */
@@ -186,9 +189,12 @@ export class HttpCore {
       case 'openapi':
         return this.openapi(req, served);
       case 'media-file': {
-        const m = snapshot.projects.get(r.project)?.mediaById.get(r.id);
+        // `_thumbs/<media id>`: the item's thumbnail, when it has one (src/snapshot/thumbs.ts).
+        const thumbOfId = thumbOf(r.id);
+        const found = snapshot.projects.get(r.project)?.mediaById.get(thumbOfId ?? r.id);
+        const m = thumbOfId === undefined || found?.thumb !== undefined ? found : undefined;
         if (!m) return this.problem(req, { status: 404, code: 'not_found', detail: `no media file '${r.id}' in project '${r.project}'`, situation: { kind: 'media_not_found' } }, {}, d);
-        return { status: 200, headers: { ...this.cors.headers(header(h, 'origin')), ...this.vary() }, body: null, media: m.record };
+        return { status: 200, headers: { ...this.cors.headers(header(h, 'origin')), ...this.vary() }, body: null, media: m.record, ...(thumbOfId === undefined ? {} : { thumb: true }) };
       }
       default:
         break;

@@ -13,6 +13,7 @@ import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import { newSuffix, recoverOutput, siblingName, swapIn } from './dist-swap.js';
 import { collectionQueryJson } from './serialize.js';
+import { makeThumbnail } from './thumbnail.js';
 import type { Snapshot } from './types.js';
 
 export interface WriteDistOptions {
@@ -50,6 +51,8 @@ export const GZIP_LEVEL = 6;
 /** Documents being compressed at once (libuv's pool has 4 threads; a few more keep it busy). */
 const COMPRESS_IN_FLIGHT = 16;
 const COPY_CONCURRENCY = 8;
+/** Thumbnails being made at once (each one keeps a decoded image in memory). */
+const THUMB_CONCURRENCY = 4;
 /** From this many documents on, they are written by one worker thread per core (see dist-worker.ts). */
 const PARALLEL_DOCUMENTS = 2000;
 // A function, not a constant: resolving it at import time breaks bundles for runtimes where
@@ -67,7 +70,9 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 type FileJob =
   | { readonly kind: 'json'; readonly rel: string; readonly text: string }
   | { readonly kind: 'text'; readonly rel: string; readonly text: string }
-  | { readonly kind: 'copy'; readonly rel: string; readonly source: string };
+  | { readonly kind: 'copy'; readonly rel: string; readonly source: string }
+  /** A media item's thumbnail, made from its file (thumbs.ts, thumbnail.ts). */
+  | { readonly kind: 'thumb'; readonly rel: string; readonly source: string; readonly media: string };
 
 /** Rejects a relative path that could leave the output directory or is not portable. */
 export function checkRelativePath(rel: string): void {
@@ -147,7 +152,10 @@ function planFiles(snapshot: Snapshot): FileJob[] {
     jobs.push({ kind: 'json', rel: documentFile(path), text });
   }
   for (const p of snapshot.projects.values()) {
-    for (const m of p.media) jobs.push({ kind: 'copy', rel: `media/${p.record.id}/${m.record.id}`, source: m.record.source });
+    for (const m of p.media) {
+      jobs.push({ kind: 'copy', rel: `media/${p.record.id}/${m.record.id}`, source: m.record.source });
+      if (m.thumb !== undefined) jobs.push({ kind: 'thumb', rel: `media/${p.record.id}/${m.thumb}`, source: m.record.source, media: m.record.id });
+    }
     for (const c of p.collections.values()) {
       jobs.push({ kind: 'json', rel: documentFile(`/api/${p.record.id}/${c.record.slug}.query`), text: collectionQueryJson(c) });
     }
@@ -364,6 +372,19 @@ class TreeWriter {
     });
   }
 
+  /** Thumbnails: sharp decodes and scales on libuv's thread pool. */
+  async thumbs(jobs: readonly { rel: string; source: string; media: string }[]): Promise<void> {
+    await eachLimit(jobs, THUMB_CONCURRENCY, async (job) => {
+      let bytes: Buffer;
+      try {
+        bytes = await makeThumbnail(await fsp.readFile(job.source));
+      } catch (err) {
+        throw new DistError(`cannot make the thumbnail of media '${job.media}' (${(err as Error).message}); replace the file with a readable image`);
+      }
+      this.write(job.rel, bytes);
+    });
+  }
+
   texts(jobs: readonly { rel: string; text: string }[]): void {
     for (const job of jobs) this.write(job.rel, job.text);
   }
@@ -374,17 +395,18 @@ async function writeTree(writer: TreeWriter, jobs: readonly FileJob[], dirs: rea
   const json: { rel: string; text: string }[] = [];
   const text: { rel: string; text: string }[] = [];
   const copy: { rel: string; source: string }[] = [];
+  const thumb: { rel: string; source: string; media: string }[] = [];
   for (const j of jobs) {
     if (j.kind === 'json') json.push(j);
     else if (j.kind === 'text') text.push(j);
+    else if (j.kind === 'thumb') thumb.push(j);
     else copy.push(j);
   }
   writer.texts(text);
-  // Media copies (kernel-side copy_file_range) run alongside the documents.
-  const copying = writer.copies(copy);
-  const [a, b] = await Promise.allSettled([writer.documents(json), copying]);
-  if (a.status === 'rejected') throw a.reason;
-  if (b.status === 'rejected') throw b.reason;
+  // Media copies (kernel-side copy_file_range) and thumbnails run alongside the documents.
+  const results = await Promise.allSettled([writer.documents(json), writer.copies(copy), writer.thumbs(thumb)]);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 // ---------------------------------------------------------------------------------------------
