@@ -12,7 +12,6 @@ import { ALLOWED_METHODS, corsPolicy, type CorsPolicy } from './cors.js';
 import { etagOf, ifNoneMatch } from './etag.js';
 import type { Problem } from './problem.js';
 import { MEDIA_SEGMENT, route, type Route } from './routes.js';
-import { thumbOf } from '../snapshot/thumbs.js';
 
 export type { Platform } from './compress.js';
 export type { Encoding } from './accept.js';
@@ -189,12 +188,11 @@ export class HttpCore {
       case 'openapi':
         return this.openapi(req, served);
       case 'media-file': {
-        // `_thumbs/<media id>`: the item's thumbnail, when it has one (src/snapshot/thumbs.ts).
-        const thumbOfId = thumbOf(r.id);
-        const found = snapshot.projects.get(r.project)?.mediaById.get(thumbOfId ?? r.id);
-        const m = thumbOfId === undefined || found?.thumb !== undefined ? found : undefined;
-        if (!m) return this.problem(req, { status: 404, code: 'not_found', detail: `no media file '${r.id}' in project '${r.project}'`, situation: { kind: 'media_not_found' } }, {}, d);
-        return { status: 200, headers: { ...this.cors.headers(header(h, 'origin')), ...this.vary() }, body: null, media: m.record, ...(thumbOfId === undefined ? {} : { thumb: true }) };
+        const found = snapshot.projects.get(r.project)?.mediaById.get(r.id);
+        // `/thumbs/…`: only items with a thumbnail have one (src/snapshot/thumbs.ts).
+        const m = r.thumb && !found?.thumb ? undefined : found;
+        if (!m) return this.problem(req, { status: 404, code: 'not_found', detail: r.thumb && found ? `media '${r.id}' has no thumbnail: only images over 600 px high in a project of dialect elmapi have one` : `no media file '${r.id}' in project '${r.project}'`, situation: { kind: 'media_not_found' } }, {}, d);
+        return { status: 200, headers: { ...this.cors.headers(header(h, 'origin')), ...this.vary() }, body: null, media: m.record, ...(r.thumb ? { thumb: true } : {}) };
       }
       default:
         break;

@@ -5,7 +5,7 @@ import { dialectOf, type Dialect } from './dialect/index.js';
 import { idsAreIntegers } from './order.js';
 import { openapiJson } from './openapi.js';
 import { entryJson } from './serialize.js';
-import { hasThumb, thumbPath } from './thumbs.js';
+import { hasThumb, thumbUrl } from './thumbs.js';
 import type { CollectionSnapshot, EntrySnapshot, MediaSnapshot, ProjectSnapshot, Snapshot } from './types.js';
 
 export interface SnapshotOptions {
@@ -28,9 +28,9 @@ export function mediaUrl(baseUrl: string, projectId: string, mediaId: string): s
 function mediaSnapshot(m: MediaRecord, projectId: string, baseUrl: string, dialect: Dialect): MediaSnapshot {
   const full_url = mediaUrl(baseUrl, projectId, m.id);
   // Without a written thumbnail (not an image over 600 px high, or a dialect without thumbs), `thumb` is the full URL.
-  const thumb = dialect.thumbnails && hasThumb(m) ? thumbPath(m.id) : undefined;
-  const json = dialect.mediaJson(m, full_url, thumb === undefined ? full_url : mediaUrl(baseUrl, projectId, thumb));
-  return thumb === undefined ? { record: m, full_url, json } : { record: m, full_url, json, thumb };
+  const thumb = dialect.thumbnails && hasThumb(m);
+  const json = dialect.mediaJson(m, full_url, thumb ? thumbUrl(baseUrl, projectId, m.id) : full_url);
+  return thumb ? { record: m, full_url, json, thumb } : { record: m, full_url, json };
 }
 
 interface EntryText {

@@ -5,11 +5,6 @@
 import type { MediaRecord } from './model.js';
 
 export const THUMB_HEIGHT = 600;
-/**
- * Thumbnails are served and written under `media/<project>/_thumbs/<media id>`: a media id never
- * starts with `_` (files and folders named so are not content), so the two cannot collide.
- */
-export const THUMBS_FOLDER = '_thumbs';
 const RESIZABLE = /\.(jpe?g|png|gif|webp)$/i;
 
 /** Whether `m` gets a written thumbnail (in a dialect whose media objects carry `thumb`). */
@@ -17,12 +12,11 @@ export function hasThumb(m: MediaRecord): boolean {
   return RESIZABLE.test(m.file_name) && m.height !== null && m.height > THUMB_HEIGHT;
 }
 
-/** The thumbnail's path under `media/<project>/` (the same name: the same type, the same format). */
-export function thumbPath(mediaId: string): string {
-  return `${THUMBS_FOLDER}/${mediaId}`;
-}
-
-/** The media id whose thumbnail a path under `media/<project>/` names, or undefined. */
-export function thumbOf(path: string): string | undefined {
-  return path.startsWith(`${THUMBS_FOLDER}/`) ? path.slice(THUMBS_FOLDER.length + 1) : undefined;
+/**
+ * Where a thumbnail is served and written: `/thumbs/<project>/<media id>`, beside `/media/`, under
+ * the same name (so the same type and format). Not inside media/<project>/: a folder there could
+ * collide with a media folder, or start with `_`, which static hosts (Jekyll) and `cqa preview` skip.
+ */
+export function thumbUrl(baseUrl: string, projectId: string, mediaId: string): string {
+  return `${baseUrl}/thumbs/${encodeURIComponent(projectId)}/${mediaId.split('/').map(encodeURIComponent).join('/')}`;
 }

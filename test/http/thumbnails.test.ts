@@ -1,5 +1,5 @@
 // Thumbnails of the `elmapi` dialect (docs/dialects.md, "Thumbnails"): an image over 600 px high
-// gets a copy 600 px high under media/<project>/_thumbs/<media id>, served by `cqa serve` and
+// gets a copy 600 px high at /thumbs/<project>/<media id>, served by `cqa serve` and
 // createHandler and written by `cqa build` with the same bytes; smaller images (never enlarged),
 // other files and the `cqa` dialect keep what they had.
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { imageSize } from 'image-size';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPreview } from '../../src/commands/preview.js';
 import { loadContent } from '../../src/content/index.js';
 import { createHandler } from '../../src/http/fetch-node.js';
 import { startServer, type RunningServer } from '../../src/http/start.js';
@@ -34,6 +35,27 @@ async function picture(format: 'jpeg' | 'webp'): Promise<Buffer> {
     .toBuffer();
 }
 
+/** Two frames of 1000×1200. */
+async function animation(): Promise<Buffer> {
+  const frame = (background: string) => sharp({ create: { width: 1000, height: 1200, channels: 3, background } }).raw().toBuffer();
+  const frames = Buffer.concat([await frame('#ff0000'), await frame('#0000ff')]);
+  return sharp(frames, { raw: { width: 1000, height: 2400, channels: 3, pageHeight: 1200 } }).gif({ loop: 0 }).toBuffer();
+}
+
+/** The header of a BMP 10×700 (libvips cannot read BMP; the header is all the loader reads). */
+function bmp(): Buffer {
+  const b = Buffer.alloc(54);
+  b.write('BM', 0, 'latin1');
+  b.writeUInt32LE(54, 2);
+  b.writeUInt32LE(54, 10);
+  b.writeUInt32LE(40, 14);
+  b.writeInt32LE(10, 18);
+  b.writeInt32LE(700, 22);
+  b.writeUInt16LE(1, 26);
+  b.writeUInt16LE(24, 28);
+  return b;
+}
+
 beforeAll(async () => {
   // The sample travel project (its images are 360 px high), plus two large images, and a `cqa`
   // project holding the same large image.
@@ -44,6 +66,10 @@ beforeAll(async () => {
     {
       'travel/media/peak.jpg': big,
       'travel/media/photos/lake.webp': await picture('webp'),
+      // Stored 1600×800 with EXIF orientation 6: displayed 800×1600.
+      'travel/media/turned.jpg': await sharp({ create: { width: 1600, height: 800, channels: 3, background: '#00aa00' } }).jpeg().withMetadata({ orientation: 6 }).toBuffer(),
+      'travel/media/loop.gif': await animation(),
+      'travel/media/scan.bmp': bmp(),
       'plain/project.yaml': 'name: Plain\nlocales: [en]\npublic: true\n',
       'plain/media/peak.jpg': big,
     },
@@ -74,7 +100,7 @@ describe.each(['socket', 'fetch'])('thumbnails (%s)', (name) => {
     for (const [file, type] of [['peak.jpg', 'image/jpeg'], ['photos/lake.webp', 'image/webp']] as const) {
       const m = await byName(client(), file.replace('photos/', ''));
       expect(m.height).toBe(1200);
-      expect(m.thumb).toBe(`/media/${TRAVEL}/_thumbs/${file}`);
+      expect(m.thumb).toBe(`/thumbs/${TRAVEL}/${file}`);
       const r = await client()({ path: m.thumb as string });
       expect(r.status).toBe(200);
       expect(r.headers['content-type']).toBe(type);
@@ -84,15 +110,27 @@ describe.each(['socket', 'fetch'])('thumbnails (%s)', (name) => {
     }
   });
 
-  it('an image at most 600 px high is not enlarged: thumb is its full URL', async () => {
-    const m = await byName(client(), 'alps.png');
-    expect(m.thumb).toBe(m.full_url);
+  it('an image at most 600 px high is not enlarged, and a BMP is not resized: thumb is its full URL', async () => {
+    for (const file of ['alps.png', 'scan.bmp']) {
+      const m = await byName(client(), file);
+      expect(m.thumb).toBe(m.full_url);
+    }
   });
 
-  it('only items with a thumbnail have one: other paths under _thumbs/ answer 404', async () => {
-    for (const path of [`/media/${TRAVEL}/_thumbs/alps.png`, `/media/${TRAVEL}/_thumbs/guide.txt`, `/media/${TRAVEL}/_thumbs/nope.jpg`, '/media/plain/_thumbs/peak.jpg']) {
+  it('a turned photo is scaled as displayed; every frame of an animation is scaled', async () => {
+    const turned = await client()({ path: (await byName(client(), 'turned.jpg')).thumb as string });
+    expect(imageSize(turned.body)).toMatchObject({ width: 300, height: 600 });
+    const loop = await client()({ path: (await byName(client(), 'loop.gif')).thumb as string });
+    expect(imageSize(loop.body)).toMatchObject({ width: 500, height: 600 });
+    expect((await sharp(loop.body, { animated: true }).metadata()).pages).toBe(2);
+  });
+
+  it('only items with a thumbnail have one: other paths under /thumbs/ answer 404', async () => {
+    for (const path of [`/thumbs/${TRAVEL}/alps.png`, `/thumbs/${TRAVEL}/scan.bmp`, `/thumbs/${TRAVEL}/guide.txt`, `/thumbs/${TRAVEL}/nope.jpg`, '/thumbs/plain/peak.jpg']) {
       expect((await client()({ path })).status, path).toBe(404);
     }
+    expect(JSON.parse((await client()({ path: `/thumbs/${TRAVEL}/alps.png` })).text)).toEqual({ error: 'File not found!' });
+    expect(JSON.parse((await client()({ path: '/thumbs/plain/peak.jpg' })).text).detail).toMatch(/has no thumbnail: only images over 600 px high/);
   });
 });
 
@@ -102,16 +140,27 @@ describe('cqa build', () => {
     await writeDist(snapshot, { out: a });
     await writeDist(snapshot, { out: b });
     for (const file of ['peak.jpg', 'photos/lake.webp']) {
-      const rel = `media/${TRAVEL}/_thumbs/${file}`;
+      const rel = `thumbs/${TRAVEL}/${file}`;
       const written = readFileSync(join(a, rel));
       expect(imageSize(written)).toMatchObject({ height: 600 });
       expect(written.equals(readFileSync(join(b, rel)))).toBe(true);
       expect(written.equals((await clients.socket!({ path: `/${rel}` })).body)).toBe(true);
     }
-    expect(() => readFileSync(join(a, `media/${TRAVEL}/_thumbs/alps.png`))).toThrow();
-    expect(() => readFileSync(join(a, 'media/plain/_thumbs/peak.jpg'))).toThrow();
+    expect(() => readFileSync(join(a, `thumbs/${TRAVEL}/alps.png`))).toThrow();
+    expect(() => readFileSync(join(a, 'thumbs/plain/peak.jpg'))).toThrow();
+    // cqa preview (what a static host does) serves it too, with the _headers rule.
+    const preview = await startPreview({ dir: a, port: 0 });
+    try {
+      const r = await socketClient(preview.url)({ path: `/thumbs/${TRAVEL}/peak.jpg` });
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toBe('image/jpeg');
+      expect(r.headers['access-control-allow-origin']).toBe('*');
+      expect(r.body.equals(readFileSync(join(a, `thumbs/${TRAVEL}/peak.jpg`)))).toBe(true);
+    } finally {
+      await preview.close();
+    }
     // The static document names the written thumbnail.
     const doc = JSON.parse(readFileSync(join(a, `api/${TRAVEL}/project-media/name/peak.jpg/index.json`), 'utf8')) as { thumb: string };
-    expect(doc.thumb).toBe(`/media/${TRAVEL}/_thumbs/peak.jpg`);
+    expect(doc.thumb).toBe(`/thumbs/${TRAVEL}/peak.jpg`);
   });
 });
