@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPreview } from '../../src/commands/preview.js';
 import { loadContent } from '../../src/content/index.js';
+import { createHandler as createFetchHandler } from '../../src/http/fetch.js';
 import { createHandler } from '../../src/http/fetch-node.js';
 import { startServer, type RunningServer } from '../../src/http/start.js';
 import { createSnapshot } from '../../src/snapshot/create.js';
@@ -131,6 +132,19 @@ describe.each(['socket', 'fetch'])('thumbnails (%s)', (name) => {
     }
     expect(JSON.parse((await client()({ path: `/thumbs/${TRAVEL}/alps.png` })).text)).toEqual({ error: 'File not found!' });
     expect(JSON.parse((await client()({ path: '/thumbs/plain/peak.jpg' })).text).detail).toMatch(/has no thumbnail: only images over 600 px high/);
+  });
+});
+
+describe('the runtime-free handler (content-query-api/edge)', () => {
+  it('answers /thumbs/ 404 without readThumbnail, and with what readThumbnail gives', async () => {
+    const path = `/thumbs/${TRAVEL}/peak.jpg`;
+    expect((await fetchClient(createFetchHandler(snapshot))({ path })).status).toBe(404);
+    const copy = Buffer.from('the copy in dist/thumbs/');
+    const read = fetchClient(createFetchHandler(snapshot, { readThumbnail: async (m) => (m.id === 'peak.jpg' ? copy : null) }));
+    const r = await read({ path });
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('image/jpeg');
+    expect(r.body.equals(copy)).toBe(true);
   });
 });
 
