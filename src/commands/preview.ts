@@ -150,7 +150,7 @@ function notFound(res: ServerResponse): void {
  */
 function candidates(pathname: string): string[] {
   const rel = pathname.slice(1);
-  if (rel.startsWith('media/')) return [rel];
+  if (rel.startsWith('media/') || rel.startsWith('thumbs/')) return [rel];
   if (rel === '' || rel.endsWith('/')) return [`${rel}index.json`];
   return [rel, `${rel}/index.json`, `${rel}.json`];
 }
@@ -167,7 +167,7 @@ export function previewHandler(dir: string): (req: IncomingMessage, res: ServerR
   // The first candidate that opens as a published file inside dist, with its precompressed
   // sibling (.br, .gz) when the client accepts that coding and the sibling exists.
   const find = async (pathname: string, acceptEncoding: string | undefined) => {
-    const api = !pathname.startsWith('/media/');
+    const api = !pathname.startsWith('/media/') && !pathname.startsWith('/thumbs/');
     const codings = api ? (['br', 'gzip'] as const).filter((c) => negotiateEncoding(acceptEncoding, [c]) === c) : [];
     for (const rel of candidates(pathname)) {
       for (const coding of [...codings, undefined]) {

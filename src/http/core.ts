@@ -36,6 +36,8 @@ export interface CoreResponse {
   readonly encode?: Encoding;
   /** A media file to send (status 200 here means: found; the adapter does Range/ETag). */
   readonly media?: MediaRecord;
+  /** Send the thumbnail of `media` rather than the file. */
+  readonly thumb?: boolean;
 }
 
 /** The query engine's four entry points (src/query/index.ts), injected by the adapters. */
@@ -186,9 +188,11 @@ export class HttpCore {
       case 'openapi':
         return this.openapi(req, served);
       case 'media-file': {
-        const m = snapshot.projects.get(r.project)?.mediaById.get(r.id);
-        if (!m) return this.problem(req, { status: 404, code: 'not_found', detail: `no media file '${r.id}' in project '${r.project}'`, situation: { kind: 'media_not_found' } }, {}, d);
-        return { status: 200, headers: { ...this.cors.headers(header(h, 'origin')), ...this.vary() }, body: null, media: m.record };
+        const found = snapshot.projects.get(r.project)?.mediaById.get(r.id);
+        // `/thumbs/…`: only items with a thumbnail have one (src/snapshot/thumbs.ts).
+        const m = r.thumb && !found?.thumb ? undefined : found;
+        if (!m) return this.problem(req, { status: 404, code: 'not_found', detail: r.thumb && found ? `media '${r.id}' has no thumbnail: only images over 600 px high in a project of dialect elmapi have one` : `no media file '${r.id}' in project '${r.project}'`, situation: { kind: 'media_not_found' } }, {}, d);
+        return { status: 200, headers: { ...this.cors.headers(header(h, 'origin')), ...this.vary() }, body: null, media: m.record, ...(r.thumb ? { thumb: true } : {}) };
       }
       default:
         break;

@@ -23,6 +23,22 @@ function nodeMediaReader(): MediaReader {
   };
 }
 
+/** Thumbnails made from the media files on disk (src/snapshot/thumbnail.ts, imported at the first one). */
+function nodeThumbnailReader(readMedia: MediaReader): MediaReader {
+  let thumbnail: Promise<typeof import('../snapshot/thumbnail.js')> | undefined;
+  return async (m) => {
+    const bytes = await readMedia(m);
+    if (!bytes) return null;
+    try {
+      thumbnail ??= import('../snapshot/thumbnail.js');
+      return await (await thumbnail).makeThumbnail(bytes);
+    } catch {
+      return null;
+    }
+  };
+}
+
 export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}): FetchHandler {
-  return createFetchHandler(snapshot, { ...options, readMedia: options.readMedia ?? nodeMediaReader() });
+  const readMedia = options.readMedia ?? nodeMediaReader();
+  return createFetchHandler(snapshot, { ...options, readMedia, readThumbnail: options.readThumbnail ?? nodeThumbnailReader(readMedia) });
 }

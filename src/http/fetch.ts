@@ -20,6 +20,12 @@ export interface HandlerOptions extends HttpOptions {
    * createHandler reads them from disk by default.
    */
   readonly readMedia?: MediaReader;
+  /**
+   * Gives the thumbnail of a media item that has one (`/media/<project>/_thumbs/<media id>`, the
+   * `elmapi` dialect; null: 404). Without one, thumbnails answer 404. The main entry's
+   * createHandler makes them from the files on disk (per request: `cqa serve` caches them).
+   */
+  readonly readThumbnail?: MediaReader;
   /** The query engine (default: the built-in one). */
   readonly engine?: QueryEngine;
   /**
@@ -87,12 +93,15 @@ export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}):
   const byRuntime = (options.compression ?? (inWorkers() ? 'runtime' : 'handler')) === 'runtime';
   const core = new HttpCore(snapshot, byRuntime ? runtimePlatform : webPlatform, options.engine ?? defaultEngine, options);
   const readMedia = options.readMedia ?? noMedia;
+  const readThumbnail = options.readThumbnail ?? noMedia;
 
   const media = async (request: Request, r: CoreResponse, m: MediaRecord): Promise<Response> => {
-    const bytes = await readMedia(m);
+    const bytes = await (r.thumb ? readThumbnail : readMedia)(m);
     const h = Object.fromEntries(request.headers);
     if (!bytes) {
-      const detail = options.readMedia
+      const detail = r.thumb
+        ? `the thumbnail of the media file '${m.id}' is not available here`
+        : options.readMedia
         ? `the media file '${m.id}' is not available here`
         : `media files are not served here (the handler was given no readMedia): fetch '${m.id}' from its full_url`;
       return toResponse(core.problem({ method: request.method, path: '', query: '', headers: h }, { status: 404, code: 'not_found', detail }));

@@ -12,7 +12,8 @@ import type { CoreResponse, HttpCore, Platform } from './core.js';
 import type { Encoding } from './accept.js';
 import { mediaRoot } from './media-root.js';
 import { openInside, ServedRoots } from './open-file.js';
-import { sendFile } from './send-file.js';
+import { sendBytes, sendFile } from './send-file.js';
+import { ThumbnailCache, type Thumbnail } from './thumbnails.js';
 
 /** Bodies larger than this are compressed as a stream by the adapter, off the main thread. */
 const SYNC_COMPRESS_MAX = 256 * 1024;
@@ -78,6 +79,7 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
   const onError = options.onError ?? ((err: unknown) => console.error('cqa: unexpected error', err));
   // Each project's media folder, pinned to its real path when the listener first sees it.
   const roots = new ServedRoots();
+  const thumbs = new ThumbnailCache();
   for (const p of core.snapshot.projects.values()) for (const m of p.mediaById.values()) roots.get(mediaRoot(m.record));
 
   const sendMedia = async (req: IncomingMessage, res: ServerResponse, r: CoreResponse, m: MediaRecord) => {
@@ -97,7 +99,22 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
       res.end(p.body ?? undefined);
       return;
     }
-    sendFile(req, res, file, { ...r.headers, 'content-type': m.mime_type, 'cache-control': 'no-cache' });
+    const headers = { ...r.headers, 'content-type': m.mime_type, 'cache-control': 'no-cache' };
+    if (!r.thumb) return sendFile(req, res, file, headers);
+    let thumb: Thumbnail;
+    try {
+      thumb = await thumbs.get(file);
+    } catch (err) {
+      const p = core.problem({ method: req.method ?? 'GET', path: '', query: '', headers: req.headers }, {
+        status: 404,
+        code: 'not_found',
+        detail: `no thumbnail could be made of the media file '${m.id}': ${(err as Error).message}`,
+      });
+      res.writeHead(p.status, p.headers);
+      res.end(p.body ?? undefined);
+      return;
+    }
+    if (!res.destroyed) sendBytes(req, res, thumb.bytes, thumb.tag, headers);
   };
 
   const send = (req: IncomingMessage, res: ServerResponse, r: CoreResponse) => {

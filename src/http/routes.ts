@@ -13,7 +13,8 @@ export type Route =
   | { readonly kind: 'media-item'; readonly project: string; readonly id: string }
   | { readonly kind: 'entries'; readonly project: string; readonly collection: string }
   | { readonly kind: 'entry'; readonly project: string; readonly collection: string; readonly id: string }
-  | { readonly kind: 'media-file'; readonly project: string; readonly id: string }
+  /** `/media/<project>/<id>`, or with `thumb` `/thumbs/<project>/<id>` (its thumbnail). */
+  | { readonly kind: 'media-file'; readonly project: string; readonly id: string; readonly thumb?: true }
   | { readonly kind: 'problem'; readonly problem: Problem };
 
 const notFound = (path: string): Route => ({ kind: 'problem', problem: { status: 404, code: 'not_found', detail: `nothing at '${path}'; API paths start with /api/<project_id>` } });
@@ -43,7 +44,7 @@ export function route(rawPath: string): Route {
   const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
   const raw = path.split('/');
   const top = raw[1];
-  if ((top !== 'api' && top !== 'media') || raw.length < 3) return notFound(rawPath);
+  if ((top !== 'api' && top !== 'media' && top !== 'thumbs') || raw.length < 3) return notFound(rawPath);
   const segs: string[] = [];
   for (let i = 2; i < raw.length; i++) {
     const s = decodeSegment(raw[i] as string);
@@ -52,9 +53,10 @@ export function route(rawPath: string): Route {
     segs.push(s);
   }
   const project = segs[0] as string;
-  if (top === 'media') {
+  if (top !== 'api') {
     if (segs.length < 2) return notFound(rawPath);
-    return { kind: 'media-file', project, id: segs.slice(1).join('/') };
+    const id = segs.slice(1).join('/');
+    return top === 'media' ? { kind: 'media-file', project, id } : { kind: 'media-file', project, id, thumb: true };
   }
   if (segs.length === 1) return { kind: 'project', project };
   const second = segs[1] as string;

@@ -25,16 +25,29 @@ export function fileTag(file: OpenedFile): string {
  * Cache-Control, CORS, Vary, Content-Encoding of a precompressed sibling …).
  */
 export function sendFile(req: IncomingMessage, res: ServerResponse, file: OpenedFile, headers: Record<string, string>): void {
-  const size = file.stats.size;
-  const tag = fileTag(file);
-  const etag = `"${tag}"`;
-  const out: Record<string, string> = {
-    ...headers,
-    etag,
-    'last-modified': file.stats.mtime.toUTCString(),
-    'accept-ranges': 'bytes',
-  };
   const close = () => void file.handle.close().catch(() => undefined);
+  answer(req, res, file.stats.size, fileTag(file), { ...headers, 'last-modified': file.stats.mtime.toUTCString() }, close, (start, end) =>
+    // autoClose: the stream closes the handle when it ends or fails.
+    pipeline(file.handle.createReadStream({ start, end }), res, () => undefined),
+  );
+}
+
+/** Answers `req` with bytes held in memory (a thumbnail), validated by `tag`; the same rules as sendFile. */
+export function sendBytes(req: IncomingMessage, res: ServerResponse, bytes: Uint8Array, tag: string, headers: Record<string, string>): void {
+  answer(req, res, bytes.length, tag, headers, () => undefined, (start, end) => res.end(bytes.subarray(start, end + 1)));
+}
+
+function answer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  size: number,
+  tag: string,
+  headers: Record<string, string>,
+  close: () => void,
+  body: (start: number, end: number) => void,
+): void {
+  const etag = `"${tag}"`;
+  const out: Record<string, string> = { ...headers, etag, 'accept-ranges': 'bytes' };
   if (ifNoneMatch(one(req.headers['if-none-match']), tag)) {
     delete out['content-type'];
     close();
@@ -62,6 +75,5 @@ export function sendFile(req: IncomingMessage, res: ServerResponse, file: Opened
     res.end();
     return;
   }
-  // autoClose: the stream closes the handle when it ends or fails.
-  pipeline(file.handle.createReadStream({ start, end }), res, () => undefined);
+  body(start, end);
 }

@@ -5,6 +5,7 @@ import { dialectOf, type Dialect } from './dialect/index.js';
 import { idsAreIntegers } from './order.js';
 import { openapiJson } from './openapi.js';
 import { entryJson } from './serialize.js';
+import { hasThumb, thumbUrl } from './thumbs.js';
 import type { CollectionSnapshot, EntrySnapshot, MediaSnapshot, ProjectSnapshot, Snapshot } from './types.js';
 
 export interface SnapshotOptions {
@@ -24,14 +25,12 @@ export function mediaUrl(baseUrl: string, projectId: string, mediaId: string): s
   return `${baseUrl}/media/${encodeURIComponent(projectId)}/${mediaId.split('/').map(encodeURIComponent).join('/')}`;
 }
 
-/** Where a media item's thumbnail is served (the full file until thumbnails are written). */
-export function thumbUrl(_baseUrl: string, _projectId: string, _m: MediaRecord, fullUrl: string): string {
-  return fullUrl;
-}
-
 function mediaSnapshot(m: MediaRecord, projectId: string, baseUrl: string, dialect: Dialect): MediaSnapshot {
   const full_url = mediaUrl(baseUrl, projectId, m.id);
-  return { record: m, full_url, json: dialect.mediaJson(m, full_url, thumbUrl(baseUrl, projectId, m, full_url)) };
+  // Without a written thumbnail (not an image over 600 px high, or a dialect without thumbs), `thumb` is the full URL.
+  const thumb = dialect.thumbnails && hasThumb(m);
+  const json = dialect.mediaJson(m, full_url, thumb ? thumbUrl(baseUrl, projectId, m.id) : full_url);
+  return thumb ? { record: m, full_url, json, thumb } : { record: m, full_url, json };
 }
 
 interface EntryText {

@@ -79,7 +79,7 @@ export function elmapiSchemas(project: ProjectRecord): Obj {
         id: { type: 'integer', minimum: 1 },
         file_name: { type: 'string' },
         full_url: { type: 'string', format: 'uri-reference' },
-        thumb: { type: 'string', format: 'uri-reference', description: 'images only' },
+        thumb: { type: 'string', format: 'uri-reference', description: 'images only: a copy 600 px high (/thumbs/…) for images over 600 px high, else full_url' },
         caption: nullable({ type: 'string' }),
         size: { type: 'integer', minimum: 0 },
         width: { ...nullable({ type: 'integer', minimum: 0 }), description: 'images only' },

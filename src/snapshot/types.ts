@@ -49,6 +49,8 @@ export interface MediaSnapshot {
   readonly full_url: string;
   /** `{"id":…,"file_name":…,"full_url":…,…}` */
   readonly json: string;
+  /** A thumbnail is written and served at /thumbs/<project>/<media id> (src/snapshot/thumbs.ts). */
+  readonly thumb?: true;
 }
 
 export interface ProjectSnapshot {

@@ -38,6 +38,7 @@ export const cqa: Dialect = {
   },
   relationJson: (f, _present, items) => (f.multiple ? `[${items.join(',')}]` : (items[0] ?? 'null')),
 
+  thumbnails: false,
   mediaJson: (m, fullUrl) =>
     JSON.stringify({
       id: m.id,

@@ -101,6 +101,7 @@ export const elmapi: Dialect = {
   },
   relationJson: (f, present, items) => (!present ? undefined : f.multiple ? `[${items.join(',')}]` : items[0]),
 
+  thumbnails: true,
   mediaJson(m, fullUrl, thumbUrl) {
     const image = isElmapiImage(m.file_name);
     return JSON.stringify({

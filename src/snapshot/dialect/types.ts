@@ -52,6 +52,8 @@ export interface Dialect {
   /** A relation field: `items` are the JSON texts of what it shows (entries or ids); `present`: the file gives a value. */
   relationJson(f: FieldDef, present: boolean, items: readonly string[]): string | undefined;
 
+  /** Media objects carry `thumb`: scaled copies are written and served (src/snapshot/thumbs.ts). */
+  readonly thumbnails: boolean;
   /** A media item as JSON. */
   mediaJson(m: MediaRecord, fullUrl: string, thumbUrl: string): string;
   /** The ids a media item answers to under /api/<project>/project-media/ (the first one is its own). */
