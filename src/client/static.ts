@@ -4,7 +4,7 @@
 // Each document is downloaded once and revalidated on later calls (If-None-Match → 304), so a
 // page pays for a collection once. Answers and problems are those of `cqa serve` for published
 // content and a token without the drafts scope. No Node imports.
-import { problemJson, type Problem } from '../http/problem.js';
+import { API_PROBLEMS, problemJson, type Problem } from '../http/problem.js';
 import { queryEntries, queryEntry, queryMediaItem, queryMediaList } from '../query/index.js';
 import { parseQuery } from '../query/parse.js';
 import { ProblemError } from '../query/problems.js';
@@ -148,8 +148,8 @@ export class StaticSource implements Source {
 
   async answer(path: string, query: string): Promise<Answer> {
     const projectText = await this.files.text(this.base);
-    // The problems below are worded as src/http/core.ts words them.
-    if (projectText === null) return problem({ status: 404, code: 'not_found', detail: `project '${this.projectId}' not found` });
+    // The problems below are those of src/http/core.ts (API_PROBLEMS).
+    if (projectText === null) return problem(API_PROBLEMS.projectNotFound(this.projectId));
     const doc = (JSON.parse(projectText) as { data?: ProjectDocument }).data;
     if (doc === undefined) {
       // An `elmapi` project's document is `{"uuid", "name", "description"}`: no schema to query with.
@@ -159,24 +159,19 @@ export class StaticSource implements Source {
     const id = rest.join('/');
     if (name === '') {
       if (query === '') return { status: 200, body: projectText };
-      return problem({
-        status: 400,
-        code: 'unknown_parameter',
-        detail: 'the project document accepts no query parameters; query a collection instead (/api/<project_id>/<collection>?…)',
-      });
+      return problem(API_PROBLEMS.queryOnProject());
     }
     if (name === MEDIA_SEGMENT) {
       const media = await this.media();
       const project = publishedProject(doc, [], media);
       if (id === '') return outcome(queryMediaList(project, query, this.ctx));
       const m = project.mediaById.get(id);
-      if (!m) return problem({ status: 404, code: 'not_found', detail: `no media item '${id}' in project '${this.projectId}'` });
+      if (!m) return problem(API_PROBLEMS.mediaItemNotFound(this.projectId, id));
       return query === '' ? { status: 200, body: itemJson(m.json) } : outcome(queryMediaItem(project, id, query, this.ctx));
     }
     const info = doc.collections.find((c) => c.slug === name);
     if (!info) {
-      const known = [...doc.collections.map((c) => c.slug), MEDIA_SEGMENT].join(', ');
-      return problem({ status: 404, code: 'not_found', detail: `no collection '${name}' in project '${this.projectId}'; collections: ${known}` });
+      return problem(API_PROBLEMS.collectionNotFound(this.projectId, name, [...doc.collections.map((c) => c.slug), MEDIA_SEGMENT]));
     }
     // whereRelation reads the target collections: load them too.
     const targets = new Set<string>();
@@ -192,7 +187,7 @@ export class StaticSource implements Source {
     if (id !== '') {
       if (query !== '') return outcome(queryEntry(project, col, id, query, this.ctx));
       const e = col.byId.get(id);
-      if (!e) return problem({ status: 404, code: 'not_found', detail: `no published entry '${id}' in collection '${name}'` });
+      if (!e) return problem(API_PROBLEMS.entryNotFound(id, name));
       return { status: 200, body: itemJson(e.json) };
     }
     return outcome(queryEntries(project, col, query, this.ctx));

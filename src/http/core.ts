@@ -10,7 +10,7 @@ import { authorize, authorizeAudience } from './auth.js';
 import { COMPRESS_MIN, Doc, DocCache, type Platform } from './compress.js';
 import { ALLOWED_METHODS, corsPolicy, type CorsPolicy } from './cors.js';
 import { etagOf, ifNoneMatch } from './etag.js';
-import type { Problem } from './problem.js';
+import { API_PROBLEMS, type Problem } from './problem.js';
 import { MEDIA_SEGMENT, route, type Route } from './routes.js';
 
 export type { Platform } from './compress.js';
@@ -200,7 +200,7 @@ export class HttpCore {
     // The API.
     if (!acceptsJson(header(h, 'accept'))) return this.notAcceptable(req, d);
     const project = snapshot.projects.get(r.project);
-    const projectMissing: Problem = { status: 404, code: 'not_found', detail: `project '${r.project}' not found`, situation: { kind: 'project_not_found' } };
+    const projectMissing = API_PROBLEMS.projectNotFound(r.project);
     if (!project) return this.problem(req, projectMissing, {}, d);
     const auth = authorize(snapshot, project, header(h, 'authorization'), this.platform.sha256Hex);
     if (auth.kind === 'not_found') return this.problem(req, projectMissing, {}, d);
@@ -217,16 +217,7 @@ export class HttpCore {
     switch (r.kind) {
       case 'project':
         if (q !== '') {
-          return this.problem(
-            req,
-            {
-              status: 400,
-              code: 'unknown_parameter',
-              detail: 'the project document accepts no query parameters; query a collection instead (/api/<project_id>/<collection>?…)',
-            },
-            {},
-            d,
-          );
+          return this.problem(req, API_PROBLEMS.queryOnProject(), {}, d);
         }
         key = base;
         break;
@@ -236,7 +227,7 @@ export class HttpCore {
         break;
       case 'media-item':
         if (!project.mediaByKey.has(r.id)) {
-          return this.problem(req, { status: 404, code: 'not_found', detail: `no media item '${r.id}' in project '${r.project}'`, situation: { kind: 'media_not_found' } }, {}, d);
+          return this.problem(req, API_PROBLEMS.mediaItemNotFound(r.project, r.id), {}, d);
         }
         key = `${base}/${MEDIA_SEGMENT}/${r.id}`;
         if (q !== '') query = () => this.engine.queryMediaItem(project, r.id, q, ctx);
@@ -245,13 +236,7 @@ export class HttpCore {
       case 'entry': {
         const col = project.collections.get(r.collection);
         if (!col) {
-          const known = [...project.collections.keys(), MEDIA_SEGMENT].join(', ');
-          return this.problem(
-            req,
-            { status: 404, code: 'not_found', detail: `no collection '${r.collection}' in project '${r.project}'; collections: ${known}`, situation: { kind: 'collection_not_found' } },
-            {},
-            d,
-          );
+          return this.problem(req, API_PROBLEMS.collectionNotFound(r.project, r.collection, [...project.collections.keys(), MEDIA_SEGMENT]), {}, d);
         }
         if (r.kind === 'entries') {
           key = `${base}/${r.collection}`;
@@ -270,9 +255,8 @@ export class HttpCore {
     }
     const doc = served.docs.get(key, () => snapshot.document(key));
     if (!doc) {
-      const id = r.kind === 'entry' ? r.id : key;
-      const where = r.kind === 'entry' ? ` in collection '${r.collection}'` : '';
-      return this.problem(req, { status: 404, code: 'not_found', detail: `no published entry '${id}'${where}`, situation: { kind: 'entry_not_found' } }, {}, d);
+      const missing = r.kind === 'entry' ? API_PROBLEMS.entryNotFound(r.id, r.collection) : API_PROBLEMS.entryNotFound(key);
+      return this.problem(req, missing, {}, d);
     }
     return this.json(req, doc, cacheControl);
   }

@@ -21,6 +21,32 @@ export interface Problem {
   readonly situation?: Situation;
 }
 
+/**
+ * The API's own 404s and 400s, worded once: the server's core answers them, and the static client
+ * (src/client/static.ts) must answer them byte for byte the same.
+ */
+export const API_PROBLEMS = {
+  projectNotFound: (project: string): Problem => ({ status: 404, code: 'not_found', detail: `project '${project}' not found`, situation: { kind: 'project_not_found' } }),
+  collectionNotFound: (project: string, collection: string, known: readonly string[]): Problem => ({
+    status: 404,
+    code: 'not_found',
+    detail: `no collection '${collection}' in project '${project}'; collections: ${known.join(', ')}`,
+    situation: { kind: 'collection_not_found' },
+  }),
+  entryNotFound: (id: string, collection?: string): Problem => ({
+    status: 404,
+    code: 'not_found',
+    detail: `no published entry '${id}'${collection === undefined ? '' : ` in collection '${collection}'`}`,
+    situation: { kind: 'entry_not_found' },
+  }),
+  mediaItemNotFound: (project: string, id: string): Problem => ({ status: 404, code: 'not_found', detail: `no media item '${id}' in project '${project}'`, situation: { kind: 'media_not_found' } }),
+  queryOnProject: (): Problem => ({
+    status: 400,
+    code: 'unknown_parameter',
+    detail: 'the project document accepts no query parameters; query a collection instead (/api/<project_id>/<collection>?…)',
+  }),
+} as const;
+
 export function problemJson(p: Problem): string {
   return JSON.stringify({
     type: 'about:blank',
