@@ -85,6 +85,7 @@ describe.each(['node', 'fetch', 'edge'])('the explorer page (%s)', (kind) => {
   });
 
   it('leaves every other client where it was: the same 404 as without the page', async () => {
+    expect((await client()({ path: '/', headers: { accept: BROWSER } })).status).toBe(200);
     const before = socketClient(serverWithoutUi.url);
     const asks: Record<string, string>[] = [{}, { accept: '*/*' }, { accept: 'application/json' }, { accept: 'application/json, text/html' }, { accept: 'text/html;q=0.5, application/json' }];
     for (const headers of asks) {
@@ -104,6 +105,8 @@ describe.each(['node', 'fetch', 'edge'])('the explorer page (%s)', (kind) => {
 
 describe('turning the page off', () => {
   it('startServer({ ui: false }), createHandler(…, { ui: false }) and an edge handler without explorer answer 404', async () => {
+    const on = [socketClient(server.url), fetchClient(createHandler(snapshot, { ui: true })), fetchClient(createEdgeHandler(snapshot, { explorer: explorerPage }))];
+    for (const c of on) expect((await c({ path: '/', headers: { accept: BROWSER } })).status).toBe(200);
     const off = [socketClient(serverWithoutUi.url), fetchClient(createHandler(snapshot, { ui: false })), fetchClient(createEdgeHandler(snapshot))];
     for (const c of off) {
       const r = await c({ path: '/', headers: { accept: BROWSER } });
