@@ -8,7 +8,7 @@ import { COMPRESS_MIN, Doc, type Platform } from '../compress.js';
 import type { CoreRequest, CoreResponse } from '../core.js';
 import { etagOf, ifNoneMatch } from '../etag.js';
 import { toBase64Url } from '../sha256.js';
-import { EXPLORER_HTML, INLINE } from './page.js';
+import { explorerDocument } from './page.js';
 
 export interface ExplorerPage {
   /** The answer to `req` when it is a browser asking for the page, else undefined. */
@@ -40,11 +40,12 @@ const prepared = new WeakMap<Platform, Prepared>();
 function prepare(platform: Platform): Prepared {
   let p = prepared.get(platform);
   if (!p) {
+    const page = explorerDocument();
     // Nothing but the page's own hashed blocks runs or styles it; it talks to its own origin only.
     const csp = [
       "default-src 'none'",
-      `script-src ${cspHash(platform, INLINE.script)}`,
-      `style-src ${cspHash(platform, INLINE.style)}`,
+      `script-src ${cspHash(platform, page.script)}`,
+      `style-src ${cspHash(platform, page.style)}`,
       "connect-src 'self'",
       "img-src 'self' data:",
       "base-uri 'none'",
@@ -52,7 +53,7 @@ function prepare(platform: Platform): Prepared {
       "frame-ancestors 'none'",
     ].join('; ');
     p = {
-      doc: new Doc(platform.encodeText(EXPLORER_HTML), platform),
+      doc: new Doc(platform.encodeText(page.html), platform),
       headers: {
         'content-type': 'text/html; charset=utf-8',
         'content-security-policy': csp,

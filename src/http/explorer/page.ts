@@ -1,6 +1,6 @@
 // The explorer page as one HTML document: markup here, style sheet and script inlined (so the page
 // is one request and one ETag), each allowed by its hash in the Content-Security-Policy.
-import { EXPLORER_SCRIPT } from './script.js';
+import { explorerScript } from './script.js';
 import { EXPLORER_STYLE } from './style.js';
 
 const MARKUP = `
@@ -70,21 +70,24 @@ const MARKUP = `
 </main>
 `;
 
-export const EXPLORER_HTML = `<!doctype html>
+/** The page, and the exact text inside its <style> and <script> tags (what the CSP hashes). */
+export function explorerDocument(): { html: string; style: string; script: string } {
+  const style = EXPLORER_STYLE;
+  const script = explorerScript();
+  const html = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Content Query API explorer</title>
 <link rel="icon" href="data:,">
-<style>${EXPLORER_STYLE}</style>
+<style>${style}</style>
 </head>
 <body>
 ${MARKUP}
-<script>${EXPLORER_SCRIPT}</script>
+<script>${script}</script>
 </body>
 </html>
 `;
-
-/** What the Content-Security-Policy hashes: the exact text inside the <style> and <script> tags. */
-export const INLINE = { style: EXPLORER_STYLE, script: EXPLORER_SCRIPT } as const;
+  return { html, style, script };
+}

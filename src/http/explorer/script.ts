@@ -5,7 +5,9 @@
 // counts, an `elmapi` project's collections are counted with `?count`. The token lives in one
 // variable: never in storage, a cookie or a URL. Every text from the server goes in through
 // textContent, never as HTML. (No backtick or dollar-brace below: this is a template literal.)
-export const EXPLORER_SCRIPT = String.raw`
+// A function, not a constant: a bundle that never serves the page drops it (a tagged template
+// at module level is a call, which a bundler must keep).
+export const explorerScript = (): string => String.raw`
 'use strict';
 (() => {
   const OPERATORS = [
