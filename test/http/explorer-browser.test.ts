@@ -113,8 +113,17 @@ describe('the explorer page in headless Chromium', () => {
     expect(bad.status).toBe('400 Bad Request');
     expect(JSON.parse(bad.answer)).toEqual((await apiAnswer('/api/demo/products?where[price][gt]=cheap&sort=price:desc&limit=3', 'demo-token')).body);
 
+    // Keyboard: Enter in a field runs the query, as a form does.
     await page.fill('#conditions .condition .value', '20');
-    await run(page);
+    await page.press('#limit', 'Enter');
+    await page.waitForFunction(() => document.getElementById('status')!.textContent === '200 OK');
+    // Every control has a name a screen reader can say.
+    const unnamed = await page.evaluate(() =>
+      [...document.querySelectorAll('input, select, button')]
+        .filter((e) => !((e as HTMLInputElement).labels?.length || e.getAttribute('aria-label') || e.textContent!.trim()))
+        .map((e) => e.outerHTML),
+    );
+    expect(unnamed).toEqual([]);
     await page.screenshot({ path: join(work, 'explorer-cqa.png'), fullPage: true });
     expect(existsSync(join(work, 'explorer-cqa.png'))).toBe(true);
     await page.close();
