@@ -113,6 +113,14 @@ describe('the explorer page in headless Chromium', () => {
     expect(bad.status).toBe('400 Bad Request');
     expect(JSON.parse(bad.answer)).toEqual((await apiAnswer('/api/demo/products?where[price][gt]=cheap&sort=price:desc&limit=3', 'demo-token')).body);
 
+    // A condition left empty is not sent: the form asks for its value.
+    await page.click('#add-condition');
+    const sent = (await page.textContent('#request')) ?? '';
+    await page.click('#run');
+    expect(await page.evaluate(() => document.activeElement?.matches('#conditions .condition:nth-child(2) .value:invalid'))).toBe(true);
+    expect(await page.textContent('#request')).toBe(sent);
+    await page.click('#conditions .condition:nth-child(2) .remove');
+
     // Keyboard: Enter in a field runs the query, as a form does.
     await page.fill('#conditions .condition .value', '20');
     await page.press('#limit', 'Enter');

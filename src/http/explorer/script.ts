@@ -237,6 +237,8 @@ export const explorerScript = (): string => String.raw`
     const hint = () => {
       const f = filterable().find((x) => x.name === field.value);
       value.disabled = op.value === 'null' || op.value === 'not_null';
+      // An empty value is almost always a condition not filled in yet: the form asks for it.
+      value.required = !value.disabled;
       value.placeholder = value.disabled ? '' : PLACEHOLDERS[op.value] || (f && TYPE_HINTS[f.type]) || 'value';
     };
     field.addEventListener('change', hint);
