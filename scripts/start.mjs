@@ -68,6 +68,8 @@ for (const p of projects) {
   console.log('');
 }
 
+console.log(`explorer: ${url}/  (open it in a browser and type a token above; docs/explorer.md)\n`);
+
 const stop = () => server.close().then(() => process.exit(0));
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);

@@ -1,5 +1,5 @@
 // `cqa serve [content] [--port 4000] [--host 127.0.0.1] [--watch] [--cors ORIGIN]
-//  [--cache-control VALUE] [--max-limit N] [--delay MS] [--base-url URL] [--quiet]`
+//  [--cache-control VALUE] [--max-limit N] [--delay MS] [--base-url URL] [--quiet] [--no-ui]`
 import { ContentError, formatIssue } from '../content/issues.js';
 import { MAX_DELAY_MS, startServer } from '../http/start.js';
 import { baseUrlOption, headerOption, hostOption, intOption, parseCommandArgs, portOption } from './args.js';
@@ -24,6 +24,7 @@ export const spec: CommandSpec = {
     delay: { type: 'string', value: 'MS', help: `hold every answer back this long (at most ${MAX_DELAY_MS})`, fallback: '0' },
     'base-url': { type: 'string', value: 'URL', help: "prefix of media full_url (an http(s) URL or a path starting with '/')" },
     quiet: { type: 'boolean', help: 'no request log and no list of projects at start' },
+    'no-ui': { type: 'boolean', help: 'no explorer page for browsers at / (docs/explorer.md)' },
   },
   examples: ['cqa serve content --watch', "curl -H 'Authorization: Bearer demo-token' -H 'Accept: application/json' http://127.0.0.1:4000/api/demo/posts"],
 };
@@ -48,6 +49,7 @@ export async function run(args: string[]): Promise<number> {
       host,
       watch: values.watch === true,
       quiet,
+      ui: values['no-ui'] !== true,
       maxLimit,
       delay,
       ...(cors !== undefined ? { cors } : {}),
@@ -77,6 +79,7 @@ export async function run(args: string[]): Promise<number> {
     if (first) {
       console.log(`  try: curl -H 'Authorization: Bearer <token>' -H 'Accept: application/json' '${server.url}/api/${first.record.id}'`);
     }
+    if (values['no-ui'] !== true) console.log(`  explorer: ${server.url}/  (open it in a browser)`);
   }
 
   // Graceful shutdown: stop accepting, let requests in flight finish, exit 0.

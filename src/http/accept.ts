@@ -59,3 +59,20 @@ export function negotiateEncoding(header: string | undefined, available: readonl
   }
   return chosen;
 }
+
+/**
+ * Whether a browser asks for a page: `text/html` (or `application/xhtml+xml`) named with a higher
+ * q than `application/json`. A wildcard is no such request: curl and fetch send `*\/*`.
+ */
+export function prefersHtml(header: string | undefined): boolean {
+  if (!header) return false;
+  let html = 0;
+  let json = 0;
+  for (const part of header.split(',')) {
+    const [range = '', ...params] = part.split(';');
+    const r = range.trim().toLowerCase();
+    if (r === 'text/html' || r === 'application/xhtml+xml') html = Math.max(html, qOf(params));
+    else if (r === 'application/json') json = Math.max(json, qOf(params));
+  }
+  return html > json;
+}

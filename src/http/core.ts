@@ -10,6 +10,7 @@ import { authorize, authorizeAudience } from './auth.js';
 import { COMPRESS_MIN, Doc, DocCache, type Platform } from './compress.js';
 import { ALLOWED_METHODS, corsPolicy, type CorsPolicy } from './cors.js';
 import { etagOf, ifNoneMatch } from './etag.js';
+import type { ExplorerPage } from './explorer/index.js';
 import { API_PROBLEMS, type Problem } from './problem.js';
 import { MEDIA_SEGMENT, route, type Route } from './routes.js';
 
@@ -59,6 +60,8 @@ export interface HttpOptions {
   readonly cacheBytes?: number;
   /** Called with unexpected errors (answered as 500). Default: console.error. */
   readonly onError?: (err: unknown) => void;
+  /** The explorer page for browsers at `/` (`explorerPage`, src/http/explorer); none: `/` is a 404. */
+  readonly explorer?: ExplorerPage;
 }
 
 export const MAX_TARGET = 8192;
@@ -113,6 +116,7 @@ export class HttpCore {
   private readonly cacheBytes: number;
   private readonly onError: (err: unknown) => void;
   private readonly varyOrigin: string | undefined;
+  private readonly explorer: ExplorerPage | undefined;
 
   constructor(
     snapshot: Snapshot,
@@ -127,6 +131,7 @@ export class HttpCore {
     this.cacheBytes = options.cacheBytes ?? 64 * 1024 * 1024;
     this.onError = options.onError ?? ((err) => console.error('cqa: unexpected error', err));
     this.varyOrigin = this.cors.varyOrigin ? 'Origin' : undefined;
+    this.explorer = options.explorer;
     this.served = this.serve(snapshot);
   }
 
@@ -164,6 +169,8 @@ export class HttpCore {
       return this.problem(req, { status: 414, code: 'uri_too_long', detail: `the request target is longer than ${MAX_TARGET} bytes` }, {}, dialectFor(snapshot, undefined));
     }
     const method = req.method;
+    const page = this.explorer?.answer(req, this.platform);
+    if (page) return page;
     const r = route(req.path);
     // Errors are worded by the dialect of the project asked for (cqa for /healthz, /openapi.json).
     const d = r.kind === 'healthz' || r.kind === 'openapi' ? cqa : dialectFor(snapshot, r);

@@ -3,10 +3,16 @@
 // after validation is not followed out of the media folder. open-file.js is imported at the first
 // media request, so that importing this module evaluates no Node-only code.
 import type { Snapshot } from '../snapshot/types.js';
-import { createHandler as createFetchHandler, type FetchHandler, type HandlerOptions, type MediaReader } from './fetch.js';
+import { explorerPage } from './explorer/index.js';
+import { createHandler as createFetchHandler, type FetchHandler, type HandlerOptions as FetchHandlerOptions, type MediaReader } from './fetch.js';
 import { mediaRoot } from './media-root.js';
 
-export type { FetchHandler, HandlerOptions, MediaReader } from './fetch.js';
+export type { FetchHandler, MediaReader } from './fetch.js';
+
+export interface HandlerOptions extends FetchHandlerOptions {
+  /** Default true: the explorer page for browsers at `/` (docs/explorer.md); false: `/` stays a 404. */
+  readonly ui?: boolean;
+}
 
 function nodeMediaReader(): MediaReader {
   let files: Promise<typeof import('./open-file.js')> | undefined;
@@ -40,5 +46,10 @@ function nodeThumbnailReader(readMedia: MediaReader): MediaReader {
 
 export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}): FetchHandler {
   const readMedia = options.readMedia ?? nodeMediaReader();
-  return createFetchHandler(snapshot, { ...options, readMedia, readThumbnail: options.readThumbnail ?? nodeThumbnailReader(readMedia) });
+  return createFetchHandler(snapshot, {
+    ...options,
+    readMedia,
+    readThumbnail: options.readThumbnail ?? nodeThumbnailReader(readMedia),
+    explorer: options.ui === false ? undefined : (options.explorer ?? explorerPage),
+  });
 }

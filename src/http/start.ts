@@ -12,6 +12,7 @@ import type { ContentIssue } from '../snapshot/model.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { HttpCore, type HttpOptions } from './core.js';
 import { defaultEngine } from './engine.js';
+import { explorerPage } from './explorer/index.js';
 import { refuseConnect } from './connect.js';
 import { ALLOWED_METHODS } from './cors.js';
 import { createNodeListener, nodePlatform } from './node.js';
@@ -39,6 +40,8 @@ export interface StartServerOptions extends HttpOptions {
   readonly onReload?: (event: ReloadEvent) => void;
   /** Watch debounce in ms (default 25). */
   readonly debounce?: number;
+  /** Default true: the explorer page for browsers at `/` (docs/explorer.md); false: `/` stays a 404. */
+  readonly ui?: boolean;
 }
 
 export type ReloadEvent =
@@ -108,7 +111,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // The first load parsed the whole tree: a fresh thread drops the heap that took.
   await parser?.restart();
 
-  const core = new HttpCore(snapshot, nodePlatform, defaultEngine, options);
+  const core = new HttpCore(snapshot, nodePlatform, defaultEngine, { ...options, explorer: options.ui === false ? undefined : (options.explorer ?? explorerPage) });
   const listener = createNodeListener(core, {
     ...(options.delay ? { delay: options.delay } : {}),
     ...(options.quiet === false ? { log } : {}),
