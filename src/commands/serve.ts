@@ -30,9 +30,9 @@ export const spec: CommandSpec = {
     seed: { type: 'string', value: 'N', help: 'seed of --fail-rate and a --delay range: the same seed replays the same run', fallback: 'random, printed' },
     log: { type: 'string', value: 'text|json', help: 'request log: a line of text, or one JSON object a line on stdout (the rest goes to stderr)', fallback: 'text' },
     'base-url': { type: 'string', value: 'URL', help: "prefix of media full_url (an http(s) URL or a path starting with '/')" },
-    quiet: { type: 'boolean', help: 'no request log and no list of projects at start' },
+    quiet: { type: 'boolean', help: 'no list of projects at start and no text request log (--log json still logs)' },
   },
-  examples: ['cqa serve content --watch', "curl -H 'Authorization: Bearer demo-token' -H 'Accept: application/json' http://127.0.0.1:4000/api/demo/posts"],
+  examples: ['cqa serve content --watch', 'cqa serve content --fail-rate 0.1 --fail-status 503 --seed 42 --log json', "curl -H 'Authorization: Bearer demo-token' -H 'Accept: application/json' http://127.0.0.1:4000/api/demo/posts"],
 };
 
 export async function run(args: string[]): Promise<number> {
