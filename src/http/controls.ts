@@ -43,7 +43,7 @@ export interface Fate {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/** mulberry32: a small, fast 32-bit PRNG; plenty for picking which request fails. */
+/** mulberry32: a small, fast 32-bit PRNG; plenty for picking which request fails (scripts/generate-content.mjs has its own copy: the scripts stay free of lib/). */
 function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
