@@ -127,7 +127,7 @@ export class HttpCore {
   private readonly onError: (err: unknown) => void;
   private readonly varyOrigin: string | undefined;
   /** --delay, --fail-rate, Prefer (src/http/controls.ts); undefined when none is on. */
-  readonly controls: Controls | undefined;
+  private readonly controls: Controls | undefined;
 
   constructor(
     snapshot: Snapshot,

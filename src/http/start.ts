@@ -18,8 +18,6 @@ import { ALLOWED_METHODS } from './cors.js';
 import { Journal, logLine, type RequestRecord } from './journal.js';
 import { createNodeListener, nodePlatform } from './node.js';
 
-export { MAX_DELAY_MS } from './controls.js';
-
 export interface StartServerOptions extends HttpOptions {
   /** A content tree to build and serve (default './content' when no snapshot is given). */
   readonly content?: string;

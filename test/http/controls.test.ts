@@ -1,7 +1,6 @@
 // Contract-test controls (docs/contract-tests.md): --fail-rate/--fail-status with a seed, delay
 // ranges, `Prefer: status=/delay=` per request, and startServer's request journal. The decider on
 // its own, then through startServer (both dialects) and createHandler.
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/content/index.js';
 import { Controls, parsePrefer, type ControlOptions } from '../../src/http/controls.js';
@@ -239,10 +238,4 @@ describe('createHandler', () => {
     const failing = fetchClient(createHandler(snapshot, { failRate: 1, failStatus: 429 }));
     expect((await failing({ path: '/api/alpha/posts', headers: READ })).status).toBe(429);
   });
-});
-
-it('docs/contract-tests.md shows its example as the file `npm test` runs', () => {
-  const page = readFileSync('docs/contract-tests.md', 'utf8');
-  const shown = /```js\n([\s\S]*?)```/.exec(page)?.[1];
-  expect(shown).toBe(readFileSync('docs/examples/contract-failures.test.mjs', 'utf8'));
 });
