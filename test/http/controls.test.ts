@@ -213,6 +213,18 @@ describe('startServer', () => {
     expect(server.requests()).toEqual([]);
   });
 
+  it('a failing onRequest hook goes to onError; the server keeps answering', async () => {
+    const errors: unknown[] = [];
+    const server = await start({ snapshot, journal: 0, onRequest: () => { throw new Error('hook broke'); }, onError: (e) => errors.push(e) });
+    const get = socketClient(server.url);
+    expect((await get({ path: '/healthz' })).status).toBe(200);
+    expect((await get({ path: '/healthz' })).status).toBe(200);
+    // The hook runs once the answer is out: wait for it (bounded).
+    for (let i = 0; i < 200 && errors.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(errors.map((e) => (e as Error).message)).toEqual(['hook broke', 'hook broke']);
+    expect(server.requests()).toEqual([]); // journal: 0 keeps none
+  });
+
   it('a `__proto__` parameter is just a name in the journal', async () => {
     const server = await start({ snapshot });
     await socketClient(server.url)({ path: '/api/alpha/posts?__proto__[x]=1&constructor=2', headers: READ });
