@@ -112,7 +112,7 @@ function codeOf(status: number): string {
 }
 
 /** An injected failure: what the API says when it is down, not a verdict on the request. */
-export function injectedProblem(status: number, why: string, retryAfter?: number): Problem {
+function injectedProblem(status: number, why: string, retryAfter?: number): Problem {
   const detail = `${why}: the mock server injected this failure; the request itself is fine${retryAfter === undefined ? '' : ` (retry after ${retryAfter} s)`}`;
   return { status, code: codeOf(status), detail, situation: retryAfter === undefined ? { kind: 'injected' } : { kind: 'injected', retryAfter } };
 }
