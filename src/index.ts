@@ -5,6 +5,8 @@ export type * from './snapshot/types.js';
 export { buildSnapshot, type BuildSnapshotOptions } from './build-snapshot.js';
 export { createContentLoader, loadContent, ContentError, type ContentLoader, type LoadOptions, type LoadResult } from './content/index.js';
 export { startServer, type StartServerOptions, type RunningServer, type ReloadEvent } from './http/start.js';
+export type { ControlOptions, Delay, FailStatus } from './http/controls.js';
+export type { RequestRecord } from './http/journal.js';
 export { createHandler, type FetchHandler, type HandlerOptions, type MediaReader } from './http/fetch-node.js';
 export type { HttpOptions } from './http/core.js';
 export { writeDist, DistError, type WriteDistOptions, type DistResult, type Precompress } from './snapshot/dist.js';

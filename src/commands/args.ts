@@ -67,3 +67,29 @@ export function baseUrlOption(value: string | undefined): string | undefined {
   if (!/^(https?:\/\/[^/\s]+|\/)[^\s]*$/.test(value)) throw new UsageError(`--base-url must be an http(s) URL or a path starting with '/', got '${value}'`);
   return value;
 }
+
+/** --delay: `200` or a range `100-400` (drawn per request), in ms from 0 to `max`. */
+export function delayOption(value: string | undefined, max: number): number | { min: number; max: number } {
+  if (value === undefined) return 0;
+  const m = /^(\d+)(?:-(\d+))?$/.exec(value);
+  const min = m ? Number(m[1]) : NaN;
+  const top = m?.[2] === undefined ? min : Number(m[2]);
+  if (!(min <= top && top <= max)) throw new UsageError(`--delay must be an integer from 0 to ${max}, got '${value}'; a range of them (100-400) draws one per request`);
+  return top === min ? min : { min, max: top };
+}
+
+/** A share from 0 to 1, e.g. --fail-rate 0.1 (decimal notation only). */
+export function rateOption(name: string, value: string | undefined): number {
+  if (value === undefined) return 0;
+  const n = /^(0|1)?(\.\d+)?$/.test(value) && value !== '' && value !== '.' ? Number(value) : NaN;
+  if (!(n >= 0 && n <= 1)) throw new UsageError(`--${name} must be a number from 0 to 1 (0.1: one request in ten), got '${value}'`);
+  return n;
+}
+
+/** One of a few allowed values, e.g. --fail-status 429|500|503. */
+export function choiceOption<T extends string | number>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  const found = allowed.find((a) => String(a) === value);
+  if (found === undefined) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, got '${value}'`);
+  return found;
+}

@@ -1,9 +1,12 @@
 // `cqa serve [content] [--port 4000] [--host 127.0.0.1] [--watch] [--cors ORIGIN]
-//  [--cache-control VALUE] [--max-limit N] [--delay MS] [--base-url URL] [--quiet] [--no-ui]`
+//  [--cache-control VALUE] [--max-limit N] [--delay MS|MIN-MAX] [--fail-rate R] [--fail-status S]
+//  [--seed N] [--log text|json] [--base-url URL] [--quiet] [--no-ui]`
 import { ContentError, formatIssue } from '../content/issues.js';
-import { MAX_DELAY_MS, startServer } from '../http/start.js';
-import { baseUrlOption, headerOption, hostOption, intOption, parseCommandArgs, portOption } from './args.js';
+import { FAIL_STATUSES, MAX_DELAY_MS } from '../http/controls.js';
+import { startServer } from '../http/start.js';
+import { baseUrlOption, choiceOption, delayOption, headerOption, hostOption, intOption, parseCommandArgs, portOption, rateOption } from './args.js';
 import { contentFolder } from './content-folder.js';
+import type { RequestRecord } from '../http/journal.js';
 import { parseOptions, type CommandSpec } from './help.js';
 import { errorText, explainListenError } from './errors.js';
 
@@ -21,12 +24,16 @@ export const spec: CommandSpec = {
     cors: { type: 'string', value: 'ORIGIN', help: 'Access-Control-Allow-Origin: *, an origin, or a comma-separated list', fallback: '*' },
     'cache-control': { type: 'string', value: 'VALUE', help: 'Cache-Control of answers (private is added when a token was needed)', fallback: 'no-cache' },
     'max-limit': { type: 'string', value: 'N', help: `largest limit= accepted; 0 = no cap (at most ${MAX_MAX_LIMIT})`, fallback: '1000' },
-    delay: { type: 'string', value: 'MS', help: `hold every answer back this long (at most ${MAX_DELAY_MS})`, fallback: '0' },
+    delay: { type: 'string', value: 'MS|MIN-MAX', help: `hold every answer back this long, or a time drawn from the range (at most ${MAX_DELAY_MS})`, fallback: '0' },
+    'fail-rate': { type: 'string', value: 'R', help: 'share of API requests that fail on purpose, 0 to 1 (Prefer: status=503 forces one)', fallback: '0' },
+    'fail-status': { type: 'string', value: FAIL_STATUSES.join('|'), help: 'status of those failures, in the dialect of the project (429 and 503 with Retry-After)', fallback: '503' },
+    seed: { type: 'string', value: 'N', help: 'seed of --fail-rate and a --delay range: the same seed replays the same run', fallback: 'random, printed' },
+    log: { type: 'string', value: 'text|json', help: 'request log: a line of text, or one JSON object a line on stdout (the rest goes to stderr)', fallback: 'text' },
     'base-url': { type: 'string', value: 'URL', help: "prefix of media full_url (an http(s) URL or a path starting with '/')" },
-    quiet: { type: 'boolean', help: 'no request log and no list of projects at start' },
+    quiet: { type: 'boolean', help: 'no list of projects at start and no text request log (--log json still logs)' },
     'no-ui': { type: 'boolean', help: 'no explorer page for browsers at / (docs/explorer.md)' },
   },
-  examples: ['cqa serve content --watch', "curl -H 'Authorization: Bearer demo-token' -H 'Accept: application/json' http://127.0.0.1:4000/api/demo/posts"],
+  examples: ['cqa serve content --watch', 'cqa serve content --fail-rate 0.1 --fail-status 503 --seed 42 --log json', "curl -H 'Authorization: Bearer demo-token' -H 'Accept: application/json' http://127.0.0.1:4000/api/demo/posts"],
 };
 
 export async function run(args: string[]): Promise<number> {
@@ -34,11 +41,17 @@ export async function run(args: string[]): Promise<number> {
   const port = portOption(values.port as string | undefined, 4000);
   const host = hostOption(values.host as string | undefined, '127.0.0.1');
   const maxLimit = intOption('max-limit', values['max-limit'] as string | undefined, 1000, MAX_MAX_LIMIT);
-  const delay = intOption('delay', values.delay as string | undefined, 0, MAX_DELAY_MS);
+  const delay = delayOption(values.delay as string | undefined, MAX_DELAY_MS);
+  const failRate = rateOption('fail-rate', values['fail-rate'] as string | undefined);
+  const failStatus = choiceOption('fail-status', values['fail-status'] as string | undefined, FAIL_STATUSES.map(String), '503');
+  const seed = values.seed === undefined ? undefined : intOption('seed', values.seed as string, 0, 0xffffffff);
+  const json = choiceOption('log', values.log as string | undefined, ['text', 'json'], 'text') === 'json';
   const cors = headerOption('cors', values.cors as string | undefined);
   const cacheControl = headerOption('cache-control', values['cache-control'] as string | undefined);
   const baseUrl = baseUrlOption(values['base-url'] as string | undefined);
   const quiet = values.quiet === true;
+  // With --log json, stdout carries the JSON lines only: everything else goes to stderr.
+  const say = json ? (line: string) => console.error(line) : (line: string) => console.log(line);
   const content = await contentFolder(positionals[0] ?? 'content', 'serve');
 
   let server;
@@ -48,14 +61,19 @@ export async function run(args: string[]): Promise<number> {
       port,
       host,
       watch: values.watch === true,
-      quiet,
+      quiet: quiet || json,
       ui: values['no-ui'] !== true,
       maxLimit,
       delay,
+      failRate,
+      failStatus: Number(failStatus) as (typeof FAIL_STATUSES)[number],
+      ...(seed !== undefined ? { seed } : {}),
+      journal: 0,
+      ...(json ? { onRequest: (r: RequestRecord) => process.stdout.write(`${JSON.stringify(r)}\n`) } : {}),
       ...(cors !== undefined ? { cors } : {}),
       ...(cacheControl !== undefined ? { cacheControl } : {}),
       ...(baseUrl !== undefined ? { baseUrl } : {}),
-      log: (line) => console.log(line),
+      log: say,
       onError: (err) => console.error(`cqa serve: unexpected error (answered 500): ${errorText(err)}`),
     });
   } catch (err) {
@@ -69,23 +87,24 @@ export async function run(args: string[]): Promise<number> {
 
   const s = server.snapshot;
   const projects = [...s.projects.values()];
-  console.log(`cqa: serving ${content} at ${server.url}  (snapshot ${s.hash}${values.watch ? ', watching for changes' : ''})`);
+  say(`cqa: serving ${content} at ${server.url}  (snapshot ${s.hash}${values.watch ? ', watching for changes' : ''})`);
+  if (server.controls) say(`cqa: contract-test controls on: ${server.controls}`);
   if (!quiet) {
     for (const p of projects) {
       const cols = [...p.collections.keys()].join(', ');
-      console.log(`  ${server.url}/api/${p.record.id}  ${p.record.public ? '(public)' : '(token needed)'}  collections: ${cols}`);
+      say(`  ${server.url}/api/${p.record.id}  ${p.record.public ? '(public)' : '(token needed)'}  collections: ${cols}`);
     }
     const first = projects[0];
     if (first) {
-      console.log(`  try: curl -H 'Authorization: Bearer <token>' -H 'Accept: application/json' '${server.url}/api/${first.record.id}'`);
+      say(`  try: curl -H 'Authorization: Bearer <token>' -H 'Accept: application/json' '${server.url}/api/${first.record.id}'`);
     }
-    if (values['no-ui'] !== true) console.log(`  explorer: ${server.url}/  (open it in a browser)`);
+    if (values['no-ui'] !== true) say(`  explorer: ${server.url}/  (open it in a browser)`);
   }
 
   // Graceful shutdown: stop accepting, let requests in flight finish, exit 0.
   await new Promise<void>((done) => {
     const stop = (signal: string) => {
-      if (!quiet) console.log(`cqa: ${signal}, shutting down`);
+      if (!quiet) say(`cqa: ${signal}, shutting down`);
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
       server.close().then(done, done);

@@ -8,6 +8,7 @@ import type { QueryContext, QueryOutcome, QueryProblem } from '../query/types.js
 import { acceptsJson, negotiateEncoding, type Encoding } from './accept.js';
 import { authorize, authorizeAudience } from './auth.js';
 import { COMPRESS_MIN, Doc, DocCache, type Platform } from './compress.js';
+import { Controls, type ControlOptions, type Fate } from './controls.js';
 import { ALLOWED_METHODS, corsPolicy, type CorsPolicy } from './cors.js';
 import { etagOf, ifNoneMatch } from './etag.js';
 import type { ExplorerPage } from './explorer/index.js';
@@ -39,6 +40,10 @@ export interface CoreResponse {
   readonly media?: MediaRecord;
   /** Send the thumbnail of `media` rather than the file. */
   readonly thumb?: boolean;
+  /** Hold the answer back this many ms (--delay, `Prefer: delay=`): the adapter waits. */
+  readonly delay?: number;
+  /** The status was injected (--fail-rate, `Prefer: status=`). */
+  readonly injected?: boolean;
 }
 
 /** The query engine's four entry points (src/query/index.ts), injected by the adapters. */
@@ -49,7 +54,7 @@ export interface QueryEngine {
   queryMediaItem(project: ProjectSnapshot, id: string, rawQuery: string, ctx: QueryContext): QueryOutcome;
 }
 
-export interface HttpOptions {
+export interface HttpOptions extends ControlOptions {
   /** Access-Control-Allow-Origin: `*` (default), an origin, or a comma-separated list. */
   readonly cors?: string;
   /** Cache-Control of successful answers (default `no-cache`); `private` is added when a token was needed. */
@@ -101,6 +106,14 @@ function dialectFor(snapshot: Snapshot, r: Route | undefined): Dialect {
   return d;
 }
 
+/** Errors are worded by the dialect of the project asked for (cqa for /healthz, /openapi.json). */
+function dialectOf(snapshot: Snapshot, r: Route): Dialect {
+  return r.kind === 'healthz' || r.kind === 'openapi' ? cqa : dialectFor(snapshot, r);
+}
+
+/** `retry-after` → `Retry-After` */
+const headerCase = (name: string) => name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+
 /** `private` in front, `public` removed: for answers that needed a token. */
 export function privateCacheControl(value: string): string {
   const parts = value.split(',').map((s) => s.trim()).filter((s) => s && s.toLowerCase() !== 'public' && s.toLowerCase() !== 'private');
@@ -117,6 +130,8 @@ export class HttpCore {
   private readonly onError: (err: unknown) => void;
   private readonly varyOrigin: string | undefined;
   private readonly explorer: ExplorerPage | undefined;
+  /** --delay, --fail-rate, Prefer (src/http/controls.ts); undefined when none is on. */
+  private readonly controls: Controls | undefined;
 
   constructor(
     snapshot: Snapshot,
@@ -132,6 +147,8 @@ export class HttpCore {
     this.onError = options.onError ?? ((err) => console.error('cqa: unexpected error', err));
     this.varyOrigin = this.cors.varyOrigin ? 'Origin' : undefined;
     this.explorer = options.explorer;
+    const controls = new Controls(options);
+    this.controls = controls.active ? controls : undefined;
     this.served = this.serve(snapshot);
   }
 
@@ -151,7 +168,8 @@ export class HttpCore {
   handle(req: CoreRequest): CoreResponse {
     const served = this.served;
     try {
-      return this.dispatch(req, served);
+      const fate = this.controls?.decide(req.method, req.path, header(req.headers, 'prefer'));
+      return fate ? this.withFate(req, served, fate) : this.dispatch(req, served);
     } catch (err) {
       try {
         this.onError(err);
@@ -160,6 +178,19 @@ export class HttpCore {
       }
       return this.problem(req, { status: 500, code: 'internal_error', detail: 'an unexpected error occurred; it has been logged' });
     }
+  }
+
+  /** The answer held back, or a failure instead of it, with the headers that say why. */
+  private withFate(req: CoreRequest, served: Served, fate: Fate): CoreResponse {
+    const r = fate.problem ? this.problem(req, fate.problem, {}, dialectOf(served.snapshot, route(req.path))) : this.dispatch(req, served);
+    const extra = fate.headers;
+    if (extra) {
+      for (const k in extra) r.headers[k] = extra[k] as string;
+      // Browsers' scripts may read them too (a client backing off on Retry-After).
+      const expose = r.headers['access-control-expose-headers'];
+      if (expose) r.headers['access-control-expose-headers'] = [expose, ...Object.keys(extra).map(headerCase)].join(', ');
+    }
+    return { ...r, delay: fate.delay, ...(fate.injected ? { injected: true } : {}) };
   }
 
   private dispatch(req: CoreRequest, served: Served): CoreResponse {
@@ -172,8 +203,7 @@ export class HttpCore {
     const page = this.explorer?.answer(req, this.platform);
     if (page) return page;
     const r = route(req.path);
-    // Errors are worded by the dialect of the project asked for (cqa for /healthz, /openapi.json).
-    const d = r.kind === 'healthz' || r.kind === 'openapi' ? cqa : dialectFor(snapshot, r);
+    const d = dialectOf(snapshot, r);
     if (method === 'OPTIONS') {
       return {
         status: 204,
@@ -370,6 +400,7 @@ export class HttpCore {
         'cache-control': 'no-store',
         ...this.cors.headers(header(req.headers, 'origin')),
         ...this.vary(),
+        ...answer.headers,
         ...extra,
       },
       body: req.method === 'HEAD' ? null : bytes,

@@ -10,6 +10,7 @@ import { brotliCompressSync, constants as zc, createBrotliCompress, createGzip, 
 import type { MediaRecord } from '../snapshot/model.js';
 import type { CoreResponse, HttpCore, Platform } from './core.js';
 import type { Encoding } from './accept.js';
+import { queryObject, safeHeaders, type RequestRecord } from './journal.js';
 import { mediaRoot } from './media-root.js';
 import { openInside, ServedRoots } from './open-file.js';
 import { sendBytes, sendFile } from './send-file.js';
@@ -50,10 +51,8 @@ function brotliQuality(length: number, transient: boolean): number {
 }
 
 export interface NodeListenerOptions {
-  /** Wait this long before answering (simulates a slow API). */
-  readonly delay?: number;
-  /** One line per request: `GET /api/demo/posts 200 1.2ms`. Never the Authorization header. */
-  readonly log?: (line: string) => void;
+  /** Called with each request's record once its answer is out (or its connection gone): the journal, the request log. */
+  readonly onRequest?: (record: RequestRecord) => void;
   readonly onError?: (err: unknown) => void;
 }
 
@@ -74,8 +73,7 @@ function splitTarget(url: string): { path: string; query: string } {
 }
 
 export function createNodeListener(core: HttpCore, options: NodeListenerOptions = {}): NodeListener {
-  const delay = options.delay ?? 0;
-  const log = options.log;
+  const onRequest = options.onRequest;
   const onError = options.onError ?? ((err: unknown) => console.error('cqa: unexpected error', err));
   // Each project's media folder, pinned to its real path when the listener first sees it.
   const roots = new ServedRoots();
@@ -142,13 +140,26 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
   };
 
   const listener = ((req: IncomingMessage, res: ServerResponse) => {
-    if (log) {
+    let injected = false;
+    if (onRequest) {
       const start = performance.now();
-      res.once('close', () => log(`${req.method} ${(req.url ?? '').slice(0, 300)} ${res.statusCode} ${(performance.now() - start).toFixed(1)}ms`));
+      const time = new Date().toISOString();
+      res.once('close', () => {
+        const url = req.url ?? '/';
+        const { path, query } = splitTarget(url);
+        const ms = Math.round((performance.now() - start) * 10) / 10;
+        try {
+          onRequest({ time, method: req.method ?? 'GET', url, path, query: queryObject(query), ...safeHeaders(req.headers), status: res.statusCode, ms, injected });
+        } catch (err) {
+          onError(err); // a failing log or hook must not take the server down
+        }
+      });
     }
     try {
       const { path, query } = splitTarget(req.url ?? '/');
       const r = core.handle({ method: req.method ?? 'GET', path, query, headers: req.headers });
+      injected = r.injected === true;
+      const delay = r.delay ?? 0;
       if (delay > 0) {
         setTimeout(() => {
           if (res.destroyed) return;

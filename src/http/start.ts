@@ -10,11 +10,13 @@ import { ContentError, formatIssue } from '../content/issues.js';
 import { createSnapshot } from '../snapshot/create.js';
 import type { ContentIssue } from '../snapshot/model.js';
 import type { Snapshot } from '../snapshot/types.js';
+import { Controls } from './controls.js';
 import { HttpCore, type HttpOptions } from './core.js';
 import { defaultEngine } from './engine.js';
 import { explorerPage } from './explorer/index.js';
 import { refuseConnect } from './connect.js';
 import { ALLOWED_METHODS } from './cors.js';
+import { Journal, logLine, type RequestRecord } from './journal.js';
 import { createNodeListener, nodePlatform } from './node.js';
 
 export interface StartServerOptions extends HttpOptions {
@@ -26,8 +28,6 @@ export interface StartServerOptions extends HttpOptions {
   readonly port?: number;
   /** Default 127.0.0.1. */
   readonly host?: string;
-  /** Milliseconds to wait before each answer: an integer from 0 to MAX_DELAY_MS. */
-  readonly delay?: number;
   /** Prefix of media `full_url`s. */
   readonly baseUrl?: string;
   /** Rebuild on every change under `content` and swap the snapshot atomically. */
@@ -36,6 +36,10 @@ export interface StartServerOptions extends HttpOptions {
   readonly quiet?: boolean;
   /** Where request lines and watch reports go (default console.log). */
   readonly log?: (line: string) => void;
+  /** How many requests `requests()` keeps, the oldest dropped first (default 1000; 0: none). */
+  readonly journal?: number;
+  /** Called with each request's record once it is answered (what `cqa serve --log json` prints). */
+  readonly onRequest?: (record: RequestRecord) => void;
   /** Called after every rebuild under `watch`. */
   readonly onReload?: (event: ReloadEvent) => void;
   /** Watch debounce in ms (default 25). */
@@ -55,20 +59,24 @@ export interface RunningServer {
   readonly server: Server;
   /** The snapshot being served right now. */
   readonly snapshot: Snapshot;
+  /** The seed of the draws of --fail-rate and a delay range: pass it as `seed` to replay a run. */
+  readonly seed: number;
+  /** The controls in force, for a person: `delay 100-400 ms, fail-rate 0.1 (503, Retry-After: 1), seed 42`; '' when none. */
+  readonly controls: string;
+  /** The last requests answered (see `journal`), oldest first: copies, without credentials. */
+  requests(): RequestRecord[];
+  /** Forget them (between the tests of one server). */
+  clearRequests(): void;
   /** Rebuild from `content` now (what --watch does on a change). */
   reload(): Promise<ReloadEvent>;
   /** Stop accepting, let requests in flight finish, stop watching. */
   close(): Promise<void>;
 }
 
-/** Ten minutes: longer is no use for a mock, and past 2^31-1 ms Node's timers fire after 1 ms. */
-export const MAX_DELAY_MS = 600_000;
-
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
-  const delay = options.delay ?? 0;
-  if (!Number.isInteger(delay) || delay < 0 || delay > MAX_DELAY_MS) {
-    throw new RangeError(`delay must be an integer from 0 to ${MAX_DELAY_MS} (ms), got ${delay}`);
-  }
+  // Checked before any work: a bad delay or rate throws a RangeError here (src/http/controls.ts).
+  const controls = new Controls({ ...options, prefer: options.prefer ?? true });
+  const journal = new Journal(options.journal ?? 1000);
   const log = options.log ?? ((line: string) => console.log(line));
   const root = resolve(options.content ?? 'content');
   const baseUrl = options.baseUrl;
@@ -111,10 +119,25 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // The first load parsed the whole tree: a fresh thread drops the heap that took.
   await parser?.restart();
 
-  const core = new HttpCore(snapshot, nodePlatform, defaultEngine, { ...options, explorer: options.ui === false ? undefined : (options.explorer ?? explorerPage) });
+  // Prefer is honoured by default here (a mock for tests), not in createHandler (a deployment).
+  const core = new HttpCore(snapshot, nodePlatform, defaultEngine, {
+    ...options,
+    explorer: options.ui === false ? undefined : (options.explorer ?? explorerPage),
+    prefer: options.prefer ?? true,
+    seed: controls.seed,
+  });
+  const textLog = options.quiet === false;
+  const onRequest = options.onRequest;
+  const record =
+    journal.size > 0 || textLog || onRequest
+      ? (r: RequestRecord) => {
+          journal.add(r);
+          if (textLog) log(logLine(r));
+          onRequest?.(r);
+        }
+      : undefined;
   const listener = createNodeListener(core, {
-    ...(options.delay ? { delay: options.delay } : {}),
-    ...(options.quiet === false ? { log } : {}),
+    ...(record ? { onRequest: record } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
   });
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, listener);
@@ -235,6 +258,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     url,
     port: addr.port,
     server,
+    seed: controls.seed,
+    controls: controls.describe(),
+    requests: () => journal.list(),
+    clearRequests: () => journal.clear(),
     get snapshot() {
       return core.snapshot;
     },

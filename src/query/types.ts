@@ -25,7 +25,9 @@ export type Situation =
   | { readonly kind: 'project_not_found' }
   | { readonly kind: 'collection_not_found' }
   | { readonly kind: 'entry_not_found' }
-  | { readonly kind: 'media_not_found' };
+  | { readonly kind: 'media_not_found' }
+  /** A failure the mock server injected (--fail-rate, `Prefer: status=`): src/http/controls.ts. */
+  | { readonly kind: 'injected'; readonly retryAfter?: number };
 
 /** A request the engine refuses: becomes an RFC 9457 problem in the HTTP layer. */
 export interface QueryProblem {

@@ -55,6 +55,26 @@ describe('cqa serve (compiled)', () => {
     expect(p.out() + p.err()).not.toContain('demo-token');
   });
 
+  it('--log json: one JSON object a line on stdout (the rest on stderr), never the token; the controls and the seed printed', async () => {
+    const p = cqa(['serve', 'content', '--port', '0', '--log', 'json', '--fail-rate', '0.5', '--fail-status', '429', '--seed', '7']);
+    const url = await waitFor(() => /http:\/\/127\.0\.0\.1:\d+/.exec(p.err())?.[0]);
+    expect(p.err()).toContain('cqa: contract-test controls on: fail-rate 0.5 (429, Retry-After: 1), seed 7');
+    const get = socketClient(url);
+    const seen: number[] = [];
+    for (let i = 0; i < 6; i++) seen.push((await get({ path: '/api/demo/posts?limit=1', headers: { accept: 'application/json', authorization: 'Bearer demo-token' } })).status);
+    await waitFor(() => (p.out().split('\n').length > 6 ? 'ok' : undefined));
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
+    const lines = p.out().trim().split('\n');
+    expect(lines).toHaveLength(6);
+    const records = lines.map((l) => JSON.parse(l));
+    expect(records.map((r) => r.status)).toEqual(seen);
+    expect(new Set(seen)).toEqual(new Set([200, 429])); // seed 7 draws both within six requests
+    expect(records[0]).toMatchObject({ method: 'GET', path: '/api/demo/posts', query: { limit: '1' }, auth: 'Bearer', headers: { accept: 'application/json' } });
+    expect(records.find((r) => r.status === 429)).toMatchObject({ injected: true });
+    expect(p.out() + p.err()).not.toContain('demo-token');
+  });
+
   it('content errors at start: listed with file and line, exit 1', async () => {
     const dir = tempDir('cqa-bad-');
     mkdirSync(join(dir, 'x', 'posts'), { recursive: true });

@@ -2,7 +2,7 @@
 // (/work/shared/elmapi-dialect.md; docs/dialects.md lists where we deliberately differ). Bare
 // arrays and objects, integer ids, `YYYY-MM-DD HH:MM:SS` timestamps, absent fields absent,
 // `{"error": …}` bodies. No Node imports.
-import type { Problem } from '../../http/problem.js';
+import { STATUS_TITLES, type Problem } from '../../http/problem.js';
 import type { FieldValue } from '../model.js';
 import { mediaNumber } from './media-number.js';
 import type { Dialect, ErrorAnswer } from './types.js';
@@ -31,12 +31,31 @@ function asList(value: FieldValue | undefined): FieldValue[] {
 
 const error = (status: number, message: string): ErrorAnswer => ({ status, contentType: JSON_TYPE, body: JSON.stringify({ error: message }) });
 
+/** Laravel 9's default `throttle:api` limit (RouteServiceProvider): 60 requests a minute. */
+const RATE_LIMIT = 60;
+
+/**
+ * A failure injected by the mock server (--fail-rate, `Prefer: status=`), as Laravel answers it:
+ * the throttle middleware's 429 with its rate-limit headers, the exception handler's 500, the
+ * maintenance mode's 503; other statuses say their reason phrase the same way.
+ */
+function injectedError(status: number, retryAfter: number): ErrorAnswer {
+  if (status === 404) return error(404, 'Not found!');
+  const message = status === 429 ? 'Too Many Attempts.' : status === 500 ? 'Server Error' : (STATUS_TITLES[status] ?? 'Error');
+  const answer = { status, contentType: JSON_TYPE, body: JSON.stringify({ message }) };
+  if (status !== 429) return answer;
+  const reset = Math.floor(Date.now() / 1000) + retryAfter;
+  return { ...answer, headers: { 'x-ratelimit-limit': String(RATE_LIMIT), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) } };
+}
+
 function elmapiError(p: Problem): ErrorAnswer {
   // Laravel's own answer for auth:sanctum (the original answers it with a 200, a bug no client should rely on).
   if (p.status === 401) return { status: 401, contentType: JSON_TYPE, body: '{"message":"Unauthenticated."}' };
   if (p.code === 'insufficient_scope') return error(404, "API token does'nt have the right permissions!"); // (sic)
   const s = p.situation;
   switch (s?.kind) {
+    case 'injected':
+      return injectedError(p.status, s.retryAfter ?? 0);
     case 'project_not_found':
       return error(404, 'Project not found!');
     case 'collection_not_found':

@@ -28,6 +28,8 @@ export interface ErrorAnswer {
   readonly status: number;
   readonly contentType: string;
   readonly body: string;
+  /** Headers that go with it (the rate-limit headers of a 429). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface Dialect {

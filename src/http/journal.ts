@@ -1,0 +1,100 @@
+// The request journal of startServer: the last N requests as plain records, so that a consumer's
+// contract test can assert what its client sent (`server.requests()`), and the same records as
+// `cqa serve --log json` lines. Credentials never go in: no Authorization, Proxy-Authorization
+// or Cookie header, only the scheme of Authorization (`Bearer`).
+export interface RequestRecord {
+  /** When the request arrived (ISO 8601, UTC). */
+  readonly time: string;
+  /** Upper-case. */
+  readonly method: string;
+  /** The request target as sent: `/api/demo/posts?where[locale]=de&limit=3` (encoding kept). */
+  readonly url: string;
+  /** The path as sent (not decoded). */
+  readonly path: string;
+  /**
+   * The query string's parameters, decoded, by name as written (bracket names stay whole: the
+   * key is `where[locale]`); a name given more than once has the list of its values.
+   */
+  readonly query: Readonly<Record<string, string | string[]>>;
+  /** Lower-case names; several values of one header joined with `, `. No credentials (see above). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The scheme of the Authorization header (`Bearer`), never its credentials; null without one. */
+  readonly auth: string | null;
+  readonly status: number;
+  /** From the request's arrival to the end of the answer, delay included (0.1 ms steps). */
+  readonly ms: number;
+  /** The status was injected by --fail-rate or `Prefer: status=`, not answered by the API. */
+  readonly injected: boolean;
+}
+
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
+
+/** `a=1&a=2&b` → `{ a: ['1', '2'], b: '' }` (a null-prototype object: `__proto__` is just a name). */
+export function queryObject(query: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = Object.create(null);
+  if (query === '') return out;
+  for (const [k, v] of new URLSearchParams(query)) {
+    const had = out[k];
+    out[k] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
+  }
+  return out;
+}
+
+/** The headers without credentials, and the scheme of Authorization. */
+export function safeHeaders(headers: Readonly<Record<string, string | string[] | undefined>>): { headers: Record<string, string>; auth: string | null } {
+  const out: Record<string, string> = Object.create(null);
+  for (const k in headers) {
+    const v = headers[k];
+    if (v === undefined || SECRET_HEADERS.has(k)) continue;
+    out[k] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  const a = headers.authorization;
+  const scheme = (Array.isArray(a) ? a[0] : a)?.trim().split(/\s+/)[0];
+  return { headers: out, auth: scheme ? scheme.slice(0, 32) : null };
+}
+
+/** `GET /api/demo/posts 200 1.2ms` — the text request log of `cqa serve`. */
+export function logLine(r: RequestRecord): string {
+  return `${r.method} ${r.url.slice(0, 300)} ${r.status} ${r.ms.toFixed(1)}ms${r.injected ? ' (injected)' : ''}`;
+}
+
+/** A copy the caller may change without changing the journal. */
+function copy(r: RequestRecord): RequestRecord {
+  const query: Record<string, string | string[]> = {};
+  for (const k in r.query) {
+    const v = r.query[k] as string | string[];
+    Object.defineProperty(query, k, { value: Array.isArray(v) ? [...v] : v, enumerable: true, writable: true, configurable: true });
+  }
+  const headers: Record<string, string> = {};
+  for (const k in r.headers) Object.defineProperty(headers, k, { value: r.headers[k], enumerable: true, writable: true, configurable: true });
+  return { ...r, query, headers };
+}
+
+/** A ring of the last `size` records (0: keeps none). */
+export class Journal {
+  private readonly ring: RequestRecord[] = [];
+  private next = 0;
+
+  constructor(readonly size: number) {
+    if (!Number.isInteger(size) || size < 0) throw new RangeError(`journal must be a whole number of requests (0: none), got ${size}`);
+  }
+
+  add(r: RequestRecord): void {
+    if (this.size === 0) return;
+    if (this.ring.length < this.size) this.ring.push(r);
+    else this.ring[this.next] = r;
+    this.next = (this.next + 1) % this.size;
+  }
+
+  /** Oldest first; copies. */
+  list(): RequestRecord[] {
+    const full = this.ring.length === this.size;
+    const ordered = full ? [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)] : this.ring;
+    return ordered.map(copy);
+  }
+
+  clear(): void {
+    this.ring.length = 0;
+    this.next = 0;
+  }
+}
