@@ -1,0 +1,53 @@
+// What a pull reads from an API, before it is written as files: a project with its collections,
+// entries and media, in the terms of the content tree (SPEC §2), not of either dialect's answers.
+// Plain data; the readers (read-cqa.ts, read-elmapi.ts) fill it, write-tree.ts writes it.
+import type { DialectName, FieldDef, JsonValue } from '../snapshot/model.js';
+
+export interface PulledEntry {
+  readonly id: string;
+  readonly locale: string;
+  readonly draft: boolean;
+  /** ISO 8601, as the content files take them. */
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly published_at: string | null;
+  /** Field name → the value as a content file holds it (media and relation fields: ids). */
+  readonly values: Readonly<Record<string, JsonValue>>;
+}
+
+export interface PulledCollection {
+  readonly slug: string;
+  readonly name: string;
+  readonly body_field: string;
+  /** `sort:` for _collection.yaml, undefined for the default (id ascending). */
+  readonly sort: string | undefined;
+  readonly fields: readonly FieldDef[];
+  readonly entries: readonly PulledEntry[];
+}
+
+export interface PulledMedia {
+  /** The path under media/ ('/'-separated). */
+  readonly path: string;
+  readonly caption: string | null;
+  readonly alt: string | null;
+  /** elmapi: the integer id, when it is not the one derived from the path. */
+  readonly number?: number;
+  /** Where to download the file from (absolute), and its size in bytes as the API states it. */
+  readonly url: string;
+  readonly size: number;
+}
+
+export interface PulledProject {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string | null;
+  readonly dialect: DialectName;
+  readonly default_locale: string;
+  readonly locales: readonly string[];
+  readonly public: boolean;
+  readonly collections: readonly PulledCollection[];
+  readonly media: readonly PulledMedia[];
+}
+
+/** A problem a person must fix (a wrong option, a token, an answer the pull cannot use): exit 1 with the message. */
+export class PullError extends Error {}
