@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { PROJECT_ID } from '../content/identifiers.js';
+import { PullError } from '../pull/model.js';
 import { pull } from '../pull/pull.js';
 import { DIALECTS, type DialectName } from '../snapshot/model.js';
 import { intOption, parseCommandArgs, UsageError } from './args.js';
@@ -114,7 +115,7 @@ export async function run(args: string[]): Promise<number> {
       console.error(`cqa pull: interrupted; ${relative(process.cwd(), resolve(out, project)) || '.'} left as it was`);
       return 130;
     }
-    throw err;
+    throw err instanceof PullError && err.usage ? new UsageError(err.message) : err;
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);

@@ -24,9 +24,9 @@ const TOKEN_HINT = (project: string) =>
 /** The JSON of a 2xx answer; any other answer becomes a PullError naming what to fix. */
 export function readJson(answer: Answer, ctx: AnswerContext): unknown {
   const { status } = answer;
-  if (status === 401) throw new PullError(`${ctx.url}: the server wants a valid token (HTTP 401): ${TOKEN_HINT(ctx.project)}`);
-  if (status === 403) throw new PullError(`${ctx.url}: the token may not read this (HTTP 403): --drafts needs a token with the drafts scope; pull without --drafts or use such a token`);
-  if (status === 404) throw new PullError(`${ctx.url}: ${ctx.what} not found (HTTP 404): ${ctx.notFoundHint}`);
+  if (status === 401) throw new PullError(`${ctx.url}: the server wants a valid token (HTTP 401): ${TOKEN_HINT(ctx.project)}`, true);
+  if (status === 403) throw new PullError(`${ctx.url}: the token may not read this (HTTP 403): --drafts needs a token with the drafts scope; pull without --drafts or use such a token`, true);
+  if (status === 404) throw new PullError(`${ctx.url}: ${ctx.what} not found (HTTP 404): ${ctx.notFoundHint}`, true);
   if (status < 200 || status > 299) throw new PullError(`${ctx.url}: HTTP ${status} for ${ctx.what}: ${bodyText(answer.text)}`);
   let value: unknown;
   try {
@@ -36,7 +36,7 @@ export function readJson(answer: Answer, ctx: AnswerContext): unknown {
   }
   // The original elmapi API answers a missing or wrong token with a 200 and this body.
   if (isObject(value) && value.message === 'Unauthenticated.' && Object.keys(value).length === 1) {
-    throw new PullError(`${ctx.url}: the server wants a valid token (Unauthenticated.): ${TOKEN_HINT(ctx.project)}`);
+    throw new PullError(`${ctx.url}: the server wants a valid token (Unauthenticated.): ${TOKEN_HINT(ctx.project)}`, true);
   }
   return value;
 }
@@ -47,5 +47,5 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 
 /** A check on the shape of an answer: `cond` or a PullError saying what was expected. */
 export function expectShape(cond: boolean, url: string, expected: string): asserts cond {
-  if (!cond) throw new PullError(`${url}: unexpected answer (expected ${expected}): is this a ${'cqa or elmapi'} content API, and --dialect right?`);
+  if (!cond) throw new PullError(`${url}: not the answer expected (${expected})`, true);
 }

@@ -86,7 +86,8 @@ export class Fetcher {
         await response.body?.cancel();
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
-        if (attempt >= tries) throw new PullError(`cannot reach ${this.url(path).origin}: ${(err as Error).cause ? String((err as { cause: unknown }).cause) : (err as Error).message}`);
+        const cause = (err as { cause?: { message?: string } }).cause;
+        if (attempt >= tries) throw new PullError(`cannot reach ${this.url(path).origin} (${cause?.message ?? (err as Error).message}): check BASE_URL and that the server runs`, true);
         reason = (err as Error).message;
       }
       this.retries++;

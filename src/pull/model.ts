@@ -49,5 +49,15 @@ export interface PulledProject {
   readonly media: readonly PulledMedia[];
 }
 
-/** A problem a person must fix (a wrong option, a token, an answer the pull cannot use): exit 1 with the message. */
-export class PullError extends Error {}
+/**
+ * A problem a person must fix, with the fix in the message. `usage`: the fix is an argument (the
+ * token, --project, --collections, --out): the command exits 2 as for any usage error.
+ */
+export class PullError extends Error {
+  constructor(
+    message: string,
+    readonly usage = false,
+  ) {
+    super(message);
+  }
+}

@@ -80,12 +80,12 @@ async function readMarker(folder: string): Promise<Marker | undefined> {
 async function checkTarget(folder: string, force: boolean): Promise<Marker | undefined> {
   const names = await fsp.readdir(folder).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return [] as string[];
-    if (err.code === 'ENOTDIR') throw new PullError(`${folder} is a file: choose another --out`);
+    if (err.code === 'ENOTDIR') throw new PullError(`${folder} is a file: choose another --out`, true);
     throw err;
   });
   const marker = await readMarker(folder);
   if (names.length > 0 && !marker && !force) {
-    throw new PullError(`${folder} is not empty and not an earlier pull (no ${MARKER}): choose another --out, or pass --force to replace it`);
+    throw new PullError(`${folder} is not empty and not an earlier pull (no ${MARKER}): choose another --out, or pass --force to replace it`, true);
   }
   return marker;
 }

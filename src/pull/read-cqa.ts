@@ -38,14 +38,14 @@ export async function readCqa(o: ReadOptions): Promise<PulledProject> {
   const listed = (data.collections as unknown[]).filter(isObject);
   const slugs = listed.map((c) => String(c.slug));
   for (const wanted of o.collections ?? []) {
-    if (!slugs.includes(wanted)) throw new PullError(`--collections: project '${project}' has no collection '${wanted}'; it has ${slugs.join(', ') || 'none'}`);
+    if (!slugs.includes(wanted)) throw new PullError(`--collections: project '${project}' has no collection '${wanted}'; it has ${slugs.join(', ') || 'none'}`, true);
   }
   const chosen = listed.filter((c) => !o.collections || o.collections.includes(String(c.slug)));
   const fieldsOf = new Map(chosen.map((c) => [String(c.slug), readFields(c.fields, String(c.slug))]));
   for (const [slug, fields] of fieldsOf) {
     for (const f of fields) {
       if (f.type === 'relation' && f.collection && !fieldsOf.has(f.collection)) {
-        throw new PullError(`collection '${slug}' relates to '${f.collection}' (field '${f.name}'): add it to --collections`);
+        throw new PullError(`collection '${slug}' relates to '${f.collection}' (field '${f.name}'): add it to --collections`, true);
       }
     }
   }

@@ -48,7 +48,7 @@ export async function readElmapi(o: ReadOptions): Promise<PulledProject> {
     notFoundHint: 'check the base URL (the part before /api) and --project (the 32-character uuid)',
   });
   expectShape(isObject(doc) && typeof doc.uuid === 'string', fetcher.url(base).href, '{"uuid", "name", "description"}; for a cqa API leave out --dialect');
-  if (!o.collections || o.collections.length === 0) throw new PullError('the elmapi dialect lists no collections: name them with --collections a,b');
+  if (!o.collections || o.collections.length === 0) throw new PullError('the elmapi dialect lists no collections: name them with --collections a,b', true);
 
   const mediaPath = `${base}/project-media`;
   const mediaList = readJson(await fetcher.document(mediaPath), { what: 'the media list', url: fetcher.url(mediaPath).href, project, notFoundHint: 'check --project' });
@@ -151,7 +151,7 @@ function inferFields(entries: readonly Raw[], slug: string, targetOf: (e: Raw) =
       const targets = new Set(scalars.map((v) => targetOf(v as Raw)));
       const target = [...targets][0];
       if (targets.size !== 1 || target === undefined) {
-        throw new PullError(`collection '${slug}', field '${name}': its related entries are in no collection pulled (or in several): add the related collection to --collections`);
+        throw new PullError(`collection '${slug}', field '${name}': its related entries are in no collection pulled (or in several): add the related collection to --collections`, true);
       }
       return field('relation', { collection: target });
     }
