@@ -94,7 +94,6 @@ export async function pull(o: PullOptions): Promise<PullResult> {
   const folder = join(o.out, o.project);
   const warn = o.warn ?? (() => undefined);
   const progress = o.onProgress ?? (() => undefined);
-  await fsp.mkdir(o.out, { recursive: true });
   await recoverOutput(folder);
   const marker = await checkTarget(folder, o.force === true);
   // Answers remembered from a pull of the same project from the same API only.
@@ -114,8 +113,10 @@ export async function pull(o: PullOptions): Promise<PullResult> {
 
   const suffix = newSuffix();
   const tmp = siblingName(folder, 'tmp', suffix);
+  // Made only now, and removed again if the pull fails while it is still empty.
+  const made = await fsp.mkdir(o.out, { recursive: true });
   try {
-    let files = await writeTree(tmp, project, `Pulled from ${o.baseUrl} by cqa pull (project ${o.project}).`);
+    let files = await writeTree(tmp, project, `Written by cqa pull (${MARKER} says from where); a later pull replaces this folder.`);
     let media = { etags: {} as MediaEtags, bytes: 0, reused: 0 };
     if (o.media) {
       let done = 0;
@@ -138,6 +139,7 @@ export async function pull(o: PullOptions): Promise<PullResult> {
     return { folder, project, files, requests: fetcher.requests, notModified: fetcher.notModified, retries: fetcher.retries, mediaBytes: media.bytes, mediaReused: media.reused };
   } catch (err) {
     await fsp.rm(tmp, { recursive: true, force: true });
+    if (made !== undefined) await fsp.rmdir(made).catch(() => undefined);
     throw err;
   }
 }

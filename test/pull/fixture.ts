@@ -73,7 +73,8 @@ export async function startProxy(target: string, options: { failEvery?: number; 
       for (const h of ['authorization', 'accept', 'if-none-match']) if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
       const upstream = await fetch(new URL(req.url ?? '/', target), { headers });
       const out: Record<string, string> = {};
-      for (const h of ['content-type', 'etag', 'content-length']) {
+      // fetch has decoded the body already: no content-length or content-encoding of the original.
+      for (const h of ['content-type', 'etag']) {
         const v = upstream.headers.get(h);
         if (v !== null) out[h] = v;
       }
