@@ -1,19 +1,13 @@
 // What a pull reads from an API, before it is written as files: a project with its collections,
 // entries and media, in the terms of the content tree (SPEC §2), not of either dialect's answers.
 // Plain data; the readers (read-cqa.ts, read-elmapi.ts) fill it, write-tree.ts writes it.
-import type { DialectName, FieldDef, JsonValue } from '../snapshot/model.js';
+import type { DialectName, EntryRecord, FieldDef } from '../snapshot/model.js';
 
-export interface PulledEntry {
-  readonly id: string;
-  readonly locale: string;
-  readonly draft: boolean;
-  /** ISO 8601, as the content files take them. */
-  readonly created_at: string;
-  readonly updated_at: string;
-  readonly published_at: string | null;
-  /** Field name → the value as a content file holds it (media and relation fields: ids). */
-  readonly values: Readonly<Record<string, JsonValue>>;
-}
+/**
+ * An entry as the loader would read it from its file (timestamps as ISO 8601, media and relation
+ * fields as ids), except that a richtext value is its Markdown, not the HTML the loader renders.
+ */
+export type PulledEntry = Omit<EntryRecord, 'file'>;
 
 export interface PulledCollection {
   readonly slug: string;

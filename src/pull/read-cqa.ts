@@ -3,11 +3,11 @@
 // their media and relations (turned back into ids), richtext comes back as HTML (turned back into
 // Markdown).
 import { FIELD_TYPES, type FieldDef, type FieldType, type JsonValue } from '../snapshot/model.js';
-import { expectShape, isObject, readJson } from './answers.js';
+import { expectShape, isObject } from './answers.js';
 import { inferSort } from './infer-sort.js';
 import type { PulledCollection, PulledEntry, PulledMedia, PulledProject } from './model.js';
 import { PullError } from './model.js';
-import { isPublic, type ReadOptions } from './read-options.js';
+import { isPublic, readDocument, type ReadOptions } from './read-options.js';
 import { htmlToMarkdown } from './richtext.js';
 
 /** Every item of a list, a page of PAGE_SIZE at a time, until meta.total. */
@@ -15,7 +15,7 @@ async function listAll(o: ReadOptions, path: string, query: string, what: string
   const items: unknown[] = [];
   for (let offset = 0; ; ) {
     const page = `${path}?${query ? `${query}&` : ''}limit=${o.pageSize}&offset=${offset}`;
-    const body = readJson(await o.fetcher.document(page), { what, url: o.fetcher.url(page).href, project: o.project, notFoundHint: 'check --project and --collections' });
+    const body = await readDocument(o, page, what, 'check --project and --collections');
     expectShape(isObject(body) && Array.isArray(body.data) && isObject(body.meta), o.fetcher.url(page).href, '{"data": […], "meta": {…}}');
     const data = body.data as unknown[];
     items.push(...data);
@@ -27,12 +27,7 @@ async function listAll(o: ReadOptions, path: string, query: string, what: string
 export async function readCqa(o: ReadOptions): Promise<PulledProject> {
   const { fetcher, project } = o;
   const base = `/api/${encodeURIComponent(project)}`;
-  const doc = readJson(await fetcher.document(base), {
-    what: `project '${project}'`,
-    url: fetcher.url(base).href,
-    project,
-    notFoundHint: `check the base URL (the part before /api) and --project (a token of another project gets a 404 too)`,
-  });
+  const doc = await readDocument(o, base, `project '${project}'`, 'check the base URL (the part before /api) and --project (a token of another project gets a 404 too)');
   expectShape(isObject(doc) && isObject(doc.data) && Array.isArray(doc.data.collections), fetcher.url(base).href, '{"data": {…, "collections": […]}}; for the elmapi dialect pass --dialect elmapi');
   const data = doc.data as Record<string, unknown>;
   const listed = (data.collections as unknown[]).filter(isObject);

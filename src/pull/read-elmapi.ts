@@ -7,10 +7,10 @@
 // same bytes.
 import { derivedMediaNumber } from '../snapshot/dialect/media-number.js';
 import type { FieldDef, FieldType, JsonValue } from '../snapshot/model.js';
-import { expectShape, isObject, readJson } from './answers.js';
+import { expectShape, isObject } from './answers.js';
 import { inferSort } from './infer-sort.js';
 import { PullError, type PulledCollection, type PulledEntry, type PulledMedia, type PulledProject } from './model.js';
-import { isPublic, type ReadOptions } from './read-options.js';
+import { isPublic, readDocument, type ReadOptions } from './read-options.js';
 
 type Raw = Record<string, JsonValue>;
 const TIMESTAMPS = ['created_at', 'updated_at', 'published_at'];
@@ -31,7 +31,7 @@ async function listAll(o: ReadOptions, path: string, query: string, what: string
   for (let offset = 0; ; offset += o.pageSize) {
     const page = `${path}?${query ? `${query}&` : ''}limit=${o.pageSize}&offset=${offset}`;
     const url = o.fetcher.url(page).href;
-    const body = readJson(await o.fetcher.document(page), { what, url, project: o.project, notFoundHint: 'check --collections (the names as in the API URLs) and --project' });
+    const body = await readDocument(o, page, what, 'check --collections (the names as in the API URLs) and --project');
     expectShape(Array.isArray(body) && body.every(isObject), url, 'a JSON array of entries (the elmapi dialect); for a cqa API leave out --dialect');
     items.push(...(body as Raw[]));
     if ((body as unknown[]).length < o.pageSize) return items;
@@ -41,17 +41,12 @@ async function listAll(o: ReadOptions, path: string, query: string, what: string
 export async function readElmapi(o: ReadOptions): Promise<PulledProject> {
   const { fetcher, project } = o;
   const base = `/api/${encodeURIComponent(project)}`;
-  const doc = readJson(await fetcher.document(base), {
-    what: `project '${project}'`,
-    url: fetcher.url(base).href,
-    project,
-    notFoundHint: 'check the base URL (the part before /api) and --project (the 32-character uuid)',
-  });
+  const doc = await readDocument(o, base, `project '${project}'`, 'check the base URL (the part before /api) and --project (the 32-character uuid)');
   expectShape(isObject(doc) && typeof doc.uuid === 'string', fetcher.url(base).href, '{"uuid", "name", "description"}; for a cqa API leave out --dialect');
   if (!o.collections || o.collections.length === 0) throw new PullError('the elmapi dialect lists no collections: name them with --collections a,b', true);
 
   const mediaPath = `${base}/project-media`;
-  const mediaList = readJson(await fetcher.document(mediaPath), { what: 'the media list', url: fetcher.url(mediaPath).href, project, notFoundHint: 'check --project' });
+  const mediaList = await readDocument(o, mediaPath, 'the media list', 'check --project');
   expectShape(Array.isArray(mediaList) && mediaList.every(isMedia), fetcher.url(mediaPath).href, 'a JSON array of media objects');
   const media = (mediaList as Raw[]).map((m) => mediaFrom(m, project, o));
   const mediaByNumber = new Map((mediaList as Raw[]).map((m, i) => [String(m.id), (media[i] as PulledMedia).path]));

@@ -1,4 +1,5 @@
 // What both readers (read-cqa.ts, read-elmapi.ts) are given.
+import { readJson } from './answers.js';
 import type { Fetcher } from './fetch.js';
 
 export interface ReadOptions {
@@ -20,4 +21,9 @@ export async function isPublic(o: ReadOptions, path: string): Promise<boolean> {
   const text = await response.text();
   // The original elmapi API answers a missing token with a 200 {"message":"Unauthenticated."}.
   return response.ok && !text.includes('"Unauthenticated."');
+}
+
+/** The JSON of the document at `path` (a PullError naming what to fix when it is not a 2xx). */
+export async function readDocument(o: ReadOptions, path: string, what: string, notFoundHint: string): Promise<unknown> {
+  return readJson(await o.fetcher.document(path), { what, url: o.fetcher.url(path).href, project: o.project, notFoundHint });
 }

@@ -3,7 +3,6 @@
 // temp folder is left beside it.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/http/start.js';
 import { pull } from '../../src/pull/pull.js';
