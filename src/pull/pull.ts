@@ -5,6 +5,7 @@
 // and remembers the ETags and answers for the next, incremental pull.
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
+import { idProblem } from '../content/identifiers.js';
 import { newSuffix, recoverOutput, siblingName, swapIn } from '../snapshot/dist-swap.js';
 import type { DialectName } from '../snapshot/model.js';
 import { Fetcher, type EtagCache } from './fetch.js';
@@ -91,6 +92,8 @@ async function checkTarget(folder: string, force: boolean): Promise<Marker | und
 }
 
 export async function pull(o: PullOptions): Promise<PullResult> {
+  const badId = idProblem('project id', o.project);
+  if (badId) throw new PullError(`--project: ${badId}`, true);
   const folder = join(o.out, o.project);
   const warn = o.warn ?? (() => undefined);
   const progress = o.onProgress ?? (() => undefined);
@@ -107,7 +110,7 @@ export async function pull(o: PullOptions): Promise<PullResult> {
     ...(o.backoffMs !== undefined ? { backoffMs: o.backoffMs } : {}),
     onRetry: (path, reason) => progress(`retrying ${path} (${reason})`),
   });
-  const read: ReadOptions = { fetcher, project: o.project, collections: o.collections, drafts: o.drafts === true, pageSize: o.pageSize ?? 100, warn };
+  const read: ReadOptions = { fetcher, project: o.project, collections: o.collections, drafts: o.drafts === true, pageSize: o.pageSize ?? 100, warn, progress };
   progress(`reading ${o.project} from ${o.baseUrl}`);
   const project = o.dialect === 'elmapi' ? await readElmapi(read) : await readCqa(read);
 

@@ -13,6 +13,8 @@ export interface ReadOptions {
   readonly pageSize: number;
   /** Something the person should look at; the pull goes on. */
   readonly warn: (message: string) => void;
+  /** Where the pull is, for the progress line. */
+  readonly progress: (line: string) => void;
 }
 
 /** Whether the project answers without a token (`public: true`): one request without it. */
@@ -25,5 +27,6 @@ export async function isPublic(o: ReadOptions, path: string): Promise<boolean> {
 
 /** The JSON of the document at `path` (a PullError naming what to fix when it is not a 2xx). */
 export async function readDocument(o: ReadOptions, path: string, what: string, notFoundHint: string): Promise<unknown> {
+  o.progress(`reading ${what}`);
   return readJson(await o.fetcher.document(path), { what, url: o.fetcher.url(path).href, project: o.project, notFoundHint });
 }
