@@ -10,7 +10,7 @@ import { PullError } from './model.js';
 import { isPublic, readDocument, type ReadOptions } from './read-options.js';
 import { htmlToMarkdown } from './richtext.js';
 
-/** Every item of a list, a page of PAGE_SIZE at a time, until meta.total. */
+/** Every item of a list, a page of o.pageSize at a time, until meta.total. */
 async function listAll(o: ReadOptions, path: string, query: string, what: string): Promise<unknown[]> {
   const items: unknown[] = [];
   for (let offset = 0; ; ) {
