@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   check: () => import('./commands/check.js'),
   token: () => import('./commands/token.js'),
   types: () => import('./commands/types.js'),
+  pull: () => import('./commands/pull.js'),
 };
 
 export const USAGE = `Usage: cqa <command> [options]
@@ -30,6 +31,7 @@ Commands:
   check    [content]   validate only; list every error with file and line
   types    [content]   write TypeScript types of every collection (createClient<Types>())
   token create         make a new token and the project.yaml lines for it
+  pull     BASE_URL    read a project from a live API into a content tree (token: CQA_TOKEN)
 
 Run 'cqa <command> --help' (or 'cqa help <command>') for its options and an example.
 content defaults to ./content. Exit codes: 0 ok, 1 content or runtime error, 2 usage error.`;

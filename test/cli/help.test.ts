@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { spec as build } from '../../src/commands/build.js';
 import { spec as check } from '../../src/commands/check.js';
 import { spec as preview } from '../../src/commands/preview.js';
+import { spec as pull } from '../../src/commands/pull.js';
 import { spec as serve } from '../../src/commands/serve.js';
 import { spec as token } from '../../src/commands/token.js';
 import { spec as types } from '../../src/commands/types.js';
@@ -22,7 +23,7 @@ function cqa(args: string[], cwd = process.cwd()) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-const SPECS = { build, serve, preview, check, token, types };
+const SPECS = { build, serve, preview, check, token, types, pull };
 
 describe('cqa <command> --help', () => {
   it.each(Object.entries(SPECS))('%s: exit 0, every option with its value and default, an example', (name, spec) => {

@@ -1,0 +1,123 @@
+// `cqa pull BASE_URL --project ID [--collections a,b] [--out content] [--dialect cqa|elmapi]
+// [--drafts] [--media] [--concurrency N] [--token-file FILE] [--force]`: a live content API →
+// a content tree (src/pull/). The token comes from CQA_TOKEN or a file, never from an argument:
+// arguments end up in shell history and in every process list. Ctrl-C leaves the output as it was.
+import { readFile } from 'node:fs/promises';
+import { relative, resolve } from 'node:path';
+import { PROJECT_ID } from '../content/identifiers.js';
+import { PullError } from '../pull/model.js';
+import { pull } from '../pull/pull.js';
+import { DIALECTS, type DialectName } from '../snapshot/model.js';
+import { intOption, parseCommandArgs, UsageError } from './args.js';
+import { formatBytes } from './build.js';
+import { parseOptions, type CommandSpec } from './help.js';
+
+export const spec: CommandSpec = {
+  usage: 'cqa pull BASE_URL --project ID [options]',
+  summary: 'Reads a project from a live content API (cqa or elmapi) and writes it as a content tree (atomically). Token: CQA_TOKEN.',
+  args: [['BASE_URL', 'the API address, the part before /api (http://127.0.0.1:4000)']],
+  options: {
+    project: { type: 'string', value: 'ID', help: 'the project to pull (required)' },
+    collections: { type: 'string', value: 'LIST', help: 'only these collections, comma-separated (required for --dialect elmapi)', fallback: 'all' },
+    out: { type: 'string', value: 'DIR', help: 'content folder; the project goes to DIR/<project>', fallback: 'content' },
+    dialect: { type: 'string', value: 'NAME', help: 'how the API answers: cqa or elmapi', fallback: 'cqa' },
+    drafts: { type: 'boolean', help: 'also pull drafts (needs a token with the drafts scope)' },
+    media: { type: 'boolean', help: 'download the media files (checked against the size the API states)' },
+    concurrency: { type: 'string', value: 'N', help: 'media downloads at once, 1 to 32', fallback: '4' },
+    'token-file': { type: 'string', value: 'FILE', help: 'read the token from FILE instead of CQA_TOKEN' },
+    force: { type: 'boolean', help: 'replace an output folder that is not an earlier pull' },
+  },
+  examples: ['cqa pull http://127.0.0.1:4000 --project demo --out pulled --media   # with CQA_TOKEN set'],
+};
+
+const isTerminal = () => process.stderr.isTTY === true;
+
+/** One status line that rewrites itself on a terminal; nothing otherwise. */
+function statusLine() {
+  let shown = false;
+  return {
+    show(line: string) {
+      if (!isTerminal()) return;
+      shown = true;
+      process.stderr.write(`\r\x1b[2K${line.slice(0, (process.stderr.columns || 80) - 1)}`);
+    },
+    clear() {
+      if (shown) process.stderr.write('\r\x1b[2K');
+      shown = false;
+    },
+  };
+}
+
+async function readToken(file: string | undefined): Promise<string | undefined> {
+  if (file === undefined) return process.env.CQA_TOKEN || undefined;
+  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    throw new UsageError(`--token-file: cannot read '${file}' (${err.code ?? err.message})`);
+  });
+  const token = text.trim();
+  if (token === '' || /\s/.test(token)) throw new UsageError(`--token-file: '${file}' must hold the token alone on one line`);
+  return token;
+}
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, parseOptions(spec));
+  const baseUrl = positionals[0];
+  if (!baseUrl) throw new UsageError('missing BASE_URL: the API address, e.g. cqa pull http://127.0.0.1:4000 --project demo');
+  if (!/^https?:\/\/[^/\s]+[^\s]*$/.test(baseUrl)) throw new UsageError(`BASE_URL must be an http(s) URL (the part before /api), got '${baseUrl}'`);
+  if (/\/api\/?$/.test(baseUrl)) throw new UsageError(`BASE_URL is the part before /api: use '${baseUrl.replace(/\/api\/?$/, '')}'`);
+  const project = values.project as string | undefined;
+  if (!project) throw new UsageError('--project ID is required');
+  if (!PROJECT_ID.test(project)) throw new UsageError(`--project '${project}' is not a project id (letters, digits, _ and -)`);
+  const dialect = (values.dialect as string | undefined) ?? 'cqa';
+  if (!(DIALECTS as readonly string[]).includes(dialect)) throw new UsageError(`--dialect must be ${DIALECTS.join(' or ')}, got '${dialect}'`);
+  const collections = (values.collections as string | undefined)?.split(',').map((s) => s.trim()).filter(Boolean);
+  if (dialect === 'elmapi' && !collections?.length) throw new UsageError('--dialect elmapi needs --collections a,b: the elmapi project answer lists no collections');
+  const concurrency = intOption('concurrency', values.concurrency as string | undefined, 4, 32);
+  if (concurrency < 1) throw new UsageError('--concurrency must be from 1 to 32');
+  const token = await readToken(values['token-file'] as string | undefined);
+  const out = resolve((values.out as string | undefined) ?? 'content');
+
+  const controller = new AbortController();
+  const interrupt = () => controller.abort(new Error('interrupted'));
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  const status = statusLine();
+  const warnings: string[] = [];
+  try {
+    const r = await pull({
+      baseUrl,
+      project,
+      dialect: dialect as DialectName,
+      collections,
+      out,
+      token,
+      drafts: values.drafts === true,
+      media: values.media === true,
+      concurrency,
+      force: values.force === true,
+      signal: controller.signal,
+      warn: (m) => warnings.push(m),
+      onProgress: (line) => status.show(line),
+    });
+    status.clear();
+    for (const w of warnings) console.error(`warning: ${w}`);
+    const entries = r.project.collections.reduce((n, c) => n + c.entries.length, 0);
+    const shown = relative(process.cwd(), r.folder) || '.';
+    console.log(
+      `✓ pulled ${project} into ${shown}: ${r.project.collections.length} collections, ${entries} entries, ${r.project.media.length} media` +
+        (r.mediaBytes > 0 ? ` (${formatBytes(r.mediaBytes)} downloaded${r.mediaReused ? `, ${r.mediaReused} unchanged` : ''})` : '') +
+        `; ${r.requests} requests${r.notModified ? `, ${r.notModified} unchanged (304)` : ''}${r.retries ? `, ${r.retries} retried` : ''}`,
+    );
+    if (!r.project.public) console.log(`  no tokens were copied: 'cqa token create --project ${r.project.id}' prints the lines to add to ${shown}/project.yaml`);
+    return 0;
+  } catch (err) {
+    status.clear();
+    if (controller.signal.aborted) {
+      console.error(`cqa pull: interrupted; ${relative(process.cwd(), resolve(out, project)) || '.'} left as it was`);
+      return 130;
+    }
+    throw err instanceof PullError && err.usage ? new UsageError(err.message) : err;
+  } finally {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+  }
+}

@@ -1,0 +1,51 @@
+// Turning an API's answer into JSON, or into an error that says what to change: the token for a
+// 401, the token's scope for a 403, the base URL, project or collection for a 404.
+import type { Answer } from './fetch.js';
+import { PullError } from './model.js';
+
+export interface AnswerContext {
+  /** What was asked, for messages: "project 'demo'", "collection 'posts'". */
+  readonly what: string;
+  /** The full URL, for messages. */
+  readonly url: string;
+  readonly project: string;
+  /** The option to check when the answer is a 404. */
+  readonly notFoundHint: string;
+}
+
+function bodyText(text: string): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > 200 ? `${t.slice(0, 200)}…` : t;
+}
+
+const TOKEN_HINT = (project: string) =>
+  `set CQA_TOKEN (or --token-file FILE) to a token of project '${project}' (on a cqa server, 'cqa token create --project ${project}' makes one)`;
+
+/** The JSON of a 2xx answer; any other answer becomes a PullError naming what to fix. */
+export function readJson(answer: Answer, ctx: AnswerContext): unknown {
+  const { status } = answer;
+  if (status === 401) throw new PullError(`${ctx.url}: the server wants a valid token (HTTP 401): ${TOKEN_HINT(ctx.project)}`, true);
+  if (status === 403) throw new PullError(`${ctx.url}: the token may not read this (HTTP 403): --drafts needs a token with the drafts scope; pull without --drafts or use such a token`, true);
+  if (status === 404) throw new PullError(`${ctx.url}: ${ctx.what} not found (HTTP 404): ${ctx.notFoundHint}`, true);
+  if (status < 200 || status > 299) throw new PullError(`${ctx.url}: HTTP ${status} for ${ctx.what}: ${bodyText(answer.text)}`);
+  let value: unknown;
+  try {
+    value = JSON.parse(answer.text);
+  } catch {
+    throw new PullError(`${ctx.url}: the answer for ${ctx.what} is not JSON (${bodyText(answer.text)}): is the base URL the API's address (the part before /api)?`);
+  }
+  // The original elmapi API answers a missing or wrong token with a 200 and this body.
+  if (isObject(value) && value.message === 'Unauthenticated.' && Object.keys(value).length === 1) {
+    throw new PullError(`${ctx.url}: the server wants a valid token (Unauthenticated.): ${TOKEN_HINT(ctx.project)}`, true);
+  }
+  return value;
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A check on the shape of an answer: `cond` or a PullError saying what was expected. */
+export function expectShape(cond: boolean, url: string, expected: string): asserts cond {
+  if (!cond) throw new PullError(`${url}: not the answer expected (${expected})`, true);
+}

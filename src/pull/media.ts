@@ -1,0 +1,55 @@
+// Media files for `cqa pull --media`: downloaded from full_url into media/<path>, each checked
+// against the size the API states. A file unchanged since the earlier pull (304 to If-None-Match)
+// is copied from the earlier tree instead of downloaded again.
+import { createWriteStream, promises as fsp } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream } from 'node:stream/web';
+import { mapLimit } from '../content/cache.js';
+import type { Fetcher } from './fetch.js';
+import { PullError, type PulledMedia } from './model.js';
+
+/** ETag and size per media path, remembered for the next pull. */
+export type MediaEtags = Record<string, { readonly etag: string; readonly size: number }>;
+
+export interface MediaDownload {
+  readonly fetcher: Fetcher;
+  /** The project folder being written, and the earlier pull's (for unchanged files). */
+  readonly into: string;
+  readonly previousTree: string | undefined;
+  readonly previous: MediaEtags;
+  readonly concurrency: number;
+  readonly onFile?: () => void;
+}
+
+export async function downloadMedia(media: readonly PulledMedia[], o: MediaDownload): Promise<{ etags: MediaEtags; bytes: number; reused: number }> {
+  const etags: MediaEtags = {};
+  let bytes = 0;
+  let reused = 0;
+  await mapLimit(media, o.concurrency, async (m) => {
+    const target = join(o.into, 'media', ...m.path.split('/'));
+    await fsp.mkdir(dirname(target), { recursive: true });
+    const before = Object.hasOwn(o.previous, m.path) ? o.previous[m.path] : undefined;
+    const earlier = before && before.size === m.size && o.previousTree ? join(o.previousTree, 'media', ...m.path.split('/')) : undefined;
+    const response = await o.fetcher.get(m.url, '*/*', true, earlier ? before?.etag : undefined);
+    if (response.status === 304 && earlier && before) {
+      await fsp.copyFile(earlier, target);
+      etags[m.path] = before;
+      reused++;
+    } else {
+      if (!response.ok || !response.body) {
+        await response.body?.cancel();
+        throw new PullError(`media '${m.path}': HTTP ${response.status} from ${m.url}`);
+      }
+      await pipeline(Readable.fromWeb(response.body as ReadableStream), createWriteStream(target, { flags: 'wx' }));
+      const etag = response.headers.get('etag');
+      if (etag) etags[m.path] = { etag, size: m.size };
+    }
+    const { size } = await fsp.stat(target);
+    if (size !== m.size) throw new PullError(`media '${m.path}': got ${size} bytes from ${m.url}, the API says ${m.size}; pull again (the file may have changed meanwhile)`);
+    bytes += size;
+    o.onFile?.();
+  });
+  return { etags, bytes, reused };
+}

@@ -1,0 +1,69 @@
+// `cqa pull` on the command line: mistakes are usage errors (exit 2) that name the fix, before any
+// request; the token can come from a file instead of CQA_TOKEN.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../src/http/start.js';
+import { removeTempDirs, SAMPLE, tempDir } from './fixture.js';
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer({ content: SAMPLE });
+});
+afterAll(async () => {
+  await server?.close();
+  removeTempDirs();
+});
+
+const env = { ...process.env, CQA_TOKEN: '' };
+
+function cqa(args: string[]) {
+  const r = spawnSync(process.execPath, ['bin/cqa.js', 'pull', ...args], { encoding: 'utf8', timeout: 20_000, env });
+  return { code: r.status, err: r.stderr };
+}
+
+/** The CLI without blocking this process, which serves the API it reads. */
+function cqaAsync(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, ['bin/cqa.js', 'pull', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, out, err })));
+}
+
+describe('cqa pull usage', () => {
+  it.each([
+    [[], /missing BASE_URL/],
+    [['127.0.0.1:4000', '--project', 'demo'], /BASE_URL must be an http\(s\) URL/],
+    [['http://127.0.0.1:4000/api', '--project', 'demo'], /the part before \/api: use 'http:\/\/127\.0\.0\.1:4000'/],
+    [['http://127.0.0.1:4000'], /--project ID is required/],
+    [['http://127.0.0.1:4000', '--project', '../etc'], /--project '\.\.\/etc' is not a project id/],
+    [['http://127.0.0.1:4000', '--project', 'demo', '--dialect', 'strapi'], /--dialect must be cqa or elmapi/],
+    [['http://127.0.0.1:4000', '--project', 'x', '--dialect', 'elmapi'], /--dialect elmapi needs --collections/],
+    [['http://127.0.0.1:4000', '--project', 'demo', '--concurrency', '0'], /--concurrency must be from 1 to 32/],
+    [['http://127.0.0.1:4000', '--project', 'demo', '--token', 'abc'], /Unknown option '--token'/],
+    [['http://127.0.0.1:4000', '--project', 'demo', '--token-file', '/nonexistent/token'], /--token-file: cannot read/],
+  ])('%j → exit 2', (args, message) => {
+    const r = cqa(args as string[]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(message);
+  });
+
+  it('--token-file: the token from a file; a wrong one is a usage error naming CQA_TOKEN', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'token'), 'demo-token\n');
+    const ok = await cqaAsync([server.url, '--project', 'demo', '--out', join(dir, 'content'), '--token-file', join(dir, 'token')]);
+    expect(ok.code, ok.err).toBe(0);
+    expect(ok.out).toMatch(/✓ pulled demo into .*: 7 collections, \d+ entries, 12 media/);
+    expect(ok.err).toMatch(/warning: 12 media files not downloaded \(--media downloads them\)/);
+    expect(existsSync(join(dir, 'content/demo/posts/hello-world.md'))).toBe(true);
+
+    writeFileSync(join(dir, 'wrong'), 'not-a-token\n');
+    const bad = await cqaAsync([server.url, '--project', 'demo', '--out', join(dir, 'other'), '--token-file', join(dir, 'wrong')]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/HTTP 401.*CQA_TOKEN/);
+    expect(existsSync(join(dir, 'other'))).toBe(false);
+  });
+});
