@@ -74,7 +74,7 @@ describe('openapi', () => {
     // Embedded entries keep their own relations as ids.
     expect(doc.components.schemas['demo.authors.shallow'].properties.friend.anyOf[0].type).toBe('string');
     const list = doc.paths['/api/demo/posts'].get.responses['200'].content['application/json'].schema;
-    expect(JSON.stringify(list)).toContain('#/components/schemas/demo.posts"');
+    expect(JSON.stringify(list)).toContain('#/components/schemas/demo.posts.list"');
     expect(doc.components.schemas.Media.required).toContain('full_url');
   });
 
@@ -104,8 +104,19 @@ describe('openapi', () => {
 });
 
 describe('openapi required fields', () => {
-  it('requires only id and locale at the top level (fields=/exclude= narrow), everything when embedded', () => {
-    expect(doc.components.schemas['demo.posts'].required).toEqual(['id', 'locale']);
+  // Every visible field is in every cqa answer (null or [] when empty): all are required keys, and
+  // only the schema's required fields are non-null. fields=/exclude= are described as narrowing.
+  it('requires every visible field, top level and embedded; nullable unless required', () => {
+    expect(doc.components.schemas['demo.posts'].required).toEqual(['id', 'locale', 'title', 'price', 'published', 'day', 'at', 'tags', 'cover', 'author', 'meta', 'body']);
     expect(doc.components.schemas['demo.authors.shallow'].required).toEqual(['id', 'locale', 'name', 'friend']);
+    expect(doc.components.schemas['demo.authors'].properties.name).toEqual({ type: 'string' });
+    expect(doc.components.parameters.fields.description).toMatch(/fewer keys than its schema requires/);
+    expect(doc.components.schemas['demo.posts'].description).toMatch(/fields= or exclude= narrow/);
+  });
+
+  it('keeps a required single relation nullable: its target may be a draft', () => {
+    expect(fieldSchema(field('r', 'relation', { collection: 'c', required: true }), 'p')).toEqual({
+      anyOf: [{ $ref: '#/components/schemas/p.c.shallow' }, { type: 'null' }],
+    });
   });
 });
