@@ -445,6 +445,7 @@ function servicePaths(): Obj {
             required: ['status', 'snapshot'],
             properties: { status: { const: 'ok' }, snapshot: { type: 'string' } },
           }),
+          '304': { $ref: '#/components/responses/NotModified' },
           '406': { $ref: '#/components/responses/NotAcceptable' },
         },
       },
@@ -456,6 +457,7 @@ function servicePaths(): Obj {
         security: [{}, { bearerAuth: [] }],
         responses: {
           '200': ok('OpenAPI 3.1', { type: 'object' }),
+          '304': { $ref: '#/components/responses/NotModified' },
           '401': { $ref: '#/components/responses/Unauthorized' },
           '406': { $ref: '#/components/responses/NotAcceptable' },
         },
