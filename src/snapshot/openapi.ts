@@ -215,7 +215,7 @@ export function relationTargets(project: ProjectRecord): Set<string> {
   return out;
 }
 
-// Only what the document's operations use: a validator (test/snapshot/openapi-lint.test.ts) flags
+// Only what the document's operations use: a validator (test/http/openapi-clients.test.ts) flags
 // unused components, and a generated client would carry them as dead types.
 function schemas(model: Pick<ContentModel, 'projects'>): Obj {
   const out: Obj = { Problem: problemSchema() };
