@@ -16,7 +16,7 @@ const SAME = /(news|series|species|ss|us|is)$/i;
 /**
  * The singular of an English plural, by the common rules (`categories` → `category`, `boxes` →
  * `box`, `posts` → `post`); a word it does not know as a plural (`media`, `news`) stays as it is.
- * Only the last word of `blog-posts` changes. Good enough for names: nothing depends on it but them.
+ * Only the end changes (`BlogPosts` → `BlogPost`). Good enough for names: nothing depends on it but them.
  */
 export function singular(word: string): string {
   if (SAME.test(word)) return word;

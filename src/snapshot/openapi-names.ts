@@ -24,7 +24,7 @@ export function listEntriesId(slug: string): string {
 
 /** `posts` → `getPost`, `categories` → `getCategory`; `projects` → `getProjectEntry`. */
 export function getEntryId(slug: string): string {
-  const id = `get${pascalCase(singular(slug))}`;
+  const id = `get${singular(pascalCase(slug))}`;
   return FIXED.has(id) ? `${id}Entry` : id;
 }
 
@@ -38,29 +38,23 @@ export function getEntryId(slug: string): string {
  */
 export function uniqueOperationIds(paths: Obj): void {
   const ops = Object.values(paths).map((item) => (item as { get: Obj }).get);
-  const clashing = (): Set<string> => {
-    const seen = new Set<string>();
-    const twice = new Set<string>();
-    for (const op of ops) {
-      const id = op.operationId as string;
-      (seen.has(id) ? twice : seen).add(id);
-    }
-    return twice;
-  };
-  const shared = clashing();
+  const projectOf = (op: Obj): string | undefined => (op.tags as string[] | undefined)?.[0];
+  // The projects that use each id.
+  const users = new Map<string, Set<string | undefined>>();
   for (const op of ops) {
-    const project = (op.tags as string[] | undefined)?.[0];
     const id = op.operationId as string;
-    if (project === undefined || !shared.has(id)) continue;
+    users.set(id, (users.get(id) ?? new Set()).add(projectOf(op)));
+  }
+  for (const op of ops) {
+    const project = projectOf(op);
+    const id = op.operationId as string;
+    if (project === undefined || (users.get(id) as Set<string | undefined>).size < 2) continue;
     const verb = /^[a-z]+/.exec(id)?.[0] ?? '';
     op.operationId = `${verb}${pascalCase(project)}${id.slice(verb.length)}`;
   }
-  const left = clashing();
-  if (left.size === 0) return;
   const count = new Map<string, number>();
   for (const op of ops) {
     const id = op.operationId as string;
-    if (!left.has(id)) continue;
     const n = (count.get(id) ?? 0) + 1;
     count.set(id, n);
     if (n > 1) op.operationId = `${id}${n}`;

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSnapshot } from '../../src/snapshot/create.js';
 import { fieldSchema, openapiJson } from '../../src/snapshot/openapi.js';
+import { getEntryId, listEntriesId } from '../../src/snapshot/openapi-names.js';
 import { field, fixtureModel, HIDDEN_VALUE, mediaFiles, TOKEN_SHA } from './fixture.js';
 
 const { dir, media } = mediaFiles();
@@ -118,5 +119,34 @@ describe('openapi required fields', () => {
     expect(fieldSchema(field('r', 'relation', { collection: 'c', required: true }), 'p')).toEqual({
       anyOf: [{ $ref: '#/components/schemas/p.c.shallow' }, { type: 'null' }],
     });
+  });
+});
+
+describe('openapi operationIds', () => {
+  const ids = (text: string) => Object.values(JSON.parse(text).paths as Record<string, { get: { operationId: string } }>).map((p) => p.get.operationId);
+
+  it('are a camelCase verb and noun, the collection singular for one entry', () => {
+    expect(ids(openapiJson(model, ''))).toEqual([
+      'getProject', 'listAuthors', 'getAuthor', 'listPosts', 'getPost', 'listMedia', 'getMediaItem', 'getMediaFile', 'getHealth', 'getOpenApi',
+    ]);
+    expect([listEntriesId('blog-posts'), getEntryId('blog-posts'), getEntryId('categories'), getEntryId('boxes'), getEntryId('news'), getEntryId('status')]).toEqual([
+      'listBlogPosts', 'getBlogPost', 'getCategory', 'getBox', 'getNews', 'getStatus',
+    ]);
+  });
+
+  it('step aside for the fixed names: a collection `media` or `projects`', () => {
+    expect([listEntriesId('media'), getEntryId('projects')]).toEqual(['listMediaEntries', 'getProjectEntry']);
+  });
+
+  it('get the project after the verb where two projects of one document share them, numbers as a last resort', () => {
+    const demo = model.projects[0]!;
+    const two = { projects: [demo, { ...demo, id: 'shop', collections: [demo.collections[1]!] }] };
+    expect(ids(openapiJson(two, ''))).toEqual([
+      'getDemoProject', 'listAuthors', 'getAuthor', 'listDemoPosts', 'getDemoPost', 'listDemoMedia', 'getDemoMediaItem', 'getDemoMediaFile',
+      'getShopProject', 'listShopPosts', 'getShopPost', 'listShopMedia', 'getShopMediaItem', 'getShopMediaFile', 'getHealth', 'getOpenApi',
+    ]);
+    const posts = demo.collections[1]!;
+    const twins = { projects: [{ ...demo, collections: [posts, { ...posts, slug: 'posts_' }] }] };
+    expect(ids(openapiJson(twins, '')).slice(1, 5)).toEqual(['listPosts', 'getPost', 'listPosts2', 'getPost2']);
   });
 });
