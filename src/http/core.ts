@@ -56,15 +56,15 @@ export interface HttpOptions {
   readonly cacheControl?: string;
   /** Largest `limit` accepted (default 1000; 0 = no cap). */
   readonly maxLimit?: number;
-  /** Budget of the per-snapshot cache of encoded static documents (default 64 MiB). */
-  readonly cacheBytes?: number;
-  /** Called with unexpected errors (answered as 500). Default: console.error. */
-  readonly onError?: (err: unknown) => void;
   /**
    * The URL /openapi.json names in `servers` (default: the snapshot's base URL, else `/`);
    * startServer gives its own address when no base URL was set.
    */
   readonly serverUrl?: string;
+  /** Budget of the per-snapshot cache of encoded static documents (default 64 MiB). */
+  readonly cacheBytes?: number;
+  /** Called with unexpected errors (answered as 500). Default: console.error. */
+  readonly onError?: (err: unknown) => void;
 }
 
 export const MAX_TARGET = 8192;
@@ -116,10 +116,10 @@ export class HttpCore {
   private readonly cacheControl: string;
   private readonly privateCache: string;
   private readonly maxLimit: number;
+  private serverUrl: string | undefined;
   private readonly cacheBytes: number;
   private readonly onError: (err: unknown) => void;
   private readonly varyOrigin: string | undefined;
-  private serverUrl: string | undefined;
 
   constructor(
     snapshot: Snapshot,
@@ -131,10 +131,10 @@ export class HttpCore {
     this.cacheControl = options.cacheControl?.trim() || 'no-cache';
     this.privateCache = privateCacheControl(this.cacheControl);
     this.maxLimit = options.maxLimit ?? 1000;
+    this.serverUrl = options.serverUrl;
     this.cacheBytes = options.cacheBytes ?? 64 * 1024 * 1024;
     this.onError = options.onError ?? ((err) => console.error('cqa: unexpected error', err));
     this.varyOrigin = this.cors.varyOrigin ? 'Origin' : undefined;
-    this.serverUrl = options.serverUrl;
     this.served = this.serve(snapshot);
   }
 
