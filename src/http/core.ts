@@ -14,6 +14,7 @@ import { etagOf, ifNoneMatch } from './etag.js';
 import type { ExplorerPage } from './explorer/index.js';
 import { API_PROBLEMS, type Problem } from './problem.js';
 import { MEDIA_SEGMENT, route, type Route } from './routes.js';
+import { withServerUrl } from './openapi-server.js';
 
 export type { Platform } from './compress.js';
 export type { Encoding } from './accept.js';
@@ -61,6 +62,11 @@ export interface HttpOptions extends ControlOptions {
   readonly cacheControl?: string;
   /** Largest `limit` accepted (default 1000; 0 = no cap). */
   readonly maxLimit?: number;
+  /**
+   * The URL /openapi.json names in `servers` (default: the snapshot's base URL, else `/`);
+   * startServer gives its own address when no base URL was set.
+   */
+  readonly serverUrl?: string;
   /** Budget of the per-snapshot cache of encoded static documents (default 64 MiB). */
   readonly cacheBytes?: number;
   /** Called with unexpected errors (answered as 500). Default: console.error. */
@@ -126,6 +132,7 @@ export class HttpCore {
   private readonly cacheControl: string;
   private readonly privateCache: string;
   private readonly maxLimit: number;
+  private serverUrl: string | undefined;
   private readonly cacheBytes: number;
   private readonly onError: (err: unknown) => void;
   private readonly varyOrigin: string | undefined;
@@ -143,6 +150,7 @@ export class HttpCore {
     this.cacheControl = options.cacheControl?.trim() || 'no-cache';
     this.privateCache = privateCacheControl(this.cacheControl);
     this.maxLimit = options.maxLimit ?? 1000;
+    this.serverUrl = options.serverUrl;
     this.cacheBytes = options.cacheBytes ?? 64 * 1024 * 1024;
     this.onError = options.onError ?? ((err) => console.error('cqa: unexpected error', err));
     this.varyOrigin = this.cors.varyOrigin ? 'Origin' : undefined;
@@ -150,6 +158,12 @@ export class HttpCore {
     const controls = new Controls(options);
     this.controls = controls.active ? controls : undefined;
     this.served = this.serve(snapshot);
+  }
+
+  /** Name `url` in /openapi.json from now on (startServer learns its port only once listening). */
+  describeServerAt(url: string): void {
+    this.serverUrl = url;
+    this.served = this.serve(this.served.snapshot);
   }
 
   private serve(snapshot: Snapshot): Served {
@@ -327,9 +341,11 @@ export class HttpCore {
     if (auth.kind === 'unauthorized') return this.problem(req, auth.problem, { 'www-authenticate': auth.challenge });
     if (auth.kind === 'forbidden') return this.problem(req, auth.problem);
     const own = auth.project;
-    if (!own) return this.json(req, served.docs.get('openapi', () => snapshot.openapi) as Doc, this.cacheControl, 'Authorization');
+    const url = this.serverUrl;
+    const described = (text: string): string => (url === undefined ? text : withServerUrl(text, url));
+    if (!own) return this.json(req, served.docs.get('openapi', () => described(snapshot.openapi)) as Doc, this.cacheControl, 'Authorization');
     const ids = [...snapshot.projects.values()].filter((p) => p.record.public || p === own).map((p) => p.record.id);
-    const doc = served.docs.get(`openapi:${own.record.id}`, () => snapshot.openapiOf(ids)) as Doc;
+    const doc = served.docs.get(`openapi:${own.record.id}`, () => described(snapshot.openapiOf(ids))) as Doc;
     return this.json(req, doc, this.privateCache, 'Authorization');
   }
 

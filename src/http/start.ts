@@ -165,6 +165,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' || addr.address.includes(':') ? `[${addr.address}]` : addr.address;
   const url = `http://${host}:${addr.port}`;
+  // /openapi.json names this address, unless a base URL says where clients reach the API, or the
+  // server listens on every interface (0.0.0.0 is no address to send requests to: then `/`).
+  const wildcard = addr.address === '0.0.0.0' || addr.address === '::';
+  if (options.serverUrl === undefined && !baseUrl && !snapshot.baseUrl && !wildcard) core.describeServerAt(url);
 
   // Rebuilds run one at a time; changes during a rebuild schedule exactly one more.
   let running: Promise<ReloadEvent> | undefined;

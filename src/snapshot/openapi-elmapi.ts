@@ -3,10 +3,12 @@
 // empty, `{"error": …}` bodies with 404/422 and `{"message":"Unauthenticated."}`. No Node imports.
 // (Only functions here: openapi.ts imports this module and this module imports openapi.ts.)
 import type { CollectionRecord, FieldDef, ProjectRecord } from './model.js';
+import { getEntryId, listEntriesId, OPERATION_IDS } from './openapi-names.js';
 import {
   ENTRY_PARAMS,
   entrySchemaName,
   LIST_PARAMS,
+  listAnswer,
   MEDIA_LIST_PARAMS,
   mediaFileOperation,
   nullable,
@@ -14,6 +16,7 @@ import {
   param,
   pathParam,
   ref,
+  relationTargets,
   security,
   type Json,
   type Obj,
@@ -38,7 +41,7 @@ function scalar(field: FieldDef, projectId: string, shallow: boolean): Obj {
       return ref('ElmapiMedia');
     case 'relation':
       if (shallow || !field.collection) return ID;
-      return ref(entrySchemaName(projectId, field.collection, true));
+      return ref(entrySchemaName(projectId, field.collection, 'shallow'));
     default:
       return { type: 'string' };
   }
@@ -58,13 +61,17 @@ function entrySchema(project: ProjectRecord, col: CollectionRecord, shallow: boo
       return [f.name, f.multiple && f.type !== 'enumeration' ? { type: 'array', items: one } : one];
     }),
   ]);
+  // A field with no value is absent, so only those that always have one are required: the
+  // schema's required fields (checked on every entry, drafts too), but not relations, whose
+  // targets may all be drafts. `fields=`/`exclude=` may drop even those (docs/openapi.md).
+  const always = visible.filter((f) => f.required && f.type !== 'relation').map((f) => f.name);
   return {
     type: 'object',
     title: shallow ? `${col.name} (embedded)` : col.name,
     description: shallow
       ? 'An entry embedded by a relation field; its own relations are ids.'
-      : 'A field with no value is absent; hidden fields are never there.',
-    required: ['id', 'locale'],
+      : 'A field with no value is absent; hidden fields are never there; fields= or exclude= narrow the answer to the fields they keep.',
+    required: ['id', 'locale', ...always],
     properties,
   };
 }
@@ -95,15 +102,19 @@ export function elmapiSchemas(project: ProjectRecord): Obj {
       },
     },
     ElmapiUnauthenticated: { type: 'object', required: ['message'], properties: { message: { const: 'Unauthenticated.' } } },
+    ElmapiMediaList: { type: 'array', description: 'A list answer: a bare array', items: ref('ElmapiMedia') },
+    ElmapiCount: { type: 'integer', minimum: 0, description: 'A list asked with ?count: the number of matches, bare' },
     ElmapiProject: {
       type: 'object',
       required: ['uuid', 'name', 'description'],
       properties: { uuid: { type: 'string' }, name: { type: 'string' }, description: nullable({ type: 'string' }) },
     },
   };
+  const embedded = relationTargets(project);
   for (const c of project.collections) {
     out[entrySchemaName(project.id, c.slug)] = entrySchema(project, c, false);
-    out[entrySchemaName(project.id, c.slug, true)] = entrySchema(project, c, true);
+    if (embedded.has(c.slug)) out[entrySchemaName(project.id, c.slug, 'shallow')] = entrySchema(project, c, true);
+    out[entrySchemaName(project.id, c.slug, 'list')] = { type: 'array', description: 'A list answer: a bare array', items: ref(entrySchemaName(project.id, c.slug)) };
   }
   return out;
 }
@@ -146,34 +157,33 @@ function operation(project: ProjectRecord, id: string, summary: string, params: 
   };
 }
 
-const listAnswer = (item: Obj): Obj => ({
-  oneOf: [{ type: 'array', items: item }, item, { type: 'integer', minimum: 0 }],
-  description: 'a bare array; with ?first one bare item; with ?count a bare number',
-});
+const SHAPES = 'a bare array; with ?first one bare item; with ?count a bare number';
 
 /** The paths of one elmapi project. */
 export function elmapiPaths(project: ProjectRecord): Obj {
   const base = `/api/${project.id}`;
   const media = `${base}/${MEDIA_SEGMENT}`;
   const out: Obj = {
-    [base]: operation(project, `getProject_${project.id}`, `Project ${project.name}`, [], ok('The project', ref('ElmapiProject')), false),
+    [base]: operation(project, OPERATION_IDS.project, `Project ${project.name}`, [], ok('The project', ref('ElmapiProject')), false),
   };
+  const count = ref('ElmapiCount');
   for (const c of project.collections) {
     const entry = ref(entrySchemaName(project.id, c.slug));
-    const key = `${project.id}_${c.slug}`;
-    out[`${base}/${c.slug}`] = operation(project, `list_${key}`, `List ${c.name}`, LIST_PARAMS.map(param), ok(c.name, listAnswer(entry)), true);
+    const list = ref(entrySchemaName(project.id, c.slug, 'list'));
+    out[`${base}/${c.slug}`] = operation(project, listEntriesId(c.slug), `List ${c.name}`, LIST_PARAMS.map(param), ok(c.name, listAnswer(list, entry, count, SHAPES)), true);
     out[`${base}/${c.slug}/{content_id}`] = operation(
       project,
-      `get_${key}`,
+      getEntryId(c.slug),
       `One entry of ${c.name}`,
       [pathParam('content_id', 'the entry id'), ...ENTRY_PARAMS.map(param)],
       ok('The entry', entry),
       true,
     );
   }
-  out[media] = operation(project, `listMedia_${project.id}`, 'List media', MEDIA_LIST_PARAMS.map(param), ok('Media', listAnswer(ref('ElmapiMedia'))), true);
-  out[`${media}/{media_id}`] = operation(project, `getMedia_${project.id}`, 'One media item', [pathParam('media_id', 'the integer id')], ok('The media item', ref('ElmapiMedia')), false);
-  out[`${media}/name/{file_name}`] = operation(project, `getMediaByName_${project.id}`, 'One media item by file name', [pathParam('file_name', 'the file name')], ok('The media item', ref('ElmapiMedia')), false);
+  const mediaAnswer = listAnswer(ref('ElmapiMediaList'), ref('ElmapiMedia'), count, SHAPES);
+  out[media] = operation(project, OPERATION_IDS.mediaList, 'List media', MEDIA_LIST_PARAMS.map(param), ok('Media', mediaAnswer), true);
+  out[`${media}/{media_id}`] = operation(project, OPERATION_IDS.mediaItem, 'One media item', [pathParam('media_id', 'the integer id')], ok('The media item', ref('ElmapiMedia')), false);
+  out[`${media}/name/{file_name}`] = operation(project, OPERATION_IDS.mediaByName, 'One media item by file name', [pathParam('file_name', 'the file name')], ok('The media item', ref('ElmapiMedia')), false);
   out[`/media/${project.id}/{media_path}`] = mediaFileOperation(project, pathParam('media_path', "the file's path under media/"), 'ElmapiNotFound');
   return out;
 }

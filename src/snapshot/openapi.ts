@@ -3,6 +3,7 @@
 // objects in a fixed order, so the same content always gives the same text. No Node imports.
 import type { CollectionRecord, ContentModel, FieldDef, ProjectRecord } from './model.js';
 import { elmapiPaths, elmapiResponses, elmapiSchemas } from './openapi-elmapi.js';
+import { getEntryId, listEntriesId, OPERATION_IDS, uniqueOperationIds } from './openapi-names.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Obj = { [key: string]: Json };
@@ -14,9 +15,14 @@ const JSON_TYPE = 'application/json';
 export const ref = (name: string): Obj => ({ $ref: `#/components/schemas/${name}` });
 export const nullable = (schema: Obj): Obj => ({ anyOf: [schema, { type: 'null' }] });
 
-/** Component names: ids and slugs never contain '.', so `<project>.<collection>` cannot collide. */
-export function entrySchemaName(projectId: string, slug: string, shallow = false): string {
-  return `${projectId}.${slug}${shallow ? '.shallow' : ''}`;
+/**
+ * Component names: `<project>.<collection>` is the entry; `.shallow` the entry as embedded by a
+ * relation, `.list` and `.item` the answers that carry it. Ids and slugs never contain '.', so
+ * these cannot collide.
+ */
+export type SchemaVariant = 'shallow' | 'list' | 'item';
+export function entrySchemaName(projectId: string, slug: string, variant?: SchemaVariant): string {
+  return `${projectId}.${slug}${variant ? `.${variant}` : ''}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -49,7 +55,7 @@ function scalarSchema(field: FieldDef, projectId: string, shallow: boolean): Obj
       return ref('Media');
     case 'relation':
       if (shallow) return { type: 'string', description: `id of an entry of '${field.collection ?? ''}'` };
-      return field.collection ? ref(entrySchemaName(projectId, field.collection, true)) : { type: 'object' };
+      return field.collection ? ref(entrySchemaName(projectId, field.collection, 'shallow')) : { type: 'object' };
     case 'json':
       return {};
     default:
@@ -57,11 +63,14 @@ function scalarSchema(field: FieldDef, projectId: string, shallow: boolean): Obj
   }
 }
 
-/** A field as it appears in an answer: a list for `multiple` (never null), else nullable unless required. */
+/**
+ * A field as it appears in an answer: a list for `multiple` (never null), else nullable unless
+ * required — but a single relation always may be null: its target may be a draft.
+ */
 export function fieldSchema(field: FieldDef, projectId: string, shallow = false): Obj {
   const one = scalarSchema(field, projectId, shallow);
   if (field.multiple) return { type: 'array', items: one };
-  if (field.type === 'json' || field.required) return one;
+  if (field.type === 'json' || (field.required && field.type !== 'relation')) return one;
   return nullable(one);
 }
 
@@ -85,15 +94,17 @@ export function entrySchema(project: ProjectRecord, col: CollectionRecord, shall
           ['published_at', stamp(nullable({ type: 'string', format: 'date-time' }))],
         ] as [string, Json][])),
   ]);
-  // Every visible field is in an answer (null or [] when empty) — except that `fields=`/`exclude=`
-  // narrow a top-level entry; embedded entries are always whole.
+  // Every visible field is in every answer (null or [] when empty), so all are required: a client
+  // generated from this gets `title: string; price: number | null`, not everything optional.
+  // `fields=`/`exclude=` narrow a top-level entry to fewer keys: that is said here and on those
+  // parameters (docs/openapi.md: pick the kept keys) rather than weakening every client's types.
   return {
     type: 'object',
     title: shallow ? `${col.name} (embedded)` : col.name,
     description: shallow
       ? 'An entry embedded by a relation field: every visible field, its own relations as ids.'
-      : 'Every visible field is present (null or [] when empty) unless fields= or exclude= narrow the answer.',
-    required: shallow ? ['id', 'locale', ...visible.map((f) => f.name)] : ['id', 'locale'],
+      : 'Every visible field is present (null or [] when empty); fields= or exclude= narrow the answer to the fields they keep (id and locale always stay). created_at, updated_at and published_at only with ?timestamps.',
+    required: ['id', 'locale', ...visible.map((f) => f.name)],
     properties,
   };
 }
@@ -183,32 +194,64 @@ function projectSchema(): Obj {
   };
 }
 
-const dataOf = (schema: Obj): Obj => ({ type: 'object', required: ['data'], properties: { data: schema } });
+const dataOf = (schema: Obj, description?: string): Obj => ({
+  type: 'object',
+  ...(description ? { description } : {}),
+  required: ['data'],
+  properties: { data: schema },
+});
 const listOf = (item: Obj): Obj => ({
   type: 'object',
+  description: 'A list answer: the matches (after limit/offset) and the paging meta',
   required: ['data', 'meta'],
   properties: { data: { type: 'array', items: item }, meta: ref('ListMeta') },
 });
+const ITEM = 'One item: the answer for one id, and a list asked with ?first';
 
+/** The collections that a relation field of `project` points to: they need an embedded schema. */
+export function relationTargets(project: ProjectRecord): Set<string> {
+  const out = new Set<string>();
+  for (const c of project.collections) for (const f of c.fields) if (f.type === 'relation' && !f.hidden && f.collection) out.add(f.collection);
+  return out;
+}
+
+// Only what the document's operations use: a validator (test/http/openapi-clients.test.ts) flags
+// unused components, and a generated client would carry them as dead types.
 function schemas(model: Pick<ContentModel, 'projects'>): Obj {
-  const out: Obj = {
-    Media: mediaSchema(),
-    Problem: problemSchema(),
-    ListMeta: listMetaSchema(),
-    Count: { type: 'object', required: ['count'], properties: { count: { type: 'integer', minimum: 0 } } },
-    Project: projectSchema(),
-  };
+  const out: Obj = { Problem: problemSchema() };
+  if (model.projects.some((p) => p.dialect !== 'elmapi')) Object.assign(out, cqaSchemas());
   for (const p of model.projects) {
     if (p.dialect === 'elmapi') {
       Object.assign(out, elmapiSchemas(p));
       continue;
     }
+    const embedded = relationTargets(p);
     for (const c of p.collections) {
+      const entry = ref(entrySchemaName(p.id, c.slug));
       out[entrySchemaName(p.id, c.slug)] = entrySchema(p, c);
-      out[entrySchemaName(p.id, c.slug, true)] = entrySchema(p, c, true);
+      if (embedded.has(c.slug)) out[entrySchemaName(p.id, c.slug, 'shallow')] = entrySchema(p, c, true);
+      out[entrySchemaName(p.id, c.slug, 'list')] = listOf(entry);
+      out[entrySchemaName(p.id, c.slug, 'item')] = dataOf(entry, ITEM);
     }
   }
   return out;
+}
+
+/** The schemas every cqa project shares. */
+function cqaSchemas(): Obj {
+  return {
+    Media: mediaSchema(),
+    ListMeta: listMetaSchema(),
+    Count: {
+      type: 'object',
+      description: 'A list asked with ?count: the number of matches',
+      required: ['count'],
+      properties: { count: { type: 'integer', minimum: 0 } },
+    },
+    Project: projectSchema(),
+    MediaList: listOf(ref('Media')),
+    MediaItem: dataOf(ref('Media'), ITEM),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -244,8 +287,8 @@ function parameters(): Obj {
     sort: queryParam('sort', 'f[:asc|:desc][,g[:asc|:desc]…]; empty values last, ties broken by id', csv),
     limit: queryParam('limit', 'at most this many items (no limit: all matches; capped by the server’s --max-limit)', nonNegative),
     offset: queryParam('offset', 'skip this many matches', nonNegative),
-    first: flag('first', 'answer {"data": first match} instead of a list, 404 when nothing matches'),
-    count: flag('count', 'answer {"count": number of matches}'),
+    first: flag('first', 'answer the first match alone instead of a list ({"data": entry} in the cqa dialect, the bare entry in elmapi), 404 when nothing matches'),
+    count: flag('count', 'answer the number of matches instead of a list ({"count": n} in the cqa dialect, a bare number in elmapi)'),
     state: queryParam('state', 'drafts need a token with the drafts scope', {
       type: 'string',
       enum: ['published', 'with_draft', 'only_draft'],
@@ -253,8 +296,8 @@ function parameters(): Obj {
     }),
     locale: queryParam('locale', 'only entries in this locale (a project locale)', { type: 'string' }),
     timestamps: flag('timestamps', 'include created_at, updated_at and published_at'),
-    fields: queryParam('fields', 'only these fields (id and locale are always kept)', csv),
-    exclude: queryParam('exclude', 'all but these fields (id and locale are always kept)', csv),
+    fields: queryParam('fields', 'only these fields (id and locale are always kept): the answer then has fewer keys than its schema requires', csv),
+    exclude: queryParam('exclude', 'all but these fields (id and locale are always kept): the answer then has fewer keys than its schema requires', csv),
   };
 }
 
@@ -267,16 +310,21 @@ function problemResponse(description: string): Obj {
   return { description, content: { [PROBLEM]: { schema: ref('Problem') } } };
 }
 
-function responses(): Obj {
+/** `cqa`: whether a project of the cqa dialect is described (the others are used by /openapi.json and /healthz). */
+function responses(cqa: boolean): Obj {
   return {
     NotModified: { description: 'If-None-Match matched the ETag; no body' },
-    BadRequest: problemResponse('Bad query: unknown parameter, field or operator, wrong value type, …'),
+    ...(cqa ? { BadRequest: problemResponse('Bad query: unknown parameter, field or operator, wrong value type, …') } : {}),
     Unauthorized: {
       ...problemResponse('Missing, malformed or unknown Bearer token'),
       headers: { 'WWW-Authenticate': { schema: { type: 'string' }, description: 'Bearer realm="cqa"' } },
     },
-    Forbidden: problemResponse('Drafts asked for without the drafts scope'),
-    NotFound: problemResponse('Unknown project, collection, entry or media item'),
+    ...(cqa
+      ? {
+          Forbidden: problemResponse('Drafts asked for without the drafts scope'),
+          NotFound: problemResponse('Unknown project, collection, entry or media item'),
+        }
+      : {}),
     NotAcceptable: problemResponse('The Accept header does not admit application/json'),
   };
 }
@@ -284,7 +332,7 @@ function responses(): Obj {
 export function ok(description: string, schema: Obj): Obj {
   return {
     description,
-    headers: { ETag: { schema: { type: 'string' }, description: 'strong validator for If-None-Match' } },
+    headers: { ETag: { required: true, schema: { type: 'string' }, description: 'strong validator for If-None-Match' } },
     content: { [JSON_TYPE]: { schema } },
   };
 }
@@ -324,22 +372,27 @@ function operation(project: ProjectRecord, id: string, summary: string, params: 
 
 export const pathParam = (name: string, description: string): Obj => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
 
-function listAnswer(item: Obj): Obj {
-  return { oneOf: [listOf(item), dataOf(item), ref('Count')], description: 'a list; with ?first one item; with ?count a count' };
+/**
+ * A list's 200: one path answers three shapes, and OpenAPI keys answers by status and media type,
+ * never by query parameter. Each shape is a named schema, so a generated client gets a union of
+ * three named types that `'count' in body` / `'meta' in body` narrow (docs/openapi.md).
+ */
+export function listAnswer(list: Obj, first: Obj, count: Obj, shapes: string): Obj {
+  return { oneOf: [list, first, count], description: shapes };
 }
+const CQA_SHAPES = 'a list (with meta); with ?first one item ({"data": …}); with ?count {"count": n}';
 
 function collectionPaths(project: ProjectRecord, col: CollectionRecord): Obj {
   const base = `/api/${project.id}/${col.slug}`;
-  const key = `${project.id}_${col.slug}`;
-  const entry = ref(entrySchemaName(project.id, col.slug));
+  const name = (variant: SchemaVariant): Obj => ref(entrySchemaName(project.id, col.slug, variant));
   return {
-    [base]: operation(project, `list_${key}`, `List ${col.name}`, LIST_PARAMS.map(param), ok(`${col.name}`, listAnswer(entry)), true),
+    [base]: operation(project, listEntriesId(col.slug), `List ${col.name}`, LIST_PARAMS.map(param), ok(`${col.name}`, listAnswer(name('list'), name('item'), ref('Count'), CQA_SHAPES)), true),
     [`${base}/{content_id}`]: operation(
       project,
-      `get_${key}`,
+      getEntryId(col.slug),
       `One entry of ${col.name}`,
       [pathParam('content_id', 'the entry id'), ...ENTRY_PARAMS.map(param)],
-      ok('The entry', dataOf(entry)),
+      ok('The entry', name('item')),
       true,
     ),
   };
@@ -349,7 +402,7 @@ function collectionPaths(project: ProjectRecord, col: CollectionRecord): Obj {
 export function mediaFileOperation(project: ProjectRecord, pathParameter: Json, notFound: string): Obj {
   return {
     get: {
-      operationId: `mediaFile_${project.id}`,
+      operationId: OPERATION_IDS.mediaFile,
       summary: 'The media file itself (Range requests, ETag); no token needed',
       tags: [project.id],
       security: [],
@@ -369,11 +422,12 @@ function projectPaths(project: ProjectRecord): Obj {
   const media = `${base}/${MEDIA_SEGMENT}`;
   const mediaId = pathParam('media_id', "the media id: the file's path under media/, sub-folders as '/' (not encoded)");
   let out: Obj = {
-    [base]: operation(project, `getProject_${project.id}`, `Project ${project.name}`, [], ok('The project', dataOf(ref('Project'))), false),
+    [base]: operation(project, OPERATION_IDS.project, `Project ${project.name}`, [], ok('The project', dataOf(ref('Project'))), false),
   };
   for (const c of project.collections) out = { ...out, ...collectionPaths(project, c) };
-  out[media] = operation(project, `listMedia_${project.id}`, 'List media', MEDIA_LIST_PARAMS.map(param), ok('Media', listAnswer(ref('Media'))), true);
-  out[`${media}/{media_id}`] = operation(project, `getMedia_${project.id}`, 'One media item', [mediaId], ok('The media item', dataOf(ref('Media'))), false);
+  const mediaAnswer = listAnswer(ref('MediaList'), ref('MediaItem'), ref('Count'), CQA_SHAPES);
+  out[media] = operation(project, OPERATION_IDS.mediaList, 'List media', MEDIA_LIST_PARAMS.map(param), ok('Media', mediaAnswer), true);
+  out[`${media}/{media_id}`] = operation(project, OPERATION_IDS.mediaItem, 'One media item', [mediaId], ok('The media item', ref('MediaItem')), false);
   out[`/media/${project.id}/{media_id}`] = mediaFileOperation(project, mediaId, 'NotFound');
   return out;
 }
@@ -382,7 +436,7 @@ function servicePaths(): Obj {
   return {
     '/healthz': {
       get: {
-        operationId: 'healthz',
+        operationId: OPERATION_IDS.health,
         summary: 'Liveness and the snapshot hash',
         security: [],
         responses: {
@@ -391,17 +445,21 @@ function servicePaths(): Obj {
             required: ['status', 'snapshot'],
             properties: { status: { const: 'ok' }, snapshot: { type: 'string' } },
           }),
+          '304': { $ref: '#/components/responses/NotModified' },
+          '406': { $ref: '#/components/responses/NotAcceptable' },
         },
       },
     },
     '/openapi.json': {
       get: {
-        operationId: 'openapi',
+        operationId: OPERATION_IDS.openapi,
         summary: "This document: the public projects, and with a token also the token's project",
         security: [{}, { bearerAuth: [] }],
         responses: {
           '200': ok('OpenAPI 3.1', { type: 'object' }),
+          '304': { $ref: '#/components/responses/NotModified' },
           '401': { $ref: '#/components/responses/Unauthorized' },
+          '406': { $ref: '#/components/responses/NotAcceptable' },
         },
       },
     },
@@ -415,6 +473,7 @@ export function openapiDocument(model: Pick<ContentModel, 'projects'>, baseUrl: 
   // The elmapi dialect's error answers, only when a project speaks it (a cqa-only document is unchanged).
   const extra = model.projects.some((p) => p.dialect === 'elmapi') ? elmapiResponses() : {};
   paths = { ...paths, ...servicePaths() };
+  uniqueOperationIds(paths);
   return {
     openapi: '3.1.0',
     info: {
@@ -427,8 +486,8 @@ export function openapiDocument(model: Pick<ContentModel, 'projects'>, baseUrl: 
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'a token listed in project.yaml' } },
-      parameters: parameters(),
-      responses: { ...responses(), ...extra },
+      ...(model.projects.length > 0 ? { parameters: parameters() } : {}),
+      responses: { ...responses(model.projects.some((p) => p.dialect !== 'elmapi')), ...extra },
       schemas: schemas(model),
     },
   };

@@ -66,6 +66,13 @@ describe('the edge worker in workerd', () => {
       const headers = { ...READ, 'accept-encoding': 'identity' };
       const [a, b] = await Promise.all([local({ path, headers }), client({ path, headers })]);
       expect(b.status, path).toBe(a.status);
+      if (path === '/openapi.json') {
+        // Only `servers` differs: the node server names its own address, the worker `/`.
+        const [x, y] = [JSON.parse(a.text), JSON.parse(b.text)];
+        expect([x.servers[0].url, y.servers[0].url]).toEqual([node.url, '/']);
+        expect({ ...y, servers: [] }).toEqual({ ...x, servers: [] });
+        continue;
+      }
       expect(b.text, path).toBe(a.text);
       expect(b.headers.etag, path).toBe(a.headers.etag);
     }

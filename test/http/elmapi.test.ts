@@ -10,6 +10,7 @@ import { createSnapshot } from '../../src/snapshot/create.js';
 import type { ProjectRecord } from '../../src/snapshot/model.js';
 import type { Snapshot } from '../../src/snapshot/types.js';
 import { fetchClient, sha, socketClient, type Client } from './fixture.js';
+import { violations } from './schema-check.js';
 
 export const TRAVEL = '5f2b8c1e9a4d4e7fb3c60a1d2e8f9b47';
 const HEADERS = { accept: 'application/json', authorization: 'Bearer travel-token' };
@@ -232,31 +233,6 @@ describe.each(['socket', 'fetch'])('elmapi dialect (%s)', (name) => {
     });
   });
 });
-
-/** A small JSON Schema check (the keywords our OpenAPI documents use): the list of what does not conform. */
-function violations(value: unknown, schema: any, doc: any, at = '$'): string[] {
-  if (schema.$ref) return violations(value, schema.$ref.split('/').slice(1).reduce((o: any, k: string) => o[k], doc), doc, at);
-  if (schema.anyOf || schema.oneOf) {
-    const options = (schema.anyOf ?? schema.oneOf) as unknown[];
-    return options.some((o) => violations(value, o, doc, at).length === 0) ? [] : [`${at}: matches none of ${options.length} schemas`];
-  }
-  if ('const' in schema && value !== schema.const) return [`${at}: not ${schema.const}`];
-  if (schema.enum && !schema.enum.includes(value)) return [`${at}: not one of ${schema.enum}`];
-  const type = Array.isArray(value) ? 'array' : value === null ? 'null' : Number.isInteger(value) ? 'integer' : typeof value;
-  if (schema.type && !(schema.type === type || (schema.type === 'number' && type === 'integer'))) return [`${at}: ${type}, not ${schema.type}`];
-  if (schema.pattern && !new RegExp(schema.pattern).test(value as string)) return [`${at}: does not match ${schema.pattern}`];
-  const out: string[] = [];
-  if (type === 'array' && schema.items) (value as unknown[]).forEach((v, i) => out.push(...violations(v, schema.items, doc, `${at}[${i}]`)));
-  if (type === 'object') {
-    const obj = value as Record<string, unknown>;
-    for (const k of schema.required ?? []) if (!(k in obj)) out.push(`${at}.${k}: missing`);
-    for (const [k, v] of Object.entries(obj)) {
-      if (schema.properties?.[k]) out.push(...violations(v, schema.properties[k], doc, `${at}.${k}`));
-      else if (schema.properties) out.push(`${at}.${k}: not in the schema`);
-    }
-  }
-  return out;
-}
 
 describe('OpenAPI of an elmapi project', () => {
   it("describes the dialect's answers: every served answer conforms to its operation's schema", async () => {

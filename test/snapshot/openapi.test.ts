@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSnapshot } from '../../src/snapshot/create.js';
 import { fieldSchema, openapiJson } from '../../src/snapshot/openapi.js';
+import { getEntryId, listEntriesId } from '../../src/snapshot/openapi-names.js';
 import { field, fixtureModel, HIDDEN_VALUE, mediaFiles, TOKEN_SHA } from './fixture.js';
 
 const { dir, media } = mediaFiles();
@@ -74,7 +75,7 @@ describe('openapi', () => {
     // Embedded entries keep their own relations as ids.
     expect(doc.components.schemas['demo.authors.shallow'].properties.friend.anyOf[0].type).toBe('string');
     const list = doc.paths['/api/demo/posts'].get.responses['200'].content['application/json'].schema;
-    expect(JSON.stringify(list)).toContain('#/components/schemas/demo.posts"');
+    expect(JSON.stringify(list)).toContain('#/components/schemas/demo.posts.list"');
     expect(doc.components.schemas.Media.required).toContain('full_url');
   });
 
@@ -104,8 +105,48 @@ describe('openapi', () => {
 });
 
 describe('openapi required fields', () => {
-  it('requires only id and locale at the top level (fields=/exclude= narrow), everything when embedded', () => {
-    expect(doc.components.schemas['demo.posts'].required).toEqual(['id', 'locale']);
+  // Every visible field is in every cqa answer (null or [] when empty): all are required keys, and
+  // only the schema's required fields are non-null. fields=/exclude= are described as narrowing.
+  it('requires every visible field, top level and embedded; nullable unless required', () => {
+    expect(doc.components.schemas['demo.posts'].required).toEqual(['id', 'locale', 'title', 'price', 'published', 'day', 'at', 'tags', 'cover', 'author', 'meta', 'body']);
     expect(doc.components.schemas['demo.authors.shallow'].required).toEqual(['id', 'locale', 'name', 'friend']);
+    expect(doc.components.schemas['demo.authors'].properties.name).toEqual({ type: 'string' });
+    expect(doc.components.parameters.fields.description).toMatch(/fewer keys than its schema requires/);
+    expect(doc.components.schemas['demo.posts'].description).toMatch(/fields= or exclude= narrow/);
+  });
+
+  it('keeps a required single relation nullable: its target may be a draft', () => {
+    expect(fieldSchema(field('r', 'relation', { collection: 'c', required: true }), 'p')).toEqual({
+      anyOf: [{ $ref: '#/components/schemas/p.c.shallow' }, { type: 'null' }],
+    });
+  });
+});
+
+describe('openapi operationIds', () => {
+  const ids = (text: string) => Object.values(JSON.parse(text).paths as Record<string, { get: { operationId: string } }>).map((p) => p.get.operationId);
+
+  it('are a camelCase verb and noun, the collection singular for one entry', () => {
+    expect(ids(openapiJson(model, ''))).toEqual([
+      'getProject', 'listAuthors', 'getAuthor', 'listPosts', 'getPost', 'listMedia', 'getMediaItem', 'getMediaFile', 'getHealth', 'getOpenApi',
+    ]);
+    expect([listEntriesId('blog-posts'), getEntryId('blog-posts'), getEntryId('categories'), getEntryId('boxes'), getEntryId('news'), getEntryId('status')]).toEqual([
+      'listBlogPosts', 'getBlogPost', 'getCategory', 'getBox', 'getNews', 'getStatus',
+    ]);
+  });
+
+  it('step aside for the fixed names: a collection `media` or `projects`', () => {
+    expect([listEntriesId('media'), getEntryId('projects')]).toEqual(['listMediaEntries', 'getProjectEntry']);
+  });
+
+  it('get the project after the verb where two projects of one document share them, numbers as a last resort', () => {
+    const demo = model.projects[0]!;
+    const two = { projects: [demo, { ...demo, id: 'shop', collections: [demo.collections[1]!] }] };
+    expect(ids(openapiJson(two, ''))).toEqual([
+      'getDemoProject', 'listAuthors', 'getAuthor', 'listDemoPosts', 'getDemoPost', 'listDemoMedia', 'getDemoMediaItem', 'getDemoMediaFile',
+      'getShopProject', 'listShopPosts', 'getShopPost', 'listShopMedia', 'getShopMediaItem', 'getShopMediaFile', 'getHealth', 'getOpenApi',
+    ]);
+    const posts = demo.collections[1]!;
+    const twins = { projects: [{ ...demo, collections: [posts, { ...posts, slug: 'posts_' }] }] };
+    expect(ids(openapiJson(twins, '')).slice(1, 5)).toEqual(['listPosts', 'getPost', 'listPosts2', 'getPost2']);
   });
 });
