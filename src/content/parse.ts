@@ -154,6 +154,29 @@ export function entryLine(parsed: ParsedEntry, key: string, index?: number): num
   return parsed.lines.get(key);
 }
 
+/**
+ * The comment that directly follows `key:` on the key's line (`accent: #ff8800` → `#ff8800`), if
+ * any. YAML reads such a line as a key without a value (null): an unquoted colour silently becomes
+ * empty, so the caller warns. Asked only for keys whose value is null, so the text is read rarely.
+ */
+export function commentAfterKey(parsed: ParsedEntry, key: string): string | undefined {
+  const from = sourceOf.get(parsed);
+  const line = parsed.lines.get(key);
+  if (!from || from.json || line === undefined) return undefined;
+  const text = lineOfText(from.source, line);
+  const name = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^(["']?)${name}\\1[ \t]*:[ \t]+(#.*?)\\s*$`).exec(text)?.[2];
+}
+
+/** Line `n` (1-based) of `text`, without splitting the whole text. */
+function lineOfText(text: string, n: number): string {
+  let start = 0;
+  for (let i = 1; i < n && start !== -1; i++) start = text.indexOf('\n', start) + 1 || -1;
+  if (start === -1) return '';
+  const end = text.indexOf('\n', start);
+  return text.slice(start, end === -1 ? undefined : end);
+}
+
 export type EntryFormat = 'markdown' | 'yaml' | 'json';
 
 export function entryFormat(fileName: string): EntryFormat | undefined {
