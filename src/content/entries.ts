@@ -6,7 +6,7 @@ import type { FileInfo } from './files.js';
 import { fieldNameProblem, idProblem, RESERVED_KEYS } from './identifiers.js';
 import { describe, listNames, type IssueList } from './issues.js';
 import { localeFromFileName } from './locale.js';
-import { commentAfterKey, entryLine, type ParsedEntry } from './parse.js';
+import { entryLine, type ParsedEntry } from './parse.js';
 import type { ProjectConfig } from './project.js';
 import { isoFromMs, parseDateTime } from './timestamps.js';
 import { coerceField, type RenderMarkdown } from './values.js';
@@ -123,7 +123,7 @@ export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntr
 /** `accent: #ff8800` is `accent:` and a comment: the value is null. Say so for a declared field. */
 function warnCommentedValue(ctx: EntryContext, file: FileInfo, parsed: ParsedEntry, key: string): void {
   if (!ctx.collection.fields.has(key)) return;
-  const comment = commentAfterKey(parsed, key);
+  const comment = parsed.comments?.get(key);
   if (comment === undefined) return;
   const message = `no value: '${comment}' after '${key}:' is a YAML comment; quote the value (${key}: ${JSON.stringify(comment)}) or remove the comment`;
   ctx.issues.warn(file.rel, message, { line: entryLine(parsed, key), field: key });

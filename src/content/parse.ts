@@ -144,6 +144,8 @@ export interface ParsedEntry {
   readonly problems: readonly ParseProblem[];
   /** Top-level key → line, and `key\0index` → line of a list item. */
   readonly lines: ReadonlyMap<string, number>;
+  /** Top-level keys written `key: #…` (no value, then a comment) → the comment. */
+  readonly comments?: ReadonlyMap<string, string> | undefined;
 }
 
 export function entryLine(parsed: ParsedEntry, key: string, index?: number): number | undefined {
@@ -152,29 +154,6 @@ export function entryLine(parsed: ParsedEntry, key: string, index?: number): num
     if (item !== undefined) return item;
   }
   return parsed.lines.get(key);
-}
-
-/**
- * The comment that directly follows `key:` on the key's line (`accent: #ff8800` → `#ff8800`), if
- * any. YAML reads such a line as a key without a value (null): an unquoted colour silently becomes
- * empty, so the caller warns. Asked only for keys whose value is null, so the text is read rarely.
- */
-export function commentAfterKey(parsed: ParsedEntry, key: string): string | undefined {
-  const from = sourceOf.get(parsed);
-  const line = parsed.lines.get(key);
-  if (!from || from.json || line === undefined) return undefined;
-  const text = lineOfText(from.source, line);
-  const name = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^(["']?)${name}\\1[ \t]*:[ \t]+(#.*?)\\s*$`).exec(text)?.[2];
-}
-
-/** Line `n` (1-based) of `text`, without splitting the whole text. */
-function lineOfText(text: string, n: number): string {
-  let start = 0;
-  for (let i = 1; i < n && start !== -1; i++) start = text.indexOf('\n', start) + 1 || -1;
-  if (start === -1) return '';
-  const end = text.indexOf('\n', start);
-  return text.slice(start, end === -1 ? undefined : end);
 }
 
 export type EntryFormat = 'markdown' | 'yaml' | 'json';
@@ -219,7 +198,23 @@ function asEntry(
   if (!isPlainObject(data)) {
     return broken([{ line: firstLine, message: `expected a mapping of field names to values, got ${describe(data)}` }]);
   }
-  return withLazyLines({ data, body: body?.text, bodyLine: body?.line, problems: [], ...from });
+  const comments = from.json ? undefined : commentedKeys(from.source, data);
+  return withLazyLines({ data, body: body?.text, bodyLine: body?.line, problems: [], comments, ...from });
+}
+
+/**
+ * `accent: #ff8800` is the key `accent` and a comment, so YAML gives null: an unquoted colour
+ * would silently be empty. Found here, while the text is at hand, and only in files that have a
+ * null value at all.
+ */
+function commentedKeys(source: string, data: Record<string, unknown>): Map<string, string> | undefined {
+  if (!Object.values(data).includes(null)) return undefined;
+  const found = new Map<string, string>();
+  for (const m of source.matchAll(/^(["']?)([^\s#"'][^\n]*?)\1[ \t]*:[ \t]+(#[^\n]*?)[ \t\r]*$/gm)) {
+    const [, , key = '', comment = ''] = m;
+    if (Object.hasOwn(data, key) && data[key] === null) found.set(key, comment);
+  }
+  return found.size > 0 ? found : undefined;
 }
 
 /**
@@ -236,8 +231,8 @@ export interface PortableEntry extends Omit<ParsedEntry, 'lines'> {
 const sourceOf = new WeakMap<ParsedEntry, { source: string; json?: true | undefined }>();
 
 export function toPortable(parsed: ParsedEntry): PortableEntry {
-  const { data, body, bodyLine, problems } = parsed;
-  return { data, body, bodyLine, problems, source: '', ...sourceOf.get(parsed) };
+  const { data, body, bodyLine, problems, comments } = parsed;
+  return { data, body, bodyLine, problems, comments, source: '', ...sourceOf.get(parsed) };
 }
 
 export function fromPortable(portable: PortableEntry): ParsedEntry {
