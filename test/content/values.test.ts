@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { entry, load } from './helpers.js';
+import { join } from 'node:path';
+import { fromOutcome, runJob } from '../../src/content/file-parser.js';
+import { entry, load, writeTree } from './helpers.js';
 
 const SCHEMA = `fields:
   title: text
@@ -148,5 +150,12 @@ describe('an unquoted colour', () => {
     expect(r.issues).toEqual([]);
     expect(r.warnings).toEqual([]);
     expect(entry(r, 'themes', 'a').values.accent).toBe('#ff8800');
+  });
+
+  it('comes through a parse thread, which keeps the line map and not the text', () => {
+    const root = writeTree({ 'p/themes/dark.md': '---\naccent: #ff8800\n---\n' });
+    const job = { abs: join(root, 'p/themes/dark.md'), rel: 'p/themes/dark.md', kind: 'entry' } as const;
+    const outcome = fromOutcome(structuredClone(runJob(job, true)));
+    expect('entry' in outcome && outcome.entry.comments).toEqual(new Map([['accent', '#ff8800']]));
   });
 });
