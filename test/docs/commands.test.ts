@@ -3,7 +3,7 @@
 // or the code its info string names (```sh exit=2). ```text blocks are shown, not run (servers,
 // live URLs). And every relative link points to a file that exists, and to a heading of it.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -33,10 +33,20 @@ function blocks(page: string): Block[] {
   return found;
 }
 
-// `cqa` and `npx cqa` are the compiled CLI of this checkout (lib/, from test/global-setup.ts).
-const PRELUDE = `cqa() { node ${JSON.stringify(resolve('bin/cqa.js'))} "$@"; }
-npx() { if [ "$1" = cqa ]; then shift; cqa "$@"; else command npx "$@"; fi; }
-`;
+// `cqa` and `npx cqa` are the compiled CLI of this checkout (lib/, from test/global-setup.ts), and
+// `npx <tool>` a tool of its node_modules/.bin — never a download. Programs on PATH rather than
+// shell functions, so that `timeout 60 npx cqa …` and `… &` work too.
+const shims = join(work, 'bin');
+mkdirSync(shims);
+const shim = (name: string, body: string) => {
+  writeFileSync(join(shims, name), `#!/bin/sh\n${body}\n`);
+  chmodSync(join(shims, name), 0o755);
+};
+shim('cqa', `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(resolve('bin/cqa.js'))} "$@"`);
+shim('npx', `[ "$1" = cqa ] && { shift; exec ${JSON.stringify(join(shims, 'cqa'))} "$@"; }
+tool="$1"; shift
+[ -x ${JSON.stringify(resolve('node_modules/.bin'))}/"$tool" ] || { echo "npx: $tool is not a dependency of this repository" >&2; exit 127; }
+exec ${JSON.stringify(resolve('node_modules/.bin'))}/"$tool" "$@"`);
 
 const commands = PAGES.flatMap(blocks).filter((b) => b.info === 'sh' || b.info.startsWith('sh '));
 
@@ -55,7 +65,8 @@ describe('the commands of the docs', () => {
       folders.set(block.page, cwd);
     }
     const expected = Number(/\bexit=(\d+)/.exec(block.info)?.[1] ?? 0);
-    const run = spawnSync('bash', ['-euo', 'pipefail', '-c', PRELUDE + block.code], { cwd, encoding: 'utf8', timeout: 30_000, env: { ...process.env, NO_COLOR: '1' } });
+    const env = { ...process.env, NO_COLOR: '1', PATH: `${shims}:${process.env.PATH}` };
+    const run = spawnSync('bash', ['-euo', 'pipefail', '-c', block.code], { cwd, encoding: 'utf8', timeout: 30_000, env });
     expect({ status: run.status, stderr: run.stderr }).toMatchObject({ status: expected });
   });
 });
