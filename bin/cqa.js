@@ -1,5 +1,14 @@
 #!/usr/bin/env node
 // Thin launcher: the CLI is compiled from src/ into lib/ by `npm install` (the prepare script).
-import { runCli } from '../lib/cli.js';
+// A git checkout that was never built has no lib/: say what to run rather than print a stack trace.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
+const cli = new URL('../lib/cli.js', import.meta.url);
+if (!existsSync(cli)) {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  console.error(`cqa: ${root}lib/ is missing (not built yet): run \`npm install\` or \`npm run build:ts\` in ${root}`);
+  process.exit(1);
+}
+const { runCli } = await import(cli.href);
 runCli(process.argv.slice(2));

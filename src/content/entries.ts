@@ -98,6 +98,7 @@ export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntr
       err(key, `'${key}' is the body field of this collection and the file also has a Markdown body: keep one of them`);
       continue;
     }
+    if (raw === null && collection.declared) warnCommentedValue(ctx, file, parsed, key);
     setValue(ctx, file, parsed, values, key, raw);
   }
   if (hasBody && body !== '') {
@@ -117,6 +118,15 @@ export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntr
 
   if (idIssue) return undefined;
   return { id, locale, draft, created_at, updated_at, published_at, values: detached(values), file: file.rel };
+}
+
+/** `accent: #ff8800` is `accent:` and a comment: the value is null. Say so for a declared field. */
+function warnCommentedValue(ctx: EntryContext, file: FileInfo, parsed: ParsedEntry, key: string): void {
+  if (!ctx.collection.fields.has(key)) return;
+  const comment = parsed.comments?.get(key);
+  if (comment === undefined) return;
+  const message = `no value: '${comment}' after '${key}:' is a YAML comment; quote the value (${key}: ${JSON.stringify(comment)}) or remove the comment`;
+  ctx.issues.warn(file.rel, message, { line: entryLine(parsed, key), field: key });
 }
 
 /**

@@ -1,6 +1,6 @@
 // Identifier rules of SPEC §2.2, plus the names a field may have.
+/** Project ids and collection slugs. */
 export const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
-export const COLLECTION_SLUG = PROJECT_ID;
 export const ENTRY_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 /** The URL segment of the media list; no collection may use it. */
 export const RESERVED_SLUG = 'project-media';

@@ -144,6 +144,8 @@ export interface ParsedEntry {
   readonly problems: readonly ParseProblem[];
   /** Top-level key → line, and `key\0index` → line of a list item. */
   readonly lines: ReadonlyMap<string, number>;
+  /** Top-level keys written `key: #…` (no value, then a comment) → the comment. */
+  readonly comments?: ReadonlyMap<string, string> | undefined;
 }
 
 export function entryLine(parsed: ParsedEntry, key: string, index?: number): number | undefined {
@@ -196,7 +198,23 @@ function asEntry(
   if (!isPlainObject(data)) {
     return broken([{ line: firstLine, message: `expected a mapping of field names to values, got ${describe(data)}` }]);
   }
-  return withLazyLines({ data, body: body?.text, bodyLine: body?.line, problems: [], ...from });
+  const comments = from.json ? undefined : commentedKeys(from.source, data);
+  return withLazyLines({ data, body: body?.text, bodyLine: body?.line, problems: [], comments, ...from });
+}
+
+/**
+ * `accent: #ff8800` is the key `accent` and a comment, so YAML gives null: an unquoted colour
+ * would silently be empty. Found here, while the text is at hand, and only in files that have a
+ * null value at all.
+ */
+function commentedKeys(source: string, data: Record<string, unknown>): Map<string, string> | undefined {
+  if (!Object.values(data).includes(null)) return undefined;
+  const found = new Map<string, string>();
+  for (const m of source.matchAll(/^(["']?)([^\s#"'][^\n]*?)\1[ \t]*:[ \t]+(#[^\n]*?)[ \t\r]*$/gm)) {
+    const [, , key = '', comment = ''] = m;
+    if (Object.hasOwn(data, key) && data[key] === null) found.set(key, comment);
+  }
+  return found.size > 0 ? found : undefined;
 }
 
 /**
@@ -213,8 +231,8 @@ export interface PortableEntry extends Omit<ParsedEntry, 'lines'> {
 const sourceOf = new WeakMap<ParsedEntry, { source: string; json?: true | undefined }>();
 
 export function toPortable(parsed: ParsedEntry): PortableEntry {
-  const { data, body, bodyLine, problems } = parsed;
-  return { data, body, bodyLine, problems, source: '', ...sourceOf.get(parsed) };
+  const { data, body, bodyLine, problems, comments } = parsed;
+  return { data, body, bodyLine, problems, comments, source: '', ...sourceOf.get(parsed) };
 }
 
 export function fromPortable(portable: PortableEntry): ParsedEntry {

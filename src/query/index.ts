@@ -11,7 +11,7 @@ import { problem, ProblemError } from './problems.js';
 import { MEDIA_ATTRIBUTES, mediaTable, type Table } from './table.js';
 import type { QueryContext, QueryOutcome, QueryProblem } from './types.js';
 
-export type { QueryContext, QueryOutcome, QueryProblem } from './types.js';
+export type { QueryContext, QueryOutcome } from './types.js';
 
 function ok(body: string): QueryOutcome {
   return { ok: true, body };

@@ -473,7 +473,7 @@ async function checkOut(out: string, snapshot: Snapshot): Promise<void> {
 }
 
 /**
- * Writes the snapshot as a static tree at `out` (see README "Build output"), atomically: the
+ * Writes the snapshot as a static tree at `out` (see docs/build.md), atomically: the
  * previous tree stays as it was unless the whole new tree was written.
  */
 export async function writeDist(snapshot: Snapshot, options: WriteDistOptions): Promise<DistResult> {

@@ -28,7 +28,7 @@ export function writeTree(tree: Tree, root = mkdtempSync(join(tmpdir(), 'cqa-con
   return root;
 }
 
-export const PROJECT = 'p/project.yaml';
+const PROJECT = 'p/project.yaml';
 
 /** A tree with a default project.yaml unless the tree has its own. */
 export async function load(tree: Tree, options?: { drafts?: boolean }): Promise<LoadResult & { root: string }> {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { entry, load } from './helpers.js';
+import { join } from 'node:path';
+import { fromOutcome, runJob } from '../../src/content/file-parser.js';
+import { entry, load, writeTree } from './helpers.js';
 
 const SCHEMA = `fields:
   title: text
@@ -112,5 +114,48 @@ secret: shh
   ])('%s: %s → %s', async (field, value, message) => {
     const r = await load({ 'p/things/_collection.yaml': SCHEMA, 'p/things/bad.yaml': `title: ok\n${field}: ${value}\n` });
     expect(r.issues).toEqual([{ file: 'p/things/bad.yaml', line: 2, field, message }]);
+  });
+});
+
+describe('an unquoted colour', () => {
+  // `accent: #ff8800` is the key `accent` and a comment: YAML gives null, which an optional field
+  // would take silently.
+  const SCHEMA = 'fields:\n  accent: color\n  title: text\n';
+  const hint = (key: string, comment: string) =>
+    `no value: '${comment}' after '${key}:' is a YAML comment; quote the value (${key}: ${JSON.stringify(comment)}) or remove the comment`;
+
+  it('warns with file, line and field, in front matter and in a YAML entry', async () => {
+    const r = await load({
+      'p/themes/_collection.yaml': SCHEMA,
+      'p/themes/dark.md': '---\ntitle: Dark\naccent: #ff8800\n---\nBody\n',
+      'p/themes/light.yaml': 'title: Light\r\naccent:   #fff  \r\n',
+    });
+    expect(r.issues).toEqual([]);
+    expect(r.warnings).toEqual([
+      { file: 'p/themes/dark.md', line: 3, field: 'accent', message: hint('accent', '#ff8800') },
+      { file: 'p/themes/light.yaml', line: 2, field: 'accent', message: hint('accent', '#fff') },
+    ]);
+    expect(entry(r, 'themes', 'dark').values.accent).toBeNull();
+  });
+
+  it('says nothing for a quoted colour, a comment on its own line, or an inferred collection', async () => {
+    const r = await load({
+      'p/themes/_collection.yaml': SCHEMA,
+      'p/themes/a.yaml': 'accent: "#ff8800"\n',
+      'p/themes/b.yaml': "accent: '#ff8800' # orange\n",
+      'p/themes/c.yaml': 'accent:\n# nothing yet\ntitle: C\n',
+      'p/themes/d.json': '{"accent": null}',
+      'p/notes/e.yaml': 'accent: #ff8800\n',
+    });
+    expect(r.issues).toEqual([]);
+    expect(r.warnings).toEqual([]);
+    expect(entry(r, 'themes', 'a').values.accent).toBe('#ff8800');
+  });
+
+  it('comes through a parse thread, which keeps the line map and not the text', () => {
+    const root = writeTree({ 'p/themes/dark.md': '---\naccent: #ff8800\n---\n' });
+    const job = { abs: join(root, 'p/themes/dark.md'), rel: 'p/themes/dark.md', kind: 'entry' } as const;
+    const outcome = fromOutcome(structuredClone(runJob(job, true)));
+    expect('entry' in outcome && outcome.entry.comments).toEqual(new Map([['accent', '#ff8800']]));
   });
 });

@@ -126,7 +126,6 @@ export const model: ContentModel = {
 export const snapshot: Snapshot = createSnapshot(model);
 export const project = snapshot.projects.get('shop')!;
 export const productsCol = project.collections.get('products')!;
-export const authorsCol = project.collections.get('authors')!;
 export const itemsCol = project.collections.get('items')!;
 
 export const reader: QueryContext = { scopes: new Set(['read']), maxLimit: 1000 };

@@ -2,7 +2,8 @@
 // to the one written in this thread. (The compiled lib/ has the worker; test/global-setup.ts
 // compiles it. Run from the TypeScript sources, writeDist writes in this thread.)
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,7 +15,9 @@ import { writeDist } from '../../src/snapshot/dist.js';
 import { listFiles } from './fixture.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-dist-parallel-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }), 120_000);
+// ~25,000 files: on a busy disk removing them took over a minute, and a synchronous rm then also
+// blocked the worker's messages to vitest ("Timeout calling onTaskUpdate").
+afterAll(() => rm(work, { recursive: true, force: true }), 180_000);
 
 const digests = (dir: string) => new Map(listFiles(dir).map((f) => [f, createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')]));
 

@@ -4,7 +4,7 @@ import { cqa } from './cqa.js';
 import { elmapi } from './elmapi.js';
 import type { Dialect } from './types.js';
 
-export type { Dialect, ErrorAnswer, QuerySemantics } from './types.js';
+export type { Dialect } from './types.js';
 export { cqa, elmapi };
 
 const DIALECTS: Readonly<Record<DialectName, Dialect>> = { cqa, elmapi };

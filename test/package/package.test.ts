@@ -1,0 +1,79 @@
+// The package as a consumer gets it: what `npm pack` puts in the tarball, the launcher of a checkout
+// that was never built, and the public types of the runtime-free entries compiled without
+// @types/node (a Workers or browser project has none). lib/ is compiled by test/global-setup.ts.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const work = mkdtempSync(join(tmpdir(), 'cqa-package-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('npm pack', () => {
+  it('ships lib, bin, LICENSE and package.json, and no tests, sources, source maps or content', () => {
+    // --ignore-scripts: `prepare` would rebuild lib/ under the other suites' feet.
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'] });
+    const files = (JSON.parse(out) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
+    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'bin/cqa.js', 'lib/index.js', 'lib/index.d.ts', 'lib/edge.js', 'lib/client/index.js', 'lib/cli.js']));
+    const outside = files.filter((f) => !f.startsWith('lib/'));
+    expect(outside.sort()).toEqual(['LICENSE', 'README.md', 'bin/cqa.js', 'package.json']);
+    expect(files.filter((f) => f.endsWith('.map') || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+  });
+
+  it('names its repository and license, and lets tools read package.json through exports', async () => {
+    const pkg = (await import('../../package.json', { with: { type: 'json' } })).default as Record<string, unknown> & { exports: Record<string, unknown> };
+    expect(pkg.license).toBe('MIT');
+    expect(pkg).toMatchObject({ repository: { url: expect.stringContaining('github.com/') }, homepage: expect.any(String), bugs: { url: expect.any(String) } });
+    expect(pkg.exports['./package.json']).toBe('./package.json');
+  });
+});
+
+describe('bin/cqa.js', () => {
+  it('says in one line how to build lib/ when it is missing, exit 1', () => {
+    const checkout = join(work, 'unbuilt');
+    mkdirSync(join(checkout, 'bin'), { recursive: true });
+    cpSync('bin/cqa.js', join(checkout, 'bin/cqa.js'));
+    writeFileSync(join(checkout, 'package.json'), JSON.stringify({ type: 'module' }));
+    const run = spawnSync(process.execPath, [join(checkout, 'bin/cqa.js'), 'check'], { encoding: 'utf8', timeout: 20_000 });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^cqa: .*lib\/ is missing \(not built yet\): run `npm install` or `npm run build:ts` in .*\n$/);
+    expect(run.stderr.split('\n')).toHaveLength(2);
+  });
+});
+
+describe('public types', () => {
+  it('of content-query-api/edge and /client compile without @types/node, lib checks on', () => {
+    // A copy of the package where no node_modules/@types/node can be found above it.
+    const project = join(work, 'consumer');
+    const pkg = join(project, 'node_modules', 'content-query-api');
+    mkdirSync(pkg, { recursive: true });
+    cpSync('lib', join(pkg, 'lib'), { recursive: true, filter: (src) => !src.endsWith('.js') });
+    cpSync('package.json', join(pkg, 'package.json'));
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module' }));
+    writeFileSync(
+      join(project, 'worker.ts'),
+      `import { createHandler, loadSnapshot, type FetchHandler, type HandlerOptions, type Snapshot } from 'content-query-api/edge';
+import { createClient, ClientError } from 'content-query-api/client';
+
+const options: HandlerOptions = { cors: '*' };
+export function handler(text: string): FetchHandler {
+  const snapshot: Snapshot = loadSnapshot(text);
+  return createHandler(snapshot, options);
+}
+export const client = createClient({ baseUrl: 'http://127.0.0.1:4000', project: 'demo', mode: 'server' });
+export const isClientError = (e: unknown) => e instanceof ClientError;
+`,
+    );
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom', 'dom.iterable'], types: [], skipLibCheck: false },
+        files: ['worker.ts'],
+      }),
+    );
+    const tsc = spawnSync(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', project], { encoding: 'utf8', timeout: 60_000 });
+    expect(tsc.stdout).toBe('');
+    expect(tsc.status).toBe(0);
+  });
+});
