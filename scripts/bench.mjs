@@ -16,7 +16,7 @@ import { exportJsonServerDb, generateContent, itemId } from './generate-content.
 import { runP3 } from './bench-query.mjs';
 import { clientBundleSize } from './client-size.mjs';
 import { edgeBundleSize } from './edge-bundle.mjs';
-import { CQA, fetchWhenUp, freePort, load, median, rawGet, ROOT, round, rssOf, sleep, spawnServer, timeChild } from './bench/lib.mjs';
+import { CQA, fetchWhenUp, freePort, load, loadWithCpu, median, rawGet, ROOT, round, rssOf, sleep, spawnServer, timeChild } from './bench/lib.mjs';
 
 const LARGE = Number(process.env.BENCH_ENTRIES ?? 100_000);
 const MEDIUM = 10_000;
@@ -70,22 +70,26 @@ async function p1() {
   const rows = [];
   try {
     for (const run of runs) {
-      // Alternate the two servers and keep each one's best run, so a noisy moment hurts neither.
+      // Alternate the two servers and keep each one's best round, so a noisy moment hurts neither.
       const o = [], b = [];
-      for (let round = 0; round < 2; round++) {
-        o.push((await load(ours.url + run.path, { headers: run.headers })).rps);
-        b.push((await load(bare.url + run.path, { headers: run.headers })).rps);
+      for (let round = 0; round < 3; round++) {
+        o.push(await loadWithCpu(ours.url + run.path, ours.child.pid, { headers: run.headers }));
+        b.push(await loadWithCpu(bare.url + run.path, bare.child.pid, { headers: run.headers }));
       }
-      rows.push({ ...run, ours: Math.max(...o), bare: Math.max(...b) });
+      const best = (xs) => ({ rps: Math.max(...xs.map((x) => x.rps)), cpuUs: Math.min(...xs.map((x) => x.cpuUs)) });
+      rows.push({ ...run, ours: best(o), bare: best(b) });
     }
   } finally {
     await Promise.all([ours.stop(), bare.stop()]);
   }
-  const value = round(Math.min(...rows.map((r) => r.ours / r.bare)));
+  // The goal's ratio is that of CPU time per request: what each server's requests per second would
+  // be with a core to itself. Requests per second themselves are reported beside it; on this
+  // machine, shared by other processes, their ratio swung from 0.25× to 2.4× within one run.
+  const value = round(Math.min(...rows.map((r) => r.bare.cpuUs / r.ours.cpuUs)));
   const detail = rows
-    .map((r) => `${r.browser ? 'browser ' : ''}${r.path} (${r.bytes} B): ${Math.round(r.ours)} vs ${Math.round(r.bare)} req/s = ${(r.ours / r.bare).toFixed(2)}×`)
+    .map((r) => `${r.browser ? 'browser ' : ''}${r.path} (${r.bytes} B): ${r.ours.cpuUs.toFixed(1)} vs ${r.bare.cpuUs.toFixed(1)} µs CPU per request = ${(r.bare.cpuUs / r.ours.cpuUs).toFixed(2)}× (${Math.round(r.ours.rps)} vs ${Math.round(r.bare.rps)} req/s = ${(r.ours.rps / r.bare.rps).toFixed(2)}×)`)
     .join('; ');
-  return result(value, 0.85, 'ratio', value >= 0.85, `worst of: ${detail}`);
+  return result(value, 0.85, 'ratio', value >= 0.85, `worst of (CPU time per request, best of 3 alternating rounds): ${detail}`);
 }
 
 // P2 and P6 share one server holding the large collection (building it twice would double the time).
