@@ -14,8 +14,9 @@ export interface TreeLimits {
 }
 
 /**
- * Measured on 2 shared cores (see docs/start-up.md): below this, loading in the calling thread left
- * at most ~30 MiB more resident memory than the worker did, and was 0.1–1 s faster.
+ * Measured on 2 shared, busy cores (loads of 250 to 10,000 generated Markdown entries, median of 5):
+ * in the calling thread the load took half the time or less, and left 6–35 MiB more resident memory
+ * than in a worker (the parsers' modules and their garbage). Above this, memory is what counts.
  */
 export const SMALL_TREE: TreeLimits = { files: 2_000, bytes: 8 * 2 ** 20 };
 
