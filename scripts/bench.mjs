@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm run bench`: measures the performance goals P1–P6 of SPEC §6, each as a ratio against a
-// baseline measured in the same run (the machine is shared and noisy, absolute numbers are not
-// comparable between runs). Prints a table and writes bench/results.json.
+// `npm run bench`: measures the performance goals P1–P7 of SPEC §6 (issue 13), each as a ratio
+// against a baseline measured in the same run (the machine is shared and noisy, absolute numbers
+// are not comparable between runs). Prints a table and writes bench/results.json. P3's SQLite
+// anchor installs better-sqlite3 once into ~/.cache/cqa-bench (see scripts/bench/sqlite-anchor.mjs).
 //
 //   npm run bench                      # everything (~5–8 minutes on 2 cores)
 //   node scripts/bench.mjs p1 p3       # only some goals (after `npm run build:ts`)
