@@ -50,7 +50,7 @@ describe('token digests', () => {
     for (let i = 0; i < 2; i++) expect(authorize(before, before.projects.get('alpha')!, `Bearer ${TOKENS.read}`, sha256Hex).kind).toBe('ok');
     const edited = structuredClone(model);
     const p = edited.projects.find((x) => x.id === 'alpha')!;
-    (p as { tokens: unknown[] }).tokens = p.tokens.filter((t) => t.sha256 !== sha(TOKENS.read));
+    (p as { tokens: readonly unknown[] }).tokens = p.tokens.filter((t) => t.sha256 !== sha(TOKENS.read));
     const after = createSnapshot(edited);
     expect(authorize(after, after.projects.get('alpha')!, `Bearer ${TOKENS.read}`, sha256Hex).kind).toBe('unauthorized');
     expect(seen).toEqual([TOKENS.read, TOKENS.read]);
