@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm run bench`: measures the performance goals P1–P6 of SPEC §6, each as a ratio against a
-// baseline measured in the same run (the machine is shared and noisy, absolute numbers are not
-// comparable between runs). Prints a table and writes bench/results.json.
+// `npm run bench`: measures the performance goals P1–P7 of SPEC §6 (issue 13), each as a ratio
+// against a baseline measured in the same run (the machine is shared and noisy, absolute numbers
+// are not comparable between runs). Prints a table and writes bench/results.json. P3's SQLite
+// anchor installs better-sqlite3 once into ~/.cache/cqa-bench (see scripts/bench/sqlite-anchor.mjs).
 //
 //   npm run bench                      # everything (~5–8 minutes on 2 cores)
 //   node scripts/bench.mjs p1 p3       # only some goals (after `npm run build:ts`)
@@ -10,13 +11,14 @@
 // Data is generated deterministically into bench/data/ (git-ignored) and reused while its
 // parameters stay the same.
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { exportJsonServerDb, generateContent, itemId } from './generate-content.mjs';
 import { runP3 } from './bench-query.mjs';
 import { clientBundleSize } from './client-size.mjs';
 import { edgeBundleSize } from './edge-bundle.mjs';
-import { CQA, fetchWhenUp, freePort, load, median, rawGet, ROOT, round, rssOf, sleep, spawnServer, timeChild } from './bench/lib.mjs';
+import { CQA, fetchWhenUp, freePort, load, loadWithCpu, median, rawGet, ROOT, round, rssOf, sleep, spawnServer, timeChild } from './bench/lib.mjs';
 
 const LARGE = Number(process.env.BENCH_ENTRIES ?? 100_000);
 const MEDIUM = 10_000;
@@ -70,22 +72,26 @@ async function p1() {
   const rows = [];
   try {
     for (const run of runs) {
-      // Alternate the two servers and keep each one's best run, so a noisy moment hurts neither.
+      // Alternate the two servers and keep each one's best round, so a noisy moment hurts neither.
       const o = [], b = [];
-      for (let round = 0; round < 2; round++) {
-        o.push((await load(ours.url + run.path, { headers: run.headers })).rps);
-        b.push((await load(bare.url + run.path, { headers: run.headers })).rps);
+      for (let round = 0; round < 3; round++) {
+        o.push(await loadWithCpu(ours.url + run.path, ours.child.pid, { headers: run.headers }));
+        b.push(await loadWithCpu(bare.url + run.path, bare.child.pid, { headers: run.headers }));
       }
-      rows.push({ ...run, ours: Math.max(...o), bare: Math.max(...b) });
+      const best = (xs) => ({ rps: Math.max(...xs.map((x) => x.rps)), cpuUs: Math.min(...xs.map((x) => x.cpuUs)) });
+      rows.push({ ...run, ours: best(o), bare: best(b) });
     }
   } finally {
     await Promise.all([ours.stop(), bare.stop()]);
   }
-  const value = round(Math.min(...rows.map((r) => r.ours / r.bare)));
+  // The goal's ratio is that of CPU time per request: what each server's requests per second would
+  // be with a core to itself. Requests per second themselves are reported beside it; on this
+  // machine, shared by other processes, their ratio swung from 0.25× to 2.4× within one run.
+  const value = round(Math.min(...rows.map((r) => r.bare.cpuUs / r.ours.cpuUs)));
   const detail = rows
-    .map((r) => `${r.browser ? 'browser ' : ''}${r.path} (${r.bytes} B): ${Math.round(r.ours)} vs ${Math.round(r.bare)} req/s = ${(r.ours / r.bare).toFixed(2)}×`)
+    .map((r) => `${r.browser ? 'browser ' : ''}${r.path} (${r.bytes} B): ${r.ours.cpuUs.toFixed(1)} vs ${r.bare.cpuUs.toFixed(1)} µs CPU per request = ${(r.bare.cpuUs / r.ours.cpuUs).toFixed(2)}× (${Math.round(r.ours.rps)} vs ${Math.round(r.bare.rps)} req/s = ${(r.ours.rps / r.bare.rps).toFixed(2)}×)`)
     .join('; ');
-  return result(value, 0.85, 'ratio', value >= 0.85, `worst of: ${detail}`);
+  return result(value, 0.85, 'ratio', value >= 0.85, `worst of (CPU time per request, best of 3 alternating rounds): ${detail}`);
 }
 
 // P2 and P6 share one server holding the large collection (building it twice would double the time).
@@ -162,9 +168,12 @@ async function p4(dir) {
     disk = `; the same build to disk took ${(await timeChild([CQA, 'build', dir, '--out', diskOut, '--include-private'])).ms.toFixed(0)} ms`;
     rmSync(diskOut, { recursive: true, force: true });
   }
-  const r = median(build) / median(parse);
-  return result(round(r), 2, 'ratio', r <= 2,
-    `cqa build ${median(build).toFixed(0)} ms (output to ${inMemory ? 'tmpfs' : 'disk'}) vs read+parse only ${median(parse).toFixed(0)} ms, median of 3 runs each, ${MEDIUM} Markdown entries, process start included in both${disk}`);
+  // Each run pairs a build with the parse just before it (same moment of a shared machine); the
+  // goal holds only if it holds in every run.
+  const ratios = build.map((b, i) => b / parse[i]);
+  const [lo, mid, hi] = [Math.min(...ratios), median(ratios), Math.max(...ratios)];
+  return result(round(mid), 2, 'ratio', hi <= 2,
+    `build/parse per run min ${lo.toFixed(2)}, median ${mid.toFixed(2)}, max ${hi.toFixed(2)} (goal: max ≤ 2); cqa build ${median(build).toFixed(0)} ms (output to ${inMemory ? 'tmpfs' : 'disk'}) vs read+parse only ${median(parse).toFixed(0)} ms, medians of 3 runs, ${MEDIUM} Markdown entries, process start included in both${disk}`);
 }
 
 // P5: under --watch at 10,000 entries, one file written → the new answer served.
@@ -198,6 +207,63 @@ async function p5(dir) {
     `median of ${times.length} changes ${m.toFixed(0)} ms (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)}) at ${MEDIUM} entries`);
 }
 
+// P7: start-up. Warm: startServer({ content }) on the sample, median of 10 in one process. Cold:
+// `cqa serve` from process spawn to the first 200, against json-server 0.17 from spawn to its first
+// answer on the same entries (the sample's demo project as its db.json); 5 alternating runs each.
+const SAMPLE_ENTRY = '/api/demo/posts/hello-world';
+
+async function firstAnswer(args, url, headers) {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: 'ignore' });
+  try {
+    for (;;) {
+      try {
+        const res = await fetch(url, { headers });
+        if (res.status === 200) return performance.now() - started;
+        throw new Error(`${url} answered ${res.status}`);
+      } catch (err) {
+        if (err.cause?.code !== 'ECONNREFUSED') throw err;
+        if (performance.now() - started > 30_000) throw new Error(`${args.join(' ')}: no answer within 30 s`);
+        await sleep(2);
+      }
+    }
+  } finally {
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+async function p7() {
+  const content = join(ROOT, 'content');
+  const warm = JSON.parse((await timeChild([join(ROOT, 'scripts/bench/start-up.mjs'), content, '10'])).output);
+  const warmMs = median(warm);
+
+  // json-server's data: every collection of the demo project, as our server answers it.
+  const db = join(DATA, 'p7-db.json');
+  const ours = await spawnServer([CQA, 'serve', content, '--port', '0', '--quiet']);
+  try {
+    const headers = { authorization: 'Bearer demo-token', accept: 'application/json' };
+    const project = await (await fetch(`${ours.url}/api/demo`, { headers })).json();
+    const out = {};
+    for (const c of project.data.collections) out[c.slug] = (await (await fetch(`${ours.url}/api/demo/${c.slug}?limit=1000`, { headers })).json()).data;
+    writeFileSync(db, JSON.stringify(out));
+  } finally {
+    await ours.stop();
+  }
+  const cold = { ours: [], jsonServer: [] };
+  for (let i = 0; i < 5; i++) {
+    const port = await freePort();
+    cold.ours.push(await firstAnswer([CQA, 'serve', content, '--port', String(port), '--quiet'], `http://127.0.0.1:${port}${SAMPLE_ENTRY}`, { authorization: 'Bearer demo-token', accept: 'application/json' }));
+    const jsPort = await freePort();
+    cold.jsonServer.push(await firstAnswer([join(ROOT, 'node_modules/json-server/lib/cli/bin.js'), db, '--port', String(jsPort), '--host', '127.0.0.1', '--quiet'], `http://127.0.0.1:${jsPort}/posts/hello-world`, {}));
+  }
+  const ratio = median(cold.ours) / median(cold.jsonServer);
+  const spread = (xs) => `median ${median(xs).toFixed(0)} ms (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`;
+  return result(Math.round(warmMs), 100, 'ms', warmMs <= 100 && ratio <= 1,
+    `startServer({ content: 'content' }) warm ${spread(warm)} of ${warm.length} (goal ≤ 100 ms); cqa serve cold start to first 200 ${spread(cold.ours)} vs json-server 0.17 on the same entries ${spread(cold.jsonServer)} = ${ratio.toFixed(2)}× (goal ≤ 1.0×), 5 alternating runs`);
+}
+
 function p3() {
   return runP3({ entries: LARGE, iterations: 300, log });
 }
@@ -213,7 +279,7 @@ async function bundles() {
 }
 
 function printTable(results) {
-  const rows = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'edge_bundle', 'client_bundle'].filter((k) => results[k]);
+  const rows = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8', 'edge_bundle', 'client_bundle'].filter((k) => results[k]);
   console.log('\n| goal | value | target | pass | detail |\n|---|---|---|---|---|');
   for (const k of rows) {
     const r = results[k];
@@ -238,6 +304,7 @@ async function main() {
   if (want('bundles')) await step('bundle sizes', bundles);
   if (want('p3')) await step('P3 query engine', async () => ({ p3: p3() }));
   if (want('p1')) await step('P1 server vs bare node:http', async () => ({ p1: await p1() }));
+  if (want('p7')) await step('P7 start-up', async () => ({ p7: await p7() }));
   if (want('p4') || want('p5')) {
     const medium = dataset(`md-${MEDIUM}`, MEDIUM, 'md');
     if (want('p4')) await step('P4 build vs parse', async () => ({ p4: await p4(medium) }));

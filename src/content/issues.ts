@@ -2,6 +2,7 @@
 // error and warning is gathered, each naming the file (relative to the content root), the line
 // where known and the field, so an author can fix them all in one pass.
 import type { ContentIssue } from '../snapshot/model.js';
+import { groupDigits } from './limits.js';
 
 export interface IssueAt {
   readonly line?: number | undefined;
@@ -65,7 +66,7 @@ export function listNames(names: Iterable<string>, count: number, max = 20): str
     if (shown.length === max) break;
     shown.push(name);
   }
-  return count > shown.length ? `${shown.join(', ')} and ${(count - shown.length).toLocaleString('en')} more` : shown.join(', ');
+  return count > shown.length ? `${shown.join(', ')} and ${groupDigits(count - shown.length)} more` : shown.join(', ');
 }
 
 /** How a value reads in a message: strings quoted, lists and mappings named. */

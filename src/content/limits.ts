@@ -16,7 +16,15 @@ export function formatBytes(bytes: number): string {
   return bytes >= MIB ? `${(bytes / MIB).toFixed(1).replace(/\.0$/, '')} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
 }
 
+/**
+ * 50000 → '50,000'. Not toLocaleString: its first call loads ICU's data, ~150 ms, which this
+ * module's import (below) paid on every start of `cqa` and of startServer's process.
+ */
+export function groupDigits(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 export const TOO_MANY_KEYS =
-  `too many keys in one mapping (more than ${LIMITS.keysPerMapping.toLocaleString('en')}, the limit per mapping): split the file up`;
+  `too many keys in one mapping (more than ${groupDigits(LIMITS.keysPerMapping)}, the limit per mapping): split the file up`;
 
 export const TOO_DEEP = `nested more than ${LIMITS.depth} levels deep (the limit): flatten the data`;

@@ -4,7 +4,7 @@
 // nesting depth, and what aliases expand to.
 import { isAlias, isMap, isScalar, isSeq, Lexer, type Document } from 'yaml';
 import { describe } from './issues.js';
-import { LIMITS, TOO_DEEP, TOO_MANY_KEYS } from './limits.js';
+import { groupDigits, LIMITS, TOO_DEEP, TOO_MANY_KEYS } from './limits.js';
 import type { ParseProblem } from './parse.js';
 
 type Ranged = { range?: [number, number, number] | null };
@@ -86,7 +86,7 @@ export function aliasProblem(value: unknown): string | undefined {
     if (typeof v !== 'object' || v === null) continue;
     if (depth > LIMITS.depth) return `aliases (*name) nest the data more than ${LIMITS.depth} levels deep (an alias inside its own anchor nests forever): use fewer aliases`;
     for (const child of Array.isArray(v) ? v : Object.values(v)) {
-      if (--budget < 0) return `aliases expand to more than ${(LIMITS.fileBytes / 2).toLocaleString('en')} values: use fewer aliases`;
+      if (--budget < 0) return `aliases expand to more than ${groupDigits(LIMITS.fileBytes / 2)} values: use fewer aliases`;
       stack.push([child, depth + 1]);
     }
   }

@@ -3,6 +3,10 @@
 // up in the project's map. Timing of that lookup can at most depend on the digest, never on the
 // secret itself: finding a token that hashes close to a known digest is a preimage attack on
 // SHA-256. The plaintext is never stored, logged or compared.
+//
+// Hashing is most of the cost of an authorized request, so the digest of a token that turned out
+// valid is remembered — keyed not by the token but by a 53-bit keyed hash of it (random key per
+// process), for this snapshot only (a swap starts afresh). Why that is safe: docs/security.md.
 import type { Scope } from '../snapshot/model.js';
 import type { ProjectSnapshot, Snapshot } from '../snapshot/types.js';
 import type { Problem } from './problem.js';
@@ -55,6 +59,47 @@ function ownersOf(snapshot: Snapshot): ReadonlyMap<string, ProjectSnapshot> {
   return map;
 }
 
+/** Presented tokens that were valid: keyed hash → sha256 hex, per snapshot (a swap clears it). */
+const digests = new WeakMap<Snapshot, Map<number, string>>();
+const DIGESTS_MAX = 1024;
+let seeds: Uint32Array | undefined;
+
+/**
+ * A 53-bit hash of `token` under a random per-process key (two 32-bit multiply-xorshift lanes).
+ * Not a digest to publish: only a cache key that cannot be aimed at without the key.
+ */
+function tokenKey(token: string): number {
+  // Made on first use, not at import: edge runtimes refuse randomness outside a request.
+  seeds ??= globalThis.crypto.getRandomValues(new Uint32Array(4));
+  let h1 = (seeds[0] as number) ^ token.length;
+  let h2 = seeds[1] as number;
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i) ^ (seeds[2] as number);
+    h1 = Math.imul(h1 ^ c, 0x9e3779b1);
+    h2 = Math.imul(h2 ^ c ^ (seeds[3] as number), 0x5f356495);
+    h2 = (h2 << 13) | (h2 >>> 19);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 0x85ebca6b) ^ Math.imul(h2 ^ (h2 >>> 13), 0xc2b2ae35);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 0x85ebca6b) ^ Math.imul(h1 ^ (h1 >>> 13), 0xc2b2ae35);
+  return 2 ** 21 * (h1 >>> 0) + (h2 >>> 11);
+}
+
+/** sha256Hex(token), remembered for tokens that belong to a project of `snapshot`. */
+function digestOf(snapshot: Snapshot, token: string, sha256Hex: (token: string) => string): string {
+  let cache = digests.get(snapshot);
+  if (!cache) digests.set(snapshot, (cache = new Map()));
+  const key = tokenKey(token);
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const hash = sha256Hex(token);
+  // Only valid tokens: a stream of made-up ones is hashed every time and never fills the cache.
+  if (ownersOf(snapshot).has(hash)) {
+    if (cache.size >= DIGESTS_MAX) cache.clear();
+    cache.set(key, hash);
+  }
+  return hash;
+}
+
 export function authorize(
   snapshot: Snapshot,
   project: ProjectSnapshot,
@@ -71,7 +116,7 @@ export function authorize(
   }
   const m = B64TOKEN.exec(authorization);
   if (!m) return MALFORMED;
-  const hash = sha256Hex(m[1] as string);
+  const hash = digestOf(snapshot, m[1] as string, sha256Hex);
   const record = project.tokens.get(hash);
   if (!record) {
     if (ownersOf(snapshot).has(hash)) {
@@ -110,7 +155,7 @@ export function authorizeAudience(snapshot: Snapshot, authorization: string | un
   if (authorization === undefined || authorization === '') return { kind: 'ok', project: undefined };
   const m = B64TOKEN.exec(authorization);
   if (!m) return MALFORMED;
-  const hash = sha256Hex(m[1] as string);
+  const hash = digestOf(snapshot, m[1] as string, sha256Hex);
   const owner = ownersOf(snapshot).get(hash);
   if (!owner) return INVALID_TOKEN;
   const outcome = authorize(snapshot, owner, authorization, () => hash);

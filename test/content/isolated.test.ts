@@ -16,7 +16,8 @@ describe('loadContentIsolated', () => {
   it('loads the sample in a worker into the same model as loadContent, reporting progress', async () => {
     const { loadContentIsolated } = await compiled();
     const progress: number[] = [];
-    const isolated = await loadContentIsolated('content', { onProgress: (done) => progress.push(done) });
+    // Limits of zero: the worker even for the small sample (which otherwise loads in this thread).
+    const isolated = await loadContentIsolated('content', { inThreadUpTo: { files: 0, bytes: 0 }, onProgress: (done) => progress.push(done) });
     const inThread = await loadContent('content');
     expect(isolated.issues).toEqual([]);
     expect(isolated.model).toEqual(inThread.model);
@@ -31,7 +32,7 @@ describe('loadContentIsolated', () => {
       'p/posts/_collection.yaml': 'fields:\n  price: number\n',
       'p/posts/a.yaml': 'price: cheap\n',
     });
-    const { issues } = await loadContentIsolated(root);
+    const { issues } = await loadContentIsolated(root, { inThreadUpTo: { files: 0, bytes: 0 } });
     expect(issues).toEqual([expect.objectContaining({ file: 'p/posts/a.yaml', line: 1, field: 'price' })]);
   });
 
