@@ -6,7 +6,8 @@
 //   npm run bench                      # everything (~5–8 minutes on 2 cores)
 //   node scripts/bench.mjs p1 p3       # only some goals (after `npm run build:ts`)
 //   BENCH_ENTRIES=20000 npm run bench  # a smaller large collection (P2, P3, P6), for a quick look
-//   npm run bench -- --scale           # P8 only: a million entries (long; SCALE_ENTRIES to change)
+//   npm run bench -- --scale           # P8 only: a million entries (long; SCALE_ENTRIES to change,
+//                                      # SCALE_CONTENT=<tree> to reuse one generated before)
 //
 // Data is generated deterministically into bench/data/ (git-ignored) and reused while its
 // parameters stay the same.
@@ -252,7 +253,7 @@ async function main() {
     const large = dataset(`mixed-${LARGE}`, LARGE, 'mixed');
     await step('P2 vs json-server, P6 memory', () => p2p6(large));
   }
-  if (scale) await step('P8 a million entries', async () => ({ p8: await runP8({ entries: Number(process.env.SCALE_ENTRIES ?? 1_000_000), log }) }));
+  if (scale) await step('P8 a million entries', async () => ({ p8: await runP8({ entries: Number(process.env.SCALE_ENTRIES ?? 1_000_000), content: process.env.SCALE_CONTENT, log }) }));
   if (results.p3) {
     const { engine, baseline, perQuery, ...rest } = results.p3;
     results.p3 = rest;

@@ -87,7 +87,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       warned = true;
       log(warnings.map((w) => `warning: ${formatIssue(w)}`).join('\n'));
     }
-    return { snapshot: createSnapshot(model, baseUrl !== undefined ? { baseUrl } : {}) };
+    // Without --watch nothing keeps the records: one copy of each entry, its text (snapshot/compact.ts).
+    return { snapshot: createSnapshot(model, { ...(baseUrl !== undefined ? { baseUrl } : {}), compact: !watchLoader }) };
   };
 
   let snapshot: Snapshot;

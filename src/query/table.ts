@@ -2,7 +2,8 @@
 // accessors, plus lazily built, cached columns and indexes. Built once per CollectionSnapshot /
 // ProjectSnapshot (WeakMap), so a new snapshot (e.g. after --watch) gets fresh caches and the old
 // ones are garbage-collected with it. No Node imports.
-import { ownValue, type FieldDef, type FieldType, type FieldValue } from '../snapshot/model.js';
+import { type FieldDef, type FieldType, type FieldValue } from '../snapshot/model.js';
+import { fieldValue } from '../snapshot/compact.js';
 import { compareCodePoints, compareIds, compareScalars, isEmpty } from '../snapshot/order.js';
 import type { CollectionSnapshot, MediaSnapshot, ProjectSnapshot } from '../snapshot/types.js';
 import { foldText } from './collation.js';
@@ -426,8 +427,8 @@ export function collectionTable(project: ProjectSnapshot, col: CollectionSnapsho
         ...(f.type === 'relation' && f.collection ? { relation: f.collection } : {}),
         ...(f.type === 'enumeration' && f.values ? { values: f.values } : {}),
         get: shown
-          ? (i) => keepShown(ownValue(entries[i]!.record.values, name), shown)
-          : (i) => ownValue(entries[i]!.record.values, name),
+          ? (i) => keepShown(fieldValue(entries[i]!, name), shown)
+          : (i) => fieldValue(entries[i]!, name),
       });
     }
     for (const name of TIMESTAMPS) {

@@ -1,6 +1,7 @@
 // Content model → snapshot: serialise every entry and media item once, index them, and expose the
 // static documents. No Node imports, so a snapshot can be built in any runtime.
 import { ownValue, type CollectionRecord, type ContentModel, type EntryRecord, type FieldDef, type FieldValue, type MediaRecord, type ProjectRecord } from './model.js';
+import { compactProjects } from './compact.js';
 import { dialectOf, type Dialect } from './dialect/index.js';
 import { idsAreIntegers } from './order.js';
 import { openapiJson } from './openapi.js';
@@ -17,6 +18,11 @@ export interface SnapshotOptions {
    * the cache only costs time: a third of loading 10,000 entries.
    */
   readonly reuse?: boolean;
+  /**
+   * Keep one copy of each entry, its text: what a long-running server wants (src/snapshot/compact.ts).
+   * Implies reuse: false. Default false.
+   */
+  readonly compact?: boolean;
 }
 
 export const MEDIA_SEGMENT = 'project-media';
@@ -325,19 +331,25 @@ export function createSnapshot(model: ContentModel, options: SnapshotOptions = {
  */
 export function assembleSnapshot(model: ContentModel, options: SnapshotOptions, describe: Describe): Snapshot {
   const baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
-  const projects = new Map(model.projects.map((p) => [p.id, projectSnapshot(p, baseUrl, options.reuse ?? true)]));
+  let projects = new Map(model.projects.map((p) => [p.id, projectSnapshot(p, baseUrl, options.compact ? false : (options.reuse ?? true))]));
+  const full = describe(model.projects, baseUrl);
+  const hash = hashStrings(hashInput(projects, full));
+  // From here on, only the kept records: the full ones are left to the garbage collector.
+  if (options.compact) ({ model, projects } = compactProjects(projects));
   const openapiOf = (ids: Iterable<string>): string => {
     const wanted = new Set(ids);
     return describe(model.projects.filter((p) => wanted.has(p.id)), baseUrl);
   };
   // The hash covers every project's description; what is served without a token covers public ones.
-  const full = describe(model.projects, baseUrl);
   const publicIds = model.projects.filter((p) => p.public).map((p) => p.id);
+  let paths: readonly string[] | undefined; // one string per entry: made when asked for (dist/)
   return Object.freeze({
-    hash: hashStrings(hashInput(projects, full)),
+    hash,
     baseUrl,
     projects,
-    paths: listPaths(projects),
+    get paths() {
+      return (paths ??= listPaths(projects));
+    },
     document: (path: string) => documentFor(projects, path),
     openapi: publicIds.length === model.projects.length ? full : openapiOf(publicIds),
     openapiOf,

@@ -17,7 +17,7 @@ export interface EntrySnapshot {
    * Where each visible field's `,"name":value` part starts in `json`, in visible-field order, plus
    * one last offset (where the closing `}` is). Used to serve `fields=`/`exclude=` by slicing.
    */
-  readonly offsets: readonly number[];
+  readonly offsets: ArrayLike<number>;
   /** `,"created_at":…,"updated_at":…,"published_at":…` — spliced in before `}` for `timestamps`. */
   readonly timestamps: string;
   /** Digest of everything an answer may show of this entry (draft flag, json, timestamps). */

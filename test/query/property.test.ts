@@ -61,7 +61,7 @@ const dataArb = fc.record({
 
 type Data = typeof dataArb extends fc.Arbitrary<infer T> ? T : never;
 
-function buildModel(data: Data) {
+function buildModel(data: Data, options: { compact?: boolean } = {}) {
   const entries: EntryRecord[] = data.rows.map((row, k) => {
     const values: Record<string, FieldValue> = {};
     for (const [name, v] of Object.entries(row.values)) if (v !== 'absent') values[name] = v as FieldValue;
@@ -83,7 +83,7 @@ function buildModel(data: Data) {
   };
   const snapshot = createSnapshot({
     projects: [{ ...fixtureModel.projects[0]!, id: 'p', media: [], collections: [items, targets] }],
-  });
+  }, options);
   const project = snapshot.projects.get('p')!;
   return { project, items: project.collections.get('items')!, records: sorted, targets: targets.entries };
 }
@@ -402,9 +402,12 @@ describe('property: indexed engine = reference evaluator', () => {
     fc.assert(
       fc.property(dataArb, fc.array(queryArb, { minLength: 1, maxLength: 4 }), (data, queries) => {
         const built = buildModel(data);
+        // What cqa serve holds (values read back from the entries' texts) must answer the same.
+        const compact = buildModel(data, { compact: true });
         for (const q of queries) {
           const raw = serialise(q);
           const r = queryEntries(built.project, built.items, raw, ctx);
+          expect(queryEntries(compact.project, compact.items, raw, ctx), raw).toEqual(r);
           if (repeatsKey(q)) {
             expect(r.ok ? 200 : r.problem.code).toBe('duplicate_parameter');
             continue;
