@@ -137,3 +137,80 @@ export function compactProjects(projects: ReadonlyMap<string, ProjectSnapshot>):
   }
   return { model: { projects: [...out.values()].map((p) => p.record) }, projects: out };
 }
+
+/**
+ * A compact snapshot as plain data for postMessage: the slim records, and per collection its
+ * entries' texts joined into a few large strings. The load worker builds the snapshot and posts
+ * this, so the server's thread never holds the full records (which, with the texts made from them,
+ * would set its memory's high-water mark at twice what it keeps).
+ */
+export interface CompactParts {
+  readonly hash: string;
+  readonly baseUrl: string;
+  /** The kept records (values their texts do not show). */
+  readonly model: ContentModel;
+  /** Per project, per collection, in model order. */
+  readonly texts: readonly (readonly CollectionTexts[])[];
+}
+
+export interface CollectionTexts {
+  readonly chunks: readonly string[];
+  /** Entry i's text is chunks[where[3i]].slice(where[3i + 1], where[3i + 2]). */
+  readonly where: Uint32Array;
+  readonly offsets: Uint32Array;
+  /** Dialects with timestampsFirst only (see EntrySnapshot.withTimestamps). */
+  readonly withTimestamps?: readonly EntrySnapshot['withTimestamps'][];
+}
+
+/** Texts joined up to this many characters a string (V8's longest string is 2^29 - 24). */
+const CHUNK_CHARS = 32 * 2 ** 20;
+
+function collectionTexts(col: CollectionSnapshot): CollectionTexts {
+  const n = col.entries.length;
+  const width = col.visibleFields.length + 1;
+  const where = new Uint32Array(n * 3);
+  const offsets = new Uint32Array(n * width);
+  const chunks: string[] = [];
+  let parts: string[] = [];
+  let length = 0;
+  col.entries.forEach((e, i) => {
+    if (length + e.json.length > CHUNK_CHARS && parts.length > 0) {
+      chunks.push(parts.join(''));
+      parts = [];
+      length = 0;
+    }
+    where.set([chunks.length, length, length + e.json.length], i * 3);
+    for (let k = 0; k < width; k++) offsets[i * width + k] = e.offsets[k] as number;
+    parts.push(e.json);
+    length += e.json.length;
+  });
+  if (parts.length > 0) chunks.push(parts.join(''));
+  const withTimestamps = col.entries.some((e) => e.withTimestamps) ? col.entries.map((e) => e.withTimestamps) : undefined;
+  return withTimestamps ? { chunks, where, offsets, withTimestamps } : { chunks, where, offsets };
+}
+
+/** A compact snapshot's data (see CompactParts); `snapshot` must have been made with `compact: true`. */
+export function compactParts(snapshot: { readonly hash: string; readonly baseUrl: string; readonly projects: ReadonlyMap<string, ProjectSnapshot> }): CompactParts {
+  const projects = [...snapshot.projects.values()];
+  return {
+    hash: snapshot.hash,
+    baseUrl: snapshot.baseUrl,
+    model: { projects: projects.map((p) => p.record) },
+    texts: projects.map((p) => [...p.collections.values()].map(collectionTexts)),
+  };
+}
+
+/** The entries of one collection back from its kept records and texts. */
+export function entriesFromParts(col: CollectionRecord, visibleFields: readonly { readonly name: string }[], t: CollectionTexts, d: Dialect): EntrySnapshot[] {
+  const at = new Map<string, { k: number; prefix: number }>();
+  visibleFields.forEach((f, k) => {
+    const prefix = d.fieldPart(f.name, '');
+    if (d.fieldPart(f.name, '0') === `${prefix}0`) at.set(f.name, { k, prefix: prefix.length });
+  });
+  const text: CollectionText = { d, offsets: t.offsets, width: visibleFields.length + 1, at };
+  const w = t.where;
+  // A slice of a chunk is a view of it in V8 (no copy): the chunks are the one copy of the texts.
+  return col.entries.map(
+    (r, i) => new CompactEntry(r, i, (t.chunks[w[i * 3] as number] as string).slice(w[i * 3 + 1], w[i * 3 + 2]), text, t.withTimestamps?.[i]),
+  );
+}

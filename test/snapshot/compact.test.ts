@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/content/load.js';
 import { queryEntries } from '../../src/query/index.js';
 import type { QueryContext } from '../../src/query/types.js';
-import { fieldValue } from '../../src/snapshot/compact.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
+import { compactParts, fieldValue } from '../../src/snapshot/compact.js';
+import { createSnapshot, snapshotFromParts } from '../../src/snapshot/create.js';
 import { ownValue, type ContentModel } from '../../src/snapshot/model.js';
 import type { CollectionSnapshot, Snapshot } from '../../src/snapshot/types.js';
 import { model as trapModel } from '../query/fixture.js';
@@ -38,20 +38,26 @@ function queriesFor(col: CollectionSnapshot): string[] {
 function compare(model: ContentModel): { answers: number; ok: number } {
   const full: Snapshot = createSnapshot(model);
   const compact = createSnapshot(model, { compact: true });
-  expect(compact.hash).toBe(full.hash);
-  expect(compact.paths).toEqual(full.paths);
-  for (const path of full.paths) expect(compact.document(path), path).toBe(full.document(path));
+  // As the load worker posts it to the server's thread (a structured clone) and it is rebuilt there.
+  const posted = snapshotFromParts(structuredClone(compactParts(compact)));
   let answers = 0;
   let ok = 0;
-  for (const [id, project] of full.projects) {
-    const other = compact.projects.get(id)!;
-    for (const [slug, col] of project.collections) {
-      for (const q of queriesFor(col)) {
-        const a = queryEntries(project, col, q, ctx);
-        const b = queryEntries(other, other.collections.get(slug)!, q, ctx);
-        expect(b, `${id}/${slug}?${q}`).toEqual(a);
-        answers++;
-        if (a.ok) ok++;
+  for (const other of [compact, posted]) {
+    expect(other.hash).toBe(full.hash);
+    expect(other.paths).toEqual(full.paths);
+    expect(other.openapi).toBe(full.openapi);
+    for (const path of full.paths) expect(other.document(path), path).toBe(full.document(path));
+    for (const [id, project] of full.projects) {
+      const mine = other.projects.get(id)!;
+      expect(mine.dialect.projectJson(mine)).toBe(project.dialect.projectJson(project));
+      for (const [slug, col] of project.collections) {
+        for (const q of queriesFor(col)) {
+          const a = queryEntries(project, col, q, ctx);
+          const b = queryEntries(mine, mine.collections.get(slug)!, q, ctx);
+          expect(b, `${id}/${slug}?${q}`).toEqual(a);
+          answers++;
+          if (a.ok) ok++;
+        }
       }
     }
   }
@@ -59,7 +65,7 @@ function compare(model: ContentModel): { answers: number; ok: number } {
 }
 
 describe('compact snapshot (what cqa serve holds without --watch)', () => {
-  it('answers every document and query of the sample (cqa and elmapi projects) byte-identically', () => {
+  it('answers every document and query of the sample (cqa and elmapi projects) byte-identically, also once posted by the load worker', () => {
     expect(sample.model.projects.map((p) => p.dialect ?? 'cqa').sort()).toEqual(['cqa', 'elmapi']);
     const { answers, ok } = compare(sample.model);
     expect(answers).toBeGreaterThan(500);
