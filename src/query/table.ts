@@ -2,10 +2,9 @@
 // accessors, plus lazily built, cached columns and indexes. Built once per CollectionSnapshot /
 // ProjectSnapshot (WeakMap), so a new snapshot (e.g. after --watch) gets fresh caches and the old
 // ones are garbage-collected with it. No Node imports.
-import { type FieldDef, type FieldType, type FieldValue } from '../snapshot/model.js';
-import { fieldValue } from '../snapshot/compact.js';
+import { ownValue, type FieldDef, type FieldType, type FieldValue } from '../snapshot/model.js';
 import { compareCodePoints, compareIds, compareScalars, isEmpty } from '../snapshot/order.js';
-import type { CollectionSnapshot, MediaSnapshot, ProjectSnapshot } from '../snapshot/types.js';
+import type { CollectionSnapshot, EntrySnapshot, MediaSnapshot, ProjectSnapshot } from '../snapshot/types.js';
 import { foldText } from './collation.js';
 import { isNumericKind, kindOf, storedNumber, storedText, type Kind } from './values.js';
 
@@ -356,6 +355,16 @@ function cached<T>(map: Map<string, T>, name: string, build: () => T): T {
 function asList(v: FieldValue | undefined): readonly FieldValue[] {
   if (v === undefined || v === null) return [];
   return Array.isArray(v) ? v : [v];
+}
+
+/**
+ * The stored value of field `name` of an entry (undefined when absent): from its record, or, for an
+ * entry of a compact snapshot whose record left it out, from its text.
+ */
+export function fieldValue(entry: EntrySnapshot, name: string): FieldValue | undefined {
+  const values = entry.record.values;
+  if (entry.valueInText && !Object.hasOwn(values, name)) return entry.valueInText(name);
+  return ownValue(values, name);
 }
 
 const SYSTEM_TEXT = ['id', 'locale'] as const;

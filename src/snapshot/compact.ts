@@ -43,7 +43,6 @@ class CompactEntry implements EntrySnapshot {
     return '';
   }
 
-  /** A value left out of the record: its JSON in the text, parsed. */
   valueInText(name: string): FieldValue | undefined {
     const at = this.text.at.get(name);
     if (!at) return undefined;
@@ -52,16 +51,6 @@ class CompactEntry implements EntrySnapshot {
     const start = (o[this.rank * w + at.k] as number) + at.prefix;
     return JSON.parse(this.json.slice(start, o[this.rank * w + at.k + 1])) as FieldValue;
   }
-}
-
-/**
- * The stored value of field `name` of an entry (undefined when absent): from its record, or, for
- * a compact entry whose record left it out, from its text. What the query engine reads.
- */
-export function fieldValue(entry: EntrySnapshot, name: string): FieldValue | undefined {
-  const values = entry.record.values;
-  if (entry instanceof CompactEntry && !Object.hasOwn(values, name)) return entry.valueInText(name);
-  return ownValue(values, name);
 }
 
 /** One string object per distinct short value kept in records (ids of relations, media paths). */

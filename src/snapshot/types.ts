@@ -2,7 +2,7 @@
 // serialised once, lookups by id, the static documents. Immutable once created; the query engine
 // and the HTTP layer only read it.
 import type { Dialect } from './dialect/types.js';
-import type { CollectionRecord, EntryRecord, FieldDef, MediaRecord, ProjectRecord, TokenRecord } from './model.js';
+import type { CollectionRecord, EntryRecord, FieldDef, FieldValue, MediaRecord, ProjectRecord, TokenRecord } from './model.js';
 
 export interface EntrySnapshot {
   readonly record: EntryRecord;
@@ -27,6 +27,11 @@ export interface EntrySnapshot {
    * (a dialect with `timestampsFirst`: they follow the locale, and embedded entries carry theirs).
    */
   readonly withTimestamps?: { readonly json: string; readonly offsets: readonly number[] };
+  /**
+   * Entries of a compact snapshot (src/snapshot/compact.ts): the value of a field that the record
+   * leaves out, read from `json`. Read values with fieldValue() (src/query/table.ts).
+   */
+  valueInText?(name: string): FieldValue | undefined;
 }
 
 export interface CollectionSnapshot {
