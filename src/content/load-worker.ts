@@ -43,9 +43,9 @@ await other.close();
 if (snapshot && result.issues.length === 0) {
   // The compact snapshot instead of the model (loadSnapshotIsolated): only what the server keeps.
   const { createSnapshot } = await import('../snapshot/create.js');
-  const { compactParts } = await import('../snapshot/compact.js');
+  const { compactParts, transferList } = await import('../snapshot/compact.js');
   const parts = compactParts(createSnapshot(result.model, snapshot));
-  parentPort?.postMessage({ kind: 'result', result: { ...result, model: { projects: [] } }, parts });
+  parentPort?.postMessage({ kind: 'result', result: { ...result, model: { projects: [] } }, parts }, transferList(parts));
 } else {
   parentPort?.postMessage({ kind: 'result', result });
 }

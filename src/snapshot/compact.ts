@@ -18,16 +18,35 @@ interface CollectionText {
   readonly width: number;
   /** Visible field name → its index in the offsets and the length of its `,"name":` prefix. */
   readonly at: ReadonlyMap<string, { readonly k: number; readonly prefix: number }>;
+  /** The entries' texts as UTF-8, when they are not strings of their own. */
+  readonly bytes?: CollectionBytes;
 }
+
+interface CollectionBytes {
+  readonly chunks: readonly Uint8Array[];
+  /** Entry i's text is chunks[where[3i]].subarray(where[3i + 1], where[3i + 2]). */
+  readonly where: Uint32Array;
+}
+
+const utf8 = new TextDecoder();
 
 class CompactEntry implements EntrySnapshot {
   constructor(
     readonly record: EntryRecord,
     readonly rank: number,
-    readonly json: string,
+    /** undefined: the text is in the collection's bytes (posted by the load worker). */
+    private readonly own: string | undefined,
     private readonly text: CollectionText,
     readonly withTimestamps: EntrySnapshot['withTimestamps'],
   ) {}
+
+  /** Decoded when asked for (a page of a list, a document made once): no string kept per entry. */
+  get json(): string {
+    if (this.own !== undefined) return this.own;
+    const { chunks, where } = this.text.bytes as CollectionBytes;
+    const i = this.rank * 3;
+    return utf8.decode((chunks[where[i] as number] as Uint8Array).subarray(where[i + 1], where[i + 2]));
+  }
 
   get offsets(): Uint32Array {
     const w = this.text.width;
@@ -142,40 +161,47 @@ export interface CompactParts {
   readonly texts: readonly (readonly CollectionTexts[])[];
 }
 
-export interface CollectionTexts {
-  readonly chunks: readonly string[];
-  /** Entry i's text is chunks[where[3i]].slice(where[3i + 1], where[3i + 2]). */
-  readonly where: Uint32Array;
+export interface CollectionTexts extends CollectionBytes {
   readonly offsets: Uint32Array;
   /** Dialects with timestampsFirst only (see EntrySnapshot.withTimestamps). */
   readonly withTimestamps?: readonly EntrySnapshot['withTimestamps'][];
 }
 
-/** Texts joined up to this many characters a string (V8's longest string is 2^29 - 24). */
-const CHUNK_CHARS = 32 * 2 ** 20;
+/**
+ * Texts are written into buffers of this many bytes (an entry longer than that gets its own):
+ * large enough that the allocator maps each one separately and gives it back when it is freed.
+ */
+const CHUNK_BYTES = 32 * 2 ** 20;
 
 function collectionTexts(col: CollectionSnapshot): CollectionTexts {
   const n = col.entries.length;
   const width = col.visibleFields.length + 1;
   const where = new Uint32Array(n * 3);
   const offsets = new Uint32Array(n * width);
-  const chunks: string[] = [];
-  let parts: string[] = [];
-  let length = 0;
+  const chunks: Uint8Array[] = [];
+  const encoder = new TextEncoder();
+  let chunk = new Uint8Array(0);
+  let used = 0;
   col.entries.forEach((e, i) => {
-    if (length + e.json.length > CHUNK_CHARS && parts.length > 0) {
-      chunks.push(parts.join(''));
-      parts = [];
-      length = 0;
+    let r = encoder.encodeInto(e.json, chunk.subarray(used));
+    if (r.read < e.json.length) {
+      if (used > 0) chunks.push(chunk.slice(0, used));
+      chunk = new Uint8Array(Math.max(CHUNK_BYTES, e.json.length * 3));
+      used = 0;
+      r = encoder.encodeInto(e.json, chunk);
     }
-    where.set([chunks.length, length, length + e.json.length], i * 3);
+    where.set([chunks.length, used, used + r.written], i * 3);
+    used += r.written;
     for (let k = 0; k < width; k++) offsets[i * width + k] = e.offsets[k] as number;
-    parts.push(e.json);
-    length += e.json.length;
   });
-  if (parts.length > 0) chunks.push(parts.join(''));
+  if (used > 0) chunks.push(chunk.slice(0, used));
   const withTimestamps = col.entries.some((e) => e.withTimestamps) ? col.entries.map((e) => e.withTimestamps) : undefined;
   return withTimestamps ? { chunks, where, offsets, withTimestamps } : { chunks, where, offsets };
+}
+
+/** What postMessage should move rather than copy: every buffer of `parts`. */
+export function transferList(parts: CompactParts): ArrayBuffer[] {
+  return parts.texts.flat().flatMap((t) => [...t.chunks.map((c) => c.buffer as ArrayBuffer), t.where.buffer as ArrayBuffer, t.offsets.buffer as ArrayBuffer]);
 }
 
 /** A compact snapshot's data (see CompactParts); `snapshot` must have been made with `compact: true`. */
@@ -196,10 +222,6 @@ export function entriesFromParts(col: CollectionRecord, visibleFields: readonly 
     const prefix = d.fieldPart(f.name, '');
     if (d.fieldPart(f.name, '0') === `${prefix}0`) at.set(f.name, { k, prefix: prefix.length });
   });
-  const text: CollectionText = { d, offsets: t.offsets, width: visibleFields.length + 1, at };
-  const w = t.where;
-  // A slice of a chunk is a view of it in V8 (no copy): the chunks are the one copy of the texts.
-  return col.entries.map(
-    (r, i) => new CompactEntry(r, i, (t.chunks[w[i * 3] as number] as string).slice(w[i * 3 + 1], w[i * 3 + 2]), text, t.withTimestamps?.[i]),
-  );
+  const text: CollectionText = { d, offsets: t.offsets, width: visibleFields.length + 1, at, bytes: t };
+  return col.entries.map((r, i) => new CompactEntry(r, i, undefined, text, t.withTimestamps?.[i]));
 }
