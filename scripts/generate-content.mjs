@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Deterministic content generator for benchmarks (SPEC §6, P2–P6).
 //
-//   node scripts/generate-content.mjs --entries 100000 --out bench/data/content \
+//   node scripts/generate-content.mjs --entries 100000 --out bench/data/content \   (--count: the same)
 //        [--seed 1] [--format md|yaml|mixed] [--json-server bench/data/db.json] [--quiet]
 //
 // Writes <out>/bench/: project.yaml (token `bench-token`, scopes read+drafts), a collection
@@ -290,13 +290,13 @@ export function tinyPng(w, h, [r, g, b]) {
 }
 
 // ------------------------------------------------------------------------------------------ CLI
-const USAGE = 'Usage: node scripts/generate-content.mjs --entries N --out DIR [--seed S] [--format md|yaml|mixed] [--json-server FILE] [--quiet]';
+const USAGE = 'Usage: node scripts/generate-content.mjs --entries N (or --count N) --out DIR [--seed S] [--format md|yaml|mixed] [--json-server FILE] [--quiet]';
 function parseArgs(argv) {
   const opts = { seed: 1, format: 'mixed', quiet: false };
   for (let k = 0; k < argv.length; k++) {
     const a = argv[k];
     const value = () => { const v = argv[++k]; if (v === undefined) throw new Error(`${a} needs a value`); return v; };
-    if (a === '--entries') opts.entries = Number(value());
+    if (a === '--entries' || a === '--count') opts.entries = Number(value());
     else if (a === '--out') opts.out = value();
     else if (a === '--seed') opts.seed = Number(value());
     else if (a === '--format') opts.format = value();

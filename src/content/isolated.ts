@@ -7,6 +7,9 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { CompactParts } from '../snapshot/compact.js';
+import type { SnapshotOptions } from '../snapshot/create.js';
+import type { Snapshot } from '../snapshot/types.js';
 import type { LoadOptions, LoadResult } from './load.js';
 import { isSmallTree, SMALL_TREE, type TreeLimits } from './tree-size.js';
 
@@ -21,19 +24,57 @@ const loadWorker = () => new URL('./load-worker.js', import.meta.url);
 export async function loadContentIsolated(root: string, options: IsolatedLoadOptions = {}): Promise<LoadResult> {
   // Run from the TypeScript sources (tests), there is no compiled worker: load in this thread.
   // (Imported only then: the parsers' modules are otherwise the worker's to load.)
-  const url = loadWorker();
   const { inThreadUpTo = SMALL_TREE, ...loadOptions } = options;
-  if (!existsSync(fileURLToPath(url)) || (await isSmallTree(root, inThreadUpTo))) {
-    return import('./load.js').then((m) => m.loadContent(root, loadOptions));
+  if (await inThisThread(root, inThreadUpTo)) return import('./load.js').then((m) => m.loadContent(root, loadOptions));
+  return runWorker(root, loadOptions).then((m) => m.result);
+}
+
+/** No compiled worker (run from the TypeScript sources), or a tree too small to pay for one. */
+async function inThisThread(root: string, upTo: TreeLimits): Promise<boolean> {
+  return !existsSync(fileURLToPath(loadWorker())) || (await isSmallTree(root, upTo));
+}
+
+export interface SnapshotResult extends Omit<LoadResult, 'model'> {
+  /** Undefined when there are issues. */
+  readonly snapshot?: Snapshot;
+}
+
+/**
+ * The compact snapshot of the tree (what `cqa serve` holds, src/snapshot/compact.ts), built in the
+ * worker too: only the kept records and the entries' texts are copied back, so this thread never
+ * holds the full records beside the texts.
+ */
+export async function loadSnapshotIsolated(
+  root: string,
+  options: IsolatedLoadOptions & { readonly baseUrl?: string } = {},
+): Promise<SnapshotResult> {
+  const { baseUrl, inThreadUpTo = SMALL_TREE, ...load } = options;
+  const snapshotOptions = { compact: true, ...(baseUrl !== undefined ? { baseUrl } : {}) };
+  if (await inThisThread(root, inThreadUpTo)) {
+    const [{ loadContent }, { createSnapshot }] = await Promise.all([import('./load.js'), import('../snapshot/create.js')]);
+    const { model, issues, warnings } = await loadContent(root, load);
+    return issues.length > 0 ? { issues, warnings } : { issues, warnings, snapshot: createSnapshot(model, snapshotOptions) };
   }
+  const { result, parts } = await runWorker(root, load, snapshotOptions);
+  const { issues, warnings } = result;
+  if (!parts) return { issues, warnings };
+  const { snapshotFromParts } = await import('../snapshot/create.js');
+  return { issues, warnings, snapshot: snapshotFromParts(parts) };
+}
+
+type Message =
+  | { kind: 'progress'; done: number; total: number }
+  | { kind: 'result'; result: LoadResult; parts?: CompactParts };
+
+function runWorker(root: string, options: LoadOptions, snapshot?: SnapshotOptions): Promise<Extract<Message, { kind: 'result' }>> {
   return new Promise((resolve, reject) => {
     let settled = false;
-    const worker = new Worker(url, { workerData: { root, drafts: options.drafts ?? false } });
-    worker.on('message', (m: { kind: 'progress'; done: number; total: number } | { kind: 'result'; result: LoadResult }) => {
+    const worker = new Worker(loadWorker(), { workerData: { root, drafts: options.drafts ?? false, snapshot } });
+    worker.on('message', (m: Message) => {
       if (m.kind === 'progress') options.onProgress?.(m.done, m.total);
       else {
         settled = true;
-        resolve(m.result);
+        resolve(m);
       }
     });
     worker.on('error', (err) => {

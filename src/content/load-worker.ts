@@ -5,11 +5,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { fromOutcome, runJob, type FileParser, type Outcome } from './file-parser.js';
 import { loadContent } from './load.js';
 import { ParseThread } from './parse-thread.js';
+import type { SnapshotOptions } from '../snapshot/create.js';
 
 /** Below this many files a second thread costs more (start-up, copying) than it saves. */
 const PARALLEL_MIN = 1000;
 
-const { root, drafts } = workerData as { root: string; drafts: boolean };
+const { root, drafts, snapshot } = workerData as { root: string; drafts: boolean; snapshot?: SnapshotOptions };
 
 const other = new ParseThread({ lines: false });
 
@@ -39,4 +40,12 @@ const result = await loadContent(root, {
   },
 });
 await other.close();
-parentPort?.postMessage({ kind: 'result', result });
+if (snapshot && result.issues.length === 0) {
+  // The compact snapshot instead of the model (loadSnapshotIsolated): only what the server keeps.
+  const { createSnapshot } = await import('../snapshot/create.js');
+  const { compactParts, transferList } = await import('../snapshot/compact.js');
+  const parts = compactParts(createSnapshot(result.model, snapshot));
+  parentPort?.postMessage({ kind: 'result', result: { ...result, model: { projects: [] } }, parts }, transferList(parts));
+} else {
+  parentPort?.postMessage({ kind: 'result', result });
+}

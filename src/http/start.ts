@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { loadContentIsolated } from '../content/isolated.js';
+import { loadSnapshotIsolated } from '../content/isolated.js';
 import { createContentLoader } from '../content/load.js';
 import { ParseThread } from '../content/parse-thread.js';
 import { watchContent } from '../content/watch.js';
@@ -92,13 +92,16 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
   const build = async (changes?: readonly string[]): Promise<{ snapshot: Snapshot } | { issues: readonly ContentIssue[] }> => {
     if (!hasContent) throw new Error('no content to build');
-    const { model, issues, warnings } = watchLoader ? await watchLoader.load(changes) : await loadContentIsolated(root);
-    if (issues.length > 0) return { issues };
-    if (!warned && options.quiet === false && warnings.length > 0) {
+    const opts = baseUrl !== undefined ? { baseUrl } : {};
+    // Without --watch nothing else keeps the records: the load worker makes the compact snapshot
+    // (snapshot/compact.ts), and this thread never holds the full records.
+    const loaded = watchLoader ? await watchLoader.load(changes) : await loadSnapshotIsolated(root, opts);
+    if (loaded.issues.length > 0) return { issues: loaded.issues };
+    if (!warned && options.quiet === false && loaded.warnings.length > 0) {
       warned = true;
-      log(warnings.map((w) => `warning: ${formatIssue(w)}`).join('\n'));
+      log(loaded.warnings.map((w) => `warning: ${formatIssue(w)}`).join('\n'));
     }
-    return { snapshot: createSnapshot(model, baseUrl !== undefined ? { baseUrl } : {}) };
+    return { snapshot: 'model' in loaded ? createSnapshot(loaded.model, opts) : (loaded.snapshot as Snapshot) };
   };
 
   let snapshot: Snapshot;

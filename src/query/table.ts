@@ -4,7 +4,7 @@
 // ones are garbage-collected with it. No Node imports.
 import { ownValue, type FieldDef, type FieldType, type FieldValue } from '../snapshot/model.js';
 import { compareCodePoints, compareIds, compareScalars, isEmpty } from '../snapshot/order.js';
-import type { CollectionSnapshot, MediaSnapshot, ProjectSnapshot } from '../snapshot/types.js';
+import type { CollectionSnapshot, EntrySnapshot, MediaSnapshot, ProjectSnapshot } from '../snapshot/types.js';
 import { foldText } from './collation.js';
 import { isNumericKind, kindOf, storedNumber, storedText, type Kind } from './values.js';
 
@@ -357,6 +357,16 @@ function asList(v: FieldValue | undefined): readonly FieldValue[] {
   return Array.isArray(v) ? v : [v];
 }
 
+/**
+ * The stored value of field `name` of an entry (undefined when absent): from its record, or, for an
+ * entry of a compact snapshot whose record left it out, from its text.
+ */
+export function fieldValue(entry: EntrySnapshot, name: string): FieldValue | undefined {
+  const values = entry.record.values;
+  if (entry.valueInText && !Object.hasOwn(values, name)) return entry.valueInText(name);
+  return ownValue(values, name);
+}
+
 const SYSTEM_TEXT = ['id', 'locale'] as const;
 const TIMESTAMPS = ['created_at', 'updated_at', 'published_at'] as const;
 
@@ -426,8 +436,8 @@ export function collectionTable(project: ProjectSnapshot, col: CollectionSnapsho
         ...(f.type === 'relation' && f.collection ? { relation: f.collection } : {}),
         ...(f.type === 'enumeration' && f.values ? { values: f.values } : {}),
         get: shown
-          ? (i) => keepShown(ownValue(entries[i]!.record.values, name), shown)
-          : (i) => ownValue(entries[i]!.record.values, name),
+          ? (i) => keepShown(fieldValue(entries[i]!, name), shown)
+          : (i) => fieldValue(entries[i]!, name),
       });
     }
     for (const name of TIMESTAMPS) {

@@ -1,6 +1,7 @@
 // Content model → snapshot: serialise every entry and media item once, index them, and expose the
 // static documents. No Node imports, so a snapshot can be built in any runtime.
 import { ownValue, type CollectionRecord, type ContentModel, type EntryRecord, type FieldDef, type FieldValue, type MediaRecord, type ProjectRecord } from './model.js';
+import { compactProjects, entriesFromParts, type CompactParts } from './compact.js';
 import { dialectOf, type Dialect } from './dialect/index.js';
 import { idsAreIntegers } from './order.js';
 import { openapiJson } from './openapi.js';
@@ -17,6 +18,11 @@ export interface SnapshotOptions {
    * the cache only costs time: a third of loading 10,000 entries.
    */
   readonly reuse?: boolean;
+  /**
+   * Keep one copy of each entry, its text: what a long-running server wants (src/snapshot/compact.ts).
+   * Implies reuse: false. Default false.
+   */
+  readonly compact?: boolean;
 }
 
 export const MEDIA_SEGMENT = 'project-media';
@@ -208,8 +214,7 @@ function snapshotOf(
   return t.withTimestamps ? { ...base, withTimestamps: t.withTimestamps } : base;
 }
 
-function collectionSnapshot(col: CollectionRecord, writer: EntryWriter): CollectionSnapshot {
-  const entries = col.entries.map((record, rank) => writer.entry(col, record, rank));
+function collectionSnapshot(col: CollectionRecord, entries: readonly EntrySnapshot[]): CollectionSnapshot {
   return {
     record: col,
     fields: new Map(col.fields.map((f) => [f.name, f])),
@@ -221,23 +226,35 @@ function collectionSnapshot(col: CollectionRecord, writer: EntryWriter): Collect
   };
 }
 
-function projectSnapshot(project: ProjectRecord, baseUrl: string, reuse: boolean): ProjectSnapshot {
+/** `entries` makes each collection's entry snapshots (serialised now, or from a compact snapshot's texts). */
+function projectSnapshot(
+  project: ProjectRecord,
+  baseUrl: string,
+  entries: (col: CollectionRecord, index: number, dialect: Dialect, mediaById: ReadonlyMap<string, MediaSnapshot>) => readonly EntrySnapshot[],
+): ProjectSnapshot {
   const dialect = dialectOf(project);
   const media = [...project.media].sort(dialect.compareMedia).map((m) => mediaSnapshot(m, project.id, baseUrl, dialect));
   const mediaById = new Map(media.map((m) => [m.record.id, m]));
   const mediaByKey = new Map<string, MediaSnapshot>();
   // First come, first kept: two files of one name answer /name/<file> with the one listed first.
   for (const m of media) for (const k of dialect.mediaKeys(m.record)) if (!mediaByKey.has(k)) mediaByKey.set(k, m);
-  const writer = new EntryWriter(project, mediaById, dialect, reuse);
   return {
     record: project,
     dialect,
-    collections: new Map(project.collections.map((c) => [c.slug, collectionSnapshot(c, writer)])),
+    collections: new Map(project.collections.map((c, i) => [c.slug, collectionSnapshot(c, entries(c, i, dialect, mediaById))])),
     media,
     mediaById,
     mediaByKey,
     tokens: new Map(project.tokens.map((t) => [t.sha256, t])),
   };
+}
+
+function serialisedProject(project: ProjectRecord, baseUrl: string, reuse: boolean): ProjectSnapshot {
+  let writer: EntryWriter | undefined;
+  return projectSnapshot(project, baseUrl, (col, _i, dialect, mediaById) => {
+    writer ??= new EntryWriter(project, mediaById, dialect, reuse);
+    return col.entries.map((record, rank) => (writer as EntryWriter).entry(col, record, rank));
+  });
 }
 
 /** A fast non-cryptographic 2×53-bit string hash (cyrb53), enough to tell snapshots apart. */
@@ -325,19 +342,52 @@ export function createSnapshot(model: ContentModel, options: SnapshotOptions = {
  */
 export function assembleSnapshot(model: ContentModel, options: SnapshotOptions, describe: Describe): Snapshot {
   const baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
-  const projects = new Map(model.projects.map((p) => [p.id, projectSnapshot(p, baseUrl, options.reuse ?? true)]));
+  let projects = new Map(model.projects.map((p) => [p.id, serialisedProject(p, baseUrl, options.compact ? false : (options.reuse ?? true))]));
+  const full = describe(model.projects, baseUrl);
+  const hash = hashStrings(hashInput(projects, full));
+  // From here on, only the kept records: the full ones are left to the garbage collector.
+  if (options.compact) ({ model, projects } = compactProjects(projects));
+  return finishSnapshot(model, projects, hash, baseUrl, describe, full);
+}
+
+/** The compact snapshot whose data a load worker posted (see CompactParts). */
+export function snapshotFromParts(parts: CompactParts): Snapshot {
+  const { model, baseUrl, texts } = parts;
+  const projects = new Map(
+    model.projects.map((p, i) => [
+      p.id,
+      projectSnapshot(p, baseUrl, (col, k, dialect) =>
+        entriesFromParts(col, col.fields.filter((f) => !f.hidden), texts[i]![k]!, dialect),
+      ),
+    ]),
+  );
+  const describe: Describe = (ps, url) => openapiJson({ projects: ps }, url);
+  return finishSnapshot(model, projects, parts.hash, baseUrl, describe, describe(model.projects, baseUrl));
+}
+
+function finishSnapshot(
+  model: ContentModel,
+  projects: ReadonlyMap<string, ProjectSnapshot>,
+  hash: string,
+  baseUrl: string,
+  describe: Describe,
+  /** The description of every project. */
+  full: string,
+): Snapshot {
   const openapiOf = (ids: Iterable<string>): string => {
     const wanted = new Set(ids);
     return describe(model.projects.filter((p) => wanted.has(p.id)), baseUrl);
   };
   // The hash covers every project's description; what is served without a token covers public ones.
-  const full = describe(model.projects, baseUrl);
   const publicIds = model.projects.filter((p) => p.public).map((p) => p.id);
+  let paths: readonly string[] | undefined; // one string per entry: made when asked for (dist/)
   return Object.freeze({
-    hash: hashStrings(hashInput(projects, full)),
+    hash,
     baseUrl,
     projects,
-    paths: listPaths(projects),
+    get paths() {
+      return (paths ??= listPaths(projects));
+    },
     document: (path: string) => documentFor(projects, path),
     openapi: publicIds.length === model.projects.length ? full : openapiOf(publicIds),
     openapiOf,

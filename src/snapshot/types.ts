@@ -2,7 +2,7 @@
 // serialised once, lookups by id, the static documents. Immutable once created; the query engine
 // and the HTTP layer only read it.
 import type { Dialect } from './dialect/types.js';
-import type { CollectionRecord, EntryRecord, FieldDef, MediaRecord, ProjectRecord, TokenRecord } from './model.js';
+import type { CollectionRecord, EntryRecord, FieldDef, FieldValue, MediaRecord, ProjectRecord, TokenRecord } from './model.js';
 
 export interface EntrySnapshot {
   readonly record: EntryRecord;
@@ -17,7 +17,7 @@ export interface EntrySnapshot {
    * Where each visible field's `,"name":value` part starts in `json`, in visible-field order, plus
    * one last offset (where the closing `}` is). Used to serve `fields=`/`exclude=` by slicing.
    */
-  readonly offsets: readonly number[];
+  readonly offsets: ArrayLike<number>;
   /** `,"created_at":…,"updated_at":…,"published_at":…` — spliced in before `}` for `timestamps`. */
   readonly timestamps: string;
   /** Digest of everything an answer may show of this entry (draft flag, json, timestamps). */
@@ -27,6 +27,11 @@ export interface EntrySnapshot {
    * (a dialect with `timestampsFirst`: they follow the locale, and embedded entries carry theirs).
    */
   readonly withTimestamps?: { readonly json: string; readonly offsets: readonly number[] };
+  /**
+   * Entries of a compact snapshot (src/snapshot/compact.ts): the value of a field that the record
+   * leaves out, read from `json`. Read values with fieldValue() (src/query/table.ts).
+   */
+  valueInText?(name: string): FieldValue | undefined;
 }
 
 export interface CollectionSnapshot {

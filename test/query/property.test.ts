@@ -61,7 +61,7 @@ const dataArb = fc.record({
 
 type Data = typeof dataArb extends fc.Arbitrary<infer T> ? T : never;
 
-function buildModel(data: Data) {
+function buildModel(data: Data, options: { compact?: boolean } = {}) {
   const entries: EntryRecord[] = data.rows.map((row, k) => {
     const values: Record<string, FieldValue> = {};
     for (const [name, v] of Object.entries(row.values)) if (v !== 'absent') values[name] = v as FieldValue;
@@ -83,7 +83,7 @@ function buildModel(data: Data) {
   };
   const snapshot = createSnapshot({
     projects: [{ ...fixtureModel.projects[0]!, id: 'p', media: [], collections: [items, targets] }],
-  });
+  }, options);
   const project = snapshot.projects.get('p')!;
   return { project, items: project.collections.get('items')!, records: sorted, targets: targets.entries };
 }
@@ -419,6 +419,23 @@ describe('property: indexed engine = reference evaluator', () => {
       { numRuns: 1000 },
     );
   });
+});
+
+describe('property: compact snapshot = full snapshot', () => {
+  it('what cqa serve holds (values read back from the entries\' texts) answers random queries the same', () => {
+    const ctx: QueryContext = { scopes: new Set(['read', 'drafts']), maxLimit: 0 };
+    fc.assert(
+      fc.property(dataArb, fc.array(queryArb, { minLength: 1, maxLength: 4 }), (data, queries) => {
+        const full = buildModel(data);
+        const compact = buildModel(data, { compact: true });
+        for (const q of queries) {
+          const raw = serialise(q);
+          expect(queryEntries(compact.project, compact.items, raw, ctx), raw).toEqual(queryEntries(full.project, full.items, raw, ctx));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  }, 60_000);
 });
 
 describe('at scale: indexed engine = reference evaluator', () => {

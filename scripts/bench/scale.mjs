@@ -1,0 +1,135 @@
+// P8 (SPEC §6): a million entries, behind `npm run bench -- --scale` (it takes long). Generates the
+// entries in a temporary folder (removed afterwards), then measures:
+//   - `cqa serve`: process start to listening (the load), RSS after the first queries against the
+//     JSON data (json-server's db.json of the same items), and P3's five query shapes over HTTP,
+//     p99 of each (every request a different offset, so no answer comes from the answer cache);
+//   - `cqa build`: time and peak RSS (VmHWM, read from /proc while it runs).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exportJsonServerDb, generateContent, TOKEN } from '../generate-content.mjs';
+import { CQA, ROOT, round, rssOf, sleep, spawnServer } from './lib.mjs';
+
+const MiB = 2 ** 20;
+
+/** P3's query shapes (scripts/bench-query.mjs), on the generated items' fields. */
+export const SCALE_QUERIES = [
+  'where[category]=garden&sort=price:desc&limit=20',
+  'where[category][in]=books,music,toys&where[price][between]=100,400&sort=published:desc&limit=20',
+  'where[price][between]=500,520&sort=title&limit=20',
+  'where[published][gte]=2021-03-01&where[published][lt]=2021-03-08&where[stock][gt]=100&sort=stock:desc,id&limit=20',
+  'where[id][in]=item-0000010,item-0500000,item-0999999&sort=price&limit=20',
+];
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Peak RSS (VmHWM) of a process, in bytes, or NaN once it is gone. */
+function peakOf(pid) {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Runs `cqa build`, polling its peak RSS; resolves to { ms, peak }. */
+function timedBuild(dir, out) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [CQA, 'build', dir, '--out', out, '--include-private'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    let peak = 0;
+    let stderr = '';
+    const poll = setInterval(() => {
+      const p = peakOf(child.pid);
+      if (p > peak) peak = p;
+    }, 100);
+    child.stderr.on('data', (c) => (stderr += c));
+    child.once('exit', (code) => {
+      clearInterval(poll);
+      const ms = performance.now() - started;
+      code === 0 ? resolve({ ms, peak }) : reject(new Error(`cqa build exited with ${code}:\n${stderr.slice(-2000)}`));
+    });
+  });
+}
+
+/**
+ * `content`: a tree the generator wrote before (kept; its .generate.json gives the entry count), to
+ * measure again without generating a million files anew (~10 minutes here).
+ */
+export async function runP8({ entries = 1_000_000, content, log = () => {} } = {}) {
+  const tmp = mkdtempSync(join(tmpdir(), 'cqa-p8-'));
+  const dir = content ?? join(tmp, 'content');
+  try {
+    if (content) {
+      entries = JSON.parse(readFileSync(join(content, '.generate.json'), 'utf8')).entries;
+      log(`P8: ${entries} entries in ${dir}`);
+    } else {
+      log(`P8: generating ${entries} entries in ${dir} …`);
+      const info = generateContent({ entries, out: dir, seed: 1, format: 'mixed' });
+      log(`  ${info.files} files, ${(info.bytes / MiB).toFixed(0)} MiB in ${(info.ms / 1000).toFixed(0)} s`);
+    }
+    const db = join(tmp, 'db.json');
+    exportJsonServerDb(dir, db);
+    const dbBytes = statSync(db).size;
+    rmSync(db);
+
+    const started = performance.now();
+    const server = await spawnServer([CQA, 'serve', dir, '--port', '0', '--quiet', '--max-limit', '0'], { timeoutMs: 3_600_000 });
+    const loadMs = performance.now() - started;
+    log(`  cqa serve listening after ${(loadMs / 1000).toFixed(1)} s`);
+    const headers = { authorization: `Bearer ${TOKEN}`, accept: 'application/json' };
+    const perQuery = [];
+    let rss;
+    try {
+      for (const q of SCALE_QUERIES) {
+        const times = [];
+        let first;
+        for (let i = 0; i < 200; i++) {
+          const t = performance.now();
+          const res = await fetch(`${server.url}/api/bench/items?${q}&offset=${i}`, { headers });
+          const body = await res.text();
+          const dt = performance.now() - t;
+          if (res.status !== 200) throw new Error(`P8: ${q} answered ${res.status}: ${body.slice(0, 300)}`);
+          if (i === 0) first = dt; // builds the columns and indexes this query needs
+          else times.push(dt);
+        }
+        times.sort((a, b) => a - b);
+        perQuery.push({ q, first_ms: round(first, 1), p50_ms: round(percentile(times, 50), 3), p99_ms: round(percentile(times, 99), 3) });
+      }
+      await sleep(500);
+      rss = rssOf(server.child.pid);
+    } finally {
+      await server.stop();
+    }
+    log(`  RSS ${(rss / MiB).toFixed(0)} MiB; building …`);
+    const out = join(tmp, 'dist');
+    const build = await timedBuild(dir, out);
+    log(`  cqa build ${(build.ms / 1000).toFixed(0)} s, peak RSS ${(build.peak / MiB).toFixed(0)} MiB`);
+
+    const ratio = rss / dbBytes;
+    const p99 = Math.max(...perQuery.map((p) => p.p99_ms));
+    const pass = ratio <= 3 && p99 <= 5;
+    return {
+      value: round(ratio),
+      goal: 3,
+      unit: 'ratio',
+      pass,
+      detail:
+        `${entries} entries: cqa serve RSS ${(rss / MiB).toFixed(0)} MiB vs ${(dbBytes / MiB).toFixed(0)} MiB of JSON data (db.json) = ${ratio.toFixed(2)}× (goal ≤ 3×); ` +
+        `load (process start to listening) ${(loadMs / 1000).toFixed(1)} s; P3's queries over HTTP, worst p99 ${p99.toFixed(2)} ms (goal ≤ 5 ms); ` +
+        `cqa build ${(build.ms / 1000).toFixed(0)} s, peak RSS ${(build.peak / MiB).toFixed(0)} MiB`,
+      load_ms: Math.round(loadMs),
+      rss_mib: Math.round(rss / MiB),
+      data_mib: Math.round(dbBytes / MiB),
+      queries: perQuery,
+      build_ms: Math.round(build.ms),
+      build_peak_rss_mib: Math.round(build.peak / MiB),
+    };
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
