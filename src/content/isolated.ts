@@ -5,6 +5,7 @@
 // serves, not what it took to read it. A small tree (see tree-size.ts) is loaded in the calling
 // thread instead: there the worker's start-up would cost more than the memory it saves.
 import { existsSync } from 'node:fs';
+import { totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CompactParts } from '../snapshot/compact.js';
@@ -69,7 +70,13 @@ type Message =
 function runWorker(root: string, options: LoadOptions, snapshot?: SnapshotOptions): Promise<Extract<Message, { kind: 'result' }>> {
   return new Promise((resolve, reject) => {
     let settled = false;
-    const worker = new Worker(loadWorker(), { workerData: { root, drafts: options.drafts ?? false, snapshot } });
+    const worker = new Worker(loadWorker(), {
+      workerData: { root, drafts: options.drafts ?? false, snapshot },
+      // V8's default heap limit (4 GiB here) stopped a million entries half-way: the worker holds
+      // the records and the full snapshot at once. It ends after loading, so let it use up to 60 %
+      // of the machine's memory for that moment.
+      resourceLimits: { maxOldGenerationSizeMb: Math.max(4096, Math.floor((totalmem() / 2 ** 20) * 0.6)) },
+    });
     worker.on('message', (m: Message) => {
       if (m.kind === 'progress') options.onProgress?.(m.done, m.total);
       else {

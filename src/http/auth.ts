@@ -5,7 +5,7 @@
 // SHA-256. The plaintext is never stored, logged or compared.
 //
 // Hashing is most of the cost of an authorized request, so the digest of a token that turned out
-// valid is remembered — keyed not by the token but by a 53-bit keyed hash of it (random key per
+// valid is remembered — keyed not by the token but by a 106-bit keyed hash of it (random key per
 // process), for this snapshot only (a swap starts afresh). Why that is safe: docs/security.md.
 import type { Scope } from '../snapshot/model.js';
 import type { ProjectSnapshot, Snapshot } from '../snapshot/types.js';
@@ -60,23 +60,30 @@ function ownersOf(snapshot: Snapshot): ReadonlyMap<string, ProjectSnapshot> {
 }
 
 /** Presented tokens that were valid: keyed hash → sha256 hex, per snapshot (a swap clears it). */
-const digests = new WeakMap<Snapshot, Map<number, string>>();
+const digests = new WeakMap<Snapshot, Map<string, string>>();
 const DIGESTS_MAX = 1024;
 let seeds: Uint32Array | undefined;
 
 /**
- * A 53-bit hash of `token` under a random per-process key (two 32-bit multiply-xorshift lanes).
- * Not a digest to publish: only a cache key that cannot be aimed at without the key.
+ * A 106-bit hash of `token` under a random per-process key: two independent 53-bit halves, each
+ * two 32-bit multiply-xorshift lanes. Not a digest to publish: only a cache key that cannot be
+ * aimed at without the key (docs/security.md).
  */
-function tokenKey(token: string): number {
+function tokenKey(token: string): string {
   // Made on first use, not at import: edge runtimes refuse randomness outside a request.
-  seeds ??= globalThis.crypto.getRandomValues(new Uint32Array(4));
-  let h1 = (seeds[0] as number) ^ token.length;
-  let h2 = seeds[1] as number;
+  seeds ??= globalThis.crypto.getRandomValues(new Uint32Array(8));
+  return `${half(token, seeds, 0)}:${half(token, seeds, 4)}`;
+}
+
+function half(token: string, seeds: Uint32Array, at: number): number {
+  let h1 = (seeds[at] as number) ^ token.length;
+  let h2 = seeds[at + 1] as number;
+  const s2 = seeds[at + 2] as number;
+  const s3 = seeds[at + 3] as number;
   for (let i = 0; i < token.length; i++) {
-    const c = token.charCodeAt(i) ^ (seeds[2] as number);
+    const c = token.charCodeAt(i) ^ s2;
     h1 = Math.imul(h1 ^ c, 0x9e3779b1);
-    h2 = Math.imul(h2 ^ c ^ (seeds[3] as number), 0x5f356495);
+    h2 = Math.imul(h2 ^ c ^ s3, 0x5f356495);
     h2 = (h2 << 13) | (h2 >>> 19);
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 0x85ebca6b) ^ Math.imul(h2 ^ (h2 >>> 13), 0xc2b2ae35);
