@@ -2,6 +2,7 @@
 // purpose — `--delay`, `--fail-rate`, `--fail-status`, `--seed`, and one request's own `Prefer:
 // status=503, delay=200` (the Prism convention). The fate of a request is decided here, once; the
 // core words a failure in the project's dialect and the adapters wait. No Node imports.
+import { REALM } from './auth.js';
 import type { Problem } from './problem.js';
 import { STATUS_TITLES } from './problem.js';
 
@@ -95,10 +96,17 @@ export function parsePrefer(header: string): Preferences | Problem {
     const value = eq < 0 ? '' : pref.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
     const n = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
     if (name === 'delay' ? !isMs(n) : !(n >= 400 && n <= 599)) {
-      return { status: 400, code: 'invalid_prefer', detail: `the header 'Prefer: ${pref}' is not understood: ${PREFER_HELP}` };
+      const shown = pref.length > 60 ? `${pref.slice(0, 60)}…` : pref;
+      return { status: 400, code: 'invalid_prefer', detail: `the header 'Prefer: ${shown}' is not understood: ${PREFER_HELP}` };
     }
-    if (name === 'delay') out.delay = n;
-    else out.status = n;
+    // RFC 7240: of a preference given more than once, the first counts.
+    if (name === 'delay') {
+      if (out.delay !== undefined) continue;
+      out.delay = n;
+    } else {
+      if (out.status !== undefined) continue;
+      out.status = n;
+    }
     out.applied.push(`${name}=${n}`);
   }
   return out;
@@ -176,6 +184,8 @@ export class Controls {
     if (applied.length > 0) headers['preference-applied'] = applied.join(', ');
     const retry = status === 429 || status === 503 ? this.retryAfter : undefined;
     if (retry !== undefined) headers['retry-after'] = String(retry);
+    // A forced 401 carries the challenge a real one does, so a client's re-authentication path runs.
+    if (status === 401) headers['www-authenticate'] = REALM;
     return status === undefined ? { delay, injected: false, headers } : { delay, problem: injectedProblem(status, why, retry), injected: true, headers };
   }
 

@@ -1,7 +1,8 @@
 // The request journal of startServer: the last N requests as plain records, so that a consumer's
 // contract test can assert what its client sent (`server.requests()`), and the same records as
 // `cqa serve --log json` lines. Credentials never go in: no Authorization, Proxy-Authorization
-// or Cookie header, only the scheme of Authorization (`Bearer`).
+// or Cookie header, only the scheme of Authorization (`Bearer`); headers and query parameters
+// whose names look like secrets (`x-api-key`, `access_token`) keep their name, not their value.
 export interface RequestRecord {
   /** When the request arrived (ISO 8601, UTC). */
   readonly time: string;
@@ -18,7 +19,10 @@ export interface RequestRecord {
   readonly query: Readonly<Record<string, string | string[]>>;
   /** Lower-case names; several values of one header joined with `, `. No credentials (see above). */
   readonly headers: Readonly<Record<string, string>>;
-  /** The scheme of the Authorization header (`Bearer`), never its credentials; null without one. */
+  /**
+   * The scheme of the Authorization header (`Bearer`), never its credentials; `invalid` when the
+   * header has no scheme (a bare token); null without one.
+   */
   readonly auth: string | null;
   readonly status: number;
   /** From the request's arrival to the end of the answer, delay included (0.1 ms steps). */
@@ -28,12 +32,21 @@ export interface RequestRecord {
 }
 
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
+/**
+ * Names that usually carry a secret (`x-api-key`, `x-auth-token`, `?access_token=`): such headers
+ * and query parameters are kept with their value replaced, so a test still sees they were sent.
+ */
+const SECRET_NAME = /(^|[-_])(token|secret|password|passwd|api-?key|apikey|auth|session|signature|sig|credentials?)([-_]|$)/i;
+const REDACTED = '[redacted]';
+/** `Bearer …`: a scheme (RFC 9110 token), whitespace, then credentials. */
+const SCHEME = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]{0,31})\s+\S/;
 
 /** `a=1&a=2&b` → `{ a: ['1', '2'], b: '' }` (a null-prototype object: `__proto__` is just a name). */
 export function queryObject(query: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = Object.create(null);
   if (query === '') return out;
-  for (const [k, v] of new URLSearchParams(query)) {
+  for (const [k, raw] of new URLSearchParams(query)) {
+    const v = SECRET_NAME.test(k) ? REDACTED : raw;
     const had = out[k];
     out[k] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
   }
@@ -46,11 +59,31 @@ export function safeHeaders(headers: Readonly<Record<string, string | string[] |
   for (const k in headers) {
     const v = headers[k];
     if (v === undefined || SECRET_HEADERS.has(k)) continue;
-    out[k] = Array.isArray(v) ? v.join(', ') : v;
+    out[k] = SECRET_NAME.test(k) ? REDACTED : Array.isArray(v) ? v.join(', ') : v;
   }
   const a = headers.authorization;
-  const scheme = (Array.isArray(a) ? a[0] : a)?.trim().split(/\s+/)[0];
-  return { headers: out, auth: scheme ? scheme.slice(0, 32) : null };
+  const value = (Array.isArray(a) ? a[0] : a)?.trim();
+  // Without a scheme (a bare token is a common mistake) the whole value would be the secret.
+  const auth = value ? (SCHEME.exec(value)?.[1] ?? 'invalid') : null;
+  return { headers: out, auth };
+}
+
+/** The request target with the values of secret-looking query parameters replaced. */
+export function safeUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const parts = url.slice(q + 1).split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    if (eq < 0) return pair;
+    let name = pair.slice(0, eq);
+    try {
+      name = decodeURIComponent(name.replace(/\+/g, ' '));
+    } catch {
+      /* a malformed escape: test the name as written */
+    }
+    return SECRET_NAME.test(name) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
+  });
+  return `${url.slice(0, q)}?${parts.join('&')}`;
 }
 
 /** `GET /api/demo/posts 200 1.2ms` — the text request log of `cqa serve`. */

@@ -10,7 +10,7 @@ import { brotliCompressSync, constants as zc, createBrotliCompress, createGzip, 
 import type { MediaRecord } from '../snapshot/model.js';
 import type { CoreResponse, HttpCore, Platform } from './core.js';
 import type { Encoding } from './accept.js';
-import { queryObject, safeHeaders, type RequestRecord } from './journal.js';
+import { queryObject, safeHeaders, safeUrl, type RequestRecord } from './journal.js';
 import { mediaRoot } from './media-root.js';
 import { openInside, ServedRoots } from './open-file.js';
 import { sendBytes, sendFile } from './send-file.js';
@@ -60,6 +60,8 @@ export interface NodeListener {
   (req: IncomingMessage, res: ServerResponse): void;
   /** From now on, answers carry `Connection: close` (graceful shutdown). */
   closing: boolean;
+  /** Send every answer a delay still holds back, now (a closing server does not wait for them). */
+  answerHeld(): void;
 }
 
 function splitTarget(url: string): { path: string; query: string } {
@@ -139,14 +141,16 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
     res.end(r.body ?? undefined);
   };
 
+  // Answers held back by a delay; a closing server sends them at once (answerHeld()).
+  const held = new Set<() => void>();
   const listener = ((req: IncomingMessage, res: ServerResponse) => {
     let injected = false;
     if (onRequest) {
       const start = performance.now();
       const time = new Date().toISOString();
       res.once('close', () => {
-        const url = req.url ?? '/';
-        const { path, query } = splitTarget(url);
+        const { path, query } = splitTarget(req.url ?? '/');
+        const url = safeUrl(req.url ?? '/');
         const ms = Math.round((performance.now() - start) * 10) / 10;
         try {
           onRequest({ time, method: req.method ?? 'GET', url, path, query: queryObject(query), ...safeHeaders(req.headers), status: res.statusCode, ms, injected });
@@ -161,14 +165,25 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
       injected = r.injected === true;
       const delay = r.delay ?? 0;
       if (delay > 0) {
-        setTimeout(() => {
+        const answer = () => {
+          held.delete(answer);
+          clearTimeout(timer);
           if (res.destroyed) return;
           try {
             send(req, res, r);
           } catch (err) {
             fail(res, err);
           }
-        }, delay);
+        };
+        const timer = setTimeout(answer, delay);
+        held.add(answer);
+        // A client that gave up frees its timer: a long `Prefer: delay=` must not keep the
+        // process alive after the test that sent it has moved on.
+        res.once('close', () => {
+          held.delete(answer);
+          clearTimeout(timer);
+        });
+        if (listener.closing) answer();
       } else {
         send(req, res, r);
       }
@@ -193,5 +208,8 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
   };
 
   listener.closing = false;
+  listener.answerHeld = () => {
+    for (const answer of [...held]) answer();
+  };
   return listener;
 }

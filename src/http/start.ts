@@ -243,6 +243,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const close = (): Promise<void> => {
     closed ??= (async () => {
       listener.closing = true;
+      listener.answerHeld();
       await watcher?.close();
       await parser?.close();
       await new Promise<void>((ok) => {

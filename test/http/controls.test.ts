@@ -225,6 +225,57 @@ describe('startServer', () => {
     expect(server.requests()).toEqual([]); // journal: 0 keeps none
   });
 
+  it('keeps no secret even when a client sends one the wrong way', async () => {
+    const server = await start({ snapshot });
+    const get = socketClient(server.url);
+    // A bare token (no scheme) is a common mistake: the whole header would be the secret.
+    await get({ path: '/api/alpha/posts', headers: { accept: 'application/json', authorization: TOKENS.read } });
+    await get({ path: '/api/alpha/posts', headers: { accept: 'application/json', authorization: `Bearer:${TOKENS.read}` } });
+    // Secret-looking headers and query parameters keep their name, not their value.
+    await get({ path: '/api/alpha/posts?access_token=q5ecret&limit=1', headers: { ...READ, 'x-api-key': 'k3y-s3cret', 'x-auth-token': 't0k3n' } });
+    const [bare, glued, named] = server.requests();
+    expect(bare?.auth).toBe('invalid');
+    expect(glued?.auth).toBe('invalid');
+    expect(named).toMatchObject({ auth: 'Bearer', url: '/api/alpha/posts?access_token=[redacted]&limit=1', query: { access_token: '[redacted]', limit: '1' } });
+    expect(named?.headers).toMatchObject({ 'x-api-key': '[redacted]', 'x-auth-token': '[redacted]' });
+    const all = JSON.stringify(server.requests());
+    for (const secret of [TOKENS.read, 'q5ecret', 'k3y-s3cret', 't0k3n']) expect(all).not.toContain(secret);
+  });
+
+  it('Prefer given twice: the first counts (RFC 7240); a forced 401 carries the challenge', async () => {
+    const server = await start({ snapshot });
+    const get = socketClient(server.url);
+    const twice = await get({ path: '/api/alpha/posts', headers: { ...READ, prefer: 'status=503, status=500' } });
+    expect(twice.status).toBe(503);
+    expect(twice.headers['preference-applied']).toBe('status=503');
+    const unauthorized = await get({ path: '/api/alpha/posts', headers: { ...READ, prefer: 'status=401' } });
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers['www-authenticate']).toMatch(/^Bearer realm=/);
+    const long = await get({ path: '/api/alpha/posts', headers: { ...READ, prefer: `status=${'9'.repeat(5000)}` } });
+    expect(long.status).toBe(400);
+    expect(long.body.length).toBeLessThan(1000); // the header is not echoed whole
+  });
+
+  it('a delayed answer neither outlives its client nor holds up close()', async () => {
+    const server = await startServer({ snapshot });
+    // The client gives up on a 20-second delay: its timer goes with it.
+    const gaveUp = new AbortController();
+    const abandoned = fetch(`${server.url}/api/alpha/posts`, { headers: { ...READ, prefer: 'delay=20000' }, signal: gaveUp.signal }).catch((e: Error) => e.name);
+    // Another one is still waiting when the server closes: it gets its answer now, not in 20 s.
+    const waiting = fetch(`${server.url}/api/alpha/posts`, { headers: { ...READ, prefer: 'delay=20000' } });
+    await new Promise((r) => setTimeout(r, 200));
+    gaveUp.abort();
+    expect(await abandoned).toBe('AbortError');
+    const closedFirst = await Promise.race([
+      server.close().then(() => 'closed'),
+      new Promise((r) => setTimeout(() => r('still waiting'), 10_000)),
+    ]);
+    expect(closedFirst).toBe('closed');
+    const answer = await waiting;
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('connection')).toBe('close');
+  });
+
   it('a `__proto__` parameter is just a name in the journal', async () => {
     const server = await start({ snapshot });
     await socketClient(server.url)({ path: '/api/alpha/posts?__proto__[x]=1&constructor=2', headers: READ });
