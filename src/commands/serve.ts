@@ -52,6 +52,13 @@ export async function run(args: string[]): Promise<number> {
   const quiet = values.quiet === true;
   // With --log json, stdout carries the JSON lines only: everything else goes to stderr.
   const say = json ? (line: string) => console.error(line) : (line: string) => console.log(line);
+  // `cqa serve --log json | head -1`: once the reader is gone, stop logging and keep serving.
+  let logOpen = true;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    if (logOpen) console.error('cqa serve: stdout was closed: no more request log lines (still serving)');
+    logOpen = false;
+  });
   const content = await contentFolder(positionals[0] ?? 'content', 'serve');
 
   let server;
@@ -69,7 +76,7 @@ export async function run(args: string[]): Promise<number> {
       failStatus: Number(failStatus) as (typeof FAIL_STATUSES)[number],
       ...(seed !== undefined ? { seed } : {}),
       journal: 0,
-      ...(json ? { onRequest: (r: RequestRecord) => process.stdout.write(`${JSON.stringify(r)}\n`) } : {}),
+      ...(json ? { onRequest: (r: RequestRecord) => void (logOpen && process.stdout.write(`${JSON.stringify(r)}\n`)) } : {}),
       ...(cors !== undefined ? { cors } : {}),
       ...(cacheControl !== undefined ? { cacheControl } : {}),
       ...(baseUrl !== undefined ? { baseUrl } : {}),
