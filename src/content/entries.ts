@@ -125,7 +125,11 @@ function warnCommentedValue(ctx: EntryContext, file: FileInfo, parsed: ParsedEnt
   if (!ctx.collection.fields.has(key)) return;
   const comment = parsed.comments?.get(key);
   if (comment === undefined) return;
-  const message = `no value: '${comment}' after '${key}:' is a YAML comment; quote the value (${key}: ${JSON.stringify(comment)}) or remove the comment`;
+  // `#ff8800 # brand`: the value meant is the first word; the rest may be a comment of its own.
+  const word = comment.split(/\s/, 1)[0] as string;
+  const rest = comment.slice(word.length).trim();
+  const quoted = `${key}: ${JSON.stringify(word)}${rest === '' ? '' : `  ${rest}`}`;
+  const message = `no value: '${comment}' after '${key}:' is a YAML comment; quote the value (${quoted}) or remove the comment`;
   ctx.issues.warn(file.rel, message, { line: entryLine(parsed, key), field: key });
 }
 

@@ -129,9 +129,17 @@ describe('an unquoted colour', () => {
       'p/themes/_collection.yaml': SCHEMA,
       'p/themes/dark.md': '---\ntitle: Dark\naccent: #ff8800\n---\nBody\n',
       'p/themes/light.yaml': 'title: Light\r\naccent:   #fff  \r\n',
+      'p/themes/brand.yaml': 'title: Brand\naccent: #ff8800 # brand\n',
     });
     expect(r.issues).toEqual([]);
     expect(r.warnings).toEqual([
+      // A comment after the colour stays a comment in the suggestion (a quoted "#ff8800 # brand" is no colour).
+      {
+        file: 'p/themes/brand.yaml',
+        line: 2,
+        field: 'accent',
+        message: `no value: '#ff8800 # brand' after 'accent:' is a YAML comment; quote the value (accent: "#ff8800"  # brand) or remove the comment`,
+      },
       { file: 'p/themes/dark.md', line: 3, field: 'accent', message: hint('accent', '#ff8800') },
       { file: 'p/themes/light.yaml', line: 2, field: 'accent', message: hint('accent', '#fff') },
     ]);
