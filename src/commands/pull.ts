@@ -116,9 +116,11 @@ export async function run(args: string[]): Promise<number> {
     for (const w of warnings) console.error(`warning: ${w}`);
     const entries = r.project.collections.reduce((n, c) => n + c.entries.length, 0);
     const shown = show(r.folder);
+    // Reused (304) files are unchanged, not downloaded: their bytes are not counted.
+    const mediaNote = [r.mediaBytes > 0 ? `${formatBytes(r.mediaBytes)} downloaded` : '', r.mediaReused ? `${r.mediaReused} unchanged` : ''].filter(Boolean).join(', ');
     console.log(
       `✓ pulled ${project} into ${shown}: ${plural(r.project.collections.length, 'collection', 'collections')}, ${plural(entries, 'entry', 'entries')}, ${r.project.media.length} media` +
-        (r.mediaBytes > 0 ? ` (${formatBytes(r.mediaBytes)} downloaded${r.mediaReused ? `, ${r.mediaReused} unchanged` : ''})` : '') +
+        (mediaNote ? ` (${mediaNote})` : '') +
         `; ${r.requests} requests${r.notModified ? `, ${r.notModified} unchanged (304)` : ''}${r.retries ? `, ${r.retries} retried` : ''}`,
     );
     if (!r.project.public) console.log(`  no tokens were copied: 'cqa token create --project ${r.project.id}' prints the lines to add to ${shown}/project.yaml`);

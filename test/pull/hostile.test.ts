@@ -2,7 +2,7 @@
 // the YAML written or the terminal, a base URL with a path. Each is refused with a message that
 // names what is wrong (or, for the path, read right), and nothing is left behind.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
