@@ -3,12 +3,12 @@
 // a content tree (src/pull/). The token comes from CQA_TOKEN or a file, never from an argument:
 // arguments end up in shell history and in every process list. Ctrl-C leaves the output as it was.
 import { readFile } from 'node:fs/promises';
-import { relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { PROJECT_ID } from '../content/identifiers.js';
 import { PullError } from '../pull/model.js';
 import { pull } from '../pull/pull.js';
 import { DIALECTS, type DialectName } from '../snapshot/model.js';
-import { intOption, parseCommandArgs, UsageError } from './args.js';
+import { parseCommandArgs, UsageError } from './args.js';
 import { formatBytes } from './build.js';
 import { parseOptions, type CommandSpec } from './help.js';
 
@@ -32,6 +32,13 @@ export const spec: CommandSpec = {
 
 const isTerminal = () => process.stderr.isTTY === true;
 
+/** Server text for the terminal: control characters (C0, DEL, C1, so ESC too) shown as \u escapes, never run. */
+export function printable(text: string): string {
+  return text.replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
 /** One status line that rewrites itself on a terminal; nothing otherwise. */
 function statusLine() {
   let shown = false;
@@ -39,7 +46,7 @@ function statusLine() {
     show(line: string) {
       if (!isTerminal()) return;
       shown = true;
-      process.stderr.write(`\r\x1b[2K${line.slice(0, (process.stderr.columns || 80) - 1)}`);
+      process.stderr.write(`\r\x1b[2K${printable(line).slice(0, (process.stderr.columns || 80) - 1)}`);
     },
     clear() {
       if (shown) process.stderr.write('\r\x1b[2K');
@@ -63,6 +70,7 @@ export async function run(args: string[]): Promise<number> {
   const baseUrl = positionals[0];
   if (!baseUrl) throw new UsageError('missing BASE_URL: the API address, e.g. cqa pull http://127.0.0.1:4000 --project demo');
   if (!/^https?:\/\/[^/\s]+[^\s]*$/.test(baseUrl)) throw new UsageError(`BASE_URL must be an http(s) URL (the part before /api), got '${baseUrl}'`);
+  if (/[?#]/.test(baseUrl)) throw new UsageError(`BASE_URL must have no query (?…) or fragment (#…): pass the address before /api alone, got '${baseUrl}'`);
   if (/\/api\/?$/.test(baseUrl)) throw new UsageError(`BASE_URL is the part before /api: use '${baseUrl.replace(/\/api\/?$/, '')}'`);
   const project = values.project as string | undefined;
   if (!project) throw new UsageError('--project ID is required');
@@ -70,11 +78,17 @@ export async function run(args: string[]): Promise<number> {
   const dialect = (values.dialect as string | undefined) ?? 'cqa';
   if (!(DIALECTS as readonly string[]).includes(dialect)) throw new UsageError(`--dialect must be ${DIALECTS.join(' or ')}, got '${dialect}'`);
   const collections = (values.collections as string | undefined)?.split(',').map((s) => s.trim()).filter(Boolean);
+  // An empty list would pull nothing and replace an earlier pull with an empty project.
+  if (collections?.length === 0) throw new UsageError(`--collections names no collection (got '${values.collections as string}'): list them comma-separated, e.g. --collections posts,authors, or leave the option out for all`);
   if (dialect === 'elmapi' && !collections?.length) throw new UsageError('--dialect elmapi needs --collections a,b: the elmapi project answer lists no collections');
-  const concurrency = intOption('concurrency', values.concurrency as string | undefined, 4, 32);
-  if (concurrency < 1) throw new UsageError('--concurrency must be from 1 to 32');
+  const rawConcurrency = values.concurrency as string | undefined;
+  const concurrency = rawConcurrency === undefined ? 4 : /^\d+$/.test(rawConcurrency) ? Number(rawConcurrency) : NaN;
+  if (!(concurrency >= 1 && concurrency <= 32)) throw new UsageError(`--concurrency must be an integer from 1 to 32, got '${rawConcurrency}'`);
   const token = await readToken(values['token-file'] as string | undefined);
-  const out = resolve((values.out as string | undefined) ?? 'content');
+  const givenOut = (values.out as string | undefined) ?? 'content';
+  const out = resolve(givenOut);
+  // Paths are shown as given: relative to here for a relative --out, absolute for an absolute one.
+  const show = (path: string) => (isAbsolute(givenOut) ? path : relative(process.cwd(), path) || '.');
 
   const controller = new AbortController();
   const interrupt = () => controller.abort(new Error('interrupted'));
@@ -95,16 +109,18 @@ export async function run(args: string[]): Promise<number> {
       concurrency,
       force: values.force === true,
       signal: controller.signal,
-      warn: (m) => warnings.push(m),
+      warn: (m) => warnings.push(printable(m)),
       onProgress: (line) => status.show(line),
     });
     status.clear();
     for (const w of warnings) console.error(`warning: ${w}`);
     const entries = r.project.collections.reduce((n, c) => n + c.entries.length, 0);
-    const shown = relative(process.cwd(), r.folder) || '.';
+    const shown = show(r.folder);
+    // Reused (304) files are unchanged, not downloaded: their bytes are not counted.
+    const mediaNote = [r.mediaBytes > 0 ? `${formatBytes(r.mediaBytes)} downloaded` : '', r.mediaReused ? `${r.mediaReused} unchanged` : ''].filter(Boolean).join(', ');
     console.log(
-      `✓ pulled ${project} into ${shown}: ${r.project.collections.length} collections, ${entries} entries, ${r.project.media.length} media` +
-        (r.mediaBytes > 0 ? ` (${formatBytes(r.mediaBytes)} downloaded${r.mediaReused ? `, ${r.mediaReused} unchanged` : ''})` : '') +
+      `✓ pulled ${project} into ${shown}: ${plural(r.project.collections.length, 'collection', 'collections')}, ${plural(entries, 'entry', 'entries')}, ${r.project.media.length} media` +
+        (mediaNote ? ` (${mediaNote})` : '') +
         `; ${r.requests} requests${r.notModified ? `, ${r.notModified} unchanged (304)` : ''}${r.retries ? `, ${r.retries} retried` : ''}`,
     );
     if (!r.project.public) console.log(`  no tokens were copied: 'cqa token create --project ${r.project.id}' prints the lines to add to ${shown}/project.yaml`);
@@ -112,10 +128,11 @@ export async function run(args: string[]): Promise<number> {
   } catch (err) {
     status.clear();
     if (controller.signal.aborted) {
-      console.error(`cqa pull: interrupted; ${relative(process.cwd(), resolve(out, project)) || '.'} left as it was`);
+      console.error(`cqa pull: interrupted; ${show(resolve(out, project))} left as it was`);
       return 130;
     }
-    throw err instanceof PullError && err.usage ? new UsageError(err.message) : err;
+    if (err instanceof PullError) throw err.usage ? new UsageError(printable(err.message)) : new PullError(printable(err.message));
+    throw err instanceof Error ? Object.assign(err, { message: printable(err.message) }) : err;
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);

@@ -11,6 +11,8 @@ export interface AnswerContext {
   readonly project: string;
   /** The option to check when the answer is a 404. */
   readonly notFoundHint: string;
+  /** Whether --drafts was given (a 403 then means the token lacks the drafts scope). */
+  readonly drafts?: boolean;
 }
 
 function bodyText(text: string): string {
@@ -25,7 +27,10 @@ const TOKEN_HINT = (project: string) =>
 export function readJson(answer: Answer, ctx: AnswerContext): unknown {
   const { status } = answer;
   if (status === 401) throw new PullError(`${ctx.url}: the server wants a valid token (HTTP 401): ${TOKEN_HINT(ctx.project)}`, true);
-  if (status === 403) throw new PullError(`${ctx.url}: the token may not read this (HTTP 403): --drafts needs a token with the drafts scope; pull without --drafts or use such a token`, true);
+  if (status === 403) {
+    const fix = ctx.drafts ? '--drafts needs a token with the drafts scope; pull without --drafts or use such a token' : `use a token of project '${ctx.project}' that may read it`;
+    throw new PullError(`${ctx.url}: the token may not read this (HTTP 403): ${fix}`, true);
+  }
   if (status === 404) throw new PullError(`${ctx.url}: ${ctx.what} not found (HTTP 404): ${ctx.notFoundHint}`, true);
   if (status < 200 || status > 299) throw new PullError(`${ctx.url}: HTTP ${status} for ${ctx.what}: ${bodyText(answer.text)}`);
   let value: unknown;

@@ -25,6 +25,26 @@ export interface FetcherOptions {
   readonly previous?: EtagCache;
   /** Called on each retry, e.g. for the progress line. */
   readonly onRetry?: (path: string, reason: string) => void;
+  /** The largest JSON document read, in bytes (default 64 MiB): a bigger one is refused, not read into a string. */
+  readonly maxDocumentBytes?: number;
+}
+
+export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
+
+/** A response body read up to `max` bytes; undefined when it is longer (the rest is not read). */
+export async function readCapped(response: Response, max: number): Promise<Buffer | undefined> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (!response.body) return Buffer.alloc(0);
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > max) {
+      await response.body.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
 }
 
 const RETRY_STATUS = (status: number) => status === 429 || status >= 500;
@@ -63,8 +83,13 @@ export class Fetcher {
 
   constructor(private readonly options: FetcherOptions) {}
 
+  /**
+   * An absolute URL as it is; a path like /api/demo below the base URL's own path, so that
+   * http://host/prefix reads http://host/prefix/api/demo (new URL('/api/…', base) would drop /prefix).
+   */
   url(path: string): URL {
-    return new URL(path, this.options.baseUrl.replace(/\/*$/, '/'));
+    const base = this.options.baseUrl.replace(/\/*$/, '/');
+    return new URL(path.startsWith('/') && !path.startsWith('//') ? path.slice(1) : path, base);
   }
 
   /** A GET with retries; answers other than 2xx and 304 are returned for the reader to explain. */
@@ -87,7 +112,8 @@ export class Fetcher {
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         const cause = (err as { cause?: { message?: string } }).cause;
-        if (attempt >= tries) throw new PullError(`cannot reach ${this.url(path).origin} (${cause?.message ?? (err as Error).message}): check BASE_URL and that the server runs`, true);
+        // Not a usage error: the arguments may be right and the server down (exit 1, as for any runtime failure).
+        if (attempt >= tries) throw new PullError(`cannot reach ${this.url(path).origin} (${cause?.message ?? (err as Error).message}): check BASE_URL and that the server runs`);
         reason = (err as Error).message;
       }
       this.retries++;
@@ -110,7 +136,10 @@ export class Fetcher {
       this.seen[path] = previous;
       return { status: 200, text: previous.text };
     }
-    const text = await response.text();
+    const max = this.options.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
+    const bytes = await readCapped(response, max);
+    if (bytes === undefined) throw new PullError(`${this.url(path).href}: the answer is larger than ${max} bytes; is that the API's address?`);
+    const text = bytes.toString('utf8');
     const etag = response.headers.get('etag');
     if (response.ok && etag) this.seen[path] = { etag, text };
     return { status: response.status, text };

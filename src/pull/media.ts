@@ -3,7 +3,7 @@
 // is copied from the earlier tree instead of downloaded again.
 import { createWriteStream, promises as fsp } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
 import { mapLimit } from '../content/cache.js';
@@ -23,11 +23,15 @@ export interface MediaDownload {
   readonly onFile?: () => void;
 }
 
+const wrongSize = (m: PulledMedia, got: string) => `media '${m.path}': got ${got} bytes from ${m.url}, the API says ${m.size}; pull again (the file may have changed meanwhile)`;
+
 export async function downloadMedia(media: readonly PulledMedia[], o: MediaDownload): Promise<{ etags: MediaEtags; bytes: number; reused: number }> {
   const etags: MediaEtags = {};
   let bytes = 0;
   let reused = 0;
   await mapLimit(media, o.concurrency, async (m) => {
+    const protocol = new URL(m.url).protocol;
+    if (protocol !== 'http:' && protocol !== 'https:') throw new PullError(`media '${m.path}': its URL ${m.url} is not http(s); only http and https media are downloaded`);
     const target = join(o.into, 'media', ...m.path.split('/'));
     await fsp.mkdir(dirname(target), { recursive: true });
     const before = Object.hasOwn(o.previous, m.path) ? o.previous[m.path] : undefined;
@@ -38,17 +42,29 @@ export async function downloadMedia(media: readonly PulledMedia[], o: MediaDownl
       etags[m.path] = before;
       reused++;
     } else {
+      let got = 0;
       if (!response.ok || !response.body) {
         await response.body?.cancel();
         throw new PullError(`media '${m.path}': HTTP ${response.status} from ${m.url}`);
       }
-      await pipeline(Readable.fromWeb(response.body as ReadableStream), createWriteStream(target, { flags: 'wx' }));
+      // Counted as it streams: a file larger than the API states is cut off at once, not downloaded whole.
+      const count = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          got += chunk.length;
+          done(got > m.size ? new PullError(wrongSize(m, `more than ${m.size}`)) : null, chunk);
+        },
+      });
+      try {
+        await pipeline(Readable.fromWeb(response.body as ReadableStream), count, createWriteStream(target, { flags: 'wx' }));
+        if (got !== m.size) throw new PullError(wrongSize(m, String(got)));
+      } catch (err) {
+        await fsp.rm(target, { force: true });
+        throw err;
+      }
       const etag = response.headers.get('etag');
       if (etag) etags[m.path] = { etag, size: m.size };
+      bytes += got;
     }
-    const { size } = await fsp.stat(target);
-    if (size !== m.size) throw new PullError(`media '${m.path}': got ${size} bytes from ${m.url}, the API says ${m.size}; pull again (the file may have changed meanwhile)`);
-    bytes += size;
     o.onFile?.();
   });
   return { etags, bytes, reused };

@@ -36,6 +36,8 @@ export interface PullOptions {
   readonly signal?: AbortSignal;
   /** Items per page of a list (default 100). */
   readonly pageSize?: number;
+  /** The largest JSON answer read (default 64 MiB; tests make it small). */
+  readonly maxDocumentBytes?: number;
   /** Tries per request and the first pause before a retry (tests shorten it). */
   readonly tries?: number;
   readonly backoffMs?: number;
@@ -78,10 +80,10 @@ async function readMarker(folder: string): Promise<Marker | undefined> {
 }
 
 /** Whether `folder` may be replaced: missing, empty, or an earlier pull (unless forced). */
-async function checkTarget(folder: string, force: boolean): Promise<Marker | undefined> {
+async function checkTarget(folder: string, out: string, force: boolean): Promise<Marker | undefined> {
   const names = await fsp.readdir(folder).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return [] as string[];
-    if (err.code === 'ENOTDIR') throw new PullError(`${folder} is a file: choose another --out`, true);
+    if (err.code === 'ENOTDIR') throw new PullError(`--out ${out} is a file, not a folder: choose another --out`, true);
     throw err;
   });
   const marker = await readMarker(folder);
@@ -98,7 +100,7 @@ export async function pull(o: PullOptions): Promise<PullResult> {
   const warn = o.warn ?? (() => undefined);
   const progress = o.onProgress ?? (() => undefined);
   await recoverOutput(folder);
-  const marker = await checkTarget(folder, o.force === true);
+  const marker = await checkTarget(folder, o.out, o.force === true);
   // Answers remembered from a pull of the same project from the same API only.
   const same = marker && marker.base_url === o.baseUrl && marker.project === o.project && marker.dialect === o.dialect;
   const fetcher = new Fetcher({
@@ -108,6 +110,7 @@ export async function pull(o: PullOptions): Promise<PullResult> {
     previous: same ? marker.documents : {},
     ...(o.tries !== undefined ? { tries: o.tries } : {}),
     ...(o.backoffMs !== undefined ? { backoffMs: o.backoffMs } : {}),
+    ...(o.maxDocumentBytes !== undefined ? { maxDocumentBytes: o.maxDocumentBytes } : {}),
     onRetry: (path, reason) => progress(`retrying ${path} (${reason})`),
   });
   const read: ReadOptions = { fetcher, project: o.project, collections: o.collections, drafts: o.drafts === true, pageSize: o.pageSize ?? 100, warn, progress };

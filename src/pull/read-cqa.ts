@@ -10,17 +10,27 @@ import { PullError } from './model.js';
 import { isPublic, readDocument, type ReadOptions } from './read-options.js';
 import { htmlToMarkdown } from './richtext.js';
 
-/** Every item of a list, a page of o.pageSize at a time, until meta.total. */
+/**
+ * Every item of a list, a page of o.pageSize at a time, until meta.total. A server's answers are
+ * not trusted to end the loop: a missing total is refused, and a short, empty or repeated page ends it.
+ */
 async function listAll(o: ReadOptions, path: string, query: string, what: string): Promise<unknown[]> {
   const items: unknown[] = [];
+  let last = '';
   for (let offset = 0; ; ) {
     const page = `${path}?${query ? `${query}&` : ''}limit=${o.pageSize}&offset=${offset}`;
     const body = await readDocument(o, page, what, 'check --project and --collections');
-    expectShape(isObject(body) && Array.isArray(body.data) && isObject(body.meta), o.fetcher.url(page).href, '{"data": […], "meta": {…}}');
+    const url = o.fetcher.url(page).href;
+    expectShape(isObject(body) && Array.isArray(body.data) && isObject(body.meta), url, '{"data": […], "meta": {…}}');
+    const total = (body.meta as Record<string, unknown>).total;
+    expectShape(Number.isSafeInteger(total) && (total as number) >= 0, url, '"meta.total", the number of items, a non-negative integer');
     const data = body.data as unknown[];
+    const same = JSON.stringify(data);
+    if (data.length > 0 && same === last) throw new PullError(`${url}: the page repeats the one before (offset ignored?); cannot read ${what} to its end`);
+    last = same;
     items.push(...data);
     offset += data.length;
-    if (data.length === 0 || offset >= Number((body.meta as Record<string, unknown>).total)) return items;
+    if (data.length < o.pageSize || offset >= (total as number)) return items;
   }
 }
 
@@ -30,6 +40,7 @@ export async function readCqa(o: ReadOptions): Promise<PulledProject> {
   const doc = await readDocument(o, base, `project '${project}'`, 'check the base URL (the part before /api) and --project (a token of another project gets a 404 too)');
   expectShape(isObject(doc) && isObject(doc.data) && Array.isArray(doc.data.collections), fetcher.url(base).href, '{"data": {…, "collections": […]}}; for the elmapi dialect pass --dialect elmapi');
   const data = doc.data as Record<string, unknown>;
+  if (data.id !== project) throw new PullError(`${fetcher.url(base).href}: the answer is for project ${JSON.stringify(data.id)}, not '${project}': check the base URL and --project`);
   const listed = (data.collections as unknown[]).filter(isObject);
   const slugs = listed.map((c) => String(c.slug));
   for (const wanted of o.collections ?? []) {
@@ -73,7 +84,7 @@ export async function readCqa(o: ReadOptions): Promise<PulledProject> {
   });
 
   return {
-    id: String(data.id ?? project),
+    id: project,
     name: String(data.name ?? project),
     description: textOrNull(data.description),
     dialect: 'cqa',

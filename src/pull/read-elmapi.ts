@@ -25,16 +25,20 @@ export function isoFromElmapi(time: string): string {
 const isMedia = (v: unknown): boolean => isObject(v) && typeof v.file_name === 'string' && typeof v.full_url === 'string';
 const isEntry = (v: unknown): boolean => isObject(v) && Object.hasOwn(v, 'id') && Object.hasOwn(v, 'locale') && !isMedia(v);
 
-/** Every item of a bare-array list, a page at a time, until a page comes back short. */
+/** Every item of a bare-array list, a page at a time, until a page comes back short or empty (or repeats the one before). */
 async function listAll(o: ReadOptions, path: string, query: string, what: string): Promise<Raw[]> {
   const items: Raw[] = [];
+  let last = '';
   for (let offset = 0; ; offset += o.pageSize) {
     const page = `${path}?${query ? `${query}&` : ''}limit=${o.pageSize}&offset=${offset}`;
     const url = o.fetcher.url(page).href;
     const body = await readDocument(o, page, what, 'check --collections (the names as in the API URLs) and --project');
     expectShape(Array.isArray(body) && body.every(isObject), url, 'a JSON array of entries (the elmapi dialect); for a cqa API leave out --dialect');
+    const same = JSON.stringify(body);
+    if (body.length > 0 && same === last) throw new PullError(`${url}: the page repeats the one before (offset ignored?); cannot read ${what} to its end`);
+    last = same;
     items.push(...(body as Raw[]));
-    if ((body as unknown[]).length < o.pageSize) return items;
+    if (body.length === 0 || body.length < o.pageSize) return items;
   }
 }
 
@@ -43,6 +47,7 @@ export async function readElmapi(o: ReadOptions): Promise<PulledProject> {
   const base = `/api/${encodeURIComponent(project)}`;
   const doc = await readDocument(o, base, `project '${project}'`, 'check the base URL (the part before /api) and --project (the 32-character uuid)');
   expectShape(isObject(doc) && typeof doc.uuid === 'string', fetcher.url(base).href, '{"uuid", "name", "description"}; for a cqa API leave out --dialect');
+  if (doc.uuid !== project) throw new PullError(`${fetcher.url(base).href}: the answer is for project ${JSON.stringify(doc.uuid)}, not '${project}': check the base URL and --project`);
   if (!o.collections || o.collections.length === 0) throw new PullError('the elmapi dialect lists no collections: name them with --collections a,b', true);
 
   const mediaPath = `${base}/project-media`;
@@ -86,7 +91,7 @@ export async function readElmapi(o: ReadOptions): Promise<PulledProject> {
   const locales = [...localeCount].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([l]) => l);
   const defaultLocale = locales[0] ?? 'en';
   return {
-    id: doc.uuid as string,
+    id: project,
     name: String(doc.name ?? project),
     description: typeof doc.description === 'string' ? doc.description : null,
     dialect: 'elmapi',
@@ -106,7 +111,12 @@ function mediaFrom(m: Raw, project: string, o: ReadOptions): PulledMedia {
   const at = url.pathname.lastIndexOf(marker);
   let path = fileName;
   if (at >= 0) {
-    const tail = decodeURIComponent(url.pathname.slice(at + marker.length));
+    let tail: string;
+    try {
+      tail = decodeURIComponent(url.pathname.slice(at + marker.length));
+    } catch {
+      throw new PullError(`media ${JSON.stringify(fileName)}: its full_url ${url.href} has a bad percent-escape (%XX)`);
+    }
     if (tail === fileName || tail.endsWith(`/${fileName}`)) path = tail;
   }
   const number = typeof m.id === 'number' ? m.id : Number(m.id);

@@ -4,7 +4,7 @@
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { idProblem } from '../content/identifiers.js';
+import { fieldNameProblem, idProblem } from '../content/identifiers.js';
 import { localeFromFileName } from '../content/locale.js';
 import { compareCodePoints } from '../snapshot/order.js';
 import type { FieldDef, JsonValue } from '../snapshot/model.js';
@@ -42,6 +42,9 @@ export async function writeTree(root: string, p: PulledProject, comment: string)
   project.default_locale = p.default_locale;
   project.locales = p.locales;
   project.public = p.public;
+  // p.id goes into a comment unquoted: it must be a plain id (the readers use --project, checked against the answer).
+  const idProblemText = idProblem('project id', p.id);
+  if (idProblemText) throw new PullError(idProblemText);
   const tokenHint = p.public ? '' : `# No tokens are copied: make one with \`cqa token create --project ${p.id}\` and paste its lines here.\n`;
   await fsp.mkdir(root, { recursive: true });
   await write('project.yaml', `# ${comment}\n${tokenHint}${yaml(project)}`);
@@ -49,6 +52,11 @@ export async function writeTree(root: string, p: PulledProject, comment: string)
   for (const c of p.collections) {
     const slugProblem = idProblem('collection slug', c.slug);
     if (slugProblem) throw new PullError(slugProblem);
+    // Field names are written as YAML keys as they are: the loader's own rules keep them plain.
+    for (const f of c.fields) {
+      const problem = fieldNameProblem(f.name);
+      if (problem) throw new PullError(`collection '${c.slug}', field ${JSON.stringify(f.name)}: ${problem}`);
+    }
     await write(`${c.slug}/_collection.yaml`, collectionYaml(c));
     for (const e of c.entries) {
       const problem = idProblem('entry id', e.id);

@@ -42,7 +42,12 @@ describe('cqa pull usage', () => {
     [['http://127.0.0.1:4000', '--project', '../etc'], /--project '\.\.\/etc' is not a project id/],
     [['http://127.0.0.1:4000', '--project', 'demo', '--dialect', 'strapi'], /--dialect must be cqa or elmapi/],
     [['http://127.0.0.1:4000', '--project', 'x', '--dialect', 'elmapi'], /--dialect elmapi needs --collections/],
-    [['http://127.0.0.1:4000', '--project', 'demo', '--concurrency', '0'], /--concurrency must be from 1 to 32/],
+    [['http://127.0.0.1:4000', '--project', 'demo', '--concurrency', '0'], /--concurrency must be an integer from 1 to 32, got '0'/],
+    [['http://127.0.0.1:4000', '--project', 'demo', '--concurrency', '33'], /--concurrency must be an integer from 1 to 32, got '33'/],
+    [['http://127.0.0.1:4000', '--project', 'demo', '--collections', ''], /--collections names no collection/],
+    [['http://127.0.0.1:4000', '--project', 'demo', '--collections', ' , '], /--collections names no collection \(got ' , '\)/],
+    [['http://127.0.0.1:4000/x?y=1', '--project', 'demo'], /BASE_URL must have no query/],
+    [['http://127.0.0.1:4000/x#y', '--project', 'demo'], /BASE_URL must have no query \(\?…\) or fragment/],
     [['http://127.0.0.1:4000', '--project', 'demo', '--token', 'abc'], /Unknown option '--token'/],
     [['http://127.0.0.1:4000', '--project', 'demo', '--token-file', '/nonexistent/token'], /--token-file: cannot read/],
   ])('%j → exit 2', (args, message) => {
@@ -65,5 +70,34 @@ describe('cqa pull usage', () => {
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/HTTP 401.*CQA_TOKEN/);
     expect(existsSync(join(dir, 'other'))).toBe(false);
+  });
+
+  it('--out naming a file is named; a refused connection is a runtime error (exit 1)', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'file'), 'x');
+    const file = await cqaAsync([server.url, '--project', 'demo', '--out', join(dir, 'file'), '--collections', 'authors']);
+    expect(file.code).toBe(2);
+    expect(file.err).toContain(`--out ${join(dir, 'file')} is a file`);
+    // A port nothing listens on: the server that was there is closed.
+    const gone = await startServer({ content: SAMPLE });
+    const goneUrl = gone.url;
+    await gone.close();
+    const refused = cqa([goneUrl, '--project', 'demo', '--out', join(dir, 'x')]);
+    expect(refused.err).toMatch(/cannot reach/);
+    expect(refused.code).toBe(1);
+  }, 30_000);
+
+  it('the summary: an absolute --out as given, singular counts, reused media not counted as downloaded', async () => {
+    const dir = tempDir();
+    const args = [server.url, '--project', 'demo', '--out', join(dir, 'c'), '--collections', 'authors', '--media', '--token-file', join(dir, 'token')];
+    writeFileSync(join(dir, 'token'), 'demo-token\n');
+    const first = await cqaAsync(args);
+    expect(first.code, first.err).toBe(0);
+    expect(first.out).toContain(`✓ pulled demo into ${join(dir, 'c', 'demo')}: 1 collection, `);
+    expect(first.out).toMatch(/downloaded/);
+    const second = await cqaAsync(args);
+    expect(second.code, second.err).toBe(0);
+    expect(second.out).not.toMatch(/downloaded/);
+    expect(second.out).toMatch(/media \(\d+ unchanged\)/);
   });
 });
