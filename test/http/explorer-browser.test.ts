@@ -2,7 +2,7 @@
 // playwright-core; never a downloaded browser) against startServer on the sample content. A person
 // types a token, builds a query with the form, runs it: the page must show the request the server
 // got and exactly the server's answer, in both dialects; a wrong token must say 401.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -15,6 +15,8 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '
 const TRAVEL = '5f2b8c1e9a4d4e7fb3c60a1d2e8f9b47';
 
 let server: RunningServer;
+/** The sample tree with `demo` made public: a travel token sees it too, as an anonymous reader. */
+let openDemo: RunningServer;
 let context: BrowserContext;
 const work = mkdtempSync(join(tmpdir(), 'cqa-explorer-'));
 /** Every URL the browser asked for: the page must need nothing from anywhere else. */
@@ -28,6 +30,10 @@ beforeAll(async () => {
     );
   }
   server = await startServer({ snapshot: await buildSnapshot({ content: 'content' }), port: 0 });
+  cpSync('content', join(work, 'content'), { recursive: true });
+  const yaml = join(work, 'content', 'demo', 'project.yaml');
+  writeFileSync(yaml, readFileSync(yaml, 'utf8').replace(/^public: false$/m, 'public: true'));
+  openDemo = await startServer({ snapshot: await buildSnapshot({ content: join(work, 'content') }), port: 0 });
   context = await chromium.launchPersistentContext(join(work, 'profile'), { executablePath: CHROMIUM, args: ARGS, headless: true, timeout: 30_000 });
   context.on('request', (r) => requested.push(r.url()));
 }, 60_000);
@@ -35,6 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await context?.close();
   await server?.close();
+  await openDemo?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -45,15 +52,15 @@ async function apiAnswer(path: string, token: string): Promise<{ status: number;
 }
 
 /** Opens the page and uses `token` with the keyboard only (type, Enter). */
-async function openWithToken(token: string): Promise<Page> {
+async function openWithToken(token: string, on: RunningServer = server): Promise<Page> {
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(e.message));
   page.on('console', (m) => {
     if (m.type() === 'error' && !m.text().includes('401')) problems.push(m.text());
   });
-  await page.goto(`${server.url}/`);
-  await expect.poll(() => page.textContent('#token-status')).toContain('No project here is public');
+  await page.goto(`${on.url}/`);
+  await expect.poll(() => page.textContent('#token-status')).toMatch(on === server ? /No project here is public/ : /readable without a token/);
   await page.focus('#token');
   await page.keyboard.type(token);
   await page.keyboard.press('Enter');
@@ -174,8 +181,49 @@ describe('the explorer page in headless Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it("asks a public project that is not the token's own without the token, and shows it like any other", async () => {
+    const page = await openWithToken('travel-token', openDemo);
+    expect(await page.textContent('#token-status')).toContain('Token accepted: 2 projects');
+    const demo = (await (await fetch(`${openDemo.url}/api/demo`, { headers: { accept: 'application/json' } })).json()) as {
+      data: { name: string; collections: { slug: string; count: number }[] };
+    };
+    const list = page.locator('#project-list');
+    expect(await list.textContent()).toContain(demo.data.name);
+    expect(await list.textContent()).not.toContain('401');
+    const products = demo.data.collections.find((c) => c.slug === 'products')!;
+    const row = page.locator('#project-list tr', { has: page.locator('button[data-collection="products"]') });
+    await expect.poll(() => row.locator('td.num').textContent()).toBe(String(products.count));
+    expect(await row.textContent()).toContain('price (number)');
+
+    await page.selectOption('#project', 'demo');
+    await page.selectOption('#collection', 'products');
+    await page.fill('#limit', '2');
+    const shown = await run(page);
+    expect(shown.status).toBe('200 OK');
+    const expected = await (await fetch(`${openDemo.url}/api/demo/products?limit=2`, { headers: { accept: 'application/json' } })).json();
+    expect(JSON.parse(shown.answer)).toEqual(expected);
+    expect(shown.curl).not.toContain('Authorization');
+
+    // The token's own project still gets the token.
+    await page.selectOption('#project', TRAVEL);
+    await page.selectOption('#collection', 'articles');
+    expect((await run(page)).status).toBe('200 OK');
+    await page.close();
+  }, 60_000);
+
+  it('fits a 390 px wide screen: nothing wider than the viewport', async () => {
+    const page = await openWithToken('travel-token', openDemo);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.click('#add-condition');
+    await page.selectOption('#conditions .condition .op', 'like');
+    const widths = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    expect(widths[0]).toBeLessThanOrEqual(widths[1]!);
+    expect(widths[1]).toBe(390);
+    await page.close();
+  }, 60_000);
+
   it('loaded nothing from anywhere but the server', () => {
     expect(requested.length).toBeGreaterThan(0);
-    expect(requested.filter((u) => !u.startsWith(`${server.url}/`))).toEqual([]);
+    expect(requested.filter((u) => !u.startsWith(`${server.url}/`) && !u.startsWith(`${openDemo.url}/`))).toEqual([]);
   });
 });

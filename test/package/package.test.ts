@@ -43,9 +43,11 @@ describe('bin/cqa.js', () => {
 });
 
 describe('public types', () => {
-  it('of content-query-api/edge and /client compile without @types/node, lib checks on', () => {
+  // nodenext reads package.json "exports"; node10 (`moduleResolution: "node"`, still common) does not,
+  // and finds the subpaths through "typesVersions".
+  it.each(['nodenext', 'node10'])('of content-query-api/edge and /client compile without @types/node, lib checks on (moduleResolution %s)', (resolution) => {
     // A copy of the package where no node_modules/@types/node can be found above it.
-    const project = join(work, 'consumer');
+    const project = join(work, `consumer-${resolution}`);
     const pkg = join(project, 'node_modules', 'content-query-api');
     mkdirSync(pkg, { recursive: true });
     cpSync('lib', join(pkg, 'lib'), { recursive: true, filter: (src) => !src.endsWith('.js') });
@@ -68,7 +70,7 @@ export const isClientError = (e: unknown) => e instanceof ClientError;
     writeFileSync(
       join(project, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom', 'dom.iterable'], types: [], skipLibCheck: false },
+        compilerOptions: { strict: true, noEmit: true, module: resolution === 'node10' ? 'es2022' : 'nodenext', moduleResolution: resolution, target: 'es2022', lib: ['es2022', 'dom', 'dom.iterable'], types: [], skipLibCheck: false },
         files: ['worker.ts'],
       }),
     );

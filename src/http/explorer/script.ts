@@ -31,9 +31,9 @@ export const explorerScript = (): string => String.raw`
   }
 
   /** One request to the API, as a client sends it; the answer's status and text as received. */
-  async function api(path) {
+  async function api(path, anonymous) {
     const headers = { Accept: 'application/json' };
-    if (token) headers.Authorization = 'Bearer ' + token;
+    if (token && !anonymous) headers.Authorization = 'Bearer ' + token;
     let res;
     try {
       res = await fetch(path, { headers, cache: 'no-store' });
@@ -116,7 +116,14 @@ export const explorerScript = (): string => String.raw`
 
   /** Adds what the project's own answer tells: the dialect, names, types and counts. */
   async function complete(project) {
-    const r = await api('/api/' + project.id);
+    let r = await api('/api/' + project.id);
+    // A token opens its own project only: a public project of another one answers it 401, so the
+    // page asks that project (and every query to it) without the token, as an anonymous reader.
+    if (r.status === 401 && token && project.open) {
+      project.anonymous = true;
+      r = await api('/api/' + project.id, true);
+    }
+    const ask = (path) => api(path, project.anonymous);
     const d = r.body && r.body.data;
     if (r.status === 200 && d && Array.isArray(d.collections)) {
       project.dialect = 'cqa';
@@ -127,7 +134,7 @@ export const explorerScript = (): string => String.raw`
       project.dialect = 'elmapi';
       project.name = r.body.name || project.id;
       await Promise.all(project.collections.map(async (c) => {
-        const n = await api('/api/' + project.id + '/' + c.slug + '?count');
+        const n = await ask('/api/' + project.id + '/' + c.slug + '?count');
         c.count = typeof n.body === 'number' ? n.body : null;
       }));
     } else {
@@ -175,11 +182,11 @@ export const explorerScript = (): string => String.raw`
           el('td', { text: fieldsText(c) })));
       list.append(el('article', { class: 'project' },
         el('h3', {}, p.name + ' ', el('code', { text: p.id })),
-        el('p', { class: 'meta', text: [p.dialect ? 'dialect ' + p.dialect : '', p.open ? 'public' : 'token needed', p.locales.length ? 'locales ' + p.locales.join(', ') : ''].filter(Boolean).join(' · ') }),
+        el('p', { class: 'meta', text: [p.dialect ? 'dialect ' + p.dialect : '', p.anonymous ? 'public, asked without the token' : p.open ? 'public' : 'token needed', p.locales.length ? 'locales ' + p.locales.join(', ') : ''].filter(Boolean).join(' · ') }),
         p.problem ? el('p', { class: 'error', text: p.problem }) : null,
-        el('table', {},
+        el('div', { class: 'scroll' }, el('table', {},
           el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: 'Collection' }), el('th', { scope: 'col', text: 'Name' }), el('th', { scope: 'col', text: 'Entries' }), el('th', { scope: 'col', text: 'Fields' }))),
-          el('tbody', {}, ...rows))));
+          el('tbody', {}, ...rows)))));
     }
     const select = $('project');
     const before = select.value;
@@ -285,17 +292,18 @@ export const explorerScript = (): string => String.raw`
     event.preventDefault();
     const path = compose();
     if (!path) return;
+    const sendToken = token && !project().anonymous;
     const url = location.origin + path;
     const result = $('result');
     result.hidden = false;
     result.setAttribute('aria-busy', 'true');
     $('request').textContent = 'GET ' + url;
     // -g: curl must not read the brackets as its own URL patterns. The token stays out of the page.
-    $('curl').textContent = 'curl -g -H ' + quote('Accept: application/json') + (token ? ' -H "Authorization: Bearer $CQA_TOKEN"' : '') + ' ' + quote(url);
-    $('curl-note').hidden = !token;
+    $('curl').textContent = 'curl -g -H ' + quote('Accept: application/json') + (sendToken ? ' -H "Authorization: Bearer $CQA_TOKEN"' : '') + ' ' + quote(url);
+    $('curl-note').hidden = !sendToken;
     $('status').textContent = '';
     $('answer').textContent = '';
-    const r = await api(path);
+    const r = await api(path, !sendToken);
     $('status').textContent = r.status + ' ' + r.statusText;
     $('status').className = r.status >= 400 || r.status === 0 ? 'error' : 'ok';
     $('answer').textContent = r.body === undefined ? r.text : JSON.stringify(r.body, null, 2);

@@ -18,17 +18,21 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .error { color: var(--bad); }
 .ok { color: var(--good); }
 form { display: flex; flex-wrap: wrap; gap: .6rem 1rem; align-items: end; }
-label { display: flex; flex-direction: column; gap: .15rem; font-weight: 600; font-size: .85rem; }
+label { display: flex; flex-direction: column; gap: .15rem; font-weight: 600; font-size: .85rem; max-width: 100%; }
 label.inline { flex-direction: row; align-items: center; font-weight: normal; }
 fieldset { border: 1px solid var(--line); border-radius: 4px; width: 100%; display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; }
 legend { font-weight: 600; font-size: .85rem; }
-.condition { display: flex; gap: .4rem; width: 100%; }
-.condition .value { flex: 1; }
+/* Narrow screens: a condition row wraps, a wide table scrolls inside its own box, not the page. */
+.condition { display: flex; flex-wrap: wrap; gap: .4rem; width: 100%; }
+.condition select { min-width: 0; max-width: 100%; }
+.condition .value { flex: 1 1 10rem; min-width: 0; }
+.scroll { overflow-x: auto; max-width: 100%; }
+input, select { max-width: 100%; }
 input, select, button { padding: .3rem .45rem; border: 1px solid var(--line); border-radius: 4px; background: Field; color: FieldText; }
 input[type=checkbox], input[type=radio] { padding: 0; }
 button { cursor: pointer; font: inherit; }
 button[type=submit] { background: var(--accent); color: #fff; border-color: var(--accent); }
 button.link { background: none; border: none; padding: 0; text-decoration: underline; font-family: ui-monospace, Menlo, Consolas, monospace; }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
-#token { min-width: 20rem; }
+#token { min-width: min(20rem, 100%); }
 `;
