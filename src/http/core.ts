@@ -145,6 +145,8 @@ export class HttpCore {
     private readonly platform: Platform,
     private readonly engine: QueryEngine,
     options: HttpOptions = {},
+    /** Made by the caller already (startServer checks the options before loading); else from `options`. */
+    controls: Controls = new Controls(options),
   ) {
     this.cors = corsPolicy(options.cors);
     this.cacheControl = options.cacheControl?.trim() || 'no-cache';
@@ -155,7 +157,6 @@ export class HttpCore {
     this.onError = options.onError ?? ((err) => console.error('cqa: unexpected error', err));
     this.varyOrigin = this.cors.varyOrigin ? 'Origin' : undefined;
     this.explorer = options.explorer;
-    const controls = new Controls(options);
     this.controls = controls.active ? controls : undefined;
     this.served = this.serve(snapshot);
   }

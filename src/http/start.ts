@@ -75,6 +75,7 @@ export interface RunningServer {
 
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   // Checked before any work: a bad delay or rate throws a RangeError here (src/http/controls.ts).
+  // Prefer is honoured by default here (a mock for tests), not in createHandler (a deployment).
   const controls = new Controls({ ...options, prefer: options.prefer ?? true });
   const journal = new Journal(options.journal ?? 1000);
   const log = options.log ?? ((line: string) => console.log(line));
@@ -122,13 +123,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // The first load parsed the whole tree: a fresh thread drops the heap that took.
   await parser?.restart();
 
-  // Prefer is honoured by default here (a mock for tests), not in createHandler (a deployment).
-  const core = new HttpCore(snapshot, nodePlatform, defaultEngine, {
-    ...options,
-    explorer: options.ui === false ? undefined : (options.explorer ?? explorerPage),
-    prefer: options.prefer ?? true,
-    seed: controls.seed,
-  });
+  const core = new HttpCore(
+    snapshot,
+    nodePlatform,
+    defaultEngine,
+    { ...options, explorer: options.ui === false ? undefined : (options.explorer ?? explorerPage) },
+    controls,
+  );
   const textLog = options.quiet === false;
   const onRequest = options.onRequest;
   const record =
