@@ -74,8 +74,23 @@ export function delayOption(value: string | undefined, max: number): number | { 
   const m = /^(\d+)(?:-(\d+))?$/.exec(value);
   const min = m ? Number(m[1]) : NaN;
   const top = m?.[2] === undefined ? min : Number(m[2]);
-  if (!(min <= top && top <= max)) throw new UsageError(`--delay must be an integer from 0 to ${max}, got '${value}'; a range of them (100-400) draws one per request`);
-  return top === min ? min : { min, max: top };
+  if (m && min <= top && top <= max) return top === min ? min : { min, max: top };
+  throw new UsageError(`--delay '${value}': ${delayProblem(value, m ? [min, top] : undefined, max)}`);
+}
+
+/** What is wrong with a --delay value, and what to write instead. */
+function delayProblem(value: string, range: [number, number] | undefined, max: number): string {
+  const forms = `write milliseconds (200) or a range MIN-MAX (100-400), from 0 to ${max}`;
+  if (range) {
+    const [min, top] = range;
+    return min > top ? `the range's minimum (${min}) is above its maximum (${top}); write ${top}-${min}` : `${top} ms is more than ${max} ms (ten minutes), the longest delay; write a smaller number`;
+  }
+  if (/^-\d+$/.test(value)) return `a delay cannot be negative; write ${value.slice(1)}, or 0-${value.slice(1)} for a range from 0`;
+  if (/^\d+-$/.test(value)) return `the range has no maximum; write both ends (${value}${Math.min(Number(value.slice(0, -1)) + 100, max)}) or ${value.slice(0, -1)} alone`;
+  // 1.5 or 1.5-2.5: the same, rounded to whole milliseconds.
+  const rounded = value.replace(/\d*\.\d+/g, (n) => String(Math.round(Number(n))));
+  if (rounded !== value && /^\d+(-\d+)?$/.test(rounded)) return `milliseconds are whole numbers; write ${rounded}`;
+  return `not a number of milliseconds; ${forms}`;
 }
 
 /** A share from 0 to 1, e.g. --fail-rate 0.1 (decimal notation only). */

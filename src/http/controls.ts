@@ -62,6 +62,7 @@ const isMs = (n: unknown): n is number => Number.isInteger(n) && (n as number) >
 function check(o: ControlOptions): void {
   const d = o.delay;
   if (typeof d === 'object' && d !== null) {
+    if (isMs(d.min) && isMs(d.max) && d.min > d.max) throw new RangeError(`delay ${JSON.stringify(d)}: min is above max; write { min: ${d.max}, max: ${d.min} }`);
     if (!isMs(d.min) || !isMs(d.max) || d.min > d.max) throw new RangeError(`delay must be { min, max } with integers 0 ≤ min ≤ max ≤ ${MAX_DELAY_MS} (ms), got ${JSON.stringify(d)}`);
   } else if (d !== undefined && !isMs(d)) {
     throw new RangeError(`delay must be an integer from 0 to ${MAX_DELAY_MS} (ms), got ${d}`);

@@ -70,6 +70,7 @@ describe('the decider', () => {
     for (const o of [{ failRate: 1.5 }, { failRate: -0.1 }, { failStatus: 404 }, { seed: -1 }, { seed: 2 ** 32 }, { delay: { min: 5, max: 1 } }, { delay: 700_000 }] as ControlOptions[]) {
       expect(() => new Controls(o), JSON.stringify(o)).toThrow(RangeError);
     }
+    expect(() => new Controls({ delay: { min: 400, max: 100 } })).toThrow('delay {"min":400,"max":100}: min is above max; write { min: 100, max: 400 }');
   });
 });
 
