@@ -70,6 +70,7 @@ export async function run(args: string[]): Promise<number> {
   const baseUrl = positionals[0];
   if (!baseUrl) throw new UsageError('missing BASE_URL: the API address, e.g. cqa pull http://127.0.0.1:4000 --project demo');
   if (!/^https?:\/\/[^/\s]+[^\s]*$/.test(baseUrl)) throw new UsageError(`BASE_URL must be an http(s) URL (the part before /api), got '${baseUrl}'`);
+  if (!URL.canParse(baseUrl)) throw new UsageError(`BASE_URL '${baseUrl}' is not a valid URL: check the host name and the port (1 to 65535)`);
   if (/[?#]/.test(baseUrl)) throw new UsageError(`BASE_URL must have no query (?…) or fragment (#…): pass the address before /api alone, got '${baseUrl}'`);
   if (/\/api\/?$/.test(baseUrl)) throw new UsageError(`BASE_URL is the part before /api: use '${baseUrl.replace(/\/api\/?$/, '')}'`);
   const project = values.project as string | undefined;

@@ -1,6 +1,8 @@
 // Reading an API over HTTP for `cqa pull`: the global fetch with a token, retries with backoff on
-// 429 and 5xx (honouring Retry-After) and on network errors, and answers remembered by ETag so a
-// second pull asks with If-None-Match and takes a 304 as "same as last time".
+// 429 and 5xx (honouring Retry-After) and on network errors (a connection reset halfway through a
+// body too), and answers remembered by ETag so a second pull asks with If-None-Match and takes a
+// 304 as "same as last time". When nothing listens at the base URL at all, the first request
+// fails at once: retrying a typo in the port for seconds helps nobody.
 import { PullError } from './model.js';
 
 export interface Answer {
@@ -31,20 +33,60 @@ export interface FetcherOptions {
 
 export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
 
+/** No connection, or one that broke halfway through a body: Fetcher.request sends the request again. */
+export class NetworkError extends PullError {}
+
+/**
+ * The chunks of a response body. A failure to read the next one (the connection reset halfway) is
+ * a NetworkError; an error of the reader's own (a file too large, a full disk) stays what it is.
+ */
+export async function* bodyChunks(response: Response, url: string): AsyncGenerator<Uint8Array> {
+  if (!response.body) return;
+  const chunks = (response.body as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const next = await chunks.next().catch((err: unknown) => {
+        throw new NetworkError(`the connection broke while reading ${url} (${reasonOf(err)})`);
+      });
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    // A reader that stops early cancels the download.
+    await chunks.return?.().catch(() => undefined);
+  }
+}
+
 /** A response body read up to `max` bytes; undefined when it is longer (the rest is not read). */
-export async function readCapped(response: Response, max: number): Promise<Buffer | undefined> {
+export async function readCapped(response: Response, max: number, url = response.url): Promise<Buffer | undefined> {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  if (!response.body) return Buffer.alloc(0);
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+  for await (const chunk of bodyChunks(response, url)) {
     size += chunk.byteLength;
-    if (size > max) {
-      await response.body.cancel().catch(() => undefined);
-      return undefined;
-    }
+    if (size > max) return undefined;
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
+}
+
+/** What a network error says: fetch's own message is only "fetch failed", its cause tells. */
+function reasonOf(err: unknown): string {
+  const cause = (err as { cause?: { message?: string } }).cause;
+  return cause?.message ?? (err as Error).message;
+}
+
+/**
+ * A first request that found nothing there (refused, no such host, a port fetch never connects
+ * to): a one-line message of what to check, or undefined for a failure worth retrying.
+ */
+function nothingThere(err: unknown, base: URL): string | undefined {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  const port = base.port || (base.protocol === 'https:' ? '443' : '80');
+  if (cause?.code === 'ECONNREFUSED') return `nothing listens at ${base.origin} (connection refused): is the server running, and is ${port} its port? Check BASE_URL`;
+  if (cause?.code === 'ENOTFOUND') return `cannot reach ${base.origin}: no host named '${base.hostname}' (ENOTFOUND); check the host name in BASE_URL`;
+  // The fetch standard's "bad ports" (6000, 6667, 10080, …): fetch refuses them without trying.
+  if (cause?.message === 'bad port') return `cannot reach ${base.origin}: fetch never connects to port ${port} (a blocked port); run the server on another port, e.g. cqa serve --port 4000`;
+  return undefined;
 }
 
 const RETRY_STATUS = (status: number) => status === 429 || status >= 500;
@@ -74,12 +116,21 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+export interface RequestOptions {
+  readonly accept?: string;
+  /** Send the token (to the API's own origin only) and If-None-Match. */
+  readonly withToken?: boolean;
+  readonly etag?: string | undefined;
+}
+
 export class Fetcher {
   /** The answers with an ETag seen in this pull, for the next one (see EtagCache). */
   readonly seen: EtagCache = {};
   requests = 0;
   notModified = 0;
   retries = 0;
+  /** Some request got an answer: from now on a refused connection is a server restarting, and retried. */
+  private answered = false;
 
   constructor(private readonly options: FetcherOptions) {}
 
@@ -93,8 +144,18 @@ export class Fetcher {
   }
 
   /** A GET with retries; answers other than 2xx and 304 are returned for the reader to explain. */
-  async get(path: string, accept = 'application/json', withToken = true, etag = this.previousAnswer(path)?.etag): Promise<Response> {
+  get(path: string, accept = 'application/json', withToken = true, etag = this.previousAnswer(path)?.etag): Promise<Response> {
+    return this.request(path, { accept, withToken, etag }, async (response) => response);
+  }
+
+  /**
+   * A GET with retries whose answer `read` takes, body and all. A connection that breaks while
+   * `read` takes the body (a NetworkError from bodyChunks) is retried as a refused one is: the
+   * request is sent again, with the same headers, and `read` starts over.
+   */
+  async request<T>(path: string, o: RequestOptions, read: (response: Response) => Promise<T>): Promise<T> {
     const { tries = 5, backoffMs = 250, signal, token } = this.options;
+    const { accept = 'application/json', withToken = true, etag } = o;
     const headers: Record<string, string> = { Accept: accept };
     // The token goes only to the API's own origin (a media URL may point to a CDN).
     if (withToken && token && this.url(path).origin === this.url('/').origin) headers.Authorization = `Bearer ${token}`;
@@ -104,17 +165,25 @@ export class Fetcher {
       let wait: number | undefined;
       try {
         this.requests++;
-        const response = await fetch(this.url(path), { headers, signal, redirect: 'follow' });
-        if (!RETRY_STATUS(response.status) || attempt >= tries) return response;
+        let response: Response;
+        try {
+          response = await fetch(this.url(path), { headers, signal, redirect: 'follow' });
+        } catch (err) {
+          if (signal?.aborted) throw signal.reason;
+          const nothing = this.answered ? undefined : nothingThere(err, this.url('/'));
+          if (nothing) throw new PullError(nothing);
+          // Not a usage error: the arguments may be right and the server down (exit 1, as for any runtime failure).
+          throw new NetworkError(`cannot reach ${this.url(path).origin} (${reasonOf(err)}): check BASE_URL and that the server runs`);
+        }
+        this.answered = true;
+        if (!RETRY_STATUS(response.status) || attempt >= tries) return await read(response);
         reason = `HTTP ${response.status}`;
         wait = retryAfterMs(response.headers.get('retry-after'));
         await response.body?.cancel();
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
-        const cause = (err as { cause?: { message?: string } }).cause;
-        // Not a usage error: the arguments may be right and the server down (exit 1, as for any runtime failure).
-        if (attempt >= tries) throw new PullError(`cannot reach ${this.url(path).origin} (${cause?.message ?? (err as Error).message}): check BASE_URL and that the server runs`);
-        reason = (err as Error).message;
+        if (!(err instanceof NetworkError) || attempt >= tries) throw err;
+        reason = err.message;
       }
       this.retries++;
       this.options.onRetry?.(path, reason);
@@ -129,19 +198,20 @@ export class Fetcher {
 
   /** A JSON document: its status and text, a 304 answered from the earlier pull's copy. */
   async document(path: string): Promise<Answer> {
-    const response = await this.get(path);
     const previous = this.previousAnswer(path);
-    if (response.status === 304 && previous) {
-      this.notModified++;
-      this.seen[path] = previous;
-      return { status: 200, text: previous.text };
-    }
-    const max = this.options.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
-    const bytes = await readCapped(response, max);
-    if (bytes === undefined) throw new PullError(`${this.url(path).href}: the answer is larger than ${max} bytes; is that the API's address?`);
-    const text = bytes.toString('utf8');
-    const etag = response.headers.get('etag');
-    if (response.ok && etag) this.seen[path] = { etag, text };
-    return { status: response.status, text };
+    return this.request(path, { etag: previous?.etag }, async (response) => {
+      if (response.status === 304 && previous) {
+        this.notModified++;
+        this.seen[path] = previous;
+        return { status: 200, text: previous.text };
+      }
+      const max = this.options.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
+      const bytes = await readCapped(response, max, this.url(path).href);
+      if (bytes === undefined) throw new PullError(`${this.url(path).href}: the answer is larger than ${max} bytes; is that the API's address?`);
+      const text = bytes.toString('utf8');
+      const etag = response.headers.get('etag');
+      if (response.ok && etag) this.seen[path] = { etag, text };
+      return { status: response.status, text };
+    });
   }
 }

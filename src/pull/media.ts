@@ -5,9 +5,8 @@ import { createWriteStream, promises as fsp } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ReadableStream } from 'node:stream/web';
 import { mapLimit } from '../content/cache.js';
-import type { Fetcher } from './fetch.js';
+import { bodyChunks, type Fetcher } from './fetch.js';
 import { PullError, type PulledMedia } from './model.js';
 
 /** ETag and size per media path, remembered for the next pull. */
@@ -36,12 +35,14 @@ export async function downloadMedia(media: readonly PulledMedia[], o: MediaDownl
     await fsp.mkdir(dirname(target), { recursive: true });
     const before = Object.hasOwn(o.previous, m.path) ? o.previous[m.path] : undefined;
     const earlier = before && before.size === m.size && o.previousTree ? join(o.previousTree, 'media', ...m.path.split('/')) : undefined;
-    const response = await o.fetcher.get(m.url, '*/*', true, earlier ? before?.etag : undefined);
-    if (response.status === 304 && earlier && before) {
-      await fsp.copyFile(earlier, target);
-      etags[m.path] = before;
-      reused++;
-    } else {
+    // A download that breaks halfway is sent again from the start (Fetcher.request), its partial file removed.
+    await o.fetcher.request(m.url, { accept: '*/*', etag: earlier ? before?.etag : undefined }, async (response) => {
+      if (response.status === 304 && earlier && before) {
+        await fsp.copyFile(earlier, target);
+        etags[m.path] = before;
+        reused++;
+        return;
+      }
       let got = 0;
       if (!response.ok || !response.body) {
         await response.body?.cancel();
@@ -55,7 +56,7 @@ export async function downloadMedia(media: readonly PulledMedia[], o: MediaDownl
         },
       });
       try {
-        await pipeline(Readable.fromWeb(response.body as ReadableStream), count, createWriteStream(target, { flags: 'wx' }));
+        await pipeline(Readable.from(bodyChunks(response, m.url)), count, createWriteStream(target, { flags: 'wx' }));
         if (got !== m.size) throw new PullError(wrongSize(m, String(got)));
       } catch (err) {
         await fsp.rm(target, { force: true });
@@ -64,7 +65,7 @@ export async function downloadMedia(media: readonly PulledMedia[], o: MediaDownl
       const etag = response.headers.get('etag');
       if (etag) etags[m.path] = { etag, size: m.size };
       bytes += got;
-    }
+    });
     o.onFile?.();
   });
   return { etags, bytes, reused };
