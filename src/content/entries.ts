@@ -9,6 +9,7 @@ import { localeFromFileName } from './locale.js';
 import { entryLine, type ParsedEntry } from './parse.js';
 import type { ProjectConfig } from './project.js';
 import { isoFromMs, parseDateTime } from './timestamps.js';
+import { commentedValueHint } from './unquoted-colour.js';
 import { coerceField, type RenderMarkdown } from './values.js';
 
 export interface CollectionContext {
@@ -111,7 +112,8 @@ export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntr
     const value = ownValue(values, field.name);
     const raw = hasBody && field.name === collection.bodyField ? body : inFile;
     if (field.required && isEmpty(value) && isEmpty(raw as FieldValue | undefined)) {
-      const message = value === undefined && inFile === undefined ? 'required field is missing' : 'required field is empty';
+      const comment = parsed.comments?.get(field.name);
+      const message = value === undefined && inFile === undefined ? 'required field is missing' : `required field is empty${comment === undefined ? '' : `: ${commentedValueHint(field.name, comment)}`}`;
       issues.error(file.rel, message, at(field.name));
     }
   }
@@ -120,17 +122,12 @@ export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntr
   return { id, locale, draft, created_at, updated_at, published_at, values: detached(values), file: file.rel };
 }
 
-/** `accent: #ff8800` is `accent:` and a comment: the value is null. Say so for a declared field. */
+/** `accent: #ff8800` is `accent:` and a comment: the value is null. Say so for an optional field of the schema (a required one says it in its 'required field is empty'). */
 function warnCommentedValue(ctx: EntryContext, file: FileInfo, parsed: ParsedEntry, key: string): void {
-  if (!ctx.collection.fields.has(key)) return;
+  const field = ctx.collection.fields.get(key);
   const comment = parsed.comments?.get(key);
-  if (comment === undefined) return;
-  // `#ff8800 # brand`: the value meant is the first word; the rest may be a comment of its own.
-  const word = comment.split(/\s/, 1)[0] as string;
-  const rest = comment.slice(word.length).trim();
-  const quoted = `${key}: ${JSON.stringify(word)}${rest === '' ? '' : `  ${rest}`}`;
-  const message = `no value: '${comment}' after '${key}:' is a YAML comment; quote the value (${quoted}) or remove the comment`;
-  ctx.issues.warn(file.rel, message, { line: entryLine(parsed, key), field: key });
+  if (!field || field.required || comment === undefined) return;
+  ctx.issues.warn(file.rel, `no value: ${commentedValueHint(key, comment)}`, { line: entryLine(parsed, key), field: key });
 }
 
 /**

@@ -7,6 +7,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } fro
 import { describe, isPlainObject } from './issues.js';
 import { jsonTopLines, parseJson } from './json.js';
 import { TOO_DEEP } from './limits.js';
+import { commentedKeys, flowColourProblems } from './unquoted-colour.js';
 import { aliasProblem, checkDocument, flowTooDeep } from './yaml-checks.js';
 
 export interface ParseProblem {
@@ -39,7 +40,10 @@ function parseYamlDocument(text: string, firstLine: number): { parsed: ParsedYam
   const tooDeep = flowTooDeep(text, (offset) => text.slice(0, offset).split('\n').length + firstLine - 1);
   if (tooDeep) return { parsed: { ...EMPTY_YAML, value: undefined, problems: [tooDeep] }, topLines: () => new Map() };
   const doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter });
-  const problems: ParseProblem[] = doc.errors.map((e) => ({ line: lineAt(e.pos[0]), message: yamlMessage(e.message) }));
+  let problems: ParseProblem[] = doc.errors.map((e) => ({ line: lineAt(e.pos[0]), message: yamlMessage(e.message) }));
+  const colours = problems.length > 0 ? flowColourProblems(text, lineAt) : [];
+  // The parser's errors from such a colour on are what the comment broke: the hint says it better.
+  if (colours.length > 0) problems = [...problems.filter((p) => (p.line ?? 0) < (colours[0]?.line ?? 0)), ...colours];
   let value: unknown;
   if (problems.length === 0) {
     const checked = checkDocument(doc, lineAt);
@@ -200,21 +204,6 @@ function asEntry(
   }
   const comments = from.json ? undefined : commentedKeys(from.source, data);
   return withLazyLines({ data, body: body?.text, bodyLine: body?.line, problems: [], comments, ...from });
-}
-
-/**
- * `accent: #ff8800` is the key `accent` and a comment, so YAML gives null: an unquoted colour
- * would silently be empty. Found here, while the text is at hand, and only in files that have a
- * null value at all.
- */
-function commentedKeys(source: string, data: Record<string, unknown>): Map<string, string> | undefined {
-  if (!Object.values(data).includes(null)) return undefined;
-  const found = new Map<string, string>();
-  for (const m of source.matchAll(/^(["']?)([^\s#"'][^\n]*?)\1[ \t]*:[ \t]+(#[^\n]*?)[ \t\r]*$/gm)) {
-    const [, , key = '', comment = ''] = m;
-    if (Object.hasOwn(data, key) && data[key] === null) found.set(key, comment);
-  }
-  return found.size > 0 ? found : undefined;
 }
 
 /**

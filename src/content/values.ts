@@ -21,7 +21,7 @@ export type RenderMarkdown = (markdown: string) => string;
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const COLOR = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
+export const COLOR = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 const YAML11_BOOLEANS = /^(?:yes|no|on|off|y|n)$/i;
 
 /** Coerces the value of `field` in one entry; `null` stays an explicit null. */

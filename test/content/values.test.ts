@@ -160,6 +160,56 @@ describe('an unquoted colour', () => {
     expect(entry(r, 'themes', 'a').values.accent).toBe('#ff8800');
   });
 
+  it('a colour on the line below the key: the same hint, as a warning or in the required error', async () => {
+    const schema = 'fields:\n  accent: { type: color, required: true }\n  shade: color\n  title: text\n';
+    const r = await load({
+      'p/themes/_collection.yaml': schema,
+      'p/themes/dark.md': '---\ntitle: Dark\naccent:\n  #ff8800\n---\nBody\n',
+      'p/themes/light.yaml': 'title: Light\r\naccent: "#fff"\r\nshade:\r\n    #eee  # grey\r\n',
+      'p/themes/same-line.yaml': 'title: S\naccent: #000\n',
+    });
+    expect(r.issues).toEqual([
+      { file: 'p/themes/dark.md', line: 3, field: 'accent', message: `required field is empty: ${hint('accent', '#ff8800').replace('no value: ', '')}` },
+      { file: 'p/themes/same-line.yaml', line: 2, field: 'accent', message: `required field is empty: ${hint('accent', '#000').replace('no value: ', '')}` },
+    ]);
+    expect(r.warnings).toEqual([
+      { file: 'p/themes/light.yaml', line: 3, field: 'shade', message: `no value: '#eee  # grey' after 'shade:' is a YAML comment; quote the value (shade: "#eee"  # grey) or remove the comment` },
+    ]);
+  });
+
+  it('a colour in a flow list or mapping: the parse error says to quote it, on its line', async () => {
+    const schema = 'fields:\n  colors: { type: color, multiple: true }\n  meta: json\n  title: text\n';
+    const quote = (word: string, where: string, line: string) => `broken YAML: '${word}' in a ${where} starts a YAML comment, which takes the rest of the line; quote the value (${line})`;
+    const r = await load({
+      'p/themes/_collection.yaml': schema,
+      'p/themes/a.md': '---\ntitle: A\ncolors: [#fff, #000]\n---\nBody\n',
+      'p/themes/b.yaml': 'title: B\ncolors: [ "#fff", #000 ]\nmeta: { a: 1 }\n',
+      'p/themes/c.yaml': 'title: C\nmeta: {a: #fff}\n',
+    });
+    expect(r.warnings).toEqual([]);
+    expect(r.issues).toEqual([
+      { file: 'p/themes/a.md', line: 3, message: quote('#fff', 'list [ ]', 'colors: ["#fff", "#000"]') },
+      { file: 'p/themes/b.yaml', line: 2, message: quote('#000', 'list [ ]', 'colors: [ "#fff", "#000" ]') },
+      { file: 'p/themes/c.yaml', line: 2, message: quote('#fff', 'mapping { }', 'meta: {a: "#fff"}') },
+    ]);
+  });
+
+  it('no hint for a comment of words below a key, quoted colours, comments in a flow list, or keys not in a schema', async () => {
+    const schema = 'fields:\n  accent: color\n  colors: { type: color, multiple: true }\n  title: text\n';
+    const r = await load({
+      'p/themes/_collection.yaml': schema,
+      'p/themes/a.yaml': 'accent:\n  # to be decided\ntitle: A\n',
+      'p/themes/b.yaml': 'accent:\n  "#ff8800"\ncolors: ["#fff", \'#000\']\n',
+      'p/themes/c.yaml': 'colors: [\n  "#fff", # white\n  "#000"\n]\n',
+      'p/themes/d.md': '---\naccent:\n#ff8800\n---\n',
+      'p/notes/e.yaml': 'accent:\n  #ff8800\n',
+    });
+    expect(r.issues).toEqual([]);
+    expect(r.warnings).toEqual([]);
+    expect(entry(r, 'themes', 'b').values).toMatchObject({ accent: '#ff8800', colors: ['#fff', '#000'] });
+    expect(entry(r, 'themes', 'c').values.colors).toEqual(['#fff', '#000']);
+  });
+
   it('comes through a parse thread, which keeps the line map and not the text', () => {
     const root = writeTree({ 'p/themes/dark.md': '---\naccent: #ff8800\n---\n' });
     const job = { abs: join(root, 'p/themes/dark.md'), rel: 'p/themes/dark.md', kind: 'entry' } as const;
