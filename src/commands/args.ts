@@ -16,7 +16,7 @@ export interface ParsedArgs {
 export function parseCommandArgs(args: string[], options: Options, maxPositionals = 1): ParsedArgs {
   let parsed: ParsedArgs;
   try {
-    parsed = parseArgs({ args, options, allowPositionals: true, strict: true }) as ParsedArgs;
+    parsed = parseArgs({ args: negativeValuesJoined(args, options), options, allowPositionals: true, strict: true }) as ParsedArgs;
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
@@ -24,6 +24,27 @@ export function parseCommandArgs(args: string[], options: Options, maxPositional
     throw new UsageError(`unexpected argument '${parsed.positionals[maxPositionals]}'`);
   }
   return parsed;
+}
+
+/**
+ * `--delay -5` as `--delay=-5`: parseArgs takes `-5` for an option and calls the value ambiguous.
+ * A negative number is a value, which the option's own check then refuses, saying why.
+ */
+function negativeValuesJoined(args: string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const next = args[i + 1];
+    if (arg === '--') return [...out, ...args.slice(i)];
+    const name = arg.slice(2);
+    if (arg.startsWith('--') && Object.hasOwn(options, name) && options[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
 }
 
 /** An integer option from 0 to `max`, e.g. --port or --max-limit (digits only: no sign, no exponent). */

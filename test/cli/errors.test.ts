@@ -56,6 +56,9 @@ describe('cqa: option values out of range', () => {
     [['serve', '--delay', 'a-b'], /^cqa serve: --delay 'a-b': not a number of milliseconds; write milliseconds \(200\) or a range MIN-MAX \(100-400\)/],
     [['serve', '--delay', '400-100'], /^cqa serve: --delay '400-100': the range's minimum \(400\) is above its maximum \(100\); write 100-400$/m],
     [['serve', '--delay=-5'], /^cqa serve: --delay '-5': a delay cannot be negative; write 5, or 0-5 for a range from 0$/m],
+    // A negative number after the option is its value, not an option parseArgs calls ambiguous.
+    [['serve', '--delay', '-5'], /^cqa serve: --delay '-5': a delay cannot be negative; write 5, or 0-5 for a range from 0$/m],
+    [['serve', '--port', '-1'], /^cqa serve: --port must be an integer from 0 to 65535, got '-1'/],
     [['serve', '--delay', '10-'], /^cqa serve: --delay '10-': the range has no maximum; write both ends \(10-110\) or 10 alone$/m],
     [['serve', '--delay', '1.5'], /^cqa serve: --delay '1\.5': milliseconds are whole numbers; write 2$/m],
     [['serve', '--fail-rate', '1.5'], /^cqa serve: --fail-rate must be a number from 0 to 1 \(0\.1: one request in ten\), got '1\.5'/],
