@@ -76,14 +76,16 @@ function reasonOf(err: unknown): string {
 }
 
 /**
- * A first request that found nothing there (refused, no such host, a port fetch never connects
- * to): a one-line message of what to check, or undefined for a failure worth retrying.
+ * A first request that found nothing there (refused, no such host, no TLS for https, a port fetch
+ * never connects to): a one-line message of what to check, or undefined for a failure worth retrying.
  */
 function nothingThere(err: unknown, base: URL): string | undefined {
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   const port = base.port || (base.protocol === 'https:' ? '443' : '80');
   if (cause?.code === 'ECONNREFUSED') return `nothing listens at ${base.origin} (connection refused): is the server running, and is ${port} its port? Check BASE_URL`;
   if (cause?.code === 'ENOTFOUND') return `cannot reach ${base.origin}: no host named '${base.hostname}' (ENOTFOUND); check the host name in BASE_URL`;
+  // https:// to a server that speaks http (a local `cqa serve`): the TLS handshake reads an HTTP answer.
+  if (cause?.code === 'ERR_SSL_WRONG_VERSION_NUMBER') return `cannot reach ${base.origin}: no https (TLS) there; if the server speaks plain http, use http://${base.host}`;
   // The fetch standard's "bad ports" (6000, 6667, 10080, …): fetch refuses them without trying.
   if (cause?.message === 'bad port') return `cannot reach ${base.origin}: fetch never connects to port ${port} (a blocked port); run the server on another port, e.g. cqa serve --port 4000`;
   return undefined;

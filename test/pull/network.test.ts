@@ -71,6 +71,13 @@ describe('nothing listens at the base URL', () => {
     expect(o.retried).toEqual([]);
   });
 
+  it('https:// to a server that speaks http says to use http://, without retries', async () => {
+    const { url } = await listen(api());
+    const o = options(url.replace('http:', 'https:'), tempDir());
+    await expect(pull(o)).rejects.toThrow(`cannot reach ${o.baseUrl}: no https (TLS) there; if the server speaks plain http, use ${url}`);
+    expect(o.retried).toEqual([]);
+  });
+
   it('a server that goes away after the first answer is retried until it is back', async () => {
     let first = true;
     const handle = api();
