@@ -1,4 +1,4 @@
-// A pull when the network fails: nothing listening at the base URL is said at once (no retries of
+// A pull when the network fails: nothing (or no https) at the base URL is said at once (no retries of
 // a typo in the port), while a server that goes away after the first answer, and a media download
 // whose connection breaks halfway, are retried — the download from the start, with the same size
 // limit, and still without the token for another origin.
@@ -53,7 +53,7 @@ function options(baseUrl: string, out: string, extra: Partial<PullOptions> = {})
   return { baseUrl, project: 'p', dialect: 'cqa', out, token: 'secret', tries: 5, backoffMs: 1, onProgress: (line) => line.startsWith('retrying') && retried.push(line), retried, ...extra };
 }
 
-describe('nothing listens at the base URL', () => {
+describe('nothing to talk to at the base URL', () => {
   it('a refused first request fails at once, naming the URL and what to check', async () => {
     const gone = await listen(api());
     await close(gone.server);
