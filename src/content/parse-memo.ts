@@ -23,9 +23,9 @@ export class ParseMemo {
     let byText = this.results.get(kind);
     if (!byText) this.results.set(kind, (byText = new Map()));
     if (byText.has(text)) return byText.get(text) as T;
-    const result = deepFreeze(parse(text));
-    if (text.length > this.maxChars) return result;
-    byText.set(text, result);
+    const result = parse(text);
+    if (text.length > this.maxChars) return result; // not shared: no need to freeze it
+    byText.set(text, deepFreeze(result));
     this.remember(kind, text);
     return result;
   }
