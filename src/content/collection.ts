@@ -24,11 +24,12 @@ export interface BuiltCollection {
 /**
  * What the incremental loader remembers between loads, so that a reload after one edit does only
  * the work that edit requires. Keyed by the parse results, which stay the same objects while their
- * files are unchanged (see FileCache).
+ * files are unchanged (see FileCache) — and are shared by files of the same text (parse-memo.ts),
+ * so a built entry also records the file it was built for.
  */
 export interface CollectionMemo {
   /** Built entries by parse result, valid for the context signature `sig`. */
-  readonly entries: WeakMap<ParsedEntry, { sig: string; record: EntryRecord | undefined; issues: IssueList }>;
+  readonly entries: WeakMap<ParsedEntry, { sig: string; rel: string; mtimeMs: number; record: EntryRecord | undefined; issues: IssueList }>;
   /** Inferred fields of the last load, per collection path. */
   readonly inferred: Map<string, { parsed: readonly ParsedEntry[]; bodyField: string; fields: FieldDef[] }>;
   /** The last default order, per collection path. */
@@ -107,9 +108,9 @@ export function buildCollection(
   const sig = JSON.stringify([ctx.collection.slug, ctx.collection.bodyField, fields, ctx.collection.declared, configFile, project.id, project.locales, project.default_locale, ctx.drafts]);
   for (const { file, parsed } of entries) {
     let built = memo.entries.get(parsed);
-    if (!built || built.sig !== sig) {
+    if (!built || built.sig !== sig || built.rel !== file.rel || built.mtimeMs !== file.mtimeMs) {
       const local = new IssueList();
-      built = { sig, record: buildEntry({ ...ctx, issues: local }, file, parsed), issues: local };
+      built = { sig, rel: file.rel, mtimeMs: file.mtimeMs, record: buildEntry({ ...ctx, issues: local }, file, parsed), issues: local };
       memo.entries.set(parsed, built);
     }
     if (built.issues.errors.length > 0) issues.errors.push(...built.issues.errors);

@@ -1,6 +1,7 @@
 // Reading and parsing content files as jobs that another thread can do: a job names a file, its
 // outcome is plain data (posted between threads) that the loader turns back into parse results.
 // The loader hands a FileParser the files it has no current result for (see load.ts).
+import { parseMemo } from './parse-memo.js';
 import { FileProblem, readContentText } from './read.js';
 import { entryFormat, fromPortable, lineInPaths, parseEntry, parseYaml, toPortable, type ParsedEntry, type ParsedYaml, type ParseProblem, type PortableEntry } from './parse.js';
 
@@ -38,6 +39,20 @@ export function readEntry(job: Pick<ParseJob, 'abs' | 'rel'>, eagerLines = false
 
 export function readYaml(job: Pick<ParseJob, 'abs'>): ParsedYaml {
   return parseYaml(readContentText(job.abs));
+}
+
+/** readEntry() for a load in this thread: parsed once per text (see parse-memo.ts). */
+export function readEntryOnce(job: Pick<ParseJob, 'abs' | 'rel'>): ParsedEntry {
+  const format = entryFormat(job.rel) ?? 'yaml';
+  return parseMemo().get(format, readContentText(job.abs), (text) => parseEntry(format, text));
+}
+
+/** readYaml() for a load in this thread, its lines worked out (the YAML document is not kept). */
+export function readYamlOnce(job: Pick<ParseJob, 'abs'>): ParsedYaml {
+  return parseMemo().get('settings', readContentText(job.abs), (text) => {
+    const parsed = parseYaml(text);
+    return (fromOutcome({ yaml: { value: parsed.value, problems: parsed.problems, paths: parsed.paths() } }) as { yaml: ParsedYaml }).yaml;
+  });
 }
 
 /** A read error as a content problem: ours as they are, the file system's by their code. */

@@ -10,7 +10,7 @@ import { buildCollection, createCollectionMemo, type BuiltCollection, type Colle
 import { byPath, layoutTree, listFiles, updateListing, type FileInfo, type ProjectLayout } from './files.js';
 import { IssueList, sortIssues } from './issues.js';
 import { checkMediaNumbers, mediaRecord, mimeType, readDimensions, readMediaMeta, type Dimensions } from './media.js';
-import { readEntry, readFailure, readYaml, type FileParser, type Outcome, type ParseJob } from './file-parser.js';
+import { readEntryOnce, readFailure, readYamlOnce, type FileParser, type Outcome, type ParseJob } from './file-parser.js';
 import { EMPTY_YAML, type ParsedEntry, type ParsedYaml } from './parse.js';
 import { readProject } from './project.js';
 import { renderRichtext } from './richtext.js';
@@ -189,7 +189,7 @@ function readYamlFile(file: FileInfo, ctx: ReadContext): ParsedYaml {
   try {
     return ctx.cache.yaml.get(file, () => {
       const outcome = prepared(ctx, file);
-      return outcome && 'yaml' in outcome ? outcome.yaml : readYaml(file);
+      return outcome && 'yaml' in outcome ? outcome.yaml : readYamlOnce(file);
     });
   } catch (err) {
     reportReadFailure(ctx, file, err);
@@ -202,7 +202,7 @@ function readEntryFile(file: FileInfo, ctx: ReadContext): ParsedEntry {
   try {
     parsed = ctx.cache.entries.get(file, () => {
       const outcome = prepared(ctx, file);
-      return outcome && 'entry' in outcome ? outcome.entry : readEntry(file);
+      return outcome && 'entry' in outcome ? outcome.entry : readEntryOnce(file);
     });
   } catch (err) {
     reportReadFailure(ctx, file, err);

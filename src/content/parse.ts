@@ -1,9 +1,9 @@
 // Parsing one file's text: YAML documents (YAML 1.2 via the `yaml` package, so `2021-11-25` stays
-// a string), JSON entries, and Markdown with YAML front matter (gray-matter with our YAML engine).
+// a string), JSON entries, and Markdown with YAML front matter (split as gray-matter does: front-matter.ts).
 // Each result keeps the line of every top-level key (and of each item of a top-level list) so
 // that later validation can point at the right line without keeping the YAML documents around.
-import matter from 'gray-matter';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { frontMatterLanguage, splitFrontMatter } from './front-matter.js';
 import { describe, isPlainObject } from './issues.js';
 import { jsonTopLines, parseJson } from './json.js';
 import { TOO_DEEP } from './limits.js';
@@ -250,36 +250,18 @@ function parseMarkdown(text: string, eagerLines: boolean): ParsedEntry {
   if (/^---(?!-)/.test(text) && text.indexOf('\n---', 3) === -1) {
     return broken([{ line: 1, message: "front matter is not closed: add a line '---' after it" }]);
   }
+  const { front: matter, body: content } = splitFrontMatter(text);
   let front: ParsedYaml = EMPTY_YAML;
   let frontLines = () => new Map<string, number>();
   let frontText = '';
-  const yamlEngine = (matterText: string) => {
-    // gray-matter hands over the text right after the opening '---' (the rest of line 1 included),
-    // so line N of `matterText` is line N of the file.
-    // With CRLF line ends the last line keeps its '\r' (gray-matter splits at '\n---').
-    frontText = matterText.replace(/\r$/, '');
+  if (matter && !matter.empty) {
+    const language = frontMatterLanguage(matter.language);
+    if ('unsupported' in language) return broken([{ line: 1, message: `front matter language '${language.unsupported}' is not supported; use YAML` }]);
+    // The front matter is the text right after the opening '---' (the rest of line 1 included),
+    // so line N of it is line N of the file. With CRLF line ends the last line keeps its '\r'.
+    frontText = matter.matter.replace(/\r$/, '');
     ({ parsed: front, topLines: frontLines } = parseYamlDocument(frontText, 1));
-    return {};
-  };
-  const unsupported = (language: string) => () => {
-    throw new Error(`front matter language '${language}' is not supported; use YAML`);
-  };
-  let file: { content: string };
-  try {
-    // Passing options also keeps gray-matter from caching results by input text.
-    file = matter(text, {
-      engines: {
-        yaml: yamlEngine,
-        json: yamlEngine,
-        javascript: unsupported('javascript'),
-        coffee: unsupported('coffee'),
-      },
-    } as unknown as Parameters<typeof matter>[1]);
-  } catch (err) {
-    const message = (err as Error).message.replace(/^gray-matter engine "(.*)" is not registered$/, "front matter language '$1' is not supported; use YAML");
-    return broken([{ line: 1, message }]);
   }
-  const content = file.content;
   const bodyLine = text.endsWith(content) ? text.slice(0, text.length - content.length).split('\n').length : undefined;
   if (front.problems.length > 0) return broken([...front.problems]);
   const lines = eagerLines ? frontLines() : undefined;

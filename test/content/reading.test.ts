@@ -15,15 +15,13 @@ import { entry, load, writeTree } from './helpers.js';
 // (the real case, chmod 000, is tested below too).
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs')>();
-  const readdir = (path: string, ...args: unknown[]) => {
+  const readdirSync = (path: string, ...args: unknown[]) => {
     if (String(path).endsWith('locked-by-test')) {
-      const done = args.pop() as (err: Error) => void;
-      const err = Object.assign(new Error(`EACCES: permission denied, scandir '${path}'`), { code: 'EACCES', path });
-      return void process.nextTick(() => done(err));
+      throw Object.assign(new Error(`EACCES: permission denied, scandir '${path}'`), { code: 'EACCES', path });
     }
-    return (fs.readdir as (...a: unknown[]) => void)(path, ...args);
+    return (fs.readdirSync as (...a: unknown[]) => unknown)(path, ...args);
   };
-  return { ...fs, default: { ...fs, readdir }, readdir };
+  return { ...fs, default: { ...fs, readdirSync }, readdirSync };
 });
 
 const mkfifo = (path: string) => execFileSync('mkfifo', [path]);
