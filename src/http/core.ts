@@ -6,7 +6,7 @@ import { cqa, type Dialect } from '../snapshot/dialect/index.js';
 import type { CollectionSnapshot, ProjectSnapshot, Snapshot } from '../snapshot/types.js';
 import type { QueryContext, QueryOutcome, QueryProblem } from '../query/types.js';
 import { acceptsJson, negotiateEncoding, type Encoding } from './accept.js';
-import { AnswerMemo, answerKey } from './answer-memo.js';
+import { AnswerMemo } from './answer-memo.js';
 import { authorize, authorizeAudience } from './auth.js';
 import { COMPRESS_MIN, Doc, DocCache, type Platform } from './compress.js';
 import { Controls, type ControlOptions, type Fate } from './controls.js';
@@ -193,11 +193,10 @@ export class HttpCore {
     try {
       const fate = this.controls?.decide(req.method, req.path, header(req.headers, 'prefer'));
       if (fate) return this.withFate(req, served, fate);
-      const key = answerKey(req);
-      const known = served.memo.get(key);
-      if (known) return known;
+      const { answer, inputs } = served.memo.get(req);
+      if (answer) return answer;
       const r = this.dispatch(req, served);
-      served.memo.offer(key, r);
+      served.memo.offer(req, inputs, r);
       return r;
     } catch (err) {
       try {
