@@ -12,6 +12,7 @@
 // what they did and never fill the memo.
 import { credentialHash } from './auth.js';
 import type { CoreRequest, CoreResponse } from './core.js';
+import { header } from './header.js';
 
 /** At most this many answers… */
 const MAX_ENTRIES = 1024;
@@ -36,11 +37,6 @@ interface Kept extends Inputs {
 }
 
 const NO_CREDENTIAL = [0, 0] as const;
-
-function header(headers: CoreRequest['headers'], name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v.join(', ') : v;
-}
 
 function inputsOf(req: CoreRequest): Inputs {
   const h = req.headers;

@@ -7,6 +7,7 @@ import type { CollectionSnapshot, ProjectSnapshot, Snapshot } from '../snapshot/
 import type { QueryContext, QueryOutcome, QueryProblem } from '../query/types.js';
 import { acceptsJson, negotiateEncoding, type Encoding } from './accept.js';
 import { AnswerMemo } from './answer-memo.js';
+import { header } from './header.js';
 import { authorize, authorizeAudience } from './auth.js';
 import { COMPRESS_MIN, Doc, DocCache, type Platform } from './compress.js';
 import { Controls, type ControlOptions, type Fate } from './controls.js';
@@ -89,11 +90,6 @@ export interface Served {
   readonly answers: DocCache;
   /** Whole answers, by request (answer-memo.ts). */
   readonly memo: AnswerMemo;
-}
-
-function header(headers: CoreRequest['headers'], name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v.join(', ') : v;
 }
 
 const shared = new WeakMap<Snapshot, Dialect>();
