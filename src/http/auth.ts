@@ -67,12 +67,17 @@ let seeds: Uint32Array | undefined;
 /**
  * A 106-bit hash of `token` under a random per-process key: two independent 53-bit halves, each
  * two 32-bit multiply-xorshift lanes. Not a digest to publish: only a cache key that cannot be
- * aimed at without the key (docs/security.md).
+ * aimed at without the key (docs/security.md). answer-memo.ts compares the halves as they are.
  */
-function tokenKey(token: string): string {
+export function credentialHash(token: string): readonly [number, number] {
   // Made on first use, not at import: edge runtimes refuse randomness outside a request.
   seeds ??= globalThis.crypto.getRandomValues(new Uint32Array(8));
-  return `${half(token, seeds, 0)}:${half(token, seeds, 4)}`;
+  return [half(token, seeds, 0), half(token, seeds, 4)];
+}
+
+function tokenKey(token: string): string {
+  const [a, b] = credentialHash(token);
+  return `${a}:${b}`;
 }
 
 function half(token: string, seeds: Uint32Array, at: number): number {

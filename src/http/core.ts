@@ -6,6 +6,8 @@ import { cqa, type Dialect } from '../snapshot/dialect/index.js';
 import type { CollectionSnapshot, ProjectSnapshot, Snapshot } from '../snapshot/types.js';
 import type { QueryContext, QueryOutcome, QueryProblem } from '../query/types.js';
 import { acceptsJson, negotiateEncoding, type Encoding } from './accept.js';
+import { AnswerMemo } from './answer-memo.js';
+import { header } from './header.js';
 import { authorize, authorizeAudience } from './auth.js';
 import { COMPRESS_MIN, Doc, DocCache, type Platform } from './compress.js';
 import { Controls, type ControlOptions, type Fate } from './controls.js';
@@ -86,11 +88,8 @@ export interface Served {
   readonly docs: DocCache;
   /** Answers to queries, by path, query string and whether the caller may see drafts. */
   readonly answers: DocCache;
-}
-
-function header(headers: CoreRequest['headers'], name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v.join(', ') : v;
+  /** Whole answers, by request (answer-memo.ts). */
+  readonly memo: AnswerMemo;
 }
 
 const shared = new WeakMap<Snapshot, Dialect>();
@@ -168,7 +167,12 @@ export class HttpCore {
   }
 
   private serve(snapshot: Snapshot): Served {
-    return { snapshot, docs: new DocCache(this.platform, this.cacheBytes), answers: new DocCache(this.platform, this.cacheBytes / 4) };
+    return {
+      snapshot,
+      docs: new DocCache(this.platform, this.cacheBytes),
+      answers: new DocCache(this.platform, this.cacheBytes / 4),
+      memo: new AnswerMemo(),
+    };
   }
 
   get snapshot(): Snapshot {
@@ -184,7 +188,12 @@ export class HttpCore {
     const served = this.served;
     try {
       const fate = this.controls?.decide(req.method, req.path, header(req.headers, 'prefer'));
-      return fate ? this.withFate(req, served, fate) : this.dispatch(req, served);
+      if (fate) return this.withFate(req, served, fate);
+      const { answer, inputs } = served.memo.get(req);
+      if (answer) return answer;
+      const r = this.dispatch(req, served);
+      served.memo.offer(req, inputs, r);
+      return r;
     } catch (err) {
       try {
         this.onError(err);

@@ -18,6 +18,7 @@ import { refuseConnect } from './connect.js';
 import { ALLOWED_METHODS } from './cors.js';
 import { Journal, logLine, type RequestRecord } from './journal.js';
 import { createNodeListener, nodePlatform } from './node.js';
+import { keepTickShape } from './tick-shape.js';
 
 export interface StartServerOptions extends HttpOptions {
   /** A content tree to build and serve (default './content' when no snapshot is given). */
@@ -74,6 +75,7 @@ export interface RunningServer {
 }
 
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  keepTickShape(); // before loading, which ends with a full GC (see tick-shape.ts)
   // Checked before any work: a bad delay or rate throws a RangeError here (src/http/controls.ts).
   // Prefer is honoured by default here (a mock for tests), not in createHandler (a deployment).
   const controls = new Controls({ ...options, prefer: options.prefer ?? true });
