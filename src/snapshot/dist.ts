@@ -366,12 +366,12 @@ class TreeWriter {
    */
   async documents(jobs: readonly DocumentJob[], piecesOf: (job: DocumentJob) => readonly string[]): Promise<void> {
     const threads = Math.min(availableParallelism(), 4);
-    const large: DocumentJob[] = [];
     // Run from the TypeScript sources (tests), there is no compiled worker: write in this thread.
     if (jobs.length >= PARALLEL_DOCUMENTS && threads > 1 && existsSync(fileURLToPath(distWorker()))) {
       return this.documentsInWorkers(jobs, piecesOf, threads);
     }
     const texts: { rel: string; text: string }[] = [];
+    const large: DocumentJob[] = [];
     for (const job of jobs) {
       const text = joined(piecesOf(job));
       if (text === undefined) large.push(job);
