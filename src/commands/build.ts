@@ -3,18 +3,16 @@
 // content tree → static `dist/`, and/or the portable snapshot file for edge runtimes (given alone,
 // --snapshot writes only that file; the file holds token hashes and drafts, so it is never written
 // inside --out).
-// Loads and validates like buildSnapshot (loadContent + createSnapshot, so warnings can be shown
-// too), prints every content error as `file:line: field: message` and exits 1 leaving the previous
-// output untouched; otherwise writes the tree atomically with writeDist. Progress is one updating
+// Loads and validates like buildSnapshot, in the build worker for a large tree (src/build/), prints
+// every content error as `file:line: field: message` and exits 1 leaving the previous output
+// untouched; otherwise writes the tree atomically with writeDist. Progress is one updating
 // line on stderr when it is a terminal; NO_COLOR is honoured.
 import { stat } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { formatIssue } from '../content/issues.js';
-import { loadContentIsolated } from '../content/isolated.js';
-import { createSnapshot } from '../snapshot/create.js';
-import { DistError, PRECOMPRESS_CHOICES, writeDist, type Precompress } from '../snapshot/dist.js';
+import { buildOutputIsolated } from '../build/isolated.js';
+import { PRECOMPRESS_CHOICES, type Precompress } from '../snapshot/dist.js';
 import { recoverOutput } from '../snapshot/dist-swap.js';
-import { writeSnapshot } from '../snapshot/snapshot-file.js';
 import { baseUrlOption, parseCommandArgs, UsageError } from './args.js';
 import { contentFolder } from './content-folder.js';
 import { parseOptions, type CommandSpec } from './help.js';
@@ -112,68 +110,57 @@ export async function run(args: string[]): Promise<number> {
   // First, before content errors can end the run: put back a tree an interrupted build moved aside.
   if (writeTree && (await recoverOutput(out))) console.error(`${err.yellow('note:')} restored ${displayPath(out)}, which an interrupted build had moved aside`);
   const progress = new Progress();
-  const { model, issues, warnings } = await loadContentIsolated(root, {
-    drafts: values.drafts === true,
-    onProgress: (done, total) => progress.update('reading', done, total),
-  });
+  let code = 0;
+  // The build runs in a worker thread for a large tree (src/build/): its events are printed here.
+  await buildOutputIsolated(
+    root,
+    {
+      drafts: values.drafts === true,
+      baseUrl,
+      ...(writeTree ? { out } : {}),
+      precompress,
+      includePrivate: values['include-private'] === true,
+      ...(snapshotFile !== undefined ? { snapshotFile } : {}),
+    },
+    (event) => {
+      if (event.kind === 'progress') return progress.update(event.stage, event.done, event.total);
+      progress.clear();
+      const ok = colours(process.stdout).green('✓');
+      if (event.kind === 'loaded') {
+        const { issues, warnings, needToken } = event;
+        for (const w of warnings) console.error(`${err.yellow('warning:')} ${formatIssue(w)}`);
+        if (issues.length > 0) {
+          for (const e of issues) console.error(formatIssue(e));
+          const files = new Set(issues.map((i) => i.file)).size;
+          console.error(err.red(`${plural(issues.length, 'error')} in ${plural(files, 'file')}; ${targets} ${writeTree && snapshotFile ? 'were' : 'was'} not changed`));
+          code = 1;
+        } else if (needToken.length > 0 && values['include-private'] !== true) {
+          console.error(
+            err.red(`cqa build: ${plural(needToken.length, 'project')} need${needToken.length === 1 ? 's' : ''} a token (${needToken.join(', ')}), and a static host checks none: `) +
+              `anyone could read ${needToken.length === 1 ? 'it' : 'them'} from ${displayPath(out)}. Set \`public: true\` in project.yaml, or pass --include-private ` +
+              `to publish ${needToken.length === 1 ? 'it' : 'them'} anyway (only for a host that checks access itself), or use --snapshot alone for an edge worker; ${targets} ${writeTree && snapshotFile ? 'were' : 'was'} not changed`,
+          );
+          code = 1;
+        } else if (needToken.length > 0) {
+          console.error(`${err.yellow('warning:')} --include-private: ${needToken.join(', ')} will be readable by anyone who can read ${displayPath(out)} (no token is checked there)`);
+        }
+      } else if (event.kind === 'snapshot') {
+        console.log(`${ok} wrote the snapshot of ${event.entries} ${event.entries === 1 ? 'entry' : 'entries'} (${formatBytes(event.bytes)}) to ${displayPath(event.file)}`);
+        if (event.worldReadable) {
+          console.error(`${err.yellow('warning:')} ${displayPath(event.file)} is readable by every user of this machine; it holds token hashes and drafts (chmod 600 it, keep it out of anything published)`);
+        }
+      } else if (event.kind === 'failed') {
+        const unchanged = event.stage === 'snapshot' ? `${targets} ${writeTree ? 'were' : 'was'}` : `${displayPath(out)} was`;
+        console.error(err.red(`cqa build: ${event.message}; ${unchanged} not changed`));
+        code = 1;
+      } else {
+        const seconds = ((performance.now() - started) / 1000).toFixed(2);
+        console.log(`${ok} wrote ${plural(event.files, 'file')} (${formatBytes(event.bytes)}) to ${displayPath(out)}${sep} in ${seconds} s`);
+      }
+    },
+  );
   progress.clear();
-  for (const w of warnings) console.error(`${err.yellow('warning:')} ${formatIssue(w)}`);
-  if (issues.length > 0) {
-    for (const e of issues) console.error(formatIssue(e));
-    const files = new Set(issues.map((i) => i.file)).size;
-    console.error(err.red(`${plural(issues.length, 'error')} in ${plural(files, 'file')}; ${targets} ${writeTree && snapshotFile ? 'were' : 'was'} not changed`));
-    return 1;
-  }
-
-  // A static host checks no token: a project that needs one is published only when asked for.
-  // (The snapshot file is for a worker, which checks tokens.)
-  const needToken = writeTree ? model.projects.filter((p) => !p.public).map((p) => p.id) : [];
-  if (needToken.length > 0 && values['include-private'] !== true) {
-    console.error(
-      err.red(`cqa build: ${plural(needToken.length, 'project')} need${needToken.length === 1 ? 's' : ''} a token (${needToken.join(', ')}), and a static host checks none: `) +
-        `anyone could read ${needToken.length === 1 ? 'it' : 'them'} from ${displayPath(out)}. Set \`public: true\` in project.yaml, or pass --include-private ` +
-        `to publish ${needToken.length === 1 ? 'it' : 'them'} anyway (only for a host that checks access itself), or use --snapshot alone for an edge worker; ${targets} ${writeTree && snapshotFile ? 'were' : 'was'} not changed`,
-    );
-    return 1;
-  }
-  if (needToken.length > 0) {
-    console.error(`${err.yellow('warning:')} --include-private: ${needToken.join(', ')} will be readable by anyone who can read ${displayPath(out)} (no token is checked there)`);
-  }
-
-  const snapshot = createSnapshot(model, { baseUrl });
-  const ok = colours(process.stdout).green('✓');
-  if (snapshotFile !== undefined) {
-    let written;
-    try {
-      written = await writeSnapshot(snapshot, { file: snapshotFile });
-    } catch (e) {
-      if (typeof (e as NodeJS.ErrnoException).code !== 'string') throw e;
-      console.error(err.red(`cqa build: ${(e as Error).message}; ${targets} ${writeTree ? 'were' : 'was'} not changed`));
-      return 1;
-    }
-    const entries = [...snapshot.projects.values()].reduce((n, p) => [...p.collections.values()].reduce((m, c) => m + c.entries.length, n), 0);
-    console.log(`${ok} wrote the snapshot of ${entries} ${entries === 1 ? 'entry' : 'entries'} (${formatBytes(written.bytes)}) to ${displayPath(written.file)}`);
-    if (written.worldReadable) {
-      console.error(`${err.yellow('warning:')} ${displayPath(written.file)} is readable by every user of this machine; it holds token hashes and drafts (chmod 600 it, keep it out of anything published)`);
-    }
-    if (!writeTree) return 0;
-  }
-  let result;
-  try {
-    result = await writeDist(snapshot, { out, precompress, onProgress: (done, total) => progress.update('writing', done, total) });
-  } catch (e) {
-    progress.clear();
-    // Refused layouts and file system failures (a media file gone, no space, no permission).
-    if (e instanceof DistError || typeof (e as NodeJS.ErrnoException).code === 'string') {
-      console.error(err.red(`cqa build: ${(e as Error).message}; ${displayPath(out)} was not changed`));
-      return 1;
-    }
-    throw e;
-  }
-  progress.clear();
-  const seconds = ((performance.now() - started) / 1000).toFixed(2);
-  console.log(`${ok} wrote ${plural(result.files, 'file')} (${formatBytes(result.bytes)}) to ${displayPath(out)}${sep} in ${seconds} s`);
-  return 0;
+  return code;
 }
 
 function precompressOption(value: string | undefined): Precompress {

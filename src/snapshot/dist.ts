@@ -10,9 +10,11 @@ import { availableParallelism } from 'node:os';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
+import { writeLargeDocument } from './dist-large.js';
+import { DistPool } from './dist-pool.js';
 import { newSuffix, recoverOutput, siblingName, swapIn } from './dist-swap.js';
+import { documentPieces } from './document-pieces.js';
 import { notFoundRules, type NotFoundRule } from './not-found.js';
 import { collectionQueryJson } from './serialize.js';
 import { makeThumbnail } from './thumbnail.js';
@@ -75,6 +77,14 @@ const COPY_CONCURRENCY = 8;
 const THUMB_CONCURRENCY = 4;
 /** From this many documents on, they are written by one worker thread per core (see dist-worker.ts). */
 const PARALLEL_DOCUMENTS = 2000;
+/** Documents per batch sent to a worker (dist-pool.ts), or fewer when they reach BATCH_CHARS. */
+const BATCH_DOCUMENTS = 256;
+const BATCH_CHARS = 2 ** 20;
+/**
+ * Documents longer than this are streamed (dist-large.ts): V8's longest string is 2^29 − 24
+ * characters, and one buffer of a GB would double what the writer holds.
+ */
+const STREAM_FROM = 64 * 2 ** 20;
 // A function, not a constant: resolving it at import time breaks bundles for runtimes where
 // import.meta.url is not a file URL (importing the main entry must evaluate no Node-only code).
 const distWorker = () => new URL('./dist-worker.js', import.meta.url);
@@ -89,10 +99,29 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 type FileJob =
   | { readonly kind: 'json'; readonly rel: string; readonly text: string }
+  /** An API document, made when it is written (a million of them would not all fit in memory). */
+  | { readonly kind: 'document'; readonly rel: string; readonly path: string }
   | { readonly kind: 'text'; readonly rel: string; readonly text: string }
   | { readonly kind: 'copy'; readonly rel: string; readonly source: string }
   /** A media item's thumbnail, made from its file (thumbs.ts, thumbnail.ts). */
   | { readonly kind: 'thumb'; readonly rel: string; readonly source: string; readonly media: string };
+
+type DocumentJob = Extract<FileJob, { kind: 'json' | 'document' }>;
+
+function piecesOf(snapshot: Snapshot, job: DocumentJob): readonly string[] {
+  if (job.kind === 'json') return [job.text];
+  const pieces = documentPieces(snapshot, job.path);
+  if (pieces === undefined) throw new DistError(`no document for ${job.path}`);
+  return pieces;
+}
+
+/** The document as one string, or undefined when it is longer than STREAM_FROM (streamed instead). */
+function joined(pieces: readonly string[]): string | undefined {
+  let length = 0;
+  for (const p of pieces) length += p.length;
+  if (length > STREAM_FROM) return undefined;
+  return pieces.length === 1 ? pieces[0] : pieces.join('');
+}
 
 /** Rejects a relative path that could leave the output directory or is not portable. */
 export function checkRelativePath(rel: string): void {
@@ -174,11 +203,7 @@ export function redirectsFile(notFound: readonly Pick<NotFoundRule, 'from' | 'fi
 
 function planFiles(snapshot: Snapshot): FileJob[] {
   const jobs: FileJob[] = [];
-  for (const path of snapshot.paths) {
-    const text = snapshot.document(path);
-    if (text === undefined) throw new DistError(`no document for ${path}`);
-    jobs.push({ kind: 'json', rel: documentFile(path), text });
-  }
+  for (const path of snapshot.paths) jobs.push({ kind: 'document', rel: documentFile(path), path });
   for (const p of snapshot.projects.values()) {
     for (const m of p.media) {
       jobs.push({ kind: 'copy', rel: `media/${p.record.id}/${m.record.id}`, source: m.record.source });
@@ -203,7 +228,7 @@ function planFiles(snapshot: Snapshot): FileJob[] {
 
 /** Every file name the job produces (.gz/.br siblings included). */
 function outputNames(job: FileJob, siblings: Siblings): string[] {
-  if (job.kind !== 'json') return [job.rel];
+  if (job.kind !== 'json' && job.kind !== 'document') return [job.rel];
   return [job.rel, ...(siblings.gzip ? [`${job.rel}.gz`] : []), ...(siblings.br ? [`${job.rel}.br`] : [])];
 }
 
@@ -328,48 +353,70 @@ class TreeWriter {
     this.onProgress?.(this.files, this.total);
   }
 
-  /** Adds what a worker reports (cumulative per worker) to the counts. */
+  /** Adds what a worker reports (a batch's files and bytes) to the counts. */
   private progress(files: number, bytes: number): void {
     this.files += files;
     this.bytes += bytes;
     this.onProgress?.(this.files, this.total);
   }
 
-  /** JSON documents with their .gz/.br siblings (if any): in worker threads for large trees. */
-  async documents(jobs: readonly { rel: string; text: string }[]): Promise<void> {
+  /**
+   * JSON documents with their .gz/.br siblings (if any): in worker threads for large trees. Each
+   * is made from its pieces when it is written; one longer than STREAM_FROM is streamed instead.
+   */
+  async documents(jobs: readonly DocumentJob[], piecesOf: (job: DocumentJob) => readonly string[]): Promise<void> {
     const threads = Math.min(availableParallelism(), 4);
     // Run from the TypeScript sources (tests), there is no compiled worker: write in this thread.
     if (jobs.length >= PARALLEL_DOCUMENTS && threads > 1 && existsSync(fileURLToPath(distWorker()))) {
-      return this.documentsInWorkers(jobs, threads);
+      return this.documentsInWorkers(jobs, piecesOf, threads);
     }
-    return this.documentsHere(jobs);
+    const texts: { rel: string; text: string }[] = [];
+    const large: DocumentJob[] = [];
+    for (const job of jobs) {
+      const text = joined(piecesOf(job));
+      if (text === undefined) large.push(job);
+      else texts.push({ rel: job.rel, text });
+    }
+    await this.documentsHere(texts);
+    for (const job of large) await this.large(job, piecesOf);
   }
 
-  /** Splits the documents into `threads` groups of about equal size, one worker each. */
-  private async documentsInWorkers(jobs: readonly { rel: string; text: string }[], threads: number): Promise<void> {
-    const groups = Array.from({ length: threads }, () => ({ size: 0, jobs: [] as { rel: string; text: string }[] }));
-    for (const job of [...jobs].sort((a, b) => b.text.length - a.text.length)) {
-      const lightest = groups.reduce((a, b) => (b.size < a.size ? b : a));
-      lightest.jobs.push(job);
-      lightest.size += job.text.length;
+  /** Batches of documents, made as the workers take them (dist-pool.ts); the long ones streamed here meanwhile. */
+  private async documentsInWorkers(jobs: readonly DocumentJob[], piecesOf: (job: DocumentJob) => readonly string[], threads: number): Promise<void> {
+    const data = { root: this.root, quality: this.quality, siblings: this.siblings };
+    const pool = new DistPool(distWorker(), threads, data, (m) => this.progress(m.files, m.bytes), (code) => new DistError(`writing documents failed (worker exit code ${code})`));
+    try {
+      const large: DocumentJob[] = [];
+      let batch: { rel: string; text: string }[] = [];
+      let size = 0;
+      for (const job of jobs) {
+        const text = joined(piecesOf(job));
+        if (text === undefined) {
+          large.push(job); // after the batches: the workers write those meanwhile
+          continue;
+        }
+        batch.push({ rel: job.rel, text });
+        size += text.length;
+        if (batch.length >= BATCH_DOCUMENTS || size >= BATCH_CHARS) {
+          await pool.send(batch);
+          batch = [];
+          size = 0;
+        }
+      }
+      if (batch.length > 0) await pool.send(batch);
+      for (const job of large) await this.large(job, piecesOf);
+    } catch (err) {
+      // Every worker has stopped writing before this returns (the temp dir may go).
+      await pool.terminate();
+      throw err;
     }
-    const runs = groups.map(
-      (g) =>
-        new Promise<void>((done, fail) => {
-          const seen = { files: 0, bytes: 0 };
-          const worker = new Worker(distWorker(), { workerData: { root: this.root, quality: this.quality, siblings: this.siblings, jobs: g.jobs } });
-          worker.on('message', (m: { files: number; bytes: number }) => {
-            this.progress(m.files - seen.files, m.bytes - seen.bytes);
-            Object.assign(seen, m);
-          });
-          worker.on('error', fail);
-          worker.on('exit', (code) => (code === 0 ? done() : fail(new DistError(`writing documents failed (worker exit code ${code})`))));
-        }),
-    );
-    // Every worker has stopped writing before this returns, failed or not (the temp dir may go).
-    const results = await Promise.allSettled(runs);
-    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed) throw failed.reason;
+    await pool.close();
+  }
+
+  /** A document too long for one string, streamed from its pieces (dist-large.ts). */
+  private async large(job: DocumentJob, piecesOf: (job: DocumentJob) => readonly string[]): Promise<void> {
+    const sizes = await writeLargeDocument(this.target(job.rel), piecesOf(job), this.siblings, this.quality);
+    for (const size of sizes) this.count(size);
   }
 
   /** In this thread: the text now, the compressed siblings as the thread pool delivers them. */
@@ -427,21 +474,21 @@ class TreeWriter {
   }
 }
 
-async function writeTree(writer: TreeWriter, jobs: readonly FileJob[], dirs: readonly string[]): Promise<void> {
+async function writeTree(writer: TreeWriter, jobs: readonly FileJob[], dirs: readonly string[], snapshot: Snapshot): Promise<void> {
   writer.mkdirs(dirs);
-  const json: { rel: string; text: string }[] = [];
+  const json: DocumentJob[] = [];
   const text: { rel: string; text: string }[] = [];
   const copy: { rel: string; source: string }[] = [];
   const thumb: { rel: string; source: string; media: string }[] = [];
   for (const j of jobs) {
-    if (j.kind === 'json') json.push(j);
+    if (j.kind === 'json' || j.kind === 'document') json.push(j);
     else if (j.kind === 'text') text.push(j);
     else if (j.kind === 'thumb') thumb.push(j);
     else copy.push(j);
   }
   writer.texts(text);
   // Media copies (kernel-side copy_file_range) and thumbnails run alongside the documents.
-  const results = await Promise.allSettled([writer.documents(json), writer.copies(copy), writer.thumbs(thumb)]);
+  const results = await Promise.allSettled([writer.documents(json, (j) => piecesOf(snapshot, j)), writer.copies(copy), writer.thumbs(thumb)]);
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
 }
@@ -499,7 +546,7 @@ export async function writeDist(snapshot: Snapshot, options: WriteDistOptions): 
   await fsp.mkdir(tmp);
   try {
     const writer = new TreeWriter(tmp, total, quality, siblings, options.onProgress);
-    await writeTree(writer, jobs, dirs);
+    await writeTree(writer, jobs, dirs, snapshot);
     await swapIn(tmp, out, suffix);
     return { files: writer.files, bytes: writer.bytes };
   } catch (err) {
