@@ -58,7 +58,8 @@ describe('cqa serve (compiled)', () => {
   it('--log json: one JSON object a line on stdout (the rest on stderr), never the token; the controls and the seed printed', async () => {
     const p = cqa(['serve', 'content', '--port', '0', '--log', 'json', '--fail-rate', '0.5', '--fail-status', '429', '--seed', '7']);
     const url = await waitFor(() => /http:\/\/127\.0\.0\.1:\d+/.exec(p.err())?.[0]);
-    expect(p.err()).toContain('cqa: contract-test controls on: fail-rate 0.5 (429, Retry-After: 1), seed 7');
+    // Printed just after the address, possibly in a later chunk of stderr.
+    await waitFor(() => (p.err().includes('cqa: contract-test controls on: fail-rate 0.5 (429, Retry-After: 1), seed 7') ? 'ok' : undefined));
     const get = socketClient(url);
     const seen: number[] = [];
     for (let i = 0; i < 6; i++) seen.push((await get({ path: '/api/demo/posts?limit=1', headers: { accept: 'application/json', authorization: 'Bearer demo-token' } })).status);
