@@ -147,10 +147,10 @@ export function compactProjects(projects: ReadonlyMap<string, ProjectSnapshot>):
 }
 
 /**
- * A compact snapshot as plain data for postMessage: the slim records, and per collection its
- * entries' texts joined into a few large strings. The load worker builds the snapshot and posts
- * this, so the server's thread never holds the full records (which, with the texts made from them,
- * would set its memory's high-water mark at twice what it keeps).
+ * A compact snapshot as plain data: the slim records, and per collection its entries' texts as
+ * UTF-8 in a few large buffers. The load process builds the snapshot and sends this
+ * (src/content/load-process.ts), so the server never holds the full records (which, with the texts
+ * made from them, would set its memory's high-water mark at twice what it keeps).
  */
 export interface CompactParts {
   readonly hash: string;
@@ -199,9 +199,37 @@ function collectionTexts(col: CollectionSnapshot): CollectionTexts {
   return withTimestamps ? { chunks, where, offsets, withTimestamps } : { chunks, where, offsets };
 }
 
-/** What postMessage should move rather than copy: every buffer of `parts`. */
-export function transferList(parts: CompactParts): ArrayBuffer[] {
-  return parts.texts.flat().flatMap((t) => [...t.chunks.map((c) => c.buffer as ArrayBuffer), t.where.buffer as ArrayBuffer, t.offsets.buffer as ArrayBuffer]);
+/** A CompactParts without its buffers (plain data), and how many chunks each collection's texts had. */
+export interface PartsOutline extends Omit<CompactParts, 'texts'> {
+  readonly texts: readonly (readonly { readonly chunks: number; readonly withTimestamps?: CollectionTexts['withTimestamps'] }[])[];
+}
+
+/**
+ * `parts` as plain data and its buffers in a fixed order (per collection: where, offsets, chunks),
+ * to be sent apart (src/content/frames.ts): the buffers as raw bytes, each read into a buffer of
+ * its size, and only the rest through a serialiser.
+ */
+export function splitParts(parts: CompactParts): { outline: PartsOutline; buffers: Uint8Array[] } {
+  const bytes = (a: Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  const buffers = parts.texts.flat().flatMap((t) => [bytes(t.where), bytes(t.offsets), ...t.chunks]);
+  const texts = parts.texts.map((p) => p.map((t) => (t.withTimestamps ? { chunks: t.chunks.length, withTimestamps: t.withTimestamps } : { chunks: t.chunks.length })));
+  return { outline: { ...parts, texts }, buffers };
+}
+
+/** The inverse of splitParts(); each buffer must start at a multiple of 4 bytes (a fresh one does). */
+export function joinParts(outline: PartsOutline, buffers: readonly Uint8Array[]): CompactParts {
+  let next = 0;
+  const take = () => buffers[next++] as Uint8Array;
+  const words = (b: Uint8Array) => new Uint32Array(b.buffer, b.byteOffset, b.byteLength / 4);
+  const texts = outline.texts.map((p) =>
+    p.map(({ chunks, withTimestamps }): CollectionTexts => {
+      const where = words(take());
+      const offsets = words(take());
+      const t = { where, offsets, chunks: Array.from({ length: chunks }, take) };
+      return withTimestamps ? { ...t, withTimestamps } : t;
+    }),
+  );
+  return { ...outline, texts };
 }
 
 /** A compact snapshot's data (see CompactParts); `snapshot` must have been made with `compact: true`. */
