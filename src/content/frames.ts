@@ -7,12 +7,14 @@
 export const FRAME = {
   /** `{ done, total }` as JSON (at most one every 50 ms). */
   progress: 1,
-  /** The outcome without its large buffers, v8.serialize()d (see load-process.ts). */
+  /** The outcome without its records and buffers, v8.serialize()d (see load-process.ts). */
   result: 2,
+  /** A batch of the entries' records, v8.serialize()d (see splitParts in src/snapshot/compact.ts). */
+  records: 3,
   /** One buffer of the result, raw, in the order the result lists them. */
-  bytes: 3,
+  bytes: 4,
   /** A failure of the loader itself (not content issues), v8.serialize()d. */
-  error: 4,
+  error: 5,
 } as const;
 
 const HEAD = 7;

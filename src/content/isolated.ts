@@ -12,7 +12,8 @@ import { totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { deserialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
-import { joinParts, type CompactParts, type PartsOutline } from '../snapshot/compact.js';
+import { joinParts, recordMaker, type CompactParts, type PartsOutline } from '../snapshot/compact.js';
+import type { EntryRecord } from '../snapshot/model.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { childPipe } from './child-pipe.js';
 import { FRAME, FrameReader } from './frames.js';
@@ -100,9 +101,10 @@ function runWorker(root: string, options: LoadOptions): Promise<LoadResult> {
   });
 }
 
-/** What the load process sends first (FRAME.result); `buffers` FRAME.bytes frames follow. */
+/** What the load process sends first (FRAME.result); then `records` in FRAME.records frames, and `buffers` FRAME.bytes frames. */
 interface Outcome extends Omit<LoadResult, 'model'> {
   readonly outline?: PartsOutline;
+  readonly records?: number;
   readonly buffers?: number;
 }
 
@@ -112,12 +114,15 @@ const utf8 = new TextDecoder();
 async function runProcess(job: LoadJob, onProgress: LoadOptions['onProgress']): Promise<Omit<LoadResult, 'model'> & { parts?: CompactParts }> {
   let outcome: Outcome | undefined;
   let failure: Error | undefined;
+  const records: EntryRecord[] = [];
   const buffers: Uint8Array[] = [];
+  const ownRecord = recordMaker();
   const reader = new FrameReader((kind, payload) => {
     if (kind === FRAME.progress) {
       const { done, total } = JSON.parse(utf8.decode(payload)) as { done: number; total: number };
       onProgress?.(done, total);
     } else if (kind === FRAME.result) outcome = deserialize(payload) as Outcome;
+    else if (kind === FRAME.records) for (const r of deserialize(payload) as EntryRecord[]) records.push(ownRecord(r));
     else if (kind === FRAME.bytes) buffers.push(payload);
     else if (kind === FRAME.error) failure = revive(deserialize(payload) as NodeJS.ErrnoException);
   });
@@ -136,9 +141,9 @@ async function runProcess(job: LoadJob, onProgress: LoadOptions['onProgress']): 
     new Promise((ok) => ours.on('close', ok)),
   ]);
   if (failure) throw failure;
-  if (!outcome || buffers.length !== (outcome.buffers ?? 0)) throw stopped(code, signal, stderr, heapMb);
-  const { outline, buffers: _, ...result } = outcome;
-  return outline ? { ...result, parts: joinParts(outline, buffers) } : result;
+  if (!outcome || records.length !== (outcome.records ?? 0) || buffers.length !== (outcome.buffers ?? 0)) throw stopped(code, signal, stderr, heapMb);
+  const { outline, records: _r, buffers: _b, ...result } = outcome;
+  return outline ? { ...result, parts: joinParts(outline, records, buffers) } : result;
 }
 
 /** The loader's own failure (a bug, not a content issue) as an Error of this process. */
@@ -156,7 +161,8 @@ function stopped(code: number | null, signal: NodeJS.Signals | null, stderr: str
     return new Error(`the content loader ran out of memory (its heap may grow to ${heapMb} MiB): the tree is too large for this machine`);
   }
   const how = signal ? `killed by ${signal}${signal === 'SIGKILL' ? ', perhaps by the system for want of memory' : ''}` : `exit code ${code}`;
-  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
-  const why = lines.find((l) => /error/i.test(l)) ?? lines.at(-1);
+  // Node prints the source line before the error, and its version after it.
+  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l && !/^Node\.js v/.test(l));
+  const why = lines.find((l) => /^(\w*Error\b|FATAL ERROR)/.test(l)) ?? lines.at(-1);
   return new Error(`the content loader stopped unexpectedly (${how})${why ? `: ${why}` : ''}`);
 }

@@ -18,6 +18,8 @@ export interface LoadJob {
   readonly snapshot: SnapshotOptions;
 }
 
+const RECORDS_PER_FRAME = 2048;
+
 const { root, drafts, snapshot } = JSON.parse(process.argv[2] as string) as LoadJob;
 
 const pipe = new Socket({ fd: 3, readable: false });
@@ -46,8 +48,10 @@ try {
   const { issues, warnings } = result;
   if (issues.length > 0) send(FRAME.result, serialize({ issues, warnings }));
   else {
-    const { outline, buffers } = splitParts(compactParts(createSnapshot(result.model, snapshot)));
-    send(FRAME.result, serialize({ issues, warnings, outline, buffers: buffers.length }));
+    const { outline, records, buffers } = splitParts(compactParts(createSnapshot(result.model, snapshot)));
+    send(FRAME.result, serialize({ issues, warnings, outline, records: records.length, buffers: buffers.length }));
+    // In batches small enough that the server can make each its own before the next arrives.
+    for (let i = 0; i < records.length; i += RECORDS_PER_FRAME) send(FRAME.records, serialize(records.slice(i, i + RECORDS_PER_FRAME)));
     for (const b of buffers) send(FRAME.bytes, b);
   }
 } catch (err) {
