@@ -22,9 +22,13 @@ const RECORDS_PER_FRAME = 2048;
 
 const { root, drafts, snapshot } = JSON.parse(process.argv[2] as string) as LoadJob;
 
-const pipe = new Socket({ fd: 3, readable: false });
-// The server went away (a write found the pipe closed): nobody is waiting for the result.
+const pipe = new Socket({ fd: 3, readable: true, writable: true });
+// The server went away (its end closed, or a write found it closed): nobody is waiting for the
+// result. The server never writes; reading is how its going away is seen while nothing is sent
+// (at the next turn of the event loop: parsing a batch of files synchronously holds it up).
 pipe.on('error', () => process.exit(1));
+pipe.on('end', () => process.exit(1));
+pipe.resume();
 const send = (kind: number, payload: Uint8Array) => {
   pipe.write(frameHead(kind, payload.byteLength));
   pipe.write(payload);
