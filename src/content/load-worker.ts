@@ -3,9 +3,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadContent } from './load.js';
 import { splitParser } from './split-parser.js';
-import type { SnapshotOptions } from '../snapshot/create.js';
 
-const { root, drafts, snapshot } = workerData as { root: string; drafts: boolean; snapshot?: SnapshotOptions };
+const { root, drafts } = workerData as { root: string; drafts: boolean };
 
 const { parser, close } = splitParser();
 
@@ -22,12 +21,4 @@ const result = await loadContent(root, {
   },
 });
 await close();
-if (snapshot && result.issues.length === 0) {
-  // The compact snapshot instead of the model (loadSnapshotIsolated): only what the server keeps.
-  const { createSnapshot } = await import('../snapshot/create.js');
-  const { compactParts, transferList } = await import('../snapshot/compact.js');
-  const parts = compactParts(createSnapshot(result.model, snapshot));
-  parentPort?.postMessage({ kind: 'result', result: { ...result, model: { projects: [] } }, parts }, transferList(parts));
-} else {
-  parentPort?.postMessage({ kind: 'result', result });
-}
+parentPort?.postMessage({ kind: 'result', result });

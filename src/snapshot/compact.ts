@@ -107,7 +107,7 @@ function compactCollection(col: CollectionSnapshot, d: Dialect, intern: ReturnTy
         place !== undefined &&
         v !== undefined &&
         JSON.stringify(v) === e.json.slice((e.offsets[place.k] as number) + place.prefix, e.offsets[place.k + 1]);
-      if (!inText) kept.push([name, Array.isArray(v) ? v.map((x) => intern(x)) : intern(v)]);
+      if (!inText) kept.push([name, internValue(v, intern)]);
     }
     // Absent fields are named with undefined, so that they are not looked for in the text.
     for (const f of visible) if (!Object.hasOwn(r.values, f.name)) kept.push([f.name, undefined]);
@@ -147,10 +147,10 @@ export function compactProjects(projects: ReadonlyMap<string, ProjectSnapshot>):
 }
 
 /**
- * A compact snapshot as plain data for postMessage: the slim records, and per collection its
- * entries' texts joined into a few large strings. The load worker builds the snapshot and posts
- * this, so the server's thread never holds the full records (which, with the texts made from them,
- * would set its memory's high-water mark at twice what it keeps).
+ * A compact snapshot as plain data: the slim records, and per collection its entries' texts as
+ * UTF-8 in a few large buffers. The load process builds the snapshot and sends this
+ * (src/content/load-process.ts), so the server never holds the full records (which, with the texts
+ * made from them, would set its memory's high-water mark at twice what it keeps).
  */
 export interface CompactParts {
   readonly hash: string;
@@ -199,9 +199,73 @@ function collectionTexts(col: CollectionSnapshot): CollectionTexts {
   return withTimestamps ? { chunks, where, offsets, withTimestamps } : { chunks, where, offsets };
 }
 
-/** What postMessage should move rather than copy: every buffer of `parts`. */
-export function transferList(parts: CompactParts): ArrayBuffer[] {
-  return parts.texts.flat().flatMap((t) => [...t.chunks.map((c) => c.buffer as ArrayBuffer), t.where.buffer as ArrayBuffer, t.offsets.buffer as ArrayBuffer]);
+/**
+ * A CompactParts without its entries' records and buffers (plain data), and how many chunks each
+ * collection's texts had.
+ */
+export interface PartsOutline extends Omit<CompactParts, 'texts'> {
+  readonly texts: readonly (readonly { readonly chunks: number; readonly withTimestamps?: CollectionTexts['withTimestamps'] }[])[];
+}
+
+/**
+ * `parts` in three pieces to send apart (src/content/frames.ts): the outline (plain data, its
+ * collections without entries), every entry's record in model order, and the buffers in a fixed
+ * order (per collection: where, offsets, chunks) — those go as raw bytes, each read into a buffer of
+ * its size, and the records in batches that the receiver can make its own as they come.
+ */
+export function splitParts(parts: CompactParts): { outline: PartsOutline; records: EntryRecord[]; buffers: Uint8Array[] } {
+  const bytes = (a: Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  const buffers = parts.texts.flat().flatMap((t) => [bytes(t.where), bytes(t.offsets), ...t.chunks]);
+  const records = parts.model.projects.flatMap((p) => p.collections.flatMap((c) => c.entries));
+  const projects = parts.model.projects.map((p) => ({ ...p, collections: p.collections.map((c) => ({ ...c, entries: [] })) }));
+  const texts = parts.texts.map((p) => p.map((t) => (t.withTimestamps ? { chunks: t.chunks.length, withTimestamps: t.withTimestamps } : { chunks: t.chunks.length })));
+  return { outline: { ...parts, model: { projects }, texts }, records, buffers };
+}
+
+/** The inverse of splitParts(); each buffer must start at a multiple of 4 bytes (a fresh one does). */
+export function joinParts(outline: PartsOutline, records: readonly EntryRecord[], buffers: readonly Uint8Array[]): CompactParts {
+  let next = 0;
+  let entry = 0;
+  const take = () => buffers[next++] as Uint8Array;
+  const words = (b: Uint8Array) => new Uint32Array(b.buffer, b.byteOffset, b.byteLength / 4);
+  const texts = outline.texts.map((p) =>
+    p.map(({ chunks, withTimestamps }): CollectionTexts => {
+      const where = words(take());
+      const offsets = words(take());
+      const t = { where, offsets, chunks: Array.from({ length: chunks }, take) };
+      return withTimestamps ? { ...t, withTimestamps } : t;
+    }),
+  );
+  // Each collection's entries are the next where.length / 3 records.
+  const projects = outline.model.projects.map((p, i) => ({
+    ...p,
+    collections: p.collections.map((c, k) => ({ ...c, entries: records.slice(entry, (entry += texts[i]![k]!.where.length / 3)) })),
+  }));
+  return { ...outline, model: { projects }, texts };
+}
+
+/**
+ * Records that arrive from another process as this process's own: each short string (locale,
+ * relation ids, media paths) one object per distinct value again — a copy per entry arrives (~9
+ * MiB at 100,000 entries) — and each record one object literal, all its properties in the object
+ * itself (a deserialised one keeps half of them in a second array: 6 MiB more).
+ */
+export function recordMaker(): (r: EntryRecord) => EntryRecord {
+  const intern = interner();
+  return (r) => ({
+    id: r.id,
+    locale: intern(r.locale),
+    draft: r.draft,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    published_at: r.published_at,
+    values: Object.fromEntries(Object.keys(r.values).map((name) => [name, internValue(ownValue(r.values, name), intern)])) as Record<string, FieldValue>,
+    file: r.file,
+  });
+}
+
+function internValue(v: FieldValue | undefined, intern: ReturnType<typeof interner>): FieldValue | undefined {
+  return Array.isArray(v) ? v.map((x) => intern(x)) : intern(v);
 }
 
 /** A compact snapshot's data (see CompactParts); `snapshot` must have been made with `compact: true`. */

@@ -1,14 +1,15 @@
 // The compact snapshot `cqa serve` holds (src/snapshot/compact.ts): one copy of each entry, its
 // text. It must answer exactly like the full one — documents, queries, projections — in both
 // dialects, while its records keep only the values their text does not show.
+import { deserialize, serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/content/load.js';
 import { queryEntries } from '../../src/query/index.js';
 import type { QueryContext } from '../../src/query/types.js';
 import { fieldValue } from '../../src/query/table.js';
-import { compactParts } from '../../src/snapshot/compact.js';
+import { compactParts, joinParts, recordMaker, splitParts, type PartsOutline } from '../../src/snapshot/compact.js';
 import { createSnapshot, snapshotFromParts } from '../../src/snapshot/create.js';
-import { ownValue, type ContentModel } from '../../src/snapshot/model.js';
+import { ownValue, type ContentModel, type EntryRecord } from '../../src/snapshot/model.js';
 import type { CollectionSnapshot, Snapshot } from '../../src/snapshot/types.js';
 import { model as trapModel } from '../query/fixture.js';
 
@@ -39,8 +40,11 @@ function queriesFor(col: CollectionSnapshot): string[] {
 function compare(model: ContentModel): { answers: number; ok: number } {
   const full: Snapshot = createSnapshot(model);
   const compact = createSnapshot(model, { compact: true });
-  // As the load worker posts it to the server's thread (a structured clone) and it is rebuilt there.
-  const posted = snapshotFromParts(structuredClone(compactParts(compact)));
+  // As the load process sends it to the server (src/content/load-process.ts) and it is rebuilt there.
+  const { outline, records, buffers } = splitParts(compactParts(compact));
+  const ownRecord = recordMaker();
+  const received = (deserialize(serialize(records)) as EntryRecord[]).map(ownRecord);
+  const posted = snapshotFromParts(joinParts(deserialize(serialize(outline)) as PartsOutline, received, buffers.map((b) => b.slice())));
   let answers = 0;
   let ok = 0;
   for (const other of [compact, posted]) {
@@ -66,7 +70,7 @@ function compare(model: ContentModel): { answers: number; ok: number } {
 }
 
 describe('compact snapshot (what cqa serve holds without --watch)', () => {
-  it('answers every document and query of the sample (cqa and elmapi projects) byte-identically, also once posted by the load worker', () => {
+  it('answers every document and query of the sample (cqa and elmapi projects) byte-identically, also once sent by the load process', () => {
     expect(sample.model.projects.map((p) => p.dialect ?? 'cqa').sort()).toEqual(['cqa', 'elmapi']);
     const { answers, ok } = compare(sample.model);
     expect(answers).toBeGreaterThan(500);
