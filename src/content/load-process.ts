@@ -7,6 +7,7 @@ import { Socket } from 'node:net';
 import { serialize } from 'node:v8';
 import { FRAME, frameHead } from './frames.js';
 import { loadContent } from './load.js';
+import { progressGate } from './progress.js';
 import { splitParser } from './split-parser.js';
 import { compactParts, splitParts } from '../snapshot/compact.js';
 import { createSnapshot, type SnapshotOptions } from '../snapshot/create.js';
@@ -36,16 +37,12 @@ const send = (kind: number, payload: Uint8Array) => {
 
 try {
   const { parser, close } = splitParser();
-  let last = 0;
+  const due = progressGate();
   const result = await loadContent(root, {
     drafts,
     parser,
     onProgress: (done, total) => {
-      // A frame per file would cost more than it tells: at most one every 50 ms.
-      const now = Date.now();
-      if (now - last < 50 && done < total) return;
-      last = now;
-      send(FRAME.progress, Buffer.from(JSON.stringify({ done, total })));
+      if (due(done, total)) send(FRAME.progress, Buffer.from(JSON.stringify({ done, total })));
     },
   });
   await close();

@@ -2,22 +2,19 @@
 // one on two threads (this one and a parse thread), and posts the result back.
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadContent } from './load.js';
+import { progressGate } from './progress.js';
 import { splitParser } from './split-parser.js';
 
 const { root, drafts } = workerData as { root: string; drafts: boolean };
 
 const { parser, close } = splitParser();
 
-let last = 0;
+const due = progressGate();
 const result = await loadContent(root, {
   drafts,
   parser,
   onProgress: (done, total) => {
-    // A message per file would cost more than it tells: at most one every 50 ms.
-    const now = Date.now();
-    if (now - last < 50 && done < total) return;
-    last = now;
-    parentPort?.postMessage({ kind: 'progress', done, total });
+    if (due(done, total)) parentPort?.postMessage({ kind: 'progress', done, total });
   },
 });
 await close();
