@@ -5,9 +5,9 @@
 // machine, and all of it is released when the worker ends; this thread gets only the events.
 // A small tree (see tree-size.ts) is built in the calling thread: a worker would only add its start-up.
 import { existsSync } from 'node:fs';
-import { totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { loaderHeapMb } from '../content/isolated.js';
 import { isSmallTree, SMALL_TREE, type TreeLimits } from '../content/tree-size.js';
 import type { BuildEvent, BuildOptions } from './output.js';
 
@@ -34,9 +34,8 @@ export async function buildOutputIsolated(
   return new Promise((resolve, reject) => {
     const worker = new Worker(buildWorker(), {
       workerData: { root, options },
-      // As the load worker's (content/isolated.ts): V8's default 4 GiB does not hold a million
-      // entries with their snapshot; let it use up to 60 % of the machine's memory.
-      resourceLimits: { maxOldGenerationSizeMb: Math.max(4096, Math.floor((totalmem() / 2 ** 20) * 0.6)) },
+      // As the loader's: V8's default 4 GiB does not hold a million entries with their snapshot.
+      resourceLimits: { maxOldGenerationSizeMb: loaderHeapMb() },
     });
     let failed = false;
     worker.on('message', report);

@@ -33,7 +33,7 @@ const loadProcess = () => new URL('./load-process.js', import.meta.url);
 // V8's default heap limit (4 GiB here) stopped a million entries half-way: the loader holds the
 // records and the full snapshot at once. It ends after loading, so let it use up to 60 % of the
 // machine's memory for that moment.
-const loaderHeapMb = () => Math.max(4096, Math.floor((totalmem() / 2 ** 20) * 0.6));
+export const loaderHeapMb = () => Math.max(4096, Math.floor((totalmem() / 2 ** 20) * 0.6));
 
 export async function loadContentIsolated(root: string, options: IsolatedLoadOptions = {}): Promise<LoadResult> {
   // Run from the TypeScript sources (tests), there is no compiled worker: load in this thread.
