@@ -4,9 +4,15 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { socketClient, tempDir } from './fixture.js';
 
+// A test that fails before its server is stopped must not leave the server running.
+const running = new Set<ReturnType<typeof spawn>>();
+afterEach(() => {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+});
 
 function cqa(args: string[]) {
   const child = spawn(process.execPath, ['bin/cqa.js', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -14,7 +20,9 @@ function cqa(args: string[]) {
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  running.add(child);
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  void exited.then(() => running.delete(child));
   const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
   void exited.then(() => clearTimeout(killer));
   return { child, exited, out: () => out, err: () => err };
