@@ -6,9 +6,7 @@
 import { Socket } from 'node:net';
 import { serialize } from 'node:v8';
 import { FRAME, frameHead } from './frames.js';
-import { loadContent } from './load.js';
-import { progressGate } from './progress.js';
-import { splitParser } from './split-parser.js';
+import { loadSplit } from './split-parser.js';
 import { compactParts, splitParts } from '../snapshot/compact.js';
 import { createSnapshot, type SnapshotOptions } from '../snapshot/create.js';
 
@@ -36,16 +34,7 @@ const send = (kind: number, payload: Uint8Array) => {
 };
 
 try {
-  const { parser, close } = splitParser();
-  const due = progressGate();
-  const result = await loadContent(root, {
-    drafts,
-    parser,
-    onProgress: (done, total) => {
-      if (due(done, total)) send(FRAME.progress, Buffer.from(JSON.stringify({ done, total })));
-    },
-  });
-  await close();
+  const result = await loadSplit(root, drafts, (done, total) => send(FRAME.progress, Buffer.from(JSON.stringify({ done, total }))));
   const { issues, warnings } = result;
   if (issues.length > 0) send(FRAME.result, serialize({ issues, warnings }));
   else {

@@ -1,9 +1,11 @@
 // A FileParser for a large tree on two threads: half of the entry files are parsed in the calling
-// thread, half on a parse thread (parse-thread.ts). Used by the worker threads that load a tree
-// (load-worker.ts, and cqa build's, src/build/worker.ts).
+// thread, half on a parse thread (parse-thread.ts). Used where a large tree is loaded: the load
+// worker, the load process and cqa build's worker (src/build/worker.ts).
 import { availableParallelism } from 'node:os';
 import { fromOutcome, runJob, type FileParser, type Outcome } from './file-parser.js';
+import { loadContent, type LoadResult } from './load.js';
 import { ParseThread } from './parse-thread.js';
+import { progressGate } from './progress.js';
 
 /** Below this many files a second thread costs more (start-up, copying) than it saves. */
 const PARALLEL_MIN = 1000;
@@ -29,4 +31,21 @@ export function splitParser(): SplitParser {
     },
   };
   return { parser, close: () => other.close() };
+}
+
+/** loadContent() with a split parser, its progress passed on at most every 50 ms (progress.ts). */
+export async function loadSplit(root: string, drafts: boolean, progress: (done: number, total: number) => void): Promise<LoadResult> {
+  const { parser, close } = splitParser();
+  const due = progressGate();
+  try {
+    return await loadContent(root, {
+      drafts,
+      parser,
+      onProgress: (done, total) => {
+        if (due(done, total)) progress(done, total);
+      },
+    });
+  } finally {
+    await close();
+  }
 }
