@@ -140,11 +140,12 @@ function writeStored(dir: string, stored: Stored): void {
     try {
       if (!lstatSync(dir).isDirectory()) return; // a file or a symlink of that name: leave it be
     } catch {
-      mkdirSync(dir);
+      mkdirSync(dir, { mode: 0o700 });
       writeFileSync(join(dir, '.gitignore'), '# Made by cqa serve (parse results kept between runs); safe to delete.\n*\n');
     }
     const tmp = join(dir, `${FILE}.${process.pid}.tmp`);
-    writeFileSync(tmp, JSON.stringify(stored));
+    // The owner's only, whatever the files it was read from allow: a project.yaml may hold tokens.
+    writeFileSync(tmp, JSON.stringify(stored), { mode: 0o600 });
     renameSync(tmp, join(dir, FILE));
   } catch {
     // Not writable (a read-only tree, a full disk): the next start parses again.

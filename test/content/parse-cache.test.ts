@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -37,6 +37,9 @@ describe('the parse cache (<content>/.cqa-cache/)', () => {
     const first = await freshLoad(root, true);
     expect(existsSync(join(root, CACHE))).toBe(true);
     expect(readFileSync(join(root, '.cqa-cache/.gitignore'), 'utf8')).toMatch(/^\*$/m);
+    // Only its owner may read it (a project.yaml may hold tokens).
+    expect(statSync(join(root, CACHE)).mode & 0o077).toBe(0);
+    expect(statSync(join(root, '.cqa-cache')).mode & 0o077).toBe(0);
     const warm = await freshLoad(root, true);
     expect(plain(first)).toEqual(plain(without));
     expect(plain(warm)).toEqual(plain(without));
