@@ -3,8 +3,8 @@
 // renders the whole tree before the JIT has compiled the parsers: ~100 ms of the sample's ~300 ms
 // start. With the cache a start reads the files, hashes their text and takes the results of the
 // texts it has seen before.
-// - Keyed by the exact text (SHA-256) and cqa's version, never by a path or an mtime: a file
-//   rewritten within one mtime tick is parsed again.
+// - Keyed by the exact text (SHA-256) and the versions of cqa, yaml, marked and image-size, never
+//   by a path or an mtime: a file rewritten within one mtime tick is parsed again.
 // - It holds only what the tree holds: each file's parsed value, the HTML its Markdown renders
 //   to and the pixel size of each image (keyed by the bytes it was read from), for the files the
 //   last load read. Results with problems are never kept: every error comes
@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { Dimensions } from './media.js';
 import type { EntryFormat, ParsedEntry, ParsedYaml } from './parse.js';
 
@@ -25,7 +25,24 @@ const FILE = 'parse.json';
 /** Bumped when what is kept changes shape. */
 const FORMAT = 1;
 
-const version = (): string => `${(createRequire(import.meta.url)('../../package.json') as { version: string }).version}/${FORMAT}`;
+/** cqa's version, and those of the packages whose output is kept: an update of marked may change the HTML. */
+function version(): string {
+  const require = createRequire(import.meta.url);
+  const own = (require('../../package.json') as { version: string }).version;
+  return [`cqa@${own}`, ...['yaml', 'marked', 'image-size'].map((name) => `${name}@${packageVersion(require, name)}`), `format ${FORMAT}`].join(' ');
+}
+
+/** From the package's own package.json, found beside its entry point (not every package exports it). */
+function packageVersion(require: NodeJS.Require, name: string): string {
+  try {
+    const folder = `${sep}node_modules${sep}${name}${sep}`;
+    const entry = require.resolve(name);
+    const root = entry.slice(0, entry.lastIndexOf(folder) + folder.length);
+    return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
 
 interface Stored {
   readonly cqa: string;

@@ -1,5 +1,6 @@
 // Parsing one file's text: YAML documents (YAML 1.2 via the `yaml` package, so `2021-11-25` stays
-// a string), JSON entries, and Markdown with YAML front matter (split as gray-matter does: front-matter.ts).
+// a string; the usual shapes through a fast path that gives the same: simple-yaml.ts), JSON
+// entries, and Markdown with YAML front matter (split as gray-matter does: front-matter.ts).
 // Each result keeps the line of every top-level key (and of each item of a top-level list) so
 // that later validation can point at the right line without keeping the YAML documents around.
 import type { Document } from 'yaml';
