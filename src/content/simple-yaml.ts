@@ -20,8 +20,8 @@ export interface SimpleYaml {
 const DECLINE = Symbol('decline');
 
 // Characters the subset leaves to the full parser: tabs, CR, other control characters, a BOM,
-// YAML 1.1's line breaks.
-const UNUSUAL = /[\x00-\x09\x0b-\x1f\x7f\x85\u2028\u2029\ufeff]/;
+// YAML 1.1's line breaks, non-characters.
+const UNUSUAL = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/;
 // Document markers and directives at the start of a line.
 const MARKERS = /^(?:---|\.\.\.)(?:[ \n]|$)|^%/m;
 // A plain key: a word, maybe with `.`, `/` and `-` (`hero.png`, `posts/alps.png`), not a number.
@@ -40,6 +40,10 @@ const REST = /^(?: +(?:#.*)?)?$/;
 const MAX_DEPTH = 50;
 const MAX_KEYS = 10_000;
 const MAX_FLOW_DEPTH = 20;
+
+// Only spaces are indentation and separation in YAML: a no-break space is text (String#trim would take it).
+const withoutSpaces = (s: string) => s.replace(/^ +/, '');
+const trimSpacesEnd = (s: string) => s.replace(/ +$/, '');
 
 const decline = (): never => {
   throw DECLINE;
@@ -88,7 +92,7 @@ class Reader {
       const cached = this.lines[this.next];
       if (cached) return cached;
       const raw = this.raw[this.next] as string;
-      const text = raw.trimStart();
+      const text = withoutSpaces(raw);
       if (text === '' || text.startsWith('#')) continue;
       const line = { no: this.next + 1, indent: raw.length - text.length, text };
       this.lines[this.next] = line;
@@ -138,7 +142,7 @@ class Reader {
       const itemPath = `${path}\0${out.length}`;
       this.record(itemPath, line.no, topKey === undefined ? undefined : `${topKey}\0${out.length}`);
       const after = line.text.slice(2);
-      const rest = after.trimStart();
+      const rest = withoutSpaces(after);
       if (rest === '' || rest.startsWith('#') || rest.startsWith('- ') || rest === '-') decline();
       if (KEY.test(rest)) {
         // `- key: value`: a mapping whose first key is on the dash's line.
@@ -166,7 +170,7 @@ class Reader {
     if (c === '[' || c === '{') return this.flow(text, line.no, path, topKey);
     if (c === '|' || c === '>') return this.blockScalar(text, indent);
     const hash = text.indexOf(' #');
-    const plain = (hash < 0 ? text : text.slice(0, hash)).trimEnd();
+    const plain = trimSpacesEnd(hash < 0 ? text : text.slice(0, hash));
     if (INDICATOR_FIRST.test(plain) && !/^-[^\s]/.test(plain)) decline();
     if (plain.includes(': ') || plain.endsWith(':')) decline();
     return resolvePlain(plain);
@@ -194,7 +198,7 @@ class Reader {
         lines.push('');
         continue;
       }
-      const text = raw.trimStart();
+      const text = withoutSpaces(raw);
       const ind = raw.length - text.length;
       if (text === '') decline(); // a line of spaces only
       if (ind <= indent) break;
@@ -285,7 +289,7 @@ class FlowReader {
     if (c === '[' || c === '{') return this.collection(at, path);
     if (c === '"' || c === "'") return quoted(this.text, at);
     const m = /^[^,[\]{}]*/.exec(this.text.slice(at)) as RegExpExecArray;
-    const plain = m[0].trimEnd();
+    const plain = trimSpacesEnd(m[0]);
     if (plain === '' || /[:#]/.test(plain) || (INDICATOR_FIRST.test(plain) && !/^-[^\s]/.test(plain))) decline();
     return { value: resolvePlain(plain), end: at + plain.length };
   }
@@ -312,7 +316,8 @@ function quoted(text: string, start: number): { value: string; end: number } {
 
 /** Whether the core schema reads `key` as this very string, and a plain object keeps it as any other key. */
 function plainKey(key: string): boolean {
-  return key !== '__proto__' && resolvePlain(key) === key;
+  // YAML allows an implicit key at most 1024 characters long.
+  return key.length <= 1000 && key !== '__proto__' && resolvePlain(key) === key;
 }
 
 /** A plain scalar as YAML 1.2's core schema reads it (the `yaml` package's tags). */

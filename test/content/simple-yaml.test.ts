@@ -39,7 +39,7 @@ function yamlTexts(dir: string): string[] {
 
 const SAMPLE = yamlTexts('content');
 
-const KEYS = ['hero.png', 'posts/a.png', '1.5', '0x1', 'a.', 'a', 'b', 'title', 'key-1', '_x', 'A', '1', 'null', 'True', '__proto__', 'a b', '"q"', "'q'", 'x.y', 'on', '-a', 'constructor', '? a', 'a:b', '&x a', '[a]'];
+const KEYS = ['k'.repeat(1000), 'k'.repeat(1025), 'k\u00a0', '\u00a0k', 'hero.png', 'posts/a.png', '1.5', '0x1', 'a.', 'a', 'b', 'title', 'key-1', '_x', 'A', '1', 'null', 'True', '__proto__', 'a b', '"q"', "'q'", 'x.y', 'on', '-a', 'constructor', '? a', 'a:b', '&x a', '[a]'];
 const SCALARS = [
   'a', 'hello world', 'x y  z', '1', '-1', '0', '-0', '007', '1.5', '-0.5', '1.', '1e3', '.5', '0x1F', '0o17', '+1', '~', 'null', 'Null', 'nUll',
   'true', 'False', 'TRUE', 'yes', 'no', '2021-03-01', '2023-01-30T16:00:00Z', '12:30', 'http://x.y/z', 'C#', 'a #b', 'a#b', 'a: b', 'a:', ':a', '-a',
@@ -47,10 +47,11 @@ const SCALARS = [
   '"unclosed', '[a, b]', '[]', '{}', '{ a: 1 }', '{a: 1, a: 2}', '{a:1}', '[a, [b]]', '[a,]', '[a, , b]', '[ "x, y", z ]', "['a''b', c]", '{ a: [1] }',
   '[a] x', '[a] # c', '{ b: c } #', '#c', '.inf', '-.inf', '.NaN', '12345678901234567890', '1_000', '0.1234567890123456789', 'é ü', '🙂', '|', '>',
   '|-', '>-', '|+', '|2', '| # c', 'a\tb', 'a  ', '', '…', 'a \\ b', "'multi", '[a,', '{ a: b', '"a\\u00e9"',
+  'a\u00a0', '\u00a0a', 'a\u00a0#b', 'x\u3000y', 'a:\u00a0b', '[\u00a0x ]', 'x\u0085y', 'x\u0080y', 'x\ufffey', '-\u00a0x', `${'v'.repeat(1030)}`,
 ];
 const key = fc.oneof({ arbitrary: fc.constantFrom('a', 'b', 'title', 'key-1', '_x', 'A'), weight: 6 }, { arbitrary: fc.constantFrom(...KEYS), weight: 1 });
 const scalar = fc.oneof({ arbitrary: fc.constantFrom('a', 'hello world', '1', '1.5', 'true', '~', '"q"', "'q'", '[a, b]', '{ a: 1, b: [c] }'), weight: 3 }, { arbitrary: fc.constantFrom(...SCALARS), weight: 1 });
-const INDENTS = ['', '', '', '', '', '  ', '  ', '  ', '    ', ' ', '   '];
+const INDENTS = ['', '', '', '', '', '  ', '  ', '  ', '    ', ' ', '   ', '\u00a0', ' \u00a0'];
 const LINE_SHAPES: fc.Arbitrary<string>[] = [
   fc.tuple(fc.constantFrom(...INDENTS), key, fc.constantFrom(': ', ': ', ':  ', ':', ' : '), scalar).map((p) => p.join('')),
   fc.tuple(fc.constantFrom(...INDENTS), key).map(([i, k]) => `${i}${k}:`),
@@ -112,7 +113,7 @@ const tree = fc
   });
 
 /** A sample file with a few characters that matter to YAML put in or taken out. */
-const TRICKY = [' ', '  ', ':', ': ', '#', ' #', '-', '- ', '\n', '\n  ', '"', "'", '|', '>', '[', ']', '{', '}', ',', '&', '*', '!', '0', '.', 'e', '~', '\\', '\t'];
+const TRICKY = ['\u00a0', '\u3000', ' ', '  ', ':', ': ', '#', ' #', '-', '- ', '\n', '\n  ', '"', "'", '|', '>', '[', ']', '{', '}', ',', '&', '*', '!', '0', '.', 'e', '~', '\\', '\t'];
 const mutated = fc
   .tuple(
     fc.constantFrom(...SAMPLE),
