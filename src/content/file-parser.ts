@@ -3,6 +3,7 @@
 // The loader hands a FileParser the files it has no current result for (see load.ts).
 import type { ParseCache, PortableCodec } from './parse-cache.js';
 import { parseMemo } from './parse-memo.js';
+import { isPlainObject } from './issues.js';
 import { FileProblem, readContentText } from './read.js';
 import { entryFormat, fromPortable, lineInPaths, parseEntry, parseYaml, toPortable, type ParsedEntry, type ParsedYaml, type ParseProblem, type PortableEntry } from './parse.js';
 
@@ -72,6 +73,7 @@ const ENTRY_CODEC: PortableCodec<ParsedEntry> = {
   },
   fromPlain(plain) {
     const { comments, ...rest } = plain as PortableEntry & { comments?: [string, string][] };
+    if (!isPlainObject(rest.data) || typeof rest.source !== 'string') throw new TypeError('not an entry');
     return fromPortable({ ...rest, ...(comments ? { comments: new Map(comments) } : {}) });
   },
 };
@@ -80,6 +82,7 @@ const SETTINGS_CODEC: PortableCodec<ParsedYaml> = {
   toPlain: (parsed) => ({ value: parsed.value, problems: parsed.problems, paths: [...parsed.paths()] }),
   fromPlain(plain) {
     const { value, problems, paths } = plain as { value: unknown; problems: ParseProblem[]; paths: [string, number][] };
+    if (!Array.isArray(problems) || !Array.isArray(paths)) throw new TypeError('not a settings file');
     return (fromOutcome({ yaml: { value, problems, paths: new Map(paths) } }) as { yaml: ParsedYaml }).yaml;
   },
 };

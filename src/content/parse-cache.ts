@@ -7,8 +7,7 @@
 //   by a path or an mtime: a file rewritten within one mtime tick is parsed again.
 // - It holds only what the tree holds: each file's parsed value, the HTML its Markdown renders
 //   to and the pixel size of each image (keyed by the bytes it was read from), for the files the
-//   last load read. Results with problems are never kept: every error comes
-//   from a fresh parse.
+//   last load read. Results with problems are never kept: every error comes from a fresh parse.
 // - Best effort: a folder that cannot be written, or a cache file that is corrupt, a symlink or
 //   from another version, is ignored (and written anew when it can be). Written atomically.
 // - The loader never lists names starting with '.', so the folder is neither content nor media
@@ -87,9 +86,11 @@ export function openParseCache(root: string): ParseCache {
   const cached = <T>(kind: Kind, text: string, parse: () => T, codec: PortableCodec<T>, clean: (r: T) => boolean): T => {
     const key = `${kind}:${sha256(text)}`;
     const hit = old?.results[key];
-    if (hit !== undefined) {
+    // A result of another shape (a file edited by hand) is parsed again, as a miss.
+    const restored = isRecord(hit) ? attempt(() => codec.fromPlain(hit)) : undefined;
+    if (restored !== undefined) {
       used.results[key] = hit;
-      return codec.fromPlain(hit);
+      return restored;
     }
     const result = parse();
     const plain = clean(result) ? codec.toPlain(result) : undefined;
@@ -166,6 +167,14 @@ function writeStored(dir: string, stored: Stored): void {
     renameSync(tmp, join(dir, FILE));
   } catch {
     // Not writable (a read-only tree, a full disk): the next start parses again.
+  }
+}
+
+function attempt<T>(fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch {
+    return undefined;
   }
 }
 

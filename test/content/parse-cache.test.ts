@@ -78,6 +78,11 @@ describe('the parse cache (<content>/.cqa-cache/)', () => {
       expect(plain(await freshLoad(root, true))).toEqual(plain(without));
       expect(JSON.parse(readFileSync(join(root, CACHE), 'utf8'))).toMatchObject({ results: expect.any(Object) });
     }
+    // Of this version, but its results of another shape (edited by hand): parsed again.
+    const stored = JSON.parse(readFileSync(join(root, CACHE), 'utf8')) as { results: Record<string, unknown> };
+    for (const key of Object.keys(stored.results)) stored.results[key] = key.startsWith('image:') ? { width: 'wide' } : { data: 5, value: 1 };
+    writeFileSync(join(root, CACHE), JSON.stringify(stored));
+    expect(plain(await freshLoad(root, true))).toEqual(plain(without));
   });
 
   it('loads as usual when the cache cannot be written, and never reads through a symlink', async () => {
