@@ -14,7 +14,7 @@ import { readEntryOnce, readFailure, readYamlOnce, type FileParser, type Outcome
 import type { ParseCache } from './parse-cache.js';
 import { EMPTY_YAML, type ParsedEntry, type ParsedYaml } from './parse.js';
 import { readProject } from './project.js';
-import { renderRichtext } from './richtext.js';
+import { renderRichtext, richtextReady } from './richtext.js';
 import { readCollectionConfig } from './schema.js';
 import { resolveReferences } from './resolve.js';
 
@@ -60,6 +60,7 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
   let running: Promise<unknown> = Promise.resolve();
 
   const loadOnce = async (changes: readonly string[] | undefined): Promise<LoadResult> => {
+    await richtextReady();
     const issues = new IssueList();
     const rootStat = await stat(root).catch(() => undefined);
     if (!rootStat?.isDirectory()) {

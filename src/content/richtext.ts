@@ -7,8 +7,9 @@ type MarkedModule = typeof import('marked');
 
 // marked is loaded by the first Markdown rendered (~15 ms of a cold start): a start whose HTML all
 // comes from the parse cache (parse-cache.ts) never loads it. It is an ES module: required when
-// needed where Node can (20.19 and later), imported with this module where it cannot.
-const early: MarkedModule | undefined = (process.features as { require_module?: boolean }).require_module ? undefined : await import('marked');
+// first needed where Node can (20.19 and later), else imported by richtextReady(). Not a top-level
+// await: that would keep require() of this package from working.
+const canRequire = (process.features as { require_module?: boolean }).require_module === true;
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -41,7 +42,12 @@ function create({ Marked }: MarkedModule) {
 
 let marked: ReturnType<typeof create> | undefined;
 
+/** Makes renderRichtext() ready: nothing to do where Node can require marked when it is first needed. */
+export async function richtextReady(): Promise<void> {
+  if (!marked && !canRequire) marked = create(await import('marked'));
+}
+
 export function renderRichtext(markdown: string): string {
-  marked ??= create(early ?? (createRequire(import.meta.url)('marked') as MarkedModule));
+  marked ??= create(createRequire(import.meta.url)('marked') as MarkedModule);
   return marked.parse(markdown, { async: false }) as string;
 }
