@@ -41,9 +41,19 @@ const MAX_DEPTH = 50;
 const MAX_KEYS = 10_000;
 const MAX_FLOW_DEPTH = 20;
 
-// Only spaces are indentation and separation in YAML: a no-break space is text (String#trim would take it).
-const withoutSpaces = (s: string) => s.replace(/^ +/, '');
-const trimSpacesEnd = (s: string) => s.replace(/ +$/, '');
+// Only spaces are indentation and separation in YAML: a no-break space is text (String#trim would
+// take it). Loops, not / +$/: that regex takes time quadratic in a run of spaces inside the text.
+function withoutSpaces(s: string): string {
+  let start = 0;
+  while (s.charCodeAt(start) === 0x20) start++;
+  return s.slice(start);
+}
+
+function trimSpacesEnd(s: string): string {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 0x20) end--;
+  return s.slice(0, end);
+}
 
 const decline = (): never => {
   throw DECLINE;

@@ -150,6 +150,11 @@ describe('the fast path of YAML parsing (simple-yaml.ts)', () => {
     expect(taken).toBeGreaterThan(atLeast);
   });
 
+  it('reads long runs of spaces in a value in time proportional to the text', () => {
+    const spaces = ' '.repeat(2 ** 20);
+    expect(agrees(`a: x${spaces}y\nb: [x${spaces}y, z]\n`)).toBe(true);
+  });
+
   it('leaves anything with an error or a check to the yaml package', () => {
     for (const text of ['a: 1\na: 2\n', 'a: &x 1\nb: *x\n', 'a: [#fff, #000]\n', 'a: "x\\ny"\n', 'a: !!str 1\n', 'a:\n  b: 1\n c: 2\n', '- a\n- b\n', 'a: b: c\n']) {
       expect(parseSimpleYaml(text), text).toBeUndefined();
