@@ -1,6 +1,6 @@
 // `cqa serve [content] [--port 4000] [--host 127.0.0.1] [--watch] [--cors ORIGIN]
 //  [--cache-control VALUE] [--max-limit N] [--delay MS|MIN-MAX] [--fail-rate R] [--fail-status S]
-//  [--seed N] [--log text|json] [--base-url URL] [--quiet] [--no-ui]`
+//  [--seed N] [--log text|json] [--base-url URL] [--quiet] [--no-ui] [--no-cache]`
 import { ContentError, formatIssue } from '../content/issues.js';
 import { FAIL_STATUSES, MAX_DELAY_MS } from '../http/controls.js';
 import { startServer } from '../http/start.js';
@@ -32,6 +32,7 @@ export const spec: CommandSpec = {
     'base-url': { type: 'string', value: 'URL', help: "prefix of media full_url (an http(s) URL or a path starting with '/')" },
     quiet: { type: 'boolean', help: 'no list of projects at start and no text request log (--log json still logs)' },
     'no-ui': { type: 'boolean', help: 'no explorer page for browsers at / (docs/explorer.md)' },
+    'no-cache': { type: 'boolean', help: 'parse every file, keep nothing in <content>/.cqa-cache/ (kept there to start faster next time; not with --watch)' },
   },
   examples: ['cqa serve content --watch', 'cqa serve content --fail-rate 0.1 --fail-status 503 --seed 42 --log json', "curl -H 'Authorization: Bearer demo-token' -H 'Accept: application/json' http://127.0.0.1:4000/api/demo/posts"],
 };
@@ -70,6 +71,7 @@ export async function run(args: string[]): Promise<number> {
       watch: values.watch === true,
       quiet: quiet || json,
       ui: values['no-ui'] !== true,
+      parseCache: values['no-cache'] !== true,
       maxLimit,
       delay,
       failRate,

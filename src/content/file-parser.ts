@@ -1,7 +1,9 @@
 // Reading and parsing content files as jobs that another thread can do: a job names a file, its
 // outcome is plain data (posted between threads) that the loader turns back into parse results.
 // The loader hands a FileParser the files it has no current result for (see load.ts).
+import type { ParseCache, PortableCodec } from './parse-cache.js';
 import { parseMemo } from './parse-memo.js';
+import { isPlainObject } from './issues.js';
 import { FileProblem, readContentText } from './read.js';
 import { entryFormat, fromPortable, lineInPaths, parseEntry, parseYaml, toPortable, type ParsedEntry, type ParsedYaml, type ParseProblem, type PortableEntry } from './parse.js';
 
@@ -41,19 +43,49 @@ export function readYaml(job: Pick<ParseJob, 'abs'>): ParsedYaml {
   return parseYaml(readContentText(job.abs));
 }
 
-/** readEntry() for a load in this thread: parsed once per text (see parse-memo.ts). */
-export function readEntryOnce(job: Pick<ParseJob, 'abs' | 'rel'>): ParsedEntry {
+/**
+ * readEntry() for a load in this thread: parsed once per text (see parse-memo.ts), or taken from
+ * `cache`, what earlier runs parsed (see parse-cache.ts).
+ */
+export function readEntryOnce(job: Pick<ParseJob, 'abs' | 'rel'>, cache?: ParseCache): ParsedEntry {
   const format = entryFormat(job.rel) ?? 'yaml';
-  return parseMemo().get(format, readContentText(job.abs), (text) => parseEntry(format, text));
+  return parseMemo().get(format, readContentText(job.abs), (text) =>
+    cache ? cache.entry(format, text, () => parseEntry(format, text), ENTRY_CODEC) : parseEntry(format, text),
+  );
 }
 
-/** readYaml() for a load in this thread, its lines worked out (the YAML document is not kept). */
-export function readYamlOnce(job: Pick<ParseJob, 'abs'>): ParsedYaml {
+/** readYaml() for a load in this thread, its lines worked out (the YAML document is not kept); `cache` as for readEntryOnce(). */
+export function readYamlOnce(job: Pick<ParseJob, 'abs'>, cache?: ParseCache): ParsedYaml {
   return parseMemo().get('settings', readContentText(job.abs), (text) => {
-    const parsed = parseYaml(text);
-    return (fromOutcome({ yaml: { value: parsed.value, problems: parsed.problems, paths: parsed.paths() } }) as { yaml: ParsedYaml }).yaml;
+    const parse = () => {
+      const parsed = parseYaml(text);
+      return (fromOutcome({ yaml: { value: parsed.value, problems: parsed.problems, paths: parsed.paths() } }) as { yaml: ParsedYaml }).yaml;
+    };
+    return cache ? cache.settings(text, parse, SETTINGS_CODEC) : parse();
   });
 }
+
+// Parse results as JSON for the parse cache: the portable forms of the threads, Maps as pairs.
+const ENTRY_CODEC: PortableCodec<ParsedEntry> = {
+  toPlain(parsed) {
+    const { comments, ...rest } = toPortable(parsed);
+    return { ...rest, ...(comments ? { comments: [...comments] } : {}) };
+  },
+  fromPlain(plain) {
+    const { comments, ...rest } = plain as PortableEntry & { comments?: [string, string][] };
+    if (!isPlainObject(rest.data) || typeof rest.source !== 'string') throw new TypeError('not an entry');
+    return fromPortable({ ...rest, ...(comments ? { comments: new Map(comments) } : {}) });
+  },
+};
+
+const SETTINGS_CODEC: PortableCodec<ParsedYaml> = {
+  toPlain: (parsed) => ({ value: parsed.value, problems: parsed.problems, paths: [...parsed.paths()] }),
+  fromPlain(plain) {
+    const { value, problems, paths } = plain as { value: unknown; problems: ParseProblem[]; paths: [string, number][] };
+    if (!Array.isArray(problems) || !Array.isArray(paths)) throw new TypeError('not a settings file');
+    return (fromOutcome({ yaml: { value, problems, paths: new Map(paths) } }) as { yaml: ParsedYaml }).yaml;
+  },
+};
 
 /** A read error as a content problem: ours as they are, the file system's by their code. */
 export function readFailure(err: unknown): FileProblem {

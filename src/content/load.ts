@@ -11,9 +11,10 @@ import { byPath, layoutTree, listFiles, updateListing, type FileInfo, type Proje
 import { IssueList, sortIssues } from './issues.js';
 import { checkMediaNumbers, mediaRecord, mimeType, readDimensions, readMediaMeta, type Dimensions } from './media.js';
 import { readEntryOnce, readFailure, readYamlOnce, type FileParser, type Outcome, type ParseJob } from './file-parser.js';
+import type { ParseCache } from './parse-cache.js';
 import { EMPTY_YAML, type ParsedEntry, type ParsedYaml } from './parse.js';
 import { readProject } from './project.js';
-import { renderRichtext } from './richtext.js';
+import { renderRichtext, richtextReady } from './richtext.js';
 import { readCollectionConfig } from './schema.js';
 import { resolveReferences } from './resolve.js';
 
@@ -27,6 +28,8 @@ export interface LoadOptions {
    * leaves out is read and parsed in this thread as usual.
    */
   readonly parser?: FileParser;
+  /** What earlier runs parsed, kept in the tree (see parse-cache.ts); saved at the end of each load. */
+  readonly parseCache?: ParseCache;
 }
 
 export interface LoadResult {
@@ -57,6 +60,7 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
   let running: Promise<unknown> = Promise.resolve();
 
   const loadOnce = async (changes: readonly string[] | undefined): Promise<LoadResult> => {
+    await richtextReady();
     const issues = new IssueList();
     const rootStat = await stat(root).catch(() => undefined);
     if (!rootStat?.isDirectory()) {
@@ -86,13 +90,15 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
     const layouts = layoutTree(files, issues);
     const jobs = options.parser ? staleFiles(layouts, cache) : [];
     const prepared = options.parser && jobs.length > 0 ? await options.parser.parse(jobs) : undefined;
-    const ctx: ReadContext = { cache, issues, done: 0, total: 0, onProgress: options.onProgress, prepared };
+    const ctx: ReadContext = { cache, issues, done: 0, total: 0, onProgress: options.onProgress, prepared, parseCache: options.parseCache };
     ctx.total = layouts.reduce((n, p) => n + p.media.length + p.collections.reduce((m, c) => m + c.entries.length, 0), 0);
 
     const projects: ProjectRecord[] = [];
     const seenIds = new Map<string, string>();
+    const parseCache = options.parseCache;
+    const render = parseCache ? (markdown: string) => parseCache.html(markdown, renderRichtext) : renderRichtext;
     for (const layout of layouts) {
-      const project = await loadProject(layout, ctx, { drafts: options.drafts === true, render: renderRichtext, memo });
+      const project = await loadProject(layout, ctx, { drafts: options.drafts === true, render, memo });
       if (!project) continue;
       const other = seenIds.get(project.id);
       if (other) {
@@ -108,6 +114,7 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
     cache.yaml.sweep();
     cache.entries.sweep();
     cache.media.sweep();
+    parseCache?.save();
     projects.sort((a, b) => compareCodePoints(a.id, b.id));
     return { model: { projects }, issues: sortIssues(issues.errors), warnings: sortIssues(issues.warnings) };
   };
@@ -148,6 +155,7 @@ interface ReadContext {
   readonly onProgress: ((done: number, total: number) => void) | undefined;
   /** What options.parser made of the files this load needs and the cache has no result for. */
   readonly prepared: ReadonlyMap<string, Outcome> | undefined;
+  readonly parseCache: ParseCache | undefined;
 }
 
 const UNREADABLE: ParsedYaml = { ...EMPTY_YAML, value: undefined };
@@ -189,7 +197,7 @@ function readYamlFile(file: FileInfo, ctx: ReadContext): ParsedYaml {
   try {
     return ctx.cache.yaml.get(file, () => {
       const outcome = prepared(ctx, file);
-      return outcome && 'yaml' in outcome ? outcome.yaml : readYamlOnce(file);
+      return outcome && 'yaml' in outcome ? outcome.yaml : readYamlOnce(file, ctx.parseCache);
     });
   } catch (err) {
     reportReadFailure(ctx, file, err);
@@ -202,7 +210,7 @@ function readEntryFile(file: FileInfo, ctx: ReadContext): ParsedEntry {
   try {
     parsed = ctx.cache.entries.get(file, () => {
       const outcome = prepared(ctx, file);
-      return outcome && 'entry' in outcome ? outcome.entry : readEntryOnce(file);
+      return outcome && 'entry' in outcome ? outcome.entry : readEntryOnce(file, ctx.parseCache);
     });
   } catch (err) {
     reportReadFailure(ctx, file, err);
@@ -215,7 +223,7 @@ function readEntryFile(file: FileInfo, ctx: ReadContext): ParsedEntry {
 async function readMediaFile(file: FileInfo, ctx: ReadContext): Promise<Dimensions> {
   let dims: Dimensions;
   try {
-    dims = await ctx.cache.media.get(file, () => readDimensions(file.abs, mimeType(file.rel), file.size));
+    dims = await ctx.cache.media.get(file, () => readDimensions(file.abs, mimeType(file.rel), file.size, ctx.parseCache));
   } catch (err) {
     ctx.cache.media.forget(file);
     reportReadFailure(ctx, file, err);

@@ -1,14 +1,17 @@
 // Parsing one file's text: YAML documents (YAML 1.2 via the `yaml` package, so `2021-11-25` stays
-// a string), JSON entries, and Markdown with YAML front matter (split as gray-matter does: front-matter.ts).
+// a string; the usual shapes through a fast path that gives the same: simple-yaml.ts), JSON
+// entries, and Markdown with YAML front matter (split as gray-matter does: front-matter.ts).
 // Each result keeps the line of every top-level key (and of each item of a top-level list) so
 // that later validation can point at the right line without keeping the YAML documents around.
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import type { Document } from 'yaml';
 import { frontMatterLanguage, splitFrontMatter } from './front-matter.js';
 import { describe, isPlainObject } from './issues.js';
 import { jsonTopLines, parseJson } from './json.js';
 import { TOO_DEEP } from './limits.js';
 import { commentedKeys, flowColourProblems } from './unquoted-colour.js';
+import { parseSimpleYaml, type SimpleYaml } from './simple-yaml.js';
 import { aliasProblem, checkDocument, flowTooDeep } from './yaml-checks.js';
+import { yamlPackage } from './yaml-package.js';
 
 export interface ParseProblem {
   readonly line?: number | undefined;
@@ -35,6 +38,13 @@ export function parseYaml(text: string, firstLine = 1): ParsedYaml {
 
 /** parseYaml(), and the lines of the top-level keys, for an entry (see topLines()). */
 function parseYamlDocument(text: string, firstLine: number): { parsed: ParsedYaml; topLines: () => Map<string, number> } {
+  const simple = parseSimpleYaml(text);
+  return simple ? simpleDocument(simple, firstLine) : parseYamlFully(text, firstLine);
+}
+
+/** parseYamlDocument() by the `yaml` package alone: what the fast path must agree with (test/content/simple-yaml.test.ts). */
+export function parseYamlFully(text: string, firstLine = 1): { parsed: ParsedYaml; topLines: () => Map<string, number> } {
+  const { LineCounter, parseDocument } = yamlPackage();
   const lineCounter = new LineCounter();
   const lineAt = (offset: number) => lineCounter.linePos(offset).line + firstLine - 1;
   const tooDeep = flowTooDeep(text, (offset) => text.slice(0, offset).split('\n').length + firstLine - 1);
@@ -64,8 +74,18 @@ function parseYamlDocument(text: string, firstLine: number): { parsed: ParsedYam
   return { parsed: { value, problems, paths, lineOf: (path) => lineInPaths(paths(), path) }, topLines: () => topLines(doc, lineAt) };
 }
 
+/** What the fast path read, as parseYamlDocument() gives it. */
+function simpleDocument({ value, paths, top }: SimpleYaml, firstLine: number): { parsed: ParsedYaml; topLines: () => Map<string, number> } {
+  const shift = (lines: Map<string, number>) => (firstLine === 1 ? lines : new Map([...lines].map(([k, line]) => [k, line + firstLine - 1])));
+  const lines = shift(paths);
+  return { parsed: { value, problems: [], paths: () => lines, lineOf: (path) => lineInPaths(lines, path) }, topLines: () => shift(top) };
+}
+
 /** topLines() of a text that parseYaml() accepted. */
 function yamlTopLines(text: string): Map<string, number> {
+  const simple = parseSimpleYaml(text);
+  if (simple) return simple.top;
+  const { LineCounter, parseDocument } = yamlPackage();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter });
   return topLines(doc, (offset) => lineCounter.linePos(offset).line);
@@ -76,6 +96,7 @@ function yamlTopLines(text: string): Map<string, number> {
  * over the top-level mapping (cheaper than a lineOf() call per key).
  */
 function topLines(doc: Document, lineAt: (offset: number) => number): Map<string, number> {
+  const { isMap, isScalar, isSeq } = yamlPackage();
   const lines = new Map<string, number>();
   if (!isMap(doc.contents)) return lines;
   for (const pair of doc.contents.items) {
@@ -105,6 +126,7 @@ function yamlMessage(message: string): string {
  * mapping quadratic.
  */
 function pathLines(doc: Document, lineAt: (offset: number) => number): Map<string, number> {
+  const { isMap, isScalar, isSeq } = yamlPackage();
   const lines = new Map<string, number>();
   const stack: [node: unknown, path: string | undefined][] = [[doc.contents, undefined]];
   while (stack.length > 0) {

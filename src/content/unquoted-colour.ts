@@ -3,9 +3,9 @@
 // `colors: [#fff, #000]` a list that never closes (the comment takes the `]` with it). Each is
 // found from the text, so that the message says to quote the value rather than "required field is
 // empty" or the YAML parser's own words.
-import { Lexer } from 'yaml';
 import { COLOR } from './values.js';
 import type { ParseProblem } from './parse.js';
+import { yamlPackage } from './yaml-package.js';
 
 /** A hex colour and where it ends, unanchored (COLOR is the whole value). */
 const HEX = `${COLOR.source.slice(1, -1)}(?=[\\s,\\]}]|$)`;
@@ -49,7 +49,7 @@ export function flowColourProblems(text: string, lineAt: (offset: number) => num
   const colour = new RegExp(`^${HEX}`);
   const open: string[] = [];
   let offset = 0;
-  for (const token of new Lexer().lex(text)) {
+  for (const token of new (yamlPackage().Lexer)().lex(text)) {
     if (token === '[' || token === '{') open.push(token);
     else if (token === ']' || token === '}') open.pop();
     else if (token === '\x18') open.length = 0;

@@ -2,10 +2,11 @@
 // document: duplicate keys (the package's own `uniqueKeys` check compares each key with every
 // earlier one: 40,000 keys took 9 s, 200,000 did not finish), the number of keys per mapping, the
 // nesting depth, and what aliases expand to.
-import { isAlias, isMap, isScalar, isSeq, Lexer, type Document } from 'yaml';
+import type { Document } from 'yaml';
 import { describe } from './issues.js';
 import { groupDigits, LIMITS, TOO_DEEP, TOO_MANY_KEYS } from './limits.js';
 import type { ParseProblem } from './parse.js';
+import { yamlPackage } from './yaml-package.js';
 
 type Ranged = { range?: [number, number, number] | null };
 const startOf = (node: unknown): number => (node as Ranged | null)?.range?.[0] ?? 0;
@@ -24,7 +25,7 @@ export function flowTooDeep(text: string, lineAt: (offset: number) => number): P
   if (brackets <= LIMITS.depth) return undefined;
   let depth = 0;
   let offset = 0;
-  for (const token of new Lexer().lex(text)) {
+  for (const token of new (yamlPackage().Lexer)().lex(text)) {
     if (token === '[' || token === '{') {
       if (++depth > LIMITS.depth) return { line: lineAt(offset), message: TOO_DEEP };
     } else if (token === ']' || token === '}') {
@@ -43,6 +44,7 @@ export interface StructureCheck {
 
 /** Duplicate keys, too many keys in a mapping, too deep nesting; every duplicate is reported. */
 export function checkDocument(doc: Document, lineAt: (offset: number) => number): StructureCheck {
+  const { isAlias, isMap, isScalar, isSeq } = yamlPackage();
   const problems: ParseProblem[] = [];
   let firstAlias: number | undefined;
   const stack: [node: unknown, depth: number][] = [[doc.contents, 1]];

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { loadSnapshotIsolated } from '../content/isolated.js';
 import { createContentLoader } from '../content/load.js';
+import { openParseCache } from '../content/parse-cache.js';
 import { ParseThread } from '../content/parse-thread.js';
 import { watchContent } from '../content/watch.js';
 import { ContentError, formatIssue } from '../content/issues.js';
@@ -47,6 +48,11 @@ export interface StartServerOptions extends HttpOptions {
   readonly debounce?: number;
   /** Default true: the explorer page for browsers at `/` (docs/explorer.md); false: `/` stays a 404. */
   readonly ui?: boolean;
+  /**
+   * Keep what the files parse to in `<content>/.cqa-cache/` and start from it next time (default
+   * false; `cqa serve` turns it on). Not with `watch`. See docs/performance.md#start-up.
+   */
+  readonly parseCache?: boolean;
 }
 
 export type ReloadEvent =
@@ -98,7 +104,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const opts = baseUrl !== undefined ? { baseUrl } : {};
     // Without --watch nothing else keeps the records: the load worker makes the compact snapshot
     // (snapshot/compact.ts), and this thread never holds the full records.
-    const loaded = watchLoader ? await watchLoader.load(changes) : await loadSnapshotIsolated(root, opts);
+    const parseCache = options.parseCache && !watchLoader ? { parseCache: openParseCache(root) } : {};
+    const loaded = watchLoader ? await watchLoader.load(changes) : await loadSnapshotIsolated(root, { ...opts, ...parseCache });
     if (loaded.issues.length > 0) return { issues: loaded.issues };
     if (!warned && options.quiet === false && loaded.warnings.length > 0) {
       warned = true;

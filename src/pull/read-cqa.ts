@@ -9,6 +9,7 @@ import type { PulledCollection, PulledEntry, PulledMedia, PulledProject } from '
 import { PullError } from './model.js';
 import { isPublic, readDocument, type ReadOptions } from './read-options.js';
 import { htmlToMarkdown } from './richtext.js';
+import { richtextReady } from '../content/richtext.js';
 
 /**
  * Every item of a list, a page of o.pageSize at a time, until meta.total. A server's answers are
@@ -35,6 +36,7 @@ async function listAll(o: ReadOptions, path: string, query: string, what: string
 }
 
 export async function readCqa(o: ReadOptions): Promise<PulledProject> {
+  await richtextReady(); // htmlToMarkdown() renders its Markdown again
   const { fetcher, project } = o;
   const base = `/api/${encodeURIComponent(project)}`;
   const doc = await readDocument(o, base, `project '${project}'`, 'check the base URL (the part before /api) and --project (a token of another project gets a 404 too)');

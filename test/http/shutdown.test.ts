@@ -2,7 +2,7 @@
 // content errors at start → exit 1 with file: field: message; `cqa token create`.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { socketClient, tempDir } from './fixture.js';
@@ -92,6 +92,25 @@ describe('cqa serve (compiled)', () => {
     const p = cqa(['serve', dir, '--port', '0']);
     expect(await p.exited).toBe(1);
     expect(p.err()).toMatch(/x\/posts\/bad\.md(:\d+)?: /);
+  });
+
+  it('starts from the parse cache it keeps in <content>/.cqa-cache/ (the same answers); --no-cache reads and writes none', async () => {
+    const dir = tempDir('cqa-cache-');
+    cpSync('content', dir, { recursive: true, filter: (src) => !src.includes('.cqa-cache') });
+    const answer = async (flags: string[]) => {
+      const p = cqa(['serve', dir, '--port', '0', '--quiet', ...flags]);
+      const url = await waitFor(() => /http:\/\/127\.0\.0\.1:\d+/.exec(p.out())?.[0]);
+      const res = await socketClient(url)({ path: '/api/demo/posts?limit=3', headers: { accept: 'application/json', authorization: 'Bearer demo-token' } });
+      p.child.kill('SIGTERM');
+      expect(await p.exited).toBe(0);
+      return res.text;
+    };
+    const parsed = await answer(['--no-cache']);
+    expect(existsSync(join(dir, '.cqa-cache'))).toBe(false);
+    expect(await answer([])).toBe(parsed);
+    expect(readFileSync(join(dir, '.cqa-cache', '.gitignore'), 'utf8')).toMatch(/^\*$/m);
+    expect(existsSync(join(dir, '.cqa-cache', 'parse.json'))).toBe(true);
+    expect(await answer([])).toBe(parsed);
   });
 
   it('usage errors exit 2', async () => {

@@ -29,6 +29,16 @@ describe('npm pack', () => {
   });
 });
 
+describe('require()', () => {
+  // Node 20.19+ can require() an ES module graph without a top-level await (richtext.ts loads
+  // marked lazily without one): a CommonJS project can use the package.
+  it.runIf((process.features as { require_module?: boolean }).require_module)('gives the library to a CommonJS project', () => {
+    const r = spawnSync(process.execPath, ['-e', "console.log(typeof require('./lib/index.js').startServer)"], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('function');
+  });
+});
+
 describe('bin/cqa.js', () => {
   it('says in one line how to build lib/ when it is missing, exit 1', () => {
     const checkout = join(work, 'unbuilt');

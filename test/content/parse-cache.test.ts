@@ -1,0 +1,107 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import type { LoadResult } from '../../src/content/load.js';
+import { MTIME, png, writeTree } from './helpers.js';
+
+const CACHE = '.cqa-cache/parse.json';
+
+const TREE = {
+  'demo/project.yaml': 'name: Demo\nlocales: [en]\ntokens:\n  - name: dev\n    token: dev-token\n',
+  'demo/posts/_collection.yaml': 'body_field: body\nfields:\n  title: { type: text, required: true }\n  price: number\n  body: richtext\n',
+  'demo/posts/hello.md': '---\ntitle: Hello\nprice: 3\n---\nSome **bold** text.\n',
+  'demo/posts/broken.md': '---\ntitle: Broken\nprice: cheap\n---\nBody.\n',
+  'demo/posts/unclosed.md': '---\ntitle: [unclosed\n---\n',
+  'demo/media/pic.png': png(3, 2),
+};
+
+/**
+ * A load in a fresh module graph, as a new process would do it: the process-wide memo of parse
+ * results (parse-memo.ts) would otherwise answer before the cache is asked.
+ */
+async function freshLoad(root: string, cache: boolean): Promise<LoadResult> {
+  vi.resetModules();
+  const [{ loadContent }, { openParseCache }] = await Promise.all([import('../../src/content/load.js'), import('../../src/content/parse-cache.js')]);
+  return loadContent(root, cache ? { parseCache: openParseCache(root) } : {});
+}
+
+const plain = (r: LoadResult) => JSON.parse(JSON.stringify(r)) as unknown;
+
+describe('the parse cache (<content>/.cqa-cache/)', () => {
+  it('gives the same model, errors and warnings from a warm cache as without one, and is not content', async () => {
+    const root = writeTree(TREE);
+    const without = await freshLoad(root, false);
+    expect(without.issues.length).toBe(2);
+    expect(without.warnings.length).toBe(1);
+    const first = await freshLoad(root, true);
+    expect(existsSync(join(root, CACHE))).toBe(true);
+    expect(readFileSync(join(root, '.cqa-cache/.gitignore'), 'utf8')).toMatch(/^\*$/m);
+    // Only its owner may read it (a project.yaml may hold tokens).
+    expect(statSync(join(root, CACHE)).mode & 0o077).toBe(0);
+    expect(statSync(join(root, '.cqa-cache')).mode & 0o077).toBe(0);
+    const warm = await freshLoad(root, true);
+    expect(plain(first)).toEqual(plain(without));
+    expect(plain(warm)).toEqual(plain(without));
+  });
+
+  it('is read on the next start: what it holds for a text is what that text gives', async () => {
+    const root = writeTree(TREE);
+    await freshLoad(root, true);
+    const file = join(root, CACHE);
+    const planted = readFileSync(file, 'utf8').replace('"title":"Hello"', '"title":"From the cache"').replace('<strong>bold</strong>', '<em>from the cache</em>');
+    writeFileSync(file, planted);
+    const warm = await freshLoad(root, true);
+    const hello = warm.model.projects[0]?.collections[0]?.entries.find((e) => e.id === 'hello');
+    expect(JSON.stringify(hello)).toContain('"From the cache"');
+    expect(JSON.stringify(hello)).toContain('<em>from the cache</em>');
+  });
+
+  it('parses a file again when its text changed, even with the same size and mtime', async () => {
+    const root = writeTree(TREE);
+    await freshLoad(root, true);
+    const file = join(root, 'demo/posts/hello.md');
+    writeFileSync(file, '---\ntitle: Howdy\nprice: 4\n---\nSome **bold** text.\n');
+    utimesSync(file, MTIME, MTIME);
+    const warm = await freshLoad(root, true);
+    const hello = warm.model.projects[0]?.collections[0]?.entries.find((e) => e.id === 'hello');
+    expect(JSON.stringify(hello)).toContain('"Howdy"');
+    expect(JSON.stringify(hello)).not.toContain('"Hello"');
+  });
+
+  it('ignores a corrupt cache file or one of another version, and writes it anew', async () => {
+    const root = writeTree(TREE);
+    const without = await freshLoad(root, false);
+    for (const junk of ['{"cqa": "0.0.0/1", "results": {}, "html": {}}', 'not json at all', '{"cqa": "', 'null']) {
+      mkdirSync(join(root, '.cqa-cache'), { recursive: true });
+      writeFileSync(join(root, CACHE), junk);
+      expect(plain(await freshLoad(root, true))).toEqual(plain(without));
+      expect(JSON.parse(readFileSync(join(root, CACHE), 'utf8'))).toMatchObject({ results: expect.any(Object) });
+    }
+    // Of this version, but its results of another shape (edited by hand): parsed again.
+    const stored = JSON.parse(readFileSync(join(root, CACHE), 'utf8')) as { results: Record<string, unknown> };
+    for (const key of Object.keys(stored.results)) stored.results[key] = key.startsWith('image:') ? { width: 'wide' } : { data: 5, value: 1 };
+    writeFileSync(join(root, CACHE), JSON.stringify(stored));
+    expect(plain(await freshLoad(root, true))).toEqual(plain(without));
+  });
+
+  it('loads as usual when the cache cannot be written, and never reads through a symlink', async () => {
+    const root = writeTree({ ...TREE, '.cqa-cache': 'a file where the folder would be' });
+    const without = await freshLoad(root, false);
+    expect(plain(await freshLoad(root, true))).toEqual(plain(without));
+    expect(readFileSync(join(root, '.cqa-cache'), 'utf8')).toBe('a file where the folder would be');
+
+    // A cache file that points outside the tree, planted with a result for hello.md's text: not read.
+    const other = writeTree(TREE);
+    await freshLoad(other, true);
+    const outside = join(mkdtempSync(join(tmpdir(), 'cqa-outside-')), 'parse.json');
+    writeFileSync(outside, readFileSync(join(other, CACHE), 'utf8').replace('"title":"Hello"', '"title":"outside"').replace('<strong>bold</strong>', '<em>outside</em>'));
+    const linked = writeTree(TREE);
+    mkdirSync(join(linked, '.cqa-cache'));
+    symlinkSync(outside, join(linked, CACHE));
+    expect(JSON.stringify(await freshLoad(linked, true))).not.toContain('outside');
+    const linkedFolder = writeTree(TREE);
+    symlinkSync(dirname(outside), join(linkedFolder, '.cqa-cache'));
+    expect(JSON.stringify(await freshLoad(linkedFolder, true))).not.toContain('outside');
+  });
+});
