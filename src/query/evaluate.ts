@@ -115,9 +115,23 @@ function textNode(table: Table, name: string, multiple: boolean, raw: readonly s
       for (let k = 0; k < l.length; k++) if (set.has(l[k] as string)) return true;
       return false;
     };
-  } else {
+  } else if (f.isId) {
     const col = table.textKeys(name);
     test = one !== undefined ? (i) => col[i] === one : (i) => set.has(col[i] as string);
+  } else {
+    // Numbers in one array instead of strings spread over the heap: several times faster when a
+    // test runs over 100,000s of entries (a residual, a walk), as for broad categories.
+    const { codes, of } = table.codes(name);
+    const wanted: number[] = [];
+    for (const v of set) if (of.has(v)) wanted.push(of.get(v) as number);
+    const [c0 = -1] = wanted;
+    const many = new Set(wanted);
+    test =
+      wanted.length <= 1
+        ? (i) => codes[i] === c0
+        : wanted.length <= 8
+          ? (i) => wanted.includes(codes[i] as number)
+          : (i) => many.has(codes[i] as number);
   }
   if (negate) {
     const pos = test;
@@ -524,6 +538,11 @@ function runOn(table: Table, plan: ListPlan): ListResult {
     else sorted = copy(matches).sort();
   } else {
     const cmp = comparator(table, plan.sort);
+    // Many matches (category=garden: 100,000 of a million) and a short page: the first `end` in
+    // the cached order of the sort come sooner than a top-k over every match (as above).
+    if (end < total && total * total > 4 * end * n) {
+      return { total, page: walk(table.order(sortKey(plan.sort), cmp), n, node.test, end).subarray(plan.offset) };
+    }
     sorted = end < total && end <= total / 4 ? topK(matches, end, cmp) : copy(matches).sort(cmp);
   }
   return { total, page: sorted.subarray(plan.offset, end) };
