@@ -125,13 +125,16 @@ function textNode(table: Table, name: string, multiple: boolean, raw: readonly s
     const wanted: number[] = [];
     for (const v of set) if (of.has(v)) wanted.push(of.get(v) as number);
     const [c0 = -1] = wanted;
-    const many = new Set(wanted);
-    test =
-      wanted.length <= 1
-        ? (i) => codes[i] === c0
-        : wanted.length <= 8
-          ? (i) => wanted.includes(codes[i] as number)
-          : (i) => many.has(codes[i] as number);
+    if (wanted.length <= 1) test = (i) => codes[i] === c0;
+    else if (of.size <= 65536) {
+      // A flag per value (the last one: empty values); Array.includes cost 4x as much.
+      const mask = new Uint8Array(of.size + 1);
+      for (const c of wanted) mask[c] = 1;
+      test = (i) => mask[codes[i] as number] === 1;
+    } else {
+      const many = new Set(wanted);
+      test = (i) => many.has(codes[i] as number);
+    }
   }
   if (negate) {
     const pos = test;
