@@ -28,6 +28,13 @@ export const EMPTY_RANK = 0x7fffffff;
 
 export type HashIndex = Map<string | number, Int32Array>;
 
+export interface TextCodes {
+  /** Position → code of its value. */
+  readonly codes: Int32Array;
+  /** Value → code; empty values have code `of.size`. */
+  readonly of: ReadonlyMap<string | number, number>;
+}
+
 export interface SortedIndex {
   /** Positions of non-empty values, ordered by value (ties by position). */
   readonly perm: Int32Array;
@@ -45,6 +52,7 @@ export class Table {
   private readonly foldedCols = new Map<string, (string | undefined)[]>();
   private readonly foldedMultiCols = new Map<string, (readonly string[])[]>();
   private readonly hashes = new Map<string, HashIndex>();
+  private readonly codeCols = new Map<string, TextCodes>();
   private readonly sortedIdx = new Map<string, SortedIndex>();
   private readonly ranks = new Map<string, Int32Array>();
   private readonly orders = new Map<string, Int32Array>();
@@ -256,6 +264,28 @@ export class Table {
       this.hashes.set(name, idx);
     }
     return idx;
+  }
+
+  /**
+   * A single-valued text column as numbers: the position of each value among the hash index's
+   * keys (`of`), empty values `of.size`. Equality tests compare these instead of reading each
+   * entry's string from wherever it lies in the heap.
+   */
+  codes(name: string): TextCodes {
+    let c = this.codeCols.get(name);
+    if (!c) {
+      const hash = this.hash(name);
+      const of = new Map<string | number, number>();
+      const codes = new Int32Array(this.n).fill(hash.size);
+      for (const [k, list] of hash) {
+        const code = of.size;
+        of.set(k, code);
+        for (let j = 0; j < list.length; j++) codes[list[j] as number] = code;
+      }
+      c = { codes, of };
+      this.codeCols.set(name, c);
+    }
+    return c;
   }
 
   /** Non-empty values of a single numeric column in value order, for range lookups. */
