@@ -2,14 +2,15 @@
 // problem out. Bodies are assembled from the snapshot's precomputed JSON with the same
 // serialisers as the static files, so an empty query answers byte-for-byte what dist/ holds.
 // No Node imports: runs in browsers and edge runtimes.
-import { entryJson, type EntryProjection } from '../snapshot/serialize.js';
-import type { CollectionSnapshot, MediaSnapshot, ProjectSnapshot } from '../snapshot/types.js';
+import type { Dialect } from '../snapshot/dialect/types.js';
+import { entryJson, listFrame, type EntryProjection } from '../snapshot/serialize.js';
+import type { CollectionSnapshot, EntrySnapshot, MediaSnapshot, ProjectSnapshot } from '../snapshot/types.js';
 import { runList } from './evaluate.js';
 import { parseQuery } from './parse.js';
 import { collectionSubject, mediaSubject, planItem, planList, type ListPlan, type State, type Subject } from './plan.js';
 import { problem, ProblemError } from './problems.js';
 import { MEDIA_ATTRIBUTES, mediaTable, type Table } from './table.js';
-import type { QueryContext, QueryOutcome, QueryProblem } from './types.js';
+import type { QueryContext, QueryOutcome, QueryProblem, Utf8Outcome } from './types.js';
 
 export type { QueryContext, QueryOutcome } from './types.js';
 
@@ -22,7 +23,7 @@ function fail(p: QueryProblem): QueryOutcome {
 }
 
 /** Runs `fn`, turning a ProblemError into a failed outcome. Other errors are bugs: rethrown. */
-function guard(fn: () => QueryOutcome): QueryOutcome {
+function guard<O extends Utf8Outcome>(fn: () => O): O | QueryOutcome {
   try {
     return fn();
   } catch (e) {
@@ -78,8 +79,10 @@ function notFound(detail: string, what: 'entry_not_found' | 'media_not_found'): 
 }
 
 /** `GET /api/<project>/<collection>?<rawQuery>` */
-export function queryEntries(project: ProjectSnapshot, collection: CollectionSnapshot, rawQuery: string, ctx: QueryContext): QueryOutcome {
-  return guard(() => {
+export function queryEntries(project: ProjectSnapshot, collection: CollectionSnapshot, rawQuery: string, ctx: QueryContext & { readonly utf8: true }): Utf8Outcome;
+export function queryEntries(project: ProjectSnapshot, collection: CollectionSnapshot, rawQuery: string, ctx: QueryContext): QueryOutcome;
+export function queryEntries(project: ProjectSnapshot, collection: CollectionSnapshot, rawQuery: string, ctx: QueryContext): Utf8Outcome {
+  return guard((): Utf8Outcome => {
     const subject = collectionSubject(project, collection);
     const plan = cachedPlan(subject, rawQuery, ctx);
     const { total, page } = runList(subject.table, plan);
@@ -92,10 +95,47 @@ export function queryEntries(project: ProjectSnapshot, collection: CollectionSna
       if (i === undefined) return fail(notFound(`no entry of '${collection.record.slug}' matches the query`, 'entry_not_found'));
       return ok(d.item(entryJson(entries[i]!, projection)));
     }
+    const bytes = ctx.utf8 && !projection ? listUtf8(d, entries, page, total, plan.limit, plan.offset) : undefined;
+    if (bytes) return { ok: true, body: bytes };
     const items: string[] = new Array(page.length);
     for (let k = 0; k < page.length; k++) items[k] = entryJson(entries[page[k] as number]!, projection);
     return ok(d.list(items, total, plan.limit, plan.offset));
   });
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The list of these entries as UTF-8, copied from their own bytes; undefined unless each has them.
+ * A page of 20 generated entries is ~25 KB: as strings it was made three times over (each entry's
+ * text decoded, the list joined, the list flattened to encode it), most of what a request
+ * allocated, and what set how often the young generation was collected (docs/performance.md).
+ */
+function listUtf8(d: Dialect, entries: readonly EntrySnapshot[], page: ArrayLike<number>, total: number, limit: number | null, offset: number): Uint8Array | undefined {
+  const frame = listFrame(d, total, limit, offset);
+  if (!frame) return undefined;
+  const [head, sep, tail] = frame.map((t) => encoder.encode(t)) as [Uint8Array, Uint8Array, Uint8Array];
+  const texts: Uint8Array[] = new Array(page.length);
+  let size = head.length + tail.length + sep.length * Math.max(0, page.length - 1);
+  for (let k = 0; k < page.length; k++) {
+    const b = entries[page[k] as number]!.utf8?.();
+    if (!b) return undefined;
+    texts[k] = b;
+    size += b.length;
+  }
+  const out = new Uint8Array(size);
+  out.set(head);
+  let at = head.length;
+  for (let k = 0; k < texts.length; k++) {
+    if (k > 0) {
+      out.set(sep, at);
+      at += sep.length;
+    }
+    out.set(texts[k] as Uint8Array, at);
+    at += (texts[k] as Uint8Array).length;
+  }
+  out.set(tail, at);
+  return out;
 }
 
 /** `GET /api/<project>/<collection>/<id>?<rawQuery>` (state, timestamps, fields, exclude). */
