@@ -3,6 +3,7 @@
 // serialisers as the static files, so an empty query answers byte-for-byte what dist/ holds.
 // No Node imports: runs in browsers and edge runtimes.
 import type { Dialect } from '../snapshot/dialect/types.js';
+import { fnv1a } from '../snapshot/fnv1a.js';
 import { entryJson, listFrame, type EntryProjection } from '../snapshot/serialize.js';
 import type { CollectionSnapshot, EntrySnapshot, MediaSnapshot, ProjectSnapshot } from '../snapshot/types.js';
 import { runList } from './evaluate.js';
@@ -59,6 +60,13 @@ function entryProjection(col: CollectionSnapshot, keep: readonly string[] | null
 const planCache = new WeakMap<Table, Map<string, ListPlan>>();
 const PLAN_CACHE_SIZE = 256;
 
+/**
+ * Hashes of the query strings seen once, one slot each: a plan is kept from the second time its
+ * query comes. A client paging through a list asks for each offset once; keeping each of those plans
+ * (~1.6 KB) had them survive young-generation collections, whose pause grows with what survives.
+ */
+const seenOnce = new Uint32Array(1024);
+
 function cachedPlan(subject: Subject, rawQuery: string, ctx: QueryContext): ListPlan {
   const key = `${ctx.maxLimit}|${ctx.scopes.has('drafts') ? 'd' : ''}|${rawQuery}`;
   let cache = planCache.get(subject.table);
@@ -68,6 +76,12 @@ function cachedPlan(subject: Subject, rawQuery: string, ctx: QueryContext): List
     cache.delete(key);
   } else {
     plan = planList(parseQuery(rawQuery), subject, ctx);
+    const h = fnv1a(key);
+    const slot = h & (seenOnce.length - 1);
+    if (seenOnce[slot] !== h) {
+      seenOnce[slot] = h;
+      return plan;
+    }
     if (cache.size >= PLAN_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   }
   cache.set(key, plan);
