@@ -3,7 +3,7 @@
 // serialisers as the static files, so an empty query answers byte-for-byte what dist/ holds.
 // No Node imports: runs in browsers and edge runtimes.
 import type { Dialect } from '../snapshot/dialect/types.js';
-import { fnv1a } from '../snapshot/fnv1a.js';
+import { fnv1a } from '../snapshot/dialect/media-number.js';
 import { entryJson, listFrame, type EntryProjection } from '../snapshot/serialize.js';
 import type { CollectionSnapshot, EntrySnapshot, MediaSnapshot, ProjectSnapshot } from '../snapshot/types.js';
 import { runList } from './evaluate.js';
@@ -126,17 +126,18 @@ const encoder = new TextEncoder();
  * allocated, and what set how often the young generation was collected (docs/performance.md).
  */
 function listUtf8(d: Dialect, entries: readonly EntrySnapshot[], page: ArrayLike<number>, total: number, limit: number | null, offset: number): Uint8Array | undefined {
-  const frame = listFrame(d, total, limit, offset);
-  if (!frame) return undefined;
-  const [head, sep, tail] = frame.map((t) => encoder.encode(t)) as [Uint8Array, Uint8Array, Uint8Array];
   const texts: Uint8Array[] = new Array(page.length);
-  let size = head.length + tail.length + sep.length * Math.max(0, page.length - 1);
+  let size = 0;
   for (let k = 0; k < page.length; k++) {
     const b = entries[page[k] as number]!.utf8?.();
     if (!b) return undefined;
     texts[k] = b;
     size += b.length;
   }
+  const frame = listFrame(d, total, limit, offset);
+  if (!frame) return undefined;
+  const [head, sep, tail] = frame.map((t) => encoder.encode(t)) as [Uint8Array, Uint8Array, Uint8Array];
+  size += head.length + tail.length + sep.length * Math.max(0, page.length - 1);
   const out = new Uint8Array(size);
   out.set(head);
   let at = head.length;

@@ -2,11 +2,19 @@
 // in media/_media.yaml; a file without one gets a number derived from its path alone, so adding or
 // removing other files never renumbers it (renaming or moving the file does). No Node imports.
 
-import { fnv1a } from '../fnv1a.js';
-
 /** Derived numbers start here, above any hand-given `id:` one is likely to write. */
 export const DERIVED_MIN = 1_000_000;
 const SPAN = 2 ** 31 - DERIVED_MIN;
+
+/** FNV-1a of `text`'s UTF-16 code units, an unsigned 32-bit integer (also the plan cache's admission, src/query/index.ts). */
+export function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
 
 /** The number of a media file without an `id:` in _media.yaml: FNV-1a (32 bit) of its path, mapped to [1,000,000, 2^31). */
 export function derivedMediaNumber(path: string): number {
