@@ -62,10 +62,11 @@ export class DocCache {
   ) {}
 
   /**
-   * The cached Doc for `key`, made from `text()` on a miss; undefined when text() is (nothing is
-   * cached then). `transient`: compress it as an answer to a query (see Platform.compress).
+   * The cached Doc for `key`, made from `text()` (a string, or its UTF-8) on a miss; undefined when
+   * text() is (nothing is cached then). `transient`: compress it as an answer to a query (see
+   * Platform.compress).
    */
-  get(key: string, text: () => string | undefined, transient = false): Doc | undefined {
+  get(key: string, text: () => string | Uint8Array | undefined, transient = false): Doc | undefined {
     const hit = this.docs.get(key);
     if (hit) {
       // Refresh recency (Map keeps insertion order); skip when already the newest.
@@ -75,7 +76,7 @@ export class DocCache {
     }
     const t = text();
     if (t === undefined) return undefined;
-    const doc = new Doc(this.platform.encodeText(t), this.platform, transient);
+    const doc = new Doc(typeof t === 'string' ? this.platform.encodeText(t) : t, this.platform, transient);
     if (doc.bytes.length * 2 <= this.maxBytes / 4) {
       this.docs.set(key, doc);
       this.bytes += doc.bytes.length * 2; // room for its variants

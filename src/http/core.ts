@@ -4,7 +4,7 @@
 import type { MediaRecord, Scope } from '../snapshot/model.js';
 import { cqa, type Dialect } from '../snapshot/dialect/index.js';
 import type { CollectionSnapshot, ProjectSnapshot, Snapshot } from '../snapshot/types.js';
-import type { QueryContext, QueryOutcome, QueryProblem } from '../query/types.js';
+import type { QueryContext, QueryOutcome, QueryProblem, Utf8Outcome } from '../query/types.js';
 import { acceptsJson, negotiateEncoding, type Encoding } from './accept.js';
 import { AnswerMemo } from './answer-memo.js';
 import { header } from './header.js';
@@ -51,7 +51,7 @@ export interface CoreResponse {
 
 /** The query engine's four entry points (src/query/index.ts), injected by the adapters. */
 export interface QueryEngine {
-  queryEntries(project: ProjectSnapshot, collection: CollectionSnapshot, rawQuery: string, ctx: QueryContext): QueryOutcome;
+  queryEntries(project: ProjectSnapshot, collection: CollectionSnapshot, rawQuery: string, ctx: QueryContext): Utf8Outcome;
   queryEntry(project: ProjectSnapshot, collection: CollectionSnapshot, id: string, rawQuery: string, ctx: QueryContext): QueryOutcome;
   queryMediaList(project: ProjectSnapshot, rawQuery: string, ctx: QueryContext): QueryOutcome;
   queryMediaItem(project: ProjectSnapshot, id: string, rawQuery: string, ctx: QueryContext): QueryOutcome;
@@ -268,12 +268,12 @@ export class HttpCore {
     if (auth.kind === 'unauthorized') return this.problem(req, auth.problem, { 'www-authenticate': auth.challenge }, d);
     if (auth.kind === 'forbidden') return this.problem(req, auth.problem, {}, d);
     const cacheControl = !project.record.public || auth.tokenUsed ? this.privateCache : this.cacheControl;
-    const ctx: QueryContext = { scopes: auth.scopes ?? READ_ONLY, maxLimit: this.maxLimit };
+    const ctx: QueryContext = { scopes: auth.scopes ?? READ_ONLY, maxLimit: this.maxLimit, utf8: true };
     const q = req.query;
     const base = `/api/${project.record.id}`;
 
     // The query to run, when there is one (else the static document at `key` answers).
-    let query: (() => QueryOutcome) | undefined;
+    let query: (() => Utf8Outcome) | undefined;
     let key: string;
     switch (r.kind) {
       case 'project':
@@ -323,7 +323,7 @@ export class HttpCore {
   }
 
   /** The answer to a query: cached, or computed now. A refusal is not cached (it costs little). */
-  private answerOf(served: Served, cacheKey: string, query: () => QueryOutcome): Doc | QueryProblem {
+  private answerOf(served: Served, cacheKey: string, query: () => Utf8Outcome): Doc | QueryProblem {
     let refused: QueryProblem | undefined;
     const doc = served.answers.get(
       cacheKey,

@@ -2,14 +2,16 @@
 // problem out. Bodies are assembled from the snapshot's precomputed JSON with the same
 // serialisers as the static files, so an empty query answers byte-for-byte what dist/ holds.
 // No Node imports: runs in browsers and edge runtimes.
-import { entryJson, type EntryProjection } from '../snapshot/serialize.js';
-import type { CollectionSnapshot, MediaSnapshot, ProjectSnapshot } from '../snapshot/types.js';
+import type { Dialect } from '../snapshot/dialect/types.js';
+import { fnv1a } from '../snapshot/dialect/media-number.js';
+import { entryJson, listFrame, type EntryProjection } from '../snapshot/serialize.js';
+import type { CollectionSnapshot, EntrySnapshot, MediaSnapshot, ProjectSnapshot } from '../snapshot/types.js';
 import { runList } from './evaluate.js';
 import { parseQuery } from './parse.js';
 import { collectionSubject, mediaSubject, planItem, planList, type ListPlan, type State, type Subject } from './plan.js';
 import { problem, ProblemError } from './problems.js';
 import { MEDIA_ATTRIBUTES, mediaTable, type Table } from './table.js';
-import type { QueryContext, QueryOutcome, QueryProblem } from './types.js';
+import type { QueryContext, QueryOutcome, QueryProblem, Utf8Outcome } from './types.js';
 
 export type { QueryContext, QueryOutcome } from './types.js';
 
@@ -22,7 +24,7 @@ function fail(p: QueryProblem): QueryOutcome {
 }
 
 /** Runs `fn`, turning a ProblemError into a failed outcome. Other errors are bugs: rethrown. */
-function guard(fn: () => QueryOutcome): QueryOutcome {
+function guard<O extends Utf8Outcome>(fn: () => O): O | QueryOutcome {
   try {
     return fn();
   } catch (e) {
@@ -58,6 +60,13 @@ function entryProjection(col: CollectionSnapshot, keep: readonly string[] | null
 const planCache = new WeakMap<Table, Map<string, ListPlan>>();
 const PLAN_CACHE_SIZE = 256;
 
+/**
+ * Hashes of the query strings seen once, one slot each: a plan is kept from the second time its
+ * query comes. A client paging through a list asks for each offset once; keeping each of those plans
+ * (~1.6 KB) had them survive young-generation collections, whose pause grows with what survives.
+ */
+const seenOnce = new Uint32Array(1024);
+
 function cachedPlan(subject: Subject, rawQuery: string, ctx: QueryContext): ListPlan {
   const key = `${ctx.maxLimit}|${ctx.scopes.has('drafts') ? 'd' : ''}|${rawQuery}`;
   let cache = planCache.get(subject.table);
@@ -67,6 +76,12 @@ function cachedPlan(subject: Subject, rawQuery: string, ctx: QueryContext): List
     cache.delete(key);
   } else {
     plan = planList(parseQuery(rawQuery), subject, ctx);
+    const h = fnv1a(key);
+    const slot = h & (seenOnce.length - 1);
+    if (seenOnce[slot] !== h) {
+      seenOnce[slot] = h;
+      return plan;
+    }
     if (cache.size >= PLAN_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   }
   cache.set(key, plan);
@@ -78,8 +93,10 @@ function notFound(detail: string, what: 'entry_not_found' | 'media_not_found'): 
 }
 
 /** `GET /api/<project>/<collection>?<rawQuery>` */
-export function queryEntries(project: ProjectSnapshot, collection: CollectionSnapshot, rawQuery: string, ctx: QueryContext): QueryOutcome {
-  return guard(() => {
+export function queryEntries(project: ProjectSnapshot, collection: CollectionSnapshot, rawQuery: string, ctx: QueryContext & { readonly utf8: true }): Utf8Outcome;
+export function queryEntries(project: ProjectSnapshot, collection: CollectionSnapshot, rawQuery: string, ctx: QueryContext): QueryOutcome;
+export function queryEntries(project: ProjectSnapshot, collection: CollectionSnapshot, rawQuery: string, ctx: QueryContext): Utf8Outcome {
+  return guard((): Utf8Outcome => {
     const subject = collectionSubject(project, collection);
     const plan = cachedPlan(subject, rawQuery, ctx);
     const { total, page } = runList(subject.table, plan);
@@ -92,10 +109,48 @@ export function queryEntries(project: ProjectSnapshot, collection: CollectionSna
       if (i === undefined) return fail(notFound(`no entry of '${collection.record.slug}' matches the query`, 'entry_not_found'));
       return ok(d.item(entryJson(entries[i]!, projection)));
     }
+    const bytes = ctx.utf8 && !projection ? listUtf8(d, entries, page, total, plan.limit, plan.offset) : undefined;
+    if (bytes) return { ok: true, body: bytes };
     const items: string[] = new Array(page.length);
     for (let k = 0; k < page.length; k++) items[k] = entryJson(entries[page[k] as number]!, projection);
     return ok(d.list(items, total, plan.limit, plan.offset));
   });
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The list of these entries as UTF-8, copied from their own bytes; undefined unless each has them.
+ * A page of 20 generated entries is ~25 KB: as strings it was made three times over (each entry's
+ * text decoded, the list joined, the list flattened to encode it), most of what a request
+ * allocated, and what set how often the young generation was collected (docs/performance.md).
+ */
+function listUtf8(d: Dialect, entries: readonly EntrySnapshot[], page: ArrayLike<number>, total: number, limit: number | null, offset: number): Uint8Array | undefined {
+  const texts: Uint8Array[] = new Array(page.length);
+  let size = 0;
+  for (let k = 0; k < page.length; k++) {
+    const b = entries[page[k] as number]!.utf8?.();
+    if (!b) return undefined;
+    texts[k] = b;
+    size += b.length;
+  }
+  const frame = listFrame(d, total, limit, offset);
+  if (!frame) return undefined;
+  const [head, sep, tail] = frame.map((t) => encoder.encode(t)) as [Uint8Array, Uint8Array, Uint8Array];
+  size += head.length + tail.length + sep.length * Math.max(0, page.length - 1);
+  const out = new Uint8Array(size);
+  out.set(head);
+  let at = head.length;
+  for (let k = 0; k < texts.length; k++) {
+    if (k > 0) {
+      out.set(sep, at);
+      at += sep.length;
+    }
+    out.set(texts[k] as Uint8Array, at);
+    at += (texts[k] as Uint8Array).length;
+  }
+  out.set(tail, at);
+  return out;
 }
 
 /** `GET /api/<project>/<collection>/<id>?<rawQuery>` (state, timestamps, fields, exclude). */

@@ -6,6 +6,8 @@ export interface QueryContext {
   readonly scopes: ReadonlySet<Scope>;
   /** Largest `limit` accepted; 0 = no cap. */
   readonly maxLimit: number;
+  /** The caller takes a body as UTF-8 too (the HTTP core): see Utf8Outcome. */
+  readonly utf8?: boolean;
 }
 
 /**
@@ -45,3 +47,9 @@ export interface QueryProblem {
 
 /** Either the JSON text of the answer (status 200) or a problem. */
 export type QueryOutcome = { readonly ok: true; readonly body: string } | { readonly ok: false; readonly problem: QueryProblem };
+
+/**
+ * What a context with `utf8` gets: a list of entries whose snapshot holds their texts as UTF-8
+ * may come as those bytes (the same text).
+ */
+export type Utf8Outcome = QueryOutcome | { readonly ok: true; readonly body: Uint8Array };

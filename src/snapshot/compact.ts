@@ -28,7 +28,7 @@ interface CollectionBytes {
   readonly where: Uint32Array;
 }
 
-const utf8 = new TextDecoder();
+const decoder = new TextDecoder();
 
 class CompactEntry implements EntrySnapshot {
   constructor(
@@ -42,10 +42,14 @@ class CompactEntry implements EntrySnapshot {
 
   /** Decoded when asked for (a page of a list, a document made once): no string kept per entry. */
   get json(): string {
-    if (this.own !== undefined) return this.own;
+    return this.own ?? decoder.decode(this.utf8() as Uint8Array);
+  }
+
+  utf8(): Uint8Array | undefined {
+    if (this.own !== undefined) return undefined;
     const { chunks, where } = this.text.bytes as CollectionBytes;
     const i = this.rank * 3;
-    return utf8.decode((chunks[where[i] as number] as Uint8Array).subarray(where[i + 1], where[i + 2]));
+    return (chunks[where[i] as number] as Uint8Array).subarray(where[i + 1], where[i + 2]);
   }
 
   get offsets(): Uint32Array {

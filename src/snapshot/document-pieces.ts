@@ -3,7 +3,7 @@
 // it is longer than V8's longest string (2^29 − 24 characters), so it is written piece by piece,
 // from the entries' texts the snapshot already holds. No Node imports.
 import { MEDIA_SEGMENT } from './create.js';
-import { entryJson } from './serialize.js';
+import { entryJson, listFrame } from './serialize.js';
 import type { Snapshot } from './types.js';
 
 /** The pieces of the document for `path`; undefined when there is none. */
@@ -17,10 +17,9 @@ export function documentPieces(snapshot: Snapshot, path: string): readonly strin
   }
   const items: string[] = [];
   for (const e of col.entries) if (!e.record.draft) items.push(entryJson(e));
-  // The dialect's list of two markers gives its frame and separator ('\0' is never raw in JSON text).
-  const frame = project.dialect.list(['\0', '\0'], items.length, null, 0).split('\0');
-  if (frame.length !== 3) return [project.dialect.list(items, items.length, null, 0)]; // not a plain frame: as a whole
-  const [head, sep, tail] = frame as [string, string, string];
+  const frame = listFrame(project.dialect, items.length, null, 0);
+  if (!frame) return [project.dialect.list(items, items.length, null, 0)]; // not a plain frame: as a whole
+  const [head, sep, tail] = frame;
   const pieces = [head];
   for (const [i, item] of items.entries()) {
     if (i > 0) pieces.push(sep);

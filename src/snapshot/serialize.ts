@@ -1,10 +1,20 @@
 // JSON text of every answer shape. One place builds these strings, so the static files of
 // `cqa build` and the answers of `cqa serve` are byte-identical by construction. No Node imports.
+import type { Dialect } from './dialect/types.js';
 import type { CollectionSnapshot, EntrySnapshot, MediaSnapshot, ProjectSnapshot } from './types.js';
 
 /** `{"data":[…],"meta":{"total":…,"limit":…,"offset":…}}` from already-serialised items. */
 export function listJson(items: readonly string[], total: number, limit: number | null, offset: number): string {
   return `{"data":[${items.join(',')}],"meta":{"total":${total},"limit":${limit === null ? 'null' : limit},"offset":${offset}}}`;
+}
+
+/**
+ * A dialect's list as [head, separator, tail] around its items, from its list of two markers ('\0'
+ * is never raw in JSON text); undefined when it is not such a plain frame.
+ */
+export function listFrame(d: Dialect, total: number, limit: number | null, offset: number): readonly [string, string, string] | undefined {
+  const frame = d.list(['\0', '\0'], total, limit, offset).split('\0');
+  return frame.length === 3 ? (frame as [string, string, string]) : undefined;
 }
 
 /** `{"data":…}` around one already-serialised item. */

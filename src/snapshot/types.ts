@@ -14,6 +14,11 @@ export interface EntrySnapshot {
    */
   readonly json: string;
   /**
+   * `json` as UTF-8, where the snapshot holds it so (a compact snapshot sent by the load process):
+   * a view of those bytes, no copy. A list answer is then put together from them (src/query/index.ts).
+   */
+  utf8?(): Uint8Array | undefined;
+  /**
    * Where each visible field's `,"name":value` part starts in `json`, in visible-field order, plus
    * one last offset (where the closing `}` is). Used to serve `fields=`/`exclude=` by slicing.
    */

@@ -6,14 +6,19 @@
 export const DERIVED_MIN = 1_000_000;
 const SPAN = 2 ** 31 - DERIVED_MIN;
 
-/** The number of a media file without an `id:` in _media.yaml: FNV-1a (32 bit) of its path, mapped to [1,000,000, 2^31). */
-export function derivedMediaNumber(path: string): number {
+/** FNV-1a of `text`'s UTF-16 code units, an unsigned 32-bit integer (also the plan cache's admission, src/query/index.ts). */
+export function fnv1a(text: string): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < path.length; i++) {
-    h ^= path.charCodeAt(i);
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return DERIVED_MIN + ((h >>> 0) % SPAN);
+  return h >>> 0;
+}
+
+/** The number of a media file without an `id:` in _media.yaml: FNV-1a (32 bit) of its path, mapped to [1,000,000, 2^31). */
+export function derivedMediaNumber(path: string): number {
+  return DERIVED_MIN + (fnv1a(path) % SPAN);
 }
 
 /** The media item's number: its own, else derived. */
