@@ -4,6 +4,7 @@
 import { compareCodePoints } from '../snapshot/order.js';
 import type { Clause, Cond, Interval, ListPlan, RelationClause, SortSpec, WhereExpr } from './plan.js';
 import { problem, ProblemError } from './problems.js';
+import { resultKey } from './results.js';
 import { EMPTY_RANK, type Table } from './table.js';
 
 type Test = (i: number) => boolean;
@@ -525,11 +526,14 @@ export interface ListResult {
   readonly page: Int32Array;
 }
 
-/** Runs a list plan: filter by state, locale and where; order; cut to the page. */
-export function runList(base: Table, plan: ListPlan): ListResult {
+/**
+ * Runs a list plan: filter by state, locale and where; order; cut to the page. `reuse`: answer from
+ * a result kept for the same filter and sort, and keep results (results.ts); false evaluates anew.
+ */
+export function runList(base: Table, plan: ListPlan, reuse = true): ListResult {
   resetScratch();
   const table = base.view(plan.state);
-  const { total, page } = runOn(table, plan);
+  const { total, page } = runOn(table, plan, reuse);
   const source = table.source;
   if (source === null || page.length === 0) return { total, page };
   const mapped = alloc(page.length);
@@ -537,17 +541,22 @@ export function runList(base: Table, plan: ListPlan): ListResult {
   return { total, page: mapped };
 }
 
-function runOn(table: Table, plan: ListPlan): ListResult {
+function runOn(table: Table, plan: ListPlan, reuse: boolean): ListResult {
   const n = table.n;
+  const want = plan.count ? 0 : plan.first ? 1 : plan.limit;
+  const locale = plan.locale !== null && table.fields.get('locale') ? plan.locale : null;
+  const results = table.results();
+  const key = resultKey(plan.where, locale, plan.count ? null : plan.sort);
+  const kept = reuse ? results.get(key) : undefined;
+  if (kept?.sorted) return cut(kept.sorted, plan.offset, want);
   const parts: Node[] = [];
-  if (plan.locale !== null && table.fields.get('locale')) {
-    parts.push(textNode(table, 'locale', false, [plan.locale], false));
-  }
+  if (locale !== null) parts.push(textNode(table, 'locale', false, [locale], false));
   parts.push(whereNode(table, plan.where));
   const node = and(parts);
-  const exact = node === TRUE ? n : node.count;
+  const exact = kept?.total ?? (node === TRUE ? n : node.count);
   if (plan.count && exact !== undefined) return { total: exact, page: EMPTY_I32 };
-  const want = plan.count ? 0 : plan.first ? 1 : plan.limit;
+  // From its second asking, a filter's matches are kept in order, when they fit.
+  const keepAll = reuse && results.admit(key);
   if (!(node.cands && (node.est as number) <= n / 4) && want !== null) {
     // No selective index, and only a page (or a count) is wanted: count with one pass that
     // allocates nothing (unless an index knows the count), then walk an order (positions, or the
@@ -555,20 +564,31 @@ function runOn(table: Table, plan: ListPlan): ListResult {
     const test = node.test;
     let total = 0;
     if (exact !== undefined) total = exact;
-    else for (let i = 0; i < n; i++) if (test(i)) total++;
-    const end = Math.min(total, plan.offset + want);
-    if (plan.offset >= end) return { total, page: EMPTY_I32 };
-    if (plan.sort === null) return { total, page: walk(null, n, test, end).subarray(plan.offset) };
-    // Walking a sorted permutation costs about end·n/total tests; a top-k over the matches
-    // about total comparisons.
-    if (total * total > 4 * end * n) {
-      const order = table.order(sortKey(plan.sort), comparator(table, plan.sort));
-      return { total, page: walk(order, n, test, end).subarray(plan.offset) };
+    else {
+      for (let i = 0; i < n; i++) if (test(i)) total++;
+      // A count, or too many to keep in order: the count alone spares the next asking this pass.
+      if (reuse && (want === 0 || !results.fits(total))) results.set(key, { total, sorted: null });
+    }
+    if (!(keepAll && want > 0 && results.fits(total))) {
+      const end = Math.min(total, plan.offset + want);
+      if (plan.offset >= end) return { total, page: EMPTY_I32 };
+      if (plan.sort === null) return { total, page: walk(null, n, test, end).subarray(plan.offset) };
+      // Walking a sorted permutation costs about end·n/total tests; a top-k over the matches
+      // about total comparisons.
+      if (total * total > 4 * end * n) {
+        const order = table.order(sortKey(plan.sort), comparator(table, plan.sort));
+        return { total, page: walk(order, n, test, end).subarray(plan.offset) };
+      }
     }
   }
   const { matches, ordered } = filter(table, node);
   const total = matches.length;
   if (plan.count) return { total, page: EMPTY_I32 };
+  if (keepAll && results.fits(total)) {
+    const sorted = sortAll(table, matches, ordered, plan.sort);
+    results.set(key, { total, sorted });
+    return cut(sorted, plan.offset, want);
+  }
   const end = want === null ? total : Math.min(total, plan.offset + want);
   if (plan.offset >= end) return { total, page: EMPTY_I32 };
   let sorted: Int32Array;
@@ -586,6 +606,31 @@ function runOn(table: Table, plan: ListPlan): ListResult {
     sorted = end < total && end <= total / 4 ? topK(matches, end, cmp) : copy(matches).sort(cmp);
   }
   return { total, page: sorted.subarray(plan.offset, end) };
+}
+
+/** The page `[offset, offset + want)` of every match in order. */
+function cut(sorted: Int32Array, offset: number, want: number | null): ListResult {
+  const total = sorted.length;
+  const end = want === null ? total : Math.min(total, offset + want);
+  return { total, page: offset >= end ? EMPTY_I32 : sorted.subarray(offset, end) };
+}
+
+/**
+ * Every match in the order of `sort`, in an array of its own (to keep). With the sort's order
+ * cached (a broad filter was walked), a numeric sort of the matches' places in it: at a million
+ * entries ~40,000 matches take ~1 ms instead of ~10 with the comparator.
+ */
+function sortAll(table: Table, matches: Int32Array, ordered: boolean, sort: readonly SortSpec[] | null): Int32Array {
+  const out = Int32Array.from(matches);
+  if (sort === null) return ordered ? out : out.sort();
+  const key = sortKey(sort);
+  const place = table.orderRank(key);
+  if (!place) return out.sort(comparator(table, sort));
+  for (let k = 0; k < out.length; k++) out[k] = place[out[k] as number] as number;
+  out.sort();
+  const order = table.order(key, comparator(table, sort));
+  for (let k = 0; k < out.length; k++) out[k] = order[out[k] as number] as number;
+  return out;
 }
 
 function sortKey(sort: readonly SortSpec[]): string {

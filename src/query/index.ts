@@ -99,7 +99,7 @@ export function queryEntries(project: ProjectSnapshot, collection: CollectionSna
   return guard((): Utf8Outcome => {
     const subject = collectionSubject(project, collection);
     const plan = cachedPlan(subject, rawQuery, ctx);
-    const { total, page } = runList(subject.table, plan);
+    const { total, page } = runList(subject.table, plan, ctx.reuse !== false);
     const d = project.dialect;
     if (plan.count) return ok(d.count(total));
     const projection = entryProjection(collection, plan.keep, plan.timestamps);
@@ -193,7 +193,7 @@ export function queryMediaList(project: ProjectSnapshot, rawQuery: string, ctx: 
   return guard(() => {
     const table = mediaTable(project);
     const plan = cachedPlan(mediaSubject(project, table), rawQuery, ctx);
-    const { total, page } = runList(table, { ...plan, locale: null });
+    const { total, page } = runList(table, { ...plan, locale: null }, ctx.reuse !== false);
     const d = project.dialect;
     if (plan.count) return ok(d.count(total));
     if (plan.first) {

@@ -6,6 +6,7 @@ import { ownValue, type FieldDef, type FieldType, type FieldValue } from '../sna
 import { compareCodePoints, compareIds, compareScalars, isEmpty } from '../snapshot/order.js';
 import type { CollectionSnapshot, EntrySnapshot, MediaSnapshot, ProjectSnapshot } from '../snapshot/types.js';
 import { foldText } from './collation.js';
+import { ResultCache } from './results.js';
 import { isNumericKind, kindOf, storedNumber, storedText, type Kind } from './values.js';
 
 export interface FieldInfo {
@@ -56,6 +57,8 @@ export class Table {
   private readonly sortedIdx = new Map<string, SortedIndex>();
   private readonly ranks = new Map<string, Int32Array>();
   private readonly orders = new Map<string, Int32Array>();
+  private readonly orderRanks = new Map<string, Int32Array>();
+  private resultCache: ResultCache | undefined;
   private idRankCache: Int32Array | undefined;
   private draftCache: Uint8Array | undefined;
 
@@ -331,10 +334,34 @@ export class Table {
       perm = new Int32Array(this.n);
       for (let i = 0; i < this.n; i++) perm[i] = i;
       perm.sort(cmp);
-      if (this.orders.size >= 8) this.orders.delete(this.orders.keys().next().value as string);
+      if (this.orders.size >= 8) {
+        const oldest = this.orders.keys().next().value as string;
+        this.orders.delete(oldest);
+        this.orderRanks.delete(oldest);
+      }
       this.orders.set(key, perm);
     }
     return perm;
+  }
+
+  /**
+   * Position → its place in the cached order of `key` (the inverse permutation), or undefined when
+   * that order is not cached: sorting many matches by it is a numeric sort, no comparator.
+   */
+  orderRank(key: string): Int32Array | undefined {
+    let inv = this.orderRanks.get(key);
+    const perm = this.orders.get(key);
+    if (!inv && perm) {
+      inv = new Int32Array(this.n);
+      for (let k = 0; k < this.n; k++) inv[perm[k] as number] = k;
+      this.orderRanks.set(key, inv);
+    }
+    return inv;
+  }
+
+  /** Results kept for repeated filters (results.ts): room for about one more column. */
+  results(): ResultCache {
+    return (this.resultCache ??= new ResultCache(Math.max(1 << 20, 4 * this.n)));
   }
 
   /**

@@ -8,6 +8,11 @@ export interface QueryContext {
   readonly maxLimit: number;
   /** The caller takes a body as UTF-8 too (the HTTP core): see Utf8Outcome. */
   readonly utf8?: boolean;
+  /**
+   * Answer from the matches kept for an earlier query with the same filter and sort (a client
+   * paging), and keep them (default true); false evaluates anew (benchmarks of evaluation).
+   */
+  readonly reuse?: boolean;
 }
 
 /**

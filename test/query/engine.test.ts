@@ -183,6 +183,18 @@ describe('queryEntries: query → ids', () => {
     expect(ids(q, drafter)).toEqual(expected);
   });
 
+  // From a filter's second asking its matches are kept in order (src/query/results.ts): however
+  // often and in whatever order the cases and pages of them are asked, each answers as above.
+  it('kept results: every case and its pages, asked again and again, answer the same', () => {
+    const asked: [string, string[]][] = [...cases];
+    for (const [q, expected] of cases) {
+      if (!/limit|offset|first|count/.test(q)) asked.push([`${q}&limit=2&offset=1`, expected.slice(1, 3)], [`${q}&limit=3&offset=3`, expected.slice(3, 6)]);
+    }
+    for (const round of [asked, [...asked].reverse(), asked]) {
+      for (const [q, expected] of round) expect(ids(q, drafter), q).toEqual(expected);
+    }
+  });
+
   it('integer-like ids compare as numbers', () => {
     expect(ids('', reader, itemsCol)).toEqual(['1', '2', '9', '10', '100']);
     expect(ids('where[id][gt]=9', reader, itemsCol)).toEqual(['10', '100']);

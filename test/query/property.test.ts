@@ -439,7 +439,7 @@ describe('property: compact snapshot = full snapshot', () => {
 });
 
 /** `numRuns` sampled queries on `entries` random rows, each = the reference evaluator (both kinds of ids). */
-function agreesAtScale(entries: number, defaultSort: SortKey[], queries: fc.Arbitrary<Query>, numRuns: number, seeds: readonly number[]): void {
+function agreesAtScale(entries: number, defaultSort: SortKey[], queries: fc.Arbitrary<Query>, numRuns: number, seeds: readonly number[], paging = false): void {
   const ctx: QueryContext = { scopes: new Set(['read', 'drafts']), maxLimit: 0 };
   for (const numericIds of [false, true]) {
     const [rowSeed, querySeed] = numericIds ? [seeds[0], seeds[1]] : [seeds[2], seeds[3]];
@@ -448,8 +448,13 @@ function agreesAtScale(entries: number, defaultSort: SortKey[], queries: fc.Arbi
     const built = buildModel({ rows, numericIds, defaultSort, targets });
     for (const q of fc.sample(queries, { seed: querySeed, numRuns })) {
       if (repeatsKey(q) || badIdRange(q, numericIds)) continue;
-      const raw = serialise(q);
-      expectSameAnswer(queryEntries(built.project, built.items, raw, ctx), reference(built, q), q, raw);
+      // Each query paged through (a client asking the next pages): from the second page on, the
+      // matches kept for its filter and sort answer (src/query/results.ts).
+      const pages = paging && q.mode === 'list' ? [0, 1, 2, 7].map((k) => ({ ...q, limit: q.limit ?? 9, offset: (q.offset ?? 0) + k * (q.limit ?? 9) })) : [q];
+      for (const page of pages) {
+        const raw = serialise(page);
+        expectSameAnswer(queryEntries(built.project, built.items, raw, ctx), reference(built, page), page, raw);
+      }
     }
   }
 }
@@ -477,6 +482,12 @@ const broadQueryArb = fc
 describe('at scale: broad matches, short pages (the walk of a sorted order)', () => {
   it('20,000 entries, 150 sampled queries each = reference evaluator', () => {
     agreesAtScale(20_000, [], broadQueryArb, 150, [17, 23, 19, 29]);
+  }, 60_000);
+});
+
+describe('at scale: paging through a list (kept results)', () => {
+  it('10,000 entries, 100 sampled queries, each asked for 4 pages = reference evaluator', () => {
+    agreesAtScale(10_000, [{ field: 'num', desc: false }], fc.oneof(queryArb, broadQueryArb), 100, [31, 37, 41, 43], true);
   }, 60_000);
 });
 
