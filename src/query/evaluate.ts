@@ -4,7 +4,6 @@
 import { compareCodePoints } from '../snapshot/order.js';
 import type { Clause, Cond, Interval, ListPlan, RelationClause, SortSpec, WhereExpr } from './plan.js';
 import { problem, ProblemError } from './problems.js';
-import { resultKey } from './results.js';
 import { EMPTY_RANK, type Table } from './table.js';
 
 type Test = (i: number) => boolean;
@@ -527,13 +526,13 @@ export interface ListResult {
 }
 
 /**
- * Runs a list plan: filter by state, locale and where; order; cut to the page. `reuse`: answer from
- * a result kept for the same filter and sort, and keep results (results.ts); false evaluates anew.
+ * Runs a list plan: filter by state, locale and where; order; cut to the page. `key`: the plan's
+ * resultKey (results.ts), to answer from the matches kept for it and keep them; null evaluates anew.
  */
-export function runList(base: Table, plan: ListPlan, reuse = true): ListResult {
+export function runList(base: Table, plan: ListPlan, key: string | null = null): ListResult {
   resetScratch();
   const table = base.view(plan.state);
-  const { total, page } = runOn(table, plan, reuse);
+  const { total, page } = runOn(table, plan, key);
   const source = table.source;
   if (source === null || page.length === 0) return { total, page };
   const mapped = alloc(page.length);
@@ -541,71 +540,63 @@ export function runList(base: Table, plan: ListPlan, reuse = true): ListResult {
   return { total, page: mapped };
 }
 
-function runOn(table: Table, plan: ListPlan, reuse: boolean): ListResult {
+function runOn(table: Table, plan: ListPlan, key: string | null): ListResult {
   const n = table.n;
   const want = plan.count ? 0 : plan.first ? 1 : plan.limit;
-  const locale = plan.locale !== null && table.fields.get('locale') ? plan.locale : null;
   const results = table.results();
-  const key = resultKey(plan.where, locale, plan.count ? null : plan.sort);
-  const kept = reuse ? results.get(key) : undefined;
+  const kept = key === null ? undefined : results.get(key);
   if (kept?.sorted) return cut(kept.sorted, plan.offset, want);
   const parts: Node[] = [];
-  if (locale !== null) parts.push(textNode(table, 'locale', false, [locale], false));
+  if (plan.locale !== null && table.fields.get('locale')) {
+    parts.push(textNode(table, 'locale', false, [plan.locale], false));
+  }
   parts.push(whereNode(table, plan.where));
   const node = and(parts);
-  const exact = kept?.total ?? (node === TRUE ? n : node.count);
-  if (plan.count && exact !== undefined) return { total: exact, page: EMPTY_I32 };
-  // From its second asking, a filter's matches are kept in order, when they fit.
-  const keepAll = reuse && results.admit(key);
-  if (!(node.cands && (node.est as number) <= n / 4) && want !== null) {
+  const test = node.test;
+  let total = kept?.total ?? (node === TRUE ? n : node.count);
+  if (plan.count && total !== undefined) return { total, page: EMPTY_I32 };
+  let matches: Int32Array | undefined;
+  let ordered = true;
+  if ((node.cands && (node.est as number) <= n / 4) || want === null) {
+    ({ matches, ordered } = filter(table, node));
+    total = matches.length;
+  } else if (total === undefined) {
     // No selective index, and only a page (or a count) is wanted: count with one pass that
-    // allocates nothing (unless an index knows the count), then walk an order (positions, or the
-    // cached permutation of the sort) until the page is full.
-    const test = node.test;
-    let total = 0;
-    if (exact !== undefined) total = exact;
-    else {
-      for (let i = 0; i < n; i++) if (test(i)) total++;
-      // A count, or too many to keep in order: the count alone spares the next asking this pass.
-      if (reuse && (want === 0 || !results.fits(total))) results.set(key, { total, sorted: null });
-    }
-    if (!(keepAll && want > 0 && results.fits(total))) {
-      const end = Math.min(total, plan.offset + want);
-      if (plan.offset >= end) return { total, page: EMPTY_I32 };
-      if (plan.sort === null) return { total, page: walk(null, n, test, end).subarray(plan.offset) };
-      // Walking a sorted permutation costs about end·n/total tests; a top-k over the matches
-      // about total comparisons.
-      if (total * total > 4 * end * n) {
-        const order = table.order(sortKey(plan.sort), comparator(table, plan.sort));
-        return { total, page: walk(order, n, test, end).subarray(plan.offset) };
-      }
-    }
+    // allocates nothing, then walk an order (positions, or the cached permutation of the sort)
+    // until the page is full. The count is kept: the next asking skips this pass.
+    total = 0;
+    for (let i = 0; i < n; i++) if (test(i)) total++;
+    if (key !== null) results.set(key, { total, sorted: null });
   }
-  const { matches, ordered } = filter(table, node);
-  const total = matches.length;
   if (plan.count) return { total, page: EMPTY_I32 };
-  if (keepAll && results.fits(total)) {
-    const sorted = sortAll(table, matches, ordered, plan.sort);
-    results.set(key, { total, sorted });
-    return cut(sorted, plan.offset, want);
-  }
-  const end = want === null ? total : Math.min(total, plan.offset + want);
+  // From its second asking, a list's matches are kept in order when they fit (results.ts).
+  const all = key !== null && results.admit(key) && results.fits(total);
+  const end = all || want === null ? total : Math.min(total, plan.offset + want);
   if (plan.offset >= end) return { total, page: EMPTY_I32 };
   let sorted: Int32Array;
   if (plan.sort === null) {
-    if (ordered) sorted = matches;
+    if (!matches) sorted = walk(null, n, test, end);
+    else if (ordered) sorted = matches;
     else if (end < total && end <= 4096) sorted = topK(matches, end, (a, b) => a - b);
     else sorted = copy(matches).sort();
   } else {
+    const sk = sortKey(plan.sort);
     const cmp = comparator(table, plan.sort);
-    // Many matches (category=garden: 100,000 of a million) and a short page: the first `end` in
-    // the cached order of the sort come sooner than a top-k over every match (as above).
-    if (end < total && total * total > 4 * end * n) {
-      return { total, page: walk(table.order(sortKey(plan.sort), cmp), n, node.test, end).subarray(plan.offset) };
+    // Many matches (category=garden: 100,000 of a million) and a short page: walking the sort's
+    // cached order costs about end·n/total tests, a top-k over the matches about total
+    // comparisons. Keeping every match: one pass over the order, if it is cached (at a million
+    // entries ~3 ms, where sorting 40,000 matches took ~10).
+    const order = all ? table.cachedOrder(sk) : end < total && total * total > 4 * end * n ? table.order(sk, cmp) : undefined;
+    if (order) sorted = walk(order, n, test, end);
+    else {
+      matches ??= filter(table, node).matches;
+      sorted = end < total && end <= total / 4 ? topK(matches, end, cmp) : copy(matches).sort(cmp);
     }
-    sorted = end < total && end <= total / 4 ? topK(matches, end, cmp) : copy(matches).sort(cmp);
   }
-  return { total, page: sorted.subarray(plan.offset, end) };
+  if (!all) return { total, page: sorted.subarray(plan.offset, end) };
+  const list = sorted.slice(0, end);
+  results.set(key, { total, sorted: list });
+  return cut(list, plan.offset, want);
 }
 
 /** The page `[offset, offset + want)` of every match in order. */
@@ -615,29 +606,11 @@ function cut(sorted: Int32Array, offset: number, want: number | null): ListResul
   return { total, page: offset >= end ? EMPTY_I32 : sorted.subarray(offset, end) };
 }
 
-/**
- * Every match in the order of `sort`, in an array of its own (to keep). With the sort's order
- * cached (a broad filter was walked), a numeric sort of the matches' places in it: at a million
- * entries ~40,000 matches take ~1 ms instead of ~10 with the comparator.
- */
-function sortAll(table: Table, matches: Int32Array, ordered: boolean, sort: readonly SortSpec[] | null): Int32Array {
-  const out = Int32Array.from(matches);
-  if (sort === null) return ordered ? out : out.sort();
-  const key = sortKey(sort);
-  const place = table.orderRank(key);
-  if (!place) return out.sort(comparator(table, sort));
-  for (let k = 0; k < out.length; k++) out[k] = place[out[k] as number] as number;
-  out.sort();
-  const order = table.order(key, comparator(table, sort));
-  for (let k = 0; k < out.length; k++) out[k] = order[out[k] as number] as number;
-  return out;
-}
-
 function sortKey(sort: readonly SortSpec[]): string {
   return sort.map((s) => `${s.field}:${s.desc ? 'desc' : 'asc'}`).join(',');
 }
 
-/** The first `end` positions passing `test`, in `order` (null: position order). */
+/** The first `end` positions passing `test` (or all, if fewer do), in `order` (null: position order). */
 function walk(order: Int32Array | null, n: number, test: Test, end: number): Int32Array {
   const out = alloc(end);
   let m = 0;
@@ -645,5 +618,5 @@ function walk(order: Int32Array | null, n: number, test: Test, end: number): Int
     const i = order === null ? k : (order[k] as number);
     if (test(i)) out[m++] = i;
   }
-  return out;
+  return out.subarray(0, m);
 }

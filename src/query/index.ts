@@ -10,6 +10,7 @@ import { runList } from './evaluate.js';
 import { parseQuery } from './parse.js';
 import { collectionSubject, mediaSubject, planItem, planList, type ListPlan, type State, type Subject } from './plan.js';
 import { problem, ProblemError } from './problems.js';
+import { resultKey } from './results.js';
 import { MEDIA_ATTRIBUTES, mediaTable, type Table } from './table.js';
 import type { QueryContext, QueryOutcome, QueryProblem, Utf8Outcome } from './types.js';
 
@@ -99,7 +100,7 @@ export function queryEntries(project: ProjectSnapshot, collection: CollectionSna
   return guard((): Utf8Outcome => {
     const subject = collectionSubject(project, collection);
     const plan = cachedPlan(subject, rawQuery, ctx);
-    const { total, page } = runList(subject.table, plan, ctx.reuse !== false);
+    const { total, page } = runList(subject.table, plan, ctx.reuse === false ? null : resultKey(rawQuery));
     const d = project.dialect;
     if (plan.count) return ok(d.count(total));
     const projection = entryProjection(collection, plan.keep, plan.timestamps);
@@ -193,7 +194,7 @@ export function queryMediaList(project: ProjectSnapshot, rawQuery: string, ctx: 
   return guard(() => {
     const table = mediaTable(project);
     const plan = cachedPlan(mediaSubject(project, table), rawQuery, ctx);
-    const { total, page } = runList(table, { ...plan, locale: null }, ctx.reuse !== false);
+    const { total, page } = runList(table, { ...plan, locale: null }, ctx.reuse === false ? null : resultKey(rawQuery));
     const d = project.dialect;
     if (plan.count) return ok(d.count(total));
     if (plan.first) {

@@ -65,7 +65,7 @@ export type Cond =
       readonly hiInc: boolean;
       readonly negate: boolean;
     }
-  | { readonly t: 'like'; readonly pattern: string; readonly match: (s: string) => boolean };
+  | { readonly t: 'like'; readonly match: (s: string) => boolean };
 
 export interface Clause {
   readonly field: FieldInfo;
@@ -335,7 +335,7 @@ class Planner {
     const negate = op === 'not' || op === 'not_in' || op === 'not_between';
     const range = op === 'lt' || op === 'lte' || op === 'gt' || op === 'gte' || op === 'between' || op === 'not_between';
     if (op === 'like') {
-      return { t: 'like', pattern: texts[0] as string, match: likeMatcher(table.key(f, texts[0] as string)) };
+      return { t: 'like', match: likeMatcher(table.key(f, texts[0] as string)) };
     }
     if (numeric || (f.isId && range && table.numericIds)) {
       // The original compares these timestamps by day (whereDate) in the plain form and lt…gte.

@@ -4,7 +4,6 @@
 // result answers any page by cutting it. The snapshot never changes under a table, so a result
 // stays right for the table's life. No Node imports.
 import { fnv1a } from '../snapshot/dialect/media-number.js';
-import type { Cond, Interval, SortSpec, WhereExpr } from './plan.js';
 
 export interface Result {
   /** Number of matches. */
@@ -65,35 +64,17 @@ export class ResultCache {
   }
 }
 
-const ival = (iv: Interval) => `${iv.loInc ? '[' : '('}${iv.lo},${iv.hi}${iv.hiInc ? ']' : ')'}`;
-
-function condKey(c: Cond): string {
-  switch (c.t) {
-    case 'empty':
-      return `e${+c.negate}`;
-    case 'num':
-      return `n${+c.negate}${c.ivals.map(ival).join('')}`;
-    case 'text':
-      return `t${+c.negate}${JSON.stringify(c.values)}`;
-    case 'textrange':
-      return `r${+c.negate}${JSON.stringify([c.lo, c.loInc, c.hi, c.hiInc])}`;
-    case 'like':
-      return `l${JSON.stringify(c.pattern)}`;
-  }
-}
-
-function whereKey(w: WhereExpr): string {
-  const clauses = (list: WhereExpr['and']) => list.map((c) => `${JSON.stringify(c.field.name)}${condKey(c.cond)}`).join('&');
-  const rel = w.rel.map((r) => `${JSON.stringify(r.field.name)}${+!!r.missIs404}{${whereKey(r.where)}}`).join('&');
-  return `${clauses(w.and)}|${w.or.map(clauses).join('|')}|${rel}`;
-}
+/** Parameters that choose a window of the matches, not which entries match or their order. */
+const WINDOW = new Set(['limit', 'offset', 'first', 'count']);
 
 /**
- * What a result depends on within one table (a table is already one drafts view): the filter, the
- * locale when it filters, and the sort. Two queries with the same key match the same entries in the
- * same order.
+ * The query without its window (`limit`, `offset`, `first`, `count`): two queries of one table with
+ * the same key match the same entries in the same order (a table is one drafts view; the rest of the
+ * query, locale and sort included, is in the key as written).
  */
-export function resultKey(where: WhereExpr, locale: string | null, sort: readonly SortSpec[] | null): string {
-  const order = sort === null ? '' : sort.map((s) => `${s.field}:${+s.desc}`).join(',');
-  return `${JSON.stringify(locale)}\n${order}\n${whereKey(where)}`;
+export function resultKey(rawQuery: string): string {
+  return rawQuery
+    .split('&')
+    .filter((piece) => !WINDOW.has(piece.split('=', 1)[0] as string))
+    .join('&');
 }

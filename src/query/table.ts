@@ -57,7 +57,6 @@ export class Table {
   private readonly sortedIdx = new Map<string, SortedIndex>();
   private readonly ranks = new Map<string, Int32Array>();
   private readonly orders = new Map<string, Int32Array>();
-  private readonly orderRanks = new Map<string, Int32Array>();
   private resultCache: ResultCache | undefined;
   private idRankCache: Int32Array | undefined;
   private draftCache: Uint8Array | undefined;
@@ -334,29 +333,15 @@ export class Table {
       perm = new Int32Array(this.n);
       for (let i = 0; i < this.n; i++) perm[i] = i;
       perm.sort(cmp);
-      if (this.orders.size >= 8) {
-        const oldest = this.orders.keys().next().value as string;
-        this.orders.delete(oldest);
-        this.orderRanks.delete(oldest);
-      }
+      if (this.orders.size >= 8) this.orders.delete(this.orders.keys().next().value as string);
       this.orders.set(key, perm);
     }
     return perm;
   }
 
-  /**
-   * Position → its place in the cached order of `key` (the inverse permutation), or undefined when
-   * that order is not cached: sorting many matches by it is a numeric sort, no comparator.
-   */
-  orderRank(key: string): Int32Array | undefined {
-    let inv = this.orderRanks.get(key);
-    const perm = this.orders.get(key);
-    if (!inv && perm) {
-      inv = new Int32Array(this.n);
-      for (let k = 0; k < this.n; k++) inv[perm[k] as number] = k;
-      this.orderRanks.set(key, inv);
-    }
-    return inv;
+  /** The order of `key` if it is cached. */
+  cachedOrder(key: string): Int32Array | undefined {
+    return this.orders.get(key);
   }
 
   /** Results kept for repeated filters (results.ts): room for about one more column. */

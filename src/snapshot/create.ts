@@ -333,20 +333,21 @@ function documentFor(projects: ReadonlyMap<string, ProjectSnapshot>, path: strin
 export type Describe = (projects: readonly ProjectRecord[], baseUrl: string) => string;
 
 export function createSnapshot(model: ContentModel, options: SnapshotOptions = {}): Snapshot {
-  return assembleSnapshot(model, options, (projects, baseUrl) => openapiJson({ projects }, baseUrl));
+  return assembleSnapshot(model, options, (projects, baseUrl) => openapiJson({ projects }, baseUrl), options.compact ? compactProjects : undefined);
 }
 
 /**
  * createSnapshot with the OpenAPI writer given: loadSnapshot passes the documents its file carries,
- * so that a worker importing content-query-api/edge does not bundle the OpenAPI generator.
+ * so that a worker importing content-query-api/edge does not bundle the OpenAPI generator (nor the
+ * compact form, `compact`, which only `cqa serve` uses).
  */
-export function assembleSnapshot(model: ContentModel, options: SnapshotOptions, describe: Describe): Snapshot {
+export function assembleSnapshot(model: ContentModel, options: SnapshotOptions, describe: Describe, compact?: typeof compactProjects): Snapshot {
   const baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
-  let projects = new Map(model.projects.map((p) => [p.id, serialisedProject(p, baseUrl, options.compact ? false : (options.reuse ?? true))]));
+  let projects = new Map(model.projects.map((p) => [p.id, serialisedProject(p, baseUrl, compact ? false : (options.reuse ?? true))]));
   const full = describe(model.projects, baseUrl);
   const hash = hashStrings(hashInput(projects, full));
   // From here on, only the kept records: the full ones are left to the garbage collector.
-  if (options.compact) ({ model, projects } = compactProjects(projects));
+  if (compact) ({ model, projects } = compact(projects));
   return finishSnapshot(model, projects, hash, baseUrl, describe, full);
 }
 
