@@ -1,6 +1,6 @@
-// P1 baseline: a bare node:http server answering precomputed bytes, nothing else: the brotli
-// bytes when the request accepts br and there are some, else the plain ones.
-//   node scripts/bench/bare-server.mjs <routes.json>   ({"/path": {"identity"?: base64, "br"?: base64}, …})
+// P1 and P8 baseline: a bare node:http server answering precomputed bytes, nothing else: the
+// brotli (or gzip) bytes when the request accepts that coding and there are some, else the plain ones.
+//   node scripts/bench/bare-server.mjs <routes.json>   ({"/path?query": {"identity"?: base64, "br"?: base64, "gzip"?: base64}, …})
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 
@@ -12,14 +12,14 @@ const routes = new Map(
 );
 const server = createServer((req, res) => {
   const bodies = routes.get(req.url);
-  const br = bodies?.br && (req.headers['accept-encoding'] ?? '').includes('br');
-  const body = br ? bodies.br : bodies?.identity;
+  const coding = ['br', 'gzip'].find((c) => bodies?.[c] && (req.headers['accept-encoding'] ?? '').includes(c));
+  const body = coding ? bodies[coding] : bodies?.identity;
   if (!body) {
     res.writeHead(404).end();
     return;
   }
   const headers = { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length };
-  if (br) headers['content-encoding'] = 'br';
+  if (coding) headers['content-encoding'] = coding;
   res.writeHead(200, headers);
   res.end(body);
 });

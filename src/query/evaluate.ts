@@ -4,6 +4,7 @@
 import { compareCodePoints } from '../snapshot/order.js';
 import type { Clause, Cond, Interval, ListPlan, RelationClause, SortSpec, WhereExpr } from './plan.js';
 import { problem, ProblemError } from './problems.js';
+import type { Result, ResultCache, Walk } from './results.js';
 import { EMPTY_RANK, type Table } from './table.js';
 
 type Test = (i: number) => boolean;
@@ -545,7 +546,7 @@ function runOn(table: Table, plan: ListPlan, key: string | null): ListResult {
   const want = plan.count ? 0 : plan.first ? 1 : plan.limit;
   const results = table.results();
   const kept = key === null ? undefined : results.get(key);
-  if (kept?.sorted) return cut(kept.sorted, plan.offset, want);
+  if (kept?.sorted) return pageOf(kept, plan.offset, want, results, key);
   const parts: Node[] = [];
   if (plan.locale !== null && table.fields.get('locale')) {
     parts.push(textNode(table, 'locale', false, [plan.locale], false));
@@ -566,57 +567,66 @@ function runOn(table: Table, plan: ListPlan, key: string | null): ListResult {
     // until the page is full. The count is kept: the next asking skips this pass.
     total = 0;
     for (let i = 0; i < n; i++) if (test(i)) total++;
-    if (key !== null) results.set(key, { total, sorted: null });
+    if (key !== null) results.set(key, { total, sorted: null, found: 0 });
   }
   if (plan.count) return { total, page: EMPTY_I32 };
-  // From its second asking, a list's matches are kept in order when they fit (results.ts).
-  const all = key !== null && results.admit(key) && results.fits(total);
-  const end = all || want === null ? total : Math.min(total, plan.offset + want);
+  const end = want === null ? total : Math.min(total, plan.offset + want);
+  // Many matches (category=garden: 100,000 of a million) and a short page: walking the sort's
+  // cached order costs about end·n/total tests, a top-k over the matches about total comparisons.
+  // A walk's result is kept as far as it went: the next page goes on from there.
+  let order: Int32Array | null | undefined;
+  if (plan.sort === null) order = matches ? undefined : null;
+  else if (end < total && total * total > 4 * end * n) order = table.order(sortKey(plan.sort), comparator(table, plan.sort));
+  if (order !== undefined) return pageOf({ total, sorted: EMPTY_I32, found: 0, walk: { order, n, test, next: 0 } }, plan.offset, want, results, key);
   if (plan.offset >= end) return { total, page: EMPTY_I32 };
+  matches ??= filter(table, node).matches;
+  // From its second asking, every match is ordered and kept when they fit.
+  const all = key !== null && results.admit(key) && results.fits(total);
+  const stop = all ? total : end;
   let sorted: Int32Array;
   if (plan.sort === null) {
-    if (!matches) sorted = walk(null, n, test, end);
-    else if (ordered) sorted = matches;
-    else if (end < total && end <= 4096) sorted = topK(matches, end, (a, b) => a - b);
+    if (ordered) sorted = matches;
+    else if (stop < total && stop <= 4096) sorted = topK(matches, stop, (a, b) => a - b);
     else sorted = copy(matches).sort();
   } else {
-    const sk = sortKey(plan.sort);
     const cmp = comparator(table, plan.sort);
-    // Many matches (category=garden: 100,000 of a million) and a short page: walking the sort's
-    // cached order costs about end·n/total tests, a top-k over the matches about total
-    // comparisons. Keeping every match: one pass over the order, if it is cached (at a million
-    // entries ~3 ms, where sorting 40,000 matches took ~10).
-    const order = all ? table.cachedOrder(sk) : end < total && total * total > 4 * end * n ? table.order(sk, cmp) : undefined;
-    if (order) sorted = walk(order, n, test, end);
-    else {
-      matches ??= filter(table, node).matches;
-      sorted = end < total && end <= total / 4 ? topK(matches, end, cmp) : copy(matches).sort(cmp);
-    }
+    sorted = stop < total && stop <= total / 4 ? topK(matches, stop, cmp) : copy(matches).sort(cmp);
   }
   if (!all) return { total, page: sorted.subarray(plan.offset, end) };
-  const list = sorted.slice(0, end);
-  results.set(key, { total, sorted: list });
-  return cut(list, plan.offset, want);
+  return pageOf({ total, sorted: sorted.slice(0, total), found: total }, plan.offset, want, results, key);
 }
 
-/** The page `[offset, offset + want)` of every match in order. */
-function cut(sorted: Int32Array, offset: number, want: number | null): ListResult {
-  const total = sorted.length;
+/** The page `[offset, offset + want)` of a result, walking on first if it has not got that far. */
+function pageOf(r: Result, offset: number, want: number | null, results: ResultCache, key: string | null): ListResult {
+  const total = r.total;
   const end = want === null ? total : Math.min(total, offset + want);
-  return { total, page: offset >= end ? EMPTY_I32 : sorted.subarray(offset, end) };
+  if (offset >= end) return { total, page: EMPTY_I32 };
+  if (r.found < end || r.bytes === undefined) {
+    if (r.walk) walkOn(r, r.walk, end);
+    if (key !== null) results.set(key, r);
+  }
+  return { total, page: (r.sorted as Int32Array).subarray(offset, end) };
+}
+
+/** Walks on until `end` matches are found (there are that many), into a grown array of its own. */
+function walkOn(r: Result, w: Walk, end: number): void {
+  let out = r.sorted as Int32Array;
+  if (out.length < end) {
+    out = new Int32Array(Math.min(r.total, Math.max(end, 2 * out.length)));
+    out.set((r.sorted as Int32Array).subarray(0, r.found));
+    r.sorted = out;
+  }
+  const { order, n, test } = w;
+  let m = r.found;
+  let k = w.next;
+  for (; k < n && m < end; k++) {
+    const i = order === null ? k : (order[k] as number);
+    if (test(i)) out[m++] = i;
+  }
+  r.found = m;
+  w.next = k;
 }
 
 function sortKey(sort: readonly SortSpec[]): string {
   return sort.map((s) => `${s.field}:${s.desc ? 'desc' : 'asc'}`).join(',');
-}
-
-/** The first `end` positions passing `test` (or all, if fewer do), in `order` (null: position order). */
-function walk(order: Int32Array | null, n: number, test: Test, end: number): Int32Array {
-  const out = alloc(end);
-  let m = 0;
-  for (let k = 0; k < n && m < end; k++) {
-    const i = order === null ? k : (order[k] as number);
-    if (test(i)) out[m++] = i;
-  }
-  return out.subarray(0, m);
 }

@@ -1,15 +1,28 @@
-// Results kept per table: every match of a filter, in the order of a sort. A client paging through
-// a list asks the same filter and sort again with another offset; evaluating it anew pays for the
-// filter (and the count) each time — at a million entries 1–5 ms for a broad filter — while a kept
-// result answers any page by cutting it. The snapshot never changes under a table, so a result
-// stays right for the table's life. No Node imports.
+// Results kept per table, for a client paging through a list: it asks the same filter and sort
+// again with another offset, and evaluating it anew paid for the filter and the count each time (at
+// a million entries 1–5 ms for a broad filter). A result is the count and the matches in order —
+// all of them, or as far as a walk of an order has found them, with where to go on from. The
+// snapshot never changes under a table, so a result stays right for the table's life. No Node
+// imports.
 import { fnv1a } from '../snapshot/dialect/media-number.js';
 
 export interface Result {
   /** Number of matches. */
   readonly total: number;
-  /** Every match in the sort's order; null when only the count is kept (a broad filter). */
-  readonly sorted: Int32Array | null;
+  /** The first `found` matches in order (the array may have room for more); null: only the count. */
+  sorted: Int32Array | null;
+  found: number;
+  /** How to find more: the matches of `order` (null: positions) from `next` on, by `test`. */
+  readonly walk?: Walk;
+  /** Bytes this result was counted with (ResultCache). */
+  bytes?: number;
+}
+
+export interface Walk {
+  readonly order: Int32Array | null;
+  readonly n: number;
+  readonly test: (i: number) => boolean;
+  next: number;
 }
 
 /** At most this many results per table, whatever their size. */
@@ -28,16 +41,13 @@ export class ResultCache {
 
   get(key: string): Result | undefined {
     const r = this.kept.get(key);
-    if (r) {
-      this.kept.delete(key);
-      this.kept.set(key, r);
-    }
+    if (r) this.set(key, r);
     return r;
   }
 
   /**
-   * Whether a list for `key` is worth keeping: from its second asking (a one-off query would only
-   * churn the cache). The first asking is remembered in one slot per hash.
+   * Whether every match of `key` is worth ordering and keeping: from its second asking (a one-off
+   * query would only churn the cache). The first asking is remembered in one slot per hash.
    */
   admit(key: string): boolean {
     const h = fnv1a(key);
@@ -49,17 +59,19 @@ export class ResultCache {
 
   /** Whether a list of `total` positions may be kept. */
   fits(total: number): boolean {
-    return total * 4 <= this.budget / 4;
+    return total * 16 <= this.budget;
   }
 
+  /** Keeps `r` as the newest result (again, when it has grown). */
   set(key: string, r: Result): void {
-    const size = r.sorted ? r.sorted.byteLength : 0;
+    this.bytes -= this.kept.get(key)?.bytes ?? 0;
+    this.kept.delete(key);
     this.kept.set(key, r);
-    this.bytes += size;
+    this.bytes += r.bytes = r.sorted?.byteLength ?? 0;
     for (const [k, old] of this.kept) {
       if (this.bytes <= this.budget && this.kept.size <= MAX_RESULTS) break;
       this.kept.delete(k);
-      this.bytes -= old.sorted ? old.sorted.byteLength : 0;
+      this.bytes -= old.bytes ?? 0;
     }
   }
 }
