@@ -2,7 +2,7 @@
 // entries in a temporary folder (removed afterwards), then measures:
 //   - `cqa serve`: process start to listening (the load), RSS after the first queries against the
 //     JSON data (json-server's db.json of the same items), and P3's five query shapes over HTTP,
-//     p99 of each: a client paging through each list (offsets 0–199, so no answer comes from the
+//     p99 of each: a client paging through each list (offsets 0–999, so no answer comes from the
 //     answer cache), with a browser's headers, timing each request until its last byte — as
 //     autocannon or wrk do, without decompressing it. The floor: the same client asking a bare
 //     node:http server for the same URLs, which answers the bytes cqa sent (on this 2-core machine
@@ -31,7 +31,7 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-const PAGES = 200;
+const PAGES = 1000;
 
 /**
  * Pages through each query (offset 0…PAGES-1), one request at a time; the first one builds the

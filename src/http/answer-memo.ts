@@ -16,6 +16,15 @@ import { header } from './header.js';
 
 /** At most this many answers… */
 const MAX_ENTRIES = 1024;
+/**
+ * …and, apart from them, the answers to this many queries asked once. A client paging through a
+ * list asks each offset once: kept with the others, each such answer (its bytes ~30 KB at 20
+ * entries a page) outlived a young-generation collection and died in the old generation, and at a
+ * million entries their bytes started a full GC every ~2,000 requests, which held requests up for
+ * 10–30 ms (docs/performance.md). Asked again while still among the latest, an answer joins the
+ * others.
+ */
+const RECENT = 16;
 /** …and this many bytes of bodies (shared with the document caches); when full, it starts over. */
 const MAX_BYTES = 16 * 1024 * 1024;
 /** Larger bodies are not kept: their cost is the bytes, not the bookkeeping. */
@@ -70,33 +79,43 @@ export class AnswerMemo {
   private readonly byTarget = new Map<string, Kept[]>();
   private entries = 0;
   private bytes = 0;
+  /** Answers to queries asked once, by target and inputs, the newest last. */
+  private readonly recent: [string, Kept][] = [];
 
   /** A copy of the remembered answer (adapters may add headers to theirs), and the request's inputs. */
   get(req: CoreRequest): { answer?: CoreResponse; inputs: Inputs } {
     const inputs = inputsOf(req);
-    const kept = this.byTarget.get(targetOf(req));
-    if (kept) {
-      for (const k of kept) {
-        if (same(k, inputs)) return { answer: { ...k.answer, headers: { ...k.answer.headers } }, inputs };
+    const target = targetOf(req);
+    let hit = this.byTarget.get(target)?.find((k) => same(k, inputs));
+    if (!hit) {
+      const at = this.recent.findIndex(([t, k]) => t === target && same(k, inputs));
+      if (at >= 0) {
+        hit = (this.recent.splice(at, 1)[0] as [string, Kept])[1];
+        this.keep(target, hit);
       }
     }
-    return { inputs };
+    return hit ? { answer: { ...hit.answer, headers: { ...hit.answer.headers } }, inputs } : { inputs };
   }
 
   /** Remembers `answer` to the request with these `inputs`, if it is one worth keeping. */
   offer(req: CoreRequest, inputs: Inputs, answer: CoreResponse): void {
     if ((answer.status !== 200 && answer.status !== 304) || answer.media || answer.delay || answer.injected) return;
-    const size = answer.body === null ? 0 : answer.body.length;
-    if (size > MAX_BODY) return;
+    if (answer.body !== null && answer.body.length > MAX_BODY) return;
+    const kept = { ...inputs, answer: { ...answer, headers: { ...answer.headers } } };
+    if (req.query === '') this.keep(targetOf(req), kept);
+    else if (this.recent.push([targetOf(req), kept]) > RECENT) this.recent.shift();
+  }
+
+  private keep(target: string, kept: Kept): void {
+    const size = kept.answer.body === null ? 0 : kept.answer.body.length;
     if (this.entries >= MAX_ENTRIES || this.bytes + size > MAX_BYTES) {
       this.byTarget.clear();
       this.entries = 0;
       this.bytes = 0;
     }
-    const target = targetOf(req);
-    let kept = this.byTarget.get(target);
-    if (!kept) this.byTarget.set(target, (kept = []));
-    kept.push({ ...inputs, answer: { ...answer, headers: { ...answer.headers } } });
+    let list = this.byTarget.get(target);
+    if (!list) this.byTarget.set(target, (list = []));
+    list.push(kept);
     this.entries++;
     this.bytes += size;
   }

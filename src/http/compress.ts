@@ -1,8 +1,10 @@
 // Encoded answers and their compressed variants. A `Doc` is one JSON answer as bytes with its
 // digest tag; compressed variants are made on first demand by the platform's compressor. Static
 // documents (no query) live in a bounded LRU cache per snapshot, so a hot path costs one map
-// lookup; answers to queries live in a second, smaller one (a client repeating a query pays for
-// it once), compressed at the cheap per-request setting.
+// lookup; answers to queries live in a second, smaller one from their second asking (a client
+// repeating a query pays for it twice; a one-off answer is not kept), compressed at the cheap
+// per-request setting.
+import { askedBefore } from '../query/results.js';
 import type { Encoding } from './accept.js';
 import { digestTag } from './etag.js';
 
@@ -55,6 +57,8 @@ export class Doc {
 export class DocCache {
   private readonly docs = new Map<string, Doc>();
   private bytes = 0;
+  /** Answers to queries are kept from their second asking (see askedBefore). */
+  private readonly seen = new Uint32Array(1024);
 
   constructor(
     private readonly platform: Platform,
@@ -77,7 +81,7 @@ export class DocCache {
     const t = text();
     if (t === undefined) return undefined;
     const doc = new Doc(typeof t === 'string' ? this.platform.encodeText(t) : t, this.platform, transient);
-    if (doc.bytes.length * 2 <= this.maxBytes / 4) {
+    if (doc.bytes.length * 2 <= this.maxBytes / 4 && (!transient || askedBefore(this.seen, key))) {
       this.docs.set(key, doc);
       this.bytes += doc.bytes.length * 2; // room for its variants
       this.evict();

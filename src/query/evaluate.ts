@@ -4,7 +4,7 @@
 import { compareCodePoints } from '../snapshot/order.js';
 import type { Clause, Cond, Interval, ListPlan, RelationClause, SortSpec, WhereExpr } from './plan.js';
 import { problem, ProblemError } from './problems.js';
-import type { Result, ResultCache, Walk } from './results.js';
+import type { Result, Walk } from './results.js';
 import { EMPTY_RANK, type Table } from './table.js';
 
 type Test = (i: number) => boolean;
@@ -546,7 +546,8 @@ function runOn(table: Table, plan: ListPlan, key: string | null): ListResult {
   const want = plan.count ? 0 : plan.first ? 1 : plan.limit;
   const results = table.results();
   const kept = key === null ? undefined : results.get(key);
-  if (kept?.sorted) return pageOf(kept, plan.offset, want, results, key);
+  const known = kept?.sorted ? pageOf(table, kept, plan.offset, want, key) : undefined;
+  if (known) return known;
   const parts: Node[] = [];
   if (plan.locale !== null && table.fields.get('locale')) {
     parts.push(textNode(table, 'locale', false, [plan.locale], false));
@@ -574,10 +575,10 @@ function runOn(table: Table, plan: ListPlan, key: string | null): ListResult {
   // Many matches (category=garden: 100,000 of a million) and a short page: walking the sort's
   // cached order costs about end·n/total tests, a top-k over the matches about total comparisons.
   // A walk's result is kept as far as it went: the next page goes on from there.
-  let order: Int32Array | null | undefined;
-  if (plan.sort === null) order = matches ? undefined : null;
-  else if (end < total && total * total > 4 * end * n) order = table.order(sortKey(plan.sort), comparator(table, plan.sort));
-  if (order !== undefined) return pageOf({ total, sorted: EMPTY_I32, found: 0, walk: { order, n, test, next: 0 } }, plan.offset, want, results, key);
+  let sort: string | null | undefined;
+  if (plan.sort === null) sort = matches ? undefined : null;
+  else if (end < total && total * total > 4 * end * n) table.order((sort = sortKey(plan.sort)), comparator(table, plan.sort));
+  if (sort !== undefined) return pageOf(table, { total, sorted: EMPTY_I32, found: 0, walk: { sort, test, next: 0 } }, plan.offset, want, key) as ListResult;
   if (plan.offset >= end) return { total, page: EMPTY_I32 };
   matches ??= filter(table, node).matches;
   // From its second asking, every match is ordered and kept when they fit.
@@ -593,30 +594,36 @@ function runOn(table: Table, plan: ListPlan, key: string | null): ListResult {
     sorted = stop < total && stop <= total / 4 ? topK(matches, stop, cmp) : copy(matches).sort(cmp);
   }
   if (!all) return { total, page: sorted.subarray(plan.offset, end) };
-  return pageOf({ total, sorted: sorted.slice(0, total), found: total }, plan.offset, want, results, key);
+  return pageOf(table, { total, sorted: sorted.slice(0, total), found: total }, plan.offset, want, key) as ListResult;
 }
 
-/** The page `[offset, offset + want)` of a result, walking on first if it has not got that far. */
-function pageOf(r: Result, offset: number, want: number | null, results: ResultCache, key: string | null): ListResult {
+/**
+ * The page `[offset, offset + want)` of a result, walking on first if it has not got that far
+ * (kept under `key` then); undefined when its walk cannot go on (the table let the order go).
+ */
+function pageOf(table: Table, r: Result, offset: number, want: number | null, key: string | null): ListResult | undefined {
   const total = r.total;
   const end = want === null ? total : Math.min(total, offset + want);
   if (offset >= end) return { total, page: EMPTY_I32 };
   if (r.found < end || r.bytes === undefined) {
-    if (r.walk) walkOn(r, r.walk, end);
-    if (key !== null) results.set(key, r);
+    if (r.walk && !walkOn(table, r, r.walk, end)) return undefined;
+    if (key !== null) table.results().set(key, r);
   }
   return { total, page: (r.sorted as Int32Array).subarray(offset, end) };
 }
 
 /** Walks on until `end` matches are found (there are that many), into a grown array of its own. */
-function walkOn(r: Result, w: Walk, end: number): void {
+function walkOn(table: Table, r: Result, w: Walk, end: number): boolean {
+  const order = w.sort === null ? null : table.cachedOrder(w.sort);
+  if (order === undefined) return false;
   let out = r.sorted as Int32Array;
   if (out.length < end) {
     out = new Int32Array(Math.min(r.total, Math.max(end, 2 * out.length)));
     out.set((r.sorted as Int32Array).subarray(0, r.found));
     r.sorted = out;
   }
-  const { order, n, test } = w;
+  const { n } = table;
+  const test = w.test;
   let m = r.found;
   let k = w.next;
   for (; k < n && m < end; k++) {
@@ -625,6 +632,7 @@ function walkOn(r: Result, w: Walk, end: number): void {
   }
   r.found = m;
   w.next = k;
+  return true;
 }
 
 function sortKey(sort: readonly SortSpec[]): string {

@@ -3,14 +3,13 @@
 // serialisers as the static files, so an empty query answers byte-for-byte what dist/ holds.
 // No Node imports: runs in browsers and edge runtimes.
 import type { Dialect } from '../snapshot/dialect/types.js';
-import { fnv1a } from '../snapshot/dialect/media-number.js';
 import { entryJson, listFrame, type EntryProjection } from '../snapshot/serialize.js';
 import type { CollectionSnapshot, EntrySnapshot, MediaSnapshot, ProjectSnapshot } from '../snapshot/types.js';
 import { runList } from './evaluate.js';
 import { parseQuery } from './parse.js';
 import { collectionSubject, mediaSubject, planItem, planList, type ListPlan, type State, type Subject } from './plan.js';
 import { problem, ProblemError } from './problems.js';
-import { resultKey } from './results.js';
+import { askedBefore, resultKey } from './results.js';
 import { MEDIA_ATTRIBUTES, mediaTable, type Table } from './table.js';
 import type { QueryContext, QueryOutcome, QueryProblem, Utf8Outcome } from './types.js';
 
@@ -77,12 +76,7 @@ function cachedPlan(subject: Subject, rawQuery: string, ctx: QueryContext): List
     cache.delete(key);
   } else {
     plan = planList(parseQuery(rawQuery), subject, ctx);
-    const h = fnv1a(key);
-    const slot = h & (seenOnce.length - 1);
-    if (seenOnce[slot] !== h) {
-      seenOnce[slot] = h;
-      return plan;
-    }
+    if (!askedBefore(seenOnce, key)) return plan;
     if (cache.size >= PLAN_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   }
   cache.set(key, plan);

@@ -12,17 +12,34 @@ export interface Result {
   /** The first `found` matches in order (the array may have room for more); null: only the count. */
   sorted: Int32Array | null;
   found: number;
-  /** How to find more: the matches of `order` (null: positions) from `next` on, by `test`. */
+  /** How to find more: the matches in the table's order of `walk.sort`, from `next` on. */
   readonly walk?: Walk;
   /** Bytes this result was counted with (ResultCache). */
   bytes?: number;
 }
 
 export interface Walk {
-  readonly order: Int32Array | null;
-  readonly n: number;
+  /**
+   * The sort's key, for its cached order (not the order itself: an order the table let go is not
+   * kept alive by a result; the walk is then evaluated anew). null: positions.
+   */
+  readonly sort: string | null;
   readonly test: (i: number) => boolean;
   next: number;
+}
+
+/**
+ * Whether `key` was asked before: `seen` remembers one hash per slot (a key is forgotten when
+ * another takes its slot). Caches keep an entry from its second asking this way, so that what a
+ * one-off request made dies young — kept, it would outlive a young-generation collection and make
+ * the next one (and in the end a full one) pay for it.
+ */
+export function askedBefore(seen: Uint32Array, key: string): boolean {
+  const h = fnv1a(key);
+  const slot = h & (seen.length - 1);
+  if (seen[slot] === h) return true;
+  seen[slot] = h;
+  return false;
 }
 
 /** At most this many results per table, whatever their size. */
@@ -50,11 +67,7 @@ export class ResultCache {
    * query would only churn the cache). The first asking is remembered in one slot per hash.
    */
   admit(key: string): boolean {
-    const h = fnv1a(key);
-    const slot = h & (this.seen.length - 1);
-    if (this.seen[slot] === h) return true;
-    this.seen[slot] = h;
-    return false;
+    return askedBefore(this.seen, key);
   }
 
   /** Whether a list of `total` positions may be kept. */

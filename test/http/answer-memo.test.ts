@@ -88,6 +88,27 @@ describe('remembered answers', () => {
     }
   });
 
+  it("keeps a query's answer once it is asked again; a one-off answer only among the latest few", () => {
+    const { snapshot, lookups } = counted();
+    const core = new HttpCore(snapshot, nodePlatform, defaultEngine);
+    const hot = request('/api/alpha/posts?sort=price:desc&limit=2', READ);
+    const once = request('/api/alpha/posts?sort=title&limit=2', READ);
+    core.handle(hot);
+    core.handle(hot); // asked again: kept with the documents
+    core.handle(once);
+    // A client paging through a list: forty answers asked once each.
+    for (let offset = 0; offset < 40; offset++) core.handle(request(`/api/alpha/posts?sort=price&limit=1&offset=${offset}`, READ));
+    let before = lookups();
+    core.handle(hot);
+    expect(lookups()).toBe(before);
+    before = lookups();
+    core.handle(once); // worked out again: its answer is no longer kept…
+    expect(lookups()).toBeGreaterThan(before);
+    before = lookups();
+    core.handle(once); // …and now kept
+    expect(lookups()).toBe(before);
+  });
+
   it('keeps no answer to a made-up token, a malformed request or a refused query', () => {
     const { snapshot, lookups } = counted();
     const core = new HttpCore(snapshot, nodePlatform, defaultEngine);
