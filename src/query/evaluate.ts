@@ -577,7 +577,10 @@ function runOn(table: Table, plan: ListPlan, key: string | null): ListResult {
   // A walk's result is kept as far as it went: the next page goes on from there.
   let sort: string | null | undefined;
   if (plan.sort === null) sort = matches ? undefined : null;
-  else if (end < total && total * total > 4 * end * n) table.order((sort = sortKey(plan.sort)), comparator(table, plan.sort));
+  else if (end < total && total * total > 4 * end * n) {
+    sort = sortKey(plan.sort);
+    table.order(sort, comparator(table, plan.sort)); // cached for the walk
+  }
   if (sort !== undefined) return pageOf(table, { total, sorted: EMPTY_I32, found: 0, walk: { sort, test, next: 0 } }, plan.offset, want, key) as ListResult;
   if (plan.offset >= end) return { total, page: EMPTY_I32 };
   matches ??= filter(table, node).matches;
@@ -598,8 +601,9 @@ function runOn(table: Table, plan: ListPlan, key: string | null): ListResult {
 }
 
 /**
- * The page `[offset, offset + want)` of a result, walking on first if it has not got that far
- * (kept under `key` then); undefined when its walk cannot go on (the table let the order go).
+ * The page `[offset, offset + want)` of a result, walking on first if it has not got that far. A
+ * new result, or one that grew, is kept under `key` (when there is one). Undefined when its walk
+ * cannot go on (the table let the order go).
  */
 function pageOf(table: Table, r: Result, offset: number, want: number | null, key: string | null): ListResult | undefined {
   const total = r.total;
