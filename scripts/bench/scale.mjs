@@ -3,18 +3,17 @@
 //   - `cqa serve`: process start to listening (the load), RSS after the first queries against the
 //     JSON data (json-server's db.json of the same items), and P3's five query shapes over HTTP,
 //     p99 of each: a client paging through each list (offsets 0–999, so no answer comes from the
-//     answer cache), with a browser's headers, timing each request until its last byte — as
-//     autocannon or wrk do, without decompressing it. The floor: the same client asking a bare
-//     node:http server for the same URLs, which answers the bytes cqa sent (on this 2-core machine
-//     a client's own garbage collector and decompression, as `fetch` does them, cost more than the
-//     server's whole answer: see docs/benchmarks.md);
+//     answer caches), in a process of its own (page-through.mjs). The floor: the same client
+//     asking a bare node:http server for the same URLs, which answers the bytes cqa sent (on this
+//     2-core machine a client's own garbage collector and decompression, as `fetch` does them,
+//     cost more than the server's whole answer: see docs/benchmarks.md);
 //   - `cqa build`: time and peak RSS (VmHWM, read from /proc while it runs).
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJsonServerDb, generateContent, TOKEN } from '../generate-content.mjs';
-import { CQA, ROOT, rawGet, round, rssOf, sleep, spawnServer } from './lib.mjs';
+import { CQA, ROOT, round, rssOf, sleep, spawnServer } from './lib.mjs';
 
 const MiB = 2 ** 20;
 
@@ -27,37 +26,14 @@ export const SCALE_QUERIES = [
   'where[id][in]=item-0000010,item-0500000,item-0999999&sort=price&limit=20',
 ];
 
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
 const PAGES = 1000;
 
-/**
- * Pages through each query (offset 0…PAGES-1), one request at a time; the first one builds the
- * columns and indexes the query needs and is reported apart. Returns per query { q, first_ms,
- * p50_ms, p99_ms } and the answers' bytes by path (for the floor).
- */
-async function pageThrough(base, headers) {
-  const perQuery = [];
-  const answers = {};
-  for (const q of SCALE_QUERIES) {
-    const times = [];
-    let first;
-    for (let i = 0; i < PAGES; i++) {
-      const path = `/api/bench/items?${q}&offset=${i}`;
-      const t = performance.now();
-      const res = await rawGet(base + path, headers);
-      const dt = performance.now() - t;
-      if (res.status !== 200) throw new Error(`P8: ${q} answered ${res.status}: ${res.body.toString().slice(0, 300)}`);
-      answers[path] = { [res.encoding ?? 'identity']: res.body.toString('base64') };
-      if (i === 0) first = dt;
-      else times.push(dt);
-    }
-    times.sort((a, b) => a - b);
-    perQuery.push({ q, first_ms: round(first, 1), p50_ms: round(percentile(times, 50), 3), p99_ms: round(percentile(times, 99), 3) });
-  }
-  return { perQuery, answers };
+/** Runs the P8 client (page-through.mjs) against `base`; resolves to its per-query timings. */
+function pageThrough(base, request, routesOut) {
+  return new Promise((resolve, reject) => {
+    const args = [join(ROOT, 'scripts/bench/page-through.mjs'), base, request, ...(routesOut ? [routesOut] : [])];
+    execFile(process.execPath, args, { maxBuffer: 1 << 20 }, (err, stdout, stderr) => (err ? reject(new Error(`P8 client: ${stderr || err.message}`)) : resolve(JSON.parse(stdout))));
+  });
 }
 
 /** Peak RSS (VmHWM) of a process, in bytes, or NaN once it is gone. */
@@ -115,21 +91,22 @@ export async function runP8({ entries = 1_000_000, content, log = () => {} } = {
     const server = await spawnServer([CQA, 'serve', dir, '--port', '0', '--quiet', '--max-limit', '0'], { timeoutMs: 3_600_000 });
     const loadMs = performance.now() - started;
     log(`  cqa serve listening after ${(loadMs / 1000).toFixed(1)} s`);
+    const request = join(tmp, 'p8-request.json');
     const headers = { authorization: `Bearer ${TOKEN}`, accept: 'application/json', 'accept-encoding': 'gzip, deflate, br' };
-    let perQuery, answers, rss;
+    writeFileSync(request, JSON.stringify({ queries: SCALE_QUERIES, pages: PAGES, headers }));
+    const routes = join(tmp, 'p8-routes.json');
+    let perQuery, rss;
     try {
-      ({ perQuery, answers } = await pageThrough(server.url, headers));
+      perQuery = await pageThrough(server.url, request, routes);
       await sleep(500);
       rss = rssOf(server.child.pid);
     } finally {
       await server.stop();
     }
-    const routes = join(tmp, 'p8-routes.json');
-    writeFileSync(routes, JSON.stringify(answers));
     const bare = await spawnServer([join(ROOT, 'scripts/bench/bare-server.mjs'), routes]);
     let floor;
     try {
-      floor = (await pageThrough(bare.url, headers)).perQuery;
+      floor = await pageThrough(bare.url, request);
     } finally {
       await bare.stop();
     }

@@ -1,0 +1,29 @@
+// After a request that built large indexes, `cqa serve` collects garbage at once (src/http/collect.ts)
+// instead of leaving V8 to mark a large old generation during the requests that follow. The
+// collection must happen in a process started without --expose-gc, as `cqa serve` is.
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const lib = fileURLToPath(new URL('../../lib/http/collect.js', import.meta.url));
+
+describe('collecting after a slow request', () => {
+  it('runs a full collection in a process started without --expose-gc, only when the heap is large', () => {
+    const script = `
+      import { PerformanceObserver } from 'node:perf_hooks';
+      import { collectAfterSlowRequest } from ${JSON.stringify(lib)};
+      const kinds = [];
+      new PerformanceObserver((l) => { for (const e of l.getEntries()) kinds.push(e.detail.kind); }).observe({ entryTypes: ['gc'] });
+      collectAfterSlowRequest(); // this small heap: left to V8
+      setTimeout(() => {
+        const before = kinds.length;
+        collectAfterSlowRequest(0);
+        setTimeout(() => console.log(JSON.stringify({ before: kinds.slice(0, before), after: kinds.slice(before), exposed: typeof globalThis.gc })), 50);
+      }, 50);
+    `;
+    const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 }));
+    expect(out.before).not.toContain(4);
+    expect(out.after).toContain(4); // NODE_PERFORMANCE_GC_MAJOR
+    expect(out.exposed).toBe('undefined'); // the process's own globals are not changed
+  });
+});
