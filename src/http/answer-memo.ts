@@ -16,8 +16,12 @@ import { header } from './header.js';
 
 /** At most this many answers… */
 const MAX_ENTRIES = 1024;
+/** …and this many bytes of bodies (shared with the document caches); when full, it starts over. */
+const MAX_BYTES = 16 * 1024 * 1024;
+/** Larger bodies are not kept: their cost is the bytes, not the bookkeeping. */
+const MAX_BODY = 256 * 1024;
 /**
- * …and, apart from them, the answers to this many queries asked once. A client paging through a
+ * Answers to queries asked once are kept apart, the latest this many. A client paging through a
  * list asks each offset once: kept with the others, each such answer (its bytes ~30 KB at 20
  * entries a page) outlived a young-generation collection and died in the old generation, and at a
  * million entries their bytes started a full GC every ~2,000 requests, which held requests up for
@@ -25,10 +29,6 @@ const MAX_ENTRIES = 1024;
  * others.
  */
 const RECENT = 16;
-/** …and this many bytes of bodies (shared with the document caches); when full, it starts over. */
-const MAX_BYTES = 16 * 1024 * 1024;
-/** Larger bodies are not kept: their cost is the bytes, not the bookkeeping. */
-const MAX_BODY = 256 * 1024;
 
 /** What an answer depends on besides the target and the snapshot. */
 interface Inputs {
@@ -86,7 +86,16 @@ export class AnswerMemo {
   get(req: CoreRequest): { answer?: CoreResponse; inputs: Inputs } {
     const inputs = inputsOf(req);
     const target = targetOf(req);
-    let hit = this.byTarget.get(target)?.find((k) => same(k, inputs));
+    let hit: Kept | undefined;
+    const kept = this.byTarget.get(target);
+    if (kept) {
+      for (const k of kept) {
+        if (same(k, inputs)) {
+          hit = k;
+          break;
+        }
+      }
+    }
     if (!hit) {
       const at = this.recent.findIndex(([t, k]) => t === target && same(k, inputs));
       if (at >= 0) {

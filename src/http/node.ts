@@ -8,7 +8,6 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants as zc, createBrotliCompress, createGzip, gzipSync } from 'node:zlib';
 import type { MediaRecord } from '../snapshot/model.js';
-import { collectAfterSlowRequest, SLOW_REQUEST_MS } from './collect.js';
 import type { CoreResponse, HttpCore, Platform } from './core.js';
 import type { Encoding } from './accept.js';
 import { queryObject, safeHeaders, safeUrl, type RequestRecord } from './journal.js';
@@ -162,9 +161,7 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
     }
     try {
       const { path, query } = splitTarget(req.url ?? '/');
-      const began = performance.now();
       const r = core.handle({ method: req.method ?? 'GET', path, query, headers: req.headers });
-      if (performance.now() - began > SLOW_REQUEST_MS) setImmediate(() => collectAfterSlowRequest());
       injected = r.injected === true;
       const delay = r.delay ?? 0;
       if (delay > 0) {

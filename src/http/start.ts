@@ -13,6 +13,7 @@ import type { ContentIssue } from '../snapshot/model.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { Controls } from './controls.js';
 import { HttpCore, type HttpOptions } from './core.js';
+import { collectingEngine } from './collect.js';
 import { defaultEngine } from './engine.js';
 import { explorerPage } from './explorer/index.js';
 import { refuseConnect } from './connect.js';
@@ -135,7 +136,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const core = new HttpCore(
     snapshot,
     nodePlatform,
-    defaultEngine,
+    collectingEngine(defaultEngine),
     { ...options, explorer: options.ui === false ? undefined : (options.explorer ?? explorerPage) },
     controls,
   );
