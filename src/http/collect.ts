@@ -20,7 +20,7 @@ type Collect = () => void;
 let gc: Collect | undefined;
 
 /** Collects now when the heap holds at least `minHeap` bytes (with `--expose-gc` or without it). */
-export function collectAfterSlowRequest(minHeap = LARGE_HEAP): void {
+export function collectGarbage(minHeap = LARGE_HEAP): void {
   if (getHeapStatistics().used_heap_size < minHeap) return;
   if (!gc) {
     // What `node --expose-gc` gives, for this process started without it: a context made after
@@ -49,7 +49,7 @@ export function collectingEngine(engine: QueryEngine): QueryEngine {
     (...args: A): R => {
       const began = performance.now();
       const r = fn(...args);
-      if (performance.now() - began > SLOW_QUERY_MS) setImmediate(() => collectAfterSlowRequest());
+      if (performance.now() - began > SLOW_QUERY_MS) setImmediate(() => collectGarbage());
       return r;
     };
   return { ...engine, queryEntries: timed(engine.queryEntries) as QueryEngine['queryEntries'], queryMediaList: timed(engine.queryMediaList) };

@@ -4,7 +4,7 @@
 // lookup; answers to queries live in a second, smaller one from their second asking (a client
 // repeating a query pays for it twice; a one-off answer is not kept), compressed at the cheap
 // per-request setting.
-import { askedBefore } from '../query/results.js';
+import { askedBefore } from '../query/asked-before.js';
 import type { Encoding } from './accept.js';
 import { digestTag } from './etag.js';
 

@@ -9,7 +9,8 @@ import { runList } from './evaluate.js';
 import { parseQuery } from './parse.js';
 import { collectionSubject, mediaSubject, planItem, planList, type ListPlan, type State, type Subject } from './plan.js';
 import { problem, ProblemError } from './problems.js';
-import { askedBefore, resultKey } from './results.js';
+import { resultKey } from './results.js';
+import { askedBefore } from './asked-before.js';
 import { MEDIA_ATTRIBUTES, mediaTable, type Table } from './table.js';
 import type { QueryContext, QueryOutcome, QueryProblem, Utf8Outcome } from './types.js';
 
@@ -61,9 +62,9 @@ const planCache = new WeakMap<Table, Map<string, ListPlan>>();
 const PLAN_CACHE_SIZE = 256;
 
 /**
- * Hashes of the query strings seen once, one slot each: a plan is kept from the second time its
- * query comes. A client paging through a list asks for each offset once; keeping each of those plans
- * (~1.6 KB) had them survive young-generation collections, whose pause grows with what survives.
+ * A plan is kept from the second time its query comes (askedBefore): a client paging through a list
+ * asks for each offset once, and keeping each of those plans (~1.6 KB) had them survive
+ * young-generation collections, whose pause grows with what survives.
  */
 const seenOnce = new Uint32Array(1024);
 
@@ -83,6 +84,9 @@ function cachedPlan(subject: Subject, rawQuery: string, ctx: QueryContext): List
   return plan;
 }
 
+/** Where a list's matches are kept for its next pages (results.ts); null: evaluated anew. */
+const keptUnder = (rawQuery: string, ctx: QueryContext): string | null => (ctx.reuse === false ? null : resultKey(rawQuery));
+
 function notFound(detail: string, what: 'entry_not_found' | 'media_not_found'): QueryProblem {
   return problem(404, 'not_found', detail, undefined, { kind: what });
 }
@@ -94,7 +98,7 @@ export function queryEntries(project: ProjectSnapshot, collection: CollectionSna
   return guard((): Utf8Outcome => {
     const subject = collectionSubject(project, collection);
     const plan = cachedPlan(subject, rawQuery, ctx);
-    const { total, page } = runList(subject.table, plan, ctx.reuse === false ? null : resultKey(rawQuery));
+    const { total, page } = runList(subject.table, plan, keptUnder(rawQuery, ctx));
     const d = project.dialect;
     if (plan.count) return ok(d.count(total));
     const projection = entryProjection(collection, plan.keep, plan.timestamps);
@@ -188,7 +192,7 @@ export function queryMediaList(project: ProjectSnapshot, rawQuery: string, ctx: 
   return guard(() => {
     const table = mediaTable(project);
     const plan = cachedPlan(mediaSubject(project, table), rawQuery, ctx);
-    const { total, page } = runList(table, { ...plan, locale: null }, ctx.reuse === false ? null : resultKey(rawQuery));
+    const { total, page } = runList(table, { ...plan, locale: null }, keptUnder(rawQuery, ctx));
     const d = project.dialect;
     if (plan.count) return ok(d.count(total));
     if (plan.first) {

@@ -4,7 +4,7 @@
 // all of them, or as far as a walk of an order has found them, with where to go on from. The
 // snapshot never changes under a table, so a result stays right for the table's life. No Node
 // imports.
-import { fnv1a } from '../snapshot/dialect/media-number.js';
+import { askedBefore } from './asked-before.js';
 
 export interface Result {
   /** Number of matches. */
@@ -26,20 +26,6 @@ export interface Walk {
   readonly sort: string | null;
   readonly test: (i: number) => boolean;
   next: number;
-}
-
-/**
- * Whether `key` was asked before: `seen` remembers one hash per slot (a key is forgotten when
- * another takes its slot). Caches keep an entry from its second asking this way, so that what a
- * one-off request made dies young — kept, it would outlive a young-generation collection and make
- * the next one (and in the end a full one) pay for it.
- */
-export function askedBefore(seen: Uint32Array, key: string): boolean {
-  const h = fnv1a(key);
-  const slot = h & (seen.length - 1);
-  if (seen[slot] === h) return true;
-  seen[slot] = h;
-  return false;
 }
 
 /** At most this many results per table, whatever their size. */

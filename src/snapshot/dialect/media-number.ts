@@ -6,7 +6,7 @@
 export const DERIVED_MIN = 1_000_000;
 const SPAN = 2 ** 31 - DERIVED_MIN;
 
-/** FNV-1a of `text`'s UTF-16 code units, an unsigned 32-bit integer (also the plan cache's admission, src/query/index.ts). */
+/** FNV-1a of `text`'s UTF-16 code units, an unsigned 32-bit integer (also caches' admission, src/query/asked-before.ts). */
 export function fnv1a(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
