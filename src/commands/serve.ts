@@ -4,6 +4,8 @@
 import { ContentError, formatIssue } from '../content/issues.js';
 import { FAIL_STATUSES, MAX_DELAY_MS } from '../http/controls.js';
 import { startServer } from '../http/start.js';
+import { collectGarbage } from './serve-gc.js';
+import { keepTickShape } from './serve-tick-shape.js';
 import { baseUrlOption, choiceOption, delayOption, headerOption, hostOption, intOption, parseCommandArgs, portOption, rateOption } from './args.js';
 import { contentFolder } from './content-folder.js';
 import type { RequestRecord } from '../http/journal.js';
@@ -62,6 +64,7 @@ export async function run(args: string[]): Promise<number> {
   });
   const content = await contentFolder(positionals[0] ?? 'content', 'serve');
 
+  keepTickShape(); // before loading, which ends with a full GC (see serve-tick-shape.ts)
   let server;
   try {
     server = await startServer({
@@ -83,6 +86,7 @@ export async function run(args: string[]): Promise<number> {
       ...(cacheControl !== undefined ? { cacheControl } : {}),
       ...(baseUrl !== undefined ? { baseUrl } : {}),
       log: say,
+      onSlowQuery: () => collectGarbage(),
       onError: (err) => console.error(`cqa serve: unexpected error (answered 500): ${errorText(err)}`),
     });
   } catch (err) {

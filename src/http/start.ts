@@ -13,14 +13,13 @@ import type { ContentIssue } from '../snapshot/model.js';
 import type { Snapshot } from '../snapshot/types.js';
 import { Controls } from './controls.js';
 import { HttpCore, type HttpOptions } from './core.js';
-import { collectingEngine } from './collect.js';
 import { defaultEngine } from './engine.js';
 import { explorerPage } from './explorer/index.js';
 import { refuseConnect } from './connect.js';
 import { ALLOWED_METHODS } from './cors.js';
 import { Journal, logLine, type RequestRecord } from './journal.js';
 import { createNodeListener, nodePlatform } from './node.js';
-import { keepTickShape } from './tick-shape.js';
+import { reportingSlowQueries } from './slow-query.js';
 
 export interface StartServerOptions extends HttpOptions {
   /** A content tree to build and serve (default './content' when no snapshot is given). */
@@ -54,6 +53,11 @@ export interface StartServerOptions extends HttpOptions {
    * false; `cqa serve` turns it on). Not with `watch`. See docs/performance.md#start-up.
    */
   readonly parseCache?: boolean;
+  /**
+   * Called once its answer is sent, after a query that kept the engine busy over 250 ms (it built
+   * large indexes). `cqa serve` collects garbage then; the library never does.
+   */
+  readonly onSlowQuery?: (ms: number) => void;
 }
 
 export type ReloadEvent =
@@ -82,7 +86,6 @@ export interface RunningServer {
 }
 
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
-  keepTickShape(); // before loading, which ends with a full GC (see tick-shape.ts)
   // Checked before any work: a bad delay or rate throws a RangeError here (src/http/controls.ts).
   // Prefer is honoured by default here (a mock for tests), not in createHandler (a deployment).
   const controls = new Controls({ ...options, prefer: options.prefer ?? true });
@@ -136,7 +139,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const core = new HttpCore(
     snapshot,
     nodePlatform,
-    collectingEngine(defaultEngine),
+    options.onSlowQuery ? reportingSlowQueries(defaultEngine, options.onSlowQuery) : defaultEngine,
     { ...options, explorer: options.ui === false ? undefined : (options.explorer ?? explorerPage) },
     controls,
   );

@@ -1,4 +1,4 @@
-// A workaround for V8 (Node 20), measured in docs/performance.md: keep process.nextTick on its
+// `cqa serve` only, never the library. A workaround for V8 (Node 20), measured in docs/performance.md: keep process.nextTick on its
 // fast path for the life of the process.
 //
 // nextTick makes each tick's bookkeeping object with a literal of computed keys
@@ -11,7 +11,7 @@
 // per request than one that never collected (a bare node:http server).
 //
 // Holding one tick object keeps its shape, and so the inline caches, alive. It works only if done
-// before the process's first full GC (startServer() does it before loading); later it is harmless.
+// before the process's first full GC (`cqa serve` does it before loading); later it is harmless.
 import { executionAsyncResource } from 'node:async_hooks';
 
 let held: object | undefined;
