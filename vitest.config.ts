@@ -1,10 +1,32 @@
-import { defineConfig } from 'vitest/config';
+// `npm test`: the quick loop (≤ 3 minutes on an idle 2-core machine). The suites in SLOW drive a
+// browser, kill processes, start real servers, build large trees, run property tests at scale or
+// every docs block: `npm run test:slow` runs them, `npm run test:all` runs everything, and CI runs
+// both loops (.ci/run) — nothing is left out of CI. docs/development.md#tests says how to choose.
+import { configDefaults, defineConfig } from 'vitest/config';
 
-export default defineConfig({
-  test: {
-    include: ['test/**/*.test.ts', 'docs/examples/*.test.mjs'],
-    globalSetup: ['test/global-setup.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
-  },
-});
+export const ALL = ['test/**/*.test.ts', 'docs/examples/*.test.mjs'];
+
+export const SLOW = [
+  'test/**/*.slow.test.ts',
+  'test/docs/commands.test.ts',
+  'test/http/fuzz.test.ts',
+  'test/query/property.test.ts',
+  'test/pull/interrupt.test.ts',
+  'test/snapshot/dist-kill.test.ts',
+  'test/package/package.test.ts',
+  'test/pull/hostile.test.ts',
+  'test/snapshot/dist-parallel.test.ts',
+  'test/content/limits.test.ts',
+  'test/http/explorer-browser.test.ts',
+  'test/client/browser.test.ts',
+  'test/client/types.test.ts',
+  'test/content/snapshot-isolated.test.ts',
+];
+
+export const base = {
+  globalSetup: ['test/global-setup.ts'],
+  testTimeout: 20_000,
+  hookTimeout: 30_000,
+};
+
+export default defineConfig({ test: { ...base, include: ALL, exclude: [...configDefaults.exclude, ...SLOW] } });
