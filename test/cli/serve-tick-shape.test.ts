@@ -11,7 +11,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 // The full GC that loading ends with is made certain by gc(); then requests use nextTick.
 const PROBE = `
 const { startServer } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'lib', 'index.js')).href)});
-const { keepTickShape } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'lib', 'commands', 'serve-tick-shape.js')).href)});
+const { keepTickShape } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'lib/commands/serve-tick-shape.js')).href)});
 keepTickShape(); // as cqa serve does before startServer()
 const s = await startServer({ content: 'content' });
 gc();
