@@ -6,7 +6,8 @@ import type { FileParser } from '../content/file-parser.js';
 import { loadContent } from '../content/load.js';
 import type { ContentIssue } from '../snapshot/model.js';
 import { createSnapshot } from '../snapshot/create.js';
-import { DistError, writeDist, type Precompress } from '../snapshot/dist.js';
+import { DistError, writeDist } from '../snapshot/dist.js';
+import type { Precompress } from '../snapshot/dist-compression.js';
 import { writeSnapshot } from '../snapshot/snapshot-file.js';
 
 export interface BuildOptions {

@@ -11,7 +11,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { formatIssue } from '../content/issues.js';
 import { buildOutputIsolated } from '../build/isolated.js';
-import { PRECOMPRESS_CHOICES, type Precompress } from '../snapshot/dist.js';
+import { PRECOMPRESS_CHOICES, type Precompress } from '../snapshot/dist-compression.js';
 import { recoverOutput } from '../snapshot/dist-swap.js';
 import { baseUrlOption, parseCommandArgs, UsageError } from './args.js';
 import { contentFolder } from './content-folder.js';

@@ -7,7 +7,7 @@ import { createWriteStream } from 'node:fs';
 import { Readable, type Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import { brotliOptions, GZIP_LEVEL, type Siblings } from './dist.js';
+import { brotliOptions, GZIP_LEVEL, type Siblings } from './dist-compression.js';
 
 const CHUNK = 2 ** 20;
 

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import zlib from 'node:zlib';
-import { brotliOptions, GZIP_LEVEL, type Siblings } from './dist.js';
+import { brotliOptions, GZIP_LEVEL, type Siblings } from './dist-compression.js';
 
 const { root, quality, siblings } = workerData as { root: string; quality: number | undefined; siblings: Siblings };
 
