@@ -4,15 +4,14 @@
 // the snapshot and the documents stay where they were made, under a heap limit sized to the
 // machine, and all of it is released when the worker ends; this thread gets only the events.
 // A small tree (see tree-size.ts) is built in the calling thread: a worker would only add its start-up.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { loaderHeapMb } from '../content/isolated.js';
 import { isSmallTree, SMALL_TREE, type TreeLimits } from '../content/tree-size.js';
+import { workerScript } from '../content/worker-script.js';
 import type { BuildEvent, BuildOptions } from './output.js';
 
 // Resolved when called, not at import time (see dist.ts's distWorker).
-const buildWorker = () => new URL('./worker.js', import.meta.url);
+const buildWorker = () => workerScript('./worker.js', import.meta.url);
 
 /**
  * Runs the build, calling `report` for each event; resolves when the build is over (whatever it
@@ -25,9 +24,8 @@ export async function buildOutputIsolated(
   report: (event: BuildEvent) => void,
   inThreadUpTo: TreeLimits = SMALL_TREE,
 ): Promise<void> {
-  // Run from the TypeScript sources (tests), there is no compiled worker: build in this thread.
-  // (Imported only then: the loader's and writer's modules are otherwise the worker's to load.)
-  if (!existsSync(fileURLToPath(buildWorker())) || (await isSmallTree(root, inThreadUpTo))) {
+  // A small tree is built here (imported only then: the loader's and writer's modules are otherwise the worker's).
+  if (await isSmallTree(root, inThreadUpTo)) {
     const { buildOutput } = await import('./output.js');
     return buildOutput(root, options, report);
   }

@@ -7,7 +7,6 @@
 // The server's compact snapshot (loadSnapshotIsolated) is made in a child process instead, which
 // gives back even what a worker leaves behind (see load-process.ts).
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { deserialize } from 'node:v8';
@@ -20,6 +19,7 @@ import { FRAME, FrameReader } from './frames.js';
 import type { LoadJob } from './load-process.js';
 import type { LoadOptions, LoadResult } from './load.js';
 import { isSmallTree, SMALL_TREE, type TreeLimits } from './tree-size.js';
+import { workerScript } from './worker-script.js';
 
 export interface IsolatedLoadOptions extends LoadOptions {
   /** Trees within these limits load in the calling thread (default SMALL_TREE; zeros: always a worker). */
@@ -27,8 +27,8 @@ export interface IsolatedLoadOptions extends LoadOptions {
 }
 
 // Resolved when called, not at import time (see dist.ts's distWorker).
-const loadWorker = () => new URL('./load-worker.js', import.meta.url);
-const loadProcess = () => new URL('./load-process.js', import.meta.url);
+const loadWorker = () => workerScript('./load-worker.js', import.meta.url);
+const loadProcess = () => workerScript('./load-process.js', import.meta.url);
 
 // V8's default heap limit (4 GiB here) stopped a million entries half-way: the loader holds the
 // records and the full snapshot at once. It ends after loading, so let it use up to 60 % of the
@@ -36,16 +36,10 @@ const loadProcess = () => new URL('./load-process.js', import.meta.url);
 export const loaderHeapMb = () => Math.max(4096, Math.floor((totalmem() / 2 ** 20) * 0.6));
 
 export async function loadContentIsolated(root: string, options: IsolatedLoadOptions = {}): Promise<LoadResult> {
-  // Run from the TypeScript sources (tests), there is no compiled worker: load in this thread.
-  // (Imported only then: the parsers' modules are otherwise the worker's to load.)
+  // A small tree loads here (imported only then: the parsers' modules are otherwise the worker's).
   const { inThreadUpTo = SMALL_TREE, ...loadOptions } = options;
-  if (await inThisThread(root, inThreadUpTo, loadWorker())) return import('./load.js').then((m) => m.loadContent(root, loadOptions));
+  if (await isSmallTree(root, inThreadUpTo)) return import('./load.js').then((m) => m.loadContent(root, loadOptions));
   return runWorker(root, loadOptions);
-}
-
-/** No compiled loader (run from the TypeScript sources), or a tree too small to pay for one. */
-async function inThisThread(root: string, upTo: TreeLimits, loader: URL): Promise<boolean> {
-  return !existsSync(fileURLToPath(loader)) || (await isSmallTree(root, upTo));
 }
 
 export interface SnapshotResult extends Omit<LoadResult, 'model'> {
@@ -64,7 +58,7 @@ export async function loadSnapshotIsolated(
 ): Promise<SnapshotResult> {
   const { baseUrl, inThreadUpTo = SMALL_TREE, ...load } = options;
   const snapshotOptions = { compact: true, ...(baseUrl !== undefined ? { baseUrl } : {}) };
-  if (await inThisThread(root, inThreadUpTo, loadProcess())) {
+  if (await isSmallTree(root, inThreadUpTo)) {
     const [{ loadContent }, { createSnapshot }] = await Promise.all([import('./load.js'), import('../snapshot/create.js')]);
     const { model, issues, warnings } = await loadContent(root, load);
     return issues.length > 0 ? { issues, warnings } : { issues, warnings, snapshot: createSnapshot(model, snapshotOptions) };

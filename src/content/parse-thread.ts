@@ -2,21 +2,15 @@
 // loader parses on one so that the thread answering requests never does: a large file would stall
 // every answer for as long as it takes to parse. The isolated loader uses one to parse half of a
 // large tree in parallel.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { fromOutcome, type FileParser, type Outcome, type ParseJob } from './file-parser.js';
 import type { ParseReply, ParseRequest } from './parse-worker.js';
+import { workerScript } from './worker-script.js';
 
 // Made when needed, not at import: where import.meta.url is no file URL (a bundle), importing must not fail.
-const parseWorker = () => new URL('./parse-worker.js', import.meta.url);
+const parseWorker = () => workerScript('./parse-worker.js', import.meta.url);
 
 export class ParseThread implements FileParser {
-  /** Run from the TypeScript sources (tests), there is no compiled worker to start. */
-  static available(): boolean {
-    return existsSync(fileURLToPath(parseWorker()));
-  }
-
   private worker: Worker | undefined;
   /** Requests in flight, with the thread that has them. */
   private readonly waiting = new Map<number, { worker: Worker; resolve: (r: ParseReply) => void; reject: (err: unknown) => void }>();

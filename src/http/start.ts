@@ -98,8 +98,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // changed: worth it under --watch, but without it those results would only take memory (several
   // times the content's size), so then each build (the first, any reload()) starts afresh.
   // Files are read and parsed on a thread of their own: a large file would otherwise hold up
-  // every answer while it is parsed (from the TypeScript sources, in tests, there is none).
-  const parser = options.watch && ParseThread.available() ? new ParseThread({ lines: true }) : undefined;
+  // every answer while it is parsed.
+  const parser = options.watch ? new ParseThread({ lines: true }) : undefined;
   const watchLoader = options.watch ? createContentLoader(root, parser ? { parser } : {}) : undefined;
   let warned = false;
 

@@ -4,14 +4,14 @@
 // openapi.json, manifest.json, the 404 documents (not-found.ts) and the _headers/_redirects of static hosts.
 // The tree is written into a sibling temp dir and swapped in at the end (dist-swap.ts), so a failed
 // or killed build leaves the previous output; the same snapshot always gives a byte-identical tree.
-import { existsSync, mkdirSync, promises as fsp, writeFileSync } from 'node:fs';
+import { mkdirSync, promises as fsp, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { writeLargeDocument } from './dist-large.js';
+import { workerScript } from '../content/worker-script.js';
 import { brotliOptions, GZIP_LEVEL, PRECOMPRESS_CHOICES, siblingsOf, type Precompress, type Siblings } from './dist-compression.js';
 import { DistPool } from './dist-pool.js';
 import { newSuffix, recoverOutput, siblingName, swapIn } from './dist-swap.js';
@@ -64,7 +64,7 @@ const BATCH_CHARS = 2 ** 20;
 const STREAM_FROM = 64 * 2 ** 20;
 // A function, not a constant: resolving it at import time breaks bundles for runtimes where
 // import.meta.url is not a file URL (importing the main entry must evaluate no Node-only code).
-const distWorker = () => new URL('./dist-worker.js', import.meta.url);
+const distWorker = () => workerScript('./dist-worker.js', import.meta.url);
 
 const gzipAsync = promisify(zlib.gzip);
 const brotliAsync = promisify(zlib.brotliCompress);
@@ -325,8 +325,7 @@ class TreeWriter {
    */
   async documents(jobs: readonly DocumentJob[], piecesOf: (job: DocumentJob) => readonly string[]): Promise<void> {
     const threads = Math.min(availableParallelism(), 4);
-    // Run from the TypeScript sources (tests), there is no compiled worker: write in this thread.
-    if (jobs.length >= PARALLEL_DOCUMENTS && threads > 1 && existsSync(fileURLToPath(distWorker()))) {
+    if (jobs.length >= PARALLEL_DOCUMENTS && threads > 1) {
       return this.documentsInWorkers(jobs, piecesOf, threads);
     }
     const texts: { rel: string; text: string }[] = [];
