@@ -6,7 +6,8 @@ import { bad, problem, ProblemError } from './problems.js';
 import { collectionTable, MEDIA_ATTRIBUTES, type FieldInfo, type Table } from './table.js';
 import type { QuerySemantics } from '../snapshot/dialect/types.js';
 import type { QueryContext } from './types.js';
-import { likeMatcher, parseBoolean, parseDateValue, parseNumber, parseTime, type NumValue } from './values.js';
+import { likeMatcher, type LikeMatcher } from './like.js';
+import { parseBoolean, parseDateValue, parseNumber, parseTime, type NumValue } from './values.js';
 
 export const OPERATORS = [
   'eq',
@@ -65,7 +66,7 @@ export type Cond =
       readonly hiInc: boolean;
       readonly negate: boolean;
     }
-  | { readonly t: 'like'; readonly match: (s: string) => boolean };
+  | { readonly t: 'like'; readonly match: LikeMatcher };
 
 export interface Clause {
   readonly field: FieldInfo;
