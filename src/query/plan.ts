@@ -486,7 +486,7 @@ class Planner {
     if (text.trim() === '') bad('invalid_sort', `sort: empty; write sort=field[:asc|:desc][,field…] with a field of: ${sortable}`, 'sort');
     const parts = text.split(',');
     if (parts.length > MAX_VALUES) bad('too_many_values', `sort: more than ${MAX_VALUES} keys`, 'sort');
-    return parts.map((raw) => {
+    const specs = parts.map((raw) => {
       const part = raw.trim();
       const colon = part.indexOf(':');
       const name = colon === -1 ? part : part.slice(0, colon).trim();
@@ -514,6 +514,9 @@ class Planner {
       }
       return { field: name, desc: dir === 'desc' };
     });
+    // A field again decides nothing its first mention left tied; kept, each comparison of ties
+    // would walk up to 1,000 keys (a cost the URL alone could set).
+    return specs.filter((s, k) => specs.findIndex((t) => t.field === s.field) === k);
   }
 
   keep(node: PNode, name: 'fields' | 'exclude'): string[] {
