@@ -12,7 +12,9 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Budget of issue 12: a worker that imports the edge entry, minified. */
-export const EDGE_BUDGET = 80 * 1024;
+// 84 KiB since the query cost budget and the linear `like` matcher (issue 20): ~4.4 KB the edge
+// needs as much as the server (a billed CPU per request); before them it was 81,289 bytes.
+export const EDGE_BUDGET = 84 * 1024;
 
 /** The smallest useful worker: the snapshot from a binding, the handler made once. */
 export const TINY_WORKER = `

@@ -5,6 +5,7 @@
 import { REALM } from './auth.js';
 import type { Problem } from './problem.js';
 import { STATUS_TITLES } from './problem.js';
+import { HeldAnswers, MAX_HELD } from './held.js';
 
 /** Ten minutes: longer is no use for a mock, and past 2^31-1 ms timers fire after 1 ms. */
 export const MAX_DELAY_MS = 600_000;
@@ -30,6 +31,11 @@ export interface ControlOptions {
   readonly prefer?: boolean;
   /** Seconds in the Retry-After of an injected 429 or 503 (default 1). */
   readonly retryAfter?: number;
+  /**
+   * Most answers held back by a delay at once (default 1000): a delayed request over it is
+   * answered 503 at once, with Retry-After, instead of holding one more connection open.
+   */
+  readonly maxHeld?: number;
 }
 
 /** What happens to one request. */
@@ -42,6 +48,8 @@ export interface Fate {
   readonly injected: boolean;
   /** Retry-After, Preference-Applied. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** With a delay: frees its place among the held answers; the adapter calls it once the answer is sent or the client left. */
+  readonly release?: () => void;
 }
 
 /** mulberry32: a small, fast 32-bit PRNG; plenty for picking which request fails (scripts/generate-content.mjs has its own copy: the scripts stay free of lib/). */
@@ -71,6 +79,7 @@ function check(o: ControlOptions): void {
   if (o.failStatus !== undefined && !FAIL_STATUSES.includes(o.failStatus)) throw new RangeError(`failStatus must be one of ${FAIL_STATUSES.join(', ')}, got ${o.failStatus}`);
   if (o.seed !== undefined && !(Number.isInteger(o.seed) && o.seed >= 0 && o.seed <= 0xffffffff)) throw new RangeError(`seed must be an integer from 0 to ${0xffffffff}, got ${o.seed}`);
   if (o.retryAfter !== undefined && !(Number.isInteger(o.retryAfter) && o.retryAfter >= 0 && o.retryAfter <= 86_400)) throw new RangeError(`retryAfter must be an integer from 0 to 86400 (seconds), got ${o.retryAfter}`);
+  if (o.maxHeld !== undefined && !(Number.isInteger(o.maxHeld) && o.maxHeld >= 1 && o.maxHeld <= 1_000_000)) throw new RangeError(`maxHeld must be an integer from 1 to 1000000, got ${o.maxHeld}`);
 }
 
 const PREFER_HELP = `status= takes an HTTP error status from 400 to 599 (e.g. status=503), delay= milliseconds from 0 to ${MAX_DELAY_MS} (e.g. delay=200)`;
@@ -135,6 +144,7 @@ export class Controls {
   private readonly retryAfter: number;
   private readonly failDraw: () => number;
   private readonly delayDraw: () => number;
+  private readonly held: HeldAnswers;
 
   constructor(options: ControlOptions) {
     check(options);
@@ -144,6 +154,7 @@ export class Controls {
     this.failStatus = options.failStatus ?? 503;
     this.prefer = options.prefer ?? false;
     this.retryAfter = options.retryAfter ?? RETRY_AFTER;
+    this.held = new HeldAnswers(options.maxHeld ?? MAX_HELD);
     // Two streams: which requests fail does not depend on whether delays are drawn too.
     this.failDraw = prng(this.seed);
     this.delayDraw = prng(this.seed ^ 0x9e3779b9);
@@ -177,7 +188,10 @@ export class Controls {
       why = `--fail-rate ${this.failRate} (seed ${this.seed})`;
     }
     const delay = prefs?.delay ?? this.drawDelay();
-    if (status === undefined && prefs === undefined) return delay === 0 ? undefined : { delay, injected: false };
+    const release = delay > 0 ? this.held.take() : undefined;
+    if (delay > 0 && !release) return this.full();
+    const hold = release ? { release } : {};
+    if (status === undefined && prefs === undefined) return delay === 0 ? undefined : { delay, injected: false, ...hold };
 
     const headers: Record<string, string> = {};
     // status= on a path that never fails is not applied, and the answer says so.
@@ -187,7 +201,14 @@ export class Controls {
     if (retry !== undefined) headers['retry-after'] = String(retry);
     // A forced 401 carries the challenge a real one does, so a client's re-authentication path runs.
     if (status === 401) headers['www-authenticate'] = REALM;
-    return status === undefined ? { delay, injected: false, headers } : { delay, problem: injectedProblem(status, why, retry), injected: true, headers };
+    return status === undefined ? { delay, injected: false, headers, ...hold } : { delay, problem: injectedProblem(status, why, retry), injected: true, headers, ...hold };
+  }
+
+  /** Too many answers held back already: a 503 now, which a client retries, rather than one more open connection. */
+  private full(): Fate {
+    const detail = `${this.held.max} answers are held back by a delay already (the server's cap, maxHeld); retry after ${this.retryAfter} s, or ask for shorter delays (Prefer: delay=…, --delay)`;
+    const problem: Problem = { status: 503, code: 'too_many_delayed', detail };
+    return { delay: 0, problem, injected: false, headers: { 'retry-after': String(this.retryAfter) } };
   }
 
   private drawDelay(): number {

@@ -47,6 +47,8 @@ export interface CoreResponse {
   readonly delay?: number;
   /** The status was injected (--fail-rate, `Prefer: status=`). */
   readonly injected?: boolean;
+  /** With a delay: call once the held answer is sent or its client left (frees its place, controls.ts). */
+  readonly release?: () => void;
 }
 
 /** The query engine's four entry points (src/query/index.ts), injected by the adapters. */
@@ -214,7 +216,7 @@ export class HttpCore {
       const expose = r.headers['access-control-expose-headers'];
       if (expose) r.headers['access-control-expose-headers'] = [expose, ...Object.keys(extra).map(headerCase)].join(', ');
     }
-    return { ...r, delay: fate.delay, ...(fate.injected ? { injected: true } : {}) };
+    return { ...r, delay: fate.delay, ...(fate.injected ? { injected: true } : {}), ...(fate.release ? { release: fate.release } : {}) };
   }
 
   private dispatch(req: CoreRequest, served: Served): CoreResponse {

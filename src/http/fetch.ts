@@ -143,7 +143,13 @@ export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}):
       else headers['accept-encoding'] = accept;
     }
     const r = core.handle({ method: request.method.toUpperCase(), path, query, headers });
-    if (r.delay) await new Promise((done) => setTimeout(done, r.delay)); // options.delay, Prefer: delay=
+    if (r.delay) {
+      try {
+        await new Promise((done) => setTimeout(done, r.delay)); // options.delay, Prefer: delay=
+      } finally {
+        r.release?.();
+      }
+    }
     if (r.media) return media(request, r, r.media);
     if (r.encode && r.body !== null && !byRuntime) {
       const body = typeof r.body === 'string' ? encoder.encode(r.body) : r.body;

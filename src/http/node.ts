@@ -168,6 +168,7 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
         const answer = () => {
           held.delete(answer);
           clearTimeout(timer);
+          r.release?.();
           if (res.destroyed) return;
           try {
             send(req, res, r);
@@ -182,6 +183,7 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
         res.once('close', () => {
           held.delete(answer);
           clearTimeout(timer);
+          r.release?.();
         });
         if (listener.closing) answer();
       } else {

@@ -3,6 +3,7 @@
 // returns positions. No Node imports.
 import { compareCodePoints } from '../snapshot/order.js';
 import type { Clause, Cond, Interval, ListPlan, RelationClause, SortSpec, WhereExpr } from './plan.js';
+import { Budget, COMPARE_COST, INTERVAL_COST, likeCost, TEST_COST } from './cost.js';
 import { problem, ProblemError } from './problems.js';
 import type { Result, Walk } from './results.js';
 import { EMPTY_RANK, type Table } from './table.js';
@@ -28,7 +29,13 @@ interface Node {
   readonly flags?: Flags;
   /** With cands: the residual as data. */
   readonly residualFlags?: Flags;
+  /** Estimated cost of one `test` (cost.ts units); TEST_COST when not given. */
+  readonly unit?: number;
+  /** With cands: the estimated cost of one `residual` test. */
+  readonly residualUnit?: number;
 }
+
+const unitOf = (x: Node): number => x.unit ?? TEST_COST;
 
 interface Flags {
   readonly codes: Int32Array;
@@ -171,7 +178,16 @@ function textNode(table: Table, name: string, multiple: boolean, raw: readonly s
   };
 }
 
+const isPoint = (iv: Interval) => iv.lo === iv.hi && iv.loInc && iv.hiInc;
+
 function numNode(table: Table, name: string, multiple: boolean, ivals: readonly Interval[], negate: boolean): Node {
+  const node = numTests(table, name, multiple, ivals, negate);
+  // Lists of intervals are walked per value (dates compare as days: not points).
+  const unit = ivals.length > 1 && !(ivals.length > 4 && !multiple && ivals.every(isPoint)) ? TEST_COST + INTERVAL_COST * ivals.length : TEST_COST;
+  return { ...node, unit, ...(node.cands ? { residualUnit: 0 } : {}) };
+}
+
+function numTests(table: Table, name: string, multiple: boolean, ivals: readonly Interval[], negate: boolean): Node {
   let test: Test;
   if (multiple) {
     const col = table.numMulti(name);
@@ -180,6 +196,11 @@ function numNode(table: Table, name: string, multiple: boolean, ivals: readonly 
       for (let k = 0; k < l.length; k++) if (inIvals(l[k] as number, ivals)) return true;
       return false;
     };
+  } else if (ivals.length > 4 && ivals.every(isPoint)) {
+    // A long `in` list: one Set look-up per item instead of a walk through every value.
+    const col = table.num(name);
+    const points = new Set(ivals.map((iv) => iv.lo));
+    test = (i) => points.has(col[i] as number);
   } else {
     const col = table.num(name);
     if (ivals.length === 1) {
@@ -201,7 +222,7 @@ function numNode(table: Table, name: string, multiple: boolean, ivals: readonly 
   }
   if (multiple) {
     // Points only: the hash index lists entries containing each value.
-    if (!ivals.every((iv) => iv.lo === iv.hi && iv.loInc && iv.hiInc)) return { test };
+    if (!ivals.every(isPoint)) return { test };
     const hash = table.hash(name);
     const buckets: Int32Array[] = [];
     let est = 0;
@@ -268,18 +289,23 @@ function compileCond(table: Table, clause: Clause): Node {
         return true;
       };
       const col = table.textKeys(f.name);
+      const { chars } = table.textSize(f.name);
+      const unit = TEST_COST + COMPARE_COST * Math.min(Math.max(lo?.length ?? 0, hi?.length ?? 0), chars / Math.max(1, table.n));
       return negate
-        ? { test: (i) => col[i] === undefined || !inRange(col[i] as string) }
-        : { test: (i) => col[i] !== undefined && inRange(col[i] as string) };
+        ? { test: (i) => col[i] === undefined || !inRange(col[i] as string), unit }
+        : { test: (i) => col[i] !== undefined && inRange(col[i] as string), unit };
     }
     case 'like': {
       const match = cond.match;
+      const size = table.textSize(f.name);
+      const perItem = Math.max(1, table.n);
+      const unit = TEST_COST + likeCost(match.shape, size.values / perItem, size.chars / perItem);
       if (f.multiple) {
         const col = table.lower(f.name) as (readonly string[])[];
-        return { test: (i) => (col[i] as readonly string[]).some(match) };
+        return { test: (i) => (col[i] as readonly string[]).some(match), unit };
       }
       const col = table.lower(f.name) as (string | undefined)[];
-      return { test: (i) => col[i] !== undefined && match(col[i] as string) };
+      return { test: (i) => col[i] !== undefined && match(col[i] as string), unit };
     }
   }
 }
@@ -308,16 +334,20 @@ function and(nodes: readonly Node[]): Node {
   const test = conj(list.map((x) => x.test));
   let best: Node | undefined;
   for (const x of list) if (x.est !== undefined && (best === undefined || x.est < (best.est as number))) best = x;
-  if (!best) return { test };
+  const unit = list.reduce((sum, x) => sum + unitOf(x), 0);
+  if (!best) return { test, unit };
   const others = list.filter((x) => x !== best);
   const rest = others.map((x) => x.test);
   if (best.residual) rest.unshift(best.residual);
   const only = best.residual === null && others.length === 1 ? others[0]?.flags : undefined;
+  const bestResidual = best.residual ? (best.residualUnit ?? unitOf(best)) : 0;
   return {
     test,
+    unit,
     est: best.est as number,
     cands: best.cands as () => Candidates,
     residual: rest.length ? conj(rest) : null,
+    residualUnit: others.reduce((sum, x) => sum + unitOf(x), bestResidual),
     ...(only ? { residualFlags: only } : {}),
   };
 }
@@ -331,12 +361,16 @@ function or(nodes: readonly Node[]): Node {
     for (let k = 0; k < tests.length; k++) if ((tests[k] as Test)(i)) return true;
     return false;
   };
-  if (nodes.some((x) => x.est === undefined)) return { test };
+  const unit = nodes.reduce((sum, x) => sum + unitOf(x), 0);
+  if (nodes.some((x) => x.est === undefined)) return { test, unit };
   const est = nodes.reduce((s, x) => s + (x.est as number), 0);
+  const exact = nodes.every((x) => x.residual === null);
   return {
     test,
+    unit,
     est,
-    residual: nodes.every((x) => x.residual === null) ? null : test,
+    residual: exact ? null : test,
+    residualUnit: exact ? 0 : unit,
     cands: () =>
       union(
         nodes.map((x) => (x.cands as () => Candidates)().pos),
@@ -382,8 +416,8 @@ function mergeRanges(clauses: readonly Clause[]): Clause[] {
   return out;
 }
 
-/** Items of `table` matching `where` and its relation clauses. */
-function whereNode(table: Table, where: WhereExpr): Node {
+/** Items of `table` matching `where` and its relation clauses (whose scans spend from `budget`). */
+function whereNode(table: Table, where: WhereExpr, budget: Budget): Node {
   const andNode = and(mergeRanges(where.and).map((c) => compileCond(table, c)));
   let expr: Node;
   if (where.or.length === 0) expr = andNode;
@@ -391,17 +425,18 @@ function whereNode(table: Table, where: WhereExpr): Node {
     const groups = where.or.map((g) => and(mergeRanges(g).map((c) => compileCond(table, c))));
     expr = where.and.length === 0 ? or(groups) : or([andNode, ...groups]);
   }
-  const rels = where.rel.map((r) => relationNode(table, r));
+  const rels = where.rel.map((r) => relationNode(table, r, budget));
   return and([expr, ...rels]);
 }
 
-function relationNode(table: Table, rel: RelationClause): Node {
+function relationNode(table: Table, rel: RelationClause, budget: Budget): Node {
   const ids: string[] = [];
   if (rel.target) {
     // Published targets in every state: an answer shows no other (see shownRefs in table.ts), so
     // the relation column holds no other ids to match.
     const target = rel.target.view('published');
-    const node = whereNode(target, rel.where);
+    const node = whereNode(target, rel.where, budget);
+    budget.spend(filterCost(target, node));
     for (const i of scan(target, node)) ids.push(target.ids[i] as string);
   }
   if (ids.length === 0 && rel.missIs404) {
@@ -415,6 +450,17 @@ function scan(table: Table, node: Node): Int32Array {
   const { matches, ordered } = filter(table, node);
   if (!ordered) matches.sort();
   return matches;
+}
+
+/** What `filter` will cost (cost.ts units): the candidates and their residual, else a test per item. */
+function filterCost(table: Table, node: Node): number {
+  const n = table.n;
+  if (node === TRUE) return n;
+  if (node.cands && (node.est as number) <= n / 4) {
+    const residual = node.residual === undefined ? unitOf(node) : node.residual === null ? 0 : (node.residualUnit ?? unitOf(node));
+    return (node.est as number) * (1 + residual);
+  }
+  return n * unitOf(node);
 }
 
 function filter(table: Table, node: Node): { matches: Int32Array; ordered: boolean } {
@@ -552,14 +598,18 @@ function runOn(table: Table, plan: ListPlan, key: string | null): ListResult {
   if (plan.locale !== null && table.fields.get('locale')) {
     parts.push(textNode(table, 'locale', false, [plan.locale], false));
   }
-  parts.push(whereNode(table, plan.where));
+  const budget = new Budget();
+  parts.push(whereNode(table, plan.where, budget));
   const node = and(parts);
   const test = node.test;
   let total = kept?.total ?? (node === TRUE ? n : node.count);
   if (plan.count && total !== undefined) return { total, page: EMPTY_I32 };
+  const indexed = node.cands !== undefined && (node.est as number) <= n / 4;
+  // Without a selective index a page may take two passes: a count, then a walk or a filter.
+  budget.spend(filterCost(table, node) * (indexed || want === null ? 1 : 2));
   let matches: Int32Array | undefined;
   let ordered = true;
-  if ((node.cands && (node.est as number) <= n / 4) || want === null) {
+  if (indexed || want === null) {
     ({ matches, ordered } = filter(table, node));
     total = matches.length;
   } else if (total === undefined) {

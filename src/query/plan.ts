@@ -6,7 +6,8 @@ import { bad, problem, ProblemError } from './problems.js';
 import { collectionTable, MEDIA_ATTRIBUTES, type FieldInfo, type Table } from './table.js';
 import type { QuerySemantics } from '../snapshot/dialect/types.js';
 import type { QueryContext } from './types.js';
-import { likeMatcher, parseBoolean, parseDateValue, parseNumber, parseTime, type NumValue } from './values.js';
+import { likeMatcher, type LikeMatcher } from './like.js';
+import { parseBoolean, parseDateValue, parseNumber, parseTime, type NumValue } from './values.js';
 
 export const OPERATORS = [
   'eq',
@@ -65,7 +66,7 @@ export type Cond =
       readonly hiInc: boolean;
       readonly negate: boolean;
     }
-  | { readonly t: 'like'; readonly match: (s: string) => boolean };
+  | { readonly t: 'like'; readonly match: LikeMatcher };
 
 export interface Clause {
   readonly field: FieldInfo;
@@ -485,7 +486,7 @@ class Planner {
     if (text.trim() === '') bad('invalid_sort', `sort: empty; write sort=field[:asc|:desc][,field…] with a field of: ${sortable}`, 'sort');
     const parts = text.split(',');
     if (parts.length > MAX_VALUES) bad('too_many_values', `sort: more than ${MAX_VALUES} keys`, 'sort');
-    return parts.map((raw) => {
+    const specs = parts.map((raw) => {
       const part = raw.trim();
       const colon = part.indexOf(':');
       const name = colon === -1 ? part : part.slice(0, colon).trim();
@@ -513,6 +514,9 @@ class Planner {
       }
       return { field: name, desc: dir === 'desc' };
     });
+    // A field again decides nothing its first mention left tied; kept, each comparison of ties
+    // would walk up to 1,000 keys (a cost the URL alone could set).
+    return specs.filter((s, k) => specs.findIndex((t) => t.field === s.field) === k);
   }
 
   keep(node: PNode, name: 'fields' | 'exclude'): string[] {

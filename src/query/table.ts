@@ -36,6 +36,13 @@ export interface TextCodes {
   readonly of: ReadonlyMap<string | number, number>;
 }
 
+export interface TextSize {
+  /** Non-empty values (each element of a multiple field counts). */
+  readonly values: number;
+  /** Their UTF-16 code units. */
+  readonly chars: number;
+}
+
 export interface SortedIndex {
   /** Positions of non-empty values, ordered by value (ties by position). */
   readonly perm: Int32Array;
@@ -222,6 +229,27 @@ export class Table {
         ? this.textMulti(name).map((l) => l.map((s) => s.toLowerCase()))
         : this.text(name).map((s) => s?.toLowerCase()),
     );
+  }
+
+  private readonly sizes = new Map<string, TextSize>();
+
+  /** How much text a `like` reads in the column (`lower`), for the query's cost budget (cost.ts). */
+  textSize(name: string): TextSize {
+    return cached(this.sizes, name, () => {
+      let values = 0;
+      let chars = 0;
+      for (const v of this.lower(name)) {
+        if (v === undefined) continue;
+        if (typeof v === 'string') {
+          values++;
+          chars += v.length;
+        } else {
+          values += v.length;
+          for (const s of v) chars += s.length;
+        }
+      }
+      return { values, chars };
+    });
   }
 
   /** 1 where the value is empty (absent, null, "", []). */
