@@ -1,7 +1,10 @@
 // Reads rendered richtext as a browser would: an HTML parser (domino, the DOM turndown uses) decodes
 // the attributes and the WHATWG URL parser (Node's, the browser's algorithm) resolves them. A test
 // helper, independent of the decoding in src/content/html-references.ts.
-import domino from '@mixmark-io/domino';
+import { createRequire } from 'node:module';
+
+// Its own .d.ts declares a module named 'domino', so the package is typed here.
+const domino = createRequire(import.meta.url)('@mixmark-io/domino') as { createDocument(html: string): Document };
 
 export const PAGE = 'https://site.test/page';
 const ALLOWED_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
