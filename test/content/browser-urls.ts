@@ -1,10 +1,7 @@
 // Reads rendered richtext as a browser would: an HTML parser (domino, the DOM turndown uses) decodes
 // the attributes and the WHATWG URL parser (Node's, the browser's algorithm) resolves them. A test
 // helper, independent of the decoding in src/content/html-references.ts.
-import { createRequire } from 'node:module';
-
-// Its own .d.ts declares a module named 'domino', so the package is typed here.
-const domino = createRequire(import.meta.url)('@mixmark-io/domino') as { createDocument(html: string): Document };
+import { createDocument } from '@mixmark-io/domino';
 
 export const PAGE = 'https://site.test/page';
 const ALLOWED_PROTOCOLS = new Set(['http:', 'https:', 'mailto:']);
@@ -20,7 +17,7 @@ export interface EmittedUrl {
 
 /** Every URL-bearing attribute in `html`, and any event handler attribute, as the DOM sees them. */
 export function emittedUrls(html: string): EmittedUrl[] {
-  const document = domino.createDocument(`<!doctype html><body>${html}`);
+  const document = createDocument(`<!doctype html><body>${html}`);
   const found: EmittedUrl[] = [];
   for (const element of Array.from(document.body.querySelectorAll('*'))) {
     for (const { name, value } of Array.from(element.attributes)) {
