@@ -5,6 +5,7 @@
 import { UsageError } from './commands/args.js';
 import { errorText, ListenError } from './commands/errors.js';
 import { formatHelp, type CommandSpec } from './commands/help.js';
+import { printableLines } from './printable.js';
 
 interface CommandModule {
   run(args: string[]): Promise<number>;
@@ -79,11 +80,11 @@ export async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (err) {
     if (err instanceof ListenError) {
-      console.error(`cqa ${name}: ${err.message}`);
+      console.error(`cqa ${name}: ${printableLines(err.message)}`);
       return 2;
     }
     if (err instanceof UsageError) {
-      console.error(`cqa ${name}: ${err.message}\n(see 'cqa ${name} --help')`);
+      console.error(`cqa ${name}: ${printableLines(err.message)}\n(see 'cqa ${name} --help')`);
       return 2;
     }
     console.error(`cqa ${name}: ${errorText(err)}`);

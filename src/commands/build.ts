@@ -10,6 +10,7 @@
 import { stat } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { formatIssue } from '../content/issues.js';
+import { printable } from '../printable.js';
 import { buildOutputIsolated } from '../build/isolated.js';
 import { PRECOMPRESS_CHOICES, type Precompress } from '../snapshot/dist-compression.js';
 import { recoverOutput } from '../snapshot/dist-swap.js';
@@ -151,7 +152,7 @@ export async function run(args: string[]): Promise<number> {
         }
       } else if (event.kind === 'failed') {
         const unchanged = event.stage === 'snapshot' ? `${targets} ${writeTree ? 'were' : 'was'}` : `${displayPath(out)} was`;
-        console.error(err.red(`cqa build: ${event.message}; ${unchanged} not changed`));
+        console.error(err.red(`cqa build: ${printable(event.message)}; ${unchanged} not changed`));
         code = 1;
       } else {
         const seconds = ((performance.now() - started) / 1000).toFixed(2);

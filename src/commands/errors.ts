@@ -1,6 +1,7 @@
 // How the CLI reports what went wrong: a usage error names the option to change (exit 2); a server
 // that cannot listen says why in words (exit 2: the host or port must change); anything else is
 // one line `cqa <command>: <message>` (exit 1). Stack traces only with CQA_DEBUG=1.
+import { printable, printableLines } from '../printable.js';
 import { UsageError } from './args.js';
 
 /** A usage error about where to listen: printed without the whole usage text, which would bury it. */
@@ -10,9 +11,10 @@ export const debugging = (): boolean => Boolean(process.env.CQA_DEBUG) && proces
 
 /** The first line of an error's message (a stack too with CQA_DEBUG=1). */
 export function errorText(err: unknown): string {
-  if (debugging() && err instanceof Error && err.stack) return err.stack;
+  // Messages name files and keys from the content: their control characters are shown, not run.
+  if (debugging() && err instanceof Error && err.stack) return printableLines(err.stack);
   const message = err instanceof Error ? err.message : String(err);
-  return message.split('\n')[0] || (err instanceof Error ? err.name : 'unknown error');
+  return printable(message.split('\n')[0] || (err instanceof Error ? err.name : 'unknown error'));
 }
 
 /**

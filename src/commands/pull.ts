@@ -7,6 +7,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { PROJECT_ID } from '../content/identifiers.js';
 import { PullError } from '../pull/model.js';
 import { pull } from '../pull/pull.js';
+import { printable } from '../printable.js';
 import { DIALECTS, type DialectName } from '../snapshot/model.js';
 import { parseCommandArgs, UsageError } from './args.js';
 import { formatBytes } from './build.js';
@@ -31,11 +32,6 @@ export const spec: CommandSpec = {
 };
 
 const isTerminal = () => process.stderr.isTTY === true;
-
-/** Server text for the terminal: control characters (C0, DEL, C1, so ESC too) shown as \u escapes, never run. */
-export function printable(text: string): string {
-  return text.replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 

@@ -2,6 +2,7 @@
 //  [--cache-control VALUE] [--max-limit N] [--delay MS|MIN-MAX] [--fail-rate R] [--fail-status S]
 //  [--seed N] [--log text|json] [--base-url URL] [--quiet] [--no-ui] [--no-cache]`
 import { ContentError, formatIssue } from '../content/issues.js';
+import { printable, printableJson } from '../printable.js';
 import { FAIL_STATUSES, MAX_DELAY_MS } from '../http/controls.js';
 import { startServer } from '../http/start.js';
 import { collectGarbage } from './serve-gc.js';
@@ -81,7 +82,7 @@ export async function run(args: string[]): Promise<number> {
       failStatus: Number(failStatus) as (typeof FAIL_STATUSES)[number],
       ...(seed !== undefined ? { seed } : {}),
       journal: 0,
-      ...(json ? { onRequest: (r: RequestRecord) => void (logOpen && process.stdout.write(`${JSON.stringify(r)}\n`)) } : {}),
+      ...(json ? { onRequest: (r: RequestRecord) => void (logOpen && process.stdout.write(`${printableJson(r)}\n`)) } : {}),
       ...(cors !== undefined ? { cors } : {}),
       ...(cacheControl !== undefined ? { cacheControl } : {}),
       ...(baseUrl !== undefined ? { baseUrl } : {}),
@@ -100,16 +101,17 @@ export async function run(args: string[]): Promise<number> {
 
   const s = server.snapshot;
   const projects = [...s.projects.values()];
-  say(`cqa: serving ${content} at ${server.url}  (snapshot ${s.hash}${values.watch ? ', watching for changes' : ''})`);
+  say(`cqa: serving ${printable(content)} at ${server.url}  (snapshot ${s.hash}${values.watch ? ', watching for changes' : ''})`);
   if (server.controls) say(`cqa: contract-test controls on: ${server.controls}`);
   if (!quiet) {
     for (const p of projects) {
-      const cols = [...p.collections.keys()].join(', ');
-      say(`  ${server.url}/api/${p.record.id}  ${p.record.public ? '(public)' : '(token needed)'}  collections: ${cols}`);
+      // Project and collection names are folder names: shown escaped, as every name from the content.
+      const cols = printable([...p.collections.keys()].join(', '));
+      say(`  ${server.url}/api/${printable(p.record.id)}  ${p.record.public ? '(public)' : '(token needed)'}  collections: ${cols}`);
     }
     const first = projects[0];
     if (first) {
-      say(`  try: curl -H 'Authorization: Bearer <token>' -H 'Accept: application/json' '${server.url}/api/${first.record.id}'`);
+      say(`  try: curl -H 'Authorization: Bearer <token>' -H 'Accept: application/json' '${server.url}/api/${printable(first.record.id)}'`);
     }
     if (values['no-ui'] !== true) say(`  explorer: ${server.url}/  (open it in a browser)`);
   }

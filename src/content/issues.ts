@@ -2,6 +2,7 @@
 // error and warning is gathered, each naming the file (relative to the content root), the line
 // where known and the field, so an author can fix them all in one pass.
 import type { ContentIssue } from '../snapshot/model.js';
+import { printable } from '../printable.js';
 import { groupDigits } from './limits.js';
 
 export interface IssueAt {
@@ -36,11 +37,15 @@ export function sortIssues(issues: readonly ContentIssue[]): ContentIssue[] {
   );
 }
 
-/** `file:line: field: message`, leaving out the parts that are not known. */
+/**
+ * `file:line: field: message`, leaving out the parts that are not known. One line, fit for a
+ * terminal: file names, keys and values come from the content, so their control characters are
+ * shown escaped (printable.ts), never sent as they are.
+ */
 export function formatIssue(issue: ContentIssue): string {
   let where = issue.file;
   if (issue.line !== undefined) where += `:${issue.line}`;
-  return issue.field !== undefined ? `${where}: ${issue.field}: ${issue.message}` : `${where}: ${issue.message}`;
+  return printable(issue.field !== undefined ? `${where}: ${issue.field}: ${issue.message}` : `${where}: ${issue.message}`);
 }
 
 /** Thrown by buildSnapshot when the content has errors; `issues` lists every one of them. */

@@ -8,21 +8,25 @@
 // - It holds only what the tree holds: each file's parsed value, the HTML its Markdown renders
 //   to and the pixel size of each image (keyed by the bytes it was read from), for the files the
 //   last load read. Results with problems are never kept: every error comes from a fresh parse.
+// - Signed: the file starts with an HMAC of the rest, made with a key kept outside the tree
+//   (cache-key.ts). A file it does not match (edited, planted, from another user) is ignored, so
+//   results and HTML nobody reviewed are never served; without a key nothing is cached.
 // - Best effort: a folder that cannot be written, or a cache file that is corrupt, a symlink or
 //   from another version, is ignored (and written anew when it can be). Written atomically.
 // - The loader never lists names starting with '.', so the folder is neither content nor media
 //   (nor copied to dist/), and the watcher ignores it.
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, sep } from 'node:path';
+import { cacheKey } from './cache-key.js';
 import type { Dimensions } from './media.js';
 import type { EntryFormat, ParsedEntry, ParsedYaml } from './parse.js';
 
 export const CACHE_FOLDER = '.cqa-cache';
 const FILE = 'parse.json';
 /** Bumped when what is kept changes shape. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** cqa's version, and those of the packages whose output is kept: an update of marked may change the HTML. */
 function version(): string {
@@ -75,11 +79,15 @@ export interface PortableCodec<T> {
 
 const sha256 = (text: string | Uint8Array) => createHash('sha256').update(text).digest('base64url');
 
-/** The cache of the tree at `root`, read now (an unreadable one is empty). */
-export function openParseCache(root: string): ParseCache {
+/**
+ * The cache of the tree at `root`, read now (an unreadable or unsigned one is empty). `keyFolder`:
+ * where the signing key is kept (cache-key.ts; the user's cache folder unless said).
+ */
+export function openParseCache(root: string, keyFolder?: string): ParseCache {
   const dir = join(root, CACHE_FOLDER);
   const current = version();
-  const old = readStored(dir, current);
+  const key = cacheKey(keyFolder);
+  const old = key && readStored(dir, current, key);
   const used: Stored = { cqa: current, results: {}, html: {} };
   let changed = false;
 
@@ -127,13 +135,15 @@ export function openParseCache(root: string): ParseCache {
     save() {
       // Also when fewer texts were used than are kept: the file holds the last load's texts only.
       const count = (s: Stored) => Object.keys(s.results).length + Object.keys(s.html).length;
-      if (!changed && old && count(old) === count(used)) return;
-      writeStored(dir, used);
+      if (!key || (!changed && old && count(old) === count(used))) return;
+      writeStored(dir, used, key);
     },
   };
 }
 
-function readStored(dir: string, current: string): Stored | undefined {
+const mac = (key: Buffer, text: string) => createHmac('sha256', key).update(text).digest();
+
+function readStored(dir: string, current: string, key: Buffer): Stored | undefined {
   try {
     // Not through a symlink, of the folder or of the file: nothing outside the content tree is read.
     if (!lstatSync(dir).isDirectory()) return undefined;
@@ -145,7 +155,13 @@ function readStored(dir: string, current: string): Stored | undefined {
     } finally {
       closeSync(fd);
     }
-    const stored = JSON.parse(text) as Partial<Stored> | null;
+    // `<HMAC in base64url>\n<JSON>`: checked before the JSON is even parsed.
+    const newline = text.indexOf('\n');
+    const body = text.slice(newline + 1);
+    const expected = mac(key, body);
+    const given = Buffer.from(text.slice(0, Math.max(newline, 0)), 'base64url');
+    if (newline < 0 || given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    const stored = JSON.parse(body) as Partial<Stored> | null;
     if (stored?.cqa !== current || !isRecord(stored.results) || !isRecord(stored.html)) return undefined;
     return stored as Stored;
   } catch {
@@ -153,7 +169,7 @@ function readStored(dir: string, current: string): Stored | undefined {
   }
 }
 
-function writeStored(dir: string, stored: Stored): void {
+function writeStored(dir: string, stored: Stored, key: Buffer): void {
   try {
     try {
       if (!lstatSync(dir).isDirectory()) return; // a file or a symlink of that name: leave it be
@@ -163,7 +179,8 @@ function writeStored(dir: string, stored: Stored): void {
     }
     const tmp = join(dir, `${FILE}.${process.pid}.tmp`);
     // The owner's only, whatever the files it was read from allow: a project.yaml may hold tokens.
-    writeFileSync(tmp, JSON.stringify(stored), { mode: 0o600 });
+    const body = JSON.stringify(stored);
+    writeFileSync(tmp, `${mac(key, body).toString('base64url')}\n${body}`, { mode: 0o600 });
     renameSync(tmp, join(dir, FILE));
   } catch {
     // Not writable (a read-only tree, a full disk): the next start parses again.

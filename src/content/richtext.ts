@@ -2,6 +2,8 @@
 // passed through, so content cannot inject markup or scripts into the sites that show it.
 import { createRequire } from 'node:module';
 import type { Tokens } from 'marked';
+import { decodeAttributeValue } from './html-references.js';
+import { allowedUrl } from './safe-url.js';
 
 type MarkedModule = typeof import('marked');
 
@@ -17,8 +19,10 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 }
 
-// Link and image targets with a script-running scheme are dropped (the text stays).
-const UNSAFE_URL = /^\s*(?:javascript|vbscript|data):/i;
+type Parser = { parseInline(tokens: Tokens.Generic[], renderer?: unknown): string; textRenderer: unknown };
+
+/** A title attribute, or nothing: decoded as the browser would, then escaped, so it says what it shows. */
+const titleAttribute = (title: string | null | undefined) => (title ? ` title="${escapeHtml(decodeAttributeValue(title))}"` : '');
 
 function create({ Marked }: MarkedModule) {
   return new Marked({
@@ -28,13 +32,21 @@ function create({ Marked }: MarkedModule) {
       html(token: Tokens.HTML | Tokens.Tag): string {
         return escapeHtml(token.text);
       },
-      link(this: unknown, token: Tokens.Link): string | false {
-        if (!UNSAFE_URL.test(token.href)) return false; // default rendering
-        return (this as { parser: { parseInline(t: Tokens.Generic[]): string } }).parser.parseInline(token.tokens);
+      // Links and images are written here, not by marked: the href is the URL allowedUrl() checked
+      // (character references decoded), escaped, so the browser cannot read another one.
+      // A target outside the allowlist is dropped and the text stays.
+      link(this: { parser: Parser }, token: Tokens.Link): string {
+        const text = token.autolink ? escapeHtml(token.text) : this.parser.parseInline(token.tokens);
+        const href = allowedUrl(token.href, token.autolink === true);
+        if (href === undefined) return text;
+        return `<a href="${escapeHtml(href)}"${titleAttribute(token.title)}>${text}</a>`;
       },
-      image(token: Tokens.Image): string | false {
-        if (!UNSAFE_URL.test(token.href)) return false;
-        return escapeHtml(token.text);
+      image(this: { parser: Parser }, token: Tokens.Image): string {
+        const plain = token.tokens ? this.parser.parseInline(token.tokens, this.parser.textRenderer) : token.text;
+        const alt = escapeHtml(decodeAttributeValue(plain));
+        const src = allowedUrl(token.href);
+        if (src === undefined) return alt;
+        return `<img src="${escapeHtml(src)}" alt="${alt}"${titleAttribute(token.title)}>`;
       },
     },
   });

@@ -8,6 +8,7 @@ import { openParseCache } from '../content/parse-cache.js';
 import { ParseThread } from '../content/parse-thread.js';
 import { watchContent } from '../content/watch.js';
 import { ContentError, formatIssue } from '../content/issues.js';
+import { printable, printableLines } from '../printable.js';
 import { createSnapshot } from '../snapshot/create.js';
 import type { ContentIssue } from '../snapshot/model.js';
 import type { Snapshot } from '../snapshot/types.js';
@@ -149,7 +150,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     journal.size > 0 || textLog || onRequest
       ? (r: RequestRecord) => {
           journal.add(r);
-          if (textLog) log(logLine(r));
+          if (textLog) log(printable(logLine(r)));
           onRequest?.(r);
         }
       : undefined;
@@ -235,7 +236,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     }
     options.onReload?.(ev);
   };
-  const reportFailure = (err: unknown) => log(`cqa: rebuild failed: ${(err as Error)?.stack ?? String(err)}`);
+  const reportFailure = (err: unknown) => log(`cqa: rebuild failed: ${printableLines((err as Error)?.stack ?? String(err))}`);
 
   let watcher: { close(): Promise<void> } | undefined;
   if (options.watch) {
@@ -249,7 +250,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         clearTimeout(timer);
         timer = setTimeout(() => void reload().then(report, reportFailure), debounce);
       },
-      (err) => log(`cqa: watch error: ${String(err)}`),
+      (err) => log(`cqa: watch error: ${printable(String(err))}`),
     );
   }
 

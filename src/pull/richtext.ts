@@ -5,9 +5,23 @@
 import TurndownService from 'turndown';
 import { tables } from 'turndown-plugin-gfm';
 import { renderRichtext } from '../content/richtext.js';
+import { allowedUrl } from '../content/safe-url.js';
 
 const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' });
 turndown.use(tables);
+
+// A link or image whose target is not http(s), mailto or relative is not written into the tree:
+// the link becomes its text, the image its alt text. Checked as the DOM holds the URL and as the
+// Markdown will be read again (character references decoded), so `&amp;#106;avascript:` fails too.
+const pullable = (url: string | null) => url === null || (allowedUrl(url, true) !== undefined && allowedUrl(url) !== undefined);
+turndown.addRule('unsafe-link', {
+  filter: (node) => node.nodeName === 'A' && !pullable(node.getAttribute('href')),
+  replacement: (content) => content,
+});
+turndown.addRule('unsafe-image', {
+  filter: (node) => node.nodeName === 'IMG' && !pullable(node.getAttribute('src')),
+  replacement: (_content, node) => turndown.escape((node as HTMLElement).getAttribute('alt') ?? ''),
+});
 
 // A private-use character stands for a line break inside text while turndown runs.
 const BREAK = '\uE000';

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { createHmac } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -6,6 +7,8 @@ import type { LoadResult } from '../../src/content/load.js';
 import { MTIME, png, writeTree } from './helpers.js';
 
 const CACHE = '.cqa-cache/parse.json';
+// The signing key's folder (cache-key.ts) for these tests, instead of the user's own.
+const KEYS = mkdtempSync(join(tmpdir(), 'cqa-keys-'));
 
 const TREE = {
   'demo/project.yaml': 'name: Demo\nlocales: [en]\ntokens:\n  - name: dev\n    token: dev-token\n',
@@ -23,7 +26,16 @@ const TREE = {
 async function freshLoad(root: string, cache: boolean): Promise<LoadResult> {
   vi.resetModules();
   const [{ loadContent }, { openParseCache }] = await Promise.all([import('../../src/content/load.js'), import('../../src/content/parse-cache.js')]);
-  return loadContent(root, cache ? { parseCache: openParseCache(root) } : {});
+  return loadContent(root, cache ? { parseCache: openParseCache(root, KEYS) } : {});
+}
+
+/** The JSON part of a cache file (after its HMAC line). */
+const cacheBody = (root: string) => readFileSync(join(root, CACHE), 'utf8').replace(/^[^\n]*\n/, '');
+
+/** Writes `body` as cqa itself would: signed with the key these tests use. */
+function writeSigned(root: string, body: string): void {
+  const key = readFileSync(join(KEYS, 'parse-cache.key'));
+  writeFileSync(join(root, CACHE), `${createHmac('sha256', key).update(body).digest('base64url')}\n${body}`);
 }
 
 const plain = (r: LoadResult) => JSON.parse(JSON.stringify(r)) as unknown;
@@ -48,9 +60,9 @@ describe('the parse cache (<content>/.cqa-cache/)', () => {
   it('is read on the next start: what it holds for a text is what that text gives', async () => {
     const root = writeTree(TREE);
     await freshLoad(root, true);
-    const file = join(root, CACHE);
-    const planted = readFileSync(file, 'utf8').replace('"title":"Hello"', '"title":"From the cache"').replace('<strong>bold</strong>', '<em>from the cache</em>');
-    writeFileSync(file, planted);
+    // Changed and signed with the key, as only cqa run by this user could: then it is believed.
+    const planted = cacheBody(root).replace('"title":"Hello"', '"title":"From the cache"').replace('<strong>bold</strong>', '<em>from the cache</em>');
+    writeSigned(root, planted);
     const warm = await freshLoad(root, true);
     const hello = warm.model.projects[0]?.collections[0]?.entries.find((e) => e.id === 'hello');
     expect(JSON.stringify(hello)).toContain('"From the cache"');
@@ -76,12 +88,12 @@ describe('the parse cache (<content>/.cqa-cache/)', () => {
       mkdirSync(join(root, '.cqa-cache'), { recursive: true });
       writeFileSync(join(root, CACHE), junk);
       expect(plain(await freshLoad(root, true))).toEqual(plain(without));
-      expect(JSON.parse(readFileSync(join(root, CACHE), 'utf8'))).toMatchObject({ results: expect.any(Object) });
+      expect(JSON.parse(cacheBody(root))).toMatchObject({ results: expect.any(Object) });
     }
-    // Of this version, but its results of another shape (edited by hand): parsed again.
-    const stored = JSON.parse(readFileSync(join(root, CACHE), 'utf8')) as { results: Record<string, unknown> };
+    // Of this version and signed, but its results of another shape: parsed again.
+    const stored = JSON.parse(cacheBody(root)) as { results: Record<string, unknown> };
     for (const key of Object.keys(stored.results)) stored.results[key] = key.startsWith('image:') ? { width: 'wide' } : { data: 5, value: 1 };
-    writeFileSync(join(root, CACHE), JSON.stringify(stored));
+    writeSigned(root, JSON.stringify(stored));
     expect(plain(await freshLoad(root, true))).toEqual(plain(without));
   });
 
@@ -103,5 +115,58 @@ describe('the parse cache (<content>/.cqa-cache/)', () => {
     const linkedFolder = writeTree(TREE);
     symlinkSync(dirname(outside), join(linkedFolder, '.cqa-cache'));
     expect(JSON.stringify(await freshLoad(linkedFolder, true))).not.toContain('outside');
+  });
+
+  // Issue 20, item 11: the folder is hidden and git-ignored, so a planted or edited cache is seen
+  // by no review. Without the key (kept outside the tree) it must change nothing that is served.
+  describe('a cache not signed with the key', () => {
+    const TAMPERED_HTML = '<script>alert(document.cookie)</script>';
+    const tamper = (body: string) => body.replace('<strong>bold</strong>', TAMPERED_HTML).replace('"title":"Hello"', '"title":"Tampered"');
+    const hello = (r: LoadResult) => JSON.stringify(r.model.projects[0]?.collections[0]?.entries.find((e) => e.id === 'hello'));
+
+    it('serves the richtext rendered from the file, not HTML edited into the cache', async () => {
+      const root = writeTree(TREE);
+      await freshLoad(root, true);
+      // Edited in place: the HMAC line stays as it was.
+      writeFileSync(join(root, CACHE), tamper(readFileSync(join(root, CACHE), 'utf8')));
+      const warm = await freshLoad(root, true);
+      expect(hello(warm)).not.toContain('<script>');
+      expect(hello(warm)).not.toContain('Tampered');
+      expect(hello(warm)).toContain('<strong>bold</strong>');
+      // And the cache is written anew from the files.
+      expect(cacheBody(root)).not.toContain('<script>');
+    });
+
+    it('ignores a cache in the old unsigned format, or one signed with another key', async () => {
+      const root = writeTree(TREE);
+      await freshLoad(root, true);
+      const body = tamper(cacheBody(root));
+      const otherKey = createHmac('sha256', 'another user').update(body).digest('base64url');
+      for (const planted of [body, `${otherKey}\n${body}`, `\n${body}`]) {
+        writeFileSync(join(root, CACHE), planted);
+        const warm = await freshLoad(root, true);
+        expect(hello(warm)).not.toContain('<script>');
+        expect(hello(warm)).toContain('<strong>bold</strong>');
+      }
+    });
+
+    it('keeps nothing when the key could be read by others', async () => {
+      const keys = mkdtempSync(join(tmpdir(), 'cqa-keys-'));
+      writeFileSync(join(keys, 'parse-cache.key'), Buffer.alloc(32, 7));
+      chmodSync(join(keys, 'parse-cache.key'), 0o644);
+      const root = writeTree(TREE);
+      vi.resetModules();
+      const [{ loadContent }, { openParseCache }] = await Promise.all([import('../../src/content/load.js'), import('../../src/content/parse-cache.js')]);
+      const loaded = await loadContent(root, { parseCache: openParseCache(root, keys) });
+      expect(hello(loaded)).toContain('<strong>bold</strong>');
+      expect(existsSync(join(root, CACHE))).toBe(false);
+    });
+
+    it('makes its key outside the tree, readable by its owner only', async () => {
+      const root = writeTree(TREE);
+      await freshLoad(root, true);
+      expect(statSync(join(KEYS, 'parse-cache.key')).mode & 0o077).toBe(0);
+      expect(statSync(join(KEYS, 'parse-cache.key')).size).toBe(32);
+    });
   });
 });

@@ -1,0 +1,50 @@
+// Markdown links and images whose target runs script once a browser has decoded it (issue 20,
+// item 1): character references, tab/newline/C0 inside or around the scheme, reference
+// definitions, autolinks, images inside links. Each calls alert(n) with its own number, so a test
+// that clicks them can tell which one ran. Shared by the Node and the Chromium tests.
+export const SCRIPT_LINKS: readonly string[] = [
+  '[x](javascript:alert(1))',
+  '[x](&#106;avascript:alert(2))',
+  '[x](javascript&colon;alert(3))',
+  '[x](jav&#x09;ascript:alert(4))',
+  '[x][r]\n\n[r]: &#106;avascript:alert(5)',
+  '[![i](x.png)](javascript:alert(6))',
+  '[x](&#x6A;&#x61;&#x76;&#x61;&#x73;&#x63;&#x72;&#x69;&#x70;&#x74;&#x3A;alert(7))',
+  '[x](&#0000106&#0000097vascript:alert(8))',
+  '[x](jav&Tab;ascript:alert(9))',
+  '[x](jav&NewLine;ascript:alert(10))',
+  '[x](<jav\tascript:alert(11)>)',
+  '[x](JaVaScRiPt:alert(12))',
+  '[x](<&#1;javascript:alert(13)>)',
+  '[x](&#32;&#x1F;javascript:alert(14))',
+  '[x](javascript&#58;alert(15))',
+  '[x](javascript&#x3A;alert(16))',
+  '[x][r]\n\n[r]: javascript&colon;alert(17) "title"',
+  '[![i](javascript:alert(18))](javascript&colon;alert(18))',
+  '<javascript:alert(19)>',
+  '[x](javas&#99;ript:alert(20))',
+  '[x](&#106avascript:alert(21))',
+  '[x](java&#13;script:alert(22))',
+  '[x](javascript&colon;alert(23) "title")',
+  '[r]\n\n[r]: <&#106;avascript:alert(24)>',
+  '[r][]\n\n[r]: &#x0A;javascript:alert(25)',
+  '[x](data:text/html;base64,PHNjcmlwdD5hbGVydCgyNik8L3NjcmlwdD4=)',
+  '[x](&#x64;ata:text/html,<script>alert(27)</script>)',
+  '[x](&#x64;&#x61;&#x74;&#x61;&colon;text/html;base64,PHNjcmlwdD5hbGVydCgyOCk8L3NjcmlwdD4=)',
+  '[x](vbscript:msgbox(29))',
+  '[x](&#118;bscript&colon;msgbox(30))',
+  '![i][r]\n\n[r]: &#106;avascript:alert(31)',
+];
+
+/** Links that must keep working, with the href the browser must resolve them to (base https://site.test/page). */
+export const SAFE_LINKS: readonly (readonly [string, string])[] = [
+  ['[x](https://example.com/a?b=1&amp;c=2)', 'https://example.com/a?b=1&c=2'],
+  ['[x](/posts/a)', 'https://site.test/posts/a'],
+  ['[x](#part)', 'https://site.test/page#part'],
+  ['[x](//cdn.example/a)', 'https://cdn.example/a'],
+  ['[x](mailto:a@b.example)', 'mailto:a@b.example'],
+  ['<https://example.com/x>', 'https://example.com/x'],
+  ['www.example.com/a', 'http://www.example.com/a'],
+  ['[x](caf&eacute;)', 'https://site.test/caf%C3%A9'],
+  ['[x][r]\n\n[r]: HTTP://example.com/&#x61;', 'http://example.com/a'],
+];
