@@ -181,8 +181,8 @@ export function createClient(options: ClientOptions): unknown {
     },
     count: async (collection, query) => d.count(await get(col(collection), qs(query as QueryObject, 'count'))),
     entry: async (collection, id, query) => {
-      checked(entryIdProblem(id));
-      return d.item(await get(`${col(collection)}/${id}`, qs(query as QueryObject))) as never;
+      checked(entryIdProblem(id, dialectName));
+      return d.item(await get(`${col(collection)}/${String(id)}`, qs(query as QueryObject))) as never;
     },
     media: async (query) => d.list(await get('/project-media', qs(query as QueryObject))) as never,
     mediaItem: async (id) => {

@@ -17,16 +17,21 @@ export function slugProblem(slug: unknown): SegmentProblem {
   return { param: 'collection', detail: `collection ${shown(slug)} is not a collection slug: letters, digits, _ and - (a letter or digit first, at most 128)` };
 }
 
-export function entryIdProblem(id: unknown): SegmentProblem {
+const isPositiveInteger = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+
+export function entryIdProblem(id: unknown, dialect: DialectName): SegmentProblem {
   if (typeof id === 'string' && ENTRY_ID.test(id)) return undefined;
+  // The elmapi dialect also names entries by their integer ids.
+  if (dialect === 'elmapi' && isPositiveInteger(id)) return undefined;
   return { param: 'id', detail: `entry id ${shown(id)} is not an entry id: letters, digits, '.', _ and - (a letter or digit first, at most 200); check where the id comes from` };
 }
 
 export function mediaIdProblem(id: unknown, dialect: DialectName): SegmentProblem {
   if (dialect === 'elmapi') {
-    // The elmapi dialect names media by a positive integer.
-    if ((typeof id === 'number' && Number.isSafeInteger(id) && id > 0) || (typeof id === 'string' && /^[1-9]\d{0,15}$/.test(id))) return undefined;
-    return { param: 'id', detail: `media id ${shown(id)} is not a media id of the elmapi dialect (a positive integer)` };
+    // The elmapi dialect names media by a positive integer, or as name/<path under media/>.
+    if (isPositiveInteger(id) || (typeof id === 'string' && /^[1-9]\d{0,15}$/.test(id))) return undefined;
+    if (typeof id === 'string' && id.startsWith('name/') && mediaNameProblem(id.slice(5)) === undefined) return undefined;
+    return { param: 'id', detail: `media id ${shown(id)} is not a media id of the elmapi dialect (a positive integer, or name/<path under media/>)` };
   }
   // The names the content loader publishes (content/media-name.ts): never an empty, '.' or '..' segment.
   const problem = typeof id === 'string' ? mediaNameProblem(id) : 'it is not a string';
