@@ -2,7 +2,7 @@
 // published a .env-like file from outside the content folder after 2–3 swaps, and kept it as its
 // last good snapshot. Every read path opens the file without following a link it was not listed
 // as, and checks that what it opened is where the listing saw it (src/content/open-content.ts).
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,40 @@ function outsideFile(name: string, text: string): string {
   const file = join(mkdtempSync(join(tmpdir(), 'cqa-outside-')), name);
   writeFileSync(file, text);
   return file;
+}
+
+
+/**
+ * Another process that swaps `rel` between the real file and a link to `secret`, by atomic
+ * renames, until killed (at most 20 s).
+ */
+async function startSwapper(root: string, rel: string, secret: string): Promise<ChildProcess> {
+    const spare = join(root, '_spare'); // not content: folders named _… are never listed
+    mkdirSync(spare);
+    // Another process swaps p/posts/e7.yaml between the real file and a link to the secret, by
+    // atomic renames, for as long as this test loads.
+    const swapper = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const fs = require('node:fs'); const [entry, spare, secret] = process.argv.slice(1);
+         fs.writeFileSync(spare + '/file', 'title: E7\\n');
+         process.stdout.write('ready\\n');
+         for (const end = Date.now() + 20000; Date.now() < end; ) {
+           try { fs.unlinkSync(spare + '/link'); } catch {}
+           fs.symlinkSync(secret, spare + '/link');
+           fs.renameSync(spare + '/link', entry);
+           fs.writeFileSync(spare + '/file', 'title: E7\\n');
+           fs.renameSync(spare + '/file', entry);
+         }`,
+        join(root, rel),
+        spare,
+        secret,
+      ],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    await new Promise((ready) => swapper.stdout.once('data', ready));
+  return swapper;
 }
 
 describe('a file listed as a regular file but a link when it is read', () => {
@@ -70,6 +104,8 @@ describe('a file listed as a regular file but a link when it is read', () => {
   });
 });
 
+// The loader as `serve --watch` drives it: a whole listing, then reloads of the changed paths only.
+// (The server itself reloads a few times a second at most, too seldom to meet the swap reliably.)
 describe('an entry swapped back and forth for a link to an outside file while the tree is loaded', () => {
   it('never publishes the outside text; a load that meets the swap names the file', async () => {
     const secret = outsideFile('.env', `title: ${SECRET}\n`);
@@ -78,31 +114,7 @@ describe('an entry swapped back and forth for a link to an outside file while th
       'p/posts/_collection.yaml': 'fields:\n  title: text\n',
       ...Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`p/posts/e${i}.yaml`, `title: E${i}\n`])),
     });
-    const spare = join(root, '_spare'); // not content: folders named _… are never listed
-    mkdirSync(spare);
-    // Another process swaps p/posts/e7.yaml between the real file and a link to the secret, by
-    // atomic renames, for as long as this test loads.
-    const swapper = spawn(
-      process.execPath,
-      [
-        '-e',
-        `const fs = require('node:fs'); const [entry, spare, secret] = process.argv.slice(1);
-         fs.writeFileSync(spare + '/file', 'title: E7\\n');
-         process.stdout.write('ready\\n');
-         for (const end = Date.now() + 20000; Date.now() < end; ) {
-           try { fs.unlinkSync(spare + '/link'); } catch {}
-           fs.symlinkSync(secret, spare + '/link');
-           fs.renameSync(spare + '/link', entry);
-           fs.writeFileSync(spare + '/file', 'title: E7\\n');
-           fs.renameSync(spare + '/file', entry);
-         }`,
-        join(root, 'p/posts/e7.yaml'),
-        spare,
-        secret,
-      ],
-      { stdio: ['ignore', 'pipe', 'ignore'] },
-    );
-    await new Promise((ready) => swapper.stdout.once('data', ready));
+    const swapper = await startSwapper(root, 'p/posts/e7.yaml', secret);
     try {
       const loader = createContentLoader(root);
       const seen = { refused: 0, loads: 0, swapped: 0 };
