@@ -8,9 +8,11 @@
 // engine. Same methods, same answers, same errors. `dialect: 'elmapi'` for a project that answers
 // in that dialect (bare arrays, integer ids, `{"error": …}`). No Node imports: runs in browsers
 // and edge runtimes (docs/client.md).
+import { PROJECT_ID } from '../content/identifiers.js';
 import { CLIENT_DIALECTS } from './dialects.js';
 import { queryString, type QueryObject } from './query-string.js';
 import { ServerSource, type Fetch, type Source } from './source.js';
+import { entryIdProblem, mediaIdProblem, rawPathProblem, slugProblem, type SegmentProblem } from './segments.js';
 import { StaticSource } from './static.js';
 import type {
   AnyElmapiProject,
@@ -146,6 +148,7 @@ export function createClient(options: ClientOptions): unknown {
   if (options.mode === 'static' && dialectName !== 'cqa') {
     throw new TypeError(`createClient: mode 'static' does not support the ${dialectName} dialect yet; use mode 'server' (cqa serve, or cqa preview for a built tree's plain documents)`);
   }
+  if (typeof options.project !== 'string' || !PROJECT_ID.test(options.project)) invalid('project', 'a project id (letters, digits, _ and -)', options.project);
   const source: Source =
     options.mode === 'static'
       ? new StaticSource(base, options.project, doFetch, options.maxLimit)
@@ -158,6 +161,11 @@ export function createClient(options: ClientOptions): unknown {
     if (status !== 200) throw new ClientError(status, body);
     return JSON.parse(body);
   };
+  // Every argument that becomes part of the request path is checked first (segments.ts).
+  const checked = (problem: SegmentProblem): void => {
+    if (problem) throw new ClientError(400, JSON.stringify({ code: 'invalid_path_segment', detail: problem.detail, param: problem.param }));
+  };
+  const col = (slug: unknown) => (checked(slugProblem(slug)), `/${slug as string}`);
   const qs = (q: QueryObject | string | undefined, ...extra: string[]) =>
     [typeof q === 'string' ? q : queryString(d.query(q)), ...extra].filter((s) => s !== '').join('&');
 
@@ -165,17 +173,26 @@ export function createClient(options: ClientOptions): unknown {
     mode: options.mode,
     dialect: dialectName,
     project: async () => d.item(await get('')) as never,
-    entries: async (collection, query) => d.list(await get(`/${collection}`, qs(query as QueryObject))) as never,
+    entries: async (collection, query) => d.list(await get(col(collection), qs(query as QueryObject))) as never,
     first: async (collection, query) => {
       // `limit=1` rather than `first`: nothing matching is null, not a 404.
       const q = dialectName === 'cqa' ? qs(query as QueryObject, 'limit=1') : qs({ ...(query as QueryObject), limit: 1 });
-      return (d.listItems(await get(`/${collection}`, q))[0] ?? null) as never;
+      return (d.listItems(await get(col(collection), q))[0] ?? null) as never;
     },
-    count: async (collection, query) => d.count(await get(`/${collection}`, qs(query as QueryObject, 'count'))),
-    entry: async (collection, id, query) => d.item(await get(`/${collection}/${id}`, qs(query as QueryObject))) as never,
+    count: async (collection, query) => d.count(await get(col(collection), qs(query as QueryObject, 'count'))),
+    entry: async (collection, id, query) => {
+      checked(entryIdProblem(id, dialectName));
+      return d.item(await get(`${col(collection)}/${String(id)}`, qs(query as QueryObject))) as never;
+    },
     media: async (query) => d.list(await get('/project-media', qs(query as QueryObject))) as never,
-    mediaItem: async (id) => d.item(await get(`/project-media/${id}`)) as never,
-    get,
+    mediaItem: async (id) => {
+      checked(mediaIdProblem(id, dialectName));
+      return d.item(await get(`/project-media/${String(id)}`)) as never;
+    },
+    get: async (path, query) => {
+      checked(rawPathProblem(path));
+      return get(path, query);
+    },
   };
   return client;
 }

@@ -12,6 +12,7 @@ import { DIALECTS, type DialectName } from '../snapshot/model.js';
 import { parseCommandArgs, UsageError } from './args.js';
 import { formatBytes } from './build.js';
 import { parseOptions, type CommandSpec } from './help.js';
+import { LIMIT_HELP, limitsFromArgs } from './pull-limits.js';
 
 export const spec: CommandSpec = {
   usage: 'cqa pull BASE_URL --project ID [options]',
@@ -27,6 +28,7 @@ export const spec: CommandSpec = {
     concurrency: { type: 'string', value: 'N', help: 'media downloads at once, 1 to 32', fallback: '4' },
     'token-file': { type: 'string', value: 'FILE', help: 'read the token from FILE instead of CQA_TOKEN' },
     force: { type: 'boolean', help: 'replace an output folder that is not an earlier pull' },
+    ...LIMIT_HELP,
   },
   examples: ['cqa pull http://127.0.0.1:4000 --project demo --out pulled --media   # with CQA_TOKEN set'],
 };
@@ -81,6 +83,7 @@ export async function run(args: string[]): Promise<number> {
   const rawConcurrency = values.concurrency as string | undefined;
   const concurrency = rawConcurrency === undefined ? 4 : /^\d+$/.test(rawConcurrency) ? Number(rawConcurrency) : NaN;
   if (!(concurrency >= 1 && concurrency <= 32)) throw new UsageError(`--concurrency must be an integer from 1 to 32, got '${rawConcurrency}'`);
+  const limits = limitsFromArgs(values);
   const token = await readToken(values['token-file'] as string | undefined);
   const givenOut = (values.out as string | undefined) ?? 'content';
   const out = resolve(givenOut);
@@ -104,6 +107,7 @@ export async function run(args: string[]): Promise<number> {
       drafts: values.drafts === true,
       media: values.media === true,
       concurrency,
+      limits,
       force: values.force === true,
       signal: controller.signal,
       warn: (m) => warnings.push(printable(m)),

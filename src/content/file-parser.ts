@@ -13,6 +13,8 @@ export interface ParseJob {
   readonly rel: string;
   /** An entry file, or a YAML file of settings (project.yaml, _collection.yaml, _media.yaml). */
   readonly kind: 'entry' | 'yaml';
+  /** For a symbolic link: where the listing saw it lead (see open-content.ts). */
+  readonly target?: string | undefined;
 }
 
 export interface PortableYaml {
@@ -35,28 +37,28 @@ export interface FileParser {
 }
 
 /** `eagerLines`: see parseEntry(). */
-export function readEntry(job: Pick<ParseJob, 'abs' | 'rel'>, eagerLines = false): ParsedEntry {
-  return parseEntry(entryFormat(job.rel) ?? 'yaml', readContentText(job.abs), eagerLines);
+export function readEntry(job: Pick<ParseJob, 'abs' | 'rel' | 'target'>, eagerLines = false): ParsedEntry {
+  return parseEntry(entryFormat(job.rel) ?? 'yaml', readContentText(job), eagerLines);
 }
 
-export function readYaml(job: Pick<ParseJob, 'abs'>): ParsedYaml {
-  return parseYaml(readContentText(job.abs));
+export function readYaml(job: Pick<ParseJob, 'abs' | 'rel' | 'target'>): ParsedYaml {
+  return parseYaml(readContentText(job));
 }
 
 /**
  * readEntry() for a load in this thread: parsed once per text (see parse-memo.ts), or taken from
  * `cache`, what earlier runs parsed (see parse-cache.ts).
  */
-export function readEntryOnce(job: Pick<ParseJob, 'abs' | 'rel'>, cache?: ParseCache): ParsedEntry {
+export function readEntryOnce(job: Pick<ParseJob, 'abs' | 'rel' | 'target'>, cache?: ParseCache): ParsedEntry {
   const format = entryFormat(job.rel) ?? 'yaml';
-  return parseMemo().get(format, readContentText(job.abs), (text) =>
+  return parseMemo().get(format, readContentText(job), (text) =>
     cache ? cache.entry(format, text, () => parseEntry(format, text), ENTRY_CODEC) : parseEntry(format, text),
   );
 }
 
 /** readYaml() for a load in this thread, its lines worked out (the YAML document is not kept); `cache` as for readEntryOnce(). */
-export function readYamlOnce(job: Pick<ParseJob, 'abs'>, cache?: ParseCache): ParsedYaml {
-  return parseMemo().get('settings', readContentText(job.abs), (text) => {
+export function readYamlOnce(job: Pick<ParseJob, 'abs' | 'rel' | 'target'>, cache?: ParseCache): ParsedYaml {
+  return parseMemo().get('settings', readContentText(job), (text) => {
     const parse = () => {
       const parsed = parseYaml(text);
       return (fromOutcome({ yaml: { value: parsed.value, problems: parsed.problems, paths: parsed.paths() } }) as { yaml: ParsedYaml }).yaml;

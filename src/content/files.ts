@@ -6,6 +6,7 @@ import { lstat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { compareCodePoints } from '../snapshot/order.js';
 import type { IssueList } from './issues.js';
+import { mediaNameProblem } from './media-name.js';
 import { entryFormat } from './parse.js';
 import { NOT_REGULAR } from './read.js';
 
@@ -23,6 +24,8 @@ export interface FileInfo {
   readonly special?: true;
   /** A folder that could not be listed: the error code. */
   readonly unreadable?: string;
+  /** A name that is not valid UTF-8: read as text (with U+FFFD) it no longer opens the file. */
+  readonly badName?: true;
 }
 
 export interface CollectionLayout {
@@ -75,7 +78,11 @@ function listUnder(base: string, rel: string): FileInfo[] {
       if (d.name.startsWith('.') || (d.name.startsWith('_') && d.isDirectory())) continue;
       const path = folder === '' ? d.name : `${folder}/${d.name}`;
       const info = lstatSync(join(abs, d.name), { throwIfNoEntry: false });
-      if (!info) continue; // gone meanwhile
+      if (!info) {
+        // Gone meanwhile, or a name that is not UTF-8 (never silently left out).
+        if (d.name.includes('\uFFFD')) found.push({ rel: path, abs: join(abs, d.name), mtimeMs: 0, size: 0, badName: true });
+        continue;
+      }
       const file = { rel: info.isDirectory() ? `${path}/` : path, abs: join(abs, d.name), mtimeMs: info.mtimeMs, size: info.size };
       if (info.isDirectory()) folders.push(path);
       found.push(withKind(file, info, base));
@@ -139,6 +146,7 @@ export async function updateListing(root: string, previous: ReadonlyMap<string, 
       next.set(rel, linkInfo({ rel, abs, mtimeMs: info.mtimeMs, size: info.size }, base));
     } else if (!info) {
       removeUnder(rel);
+      if (rel.includes('\uFFFD')) next.set(rel, { rel, abs, mtimeMs: 0, size: 0, badName: true }); // see listUnder()
     } else if (info.isDirectory()) {
       removeUnder(rel);
       next.set(`${rel}/`, { rel: `${rel}/`, abs, mtimeMs: info.mtimeMs, size: info.size });
@@ -186,6 +194,10 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
       issues.error(file.rel, `cannot list this folder (${file.unreadable}): give the user running cqa permission to read it, or start its name with _ to leave it out`);
       continue;
     }
+    if (file.badName) {
+      issues.error(file.rel, 'its name is not valid UTF-8 (saved in another encoding), so it cannot be read or published: rename it');
+      continue;
+    }
     if (file.refused) {
       issues.error(file.rel, 'not read: a symbolic link is followed only to a file inside the content folder');
       continue;
@@ -219,7 +231,11 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
       else if (isHidden(name)) continue;
       else if (file.target !== undefined && !isMediaOf(parts[0] as string, file.target)) {
         issues.error(file.rel, `not published: a symbolic link in media/ may lead only to another media file of this project (under ${parts[0]}/media/, not named _… or .…)`);
-      } else project.media.push(file);
+      } else {
+        const problem = mediaNameProblem(parts.slice(2).join('/'));
+        if (problem) issues.error(file.rel, `not published: ${problem}`);
+        else project.media.push(file);
+      }
       continue;
     }
     if (isHidden(second)) continue;

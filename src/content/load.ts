@@ -164,14 +164,14 @@ const UNREADABLE: ParsedYaml = { ...EMPTY_YAML, value: undefined };
 function staleFiles(layouts: readonly ProjectLayout[], cache: Caches): ParseJob[] {
   const jobs: ParseJob[] = [];
   const yaml = (file: FileInfo | undefined) => {
-    if (file && !cache.yaml.holds(file)) jobs.push({ abs: file.abs, rel: file.rel, kind: 'yaml' });
+    if (file && !cache.yaml.holds(file)) jobs.push({ abs: file.abs, rel: file.rel, kind: 'yaml', target: file.target });
   };
   for (const layout of layouts) {
     yaml(layout.projectFile);
     yaml(layout.mediaMeta);
     for (const col of layout.collections) {
       yaml(col.config);
-      for (const f of col.entries) if (!cache.entries.holds(f)) jobs.push({ abs: f.abs, rel: f.rel, kind: 'entry' });
+      for (const f of col.entries) if (!cache.entries.holds(f)) jobs.push({ abs: f.abs, rel: f.rel, kind: 'entry', target: f.target });
     }
   }
   return jobs;
@@ -223,7 +223,7 @@ function readEntryFile(file: FileInfo, ctx: ReadContext): ParsedEntry {
 async function readMediaFile(file: FileInfo, ctx: ReadContext): Promise<Dimensions> {
   let dims: Dimensions;
   try {
-    dims = await ctx.cache.media.get(file, () => readDimensions(file.abs, mimeType(file.rel), file.size, ctx.parseCache));
+    dims = await ctx.cache.media.get(file, () => readDimensions(file, mimeType(file.rel), file.size, ctx.parseCache));
   } catch (err) {
     ctx.cache.media.forget(file);
     reportReadFailure(ctx, file, err);

@@ -1,13 +1,13 @@
 // Project media: every file under media/ (SPEC §2.5), with caption/alt from media/_media.yaml and
 // the pixel size of images read from the first bytes of the file.
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { lookup } from 'mrmime';
 import { mediaNumber } from '../snapshot/dialect/media-number.js';
 import type { MediaRecord } from '../snapshot/model.js';
 import type { ParseCache } from './parse-cache.js';
 import { describe, isPlainObject, type IssueList } from './issues.js';
 import type { ParsedYaml } from './parse.js';
-import { FileProblem, NOT_REGULAR } from './read.js';
+import { openListed, type ListedFile } from './open-content.js';
 
 export interface Dimensions {
   readonly width: number | null;
@@ -24,13 +24,12 @@ export function mimeType(fileName: string): string {
 }
 
 /** Width and height of an image file (null for other files and unreadable images). */
-export async function readDimensions(path: string, mime: string, size: number, cache?: ParseCache): Promise<Dimensions> {
+export async function readDimensions(file: ListedFile, mime: string, size: number, cache?: ParseCache): Promise<Dimensions> {
   if (!mime.startsWith('image/') || size === 0) return NO_SIZE;
-  // As in read.ts: a FIFO put in place of an image after the listing must not block the read.
+  // As in read.ts: only the file the listing saw (not a link or FIFO put in its place since).
   // Sync reads, as for the other files (load.ts): a promise-based handle cost several times more.
-  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  const { fd } = openListed(file);
   try {
-    if (!fstatSync(fd).isFile()) throw new FileProblem(NOT_REGULAR);
     for (const limit of HEAD_BYTES) {
       const length = Math.min(size, limit);
       const bytes = new Uint8Array(length);

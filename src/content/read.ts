@@ -1,8 +1,10 @@
 // Reading one content file's text, the same way everywhere (the loader and its worker threads):
-// only a regular file (reading a FIFO or a device waits forever or never ends), at most
-// LIMITS.fileBytes, and valid UTF-8 (a byte replaced by U+FFFD would change the content silently).
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+// only a regular file (reading a FIFO or a device waits forever or never ends) at the place the
+// listing saw it (open-content.ts), at most LIMITS.fileBytes, and valid UTF-8 (a byte replaced by
+// U+FFFD would change the content silently).
+import { closeSync, readSync } from 'node:fs';
 import { formatBytes, LIMITS } from './limits.js';
+import { openListed, type ListedFile } from './open-content.js';
 
 /** A file that can be read but not used as content; `line` where the problem is known. */
 export class FileProblem extends Error {
@@ -18,12 +20,9 @@ export class FileProblem extends Error {
 export const NOT_REGULAR = 'not a regular file (a FIFO, socket or device): remove it or move it out of the content folder';
 
 /** The file's text, a leading byte order mark removed. Throws FileProblem or a file system error. */
-export function readContentText(path: string): string {
-  // O_NONBLOCK: opening a FIFO waits for a writer otherwise. It changes nothing for a regular file.
-  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+export function readContentText(file: ListedFile): string {
+  const { fd, stats: info } = openListed(file);
   try {
-    const info = fstatSync(fd);
-    if (!info.isFile()) throw new FileProblem(NOT_REGULAR);
     if (info.size > LIMITS.fileBytes) throw tooLarge(info.size);
     // One byte more than expected tells a file that grew past the limit since fstat.
     const bytes = Buffer.allocUnsafe(info.size + 1);

@@ -9,6 +9,7 @@ import { idProblem } from '../content/identifiers.js';
 import { newSuffix, recoverOutput, siblingName, swapIn } from '../snapshot/dist-swap.js';
 import type { DialectName } from '../snapshot/model.js';
 import { Fetcher, type EtagCache } from './fetch.js';
+import { pullLimits, type PullLimits } from './limits.js';
 import { downloadMedia, type MediaEtags } from './media.js';
 import { PullError, type PulledProject } from './model.js';
 import { readCqa } from './read-cqa.js';
@@ -38,6 +39,8 @@ export interface PullOptions {
   readonly pageSize?: number;
   /** The largest JSON answer read (default 64 MiB; tests make it small). */
   readonly maxDocumentBytes?: number;
+  /** Pages, items and media bytes a pull may read (limits.ts; each has a default). */
+  readonly limits?: Partial<PullLimits>;
   /** Tries per request and the first pause before a retry (tests shorten it). */
   readonly tries?: number;
   readonly backoffMs?: number;
@@ -96,6 +99,7 @@ async function checkTarget(folder: string, out: string, force: boolean): Promise
 export async function pull(o: PullOptions): Promise<PullResult> {
   const badId = idProblem('project id', o.project);
   if (badId) throw new PullError(`--project: ${badId}`, true);
+  const limits = pullLimits(o.limits);
   const folder = join(o.out, o.project);
   const warn = o.warn ?? (() => undefined);
   const progress = o.onProgress ?? (() => undefined);
@@ -113,7 +117,7 @@ export async function pull(o: PullOptions): Promise<PullResult> {
     ...(o.maxDocumentBytes !== undefined ? { maxDocumentBytes: o.maxDocumentBytes } : {}),
     onRetry: (path, reason) => progress(`retrying ${path} (${reason})`),
   });
-  const read: ReadOptions = { fetcher, project: o.project, collections: o.collections, drafts: o.drafts === true, pageSize: o.pageSize ?? 100, warn, progress };
+  const read: ReadOptions = { fetcher, project: o.project, collections: o.collections, drafts: o.drafts === true, pageSize: o.pageSize ?? 100, limits, warn, progress };
   progress(`reading ${o.project} from ${o.baseUrl}`);
   const project = o.dialect === 'elmapi' ? await readElmapi(read) : await readCqa(read);
 
@@ -132,6 +136,7 @@ export async function pull(o: PullOptions): Promise<PullResult> {
         previousTree: same ? folder : undefined,
         previous: same ? marker.media : {},
         concurrency: o.concurrency ?? 4,
+        limits,
         onFile: () => progress(`media ${++done}/${project.media.length}`),
       });
       files += project.media.length;

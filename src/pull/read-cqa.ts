@@ -5,6 +5,7 @@
 import { FIELD_TYPES, type FieldDef, type FieldType, type JsonValue } from '../snapshot/model.js';
 import { expectShape, isObject } from './answers.js';
 import { inferSort } from './infer-sort.js';
+import { overLimit, statedSize } from './limits.js';
 import type { PulledCollection, PulledEntry, PulledMedia, PulledProject } from './model.js';
 import { PullError } from './model.js';
 import { isPublic, readDocument, type ReadOptions } from './read-options.js';
@@ -18,7 +19,8 @@ import { richtextReady } from '../content/richtext.js';
 async function listAll(o: ReadOptions, path: string, query: string, what: string): Promise<unknown[]> {
   const items: unknown[] = [];
   let last = '';
-  for (let offset = 0; ; ) {
+  for (let offset = 0, pages = 0; ; ) {
+    if (++pages > o.limits.maxPages) throw overLimit(o.limits, 'maxPages', what);
     const page = `${path}?${query ? `${query}&` : ''}limit=${o.pageSize}&offset=${offset}`;
     const body = await readDocument(o, page, what, 'check --project and --collections');
     const url = o.fetcher.url(page).href;
@@ -29,6 +31,7 @@ async function listAll(o: ReadOptions, path: string, query: string, what: string
     const same = JSON.stringify(data);
     if (data.length > 0 && same === last) throw new PullError(`${url}: the page repeats the one before (offset ignored?); cannot read ${what} to its end`);
     last = same;
+    if (items.length + data.length > o.limits.maxEntries) throw overLimit(o.limits, 'maxEntries', what);
     items.push(...data);
     offset += data.length;
     if (data.length < o.pageSize || offset >= (total as number)) return items;
@@ -82,7 +85,8 @@ export async function readCqa(o: ReadOptions): Promise<PulledProject> {
   const media: PulledMedia[] = (await listAll(o, `${base}/project-media`, '', 'the media list')).map((raw) => {
     expectShape(isObject(raw) && typeof raw.id === 'string' && typeof raw.full_url === 'string', fetcher.url(`${base}/project-media`).href, 'media objects with id and full_url');
     const m = raw as Record<string, unknown>;
-    return { path: m.id as string, caption: textOrNull(m.caption), alt: textOrNull(m.alt), url: fetcher.url(m.full_url as string).href, size: Number(m.size) };
+    const size = statedSize(m.size, `media '${m.id as string}'`);
+    return { path: m.id as string, caption: textOrNull(m.caption), alt: textOrNull(m.alt), url: fetcher.url(m.full_url as string).href, size };
   });
 
   return {

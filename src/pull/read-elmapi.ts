@@ -9,6 +9,7 @@ import { derivedMediaNumber } from '../snapshot/dialect/media-number.js';
 import type { FieldDef, FieldType, JsonValue } from '../snapshot/model.js';
 import { expectShape, isObject } from './answers.js';
 import { inferSort } from './infer-sort.js';
+import { overLimit, statedSize } from './limits.js';
 import { PullError, type PulledCollection, type PulledEntry, type PulledMedia, type PulledProject } from './model.js';
 import { isPublic, readDocument, type ReadOptions } from './read-options.js';
 
@@ -29,7 +30,8 @@ const isEntry = (v: unknown): boolean => isObject(v) && Object.hasOwn(v, 'id') &
 async function listAll(o: ReadOptions, path: string, query: string, what: string): Promise<Raw[]> {
   const items: Raw[] = [];
   let last = '';
-  for (let offset = 0; ; offset += o.pageSize) {
+  for (let offset = 0, pages = 0; ; offset += o.pageSize) {
+    if (++pages > o.limits.maxPages) throw overLimit(o.limits, 'maxPages', what);
     const page = `${path}?${query ? `${query}&` : ''}limit=${o.pageSize}&offset=${offset}`;
     const url = o.fetcher.url(page).href;
     const body = await readDocument(o, page, what, 'check --collections (the names as in the API URLs) and --project');
@@ -37,6 +39,7 @@ async function listAll(o: ReadOptions, path: string, query: string, what: string
     const same = JSON.stringify(body);
     if (body.length > 0 && same === last) throw new PullError(`${url}: the page repeats the one before (offset ignored?); cannot read ${what} to its end`);
     last = same;
+    if (items.length + body.length > o.limits.maxEntries) throw overLimit(o.limits, 'maxEntries', what);
     items.push(...(body as Raw[]));
     if (body.length === 0 || body.length < o.pageSize) return items;
   }
@@ -53,6 +56,7 @@ export async function readElmapi(o: ReadOptions): Promise<PulledProject> {
   const mediaPath = `${base}/project-media`;
   const mediaList = await readDocument(o, mediaPath, 'the media list', 'check --project');
   expectShape(Array.isArray(mediaList) && mediaList.every(isMedia), fetcher.url(mediaPath).href, 'a JSON array of media objects');
+  if ((mediaList as Raw[]).length > o.limits.maxEntries) throw overLimit(o.limits, 'maxEntries', 'the media list');
   const media = (mediaList as Raw[]).map((m) => mediaFrom(m, project, o));
   const mediaByNumber = new Map((mediaList as Raw[]).map((m, i) => [String(m.id), (media[i] as PulledMedia).path]));
 
@@ -126,7 +130,7 @@ function mediaFrom(m: Raw, project: string, o: ReadOptions): PulledMedia {
     alt: null,
     ...(Number.isSafeInteger(number) && number !== derivedMediaNumber(path) ? { number } : {}),
     url: url.href,
-    size: Number(m.size),
+    size: statedSize(m.size, `media ${JSON.stringify(fileName)}`),
   };
 }
 

@@ -1,6 +1,7 @@
 // What both readers (read-cqa.ts, read-elmapi.ts) are given.
 import { readJson } from './answers.js';
 import type { Fetcher } from './fetch.js';
+import type { PullLimits } from './limits.js';
 
 export interface ReadOptions {
   readonly fetcher: Fetcher;
@@ -11,6 +12,8 @@ export interface ReadOptions {
   readonly drafts: boolean;
   /** Items asked per page of a list. */
   readonly pageSize: number;
+  /** Pages and items per list (see limits.ts). */
+  readonly limits: PullLimits;
   /** Something the person should look at; the pull goes on. */
   readonly warn: (message: string) => void;
   /** Where the pull is, for the progress line. */

@@ -19,6 +19,8 @@ import { documentPieces } from './document-pieces.js';
 import { notFoundRules, type NotFoundRule } from './not-found.js';
 import { collectionQueryJson } from './serialize.js';
 import { makeThumbnail } from './thumbnail.js';
+import { copyMedia, readMedia, type MediaSource } from './media-source.js';
+import { mediaRoot } from '../http/media-root.js';
 import type { Snapshot } from './types.js';
 
 export interface WriteDistOptions {
@@ -79,9 +81,9 @@ type FileJob =
   /** An API document, made when it is written (a million of them would not all fit in memory). */
   | { readonly kind: 'document'; readonly rel: string; readonly path: string }
   | { readonly kind: 'text'; readonly rel: string; readonly text: string }
-  | { readonly kind: 'copy'; readonly rel: string; readonly source: string }
+  | { readonly kind: 'copy'; readonly rel: string; readonly source: MediaSource }
   /** A media item's thumbnail, made from its file (thumbs.ts, thumbnail.ts). */
-  | { readonly kind: 'thumb'; readonly rel: string; readonly source: string; readonly media: string };
+  | { readonly kind: 'thumb'; readonly rel: string; readonly source: MediaSource; readonly media: string };
 
 type DocumentJob = Extract<FileJob, { kind: 'json' | 'document' }>;
 
@@ -183,8 +185,9 @@ function planFiles(snapshot: Snapshot): FileJob[] {
   for (const path of snapshot.paths) jobs.push({ kind: 'document', rel: documentFile(path), path });
   for (const p of snapshot.projects.values()) {
     for (const m of p.media) {
-      jobs.push({ kind: 'copy', rel: `media/${p.record.id}/${m.record.id}`, source: m.record.source });
-      if (m.thumb) jobs.push({ kind: 'thumb', rel: `thumbs/${p.record.id}/${m.record.id}`, source: m.record.source, media: m.record.id });
+      const source = { root: mediaRoot(m.record), id: m.record.id };
+      jobs.push({ kind: 'copy', rel: `media/${p.record.id}/${m.record.id}`, source });
+      if (m.thumb) jobs.push({ kind: 'thumb', rel: `thumbs/${p.record.id}/${m.record.id}`, source, media: m.record.id });
     }
     for (const c of p.collections.values()) {
       jobs.push({ kind: 'json', rel: documentFile(`/api/${p.record.id}/${c.record.slug}.query`), text: collectionQueryJson(c) });
@@ -406,20 +409,28 @@ class TreeWriter {
     if (failure !== undefined) throw failure;
   }
 
-  async copies(jobs: readonly { rel: string; source: string }[]): Promise<void> {
+  async copies(jobs: readonly { rel: string; source: MediaSource }[]): Promise<void> {
     await eachLimit(jobs, COPY_CONCURRENCY, async (job) => {
-      const target = this.target(job.rel);
-      await fsp.copyFile(job.source, target);
-      this.count((await fsp.stat(target)).size);
+      try {
+        this.count(await copyMedia(job.source, this.target(job.rel)));
+      } catch (err) {
+        throw new DistError((err as Error).message);
+      }
     });
   }
 
   /** Thumbnails: sharp decodes and scales on libuv's thread pool. */
-  async thumbs(jobs: readonly { rel: string; source: string; media: string }[]): Promise<void> {
+  async thumbs(jobs: readonly { rel: string; source: MediaSource; media: string }[]): Promise<void> {
     await eachLimit(jobs, THUMB_CONCURRENCY, async (job) => {
+      let input: Buffer;
+      try {
+        input = await readMedia(job.source);
+      } catch (err) {
+        throw new DistError((err as Error).message);
+      }
       let bytes: Buffer;
       try {
-        bytes = await makeThumbnail(await fsp.readFile(job.source));
+        bytes = await makeThumbnail(input);
       } catch (err) {
         throw new DistError(`cannot make the thumbnail of media '${job.media}' (${(err as Error).message}); replace the file with a readable image`);
       }
@@ -436,8 +447,8 @@ async function writeTree(writer: TreeWriter, jobs: readonly FileJob[], dirs: rea
   writer.mkdirs(dirs);
   const json: DocumentJob[] = [];
   const text: { rel: string; text: string }[] = [];
-  const copy: { rel: string; source: string }[] = [];
-  const thumb: { rel: string; source: string; media: string }[] = [];
+  const copy: { rel: string; source: MediaSource }[] = [];
+  const thumb: { rel: string; source: MediaSource; media: string }[] = [];
   for (const j of jobs) {
     if (j.kind === 'json' || j.kind === 'document') json.push(j);
     else if (j.kind === 'text') text.push(j);
@@ -445,7 +456,7 @@ async function writeTree(writer: TreeWriter, jobs: readonly FileJob[], dirs: rea
     else copy.push(j);
   }
   writer.texts(text);
-  // Media copies (kernel-side copy_file_range) and thumbnails run alongside the documents.
+  // Media copies (through the checked file handle: media-source.ts) and thumbnails run alongside the documents.
   const results = await Promise.allSettled([writer.documents(json, (j) => piecesOf(snapshot, j)), writer.copies(copy), writer.thumbs(thumb)]);
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;

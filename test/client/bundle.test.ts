@@ -9,7 +9,7 @@ describe('client bundle', () => {
     const { bytes, budget, code, inputs } = await clientBundle();
     expect(budget).toBe(60 * 1024);
     expect(bytes).toBeLessThanOrEqual(budget);
-    for (const input of inputs) expect(input).toMatch(/^src\/(client|query)\/|^src\/snapshot\/(model|order|serialize)\.ts$|^src\/snapshot\/dialect\/|^src\/http\/problem\.ts$/);
+    for (const input of inputs) expect(input).toMatch(/^src\/(client|query)\/|^src\/snapshot\/(model|order|serialize)\.ts$|^src\/snapshot\/dialect\/|^src\/http\/problem\.ts$|^src\/content\/(identifiers|media-name)\.ts$/);
     expect(code).not.toMatch(/\bprocess\.|\bBuffer\b|\bimport\.meta\b|\brequire\(/);
   }, 30_000);
 });

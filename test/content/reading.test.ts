@@ -53,7 +53,7 @@ describe('non-regular files in the content tree', () => {
   it('refuses a FIFO at read time too, without waiting for a writer (a file swapped after listing)', () => {
     const root = writeTree({});
     mkfifo(join(root, 'swapped.yaml'));
-    expect(() => readContentText(join(root, 'swapped.yaml'))).toThrow(FileProblem);
+    expect(() => readContentText({ abs: join(root, 'swapped.yaml'), rel: 'swapped.yaml' })).toThrow(FileProblem);
   });
 
   it('lets `cqa build` finish on a tree with a FIFO', () => {

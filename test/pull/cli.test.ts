@@ -45,6 +45,8 @@ describe('cqa pull usage', () => {
     [['http://127.0.0.1:4000', '--project', 'demo', '--concurrency', '0'], /--concurrency must be an integer from 1 to 32, got '0'/],
     [['http://127.0.0.1:4000', '--project', 'demo', '--concurrency', '33'], /--concurrency must be an integer from 1 to 32, got '33'/],
     [['http://127.0.0.1:4000', '--project', 'demo', '--collections', ''], /--collections names no collection/],
+    [['http://127.0.0.1:4000', '--project', 'demo', '--max-pages', '0'], /--max-pages must be a positive integer, got '0'/],
+    [['http://127.0.0.1:4000', '--project', 'demo', '--max-file-size', 'abc'], /--max-file-size must be a size in bytes, optionally with a unit/],
     [['http://127.0.0.1:4000', '--project', 'demo', '--collections', ' , '], /--collections names no collection \(got ' , '\)/],
     [['http://127.0.0.1:99999', '--project', 'demo'], /BASE_URL 'http:\/\/127\.0\.0\.1:99999' is not a valid URL: check the host name and the port \(1 to 65535\)/],
     [['http://127.0.0.1:4000/x?y=1', '--project', 'demo'], /BASE_URL must have no query/],

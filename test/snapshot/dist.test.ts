@@ -131,7 +131,7 @@ describe('writeDist', () => {
     await writeDist(snapshot, { out: target });
     const before = treeDigest(target);
     const model = fixtureModel([...media, { ...media[0]!, id: 'gone.txt', file_name: 'gone.txt', source: join(mediaDir, 'does-not-exist') }]);
-    await expect(writeDist(createSnapshot(model), { out: target })).rejects.toThrow(/ENOENT/);
+    await expect(writeDist(createSnapshot(model), { out: target })).rejects.toThrow(/media 'gone.txt' is no longer a regular file/);
     expect(treeDigest(target)).toEqual(before);
     expect(readdirSync(work).filter((n) => n.startsWith('failing'))).toEqual(['failing']);
     rmSync(target, { recursive: true });

@@ -1,0 +1,63 @@
+// How much a pull may read from a server: the server is not trusted to end its lists or to state
+// honest sizes. An endless list (each page new ids, meta.total in the billions) grew memory until
+// the process died; a media size that was not a number switched the per-file check off, and 13.5 GB
+// were written in 50 s. Each cap names itself and the option that raises it when it is reached.
+import { PullError } from './model.js';
+
+export interface PullLimits {
+  /** Pages read per list (one collection, its drafts, the media list). */
+  readonly maxPages: number;
+  /** Items per list: entries of one collection (and again of its drafts), media items. */
+  readonly maxEntries: number;
+  /** Bytes of one media file, whatever size the API states. */
+  readonly maxFileBytes: number;
+  /** Bytes of all media files downloaded in one pull. */
+  readonly maxMediaBytes: number;
+}
+
+export const DEFAULT_LIMITS: PullLimits = {
+  maxPages: 10_000,
+  maxEntries: 200_000,
+  maxFileBytes: 1024 ** 3, // 1 GiB
+  maxMediaBytes: 16 * 1024 ** 3, // 16 GiB
+};
+
+/** The command-line option that raises each limit. */
+export const LIMIT_OPTIONS: Record<keyof PullLimits, string> = {
+  maxPages: '--max-pages',
+  maxEntries: '--max-entries',
+  maxFileBytes: '--max-file-size',
+  maxMediaBytes: '--max-media-size',
+};
+
+const UNITS: Record<keyof PullLimits, string> = { maxPages: 'pages', maxEntries: 'items', maxFileBytes: 'bytes', maxMediaBytes: 'bytes of media in all' };
+
+/** The error for a limit reached: what, the limit, and how to raise it. */
+export function overLimit(limits: PullLimits, limit: keyof PullLimits, what: string): PullError {
+  return new PullError(`${what}: more than ${limits[limit]} ${UNITS[limit]}, the limit of this pull; stopped. If that is expected, raise it with ${LIMIT_OPTIONS[limit]} N`);
+}
+
+/** Whether `n` is a count or a size: a non-negative safe integer. */
+export const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+
+/**
+ * A media size as an API states it: a non-negative integer, or a string of digits (some APIs
+ * send numbers as strings). Anything else is refused, never turned into NaN.
+ */
+export function statedSize(value: unknown, what: string): number {
+  const n = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value;
+  if (!isCount(n)) throw new PullError(`${what}: the API states its size as ${JSON.stringify(value) ?? String(value)}, not a number of bytes (a non-negative integer); cannot check the download`);
+  return n;
+}
+
+/** Limits given in part, checked: each a positive safe integer. */
+export function pullLimits(given: Partial<PullLimits> = {}): PullLimits {
+  const limits = { ...DEFAULT_LIMITS };
+  for (const key of Object.keys(DEFAULT_LIMITS) as (keyof PullLimits)[]) {
+    const v = given[key];
+    if (v === undefined) continue;
+    if (!isCount(v) || v === 0) throw new PullError(`${LIMIT_OPTIONS[key]} must be a positive integer, got ${String(v)}`, true);
+    limits[key] = v;
+  }
+  return limits;
+}

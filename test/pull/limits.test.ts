@@ -1,0 +1,176 @@
+// What a pull may read from a server it does not trust: a media size that is not a number used to
+// switch the size check off (13.5 GB written in 50 s from an endless body), and a list whose pages
+// always bring new ids ran until memory ran out. Every cap stops the pull with a message naming the
+// limit and the option that raises it, before the damage; nothing is left behind.
+import { readdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { limitsFromArgs } from '../../src/commands/pull-limits.js';
+import { DEFAULT_LIMITS } from '../../src/pull/limits.js';
+import { PullError } from '../../src/pull/model.js';
+import { pull, type PullOptions } from '../../src/pull/pull.js';
+import { removeTempDirs, tempDir } from './fixture.js';
+
+let server: Server | undefined;
+let url = '';
+const asked: string[] = [];
+
+type Answer = { status?: number; body: string | Buffer | 'endless' } | undefined;
+
+/** A server on 127.0.0.1; `endless` streams zeros until the client goes away. */
+async function serve(route: (path: string, q: URLSearchParams) => Answer): Promise<void> {
+  asked.length = 0;
+  server = createServer((req, res) => {
+    const u = new URL(req.url ?? '/', 'http://x');
+    asked.push(u.pathname);
+    const a = route(u.pathname, u.searchParams);
+    if (!a) return void res.writeHead(404).end('{}');
+    res.writeHead(a.status ?? 200, { 'Content-Type': 'application/json' });
+    if (a.body !== 'endless') return void res.end(a.body);
+    const chunk = Buffer.alloc(64 * 1024);
+    const more = () => {
+      while (!res.destroyed && res.write(chunk));
+    };
+    res.on('drain', more);
+    more();
+  });
+  await new Promise<void>((r) => server?.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+  server = undefined;
+});
+afterAll(removeTempDirs);
+
+const json = (v: unknown): Answer => ({ body: JSON.stringify(v) });
+const entry = (id: string) => ({ id, locale: 'en', title: id });
+const DOC = json({ data: { id: 'p', name: 'P', collections: [{ slug: 'posts', name: 'Posts', fields: [{ name: 'title', type: 'text' }] }] } });
+
+function cqaApi(media: unknown[], list: (offset: number) => Answer = () => json({ data: [], meta: { total: 0 } })) {
+  return (path: string, q: URLSearchParams): Answer => {
+    if (path === '/api/p') return DOC;
+    if (path === '/api/p/posts') return list(Number(q.get('offset')));
+    if (path === '/api/p/project-media') return json({ data: media, meta: { total: media.length } });
+    if (path.startsWith('/files/')) return { body: 'endless' };
+    return undefined;
+  };
+}
+
+const options = (extra: Partial<PullOptions> = {}): PullOptions => ({ baseUrl: url, project: 'p', dialect: 'cqa', out: tempDir(), pageSize: 2, tries: 1, ...extra });
+
+async function refusal(o: PullOptions): Promise<string> {
+  const err = await pull(o).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(PullError);
+  expect(readdirSync(o.out)).toEqual([]);
+  return (err as Error).message;
+}
+
+describe('media sizes the API states', () => {
+  it.each([['10'.repeat(20)], ['abc'], ['1e3'], [-1], [1.5], [null], [true], [{}], ['']])('size %j is refused before any download, naming the media', async (size) => {
+    await serve(cqaApi([{ id: 'a.bin', full_url: '/files/a.bin', size }]));
+    expect(await refusal(options({ media: true }))).toMatch(/^media 'a\.bin': the API states its size as .*, not a number of bytes \(a non-negative integer\)/);
+    expect(asked.filter((p) => p.startsWith('/files/'))).toEqual([]);
+  });
+
+  it('elmapi: a size that is not a number is refused too', async () => {
+    await serve((path) => {
+      if (path === '/api/p') return json({ uuid: 'p', name: 'P' });
+      if (path === '/api/p/project-media') return json([{ id: 1, file_name: 'a.png', full_url: '/files/a.png', size: 'huge' }]);
+      if (path === '/api/p/posts') return json([]);
+      return undefined;
+    });
+    expect(await refusal(options({ dialect: 'elmapi', collections: ['posts'], media: true }))).toMatch(/media "a\.png": the API states its size as "huge"/);
+  });
+
+  it('a size as a string of digits is read as the number (some APIs send numbers as strings)', async () => {
+    await serve((path, q) => (path === '/files/a.txt' ? { body: 'hello' } : cqaApi([{ id: 'a.txt', full_url: '/files/a.txt', size: '5' }])(path, q)));
+    const r = await pull(options({ media: true }));
+    expect(r.mediaBytes).toBe(5);
+  });
+});
+
+describe('caps on media bytes', () => {
+  it('a file stated larger than --max-file-size is refused before it is downloaded', async () => {
+    await serve(cqaApi([{ id: 'a.bin', full_url: '/files/a.bin', size: 20 * 1024 ** 3 }]));
+    const message = await refusal(options({ media: true }));
+    expect(message).toBe(`media 'a.bin' (the API states 21474836480 bytes): more than ${DEFAULT_LIMITS.maxFileBytes} bytes, the limit of this pull; stopped. If that is expected, raise it with --max-file-size N`);
+    expect(asked.filter((p) => p.startsWith('/files/'))).toEqual([]);
+  });
+
+  it('an endless body is cut off at the stated size', async () => {
+    await serve(cqaApi([{ id: 'a.bin', full_url: '/files/a.bin', size: 1000 }]));
+    expect(await refusal(options({ media: true }))).toMatch(/media 'a\.bin': got more than 1000 bytes/);
+  });
+
+  it('all media together larger than --max-media-size are refused before any download', async () => {
+    const media = ['a', 'b', 'c'].map((n) => ({ id: `${n}.bin`, full_url: `/files/${n}.bin`, size: 600 }));
+    await serve(cqaApi(media));
+    expect(await refusal(options({ media: true, limits: { maxMediaBytes: 1000 } }))).toBe(
+      'the 3 media files (the API states 1800 bytes in all): more than 1000 bytes of media in all, the limit of this pull; stopped. If that is expected, raise it with --max-media-size N',
+    );
+    expect(asked.filter((p) => p.startsWith('/files/'))).toEqual([]);
+  });
+});
+
+describe('caps on lists', () => {
+  const endless = (offset: number) => json({ data: [entry(`e${offset}`), entry(`e${offset + 1}`)], meta: { total: 1e12 } });
+
+  it('pages that always bring new ids stop at --max-pages', async () => {
+    await serve(cqaApi([], endless));
+    expect(await refusal(options({ limits: { maxPages: 5, maxEntries: 1000 } }))).toBe(
+      "collection 'posts': more than 5 pages, the limit of this pull; stopped. If that is expected, raise it with --max-pages N",
+    );
+    expect(asked.filter((p) => p === '/api/p/posts').length).toBe(5);
+  });
+
+  it('and at --max-entries, whichever comes first', async () => {
+    await serve(cqaApi([], endless));
+    expect(await refusal(options({ limits: { maxEntries: 7 } }))).toMatch(/^collection 'posts': more than 7 items, .* --max-entries N$/);
+    expect(asked.filter((p) => p === '/api/p/posts').length).toBe(4);
+  });
+
+  it('the default caps end such a list too', async () => {
+    await serve(cqaApi([], endless));
+    // pageSize 2: the default 200,000 items would take 100,000 pages, so the 10,000 pages come first.
+    expect(await refusal(options())).toMatch(new RegExp(`more than ${DEFAULT_LIMITS.maxPages} pages`));
+  }, 120_000);
+
+  it('elmapi: the same caps', async () => {
+    await serve((path, q) => {
+      if (path === '/api/p') return json({ uuid: 'p', name: 'P' });
+      if (path === '/api/p/project-media') return json([]);
+      const offset = Number(q.get('offset'));
+      if (path === '/api/p/posts') return json([entry(`e${offset}`), entry(`e${offset + 1}`)]);
+      return undefined;
+    });
+    expect(await refusal(options({ dialect: 'elmapi', collections: ['posts'], limits: { maxPages: 3 } }))).toMatch(/^collection 'posts': more than 3 pages/);
+    expect(await refusal(options({ dialect: 'elmapi', collections: ['posts'], limits: { maxEntries: 3 } }))).toMatch(/^collection 'posts': more than 3 items/);
+  });
+
+  it('a media list longer than --max-entries is refused', async () => {
+    await serve(cqaApi(['a', 'b', 'c'].map((n) => ({ id: `${n}.bin`, full_url: `/files/${n}.bin`, size: 1 }))));
+    expect(await refusal(options({ limits: { maxEntries: 2 } }))).toMatch(/^the media list: more than 2 items/);
+  });
+});
+
+describe('the limit options', () => {
+  it('read counts and sizes with units, and name the option when wrong', () => {
+    expect(limitsFromArgs({ 'max-pages': '50', 'max-entries': '7', 'max-file-size': '500MiB', 'max-media-size': '2 GiB' })).toEqual({
+      maxPages: 50,
+      maxEntries: 7,
+      maxFileBytes: 500 * 1024 ** 2,
+      maxMediaBytes: 2 * 1024 ** 3,
+    });
+    expect(() => limitsFromArgs({ 'max-pages': '0' })).toThrow("--max-pages must be a positive integer, got '0'");
+    expect(() => limitsFromArgs({ 'max-entries': 'lots' })).toThrow("--max-entries must be a positive integer, got 'lots'");
+    expect(() => limitsFromArgs({ 'max-file-size': 'NaN' })).toThrow(/--max-file-size must be a size in bytes/);
+    expect(() => limitsFromArgs({ 'max-media-size': '5 parsecs' })).toThrow(/--max-media-size must be a size in bytes/);
+  });
+
+  it('refuses limits given to the library that are not positive integers', async () => {
+    await expect(pull(options({ limits: { maxFileBytes: Number.NaN } }))).rejects.toThrow('--max-file-size must be a positive integer, got NaN');
+  });
+});
