@@ -7,6 +7,7 @@
 import type { MediaRecord } from '../snapshot/model.js';
 import type { Snapshot } from '../snapshot/types.js';
 import type { Encoding } from './accept.js';
+import type { Problem } from './problem.js';
 import { HttpCore, type CoreResponse, type HttpOptions, type Platform, type QueryEngine } from './core.js';
 import { defaultEngine } from './engine.js';
 import { digestTag, etagOf, ifNoneMatch } from './etag.js';
@@ -42,6 +43,13 @@ export interface HandlerOptions extends HttpOptions {
    * Cloudflare Workers, else 'handler'.
    */
   readonly compression?: 'handler' | 'runtime';
+}
+
+/** Thrown by a reader to answer with `problem` (e.g. a thumbnail refused: 422) rather than 404. */
+export class MediaProblem extends Error {
+  constructor(readonly problem: Problem, readonly headers: Record<string, string> = {}) {
+    super(problem.detail);
+  }
 }
 
 /** A media file opened for an answer (see HandlerOptions.openMedia). */
@@ -121,7 +129,13 @@ export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}):
       const file = await openMedia(m);
       if (file) return answer(request, r, m, h, file.size, file.tag, file.modified, (start, end) => file.body(start, end), file.close);
     } else {
-      const bytes = await (r.thumb ? readThumbnail : readMedia)(m);
+      let bytes: Uint8Array | null;
+      try {
+        bytes = await (r.thumb ? readThumbnail : readMedia)(m);
+      } catch (err) {
+        if (!(err instanceof MediaProblem)) throw err;
+        return toResponse(core.problem({ method: request.method, path: '', query: '', headers: h }, err.problem, err.headers));
+      }
       if (bytes) return answer(request, r, m, h, bytes.length, digestTag(sha256(bytes)), undefined, (start, end) => bytes.subarray(start, end + 1) as BodyInit, () => undefined);
     }
     const detail = r.thumb
