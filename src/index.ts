@@ -7,7 +7,7 @@ export { createContentLoader, loadContent, ContentError, type ContentLoader, typ
 export { startServer, type StartServerOptions, type RunningServer, type ReloadEvent } from './http/start.js';
 export type { ControlOptions, Delay, FailStatus } from './http/controls.js';
 export type { RequestRecord } from './http/journal.js';
-export { createHandler, type FetchHandler, type HandlerOptions, type MediaReader } from './http/fetch-node.js';
+export { createHandler, type FetchHandler, type HandlerOptions, type MediaFile, type MediaReader } from './http/fetch-node.js';
 export type { HttpOptions } from './http/core.js';
 export { writeDist, DistError, type WriteDistOptions, type DistResult } from './snapshot/dist.js';
 export type { Precompress } from './snapshot/dist-compression.js';

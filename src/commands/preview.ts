@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { negotiateEncoding } from '../http/accept.js';
 import { refuseConnect } from '../http/connect.js';
 import { openInside, ServedRoot } from '../http/open-file.js';
+import { mediaHeaders } from '../snapshot/media-headers.js';
 import { sendFile } from '../http/send-file.js';
 import { mimeType } from '../content/media.js';
 import { dialectOf } from '../snapshot/dialect/index.js';
@@ -192,6 +193,8 @@ export function previewHandler(dir: string): (req: IncomingMessage, res: ServerR
     if (found.api) headers.vary = 'Accept-Encoding';
     if (found.coding) headers['content-encoding'] = found.coding;
     for (const rule of rules) if (rule.pattern.test(pathname)) for (const [k, v] of rule.headers) headers[k.toLowerCase()] = v;
+    // Media as cqa serve sends them (sandboxed, downloads for active types), whatever _headers says.
+    if (!found.api) Object.assign(headers, mediaHeaders(mimeType(found.rel)));
     return headers;
   };
 

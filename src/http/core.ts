@@ -17,6 +17,7 @@ import type { ExplorerPage } from './explorer/index.js';
 import { API_PROBLEMS, type Problem } from './problem.js';
 import { MEDIA_SEGMENT, route, type Route } from './routes.js';
 import { withServerUrl } from './openapi-server.js';
+import { mediaHeaders } from '../snapshot/media-headers.js';
 
 export type { Platform } from './compress.js';
 export type { Encoding } from './accept.js';
@@ -255,7 +256,9 @@ export class HttpCore {
         // `/thumbs/…`: only items with a thumbnail have one (src/snapshot/thumbs.ts).
         const m = r.thumb && !found?.thumb ? undefined : found;
         if (!m) return this.problem(req, { status: 404, code: 'not_found', detail: r.thumb && found ? `media '${r.id}' has no thumbnail: only images over 600 px high in a project of dialect elmapi have one` : `no media file '${r.id}' in project '${r.project}'`, situation: { kind: 'media_not_found' } }, {}, d);
-        return { status: 200, headers: { ...this.cors.headers(header(h, 'origin')), ...this.vary() }, body: null, media: m.record, ...(r.thumb ? { thumb: true } : {}) };
+        // CSP sandbox, nosniff, and a download for active types (media-headers.ts): on every adapter.
+        const headers = { ...this.cors.headers(header(h, 'origin')), ...this.vary(), ...mediaHeaders(m.record.mime_type) };
+        return { status: 200, headers, body: null, media: m.record, ...(r.thumb ? { thumb: true } : {}) };
       }
       default:
         break;

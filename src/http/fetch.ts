@@ -7,6 +7,7 @@
 import type { MediaRecord } from '../snapshot/model.js';
 import type { Snapshot } from '../snapshot/types.js';
 import type { Encoding } from './accept.js';
+import type { Problem } from './problem.js';
 import { HttpCore, type CoreResponse, type HttpOptions, type Platform, type QueryEngine } from './core.js';
 import { defaultEngine } from './engine.js';
 import { digestTag, etagOf, ifNoneMatch } from './etag.js';
@@ -26,6 +27,12 @@ export interface HandlerOptions extends HttpOptions {
    * createHandler makes them from the files on disk (per request: `cqa serve` caches them).
    */
   readonly readThumbnail?: MediaReader;
+  /**
+   * Opens a media file for `/media/...` without reading it (null: not there, 404): the answer
+   * reads only the bytes it sends, and validates by `tag`. Takes precedence over readMedia; the
+   * main entry's createHandler opens files on disk this way by default.
+   */
+  readonly openMedia?: (media: MediaRecord) => Promise<MediaFile | null>;
   /** The query engine (default: the built-in one). */
   readonly engine?: QueryEngine;
   /**
@@ -36,6 +43,25 @@ export interface HandlerOptions extends HttpOptions {
    * Cloudflare Workers, else 'handler'.
    */
   readonly compression?: 'handler' | 'runtime';
+}
+
+/** Thrown by a reader to answer with `problem` (e.g. a thumbnail refused: 422) rather than 404. */
+export class MediaProblem extends Error {
+  constructor(readonly problem: Problem, readonly headers: Record<string, string> = {}) {
+    super(problem.detail);
+  }
+}
+
+/** A media file opened for an answer (see HandlerOptions.openMedia). */
+export interface MediaFile {
+  readonly size: number;
+  /** A strong validator of the file's content (the ETag without quotes). */
+  readonly tag: string;
+  readonly modified?: Date;
+  /** Bytes start..end (inclusive), read as the body is consumed; closes the file when done. */
+  body(start: number, end: number): ReadableStream<Uint8Array>;
+  /** Closes the file without reading (an answer with no body). Safe to call twice. */
+  close(): void;
 }
 
 /** Reads one media file's bytes; `media.source` says where it is (for a loaded snapshot: `<project>/<id>`). */
@@ -95,18 +121,43 @@ export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}):
   const readMedia = options.readMedia ?? noMedia;
   const readThumbnail = options.readThumbnail ?? noMedia;
 
+  const openMedia = options.openMedia;
+
   const media = async (request: Request, r: CoreResponse, m: MediaRecord): Promise<Response> => {
-    const bytes = await (r.thumb ? readThumbnail : readMedia)(m);
     const h = Object.fromEntries(request.headers);
-    if (!bytes) {
-      const detail = r.thumb
-        ? `the thumbnail of the media file '${m.id}' is not available here`
-        : options.readMedia
-        ? `the media file '${m.id}' is not available here`
-        : `media files are not served here (the handler was given no readMedia): fetch '${m.id}' from its full_url`;
-      return toResponse(core.problem({ method: request.method, path: '', query: '', headers: h }, { status: 404, code: 'not_found', detail }));
+    if (!r.thumb && openMedia) {
+      const file = await openMedia(m);
+      if (file) return answer(request, r, m, h, file.size, file.tag, file.modified, (start, end) => file.body(start, end), file.close);
+    } else {
+      let bytes: Uint8Array | null;
+      try {
+        bytes = await (r.thumb ? readThumbnail : readMedia)(m);
+      } catch (err) {
+        if (!(err instanceof MediaProblem)) throw err;
+        return toResponse(core.problem({ method: request.method, path: '', query: '', headers: h }, err.problem, err.headers));
+      }
+      if (bytes) return answer(request, r, m, h, bytes.length, digestTag(sha256(bytes)), undefined, (start, end) => bytes.subarray(start, end + 1) as BodyInit, () => undefined);
     }
-    const tag = digestTag(sha256(bytes));
+    const detail = r.thumb
+      ? `the thumbnail of the media file '${m.id}' is not available here`
+      : options.readMedia || openMedia
+      ? `the media file '${m.id}' is not available here`
+      : `media files are not served here (the handler was given no readMedia): fetch '${m.id}' from its full_url`;
+    return toResponse(core.problem({ method: request.method, path: '', query: '', headers: h }, { status: 404, code: 'not_found', detail }));
+  };
+
+  /** A media answer: If-None-Match, Range, HEAD; `body` is asked only for the bytes sent. */
+  const answer = (
+    request: Request,
+    r: CoreResponse,
+    m: MediaRecord,
+    h: Record<string, string>,
+    size: number,
+    tag: string,
+    modified: Date | undefined,
+    body: (start: number, end: number) => BodyInit,
+    close: () => void,
+  ): Response => {
     const headers: Record<string, string> = {
       ...r.headers,
       'content-type': m.mime_type,
@@ -114,21 +165,25 @@ export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}):
       'accept-ranges': 'bytes',
       'cache-control': 'no-cache',
     };
-    if (ifNoneMatch(h['if-none-match'], tag)) return new Response(null, { status: 304, headers });
-    const size = bytes.length;
+    if (modified) headers['last-modified'] = modified.toUTCString();
+    if (ifNoneMatch(h['if-none-match'], tag)) {
+      close();
+      return new Response(null, { status: 304, headers });
+    }
     const range = parseRange(h.range, size, h['if-range'], headers.etag);
     if (range.kind === 'unsatisfiable') {
+      close();
       return new Response(null, { status: 416, headers: { ...headers, 'content-range': contentRange(range, size) } });
     }
-    let status = 200;
-    let part = bytes;
-    if (range.kind === 'partial') {
-      status = 206;
-      part = bytes.subarray(range.start, range.end + 1);
-      headers['content-range'] = contentRange(range, size);
+    const start = range.kind === 'partial' ? range.start : 0;
+    const end = range.kind === 'partial' ? range.end : size - 1;
+    if (range.kind === 'partial') headers['content-range'] = contentRange(range, size);
+    headers['content-length'] = String(Math.max(0, end - start + 1));
+    if (request.method === 'HEAD' || end < start) {
+      close();
+      return new Response(null, { status: range.kind === 'partial' ? 206 : 200, headers });
     }
-    headers['content-length'] = String(part.length);
-    return new Response(request.method === 'HEAD' ? null : (part as BodyInit), { status, headers });
+    return new Response(body(start, end), { status: range.kind === 'partial' ? 206 : 200, headers });
   };
 
   const handler = (async (request: Request): Promise<Response> => {

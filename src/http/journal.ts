@@ -2,7 +2,9 @@
 // contract test can assert what its client sent (`server.requests()`), and the same records as
 // `cqa serve --log json` lines. Credentials never go in: no Authorization, Proxy-Authorization
 // or Cookie header, only the scheme of Authorization (`Bearer`); headers and query parameters
-// whose names look like secrets (`x-api-key`, `access_token`) keep their name, not their value.
+// whose names look like secrets (redact.ts: `x-api-key`, `accessToken`) keep their name, not their value.
+import { authScheme, isSecretName } from './redact.js';
+
 export interface RequestRecord {
   /** When the request arrived (ISO 8601, UTC). */
   readonly time: string;
@@ -32,21 +34,14 @@ export interface RequestRecord {
 }
 
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
-/**
- * Names that usually carry a secret (`x-api-key`, `x-auth-token`, `?access_token=`): such headers
- * and query parameters are kept with their value replaced, so a test still sees they were sent.
- */
-const SECRET_NAME = /(^|[-_])(token|secret|password|passwd|api-?key|apikey|auth|session|signature|sig|credentials?)([-_]|$)/i;
 const REDACTED = '[redacted]';
-/** `Bearer …`: a scheme (RFC 9110 token), whitespace, then credentials. */
-const SCHEME = /^([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]{0,31})\s+\S/;
 
 /** `a=1&a=2&b` → `{ a: ['1', '2'], b: '' }` (a null-prototype object: `__proto__` is just a name). */
 export function queryObject(query: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = Object.create(null);
   if (query === '') return out;
   for (const [k, raw] of new URLSearchParams(query)) {
-    const v = SECRET_NAME.test(k) ? REDACTED : raw;
+    const v = isSecretName(k) ? REDACTED : raw;
     const had = out[k];
     out[k] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
   }
@@ -59,13 +54,10 @@ export function safeHeaders(headers: Readonly<Record<string, string | string[] |
   for (const k in headers) {
     const v = headers[k];
     if (v === undefined || SECRET_HEADERS.has(k)) continue;
-    out[k] = SECRET_NAME.test(k) ? REDACTED : Array.isArray(v) ? v.join(', ') : v;
+    out[k] = isSecretName(k) ? REDACTED : Array.isArray(v) ? v.join(', ') : v;
   }
   const a = headers.authorization;
-  const value = (Array.isArray(a) ? a[0] : a)?.trim();
-  // Without a scheme (a bare token is a common mistake) the whole value would be the secret.
-  const auth = value ? (SCHEME.exec(value)?.[1] ?? 'invalid') : null;
-  return { headers: out, auth };
+  return { headers: out, auth: authScheme(Array.isArray(a) ? a[0] : a) };
 }
 
 /** The request target with the values of secret-looking query parameters replaced. */
@@ -81,7 +73,7 @@ export function safeUrl(url: string): string {
     } catch {
       /* a malformed escape: test the name as written */
     }
-    return SECRET_NAME.test(name) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
+    return isSecretName(name) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
   });
   return `${url.slice(0, q)}?${parts.join('&')}`;
 }

@@ -14,7 +14,8 @@ import { queryObject, safeHeaders, safeUrl, type RequestRecord } from './journal
 import { mediaRoot } from './media-root.js';
 import { openInside, ServedRoots } from './open-file.js';
 import { sendBytes, sendFile } from './send-file.js';
-import { ThumbnailCache, type Thumbnail } from './thumbnails.js';
+import { thumbnailProblem } from './thumbnail-problem.js';
+import { ThumbnailBusy, ThumbnailCache, type Thumbnail } from './thumbnails.js';
 
 /** Bodies larger than this are compressed as a stream by the adapter, off the main thread. */
 const SYNC_COMPRESS_MAX = 256 * 1024;
@@ -105,11 +106,7 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
     try {
       thumb = await thumbs.get(file);
     } catch (err) {
-      const p = core.problem({ method: req.method ?? 'GET', path: '', query: '', headers: req.headers }, {
-        status: 404,
-        code: 'not_found',
-        detail: `no thumbnail could be made of the media file '${m.id}': ${(err as Error).message}`,
-      });
+      const p = core.problem({ method: req.method ?? 'GET', path: '', query: '', headers: req.headers }, thumbnailProblem(m.id, err), err instanceof ThumbnailBusy ? { 'retry-after': '1' } : {});
       res.writeHead(p.status, p.headers);
       res.end(p.body ?? undefined);
       return;

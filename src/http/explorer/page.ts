@@ -21,7 +21,7 @@ const MARKUP = `
       <button type="submit">Use token</button>
       <button type="button" id="forget">Forget token</button>
     </form>
-    <p class="hint">The token stays in this page's memory: never stored, never put in a URL. Reload the page and it is gone.</p>
+    <p class="hint">The token stays in this page's memory: the field is cleared once it is used; never stored, never put in a URL. Reload the page and it is gone.</p>
     <p id="token-status" role="status" aria-live="polite"></p>
   </section>
 

@@ -3,7 +3,7 @@
 // the API itself, with the token typed in the page: /openapi.json lists the projects and
 // collections the token may read (both dialects), a `cqa` project's own answer adds field types and
 // counts, an `elmapi` project's collections are counted with `?count`. The token lives in one
-// variable: never in storage, a cookie or a URL. Every text from the server goes in through
+// variable of this closure: never in storage, a cookie, a URL, or its field once used. Every text from the server goes in through
 // textContent, never as HTML. (No backtick or dollar-brace below: this is a template literal.)
 // A function, not a constant: a bundle that never serves the page drops it (a tagged template
 // at module level is a call, which a bundler must keep).
@@ -312,12 +312,16 @@ export const explorerScript = (): string => String.raw`
 
   $('token-form').addEventListener('submit', (event) => {
     event.preventDefault();
+    // Out of the field at once: the DOM is what another page of this origin could read.
     token = $('token').value.trim();
+    $('token').value = '';
+    $('token').placeholder = token ? 'a token is in use (type another to replace it)' : 'public projects need none';
     load();
   });
   $('forget').addEventListener('click', () => {
     token = '';
     $('token').value = '';
+    $('token').placeholder = 'public projects need none';
     load();
   });
   $('project').addEventListener('change', showCollections);

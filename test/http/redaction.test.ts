@@ -1,0 +1,128 @@
+// Log redaction (docs/security.md, "Log redaction"): what the request journal and every request log
+// format (`--log text|json`, server.requests(), onRequest) keep of headers, query parameters and the
+// Authorization value. Property tests generate secret-bearing names in every common spelling and
+// check the value never reaches the record; one end-to-end run through startServer.
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryObject, safeHeaders, safeUrl } from '../../src/http/journal.js';
+import { startServer, type RunningServer } from '../../src/http/start.js';
+import { createSnapshot } from '../../src/snapshot/create.js';
+import { makeModel, socketClient, tempDir } from './fixture.js';
+
+const SECRET_WORDS = ['token', 'auth', 'authorization', 'authentication', 'secret', 'password', 'passwd', 'pwd', 'key', 'apikey', 'cookie', 'session', 'signature', 'credential', 'credentials', 'bearer', 'jwt'];
+const OTHER_WORDS = ['x', 'api', 'access', 'refresh', 'client', 'user', 'id', 'my', 'set', 'private', 'proxy', 'github'];
+
+/** Joins words the way names are written in the wild. */
+const STYLES: Record<string, (w: string[]) => string> = {
+  camel: (w) => w.map((x, i) => (i === 0 ? x : x[0]!.toUpperCase() + x.slice(1))).join(''),
+  pascal: (w) => w.map((x) => x[0]!.toUpperCase() + x.slice(1)).join(''),
+  snake: (w) => w.join('_'),
+  kebab: (w) => w.join('-'),
+  upperSnake: (w) => w.join('_').toUpperCase(),
+  train: (w) => w.map((x) => x[0]!.toUpperCase() + x.slice(1)).join('-'),
+  dotted: (w) => w.join('.'),
+};
+
+const secretName = fc
+  .tuple(fc.array(fc.constantFrom(...OTHER_WORDS), { maxLength: 2 }), fc.constantFrom(...SECRET_WORDS), fc.array(fc.constantFrom(...OTHER_WORDS), { maxLength: 1 }), fc.constantFrom(...Object.keys(STYLES)))
+  .map(([before, secret, after, style]) => STYLES[style]!([...before, secret, ...after]));
+// A value distinct enough to search for in the record (no `&`, `=`, `%` or `+`: kept as written in the URL).
+const secretValue = fc.stringMatching(/^[A-Za-z0-9._~-]{8,40}$/).map((s) => `S3CRET${s}`);
+
+describe('secret names', () => {
+  it('hides the value of every header whose name has a secret part, in any case and spelling', () => {
+    fc.assert(
+      fc.property(secretName, secretValue, (name, value) => {
+        const { headers } = safeHeaders({ [name.toLowerCase()]: value, accept: 'application/json' });
+        expect(JSON.stringify(headers)).not.toContain(value);
+        expect(headers.accept).toBe('application/json');
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('hides the value of every query parameter whose name has a secret part, in the url and the query', () => {
+    fc.assert(
+      fc.property(secretName, secretValue, fc.boolean(), (name, value, bracketed) => {
+        const key = bracketed ? `where[${name}]` : name;
+        const raw = `limit=3&${encodeURIComponent(key)}=${value}`;
+        expect(safeUrl(`/api/demo/posts?${raw}`)).not.toContain(value);
+        const q = queryObject(raw);
+        expect(JSON.stringify(q)).not.toContain(value);
+        expect(q.limit).toBe('3');
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('names the issue listed: accessToken, apiToken, ?authorization=, X-Authorization, Authentication, Set-Cookie', () => {
+    const { headers } = safeHeaders({ 'x-authorization': 'v1', authentication: 'v2', 'set-cookie': 'v3', 'x-session-id': 'v4', 'x-amz-signature': 'v5' });
+    expect(Object.values(headers)).toEqual(['[redacted]', '[redacted]', '[redacted]', '[redacted]', '[redacted]']);
+    const url = safeUrl('/api/demo/posts?accessToken=v6&apiToken=v7&authorization=v8&APIKey=v9&sessionid=v10&limit=1');
+    expect(url).toBe('/api/demo/posts?accessToken=[redacted]&apiToken=[redacted]&authorization=[redacted]&APIKey=[redacted]&sessionid=[redacted]&limit=1');
+  });
+
+  it('keeps names that only look alike (author, keyword, monkey, passage, signal)', () => {
+    const raw = 'where[author]=anna&where[keyword]=k&where[monkey]=m&where[passage]=p&sort=signal';
+    expect(safeUrl(`/x?${raw}`)).toBe(`/x?${raw}`);
+    expect(queryObject('where[author]=anna&where[keyword]=k')).toEqual({ 'where[author]': 'anna', 'where[keyword]': 'k' });
+  });
+});
+
+describe('the Authorization value', () => {
+  const auth = (value: string) => safeHeaders({ authorization: value }).auth;
+
+  it('keeps a known scheme followed by exactly one credential, and only the scheme', () => {
+    expect(auth('Bearer abc.def-ghi')).toBe('Bearer');
+    expect(auth('bearer abc')).toBe('Bearer');
+    expect(auth('Basic dXNlcjpwYXNz')).toBe('Basic');
+    expect(auth('Token abc123')).toBe('Token');
+    expect(auth('Digest username="a", realm="b", response="c d"')).toBe('Digest');
+    expect(auth('')).toBeNull();
+  });
+
+  it('records no part of a value that is not `<known scheme> <one credential>`', () => {
+    fc.assert(
+      fc.property(secretValue, fc.constantFrom('x', 'Bearer', 'abc def', '  y'), (secret, tail) => {
+        // `<secret> x`: the secret sits where a scheme would be.
+        for (const value of [`${secret} ${tail}`, secret, `Bearer ${secret} ${tail}`, `${secret}\t${tail}`]) {
+          const a = auth(value);
+          expect(a === 'invalid' || a === 'Bearer', value).toBe(true);
+          expect(String(a)).not.toContain('S3CRET');
+        }
+        expect(auth(`Bearer ${secret} ${tail}`)).toBe('invalid');
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('calls a short secret followed by a word invalid, not a scheme', () => {
+    expect(auth('s3cr3t x')).toBe('invalid');
+    expect(auth('hunter2 please')).toBe('invalid');
+  });
+});
+
+describe('through startServer', () => {
+  let server: RunningServer;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    server = await startServer({ snapshot: createSnapshot(makeModel(tempDir())), onRequest: (r) => lines.push(JSON.stringify(r)) });
+  });
+  afterAll(() => server?.close());
+
+  it('keeps the camelCase, X- and cookie secrets out of the journal and the json log', async () => {
+    const get = socketClient(server.url);
+    await get({
+      path: '/api/alpha/posts?accessToken=s3cret-a&apiToken=s3cret-b&authorization=s3cret-c&limit=1',
+      headers: { accept: 'application/json', authorization: 's3cret-d x', 'x-authorization': 's3cret-e', authentication: 's3cret-f', 'x-refresh-token': 's3cret-g' },
+    });
+    const [r] = server.requests();
+    expect(r?.auth).toBe('invalid');
+    for (let i = 0; i < 200 && lines.length < 1; i++) await new Promise((done) => setTimeout(done, 10));
+    const all = JSON.stringify(server.requests()) + lines.join('\n');
+    for (const s of 'abcdefg') expect(all).not.toContain(`s3cret-${s}`);
+    expect(r?.query.limit).toBe('1');
+    expect(r?.headers['x-authorization']).toBe('[redacted]');
+  });
+});
