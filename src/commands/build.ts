@@ -13,7 +13,7 @@ import { formatIssue } from '../content/issues.js';
 import { buildOutputIsolated } from '../build/isolated.js';
 import { PRECOMPRESS_CHOICES, type Precompress } from '../snapshot/dist.js';
 import { recoverOutput } from '../snapshot/dist-swap.js';
-import { baseUrlOption, parseCommandArgs, UsageError } from './args.js';
+import { baseUrlOption, parseCommandArgs, TIMESTAMPS_SPEC, timestampsOption, UsageError } from './args.js';
 import { contentFolder } from './content-folder.js';
 import { parseOptions, type CommandSpec } from './help.js';
 
@@ -79,6 +79,7 @@ export const spec: CommandSpec = {
       help: 'write .gz/.br siblings of every JSON document, for hosts that serve precompressed files (nginx gzip_static, Caddy precompressed); Netlify and Cloudflare Pages compress by themselves and count files',
       fallback: 'none',
     },
+    timestamps: TIMESTAMPS_SPEC,
     snapshot: { type: 'string', value: 'FILE', help: 'also write the portable snapshot for an edge worker (alone: only the snapshot; never inside --out)' },
   },
   examples: [
@@ -97,6 +98,7 @@ export async function run(args: string[]): Promise<number> {
   const writeTree = values.out !== undefined || snapshotFile === undefined;
   const baseUrl = baseUrlOption(values['base-url'] as string | undefined) ?? '';
   const precompress = precompressOption(values.precompress as string | undefined);
+  const timestamps = timestampsOption(values.timestamps as string | undefined);
   const absRoot = resolve(root);
   if (writeTree && (absRoot === out || absRoot.startsWith(out + sep) || out.startsWith(absRoot + sep))) {
     throw new UsageError(`--out ${displayPath(out)} must be outside the content folder ${root} (and not contain it)`);
@@ -116,6 +118,7 @@ export async function run(args: string[]): Promise<number> {
     root,
     {
       drafts: values.drafts === true,
+      ...(timestamps ? { timestamps } : {}),
       baseUrl,
       ...(writeTree ? { out } : {}),
       precompress,

@@ -8,6 +8,8 @@ import { compareCodePoints } from '../snapshot/order.js';
 import { FileCache, mapLimit } from './cache.js';
 import { buildCollection, createCollectionMemo, type BuiltCollection, type CollectionMemo } from './collection.js';
 import { byPath, layoutTree, listFiles, updateListing, type FileInfo, type ProjectLayout } from './files.js';
+import { EntryTimes } from './entry-times.js';
+import type { CommitTimes, TimestampSource } from './git-times.js';
 import { IssueList, sortIssues } from './issues.js';
 import { checkMediaNumbers, mediaRecord, mimeType, readDimensions, readMediaMeta, type Dimensions } from './media.js';
 import { readEntryOnce, readFailure, readYamlOnce, type FileParser, type Outcome, type ParseJob } from './file-parser.js';
@@ -30,6 +32,11 @@ export interface LoadOptions {
   readonly parser?: FileParser;
   /** What earlier runs parsed, kept in the tree (see parse-cache.ts); saved at the end of each load. */
   readonly parseCache?: ParseCache;
+  /**
+   * Where created_at/updated_at come from when an entry sets none: `git` (the file's first and
+   * last commit), `mtime` (its modification time). Default: git inside a git work tree, else mtime.
+   */
+  readonly timestamps?: TimestampSource;
 }
 
 export interface LoadResult {
@@ -88,6 +95,8 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
     }
 
     const layouts = layoutTree(files, issues);
+    // Read on every load: a commit between two loads of `cqa serve --watch` changes the times.
+    const times = await EntryTimes.open(root, options.timestamps, issues);
     const jobs = options.parser ? staleFiles(layouts, cache) : [];
     const prepared = options.parser && jobs.length > 0 ? await options.parser.parse(jobs) : undefined;
     const ctx: ReadContext = { cache, issues, done: 0, total: 0, onProgress: options.onProgress, prepared, parseCache: options.parseCache };
@@ -98,7 +107,7 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
     const parseCache = options.parseCache;
     const render = parseCache ? (markdown: string) => parseCache.html(markdown, renderRichtext) : renderRichtext;
     for (const layout of layouts) {
-      const project = await loadProject(layout, ctx, { drafts: options.drafts === true, render, memo });
+      const project = await loadProject(layout, ctx, { drafts: options.drafts === true, render, memo, timesOf: times.of });
       if (!project) continue;
       const other = seenIds.get(project.id);
       if (other) {
@@ -108,6 +117,7 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
       seenIds.set(project.id, layout.projectFile.rel);
       projects.push(project);
     }
+    times.report(issues);
     if (layouts.length === 0 && issues.errors.length === 0) {
       issues.error(root, 'no project found: a project is a folder with a project.yaml (e.g. content/demo/project.yaml)');
     }
@@ -236,7 +246,7 @@ async function readMediaFile(file: FileInfo, ctx: ReadContext): Promise<Dimensio
 async function loadProject(
   layout: ProjectLayout,
   ctx: ReadContext,
-  options: { drafts: boolean; render: (md: string) => string; memo: CollectionMemo },
+  options: { drafts: boolean; render: (md: string) => string; memo: CollectionMemo; timesOf: (file: FileInfo) => CommitTimes },
 ): Promise<ProjectRecord | undefined> {
   const { issues } = ctx;
   const config = readProject(readYamlFile(layout.projectFile, ctx), layout.folder, layout.projectFile.rel, issues);
@@ -263,7 +273,7 @@ async function loadProject(
     const built = buildCollection(
       { projectFolder: layout.folder, layout: col, config: colConfig, entries: col.entries.map((file, i) => ({ file, parsed: parsed[i] as ParsedEntry })) },
       config,
-      { drafts: options.drafts, render: options.render, issues, memo: options.memo },
+      { drafts: options.drafts, render: options.render, issues, memo: options.memo, timesOf: options.timesOf },
     );
     if (built) collections.push(built);
   }
