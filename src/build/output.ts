@@ -8,6 +8,8 @@ import { loadContent } from '../content/load.js';
 import type { ContentIssue } from '../snapshot/model.js';
 import { createSnapshot } from '../snapshot/create.js';
 import { DistError, writeDist, type Precompress } from '../snapshot/dist.js';
+import type { Host } from '../snapshot/hosts/index.js';
+import type { CacheControl } from '../snapshot/hosts/policy.js';
 import { writeSnapshot } from '../snapshot/snapshot-file.js';
 
 export interface BuildOptions {
@@ -19,6 +21,8 @@ export interface BuildOptions {
   /** The static tree's folder; undefined: no tree (--snapshot alone). */
   readonly out?: string;
   readonly precompress: Precompress;
+  readonly host?: Host;
+  readonly cacheControl?: CacheControl;
   /** Publish projects that need a token too (a static host checks none). */
   readonly includePrivate: boolean;
   /** Also write the portable snapshot file here. */
@@ -73,6 +77,8 @@ export async function buildOutput(root: string, options: BuildOptions, report: (
     const written = await writeDist(snapshot, {
       out: options.out,
       precompress: options.precompress,
+      ...(options.host ? { host: options.host } : {}),
+      ...(options.cacheControl ? { cacheControl: options.cacheControl } : {}),
       onProgress: (done, total) => report({ kind: 'progress', stage: 'writing', done, total }),
     });
     report({ kind: 'dist', ...written });
