@@ -3,7 +3,11 @@
 // there is one rule per depth of API path the build holds; directory listings are turned off (else
 // `/api/demo/posts/` answers serve's own `{"files":[…]}`, which a client could take for content).
 // Tested against serve 14.2.7 in test/hosting/hosts.test.ts. No Node imports.
-import { CORS_HEADERS, JSON_TYPE, type CacheControl } from './policy.js';
+import { JSON_TYPE, type CacheControl } from './policy.js';
+
+// No Access-Control-Expose-Headers: ETag: serve cannot answer the preflight a cross-origin
+// If-None-Match needs, and it sends no headers on a 304 (the browser's cache revalidates instead).
+const CORS_HEADERS = [['Access-Control-Allow-Origin', '*']] as const;
 
 /**
  * The pattern of a path's last segment: anything but the `index.json` a rewrite made. serve's
