@@ -33,9 +33,11 @@ const REQUESTS: [string, string][] = [
 ];
 
 /** What a first nginx setup looks like: no OPTIONS handling, so nginx answers a preflight 405. */
-const naiveSite = (dist: string, exposeEtag: boolean) =>
+const naiveSite = (dist: string, exposeEtag: boolean) => (port: number) =>
   [
-    `root ${dist};`,
+    'server {',
+    `    listen 127.0.0.1:${port};`,
+    `    root ${dist};`,
     'location /api/ {',
     '      default_type application/json;',
     '      add_header Access-Control-Allow-Origin "*" always;',
@@ -44,6 +46,7 @@ const naiveSite = (dist: string, exposeEtag: boolean) =>
     '      error_page 404 /api/404.json;',
     '    }',
     '    location = /api/404.json { internal; default_type application/json; add_header Access-Control-Allow-Origin "*" always; }',
+    '}',
   ].join('\n    ');
 
 describe.skipIf(absent !== undefined)(`static client in Chromium against nginx${absent ? ` — skipped: ${absent}` : ''}`, () => {

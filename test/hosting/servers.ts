@@ -88,11 +88,22 @@ async function run(command: string, args: string[], dir: string, url: string, en
   };
 }
 
+/** The fenced block after `<!-- recipe: <name> … -->` in docs/hosting.md: what the page tells people to write. */
+export function recipe(name: string): string {
+  const docs = readFileSync('docs/hosting.md', 'utf8');
+  const block = new RegExp(`<!-- recipe: ${name} [^\\n]*\\n\`\`\`\\w*\\n([\\s\\S]*?)\`\`\``).exec(docs)?.[1];
+  if (block === undefined) throw new Error(`docs/hosting.md has no recipe block for ${name}`);
+  return block;
+}
+
+/** docs/hosting.md's nginx server block, for `dist` on 127.0.0.1:`port`. */
+const nginxRecipe = (dist: string) => (port: number) => recipe('nginx').replaceAll('/srv/dist', dist).replace('listen 80;', `listen 127.0.0.1:${port};`);
+
 /**
  * nginx, not a daemon, on its own config: the http block a distribution's nginx.conf has
- * (mime.types), and a server block with `site` in it — by default the recipe of docs/hosting.md.
+ * (mime.types), and a server block — by default the recipe of docs/hosting.md.
  */
-export async function startNginx(dist: string, site = `root ${dist};\n    include ${dist}/_nginx.conf;`): Promise<RunningHost> {
+export async function startNginx(dist: string, server: (port: number) => string = nginxRecipe(dist)): Promise<RunningHost> {
   const dir = mkdtempSync(join(tmpdir(), 'cqa-nginx-'));
   const port = await freePort();
   const conf = [
@@ -108,10 +119,7 @@ export async function startNginx(dist: string, site = `root ${dist};\n    includ
     '  default_type application/octet-stream;',
     '  access_log off;',
     ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t};`),
-    '  server {',
-    `    listen 127.0.0.1:${port};`,
-    `    ${site}`,
-    '  }',
+    server(port),
     '}',
     '',
   ].join('\n');
@@ -129,11 +137,8 @@ export async function startCaddy(dist: string): Promise<RunningHost> {
     '    auto_https off',
     `    storage file_system ${dir}/data`,
     '}',
-    `http://127.0.0.1:${port} {`,
-    `    root * ${dist}`,
-    `    import ${dist}/_Caddyfile`,
-    '}',
-    '',
+    // docs/hosting.md's site block, for `dist` on 127.0.0.1:`port` over plain HTTP.
+    recipe('caddy').replaceAll('/srv/dist', dist).replace('example.com', `http://127.0.0.1:${port}`),
   ].join('\n');
   writeFileSync(join(dir, 'Caddyfile'), conf);
   const env = { HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir };
