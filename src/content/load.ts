@@ -2,7 +2,7 @@
 // mode), then build and check each project. Loading never throws for bad content: every problem
 // becomes an issue, and the model holds whatever could be built.
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import type { ContentIssue, ContentModel, MediaRecord, ProjectRecord } from '../snapshot/model.js';
 import { compareCodePoints } from '../snapshot/order.js';
 import { FileCache, mapLimit } from './cache.js';
@@ -65,6 +65,7 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
   let listing: Map<string, FileInfo> | undefined;
   let order: string[] = [];
   let running: Promise<unknown> = Promise.resolve();
+  let lastTimes: EntryTimes | undefined;
 
   const loadOnce = async (changes: readonly string[] | undefined): Promise<LoadResult> => {
     await richtextReady();
@@ -95,8 +96,10 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
     }
 
     const layouts = layoutTree(files, issues);
-    // Read on every load: a commit between two loads of `cqa serve --watch` changes the times.
-    const times = await EntryTimes.open(root, options.timestamps, issues);
+    // git is read on every full load; a reload after edits (`changes`) keeps what it read and
+    // takes the edited files as uncommitted, as they are until someone commits them.
+    const times = changes && lastTimes ? lastTimes.edited(changes.map((p) => relative(root, resolve(root, p)).split(sep).join('/'))) : await EntryTimes.open(root, options.timestamps, issues);
+    lastTimes = times;
     const jobs = options.parser ? staleFiles(layouts, cache) : [];
     const prepared = options.parser && jobs.length > 0 ? await options.parser.parse(jobs) : undefined;
     const ctx: ReadContext = { cache, issues, done: 0, total: 0, onProgress: options.onProgress, prepared, parseCache: options.parseCache };

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { run as check } from '../../src/commands/check.js';
+import { createContentLoader } from '../../src/content/index.js';
 import { run as build } from '../../src/commands/build.js';
 import { listFiles } from './fixture.js';
 
@@ -109,6 +110,29 @@ describe('reproducible builds', () => {
     expect(warnings[0]).toMatch(/2 entry files have changes not committed to git/);
     expect(times(join(work, 'dist-dirty')).find((r) => r[0] === 'a')?.slice(1, 3)).toEqual(['2032-02-02T00:00:00.000Z', '2032-02-02T00:00:00.000Z']);
     expect(times(join(work, 'dist-dirty')).find((r) => r[0] === 'c')?.[1]).toBe('2021-03-04T05:06:07.000Z'); // still from git
+  });
+
+  it('a reload after an edit (serve --watch) takes the edited file as uncommitted; a full load after the commit takes git\'s times', async () => {
+    const content = cloneAt(repo, 'watched', new Date('2033-03-03T00:00:00Z'));
+    const loader = createContentLoader(content);
+    const times = (r: Awaited<ReturnType<typeof loader.load>>, id: string) => {
+      const e = r.model.projects[0]?.collections[0]?.entries.find((x) => x.id === id);
+      return [e?.created_at, e?.updated_at];
+    };
+    const first = await loader.load();
+    expect(times(first, 'c')).toEqual(['2021-03-04T05:06:07.000Z', '2021-03-04T05:06:07.000Z']);
+    const file = join(content, 'blog/posts/c.md');
+    writeFileSync(file, '---\ntitle: Post c, edited\n---\n');
+    utimesSync(file, new Date('2034-04-04T00:00:00Z'), new Date('2034-04-04T00:00:00Z'));
+    const edited = await loader.load(['blog/posts/c.md']);
+    expect(times(edited, 'c')).toEqual(['2034-04-04T00:00:00.000Z', '2034-04-04T00:00:00.000Z']);
+    expect(times(edited, 'a')).toEqual(['2021-03-04T05:06:07.000Z', '2021-03-04T05:06:07.000Z']);
+    expect(edited.warnings.map((w) => w.message).join('\n')).toMatch(/^1 entry file has changes not committed to git/);
+    const third = '2023-01-02T03:04:05Z';
+    git(join(work, 'watched'), ['commit', '-qam', 'edit c'], third);
+    const committed = await loader.load();
+    expect(times(committed, 'c')).toEqual(['2021-03-04T05:06:07.000Z', '2023-01-02T03:04:05.000Z']);
+    expect(committed.warnings).toEqual([]);
   });
 
   it('--timestamps git outside a git work tree is a content error saying what to do; a wrong value is a usage error', async () => {
