@@ -103,9 +103,14 @@ class StaticFiles {
       if (known) return known.text;
       throw new StaticTreeError(`${url}: the static host answered ${res.status}${res.status === 304 ? ' to a request without If-None-Match' : ''}; try again later, or check the host's logs`);
     }
-    const text = await res.text().catch((err: unknown) => {
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (err) {
+      // The connection dropped mid-body: as for a failed request.
+      if (known) return known.text;
       throw unreachable(url, err);
-    });
+    }
     this.files.set(path, { etag: res.headers.get('etag'), text, checked: Date.now() });
     return text;
   }

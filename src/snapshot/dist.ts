@@ -1,7 +1,8 @@
 // Snapshot → static files (`cqa build`): every document as `P/index.json` (with .gz/.br siblings
 // when asked: `precompress`),
 // each collection's `<slug>.query/index.json` (for the static client), the media files,
-// openapi.json, manifest.json, the 404 documents (not-found.ts) and the _headers/_redirects of static hosts.
+// openapi.json, manifest.json, the 404 documents (not-found.ts), and the configuration of the static
+// host it is built for (`host`: _headers/_redirects, or _nginx.conf, _Caddyfile, serve.json; hosts/).
 // The tree is written into a sibling temp dir and swapped in at the end (dist-swap.ts), so a failed
 // or killed build leaves the previous output; the same snapshot always gives a byte-identical tree.
 import { existsSync, mkdirSync, promises as fsp, writeFileSync } from 'node:fs';

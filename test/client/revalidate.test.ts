@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => sites.close());
 
-type Fault = 'none' | 'preflight' | 'down' | '503' | 'html' | 'listing';
+type Fault = 'none' | 'preflight' | 'down' | '503' | 'html' | 'listing' | 'cut';
 
 /** A fetch to `cqa preview` that fails as told, counting the requests it was asked for. */
 function faulty() {
@@ -28,6 +28,11 @@ function faulty() {
     // What a browser reports when the CORS preflight or the connection fails.
     if (state.fault === 'down' || (state.fault === 'preflight' && conditional)) throw new TypeError('Failed to fetch');
     if (state.fault === '503') return new Response('busy', { status: 503 });
+    if (state.fault === 'cut') {
+      // Headers arrive, then the connection drops in the middle of the body.
+      const body = new ReadableStream({ start: (c) => c.error(new TypeError('network error')) });
+      return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+    }
     if (state.fault === 'html') return new Response('<!doctype html><title>Index of /api/</title>', { status: 200, headers: { 'content-type': 'text/html' } });
     if (state.fault === 'listing') return new Response('{"files":[{"base":"index.json"}],"directory":"/api/demo/"}', { status: 200, headers: { 'content-type': 'application/json' } });
     return fetch(url.replace(sites.server.url, sites.preview.url), init);
@@ -65,8 +70,8 @@ describe('a failed revalidation answers from the copy the client holds', () => {
     expect(state.conditional).toBe(refused);
   });
 
-  for (const fault of ['down', '503'] as const) {
-    it(`a host ${fault === 'down' ? 'out of reach' : 'answering 503'} after the first calls: the same answers, from the copies`, async () => {
+  for (const fault of ['down', '503', 'cut'] as const) {
+    it(`a host ${{ down: 'out of reach', '503': 'answering 503', cut: 'dropping the connection mid-body' }[fault]} after the first calls: the same answers, from the copies`, async () => {
       const { state, fetch } = faulty();
       const client = createClient({ baseUrl: PREVIEW(), project: 'demo', mode: 'static', fetch });
       const first = [];
@@ -85,6 +90,7 @@ describe('errors name the host problem and the fix, never a bare TypeError', () 
     ['503', /\/api\/demo: the static host answered 503; try again later/],
     ['html', /not those of a cqa build .*index\.json .*directory listing/],
     ['listing', /is not a cqa-dialect project document|not those of a cqa build/],
+    ['cut', /could not fetch http:\/\/127\.0\.0\.1:\d+\/api\/demo \(network error\)/],
   ];
   for (const [fault, message] of cases) {
     it(`${fault}, with nothing downloaded yet: StaticTreeError`, async () => {
