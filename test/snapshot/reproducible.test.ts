@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { run as check } from '../../src/commands/check.js';
 import { createContentLoader } from '../../src/content/index.js';
+import { startServer } from '../../src/http/start.js';
 import { run as build } from '../../src/commands/build.js';
 import { listFiles } from './fixture.js';
 
@@ -133,6 +134,18 @@ describe('reproducible builds', () => {
     const committed = await loader.load();
     expect(times(committed, 'c')).toEqual(['2021-03-04T05:06:07.000Z', '2023-01-02T03:04:05.000Z']);
     expect(committed.warnings).toEqual([]);
+  });
+
+  it('startServer (cqa serve) takes the same option: git by default in a work tree, mtime when asked', async () => {
+    for (const [timestamps, created] of [[undefined, '2021-03-04T05:06:07.000Z'], ['mtime', '2031-06-15T12:00:00.000Z']] as const) {
+      const server = await startServer({ content: two, port: 0, ...(timestamps ? { timestamps } : {}) });
+      try {
+        const res = await fetch(`${server.url}/api/blog/posts/a?timestamps`);
+        expect(((await res.json()) as { data: { created_at: string } }).data.created_at, String(timestamps)).toBe(created);
+      } finally {
+        await server.close();
+      }
+    }
   });
 
   it('--timestamps git outside a git work tree is a content error saying what to do; a wrong value is a usage error', async () => {
