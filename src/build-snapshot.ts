@@ -1,5 +1,6 @@
 // buildSnapshot: content tree → validated model → Snapshot, or a ContentError listing every problem.
 import { ContentError } from './content/issues.js';
+import type { TimestampSource } from './content/git-times.js';
 import { loadContentIsolated } from './content/isolated.js';
 import { createSnapshot } from './snapshot/create.js';
 import type { Snapshot } from './snapshot/types.js';
@@ -11,10 +12,12 @@ export interface BuildSnapshotOptions {
   readonly baseUrl?: string;
   /** Treat drafts as published. */
   readonly drafts?: boolean;
+  /** Where created_at/updated_at come from when an entry sets none (LoadOptions.timestamps). */
+  readonly timestamps?: TimestampSource;
 }
 
 export async function buildSnapshot(options: BuildSnapshotOptions): Promise<Snapshot> {
-  const { model, issues } = await loadContentIsolated(options.content, { drafts: options.drafts ?? false });
+  const { model, issues } = await loadContentIsolated(options.content, { drafts: options.drafts ?? false, ...(options.timestamps ? { timestamps: options.timestamps } : {}) });
   if (issues.length > 0) throw new ContentError(issues);
   return createSnapshot(model, { baseUrl: options.baseUrl ?? '' });
 }

@@ -3,20 +3,27 @@
 // the build worker (worker.ts) for a large tree — and tells the caller what happens as plain-data
 // events, so the caller (src/commands/build.ts) prints the same messages wherever it ran.
 import type { FileParser } from '../content/file-parser.js';
+import type { TimestampSource } from '../content/git-times.js';
 import { loadContent } from '../content/load.js';
 import type { ContentIssue } from '../snapshot/model.js';
 import { createSnapshot } from '../snapshot/create.js';
 import { DistError, writeDist } from '../snapshot/dist.js';
 import type { Precompress } from '../snapshot/dist-compression.js';
+import type { Host } from '../snapshot/hosts/index.js';
+import type { CacheControl } from '../snapshot/hosts/policy.js';
 import { writeSnapshot } from '../snapshot/snapshot-file.js';
 
 export interface BuildOptions {
   readonly drafts: boolean;
+  /** Where created_at/updated_at come from when an entry sets none (LoadOptions.timestamps). */
+  readonly timestamps?: TimestampSource;
   /** Prefix of media full_url ('' for root-relative URLs). */
   readonly baseUrl: string;
   /** The static tree's folder; undefined: no tree (--snapshot alone). */
   readonly out?: string;
   readonly precompress: Precompress;
+  readonly host?: Host;
+  readonly cacheControl?: CacheControl;
   /** Publish projects that need a token too (a static host checks none). */
   readonly includePrivate: boolean;
   /** Also write the portable snapshot file here. */
@@ -43,6 +50,7 @@ function expected(e: unknown): boolean {
 export async function buildOutput(root: string, options: BuildOptions, report: (event: BuildEvent) => void, parser?: FileParser): Promise<void> {
   const { model, issues, warnings } = await loadContent(root, {
     drafts: options.drafts,
+    ...(options.timestamps ? { timestamps: options.timestamps } : {}),
     ...(parser ? { parser } : {}),
     onProgress: (done, total) => report({ kind: 'progress', stage: 'reading', done, total }),
   });
@@ -70,6 +78,8 @@ export async function buildOutput(root: string, options: BuildOptions, report: (
     const written = await writeDist(snapshot, {
       out: options.out,
       precompress: options.precompress,
+      ...(options.host ? { host: options.host } : {}),
+      ...(options.cacheControl ? { cacheControl: options.cacheControl } : {}),
       onProgress: (done, total) => report({ kind: 'progress', stage: 'writing', done, total }),
     });
     report({ kind: 'dist', ...written });

@@ -13,7 +13,7 @@ import { CLIENT_DIALECTS } from './dialects.js';
 import { queryString, type QueryObject } from './query-string.js';
 import { ServerSource, type Fetch, type Source } from './source.js';
 import { entryIdProblem, mediaIdProblem, rawPathProblem, slugProblem, type SegmentProblem } from './segments.js';
-import { StaticSource } from './static.js';
+import { StaticSource, type Revalidate } from './static.js';
 import type {
   AnyElmapiProject,
   AnyProject,
@@ -37,6 +37,7 @@ import type {
 export type * from './types.js';
 export type { Fetch } from './source.js';
 export { StaticTreeError } from './published.js';
+export type { Revalidate } from './static.js';
 
 export interface ClientOptions {
   /**
@@ -57,6 +58,13 @@ export interface ClientOptions {
    * answers do not say which, so an `elmapi` project needs it; server mode only for now.
    */
   readonly dialect?: DialectName;
+  /**
+   * Static mode: when a document already downloaded is checked again — `'always'` (default: every
+   * call, If-None-Match → 304), `'never'` (the first copy for the client's life) or a number of
+   * milliseconds a copy is used without asking. A failed check (network, CORS, 5xx) answers from
+   * the copy.
+   */
+  readonly revalidate?: Revalidate;
 }
 
 /**
@@ -151,7 +159,7 @@ export function createClient(options: ClientOptions): unknown {
   if (typeof options.project !== 'string' || !PROJECT_ID.test(options.project)) invalid('project', 'a project id (letters, digits, _ and -)', options.project);
   const source: Source =
     options.mode === 'static'
-      ? new StaticSource(base, options.project, doFetch, options.maxLimit)
+      ? new StaticSource(base, options.project, doFetch, options.maxLimit, revalidateOption(options.revalidate))
       : options.mode === 'server'
         ? new ServerSource(`${base}/api/${encodeURIComponent(options.project)}`, options.token, doFetch)
         : invalid('mode', "'server' or 'static'", options.mode);
@@ -195,6 +203,12 @@ export function createClient(options: ClientOptions): unknown {
     },
   };
   return client;
+}
+
+function revalidateOption(value: Revalidate | undefined): Revalidate {
+  if (value === undefined || value === 'always' || value === 'never') return value ?? 'always';
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
+  return invalid('revalidate', "'always', 'never' or a number of milliseconds ≥ 0", value);
 }
 
 function invalid(option: string, expected: string, value: unknown): never {

@@ -16,9 +16,18 @@ import { encodePath, type Answer, type Fetch, type Source } from './source.js';
 
 const MEDIA_SEGMENT = 'project-media';
 
+/**
+ * When a document the client already holds is asked for again: `always` (default) revalidates it
+ * on every call, `never` keeps the first copy for the client's life, a number revalidates copies
+ * older than that many milliseconds.
+ */
+export type Revalidate = 'always' | 'never' | number;
+
 interface Download {
   readonly etag: string | null;
   readonly text: string;
+  /** Date.now() when the host last gave or confirmed it. */
+  checked: number;
 }
 
 /** Files of a static tree by path, each fetched once and then revalidated with its ETag. */
@@ -26,10 +35,17 @@ class StaticFiles {
   private readonly files = new Map<string, Download>();
   /** Downloads under way: calls at the same time share one request. */
   private readonly pending = new Map<string, Promise<string | null>>();
+  /**
+   * False once a revalidation with If-None-Match failed and the same request without it worked:
+   * the host exposes ETag cross-origin but refuses the preflight that header needs (nginx answers
+   * OPTIONS with 405). Then documents are downloaded whole rather than failing twice each time.
+   */
+  private conditional = true;
 
   constructor(
     private readonly baseUrl: string,
     private readonly fetch: Fetch,
+    private readonly revalidate: Revalidate,
   ) {}
 
   /** The file's text, or null when the tree has no such file. */
@@ -42,23 +58,77 @@ class StaticFiles {
     return p;
   }
 
+  private fresh(known: Download): boolean {
+    if (this.revalidate === 'never') return true;
+    if (this.revalidate === 'always') return false;
+    return Date.now() - known.checked < this.revalidate;
+  }
+
   private async download(path: string): Promise<string | null> {
     const known = this.files.get(path);
-    const headers: Record<string, string> = { accept: 'application/json' };
+    if (known && this.fresh(known)) return known.text;
+    const url = this.baseUrl + encodePath(path);
     // Only when the host let us read the ETag (same origin, or exposed by CORS): a cross-origin
     // If-None-Match needs a preflight that static hosts may not answer.
-    if (known?.etag) headers['if-none-match'] = known.etag;
-    const res = await this.fetch(this.baseUrl + encodePath(path), { headers });
-    if (res.status === 304 && known) return known.text;
+    const etag = this.conditional ? known?.etag : undefined;
+    let res: Response;
+    try {
+      res = await this.get(url, etag);
+    } catch (first) {
+      if (etag) {
+        // Perhaps only the If-None-Match preflight was refused: the plain GET needs none.
+        try {
+          res = await this.get(url, undefined);
+          this.conditional = false;
+        } catch {
+          if (known) return known.text; // the host is out of reach: the copy we have is the best answer
+          throw unreachable(url, first);
+        }
+      } else if (known) {
+        return known.text;
+      } else {
+        throw unreachable(url, first);
+      }
+    }
+    if (res.status === 304 && known) {
+      known.checked = Date.now();
+      return known.text;
+    }
     if (res.status === 404 || res.status === 403) {
       this.files.delete(path);
       return null;
     }
-    if (res.status !== 200) throw new StaticTreeError(`${this.baseUrl}${path}: the static host answered ${res.status}`);
-    const text = await res.text();
-    this.files.set(path, { etag: res.headers.get('etag'), text });
+    if (res.status !== 200) {
+      // A host failing for a moment (5xx, 429): answer from the copy we have, when we have one.
+      if (known) return known.text;
+      throw new StaticTreeError(`${url}: the static host answered ${res.status}${res.status === 304 ? ' to a request without If-None-Match' : ''}; try again later, or check the host's logs`);
+    }
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (err) {
+      // The connection dropped mid-body: as for a failed request.
+      if (known) return known.text;
+      throw unreachable(url, err);
+    }
+    this.files.set(path, { etag: res.headers.get('etag'), text, checked: Date.now() });
     return text;
   }
+
+  private get(url: string, etag: string | null | undefined): Promise<Response> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (etag) headers['if-none-match'] = etag;
+    return this.fetch(url, { headers });
+  }
+}
+
+/** A fetch that failed before any answer (fetch gives a bare TypeError): what it means, and what to change. */
+function unreachable(url: string, err: unknown): StaticTreeError {
+  const why = err instanceof Error ? err.message : String(err);
+  return new StaticTreeError(
+    `could not fetch ${url} (${why}): the host is unreachable, or, from a page on another origin, it refused the cross-origin request — ` +
+      'the host must send `Access-Control-Allow-Origin: *` on the API documents (cqa build writes it into _headers; docs/hosting.md has each host\'s recipe)',
+  );
 }
 
 function problem(p: Problem): Answer {
@@ -89,6 +159,7 @@ interface Built {
 export class StaticSource implements Source {
   private readonly files: StaticFiles;
   private readonly ctx: QueryContext;
+  private readonly baseUrl: string;
   /**
    * Collections built so far from one version of the tree. The engine caches plans per
    * collection, and a `whereRelation` plan holds on to its target's tables: when any document
@@ -103,8 +174,10 @@ export class StaticSource implements Source {
     fetch: Fetch,
     /** Largest `limit` accepted, as `cqa serve --max-limit` (default 1000; 0 = no cap). */
     maxLimit = 1000,
+    revalidate: Revalidate = 'always',
   ) {
-    this.files = new StaticFiles(baseUrl, fetch);
+    this.files = new StaticFiles(baseUrl, fetch, revalidate);
+    this.baseUrl = baseUrl;
     this.ctx = { scopes: new Set(['read']), maxLimit };
   }
 
@@ -147,6 +220,20 @@ export class StaticSource implements Source {
   }
 
   async answer(path: string, query: string): Promise<Answer> {
+    try {
+      return await this.answerFromTree(path, query);
+    } catch (err) {
+      if (err instanceof StaticTreeError) throw err;
+      // A document that does not parse or has not the shape of a build's (a host's HTML page or
+      // directory listing served for an API path): say so rather than let a SyntaxError through.
+      throw new StaticTreeError(
+        `the documents under ${this.baseUrl}${this.base} are not those of a cqa build (${err instanceof Error ? err.message : String(err)}): ` +
+          "the host must answer each API path with its index.json (the rewrite in docs/hosting.md), not with a page or a directory listing",
+      );
+    }
+  }
+
+  private async answerFromTree(path: string, query: string): Promise<Answer> {
     const projectText = await this.files.text(this.base);
     // The problems below are those of src/http/core.ts (API_PROBLEMS).
     if (projectText === null) return problem(API_PROBLEMS.projectNotFound(this.projectId));

@@ -3,6 +3,7 @@
 // or a timer: Node would take some of them silently (a setTimeout over 2^31-1 ms fires after 1 ms).
 import { isIP } from 'node:net';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { TIMESTAMP_CHOICES, type TimestampSource } from '../content/git-times.js';
 
 export class UsageError extends Error {}
 
@@ -129,3 +130,16 @@ export function choiceOption<T extends string | number>(name: string, value: str
   if (found === undefined) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, got '${value}'`);
   return found;
 }
+
+/** `--timestamps git|mtime`; undefined (not given): git inside a git work tree, else mtime. */
+export function timestampsOption(value: string | undefined): TimestampSource | undefined {
+  return value === undefined ? undefined : choiceOption('timestamps', value, TIMESTAMP_CHOICES, 'git');
+}
+
+/** The option's entry in a command's spec (build, serve, check share it). */
+export const TIMESTAMPS_SPEC = {
+  type: 'string',
+  value: 'git|mtime',
+  help: 'created_at/updated_at of entries that set none: the file\'s first/last git commit, or its modification time',
+  fallback: 'git inside a git work tree, else mtime',
+} as const;

@@ -14,7 +14,9 @@ import { printable } from '../printable.js';
 import { buildOutputIsolated } from '../build/isolated.js';
 import { PRECOMPRESS_CHOICES, type Precompress } from '../snapshot/dist-compression.js';
 import { recoverOutput } from '../snapshot/dist-swap.js';
-import { baseUrlOption, parseCommandArgs, UsageError } from './args.js';
+import { HOST_CHOICES } from '../snapshot/hosts/index.js';
+import { DEFAULT_API_CACHE_CONTROL, DEFAULT_MEDIA_CACHE_CONTROL } from '../snapshot/hosts/policy.js';
+import { baseUrlOption, choiceOption, headerOption, parseCommandArgs, TIMESTAMPS_SPEC, timestampsOption, UsageError } from './args.js';
 import { contentFolder } from './content-folder.js';
 import { parseOptions, type CommandSpec } from './help.js';
 
@@ -80,6 +82,10 @@ export const spec: CommandSpec = {
       help: 'write .gz/.br siblings of every JSON document, for hosts that serve precompressed files (nginx gzip_static, Caddy precompressed); Netlify and Cloudflare Pages compress by themselves and count files',
       fallback: 'none',
     },
+    host: { type: 'string', value: HOST_CHOICES.join('|'), help: 'also write that host\'s configuration into the output (_nginx.conf, _Caddyfile, serve.json, 404.html for Cloudflare Pages); docs/hosting.md', fallback: 'netlify (_headers, _redirects)' },
+    'api-cache-control': { type: 'string', value: 'VALUE', help: 'Cache-Control of the API documents in _headers and the host files', fallback: DEFAULT_API_CACHE_CONTROL },
+    'media-cache-control': { type: 'string', value: 'VALUE', help: 'Cache-Control of media files and thumbnails', fallback: DEFAULT_MEDIA_CACHE_CONTROL },
+    timestamps: TIMESTAMPS_SPEC,
     snapshot: { type: 'string', value: 'FILE', help: 'also write the portable snapshot for an edge worker (alone: only the snapshot; never inside --out)' },
   },
   examples: [
@@ -98,6 +104,12 @@ export async function run(args: string[]): Promise<number> {
   const writeTree = values.out !== undefined || snapshotFile === undefined;
   const baseUrl = baseUrlOption(values['base-url'] as string | undefined) ?? '';
   const precompress = precompressOption(values.precompress as string | undefined);
+  const timestamps = timestampsOption(values.timestamps as string | undefined);
+  const host = choiceOption('host', values.host as string | undefined, HOST_CHOICES, 'netlify');
+  const cacheControl = {
+    api: cacheControlOption('api-cache-control', values['api-cache-control'] as string | undefined, DEFAULT_API_CACHE_CONTROL),
+    media: cacheControlOption('media-cache-control', values['media-cache-control'] as string | undefined, DEFAULT_MEDIA_CACHE_CONTROL),
+  };
   const absRoot = resolve(root);
   if (writeTree && (absRoot === out || absRoot.startsWith(out + sep) || out.startsWith(absRoot + sep))) {
     throw new UsageError(`--out ${displayPath(out)} must be outside the content folder ${root} (and not contain it)`);
@@ -117,9 +129,12 @@ export async function run(args: string[]): Promise<number> {
     root,
     {
       drafts: values.drafts === true,
+      ...(timestamps ? { timestamps } : {}),
       baseUrl,
       ...(writeTree ? { out } : {}),
       precompress,
+      host,
+      cacheControl,
       includePrivate: values['include-private'] === true,
       ...(snapshotFile !== undefined ? { snapshotFile } : {}),
     },
@@ -162,6 +177,13 @@ export async function run(args: string[]): Promise<number> {
   );
   progress.clear();
   return code;
+}
+
+/** A Cache-Control value: printable, and no quote (it is written into nginx and Caddy configurations). */
+function cacheControlOption(name: string, value: string | undefined, fallback: string): string {
+  const v = headerOption(name, value) ?? fallback;
+  if (v.trim() === '' || v.includes('"')) throw new UsageError(`--${name} must be a Cache-Control value without quotes, e.g. 'public, max-age=60', got ${JSON.stringify(v)}`);
+  return v;
 }
 
 function precompressOption(value: string | undefined): Precompress {

@@ -4,7 +4,7 @@
 import { formatIssue } from '../content/issues.js';
 import { loadContent } from '../content/load.js';
 import type { ContentIssue, ContentModel } from '../snapshot/model.js';
-import { parseCommandArgs } from './args.js';
+import { parseCommandArgs, TIMESTAMPS_SPEC, timestampsOption } from './args.js';
 import { contentFolder } from './content-folder.js';
 import { parseOptions, type CommandSpec } from './help.js';
 
@@ -32,15 +32,16 @@ export const spec: CommandSpec = {
   usage: 'cqa check [content]',
   summary: 'Validates the content only: every error as file:line: field: message (exit 1 when there is one).',
   args: [['content', 'the content folder (default: ./content)']],
-  options: {},
+  options: { timestamps: TIMESTAMPS_SPEC },
   examples: ['cqa check content'],
 };
 
 export async function run(args: string[]): Promise<number> {
-  const { positionals } = parseCommandArgs(args, parseOptions(spec));
+  const { values, positionals } = parseCommandArgs(args, parseOptions(spec));
+  const timestamps = timestampsOption(values.timestamps as string | undefined);
   const root = await contentFolder(positionals[0] ?? 'content', 'check');
 
-  const { model, issues, warnings } = await loadContent(root);
+  const { model, issues, warnings } = await loadContent(root, timestamps ? { timestamps } : {});
   const out = colours(process.stdout);
   const err = colours(process.stderr);
   for (const w of warnings) console.error(`${err.yellow('warning:')} ${formatIssue(w)}`);

@@ -17,6 +17,7 @@ import { mediaHeaders } from '../snapshot/media-headers.js';
 import { sendFile } from '../http/send-file.js';
 import { mimeType } from '../content/media.js';
 import { dialectOf } from '../snapshot/dialect/index.js';
+import { PREFLIGHT_HEADERS } from '../snapshot/hosts/policy.js';
 import type { DialectName } from '../snapshot/model.js';
 import { hostOption, parseCommandArgs, portOption, UsageError } from './args.js';
 import { explainListenError } from './errors.js';
@@ -233,6 +234,15 @@ export function previewHandler(dir: string): (req: IncomingMessage, res: ServerR
   };
 
   return (req, res) => {
+    // Every answer, 400/404/405 included, can be read by a page of another origin: else a
+    // cross-origin page sees a CORS failure instead of the problem that says what to change.
+    res.setHeader('access-control-allow-origin', '*');
+    if (req.method === 'OPTIONS') {
+      // The preflight of a cross-origin If-None-Match (or any header a client adds).
+      res.writeHead(204, Object.fromEntries(PREFLIGHT_HEADERS));
+      res.end();
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('Method Not Allowed\n');
@@ -252,6 +262,10 @@ export function previewHandler(dir: string): (req: IncomingMessage, res: ServerR
 export async function startPreview(options: PreviewOptions): Promise<PreviewServer> {
   const dir = resolve(options.dir);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`${options.dir} is not a directory; run cqa build first`);
+  // Any other folder (the content itself, a project's source) would be served as if it were a build.
+  if (!existsSync(resolve(dir, 'manifest.json'))) {
+    throw new UsageError(`${options.dir} has no manifest.json, so it is not the output of cqa build: run \`cqa build content --out ${options.dir}\` first, then cqa preview ${options.dir}`);
+  }
   const host = options.host ?? '127.0.0.1';
   const server = createServer(previewHandler(dir));
   server.on('connect', refuseConnect(() => ({ status: 405, headers: { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }, body: 'Method Not Allowed\n' })));

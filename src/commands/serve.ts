@@ -7,7 +7,7 @@ import { FAIL_STATUSES, MAX_DELAY_MS } from '../http/controls.js';
 import { startServer } from '../http/start.js';
 import { collectGarbage } from './serve-gc.js';
 import { keepTickShape } from './serve-tick-shape.js';
-import { baseUrlOption, choiceOption, delayOption, headerOption, hostOption, intOption, parseCommandArgs, portOption, rateOption } from './args.js';
+import { baseUrlOption, choiceOption, delayOption, headerOption, hostOption, intOption, parseCommandArgs, portOption, rateOption, TIMESTAMPS_SPEC, timestampsOption } from './args.js';
 import { contentFolder } from './content-folder.js';
 import type { RequestRecord } from '../http/journal.js';
 import { parseOptions, type CommandSpec } from './help.js';
@@ -35,6 +35,7 @@ export const spec: CommandSpec = {
     'base-url': { type: 'string', value: 'URL', help: "prefix of media full_url (an http(s) URL or a path starting with '/')" },
     quiet: { type: 'boolean', help: 'no list of projects at start and no text request log (--log json still logs)' },
     'no-ui': { type: 'boolean', help: 'no explorer page for browsers at / (docs/explorer.md)' },
+    timestamps: TIMESTAMPS_SPEC,
     'no-cache': { type: 'boolean', help: 'parse every file, keep nothing in <content>/.cqa-cache/ (kept there to start faster next time; not with --watch)' },
   },
   examples: ['cqa serve content --watch', 'cqa serve content --fail-rate 0.1 --fail-status 503 --seed 42 --log json', "curl -H 'Authorization: Bearer demo-token' -H 'Accept: application/json' http://127.0.0.1:4000/api/demo/posts"],
@@ -54,6 +55,7 @@ export async function run(args: string[]): Promise<number> {
   const cacheControl = headerOption('cache-control', values['cache-control'] as string | undefined);
   const baseUrl = baseUrlOption(values['base-url'] as string | undefined);
   const quiet = values.quiet === true;
+  const timestamps = timestampsOption(values.timestamps as string | undefined);
   // With --log json, stdout carries the JSON lines only: everything else goes to stderr.
   const say = json ? (line: string) => console.error(line) : (line: string) => console.log(line);
   // `cqa serve --log json | head -1`: once the reader is gone, stop logging and keep serving.
@@ -76,6 +78,7 @@ export async function run(args: string[]): Promise<number> {
       quiet: quiet || json,
       ui: values['no-ui'] !== true,
       parseCache: values['no-cache'] !== true,
+      ...(timestamps ? { timestamps } : {}),
       maxLimit,
       delay,
       failRate,

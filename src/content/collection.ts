@@ -4,6 +4,7 @@ import type { CollectionRecord, EntryRecord, FieldDef, SortKey } from '../snapsh
 import { sortEntries } from '../snapshot/order.js';
 import { buildEntry, baseName, type EntryContext } from './entries.js';
 import type { CollectionLayout, FileInfo } from './files.js';
+import type { CommitTimes } from './git-times.js';
 import { idProblem } from './identifiers.js';
 import { IssueList } from './issues.js';
 import type { ParsedEntry } from './parse.js';
@@ -29,7 +30,7 @@ export interface BuiltCollection {
  */
 export interface CollectionMemo {
   /** Built entries by parse result, valid for the context signature `sig`. */
-  readonly entries: WeakMap<ParsedEntry, { sig: string; rel: string; mtimeMs: number; record: EntryRecord | undefined; issues: IssueList }>;
+  readonly entries: WeakMap<ParsedEntry, { sig: string; rel: string; created: number; updated: number; record: EntryRecord | undefined; issues: IssueList }>;
   /** Inferred fields of the last load, per collection path. */
   readonly inferred: Map<string, { parsed: readonly ParsedEntry[]; bodyField: string; fields: FieldDef[] }>;
   /** The last default order, per collection path. */
@@ -52,7 +53,7 @@ export interface CollectionInput {
 export function buildCollection(
   input: CollectionInput,
   project: ProjectConfig,
-  options: { drafts: boolean; render: RenderMarkdown; issues: IssueList; memo: CollectionMemo },
+  options: { drafts: boolean; render: RenderMarkdown; issues: IssueList; memo: CollectionMemo; timesOf?: (file: FileInfo) => CommitTimes },
 ): BuiltCollection | undefined {
   const { layout, config, entries } = input;
   const { issues, memo } = options;
@@ -108,9 +109,10 @@ export function buildCollection(
   const sig = JSON.stringify([ctx.collection.slug, ctx.collection.bodyField, fields, ctx.collection.declared, configFile, project.id, project.locales, project.default_locale, ctx.drafts]);
   for (const { file, parsed } of entries) {
     let built = memo.entries.get(parsed);
-    if (!built || built.sig !== sig || built.rel !== file.rel || built.mtimeMs !== file.mtimeMs) {
+    const { created, updated } = options.timesOf?.(file) ?? { created: file.mtimeMs, updated: file.mtimeMs };
+    if (!built || built.sig !== sig || built.rel !== file.rel || built.created !== created || built.updated !== updated) {
       const local = new IssueList();
-      built = { sig, rel: file.rel, mtimeMs: file.mtimeMs, record: buildEntry({ ...ctx, issues: local }, file, parsed), issues: local };
+      built = { sig, rel: file.rel, created, updated, record: buildEntry({ ...ctx, issues: local }, file, parsed, { created, updated }), issues: local };
       memo.entries.set(parsed, built);
     }
     if (built.issues.errors.length > 0) issues.errors.push(...built.issues.errors);

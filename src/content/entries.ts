@@ -3,6 +3,7 @@
 import { ownValue, type EntryRecord, type FieldDef, type FieldValue } from '../snapshot/model.js';
 import { isEmpty } from '../snapshot/order.js';
 import type { FileInfo } from './files.js';
+import type { CommitTimes } from './git-times.js';
 import { fieldNameProblem, idProblem, RESERVED_KEYS } from './identifiers.js';
 import { describe, listNames, type IssueList } from './issues.js';
 import { localeFromFileName } from './locale.js';
@@ -39,7 +40,11 @@ export function baseName(rel: string): string {
 }
 
 
-export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntry): EntryRecord | undefined {
+/**
+ * `fallback`: created_at/updated_at of an entry that sets none (the file's commit times under
+ * `--timestamps git`, else its modification time).
+ */
+export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntry, fallback: CommitTimes = { created: file.mtimeMs, updated: file.mtimeMs }): EntryRecord | undefined {
   const { issues, collection, project } = ctx;
   const data = parsed.data;
   if (!data) return undefined;
@@ -82,9 +87,8 @@ export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntr
     if (!iso) err(key, `expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got ${describe(v)}`);
     return iso;
   };
-  const mtime = isoFromMs(file.mtimeMs);
-  const created_at = stamp('created_at') ?? mtime;
-  const updated_at = stamp('updated_at') ?? mtime;
+  const created_at = stamp('created_at') ?? isoFromMs(fallback.created);
+  const updated_at = stamp('updated_at') ?? isoFromMs(fallback.updated);
   const published_at = stamp('published_at') ?? (draft ? null : created_at);
 
   // fields (keys are field names: no prototype, so not even '__proto__' could reach one)

@@ -63,7 +63,7 @@ export async function loadSnapshotIsolated(
     const { model, issues, warnings } = await loadContent(root, load);
     return issues.length > 0 ? { issues, warnings } : { issues, warnings, snapshot: createSnapshot(model, snapshotOptions) };
   }
-  const { parts, ...result } = await runProcess({ root, drafts: load.drafts ?? false, snapshot: snapshotOptions }, load.onProgress);
+  const { parts, ...result } = await runProcess({ root, drafts: load.drafts ?? false, ...(load.timestamps ? { timestamps: load.timestamps } : {}), snapshot: snapshotOptions }, load.onProgress);
   if (!parts) return result;
   const { snapshotFromParts } = await import('../snapshot/create.js');
   return { ...result, snapshot: snapshotFromParts(parts) };
@@ -75,7 +75,7 @@ function runWorker(root: string, options: LoadOptions): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const worker = new Worker(loadWorker(), {
-      workerData: { root, drafts: options.drafts ?? false },
+      workerData: { root, drafts: options.drafts ?? false, timestamps: options.timestamps },
       resourceLimits: { maxOldGenerationSizeMb: loaderHeapMb() },
     });
     worker.on('message', (m: Message) => {

@@ -6,6 +6,7 @@
 import { Socket } from 'node:net';
 import { serialize } from 'node:v8';
 import { FRAME, frameHead } from './frames.js';
+import type { TimestampSource } from './git-times.js';
 import { loadSplit } from './split-parser.js';
 import { compactParts, splitParts } from '../snapshot/compact.js';
 import { createSnapshot, type SnapshotOptions } from '../snapshot/create.js';
@@ -14,12 +15,13 @@ import { createSnapshot, type SnapshotOptions } from '../snapshot/create.js';
 export interface LoadJob {
   readonly root: string;
   readonly drafts: boolean;
+  readonly timestamps?: TimestampSource;
   readonly snapshot: SnapshotOptions;
 }
 
 const RECORDS_PER_FRAME = 2048;
 
-const { root, drafts, snapshot } = JSON.parse(process.argv[2] as string) as LoadJob;
+const { root, drafts, timestamps, snapshot } = JSON.parse(process.argv[2] as string) as LoadJob;
 
 const pipe = new Socket({ fd: 3, readable: true, writable: true });
 // The server went away (its end closed, or a write found it closed): nobody is waiting for the
@@ -34,7 +36,7 @@ const send = (kind: number, payload: Uint8Array) => {
 };
 
 try {
-  const result = await loadSplit(root, drafts, (done, total) => send(FRAME.progress, Buffer.from(JSON.stringify({ done, total }))));
+  const result = await loadSplit(root, { drafts, ...(timestamps ? { timestamps } : {}) }, (done, total) => send(FRAME.progress, Buffer.from(JSON.stringify({ done, total }))));
   const { issues, warnings } = result;
   if (issues.length > 0) send(FRAME.result, serialize({ issues, warnings }));
   else {

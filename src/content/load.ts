@@ -2,12 +2,14 @@
 // mode), then build and check each project. Loading never throws for bad content: every problem
 // becomes an issue, and the model holds whatever could be built.
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import type { ContentIssue, ContentModel, MediaRecord, ProjectRecord } from '../snapshot/model.js';
 import { compareCodePoints } from '../snapshot/order.js';
 import { FileCache, mapLimit } from './cache.js';
 import { buildCollection, createCollectionMemo, type BuiltCollection, type CollectionMemo } from './collection.js';
 import { byPath, layoutTree, listFiles, updateListing, type FileInfo, type ProjectLayout } from './files.js';
+import { EntryTimes } from './entry-times.js';
+import type { CommitTimes, TimestampSource } from './git-times.js';
 import { IssueList, sortIssues } from './issues.js';
 import { checkMediaNumbers, mediaRecord, mimeType, readDimensions, readMediaMeta, type Dimensions } from './media.js';
 import { readEntryOnce, readFailure, readYamlOnce, type FileParser, type Outcome, type ParseJob } from './file-parser.js';
@@ -30,6 +32,11 @@ export interface LoadOptions {
   readonly parser?: FileParser;
   /** What earlier runs parsed, kept in the tree (see parse-cache.ts); saved at the end of each load. */
   readonly parseCache?: ParseCache;
+  /**
+   * Where created_at/updated_at come from when an entry sets none: `git` (the file's first and
+   * last commit), `mtime` (its modification time). Default: git inside a git work tree, else mtime.
+   */
+  readonly timestamps?: TimestampSource;
 }
 
 export interface LoadResult {
@@ -58,6 +65,7 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
   let listing: Map<string, FileInfo> | undefined;
   let order: string[] = [];
   let running: Promise<unknown> = Promise.resolve();
+  let lastTimes: EntryTimes | undefined;
 
   const loadOnce = async (changes: readonly string[] | undefined): Promise<LoadResult> => {
     await richtextReady();
@@ -88,6 +96,10 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
     }
 
     const layouts = layoutTree(files, issues);
+    // git is read on every full load; a reload after edits (`changes`) keeps what it read and
+    // takes the edited files as uncommitted, as they are until someone commits them.
+    const times = changes && lastTimes ? lastTimes.edited(changes.map((p) => relative(root, resolve(root, p)).split(sep).join('/'))) : await EntryTimes.open(root, options.timestamps, issues);
+    lastTimes = times;
     const jobs = options.parser ? staleFiles(layouts, cache) : [];
     const prepared = options.parser && jobs.length > 0 ? await options.parser.parse(jobs) : undefined;
     const ctx: ReadContext = { cache, issues, done: 0, total: 0, onProgress: options.onProgress, prepared, parseCache: options.parseCache };
@@ -98,7 +110,7 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
     const parseCache = options.parseCache;
     const render = parseCache ? (markdown: string) => parseCache.html(markdown, renderRichtext) : renderRichtext;
     for (const layout of layouts) {
-      const project = await loadProject(layout, ctx, { drafts: options.drafts === true, render, memo });
+      const project = await loadProject(layout, ctx, { drafts: options.drafts === true, render, memo, timesOf: times.of });
       if (!project) continue;
       const other = seenIds.get(project.id);
       if (other) {
@@ -108,6 +120,7 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
       seenIds.set(project.id, layout.projectFile.rel);
       projects.push(project);
     }
+    times.report(issues);
     if (layouts.length === 0 && issues.errors.length === 0) {
       issues.error(root, 'no project found: a project is a folder with a project.yaml (e.g. content/demo/project.yaml)');
     }
@@ -236,7 +249,7 @@ async function readMediaFile(file: FileInfo, ctx: ReadContext): Promise<Dimensio
 async function loadProject(
   layout: ProjectLayout,
   ctx: ReadContext,
-  options: { drafts: boolean; render: (md: string) => string; memo: CollectionMemo },
+  options: { drafts: boolean; render: (md: string) => string; memo: CollectionMemo; timesOf: (file: FileInfo) => CommitTimes },
 ): Promise<ProjectRecord | undefined> {
   const { issues } = ctx;
   const config = readProject(readYamlFile(layout.projectFile, ctx), layout.folder, layout.projectFile.rel, issues);
@@ -263,7 +276,7 @@ async function loadProject(
     const built = buildCollection(
       { projectFolder: layout.folder, layout: col, config: colConfig, entries: col.entries.map((file, i) => ({ file, parsed: parsed[i] as ParsedEntry })) },
       config,
-      { drafts: options.drafts, render: options.render, issues, memo: options.memo },
+      { drafts: options.drafts, render: options.render, issues, memo: options.memo, timesOf: options.timesOf },
     );
     if (built) collections.push(built);
   }

@@ -3,7 +3,7 @@
 // worker, the load process and cqa build's worker (src/build/worker.ts).
 import { availableParallelism } from 'node:os';
 import { fromOutcome, runJob, type FileParser, type Outcome } from './file-parser.js';
-import { loadContent, type LoadResult } from './load.js';
+import { loadContent, type LoadOptions, type LoadResult } from './load.js';
 import { ParseThread } from './parse-thread.js';
 import { progressGate } from './progress.js';
 
@@ -34,12 +34,12 @@ export function splitParser(): SplitParser {
 }
 
 /** loadContent() with a split parser, its progress passed on at most every 50 ms (progress.ts). */
-export async function loadSplit(root: string, drafts: boolean, progress: (done: number, total: number) => void): Promise<LoadResult> {
+export async function loadSplit(root: string, how: Pick<LoadOptions, 'drafts' | 'timestamps'>, progress: (done: number, total: number) => void): Promise<LoadResult> {
   const { parser, close } = splitParser();
   const due = progressGate();
   try {
     return await loadContent(root, {
-      drafts,
+      ...how,
       parser,
       onProgress: (done, total) => {
         if (due(done, total)) progress(done, total);

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { loadSnapshotIsolated } from '../content/isolated.js';
+import type { TimestampSource } from '../content/git-times.js';
 import { createContentLoader } from '../content/load.js';
 import { openParseCache } from '../content/parse-cache.js';
 import { ParseThread } from '../content/parse-thread.js';
@@ -59,6 +60,8 @@ export interface StartServerOptions extends HttpOptions {
    * large indexes). `cqa serve` collects garbage then; the library never does.
    */
   readonly onSlowQuery?: (ms: number) => void;
+  /** Where created_at/updated_at come from when an entry sets none (LoadOptions.timestamps; default git inside a work tree). */
+  readonly timestamps?: TimestampSource;
 }
 
 export type ReloadEvent =
@@ -95,13 +98,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const root = resolve(options.content ?? 'content');
   const baseUrl = options.baseUrl;
   const hasContent = !options.snapshot || options.watch === true;
+  const timestamps = options.timestamps ? { timestamps: options.timestamps } : {};
   // The incremental loader keeps every file's parse results so that a rebuild re-reads only what
   // changed: worth it under --watch, but without it those results would only take memory (several
   // times the content's size), so then each build (the first, any reload()) starts afresh.
   // Files are read and parsed on a thread of their own: a large file would otherwise hold up
   // every answer while it is parsed.
   const parser = options.watch ? new ParseThread({ lines: true }) : undefined;
-  const watchLoader = options.watch ? createContentLoader(root, parser ? { parser } : {}) : undefined;
+  const watchLoader = options.watch ? createContentLoader(root, { ...(parser ? { parser } : {}), ...timestamps }) : undefined;
   let warned = false;
 
   const build = async (changes?: readonly string[]): Promise<{ snapshot: Snapshot } | { issues: readonly ContentIssue[] }> => {
@@ -110,7 +114,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // Without --watch nothing else keeps the records: the load worker makes the compact snapshot
     // (snapshot/compact.ts), and this thread never holds the full records.
     const parseCache = options.parseCache && !watchLoader ? { parseCache: openParseCache(root) } : {};
-    const loaded = watchLoader ? await watchLoader.load(changes) : await loadSnapshotIsolated(root, { ...opts, ...parseCache });
+    const loaded = watchLoader ? await watchLoader.load(changes) : await loadSnapshotIsolated(root, { ...opts, ...parseCache, ...timestamps });
     if (loaded.issues.length > 0) return { issues: loaded.issues };
     if (!warned && options.quiet === false && loaded.warnings.length > 0) {
       warned = true;

@@ -1,7 +1,7 @@
 // The compiled CLI on bad option values and failures to listen: one line `cqa <command>: …` that
 // names what to change, exit 2 (usage) or 1 (anything else), and never a stack trace.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { startServer } from '../../src/http/start.js';
 const work = mkdtempSync(join(tmpdir(), 'cqa-cli-'));
 const dist = join(work, 'dist');
 mkdirSync(dist);
+writeFileSync(join(dist, 'manifest.json'), '{}\n'); // what makes a folder a build for cqa preview
 let busy: Server;
 let busyPort: number;
 
@@ -140,6 +141,7 @@ describe('cqa: unexpected failures', () => {
     // A _headers that is a folder: reading it fails inside the command, past every check.
     const odd = join(work, 'odd');
     mkdirSync(join(odd, '_headers'), { recursive: true });
+    writeFileSync(join(odd, 'manifest.json'), '{}\n'); // a build's, or preview refuses the folder (exit 2)
     const r = await cqa(['preview', odd, '--port', '0']);
     expect(r.code).toBe(1);
     expect(r.err.trim()).toMatch(/^cqa preview: EISDIR: [^\n]*$/);

@@ -1,0 +1,94 @@
+// `cqa build --host serve`: `serve.json` for `npx serve dist` (Vercel's serve 14, serve-handler
+// 6), which reads it from the folder it serves. Its rewrites have no splat that keeps slashes, so
+// there is one rule per depth of API path the build holds; directory listings are turned off (else
+// `/api/demo/posts/` answers serve's own `{"files":[…]}`, which a client could take for content).
+// Tested against serve 14.2.7 in test/hosting/hosts.test.ts. No Node imports.
+import { DOWNLOAD_HEADER, JSON_TYPE, MEDIA_HEADERS, type CacheControl } from './policy.js';
+
+// No Access-Control-Expose-Headers: ETag: serve cannot answer the preflight a cross-origin
+// If-None-Match needs, and it sends no headers on a 304 (the browser's cache revalidates instead).
+const CORS_HEADERS = [['Access-Control-Allow-Origin', '*']] as const;
+
+/**
+ * The pattern of a path's last segment: anything but the `index.json` a rewrite made. serve's
+ * path-to-regexp 3 takes no lookahead and no nested group, so it is spelled out: shorter, longer,
+ * or first different at some character.
+ */
+function notIndexJson(): string {
+  const word = 'index.json';
+  const cls = (c: string) => (c === '.' ? '[.]' : c);
+  const alternatives = [`[^/]{1,${word.length - 1}}`, `[^/]{${word.length + 1},}`];
+  for (let i = 0; i < word.length; i++) {
+    alternatives.push(`${[...word.slice(0, i)].map(cls).join('')}[^/${word[i]}][^/]{${word.length - 1 - i}}`);
+  }
+  return `(${alternatives.join('|')})`;
+}
+const LAST_SEGMENT = notIndexJson();
+
+const pairs = (list: readonly (readonly [string, string])[]) => list.map(([key, value]) => ({ key, value }));
+
+/**
+ * The folders serve would answer with a listing: with `renderSingle`, any folder reached as such
+ * that holds more than one entry. A folder with an index.json is reached by a rewrite when its
+ * name has no dot (a name with one is looked up as a file first), and a folder whose only entry
+ * is index.json is answered with that file; every other folder gets a redirect to a 404.
+ */
+export function listedFolders(files: readonly string[]): string[] {
+  const entries = new Map<string, Set<string>>([['', new Set()]]);
+  for (const file of files) {
+    const parts = file.split('/');
+    for (let i = 0; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join('/');
+      let set = entries.get(dir);
+      if (!set) entries.set(dir, (set = new Set()));
+      set.add(parts[i] as string);
+    }
+  }
+  const listed: string[] = [];
+  for (const [dir, names] of entries) {
+    const last = dir.slice(dir.lastIndexOf('/') + 1);
+    const rewritten = dir.startsWith('api/') && names.has('index.json') && !last.includes('.');
+    const single = names.size === 1 && names.has('index.json');
+    if (!rewritten && !single) listed.push(`/${dir}`);
+  }
+  return listed.sort();
+}
+
+/** Where a listed folder is sent: no file has this name, so serve answers its 404.html. */
+const NOWHERE = '/api/404-not-found';
+
+/** `depth`: the most segments after `/api/` of any document path of the build; `files`: every file of the build. */
+export function serveJson(depth: number, cache: CacheControl, thumbs: boolean, files: readonly string[], downloads: readonly string[]): string {
+  const rewrites = [];
+  for (let n = 1; n <= depth; n++) {
+    const params = Array.from({ length: n }, (_, i) => `:p${i}`).join('/');
+    // serve applies the remaining rules to a rewritten path again: the rule one deeper must not
+    // take `/api/demo/posts/index.json` for a path of its own.
+    rewrites.push({ source: `/api/${params}${LAST_SEGMENT}`, destination: `/api/${params}/index.json` });
+  }
+  const json = pairs([['Content-Type', JSON_TYPE], ...CORS_HEADERS, ['Cache-Control', cache.api]]);
+  const media = pairs([...CORS_HEADERS, ...MEDIA_HEADERS, ['Cache-Control', cache.media]]);
+  // Header sources are globs: a name with a glob character keeps the sandbox only.
+  const exact = downloads.filter((path) => !/[*?[\]{}()!+@\\]/.test(path));
+  const config = {
+    directoryListing: false,
+    // A path with a dot (`posts.query`, `project-media/hero.png`) is looked up as a file before any
+    // rewrite; it is a folder, and a folder holding one file (index.json) is answered with it.
+    renderSingle: true,
+    cleanUrls: false,
+    trailingSlash: false,
+    rewrites,
+    // serve-handler turns `:name` into a path pattern: folder names are written as they are.
+    redirects: listedFolders(files).map((source) => ({ source, destination: NOWHERE, type: 302 })),
+    headers: [
+      { source: '/api/**', headers: json },
+      { source: '/openapi.json', headers: json },
+      { source: '/manifest.json', headers: json },
+      { source: '/404.html', headers: json },
+      { source: '/media/**', headers: media },
+      ...(thumbs ? [{ source: '/thumbs/**', headers: media }] : []),
+      ...exact.map((source) => ({ source, headers: pairs([DOWNLOAD_HEADER]) })),
+    ],
+  };
+  return `${JSON.stringify(config, null, 2)}\n`;
+}

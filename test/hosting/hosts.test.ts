@@ -1,0 +1,204 @@
+// One `cqa build` of the sample, written for each host with `--host` (writeDist's `host`), served
+// by the real server, and checked against the same URL table (issue 22): every API path 200 with
+// the JSON type and the build's bytes, ETag → 304, CORS on 200/304/404, the JSON 404 of an unknown
+// path, compression with Vary, `_` files and folder listings never served, media typed with
+// Range, the default Cache-Control. Each server is started once; a server whose binary is absent
+// is skipped with a message saying what to install.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSnapshot } from '../../src/build-snapshot.js';
+import { startPreview } from '../../src/commands/preview.js';
+import { writeDist } from '../../src/snapshot/dist.js';
+import type { Precompress } from '../../src/snapshot/dist-compression.js';
+import type { Host } from '../../src/snapshot/hosts/index.js';
+import { DEFAULT_API_CACHE_CONTROL, DEFAULT_MEDIA_CACHE_CONTROL } from '../../src/snapshot/hosts/policy.js';
+import type { Snapshot } from '../../src/snapshot/types.js';
+import { MEDIA_CSP } from '../../src/snapshot/media-headers.js';
+import { CADDY, missing, NGINX, startCaddy, startNginx, startPages, startServe, type RunningHost } from './servers.js';
+
+const work = mkdtempSync(join(tmpdir(), 'cqa-hosts-'));
+let snapshot: Snapshot;
+beforeAll(async () => {
+  snapshot = await buildSnapshot({ content: 'content' });
+}, 60_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const ELMAPI = '5f2b8c1e9a4d4e7fb3c60a1d2e8f9b47';
+
+interface HostCase {
+  readonly name: string;
+  readonly build: Host;
+  readonly precompress: Precompress;
+  readonly start: (dist: string) => Promise<RunningHost>;
+  /** Why it cannot run here, if it cannot. */
+  readonly absent?: string;
+  /** Which encodings it serves from the build's siblings or compresses to. */
+  readonly codings: readonly ('gzip' | 'br')[];
+  /** It sends Vary: Accept-Encoding (miniflare's asset server does not; Cloudflare's edge adds it). */
+  readonly vary: boolean;
+  /** Each elmapi project's own 404 messages (serve has one 404.html for the whole site). */
+  readonly projectNotFound: boolean;
+  /** It sends its headers on a 304 (serve sends none: a browser's own revalidation keeps the stored ones). */
+  readonly headersOn304: boolean;
+  /** It answers Range with 206 (miniflare's asset server sends the whole file; Cloudflare's edge answers Range). */
+  readonly range: boolean;
+}
+
+const pagesWarnings: string[] = [];
+const HOSTS: HostCase[] = [
+  { name: 'nginx', build: 'nginx', precompress: 'gzip', start: (d) => startNginx(d), absent: missing(NGINX, 'nginx-light'), codings: ['gzip'], vary: true, projectNotFound: true, headersOn304: true, range: true },
+  { name: 'Caddy', build: 'caddy', precompress: 'all', start: startCaddy, absent: missing(CADDY, 'caddy'), codings: ['gzip', 'br'], vary: true, projectNotFound: true, headersOn304: true, range: true },
+  { name: 'Cloudflare Pages (miniflare)', build: 'cloudflare', precompress: 'none', start: (d) => startPages(d, pagesWarnings), codings: ['br'], vary: false, projectNotFound: true, headersOn304: true, range: false },
+  { name: 'serve', build: 'serve', precompress: 'none', start: startServe, codings: ['gzip'], vary: true, projectNotFound: false, headersOn304: false, range: true },
+  {
+    name: 'cqa preview (Netlify files)',
+    build: 'netlify',
+    precompress: 'all',
+    start: async (d) => startPreview({ dir: d, port: 0 }),
+    codings: ['gzip', 'br'],
+    vary: true,
+    projectNotFound: true,
+    headersOn304: true,
+    range: true,
+  },
+];
+
+/** Every file under `dir`, '/'-separated. */
+function files(dir: string, rel = ''): string[] {
+  return readdirSync(join(dir, rel), { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(dir, `${rel}${d.name}/`) : [`${rel}${d.name}`]));
+}
+
+for (const host of HOSTS) {
+  describe.skipIf(host.absent !== undefined)(`${host.name}${host.absent ? ` — skipped: ${host.absent}` : ''}`, () => {
+    let dist: string;
+    let server: RunningHost;
+    beforeAll(async () => {
+      dist = join(work, host.build);
+      await writeDist(snapshot, { out: dist, host: host.build, precompress: host.precompress });
+      server = await host.start(dist);
+    }, 60_000);
+    afterAll(() => server?.close());
+
+    const get = (path: string, headers: Record<string, string> = {}) => fetch(server.url + path, { headers: { 'accept-encoding': 'identity', ...headers }, redirect: 'manual' });
+
+    it('every API path (and each .query index) answers 200, application/json; charset=utf-8, the build\'s bytes, CORS and the default Cache-Control', async () => {
+      const paths = [...snapshot.paths, ...files(dist).filter((f) => f.endsWith('.query/index.json')).map((f) => `/${f.slice(0, -'/index.json'.length)}`)];
+      expect(paths.length).toBeGreaterThan(50);
+      for (const path of paths) {
+        const res = await get(path.split('/').map(encodeURIComponent).join('/'));
+        expect(res.status, path).toBe(200);
+        expect(res.headers.get('content-type'), path).toBe(JSON_TYPE);
+        expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
+        expect(res.headers.get('cache-control'), path).toBe(DEFAULT_API_CACHE_CONTROL);
+        expect(await res.text(), path).toBe(readFileSync(join(dist, path.slice(1), 'index.json'), 'utf8'));
+      }
+    });
+
+    it('openapi.json and manifest.json are JSON with CORS', async () => {
+      for (const path of ['/openapi.json', '/manifest.json']) {
+        const res = await get(path);
+        expect(res.status, path).toBe(200);
+        expect(res.headers.get('content-type'), path).toBe(JSON_TYPE);
+        expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
+        expect(await res.text()).toBe(readFileSync(join(dist, path), 'utf8'));
+      }
+    });
+
+    it('an ETag, and If-None-Match answers 304 with CORS', async () => {
+      const first = await get('/api/demo/posts');
+      const etag = first.headers.get('etag');
+      expect(etag).toBeTruthy();
+      const again = await get('/api/demo/posts', { 'if-none-match': etag as string });
+      expect(again.status).toBe(304);
+      if (host.headersOn304) expect(again.headers.get('access-control-allow-origin')).toBe('*');
+    });
+
+    it('an unknown API path answers 404 with the JSON problem, typed JSON, with CORS', async () => {
+      const cqa = JSON.parse(readFileSync(join(dist, 'api/404.json'), 'utf8')) as unknown;
+      const cases: [string, unknown][] = [
+        ['/api/demo/posts/no-such-post', cqa],
+        ['/api/no-such-project', cqa],
+        ['/api/demo/no-such-collection/x', cqa],
+        [`/api/${ELMAPI}/articles/999`, host.projectNotFound ? { error: 'Not found!' } : cqa],
+        [`/api/${ELMAPI}/nope`, host.projectNotFound ? { error: 'Collection not found!' } : cqa],
+      ];
+      for (const [path, body] of cases) {
+        const res = await get(path);
+        expect(res.status, path).toBe(404);
+        expect(res.headers.get('content-type'), path).toBe(JSON_TYPE);
+        expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
+        expect(JSON.parse(await res.text()), path).toEqual(body);
+      }
+    });
+
+    it('compressed answers decode to the same bytes, with Vary: Accept-Encoding', async () => {
+      for (const coding of host.codings) {
+        const res = await fetch(`${server.url}/api/demo/posts`, { headers: { 'accept-encoding': coding } });
+        expect(res.headers.get('content-encoding'), coding).toBe(coding);
+        if (host.vary) expect(res.headers.get('vary') ?? '', coding).toMatch(/accept-encoding/i);
+        expect(await res.text()).toBe(readFileSync(join(dist, 'api/demo/posts/index.json'), 'utf8')); // fetch decodes
+      }
+    });
+
+    it('configuration files (_headers, _redirects, _nginx.conf, _Caddyfile) and dot files are never served', async () => {
+      for (const path of ['/_headers', '/_redirects', '/_nginx.conf', '/_Caddyfile', '/.well-known/x', '/api/demo/_x']) {
+        const res = await get(path);
+        expect(res.status, path).toBe(404);
+        await res.arrayBuffer();
+      }
+    });
+
+    it('no folder is answered with a directory listing', async () => {
+      for (const path of ['/', '/api/', '/api', '/media/', '/media/demo/', '/media/demo', '/api/demo/posts/']) {
+        const res = await get(path, { accept: 'application/json, text/html' });
+        const text = await res.text();
+        if (res.status === 200) {
+          // Only a document of the build may be a 200: never a listing of files.
+          expect(text, path).not.toMatch(/"files"\s*:|<html|Index of/i);
+          expect(path, 'a 200 for a folder must be the API document of its path').toBe('/api/demo/posts/');
+        }
+      }
+    });
+
+    it('media files have their type, CORS, the media Cache-Control and answer Range', async () => {
+      const media = files(dist).filter((f) => f.startsWith('media/demo/') && /\.(png|jpg)$/.test(f));
+      expect(media.length).toBeGreaterThan(1);
+      for (const rel of media.slice(0, 4)) {
+        const bytes = readFileSync(join(dist, rel));
+        const res = await get(`/${rel}`);
+        expect(res.status, rel).toBe(200);
+        expect(res.headers.get('content-type'), rel).toBe(rel.endsWith('.png') ? 'image/png' : 'image/jpeg');
+        expect(res.headers.get('access-control-allow-origin'), rel).toBe('*');
+        expect(res.headers.get('cache-control'), rel).toBe(DEFAULT_MEDIA_CACHE_CONTROL);
+        expect(Buffer.from(await res.arrayBuffer()).equals(bytes), rel).toBe(true);
+        if (!host.range) continue;
+        const part = await get(`/${rel}`, { range: 'bytes=2-9' });
+        expect(part.status, rel).toBe(206);
+        expect(part.headers.get('content-range'), rel).toBe(`bytes 2-9/${bytes.length}`);
+        expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(2, 10)), rel).toBe(true);
+      }
+    });
+
+    it('media never run script on the origin: sandboxed, no sniffing, and an SVG is a download', async () => {
+      for (const rel of ['media/demo/hero.png', 'media/demo/logo.svg']) {
+        const res = await get(`/${rel}`);
+        await res.arrayBuffer();
+        expect(res.status, rel).toBe(200);
+        expect(res.headers.get('content-security-policy'), rel).toBe(MEDIA_CSP);
+        expect(res.headers.get('x-content-type-options'), rel).toBe('nosniff');
+        expect(res.headers.get('access-control-allow-origin'), rel).toBe('*');
+        expect(res.headers.get('content-disposition'), rel).toBe(rel.endsWith('.svg') ? 'attachment' : null);
+      }
+    });
+
+    if (host.build === 'cloudflare') {
+      it('the asset server reports no invalid _redirects rule', () => {
+        expect(existsSync(join(dist, '_redirects'))).toBe(true);
+        expect(pagesWarnings.join('\n')).not.toMatch(/invalid/i);
+      });
+    }
+  });
+}

@@ -1,0 +1,85 @@
+// `cqa preview` as the host a cross-origin page talks to (issue 22): CORS on every answer (the
+// 400 that explains a query string, 404s, 405), a preflight answered, and a folder that is no
+// build refused with a message naming cqa build.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { UsageError } from '../../src/commands/args.js';
+import { run, startPreview, type PreviewServer } from '../../src/commands/preview.js';
+import { createSnapshot } from '../../src/snapshot/create.js';
+import { writeDist } from '../../src/snapshot/dist.js';
+import { fixtureModel, mediaFiles } from './fixture.js';
+
+const work = mkdtempSync(join(tmpdir(), 'cqa-preview-cors-'));
+const { dir: mediaDir, media } = mediaFiles();
+let server: PreviewServer;
+
+beforeAll(async () => {
+  // Built for nginx: no _headers, so whatever CORS there is comes from cqa preview itself.
+  for (const host of ['netlify', 'nginx'] as const) await writeDist(createSnapshot(fixtureModel(media)), { out: join(work, host), host });
+  server = await startPreview({ dir: join(work, 'netlify'), port: 0 });
+});
+afterAll(async () => {
+  await server?.close();
+  rmSync(work, { recursive: true, force: true });
+  rmSync(mediaDir, { recursive: true, force: true });
+});
+
+describe('cqa preview: CORS on every answer', () => {
+  const cases: [string, string, number][] = [
+    ['GET', '/api/demo/posts', 200],
+    ['GET', '/api/demo/posts?limit=2', 400],
+    ['GET', '/api/demo/posts/no-such-post', 404],
+    ['GET', '/no-such-file', 404],
+    ['GET', '/media/demo/no-such-file.png', 404],
+    ['GET', '/_headers', 404],
+    ['POST', '/api/demo/posts', 405],
+    ['DELETE', '/api/demo/posts', 405],
+  ];
+  for (const [method, path, status] of cases) {
+    it(`${method} ${path} → ${status} with Access-Control-Allow-Origin: *`, async () => {
+      const res = await fetch(server.url + path, { method });
+      expect(res.status).toBe(status);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      await res.arrayBuffer();
+    });
+  }
+
+  it('a preflight (OPTIONS) is answered 204 and allows If-None-Match', async () => {
+    const res = await fetch(`${server.url}/api/demo/posts`, { method: 'OPTIONS', headers: { origin: 'http://example.test', 'access-control-request-headers': 'if-none-match' } });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-headers')).toMatch(/if-none-match/i);
+  });
+
+  it('a build without _headers (--host nginx) still answers with CORS', async () => {
+    const other = await startPreview({ dir: join(work, 'nginx'), port: 0 });
+    try {
+      const res = await fetch(`${other.url}/api/demo/posts?x=1`);
+      expect(res.status).toBe(400);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('cqa preview refuses a folder that is no build', () => {
+  it('startPreview: a UsageError naming manifest.json and cqa build', async () => {
+    const err = await startPreview({ dir: 'content', port: 0 }).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toMatch(/content has no manifest\.json, so it is not the output of cqa build: run `cqa build content --out content` first/);
+  });
+
+  it('the command: the same message (the CLI exits 2 on a UsageError), and nothing listens', async () => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    try {
+      await expect(run([join(work, 'empty-folder-that-is-no-build'), '--port', '0'])).rejects.toThrow(/is not a directory; run cqa build first/);
+      await expect(run(['content', '--port', '0'])).rejects.toThrow(/no manifest\.json.*cqa build/);
+      expect(log).not.toHaveBeenCalled();
+    } finally {
+      log.mockRestore();
+    }
+  });
+});

@@ -1,0 +1,160 @@
+// Reproducible builds (issue 22): two clones of the same commit, checked out at different times,
+// build byte-identical trees — created_at/updated_at of entries that set none come from git.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { run as check } from '../../src/commands/check.js';
+import { createContentLoader } from '../../src/content/index.js';
+import { startServer } from '../../src/http/start.js';
+import { run as build } from '../../src/commands/build.js';
+import { listFiles } from './fixture.js';
+
+const work = mkdtempSync(join(tmpdir(), 'cqa-repro-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const FIRST = '2021-03-04T05:06:07Z';
+const SECOND = '2022-08-09T10:11:12Z';
+
+function git(cwd: string, args: string[], date = FIRST): string {
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+  });
+}
+
+function write(root: string, rel: string, text: string): void {
+  mkdirSync(join(root, rel, '..'), { recursive: true });
+  writeFileSync(join(root, rel), text);
+}
+
+/** A repository whose content folder sits in a sub-folder, with two commits at fixed dates. */
+function origin(): string {
+  const repo = join(work, 'origin');
+  mkdirSync(repo);
+  git(repo, ['init', '-q', '-b', 'main']);
+  write(repo, 'README', 'not content\n');
+  write(repo, 'site/content/blog/project.yaml', 'id: blog\nname: Blog\npublic: true\n');
+  // No dates: the default order (created_at, newest first) depends on where times come from.
+  for (const id of ['a', 'b', 'c']) write(repo, `site/content/blog/posts/${id}.md`, `---\ntitle: Post ${id}\n---\nText ${id}\n`);
+  git(repo, ['add', '.']);
+  git(repo, ['commit', '-q', '-m', 'first']);
+  write(repo, 'site/content/blog/posts/b.md', '---\ntitle: Post b, edited\n---\nText b\n');
+  write(repo, 'site/content/blog/posts/d e.md', '---\nid: d\ntitle: Post d\n---\nA file name with a space\n');
+  git(repo, ['add', '.'], SECOND);
+  git(repo, ['commit', '-q', '-m', 'second'], SECOND);
+  return repo;
+}
+
+/** A clone whose files all carry the modification time `when` (a checkout at that moment). */
+function cloneAt(from: string, name: string, when: Date): string {
+  const dir = join(work, name);
+  git(work, ['clone', '-q', from, dir]);
+  for (const f of listFiles(join(dir, 'site/content'))) utimesSync(join(dir, 'site/content', f), when, when);
+  return join(dir, 'site/content');
+}
+
+/** [id, created_at, updated_at, published_at] of each post, in list order (what the static client reads). */
+const times = (dist: string) => (JSON.parse(readFileSync(join(dist, 'api/blog/posts.query/index.json'), 'utf8')) as { timestamps: string[][] }).timestamps;
+
+const tree = (dir: string) => new Map(listFiles(dir).map((f) => [f, readFileSync(join(dir, f)).toString('base64')]));
+
+describe('reproducible builds', () => {
+  let logs: string[];
+  beforeEach(() => {
+    logs = [];
+    const capture = (...a: unknown[]) => void logs.push(a.join(' '));
+    vi.spyOn(console, 'log').mockImplementation(capture);
+    vi.spyOn(console, 'error').mockImplementation(capture);
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  const repo = origin();
+  const one = cloneAt(repo, 'one', new Date('2030-01-01T00:00:00Z'));
+  const two = cloneAt(repo, 'two', new Date('2031-06-15T12:00:00Z'));
+
+  it('two clones with different file times build byte-identical trees (every file compared)', async () => {
+    const code = await build([one, '--out', join(work, 'dist-one')]);
+    expect(code, logs.join('\n')).toBe(0);
+    expect(await build([two, '--out', join(work, 'dist-two')])).toBe(0);
+    const a = tree(join(work, 'dist-one'));
+    const b = tree(join(work, 'dist-two'));
+    expect([...a.keys()].length).toBeGreaterThan(5);
+    expect([...b.keys()]).toEqual([...a.keys()]);
+    for (const [file, bytes] of a) expect(b.get(file), file).toBe(bytes);
+    expect(logs.join('\n')).not.toMatch(/not committed/);
+  });
+
+  it('an entry without dates gets its file\'s first and last commit times', () => {
+    const rows = times(join(work, 'dist-one'));
+    expect(rows.map((r) => r[0])).toEqual(['a', 'b', 'c', 'd']);
+    expect(rows.find((r) => r[0] === 'b')).toEqual(['b', '2021-03-04T05:06:07.000Z', '2022-08-09T10:11:12.000Z', '2021-03-04T05:06:07.000Z']);
+    expect(rows.find((r) => r[0] === 'd')?.slice(1, 3)).toEqual(['2022-08-09T10:11:12.000Z', '2022-08-09T10:11:12.000Z']);
+  });
+
+  it('--timestamps mtime uses the files\' modification times instead', async () => {
+    expect(await build([one, '--out', join(work, 'dist-mtime'), '--timestamps', 'mtime'])).toBe(0);
+    expect(times(join(work, 'dist-mtime')).find((r) => r[0] === 'a')?.[1]).toBe('2030-01-01T00:00:00.000Z');
+  });
+
+  it('uncommitted files fall back to their mtime, and the build says how many in one line', async () => {
+    const dir = join(work, 'one/site/content/blog/posts');
+    writeFileSync(join(dir, 'a.md'), '---\ntitle: Post a, not committed yet\n---\n');
+    writeFileSync(join(dir, 'new.md'), '---\ntitle: New\n---\n');
+    const when = new Date('2032-02-02T00:00:00Z');
+    utimesSync(join(dir, 'a.md'), when, when);
+    expect(await build([one, '--out', join(work, 'dist-dirty')])).toBe(0);
+    const warnings = logs.filter((l) => /not committed/.test(l));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/2 entry files have changes not committed to git/);
+    expect(times(join(work, 'dist-dirty')).find((r) => r[0] === 'a')?.slice(1, 3)).toEqual(['2032-02-02T00:00:00.000Z', '2032-02-02T00:00:00.000Z']);
+    expect(times(join(work, 'dist-dirty')).find((r) => r[0] === 'c')?.[1]).toBe('2021-03-04T05:06:07.000Z'); // still from git
+  });
+
+  it('a reload after an edit (serve --watch) takes the edited file as uncommitted; a full load after the commit takes git\'s times', async () => {
+    const content = cloneAt(repo, 'watched', new Date('2033-03-03T00:00:00Z'));
+    const loader = createContentLoader(content);
+    const times = (r: Awaited<ReturnType<typeof loader.load>>, id: string) => {
+      const e = r.model.projects[0]?.collections[0]?.entries.find((x) => x.id === id);
+      return [e?.created_at, e?.updated_at];
+    };
+    const first = await loader.load();
+    expect(times(first, 'c')).toEqual(['2021-03-04T05:06:07.000Z', '2021-03-04T05:06:07.000Z']);
+    const file = join(content, 'blog/posts/c.md');
+    writeFileSync(file, '---\ntitle: Post c, edited\n---\n');
+    utimesSync(file, new Date('2034-04-04T00:00:00Z'), new Date('2034-04-04T00:00:00Z'));
+    const edited = await loader.load(['blog/posts/c.md']);
+    expect(times(edited, 'c')).toEqual(['2034-04-04T00:00:00.000Z', '2034-04-04T00:00:00.000Z']);
+    expect(times(edited, 'a')).toEqual(['2021-03-04T05:06:07.000Z', '2021-03-04T05:06:07.000Z']);
+    expect(edited.warnings.map((w) => w.message).join('\n')).toMatch(/^1 entry file has changes not committed to git/);
+    const third = '2023-01-02T03:04:05Z';
+    git(join(work, 'watched'), ['commit', '-qam', 'edit c'], third);
+    const committed = await loader.load();
+    expect(times(committed, 'c')).toEqual(['2021-03-04T05:06:07.000Z', '2023-01-02T03:04:05.000Z']);
+    expect(committed.warnings).toEqual([]);
+  });
+
+  it('startServer (cqa serve) takes the same option: git by default in a work tree, mtime when asked', async () => {
+    for (const [timestamps, created] of [[undefined, '2021-03-04T05:06:07.000Z'], ['mtime', '2031-06-15T12:00:00.000Z']] as const) {
+      const server = await startServer({ content: two, port: 0, ...(timestamps ? { timestamps } : {}) });
+      try {
+        const res = await fetch(`${server.url}/api/blog/posts/a?timestamps`);
+        expect(((await res.json()) as { data: { created_at: string } }).data.created_at, String(timestamps)).toBe(created);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
+  it('--timestamps git outside a git work tree is a content error saying what to do; a wrong value is a usage error', async () => {
+    const plain = join(work, 'plain');
+    write(plain, 'blog/project.yaml', 'id: blog\nname: Blog\npublic: true\n');
+    write(plain, 'blog/posts/a.md', '---\ntitle: A\n---\n');
+    expect(await check([plain, '--timestamps', 'git'])).toBe(1);
+    expect(logs.join('\n')).toMatch(/not inside a git work tree .*use --timestamps mtime/);
+    expect(await check([plain])).toBe(0); // the default: mtime outside git
+    await expect(check([plain, '--timestamps', 'ctime'])).rejects.toThrow(/--timestamps must be one of git, mtime, got 'ctime'/);
+  });
+});
