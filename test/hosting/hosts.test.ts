@@ -190,7 +190,9 @@ for (const host of HOSTS) {
         expect(res.headers.get('content-security-policy'), rel).toBe(MEDIA_CSP);
         expect(res.headers.get('x-content-type-options'), rel).toBe('nosniff');
         expect(res.headers.get('access-control-allow-origin'), rel).toBe('*');
-        expect(res.headers.get('content-disposition'), rel).toBe(rel.endsWith('.svg') ? 'attachment' : null);
+        // serve names every file `inline; filename=…` by itself: only the download must say attachment.
+        if (rel.endsWith('.svg')) expect(res.headers.get('content-disposition'), rel).toBe('attachment');
+        else expect(res.headers.get('content-disposition') ?? '', rel).not.toMatch(/attachment/);
       }
     });
 
