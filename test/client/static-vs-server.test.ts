@@ -3,9 +3,9 @@
 // included — on the sample content and on the engine's trap fixture, with a token that reads
 // published content only.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
@@ -43,7 +43,9 @@ function trapsModel(dir: string): ContentModel {
       {
         ...p,
         media: p.media.map((m) => {
-          const source = join(dir, m.id.replace(/\//g, '_'));
+          // As the loader makes them: the file at its id under the media folder.
+          const source = join(dir, m.id);
+          mkdirSync(dirname(source), { recursive: true });
           writeFileSync(source, 'x'.repeat(m.size));
           return { ...m, source };
         }),
