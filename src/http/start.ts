@@ -121,7 +121,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let snapshot: Snapshot;
   if (options.snapshot) {
     snapshot = options.snapshot;
-    if (options.watch) await watchLoader?.load(); // warm the incremental loader's cache
+    if (options.watch) await watchLoader?.load().catch(async (err: unknown) => {
+      await parser?.close();
+      throw err;
+    }); // warm the incremental loader's cache
   } else {
     const first = await build().catch(async (err: unknown) => {
       await parser?.close();
@@ -172,13 +175,19 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
 
-  await new Promise<void>((ok, fail) => {
-    server.once('error', fail);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', fail);
-      ok();
+  try {
+    await new Promise<void>((ok, fail) => {
+      server.once('error', fail);
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+        server.off('error', fail);
+        ok();
+      });
     });
-  });
+  } catch (err) {
+    // A busy port must leave nothing running: the parse thread would keep the process alive.
+    await parser?.close();
+    throw err;
+  }
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' || addr.address.includes(':') ? `[${addr.address}]` : addr.address;
   const url = `http://${host}:${addr.port}`;
