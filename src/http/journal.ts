@@ -29,6 +29,35 @@ export interface RequestRecord {
   readonly ms: number;
   /** The status was injected by --fail-rate or `Prefer: status=`, not answered by the API. */
   readonly injected: boolean;
+  /** What was answered: in the journal (`requests()`, `waitForRequest`), not in `cqa serve --log json`. */
+  readonly response?: ResponseRecord;
+}
+
+/** The answer to a journaled request. */
+export interface ResponseRecord {
+  readonly status: number;
+  /** Lower-case names, as sent. */
+  readonly headers: Readonly<Record<string, string>>;
+  /**
+   * The body as text, before any compression, cut at RESPONSE_BODY_MAX bytes (see `truncated`);
+   * null when there was none (HEAD, 304) or it was a media file.
+   */
+  readonly body: string | null;
+  /** The body was longer than RESPONSE_BODY_MAX bytes: `body` has the start of it. */
+  readonly truncated: boolean;
+}
+
+/** 64 KiB of each answer's body are kept: a journal of 1000 requests stays under ~64 MiB. */
+export const RESPONSE_BODY_MAX = 64 * 1024;
+const decoder = new TextDecoder();
+
+/** A response record of `body` (bytes or text), cut at RESPONSE_BODY_MAX bytes. */
+export function responseRecord(status: number, headers: Readonly<Record<string, string>>, body: Uint8Array | string | null): ResponseRecord {
+  if (body === null) return { status, headers: { ...headers }, body: null, truncated: false };
+  const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
+  const truncated = bytes.length > RESPONSE_BODY_MAX;
+  // A cut through a multi-byte character shows as U+FFFD at the end.
+  return { status, headers: { ...headers }, body: decoder.decode(truncated ? bytes.subarray(0, RESPONSE_BODY_MAX) : bytes), truncated };
 }
 
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
@@ -100,7 +129,7 @@ function copy(r: RequestRecord): RequestRecord {
   }
   const headers: Record<string, string> = {};
   for (const k in r.headers) Object.defineProperty(headers, k, { value: r.headers[k], enumerable: true, writable: true, configurable: true });
-  return { ...r, query, headers };
+  return r.response ? { ...r, query, headers, response: { ...r.response, headers: { ...r.response.headers } } } : { ...r, query, headers };
 }
 
 /** A ring of the last `size` records (0: keeps none). */
@@ -124,6 +153,12 @@ export class Journal {
     const full = this.ring.length === this.size;
     const ordered = full ? [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)] : this.ring;
     return ordered.map(copy);
+  }
+
+  /** A copy of the newest record (undefined when none). */
+  last(): RequestRecord | undefined {
+    if (this.ring.length === 0) return undefined;
+    return copy(this.ring[(this.next - 1 + this.size) % this.size] as RequestRecord);
   }
 
   clear(): void {

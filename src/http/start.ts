@@ -18,12 +18,19 @@ import { explorerPage } from './explorer/index.js';
 import { refuseConnect } from './connect.js';
 import { ALLOWED_METHODS } from './cors.js';
 import { Journal, logLine, type RequestRecord } from './journal.js';
+import { isContentTree, writeContentTree, type ContentTree, type WrittenTree } from '../content/tree.js';
+import { Overrides, type OverrideAnswer, type OverrideFunction } from './overrides.js';
+import { RequestWaiters, type RequestPredicate, type WaitOptions } from './request-waiter.js';
 import { createNodeListener, nodePlatform } from './node.js';
 import { reportingSlowQueries } from './slow-query.js';
 
 export interface StartServerOptions extends HttpOptions {
-  /** A content tree to build and serve (default './content' when no snapshot is given). */
-  readonly content?: string;
+  /**
+   * A content folder to build and serve (default './content' when no snapshot is given), or the
+   * tree itself: `{ 'demo/project.yaml': 'id: demo\n…', 'demo/posts/a.md': '---\ntitle: A\n---\n' }`
+   * (written to a private temp folder, removed on close: docs/contract-tests.md#in-memory-fixtures).
+   */
+  readonly content?: string | ContentTree;
   /** A snapshot to serve as is (instead of `content`). */
   readonly snapshot?: Snapshot;
   /** Default 0: a free port (see `url`). */
@@ -79,6 +86,19 @@ export interface RunningServer {
   requests(): RequestRecord[];
   /** Forget them (between the tests of one server). */
   clearRequests(): void;
+  /**
+   * The first journaled request, or the next one answered, that `predicate` accepts; rejects
+   * after `timeout` ms (default 5000) saying how many it turned down.
+   */
+  waitForRequest(predicate: RequestPredicate, options?: WaitOptions): Promise<RequestRecord>;
+  /**
+   * Answer `method` (`GET`, `*`…) on paths matching `pathPattern` (`/api/demo/posts/:id`, a final
+   * `*`) with `answer` ({ status, headers, body }), or with what `fn(request)` returns (undefined:
+   * the next override, then the API). The latest override is tried first.
+   */
+  override(method: string, pathPattern: string, answer: OverrideAnswer | OverrideFunction): void;
+  /** Drop every override. */
+  reset(): void;
   /** Rebuild from `content` now (what --watch does on a change). */
   reload(): Promise<ReloadEvent>;
   /** Stop accepting, let requests in flight finish, stop watching. */
@@ -86,6 +106,19 @@ export interface RunningServer {
 }
 
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const content = options.content;
+  if (!isContentTree(content)) return start(options as StartServerOptions & { content?: string });
+  if (options.watch) throw new TypeError('startServer: watch needs a content folder; an in-memory tree never changes (use override() or a new server per case)');
+  const written = await writeContentTree(content);
+  try {
+    return await start({ ...options, content: written.root }, written);
+  } catch (err) {
+    await written.remove();
+    throw err;
+  }
+}
+
+async function start(options: StartServerOptions & { content?: string }, tree?: WrittenTree): Promise<RunningServer> {
   // Checked before any work: a bad delay or rate throws a RangeError here (src/http/controls.ts).
   // Prefer is honoured by default here (a mock for tests), not in createHandler (a deployment).
   const controls = new Controls({ ...options, prefer: options.prefer ?? true });
@@ -148,16 +181,21 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   );
   const textLog = options.quiet === false;
   const onRequest = options.onRequest;
+  const overrides = new Overrides();
+  const waiters = new RequestWaiters();
   const record =
     journal.size > 0 || textLog || onRequest
       ? (r: RequestRecord) => {
           journal.add(r);
+          if (journal.size > 0) waiters.offer(journal.last() as RequestRecord);
           if (textLog) log(logLine(r));
           onRequest?.(r);
         }
       : undefined;
   const listener = createNodeListener(core, {
     ...(record ? { onRequest: record } : {}),
+    captureResponse: journal.size > 0,
+    override: (request) => (overrides.size === 0 ? undefined : overrides.answer(request)),
     ...(options.onError ? { onError: options.onError } : {}),
   });
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, listener);
@@ -267,6 +305,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     closed ??= (async () => {
       listener.closing = true;
       listener.answerHeld();
+      waiters.cancel('the server was closed');
       await watcher?.close();
       await parser?.close();
       await new Promise<void>((ok) => {
@@ -281,6 +320,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           clearTimeout(hard);
         });
       });
+      await tree?.remove();
     })();
     return closed;
   };
@@ -293,6 +333,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     controls: controls.describe(),
     requests: () => journal.list(),
     clearRequests: () => journal.clear(),
+    waitForRequest: (predicate, opts = {}) =>
+      journal.size === 0 ? Promise.reject(new Error('waitForRequest needs the journal: start the server without journal: 0')) : waiters.wait(predicate, opts, journal.list()),
+    override: (method, pattern, answer) => overrides.add(method, pattern, answer),
+    reset: () => overrides.reset(),
     get snapshot() {
       return core.snapshot;
     },
