@@ -35,6 +35,8 @@ import type {
 export type * from './types.js';
 export type { Fetch } from './source.js';
 export { StaticTreeError } from './published.js';
+// For clients generated from /openapi.json (openapi-fetch's `querySerializer` option): docs/openapi.md.
+export { querySerializer } from './query-serializer.js';
 
 export interface ClientOptions {
   /**
