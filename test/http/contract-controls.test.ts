@@ -1,6 +1,6 @@
 // Contract-test controls, round two (issue 24, item 4): in-memory fixtures validated exactly like
 // files, per-route overrides, journal records with the answer, and waitForRequest.
-import { existsSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,6 +78,15 @@ describe('in-memory fixtures', () => {
     await expect(buildSnapshot({ content: { [path]: 'x: 1\n' } })).rejects.toThrow(message);
   });
 
+  it('refuses a tree over 100,000 files or 64 MiB before writing anything', async () => {
+    const before = new Set(listTrees());
+    const many = Object.fromEntries(Array.from({ length: 100_001 }, (_, i) => [`x/${i}.md`, '']));
+    await expect(startServer({ content: many })).rejects.toThrow('content tree: 100001 files is more than 100000; write a tree that large to disk');
+    const big = { 'x/media/big.bin': new Uint8Array(64 * 1024 * 1024 + 1) };
+    await expect(buildSnapshot({ content: big })).rejects.toThrow('content tree: 67108865 bytes is more than 67108864; write a tree that large to disk');
+    expect(listTrees().filter((d) => !before.has(d))).toEqual([]);
+  });
+
   it('refuses values that are no file, and watch on a tree', async () => {
     await expect(startServer({ content: { 'a/b.md': { title: 'x' } } as never })).rejects.toThrow('content tree: "a/b.md" must be a string or a Uint8Array, got object');
     await expect(startServer({ content: { 'a/b.yaml': 5 } as never })).rejects.toThrow('content tree: "a/b.yaml" must be a string or a Uint8Array, or an object (written as YAML), got number');
@@ -87,7 +96,6 @@ describe('in-memory fixtures', () => {
 
 /** The temp folders of in-memory trees now present. */
 function listTrees(): string[] {
-  const { readdirSync } = require('node:fs') as typeof import('node:fs');
   return readdirSync(tmpdir()).filter((d) => d.startsWith('cqa-tree-'));
 }
 
