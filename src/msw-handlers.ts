@@ -120,7 +120,7 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
         response: responseRecord(response.status, sent, await bodyText(response)),
       };
       journal.add(record);
-      waiters.offer(journal.last() as RequestRecord);
+      if (waiters.size > 0) waiters.offer(journal.last() as RequestRecord);
     }
     return response;
   };

@@ -11,7 +11,7 @@ import type { MediaRecord } from '../snapshot/model.js';
 import type { CoreResponse, HttpCore, Platform } from './core.js';
 import type { Encoding } from './accept.js';
 import { queryObject, responseRecord, safeHeaders, safeUrl, type RequestRecord } from './journal.js';
-import type { OverrideRequest, OverrideResponse } from './overrides.js';
+import type { Overrides } from './overrides.js';
 import { mediaRoot } from './media-root.js';
 import { openInside, ServedRoots } from './open-file.js';
 import { sendBytes, sendFile } from './send-file.js';
@@ -57,8 +57,8 @@ export interface NodeListenerOptions {
   readonly onError?: (err: unknown) => void;
   /** Records carry the answer (status, headers, body cut short): the journal's, not the log's. */
   readonly captureResponse?: boolean;
-  /** Per-route overrides (overrides.ts): undefined when none takes the request's method and path. */
-  readonly override?: (request: Omit<OverrideRequest, 'params'>) => Promise<OverrideResponse | undefined> | undefined;
+  /** Per-route overrides (overrides.ts), tried before the API while there are any. */
+  readonly overrides?: Overrides;
 }
 
 export interface NodeListener {
@@ -205,9 +205,12 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
         fail(res, err);
       }
     };
-    let overridden: ReturnType<NonNullable<NodeListenerOptions['override']>>;
+    const overrides = options.overrides;
+    // No override set (always, under `cqa serve`): straight to the API, nothing built for them.
+    if (!overrides || overrides.size === 0) return viaCore();
+    let overridden: ReturnType<Overrides['answer']>;
     try {
-      overridden = options.override?.({ method: req.method ?? 'GET', url: req.url ?? '/', path, query: queryObject(query), headers: safeHeaders(req.headers).headers });
+      overridden = overrides.answer({ method: req.method ?? 'GET', url: safeUrl(req.url ?? '/'), path, query: queryObject(query), headers: safeHeaders(req.headers).headers });
     } catch (err) {
       return fail(res, err);
     }

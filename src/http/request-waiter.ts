@@ -24,6 +24,11 @@ const describe = (p: RequestPredicate) => (p.name ? `'${p.name}'` : (String(p).l
 export class RequestWaiters {
   private readonly waiting = new Set<Waiter>();
 
+  /** How many waits are open (none: records need not be offered). */
+  get size(): number {
+    return this.waiting.size;
+  }
+
   /**
    * The first record in `journaled` (oldest first), or answered after this call, that `predicate`
    * accepts. Rejects after `timeout` ms naming how many records it turned down.

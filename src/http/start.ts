@@ -187,7 +187,7 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
     journal.size > 0 || textLog || onRequest
       ? (r: RequestRecord) => {
           journal.add(r);
-          if (journal.size > 0) waiters.offer(journal.last() as RequestRecord);
+          if (waiters.size > 0) waiters.offer(journal.last() as RequestRecord);
           if (textLog) log(logLine(r));
           onRequest?.(r);
         }
@@ -195,7 +195,7 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   const listener = createNodeListener(core, {
     ...(record ? { onRequest: record } : {}),
     captureResponse: journal.size > 0,
-    override: (request) => (overrides.size === 0 ? undefined : overrides.answer(request)),
+    overrides,
     ...(options.onError ? { onError: options.onError } : {}),
   });
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, listener);

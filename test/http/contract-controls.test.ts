@@ -180,6 +180,19 @@ describe('overrides, the journal of answers, waitForRequest', () => {
     expect(JSON.parse(api.requests()[1]?.response?.body as string)).toMatchObject({ status: 404 });
   });
 
+  it('gives onRequest the same record, whose answer serializes as plain data', async () => {
+    const seen: unknown[] = [];
+    const s = await startServer({ content: TREE, onRequest: (r) => seen.push(JSON.parse(JSON.stringify(r))) });
+    try {
+      const text = await (await fetch(`${s.url}/api/shop/products/mug`, { headers: JSON_ACCEPT })).text();
+      await s.waitForRequest((r) => r.path === '/api/shop/products/mug');
+      expect((seen[0] as { response: unknown }).response).toEqual({ status: 200, headers: expect.objectContaining({ 'content-type': 'application/json; charset=utf-8' }), body: text, truncated: false });
+      expect(JSON.parse(JSON.stringify(s.requests()[0]))).toEqual(seen[0]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('cuts a journaled body at RESPONSE_BODY_MAX bytes and says so', async () => {
     const big = 'x'.repeat(RESPONSE_BODY_MAX * 2);
     api.override('GET', '/api/shop/big', { body: big, headers: { 'content-type': 'text/plain' } });
