@@ -1,14 +1,14 @@
 // The MSW handlers of content-query-api/msw over a snapshot and a fetch handler: the journal,
 // overrides and waitForRequest around createHandler. Runtime-free (no Node imports): msw.ts (Node)
 // and msw-browser.ts (the `browser` condition of the export) build the snapshot and the handler.
-import { http, type HttpHandler } from 'msw';
+import { type HttpHandler, http } from 'msw';
 import type { ContentTree } from './content/tree.js';
-import { Controls, type ControlOptions } from './http/controls.js';
+import { type ControlOptions, Controls } from './http/controls.js';
 import type { HttpOptions } from './http/core.js';
-import { wasInjected, type FetchHandler } from './http/fetch.js';
-import { Journal, queryObject, responseRecord, safeHeaders, safeUrl, type RequestRecord } from './http/journal.js';
-import { Overrides, type OverrideAnswer, type OverrideFunction } from './http/overrides.js';
-import { RequestWaiters, type RequestPredicate, type WaitOptions } from './http/request-waiter.js';
+import { type FetchHandler, wasInjected } from './http/fetch.js';
+import { Journal, queryObject, type RequestRecord, responseRecord, safeHeaders, safeUrl } from './http/journal.js';
+import { type OverrideAnswer, type OverrideFunction, Overrides } from './http/overrides.js';
+import { type RequestPredicate, RequestWaiters, type WaitOptions } from './http/request-waiter.js';
 import type { Snapshot } from './snapshot/types.js';
 
 export interface MswOptions extends Omit<HttpOptions, 'explorer' | 'serverUrl'>, ControlOptions {
@@ -50,7 +50,9 @@ function checkOrigin(origin: unknown): string {
     url = undefined;
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== (origin as string).replace(/\/$/, '')) {
-    throw new TypeError(`createMswHandlers: origin must be the API's origin, e.g. 'https://cms.example' (scheme, host and port, no path), got ${JSON.stringify(origin)}`);
+    throw new TypeError(
+      `createMswHandlers: origin must be the API's origin, e.g. 'https://cms.example' (scheme, host and port, no path), got ${JSON.stringify(origin)}`,
+    );
   }
   return url.origin;
 }
@@ -95,11 +97,20 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
     });
     const safe = safeHeaders(headers);
     const query = url.search.slice(1);
-    const request0 = { method: request.method.toUpperCase(), url: safeUrl(target), path: url.pathname, query: queryObject(query), headers: safe.headers };
+    const request0 = {
+      method: request.method.toUpperCase(),
+      url: safeUrl(target),
+      path: url.pathname,
+      query: queryObject(query),
+      headers: safe.headers,
+    };
     const overridden = overrides.size === 0 ? undefined : await overrides.answer(request0);
     let response: Response;
     if (overridden) {
-      response = new Response(request.method === 'HEAD' ? null : (overridden.body as BodyInit | null), { status: overridden.status, headers: overridden.headers });
+      response = new Response(request.method === 'HEAD' ? null : (overridden.body as BodyInit | null), {
+        status: overridden.status,
+        headers: overridden.headers,
+      });
     } else {
       // Never compressed: an intercepted answer reaches the app as it is, not decoded by a network stack.
       const plain = new Request(request.url, { method: request.method, headers: { ...headers, 'accept-encoding': 'identity' } });
@@ -135,7 +146,9 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
     requests: () => journal.list(),
     clearRequests: () => journal.clear(),
     waitForRequest: (predicate, opts = {}) =>
-      journal.size === 0 ? Promise.reject(new Error('waitForRequest needs the journal: create the handlers without journal: 0')) : waiters.wait(predicate, opts, journal.list()),
+      journal.size === 0
+        ? Promise.reject(new Error('waitForRequest needs the journal: create the handlers without journal: 0'))
+        : waiters.wait(predicate, opts, journal.list()),
     override: (method, pattern, a) => overrides.add(method, pattern, a),
     reset: () => overrides.reset(),
     close: async () => {

@@ -5,14 +5,14 @@
 // by the user, never by this package. This is the Node entry (content folders and in-memory
 // trees); bundlers for browsers take msw-browser.ts (the export's `browser` condition).
 import { createHandler } from './http/fetch-node.js';
-import { mswControls, mswHandlers, type MockApi, type MswOptions } from './msw-handlers.js';
 import { snapshotOf } from './msw-content.js';
+import { type MockApi, type MswOptions, mswControls, mswHandlers } from './msw-handlers.js';
 
-export type { MockApi, MswOptions } from './msw-handlers.js';
 export type { ContentTree } from './content/tree.js';
 export type { RequestRecord, ResponseRecord } from './http/journal.js';
 export type { OverrideAnswer, OverrideFunction, OverrideRequest } from './http/overrides.js';
 export type { RequestPredicate, WaitOptions } from './http/request-waiter.js';
+export type { MockApi, MswOptions } from './msw-handlers.js';
 
 export async function createMswHandlers(options: MswOptions): Promise<MockApi> {
   mswControls(options); // a bad origin or control throws before the content is loaded

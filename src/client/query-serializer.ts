@@ -4,7 +4,7 @@
 //   createClient<paths>({ baseUrl, querySerializer })
 // It takes the query parameters as the generated types name them and refuses a key the API does
 // not know (a typo would otherwise be dropped without a word). No Node imports.
-import { queryString, type QueryObject } from './query-string.js';
+import { type QueryObject, queryString } from './query-string.js';
 
 /** The flags the API takes as a bare name (`?count`): true or '' turns one on. */
 const FLAGS = ['first', 'count', 'timestamps'] as const;
@@ -20,7 +20,8 @@ export function querySerializer(query: Readonly<Record<string, unknown>> | undef
     if (value === undefined) continue;
     if ((FLAGS as readonly string[]).includes(key)) {
       if (value === true || value === '') flags.push(key);
-      else if (value !== false) throw new TypeError(`querySerializer: ${key} is a flag: give true (or ''), or leave it out; got ${JSON.stringify(value)}`);
+      else if (value !== false)
+        throw new TypeError(`querySerializer: ${key} is a flag: give true (or ''), or leave it out; got ${JSON.stringify(value)}`);
       continue;
     }
     rest[key] = value;

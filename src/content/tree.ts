@@ -23,30 +23,39 @@ export interface WrittenTree {
 const MAX_TREE_BYTES = 64 * 1024 * 1024;
 const MAX_FILES = 100_000;
 
-export const isContentTree = (content: unknown): content is ContentTree => typeof content === 'object' && content !== null && !Array.isArray(content);
+export const isContentTree = (content: unknown): content is ContentTree =>
+  typeof content === 'object' && content !== null && !Array.isArray(content);
 
 /** Refuses a path that would land outside the root or that a file system cannot hold as given. */
 function checkPath(path: string): void {
   const why =
-    path === '' ? 'it is empty'
-    : path.startsWith('/') || /^[a-zA-Z]:/.test(path) ? 'it is absolute; give it relative to the content root, e.g. demo/posts/a.md'
-    : path.includes('\\') ? "it has a '\\'; separate folders with '/'"
-    : path.includes('\0') ? 'it has a NUL character'
-    : path.split('/').some((s) => s === '' || s === '.' || s === '..') ? "it has an empty, '.' or '..' segment"
-    : undefined;
+    path === ''
+      ? 'it is empty'
+      : path.startsWith('/') || /^[a-zA-Z]:/.test(path)
+        ? 'it is absolute; give it relative to the content root, e.g. demo/posts/a.md'
+        : path.includes('\\')
+          ? "it has a '\\'; separate folders with '/'"
+          : path.includes('\0')
+            ? 'it has a NUL character'
+            : path.split('/').some((s) => s === '' || s === '.' || s === '..')
+              ? "it has an empty, '.' or '..' segment"
+              : undefined;
   if (why) throw new TypeError(`content tree: the path ${JSON.stringify(path)} cannot be used: ${why}`);
 }
 
 function bytesOf(path: string, value: unknown): string | Uint8Array {
   if (typeof value === 'string' || value instanceof Uint8Array) return value;
   if (typeof value === 'object' && value !== null && !Array.isArray(value) && /\.ya?ml$/.test(path)) return stringify(value);
-  throw new TypeError(`content tree: ${JSON.stringify(path)} must be a string or a Uint8Array${/\.ya?ml$/.test(path) ? ', or an object (written as YAML)' : ''}, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`);
+  throw new TypeError(
+    `content tree: ${JSON.stringify(path)} must be a string or a Uint8Array${/\.ya?ml$/.test(path) ? ', or an object (written as YAML)' : ''}, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+  );
 }
 
 /** Writes `tree` to a new private temp folder (removed again if writing fails). */
 export async function writeContentTree(tree: ContentTree): Promise<WrittenTree> {
   const files = Object.keys(tree);
-  if (files.length > MAX_FILES) throw new RangeError(`content tree: ${files.length} files is more than ${MAX_FILES}; write a tree that large to disk`);
+  if (files.length > MAX_FILES)
+    throw new RangeError(`content tree: ${files.length} files is more than ${MAX_FILES}; write a tree that large to disk`);
   // Everything is checked before anything is written.
   let total = 0;
   const contents = files.map((path) => {
@@ -55,7 +64,8 @@ export async function writeContentTree(tree: ContentTree): Promise<WrittenTree> 
     total += typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
     return [path, body] as const;
   });
-  if (total > MAX_TREE_BYTES) throw new RangeError(`content tree: ${total} bytes is more than ${MAX_TREE_BYTES}; write a tree that large to disk`);
+  if (total > MAX_TREE_BYTES)
+    throw new RangeError(`content tree: ${total} bytes is more than ${MAX_TREE_BYTES}; write a tree that large to disk`);
   const root = await mkdtemp(join(tmpdir(), 'cqa-tree-'));
   let removed: Promise<void> | undefined;
   const remove = () => (removed ??= rm(root, { recursive: true, force: true }));
@@ -67,7 +77,9 @@ export async function writeContentTree(tree: ContentTree): Promise<WrittenTree> 
         await writeFile(file, body);
       } catch (err) {
         // `a` and `a/b` both given: one of them cannot be both a file and a folder.
-        throw new TypeError(`content tree: cannot write ${JSON.stringify(path)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; is a folder of that path also given as a file?`);
+        throw new TypeError(
+          `content tree: cannot write ${JSON.stringify(path)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; is a folder of that path also given as a file?`,
+        );
       }
     }
   } catch (err) {

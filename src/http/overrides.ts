@@ -39,7 +39,8 @@ const encoder = new TextEncoder();
 
 /** `/api/:project/posts/*` → a matcher of raw paths: `:name` is one segment, a final `*` the rest. */
 function compile(pattern: string): Rule['match'] {
-  if (!pattern.startsWith('/')) throw new TypeError(`override: the path pattern ${JSON.stringify(pattern)} must start with '/', e.g. '/api/demo/posts/:id'`);
+  if (!pattern.startsWith('/'))
+    throw new TypeError(`override: the path pattern ${JSON.stringify(pattern)} must start with '/', e.g. '/api/demo/posts/:id'`);
   const names: string[] = [];
   const source = pattern
     .split('/')
@@ -49,7 +50,8 @@ function compile(pattern: string): Rule['match'] {
         names.push(seg.slice(1));
         return '/([^/]+)';
       }
-      if (seg.includes('*') || seg.startsWith(':')) throw new TypeError(`override: in ${JSON.stringify(pattern)}, '${seg}' is neither a name (':id') nor a final '*'`);
+      if (seg.includes('*') || seg.startsWith(':'))
+        throw new TypeError(`override: in ${JSON.stringify(pattern)}, '${seg}' is neither a name (':id') nor a final '*'`);
       return i === 0 ? '' : `/${seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
     })
     .join('');
@@ -71,9 +73,11 @@ function compile(pattern: string): Rule['match'] {
 }
 
 function checkAnswer(a: OverrideAnswer, where: string): void {
-  if (typeof a !== 'object' || a === null) throw new TypeError(`${where}: an answer is { status?, headers?, body? }, got ${a === null ? 'null' : typeof a}`);
+  if (typeof a !== 'object' || a === null)
+    throw new TypeError(`${where}: an answer is { status?, headers?, body? }, got ${a === null ? 'null' : typeof a}`);
   const s = a.status;
-  if (s !== undefined && !(Number.isInteger(s) && s >= 200 && s <= 599)) throw new TypeError(`${where}: status must be an integer from 200 to 599, got ${String(s)}`);
+  if (s !== undefined && !(Number.isInteger(s) && s >= 200 && s <= 599))
+    throw new TypeError(`${where}: status must be an integer from 200 to 599, got ${String(s)}`);
 }
 
 /** The bytes and headers of an answer: JSON unless the body is a string or bytes, or a content-type was given. */
@@ -102,7 +106,8 @@ export class Overrides {
 
   /** `method`: GET, HEAD, … or `*` for any. Checked now: a mistake throws here, not at the request. */
   add(method: string, pattern: string, answer: OverrideAnswer | OverrideFunction): void {
-    if (typeof method !== 'string' || !/^(\*|[A-Za-z]+)$/.test(method)) throw new TypeError(`override: the method must be GET, HEAD, … or '*', got ${JSON.stringify(method)}`);
+    if (typeof method !== 'string' || !/^(\*|[A-Za-z]+)$/.test(method))
+      throw new TypeError(`override: the method must be GET, HEAD, … or '*', got ${JSON.stringify(method)}`);
     if (typeof answer !== 'function') checkAnswer(answer, `override ${method.toUpperCase()} ${pattern}`);
     this.rules.unshift({ method: method.toUpperCase(), pattern, match: compile(pattern), answer });
   }

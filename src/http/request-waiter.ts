@@ -19,7 +19,7 @@ interface Waiter {
 }
 
 const MAX_TIMEOUT = 600_000;
-const describe = (p: RequestPredicate) => (p.name ? `'${p.name}'` : (String(p).length <= 80 ? String(p) : `${String(p).slice(0, 79)}…`));
+const describe = (p: RequestPredicate) => (p.name ? `'${p.name}'` : String(p).length <= 80 ? String(p) : `${String(p).slice(0, 79)}…`);
 
 export class RequestWaiters {
   private readonly waiting = new Set<Waiter>();
@@ -34,9 +34,11 @@ export class RequestWaiters {
    * accepts. Rejects after `timeout` ms naming how many records it turned down.
    */
   wait(predicate: RequestPredicate, options: WaitOptions, journaled: readonly RequestRecord[]): Promise<RequestRecord> {
-    if (typeof predicate !== 'function') return Promise.reject(new TypeError('waitForRequest: give a function (record) => boolean, e.g. (r) => r.path === "/api/demo/posts"'));
+    if (typeof predicate !== 'function')
+      return Promise.reject(new TypeError('waitForRequest: give a function (record) => boolean, e.g. (r) => r.path === "/api/demo/posts"'));
     const timeout = options.timeout ?? 5000;
-    if (!(Number.isInteger(timeout) && timeout >= 0 && timeout <= MAX_TIMEOUT)) return Promise.reject(new RangeError(`waitForRequest: timeout must be an integer from 0 to ${MAX_TIMEOUT} (ms), got ${timeout}`));
+    if (!(Number.isInteger(timeout) && timeout >= 0 && timeout <= MAX_TIMEOUT))
+      return Promise.reject(new RangeError(`waitForRequest: timeout must be an integer from 0 to ${MAX_TIMEOUT} (ms), got ${timeout}`));
     let misses = 0;
     try {
       for (const r of journaled) {
@@ -54,7 +56,11 @@ export class RequestWaiters {
         reject,
         timer: setTimeout(() => {
           this.waiting.delete(waiter);
-          reject(new Error(`waitForRequest: no request matched ${describe(predicate)} within ${timeout} ms; it returned false for ${waiter.misses} request${waiter.misses === 1 ? '' : 's'}`));
+          reject(
+            new Error(
+              `waitForRequest: no request matched ${describe(predicate)} within ${timeout} ms; it returned false for ${waiter.misses} request${waiter.misses === 1 ? '' : 's'}`,
+            ),
+          );
         }, timeout),
       };
       this.waiting.add(waiter);

@@ -33,7 +33,10 @@ function conditionSchema(f: Pick<FieldDef, 'type' | 'values' | 'multiple'>): Obj
   const ops: Obj = {};
   for (const op of validOps({ kind: kindOf(f.type), multiple: f.multiple })) {
     if (FLAGS.has(op)) ops[op] = { type: 'boolean' };
-    else if (LISTS.has(op)) ops[op] = op.endsWith('between') ? { type: 'array', items: value, minItems: 2, maxItems: 2 } : { type: 'array', items: value, minItems: 1 };
+    else if (LISTS.has(op))
+      ops[op] = op.endsWith('between')
+        ? { type: 'array', items: value, minItems: 2, maxItems: 2 }
+        : { type: 'array', items: value, minItems: 1 };
     else ops[op] = value;
   }
   const byOperator: Obj = { type: 'object', properties: ops, additionalProperties: false };
@@ -51,9 +54,15 @@ const TIMESTAMPS = ['created_at', 'updated_at', 'published_at'];
 export function whereSchema(project: ProjectRecord, col: CollectionRecord): Obj {
   const self = { $ref: `#/components/schemas/${whereSchemaName(project.id, col.slug)}` };
   const properties: { [name: string]: Json } = {};
-  for (const f of SYSTEM) properties[f.name] = conditionSchema(f.name === 'locale' ? { ...f, type: 'enumeration', values: project.locales } : f);
+  for (const f of SYSTEM)
+    properties[f.name] = conditionSchema(f.name === 'locale' ? { ...f, type: 'enumeration', values: project.locales } : f);
   for (const f of col.fields) if (!f.hidden && !(f.name in properties)) properties[f.name] = conditionSchema(f);
   for (const name of TIMESTAMPS) if (!(name in properties)) properties[name] = conditionSchema({ type: 'datetime', multiple: false });
   properties.or = { description: 'alternatives: an entry matches when one of them holds', type: 'array', items: self };
-  return { type: 'object', description: `Conditions on ${col.name}: where[field]=value or where[field][operator]=value.`, properties, additionalProperties: false };
+  return {
+    type: 'object',
+    description: `Conditions on ${col.name}: where[field]=value or where[field][operator]=value.`,
+    properties,
+    additionalProperties: false,
+  };
 }

@@ -6,8 +6,8 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/build-snapshot.js';
 import { ContentError } from '../../src/content/issues.js';
-import { startServer, type RunningServer } from '../../src/http/start.js';
 import { RESPONSE_BODY_MAX } from '../../src/http/journal.js';
+import { type RunningServer, startServer } from '../../src/http/start.js';
 
 /** A small public project with one collection. */
 const TREE = {
@@ -26,7 +26,10 @@ async function issuesOnDisk(files: Record<string, string>): Promise<unknown> {
       mkdirSync(dirname(join(dir, path)), { recursive: true });
       writeFileSync(join(dir, path), text);
     }
-    return await buildSnapshot({ content: dir }).then(() => 'built', (e: ContentError) => e.issues);
+    return await buildSnapshot({ content: dir }).then(
+      () => 'built',
+      (e: ContentError) => e.issues,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -55,9 +58,15 @@ describe('in-memory fixtures', () => {
     };
     const onDisk = await issuesOnDisk(broken);
     expect(Array.isArray(onDisk) && onDisk.length).toBeGreaterThanOrEqual(3);
-    const fromTree = await buildSnapshot({ content: broken }).then(() => 'built', (e: ContentError) => e.issues);
+    const fromTree = await buildSnapshot({ content: broken }).then(
+      () => 'built',
+      (e: ContentError) => e.issues,
+    );
     expect(fromTree).toEqual(onDisk);
-    const fromServer = await startServer({ content: broken }).then(async (s) => (await s.close(), 'started'), (e: ContentError) => e.issues);
+    const fromServer = await startServer({ content: broken }).then(
+      async (s) => (await s.close(), 'started'),
+      (e: ContentError) => e.issues,
+    );
     expect(fromServer).toEqual(onDisk);
   });
 
@@ -81,15 +90,23 @@ describe('in-memory fixtures', () => {
   it('refuses a tree over 100,000 files or 64 MiB before writing anything', async () => {
     const before = new Set(listTrees());
     const many = Object.fromEntries(Array.from({ length: 100_001 }, (_, i) => [`x/${i}.md`, '']));
-    await expect(startServer({ content: many })).rejects.toThrow('content tree: 100001 files is more than 100000; write a tree that large to disk');
+    await expect(startServer({ content: many })).rejects.toThrow(
+      'content tree: 100001 files is more than 100000; write a tree that large to disk',
+    );
     const big = { 'x/media/big.bin': new Uint8Array(64 * 1024 * 1024 + 1) };
-    await expect(buildSnapshot({ content: big })).rejects.toThrow('content tree: 67108865 bytes is more than 67108864; write a tree that large to disk');
+    await expect(buildSnapshot({ content: big })).rejects.toThrow(
+      'content tree: 67108865 bytes is more than 67108864; write a tree that large to disk',
+    );
     expect(listTrees().filter((d) => !before.has(d))).toEqual([]);
   });
 
   it('refuses values that are no file, and watch on a tree', async () => {
-    await expect(startServer({ content: { 'a/b.md': { title: 'x' } } as never })).rejects.toThrow('content tree: "a/b.md" must be a string or a Uint8Array, got object');
-    await expect(startServer({ content: { 'a/b.yaml': 5 } as never })).rejects.toThrow('content tree: "a/b.yaml" must be a string or a Uint8Array, or an object (written as YAML), got number');
+    await expect(startServer({ content: { 'a/b.md': { title: 'x' } } as never })).rejects.toThrow(
+      'content tree: "a/b.md" must be a string or a Uint8Array, got object',
+    );
+    await expect(startServer({ content: { 'a/b.yaml': 5 } as never })).rejects.toThrow(
+      'content tree: "a/b.yaml" must be a string or a Uint8Array, or an object (written as YAML), got number',
+    );
     await expect(startServer({ content: TREE, watch: true })).rejects.toThrow(/watch needs a content folder/);
   });
 });
@@ -105,7 +122,8 @@ describe('overrides, the journal of answers, waitForRequest', () => {
     api = await startServer({ content: TREE });
   });
   afterAll(() => api.close());
-  const get = (path: string, init: RequestInit = {}) => fetch(`${api.url}${path}`, { ...init, headers: { ...JSON_ACCEPT, ...(init.headers as Record<string, string>) } });
+  const get = (path: string, init: RequestInit = {}) =>
+    fetch(`${api.url}${path}`, { ...init, headers: { ...JSON_ACCEPT, ...(init.headers as Record<string, string>) } });
 
   it('answers a route with a canned answer until reset()', async () => {
     api.override('GET', '/api/shop/products', { status: 500, headers: { 'retry-after': '3' }, body: { title: 'boom' } });
@@ -150,8 +168,12 @@ describe('overrides, the journal of answers, waitForRequest', () => {
   });
 
   it('refuses a bad override when it is set, and answers 500 for a function that throws', async () => {
-    expect(() => api.override('GET', 'api/shop', {})).toThrow("override: the path pattern \"api/shop\" must start with '/', e.g. '/api/demo/posts/:id'");
-    expect(() => api.override('GET', '/api/shop', { status: 99 })).toThrow('override GET /api/shop: status must be an integer from 200 to 599, got 99');
+    expect(() => api.override('GET', 'api/shop', {})).toThrow(
+      "override: the path pattern \"api/shop\" must start with '/', e.g. '/api/demo/posts/:id'",
+    );
+    expect(() => api.override('GET', '/api/shop', { status: 99 })).toThrow(
+      'override GET /api/shop: status must be an integer from 200 to 599, got 99',
+    );
     expect(() => api.override('GET /x', '/api/shop', {})).toThrow(/the method must be GET, HEAD, … or '\*'/);
     const errors: unknown[] = [];
     const quiet = await startServer({ content: TREE, onError: (e) => errors.push(e) });
@@ -176,7 +198,10 @@ describe('overrides, the journal of answers, waitForRequest', () => {
     expect(r?.response?.truncated).toBe(false);
     expect(JSON.parse(r?.response?.body as string)).toEqual(JSON.parse(text));
     await get('/api/shop/nothing');
-    expect(api.requests()[1]?.response).toMatchObject({ status: 404, headers: { 'content-type': 'application/problem+json; charset=utf-8' } });
+    expect(api.requests()[1]?.response).toMatchObject({
+      status: 404,
+      headers: { 'content-type': 'application/problem+json; charset=utf-8' },
+    });
     expect(JSON.parse(api.requests()[1]?.response?.body as string)).toMatchObject({ status: 404 });
   });
 
@@ -186,7 +211,12 @@ describe('overrides, the journal of answers, waitForRequest', () => {
     try {
       const text = await (await fetch(`${s.url}/api/shop/products/mug`, { headers: JSON_ACCEPT })).text();
       await s.waitForRequest((r) => r.path === '/api/shop/products/mug');
-      expect((seen[0] as { response: unknown }).response).toEqual({ status: 200, headers: expect.objectContaining({ 'content-type': 'application/json; charset=utf-8' }), body: text, truncated: false });
+      expect((seen[0] as { response: unknown }).response).toEqual({
+        status: 200,
+        headers: expect.objectContaining({ 'content-type': 'application/json; charset=utf-8' }),
+        body: text,
+        truncated: false,
+      });
       expect(JSON.parse(JSON.stringify(s.requests()[0]))).toEqual(seen[0]);
     } finally {
       await s.close();
@@ -222,12 +252,17 @@ describe('overrides, the journal of answers, waitForRequest', () => {
   it('waitForRequest rejects after its timeout, naming the predicate and how many it turned down', async () => {
     api.clearRequests();
     await get('/api/shop/products');
-    const waiting = api.waitForRequest(function isPost(r) {
-      return r.method === 'POST';
-    }, { timeout: 300 });
+    const waiting = api.waitForRequest(
+      function isPost(r) {
+        return r.method === 'POST';
+      },
+      { timeout: 300 },
+    );
     await get('/api/shop/products/mug');
     await expect(waiting).rejects.toThrow("waitForRequest: no request matched 'isPost' within 300 ms; it returned false for 2 requests");
-    await expect(api.waitForRequest(() => true, { timeout: -1 })).rejects.toThrow('waitForRequest: timeout must be an integer from 0 to 600000 (ms), got -1');
+    await expect(api.waitForRequest(() => true, { timeout: -1 })).rejects.toThrow(
+      'waitForRequest: timeout must be an integer from 0 to 600000 (ms), got -1',
+    );
   });
 
   it('close() rejects the waits still open, and then leaves no timer', async () => {

@@ -10,7 +10,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { querySerializer } from '../../src/client/query-serializer.js';
-import { startServer, type RunningServer } from '../../src/http/start.js';
+import { type RunningServer, startServer } from '../../src/http/start.js';
 
 let server: RunningServer;
 const work = mkdtempSync(join(tmpdir(), 'cqa-openapi-fetch-'));
@@ -27,10 +27,23 @@ type Post = { id: string; reading_time: number | null; tags: string[] };
 describe('openapi-fetch with the exported querySerializer', () => {
   it('sends where[f][op] and in lists, and gets the filtered answer', async () => {
     // The untyped client here; the typed use is compiled below.
-    const client = createClient<Record<string, never>>({ baseUrl: server.url, querySerializer, headers: { authorization: 'Bearer demo-token' } });
+    const client = createClient<Record<string, never>>({
+      baseUrl: server.url,
+      querySerializer,
+      headers: { authorization: 'Bearer demo-token' },
+    });
     server.clearRequests();
-    const { data, error, response } = await (client as unknown as { GET: (p: string, i: unknown) => Promise<{ data?: { data: Post[] }; error?: unknown; response: Response }> }).GET('/api/demo/posts', {
-      params: { query: { where: { reading_time: { gte: 5 }, tags: { in: ['travel', 'food'] } }, sort: 'reading_time:asc', limit: 50, timestamps: true } },
+    const { data, error, response } = await (
+      client as unknown as { GET: (p: string, i: unknown) => Promise<{ data?: { data: Post[] }; error?: unknown; response: Response }> }
+    ).GET('/api/demo/posts', {
+      params: {
+        query: {
+          where: { reading_time: { gte: 5 }, tags: { in: ['travel', 'food'] } },
+          sort: 'reading_time:asc',
+          limit: 50,
+          timestamps: true,
+        },
+      },
     });
     expect(error).toBeUndefined();
     expect(response.status).toBe(200);
@@ -41,13 +54,25 @@ describe('openapi-fetch with the exported querySerializer', () => {
       expect(p.tags.some((t) => t === 'travel' || t === 'food')).toBe(true);
     }
     const [sent] = server.requests();
-    expect(sent?.query).toEqual({ 'where[reading_time][gte]': '5', 'where[tags][in][]': ['travel', 'food'], sort: 'reading_time:asc', limit: '50', timestamps: '' });
+    expect(sent?.query).toEqual({
+      'where[reading_time][gte]': '5',
+      'where[tags][in][]': ['travel', 'food'],
+      sort: 'reading_time:asc',
+      limit: '50',
+      timestamps: '',
+    });
   });
 
   it('refuses a query key the API does not know, naming it and what it takes', () => {
-    expect(() => querySerializer({ wehre: { a: 1 } })).toThrow("querySerializer: unknown query parameter 'wehre'; the API takes where, whereRelation, sort, limit, offset, state, locale, fields, exclude, first, count, timestamps");
-    expect(() => querySerializer({ count: 'yes' })).toThrow(`querySerializer: count is a flag: give true (or ''), or leave it out; got "yes"`);
-    expect(querySerializer({ count: '', where: { or: [{ featured: true }, { tags: 'api' }] } })).toBe('where[or][0][featured]=true&where[or][1][tags]=api&count');
+    expect(() => querySerializer({ wehre: { a: 1 } })).toThrow(
+      "querySerializer: unknown query parameter 'wehre'; the API takes where, whereRelation, sort, limit, offset, state, locale, fields, exclude, first, count, timestamps",
+    );
+    expect(() => querySerializer({ count: 'yes' })).toThrow(
+      `querySerializer: count is a flag: give true (or ''), or leave it out; got "yes"`,
+    );
+    expect(querySerializer({ count: '', where: { or: [{ featured: true }, { tags: 'api' }] } })).toBe(
+      'where[or][0][featured]=true&where[or][1][tags]=api&count',
+    );
     expect(querySerializer(undefined)).toBe('');
   });
 });
@@ -99,7 +124,12 @@ export const locale: Where = { locale: 'fr' };
         'content-query-api/client': [resolve('src/client/index.ts')],
       },
     });
-    const errors = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName.split('/').pop()}:${d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : '?'}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    const errors = ts
+      .getPreEmitDiagnostics(program)
+      .map(
+        (d) =>
+          `${d.file?.fileName.split('/').pop()}:${d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : '?'}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+      );
     expect(errors).toEqual([]);
   }, 60_000);
 });

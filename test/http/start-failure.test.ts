@@ -57,7 +57,11 @@ const script = (options: string) => `
 describe('startServer({ watch: true }) that cannot listen', () => {
   const cases: [string, () => string, string][] = [
     ['on a busy port', () => `{ content, watch: true, port: ${busyPort} }`, 'rejected EADDRINUSE'],
-    ['on a busy port, given a snapshot', () => `{ content, snapshot: await buildSnapshot({ content }), watch: true, port: ${busyPort} }`, 'rejected EADDRINUSE'],
+    [
+      'on a busy port, given a snapshot',
+      () => `{ content, snapshot: await buildSnapshot({ content }), watch: true, port: ${busyPort} }`,
+      'rejected EADDRINUSE',
+    ],
     // 192.0.2.1 (TEST-NET-1) is no address of this machine.
     ['on an address not of this machine', () => `{ content, watch: true, host: '192.0.2.1', port: 0 }`, 'rejected EADDRNOTAVAIL'],
   ];
@@ -78,8 +82,11 @@ describe('cqa serve --watch on a busy port', () => {
     const r = await run(['bin/cqa.js', 'serve', 'content', '--watch', '--port', String(busyPort), '--quiet']);
     expect(r.signal).toBeNull();
     expect(r.code).toBe(2);
-    expect(r.err.trim().split('\n').filter((l) => !l.startsWith('warning:'))).toEqual([
-      `cqa serve: cannot listen on 127.0.0.1:${busyPort}: the port is in use; choose another --port (--port 0 picks a free one)`,
-    ]);
+    expect(
+      r.err
+        .trim()
+        .split('\n')
+        .filter((l) => !l.startsWith('warning:')),
+    ).toEqual([`cqa serve: cannot listen on 127.0.0.1:${busyPort}: the port is in use; choose another --port (--port 0 picks a free one)`]);
   });
 });

@@ -6,13 +6,22 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/build-snapshot.js';
 import { snapshotText } from '../../src/snapshot/portable.js';
 
 const CHROMIUM = process.env.CQA_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const TREE = {
   'shop/project.yaml': 'id: shop\nname: Shop\npublic: true\n',
   'shop/products/_collection.yaml': 'name: Products\nfields:\n  title: text\n  price: number\n',
@@ -26,8 +35,18 @@ let context: BrowserContext;
 const profile = mkdtempSync(join(tmpdir(), 'cqa-chromium-msw-'));
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium) or point CQA_CHROMIUM at one`);
-  const page = await build({ entryPoints: ['test/msw/browser-page.ts'], bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent' });
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium) or point CQA_CHROMIUM at one`,
+    );
+  const page = await build({
+    entryPoints: ['test/msw/browser-page.ts'],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+  });
   const files: Record<string, [string, string]> = {
     '/': ['text/html', '<!doctype html><meta charset="utf-8"><title>msw</title><script type="module" src="/page.js"></script>\n'],
     '/page.js': ['text/javascript', page.outputFiles[0]!.text],
@@ -62,7 +81,13 @@ it('answers the page through setupWorker: queries, errors, Prefer, overrides, th
     forced: [503, '1'],
     overridden: [418, { id: 'mug' }],
     seen: [418, '{"id":"mug"}'],
-    journal: ['200 /api/shop/products?where[price][lte]=15', '400 /api/shop/products?where[prise]=1', '503 /api/shop/products injected', '418 /api/shop/products/mug'],
-    refused: "createMswHandlers: in a browser, give a snapshot: build one with `cqa build content --snapshot snapshot.json` and pass loadSnapshot(text) from 'content-query-api/edge' as snapshot",
+    journal: [
+      '200 /api/shop/products?where[price][lte]=15',
+      '400 /api/shop/products?where[prise]=1',
+      '503 /api/shop/products injected',
+      '418 /api/shop/products/mug',
+    ],
+    refused:
+      "createMswHandlers: in a browser, give a snapshot: build one with `cqa build content --snapshot snapshot.json` and pass loadSnapshot(text) from 'content-query-api/edge' as snapshot",
   });
 }, 60_000);

@@ -22,7 +22,7 @@ afterAll(async () => {
 
 describe('createMswHandlers', () => {
   it('fails the same requests as startServer for the same seed and failRate', async () => {
-    const options = { content: TREE, failRate: 0.5, seed: 42 };
+    const options = { content: TREE, failRate: 0.5, seed: 42, delay: { min: 0, max: 3 } };
     const api = await createMswHandlers({ ...options, origin: CMS });
     const msw = setupServer(...api.handlers);
     msw.listen({ onUnhandledRequest: 'bypass' }); // the requests to the real server pass
@@ -38,8 +38,16 @@ describe('createMswHandlers', () => {
     expect(viaMsw).toEqual(viaServer);
     expect(new Set(viaMsw)).toEqual(new Set([200, 503]));
     expect(api.seed).toBe(42);
+    expect(api.controls).toBe('delay 0-3 ms, fail-rate 0.5 (503, Retry-After: 1), seed 42');
     expect(api.controls).toBe(real.controls);
-    expect(api.requests().filter((r) => r.injected).map((r) => r.status)).toEqual(viaMsw.filter((s) => s === 503));
+    expect(
+      api
+        .requests()
+        .filter((r) => r.injected)
+        .map((r) => r.status),
+    ).toEqual(viaMsw.filter((s) => s === 503));
+    const preferred = await fetch(`${CMS}/api/shop/products/mug`, { headers: { ...ACCEPT, prefer: 'delay=1, status=500' } });
+    expect([preferred.status, preferred.headers.get('preference-applied')]).toEqual([500, 'delay=1, status=500']);
     msw.close();
   });
 
@@ -58,14 +66,19 @@ describe('createMswHandlers', () => {
     }
   });
 
-  it.each([['cms.example'], ['https://cms.example/api'], ['ftp://cms.example'], [undefined]])('refuses the origin %s, saying what to give', async (origin) => {
-    await expect(createMswHandlers({ content: TREE, origin: origin as string })).rejects.toThrow(
-      `createMswHandlers: origin must be the API's origin, e.g. 'https://cms.example' (scheme, host and port, no path), got ${JSON.stringify(origin)}`,
-    );
-  });
+  it.each([['cms.example'], ['https://cms.example/api'], ['ftp://cms.example'], [undefined]])(
+    'refuses the origin %s, saying what to give',
+    async (origin) => {
+      await expect(createMswHandlers({ content: TREE, origin: origin as string })).rejects.toThrow(
+        `createMswHandlers: origin must be the API's origin, e.g. 'https://cms.example' (scheme, host and port, no path), got ${JSON.stringify(origin)}`,
+      );
+    },
+  );
 
   it('checks the controls as startServer does', async () => {
-    await expect(createMswHandlers({ content: TREE, origin: CMS, failRate: 2 })).rejects.toThrow('failRate must be a number from 0 to 1, got 2');
+    await expect(createMswHandlers({ content: TREE, origin: CMS, failRate: 2 })).rejects.toThrow(
+      'failRate must be a number from 0 to 1, got 2',
+    );
   });
 
   it('journals the request without credentials', async () => {
