@@ -19,6 +19,7 @@ export const SLOW = [
   'test/content/limits.test.ts',
   'test/http/explorer-browser.test.ts',
   'test/client/browser.test.ts',
+  'test/msw/browser.test.ts',
   'test/client/types.test.ts',
   'test/content/snapshot-isolated.test.ts',
 ];

@@ -2,12 +2,16 @@
 import { ContentError } from './content/issues.js';
 import type { TimestampSource } from './content/git-times.js';
 import { loadContentIsolated } from './content/isolated.js';
+import { isContentTree, writeContentTree, type ContentTree } from './content/tree.js';
 import { createSnapshot } from './snapshot/create.js';
 import type { Snapshot } from './snapshot/types.js';
 
 export interface BuildSnapshotOptions {
-  /** Path of the content folder. */
-  readonly content: string;
+  /**
+   * Path of the content folder, or the tree itself (`{ 'demo/project.yaml': 'id: demo\n…' }`,
+   * validated exactly like files: docs/contract-tests.md#in-memory-fixtures).
+   */
+  readonly content: string | ContentTree;
   /** Prefix of media `full_url`s (no trailing slash). Default ''. */
   readonly baseUrl?: string;
   /** Treat drafts as published. */
@@ -17,7 +21,14 @@ export interface BuildSnapshotOptions {
 }
 
 export async function buildSnapshot(options: BuildSnapshotOptions): Promise<Snapshot> {
-  const { model, issues } = await loadContentIsolated(options.content, { drafts: options.drafts ?? false, ...(options.timestamps ? { timestamps: options.timestamps } : {}) });
-  if (issues.length > 0) throw new ContentError(issues);
-  return createSnapshot(model, { baseUrl: options.baseUrl ?? '' });
+  const content = options.content;
+  // A tree is loaded from a temp folder removed once loaded (its media files go with it).
+  const written = isContentTree(content) ? await writeContentTree(content) : undefined;
+  try {
+    const { model, issues } = await loadContentIsolated(written ? written.root : (content as string), { drafts: options.drafts ?? false, ...(options.timestamps ? { timestamps: options.timestamps } : {}) });
+    if (issues.length > 0) throw new ContentError(issues);
+    return createSnapshot(model, { baseUrl: options.baseUrl ?? '' });
+  } finally {
+    await written?.remove();
+  }
 }

@@ -4,6 +4,7 @@ export type * from './snapshot/model.js';
 export type * from './snapshot/types.js';
 export { buildSnapshot, type BuildSnapshotOptions } from './build-snapshot.js';
 export { createContentLoader, loadContent, ContentError, type ContentLoader, type LoadOptions, type LoadResult } from './content/index.js';
+export { querySerializer } from './client/query-serializer.js';
 export { startServer, type StartServerOptions, type RunningServer, type ReloadEvent } from './http/start.js';
 export type { ControlOptions, Delay, FailStatus } from './http/controls.js';
 export type { RequestRecord } from './http/journal.js';

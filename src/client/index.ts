@@ -38,6 +38,8 @@ export type * from './types.js';
 export type { Fetch } from './source.js';
 export { StaticTreeError } from './published.js';
 export type { Revalidate } from './static.js';
+// For clients generated from /openapi.json (openapi-fetch's `querySerializer` option): docs/openapi.md.
+export { querySerializer } from './query-serializer.js';
 
 export interface ClientOptions {
   /**

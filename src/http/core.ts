@@ -50,6 +50,8 @@ export interface CoreResponse {
   readonly injected?: boolean;
   /** With a delay: call once the held answer is sent or its client left (frees its place, controls.ts). */
   readonly release?: () => void;
+  /** The body before compression, when `body` is a compressed variant (for the journal). */
+  readonly plain?: Uint8Array;
 }
 
 /** The query engine's four entry points (src/query/index.ts), injected by the adapters. */
@@ -416,7 +418,8 @@ export class HttpCore {
     }
     if (!encode) headers['content-length'] = String(body.length);
     const head = req.method === 'HEAD';
-    return encode ? { status: 200, headers, body: head ? null : body, encode } : { status: 200, headers, body: head ? null : body };
+    if (encode) return { status: 200, headers, body: head ? null : body, encode };
+    return body === doc.bytes || head ? { status: 200, headers, body: head ? null : body } : { status: 200, headers, body, plain: doc.bytes };
   }
 
   /** An error answer, worded by `dialect` (default cqa: an RFC 9457 problem document). */

@@ -115,6 +115,10 @@ function splitUrl(url: string): { path: string; query: string } {
   return q < 0 ? { path: target, query: '' } : { path: target.slice(0, q), query: target.slice(q + 1) };
 }
 
+/** Responses whose status was injected (fail-rate, `Prefer: status=`): the MSW journal asks. */
+const injectedResponses = new WeakSet<Response>();
+export const wasInjected = (response: Response): boolean => injectedResponses.has(response);
+
 export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}): FetchHandler {
   const byRuntime = (options.compression ?? (inWorkers() ? 'runtime' : 'handler')) === 'runtime';
   const core = new HttpCore(snapshot, byRuntime ? runtimePlatform : webPlatform, options.engine ?? defaultEngine, options);
@@ -210,7 +214,9 @@ export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}):
       const body = typeof r.body === 'string' ? encoder.encode(r.body) : r.body;
       return toResponse(r, compressed(body, r.encode));
     }
-    return toResponse(r);
+    const response = toResponse(r);
+    if (r.injected) injectedResponses.add(response);
+    return response;
   }) as FetchHandler;
   handler.swap = (s) => core.swap(s);
   Object.defineProperty(handler, 'snapshot', { get: () => core.snapshot });

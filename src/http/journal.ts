@@ -31,6 +31,69 @@ export interface RequestRecord {
   readonly ms: number;
   /** The status was injected by --fail-rate or `Prefer: status=`, not answered by the API. */
   readonly injected: boolean;
+  /** What was answered: in the journal (`requests()`, `waitForRequest`), not in `cqa serve --log json`. */
+  readonly response?: ResponseRecord;
+}
+
+/** The answer to a journaled request. */
+export interface ResponseRecord {
+  readonly status: number;
+  /** Lower-case names, as sent. */
+  readonly headers: Readonly<Record<string, string>>;
+  /**
+   * The body as text, before any compression, cut at RESPONSE_BODY_MAX bytes (see `truncated`);
+   * null when there was none (HEAD, 304) or it was a media file.
+   */
+  readonly body: string | null;
+  /** The body was longer than RESPONSE_BODY_MAX bytes: `body` has the start of it. */
+  readonly truncated: boolean;
+}
+
+/** 64 KiB of each answer's body are kept: a journal of 1000 requests stays under ~64 MiB. */
+export const RESPONSE_BODY_MAX = 64 * 1024;
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/**
+ * An answer as the journal keeps it: the bytes, decoded to text only when a test reads `body`
+ * (decoding every answer as it went out cost ~60% of the throughput on 43 KB lists). Bytes up to
+ * the limit are the answer's own (immutable, usually the cached document: no copy); a longer
+ * body is copied up to the limit, so a record never holds a large answer alive.
+ */
+class CapturedResponse implements ResponseRecord {
+  readonly truncated: boolean;
+  // #private: not enumerable, so a record spread or serialized shows status, headers, truncated
+  // (and body, through toJSON) only.
+  #bytes: Uint8Array | null;
+  #text: string | null = null;
+
+  constructor(
+    readonly status: number,
+    readonly headers: Readonly<Record<string, string>>,
+    body: Uint8Array | string | null,
+  ) {
+    const bytes = typeof body === 'string' ? encoder.encode(body) : body;
+    this.truncated = bytes !== null && bytes.length > RESPONSE_BODY_MAX;
+    this.#bytes = bytes && this.truncated ? bytes.slice(0, RESPONSE_BODY_MAX) : bytes;
+  }
+
+  get body(): string | null {
+    if (this.#bytes !== null) {
+      // A cut through a multi-byte character shows as U+FFFD at the end.
+      this.#text = decoder.decode(this.#bytes);
+      this.#bytes = null;
+    }
+    return this.#text;
+  }
+
+  toJSON(): ResponseRecord {
+    return { status: this.status, headers: this.headers, body: this.body, truncated: this.truncated };
+  }
+}
+
+/** A response record of `body` (bytes or text), cut at RESPONSE_BODY_MAX bytes. */
+export function responseRecord(status: number, headers: Readonly<Record<string, string>>, body: Uint8Array | string | null): ResponseRecord {
+  return new CapturedResponse(status, headers, body);
 }
 
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
@@ -92,7 +155,9 @@ function copy(r: RequestRecord): RequestRecord {
   }
   const headers: Record<string, string> = {};
   for (const k in r.headers) Object.defineProperty(headers, k, { value: r.headers[k], enumerable: true, writable: true, configurable: true });
-  return { ...r, query, headers };
+  const a = r.response;
+  // Plain data, as written: the body read (decoded) now.
+  return a ? { ...r, query, headers, response: { status: a.status, headers: { ...a.headers }, body: a.body, truncated: a.truncated } } : { ...r, query, headers };
 }
 
 /** A ring of the last `size` records (0: keeps none). */
@@ -116,6 +181,12 @@ export class Journal {
     const full = this.ring.length === this.size;
     const ordered = full ? [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)] : this.ring;
     return ordered.map(copy);
+  }
+
+  /** A copy of the newest record (undefined when none). */
+  last(): RequestRecord | undefined {
+    if (this.ring.length === 0) return undefined;
+    return copy(this.ring[(this.next - 1 + this.size) % this.size] as RequestRecord);
   }
 
   clear(): void {

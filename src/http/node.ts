@@ -10,7 +10,8 @@ import { brotliCompressSync, constants as zc, createBrotliCompress, createGzip, 
 import type { MediaRecord } from '../snapshot/model.js';
 import type { CoreResponse, HttpCore, Platform } from './core.js';
 import type { Encoding } from './accept.js';
-import { queryObject, safeHeaders, safeUrl, type RequestRecord } from './journal.js';
+import { queryObject, responseRecord, safeHeaders, safeUrl, type RequestRecord } from './journal.js';
+import type { Overrides } from './overrides.js';
 import { mediaRoot } from './media-root.js';
 import { openInside, ServedRoots } from './open-file.js';
 import { sendBytes, sendFile } from './send-file.js';
@@ -55,6 +56,10 @@ export interface NodeListenerOptions {
   /** Called with each request's record once its answer is out (or its connection gone): the journal, the request log. */
   readonly onRequest?: (record: RequestRecord) => void;
   readonly onError?: (err: unknown) => void;
+  /** Records carry the answer (status, headers, body cut short): the journal's, not the log's. */
+  readonly captureResponse?: boolean;
+  /** Per-route overrides (overrides.ts), tried before the API while there are any. */
+  readonly overrides?: Overrides;
 }
 
 export interface NodeListener {
@@ -142,6 +147,9 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
   const held = new Set<() => void>();
   const listener = ((req: IncomingMessage, res: ServerResponse) => {
     let injected = false;
+    /** The body that went out, for the journal (before compression). */
+    let sentBody: Uint8Array | string | null = null;
+    let sentHead: Readonly<Record<string, string>> = {};
     if (onRequest) {
       const start = performance.now();
       const time = new Date().toISOString();
@@ -150,46 +158,89 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
         const url = safeUrl(req.url ?? '/');
         const ms = Math.round((performance.now() - start) * 10) / 10;
         try {
-          onRequest({ time, method: req.method ?? 'GET', url, path, query: queryObject(query), ...safeHeaders(req.headers), status: res.statusCode, ms, injected });
+          const record: RequestRecord = { time, method: req.method ?? 'GET', url, path, query: queryObject(query), ...safeHeaders(req.headers), status: res.statusCode, ms, injected };
+          onRequest(options.captureResponse ? { ...record, response: responseRecord(res.statusCode, sentHeaders(sentHead, res), sentBody) } : record);
         } catch (err) {
           onError(err); // a failing log or hook must not take the server down
         }
       });
     }
-    try {
-      const { path, query } = splitTarget(req.url ?? '/');
-      const r = core.handle({ method: req.method ?? 'GET', path, query, headers: req.headers });
-      injected = r.injected === true;
-      const delay = r.delay ?? 0;
-      if (delay > 0) {
-        const answer = () => {
-          held.delete(answer);
-          clearTimeout(timer);
-          r.release?.();
-          if (res.destroyed) return;
-          try {
-            send(req, res, r);
-          } catch (err) {
-            fail(res, err);
-          }
-        };
-        const timer = setTimeout(answer, delay);
-        held.add(answer);
-        // A client that gave up frees its timer: a long `Prefer: delay=` must not keep the
-        // process alive after the test that sent it has moved on.
-        res.once('close', () => {
-          held.delete(answer);
-          clearTimeout(timer);
-          r.release?.();
-        });
-        if (listener.closing) answer();
-      } else {
-        send(req, res, r);
+    const { path, query } = splitTarget(req.url ?? '/');
+    /** The API's answer (the core), held back by a delay if there is one. */
+    const viaCore = () => {
+      try {
+        const r = core.handle({ method: req.method ?? 'GET', path, query, headers: req.headers });
+        injected = r.injected === true;
+        // For the journal: the body before compression (null for a media file, streamed).
+        sentBody = r.plain ?? r.body;
+        sentHead = r.headers;
+        const delay = r.delay ?? 0;
+        if (delay > 0) {
+          const answer = () => {
+            held.delete(answer);
+            clearTimeout(timer);
+            r.release?.();
+            if (res.destroyed) return;
+            try {
+              send(req, res, r);
+            } catch (err) {
+              fail(res, err);
+            }
+          };
+          const timer = setTimeout(answer, delay);
+          held.add(answer);
+          // A client that gave up frees its timer: a long `Prefer: delay=` must not keep the
+          // process alive after the test that sent it has moved on.
+          res.once('close', () => {
+            held.delete(answer);
+            clearTimeout(timer);
+            r.release?.();
+          });
+          if (listener.closing) answer();
+        } else {
+          send(req, res, r);
+        }
+      } catch (err) {
+        fail(res, err);
       }
+    };
+    const overrides = options.overrides;
+    // No override set (always, under `cqa serve`): straight to the API, nothing built for them.
+    if (!overrides || overrides.size === 0) return viaCore();
+    let overridden: ReturnType<Overrides['answer']>;
+    try {
+      overridden = overrides.answer({ method: req.method ?? 'GET', url: safeUrl(req.url ?? '/'), path, query: queryObject(query), headers: safeHeaders(req.headers).headers });
     } catch (err) {
-      fail(res, err);
+      return fail(res, err);
     }
+    if (!overridden) return viaCore();
+    overridden.then(
+      (o) => {
+        if (res.destroyed) return;
+        if (!o) return viaCore();
+        sentBody = req.method === 'HEAD' ? null : o.body;
+        sentHead = o.headers;
+        if (listener.closing) o.headers.connection = 'close';
+        res.writeHead(o.status, o.headers);
+        res.end(req.method === 'HEAD' ? undefined : (o.body ?? undefined));
+      },
+      (err) => fail(res, err),
+    );
   }) as NodeListener;
+
+  /**
+   * The headers of an answer: those given to writeHead (which getHeaders() does not list) and any
+   * set on `res`; lower-case names, several values joined with `, `.
+   */
+  const sentHeaders = (given: Readonly<Record<string, string>>, res: ServerResponse): Record<string, string> => {
+    const out: Record<string, string> = { ...given };
+    const h = res.getHeaders();
+    for (const k in h) {
+      const v = h[k];
+      if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : String(v);
+    }
+    return out;
+  };
 
   const fail = (res: ServerResponse, err: unknown) => {
     try {

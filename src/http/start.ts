@@ -20,12 +20,19 @@ import { explorerPage } from './explorer/index.js';
 import { refuseConnect } from './connect.js';
 import { ALLOWED_METHODS } from './cors.js';
 import { Journal, logLine, type RequestRecord } from './journal.js';
+import { isContentTree, writeContentTree, type ContentTree, type WrittenTree } from '../content/tree.js';
+import { Overrides, type OverrideAnswer, type OverrideFunction } from './overrides.js';
+import { RequestWaiters, type RequestPredicate, type WaitOptions } from './request-waiter.js';
 import { createNodeListener, nodePlatform } from './node.js';
 import { reportingSlowQueries } from './slow-query.js';
 
 export interface StartServerOptions extends HttpOptions {
-  /** A content tree to build and serve (default './content' when no snapshot is given). */
-  readonly content?: string;
+  /**
+   * A content folder to build and serve (default './content' when no snapshot is given), or the
+   * tree itself: `{ 'demo/project.yaml': 'id: demo\n…', 'demo/posts/a.md': '---\ntitle: A\n---\n' }`
+   * (written to a private temp folder, removed on close: docs/contract-tests.md#in-memory-fixtures).
+   */
+  readonly content?: string | ContentTree;
   /** A snapshot to serve as is (instead of `content`). */
   readonly snapshot?: Snapshot;
   /** Default 0: a free port (see `url`). */
@@ -83,6 +90,19 @@ export interface RunningServer {
   requests(): RequestRecord[];
   /** Forget them (between the tests of one server). */
   clearRequests(): void;
+  /**
+   * The first journaled request, or the next one answered, that `predicate` accepts; rejects
+   * after `timeout` ms (default 5000) saying how many it turned down.
+   */
+  waitForRequest(predicate: RequestPredicate, options?: WaitOptions): Promise<RequestRecord>;
+  /**
+   * Answer `method` (`GET`, `*`…) on paths matching `pathPattern` (`/api/demo/posts/:id`, a final
+   * `*`) with `answer` ({ status, headers, body }), or with what `fn(request)` returns (undefined:
+   * the next override, then the API). The latest override is tried first.
+   */
+  override(method: string, pathPattern: string, answer: OverrideAnswer | OverrideFunction): void;
+  /** Drop every override. */
+  reset(): void;
   /** Rebuild from `content` now (what --watch does on a change). */
   reload(): Promise<ReloadEvent>;
   /** Stop accepting, let requests in flight finish, stop watching. */
@@ -90,6 +110,19 @@ export interface RunningServer {
 }
 
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const content = options.content;
+  if (!isContentTree(content)) return start(options as StartServerOptions & { content?: string });
+  if (options.watch) throw new TypeError('startServer: watch needs a content folder; an in-memory tree never changes (use override() or a new server per case)');
+  const written = await writeContentTree(content);
+  try {
+    return await start({ ...options, content: written.root }, written);
+  } catch (err) {
+    await written.remove();
+    throw err;
+  }
+}
+
+async function start(options: StartServerOptions & { content?: string }, tree?: WrittenTree): Promise<RunningServer> {
   // Checked before any work: a bad delay or rate throws a RangeError here (src/http/controls.ts).
   // Prefer is honoured by default here (a mock for tests), not in createHandler (a deployment).
   const controls = new Controls({ ...options, prefer: options.prefer ?? true });
@@ -126,7 +159,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   let snapshot: Snapshot;
   if (options.snapshot) {
     snapshot = options.snapshot;
-    if (options.watch) await watchLoader?.load(); // warm the incremental loader's cache
+    if (options.watch) await watchLoader?.load().catch(async (err: unknown) => {
+      await parser?.close();
+      throw err;
+    }); // warm the incremental loader's cache
   } else {
     const first = await build().catch(async (err: unknown) => {
       await parser?.close();
@@ -150,16 +186,21 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   );
   const textLog = options.quiet === false;
   const onRequest = options.onRequest;
+  const overrides = new Overrides();
+  const waiters = new RequestWaiters();
   const record =
     journal.size > 0 || textLog || onRequest
       ? (r: RequestRecord) => {
           journal.add(r);
+          if (waiters.size > 0) waiters.offer(journal.last() as RequestRecord);
           if (textLog) log(printable(logLine(r)));
           onRequest?.(r);
         }
       : undefined;
   const listener = createNodeListener(core, {
     ...(record ? { onRequest: record } : {}),
+    captureResponse: journal.size > 0,
+    overrides,
     ...(options.onError ? { onError: options.onError } : {}),
   });
   const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, listener);
@@ -177,13 +218,19 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
 
-  await new Promise<void>((ok, fail) => {
-    server.once('error', fail);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', fail);
-      ok();
+  try {
+    await new Promise<void>((ok, fail) => {
+      server.once('error', fail);
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+        server.off('error', fail);
+        ok();
+      });
     });
-  });
+  } catch (err) {
+    // A busy port must leave nothing running: the parse thread would keep the process alive.
+    await parser?.close();
+    throw err;
+  }
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' || addr.address.includes(':') ? `[${addr.address}]` : addr.address;
   const url = `http://${host}:${addr.port}`;
@@ -263,6 +310,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     closed ??= (async () => {
       listener.closing = true;
       listener.answerHeld();
+      waiters.cancel('the server was closed');
       await watcher?.close();
       await parser?.close();
       await new Promise<void>((ok) => {
@@ -277,6 +325,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           clearTimeout(hard);
         });
       });
+      await tree?.remove();
     })();
     return closed;
   };
@@ -289,6 +338,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     controls: controls.describe(),
     requests: () => journal.list(),
     clearRequests: () => journal.clear(),
+    waitForRequest: (predicate, opts = {}) =>
+      journal.size === 0 ? Promise.reject(new Error('waitForRequest needs the journal: start the server without journal: 0')) : waiters.wait(predicate, opts, journal.list()),
+    override: (method, pattern, answer) => overrides.add(method, pattern, answer),
+    reset: () => overrides.reset(),
     get snapshot() {
       return core.snapshot;
     },

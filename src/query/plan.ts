@@ -154,7 +154,8 @@ const NUM_OPS: readonly Op[] = OPERATORS.filter((o) => o !== 'like');
 const SET_OPS: readonly Op[] = ['eq', 'not', 'in', 'not_in', 'null', 'not_null'];
 const JSON_OPS: readonly Op[] = ['null', 'not_null'];
 
-function validOps(f: FieldInfo): readonly Op[] {
+/** The operators a field takes (the OpenAPI document types `where` from the same table). */
+export function validOps(f: Pick<FieldInfo, 'kind' | 'multiple'>): readonly Op[] {
   switch (f.kind) {
     case 'json':
       return JSON_OPS;

@@ -4,6 +4,7 @@
 import type { CollectionRecord, ContentModel, FieldDef, ProjectRecord } from './model.js';
 import { elmapiPaths, elmapiResponses, elmapiSchemas } from './openapi-elmapi.js';
 import { getEntryId, listEntriesId, OPERATION_IDS, uniqueOperationIds } from './openapi-names.js';
+import { whereSchema, whereSchemaName } from './openapi-where.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Obj = { [key: string]: Json };
@@ -232,6 +233,7 @@ function schemas(model: Pick<ContentModel, 'projects'>): Obj {
       if (embedded.has(c.slug)) out[entrySchemaName(p.id, c.slug, 'shallow')] = entrySchema(p, c, true);
       out[entrySchemaName(p.id, c.slug, 'list')] = listOf(entry);
       out[entrySchemaName(p.id, c.slug, 'item')] = dataOf(entry, ITEM);
+      out[whereSchemaName(p.id, c.slug)] = whereSchema(p, c);
     }
   }
   return out;
@@ -382,11 +384,16 @@ export function listAnswer(list: Obj, first: Obj, count: Obj, shapes: string): O
 }
 const CQA_SHAPES = 'a list (with meta); with ?first one item ({"data": …}); with ?count {"count": n}';
 
+/** `where` of one collection: the shared parameter's wording, the collection's own schema (openapi-where.ts). */
+function collectionWhere(project: ProjectRecord, col: CollectionRecord): Obj {
+  return { ...(parameters().where as Obj), schema: ref(whereSchemaName(project.id, col.slug)) };
+}
+
 function collectionPaths(project: ProjectRecord, col: CollectionRecord): Obj {
   const base = `/api/${project.id}/${col.slug}`;
   const name = (variant: SchemaVariant): Obj => ref(entrySchemaName(project.id, col.slug, variant));
   return {
-    [base]: operation(project, listEntriesId(col.slug), `List ${col.name}`, LIST_PARAMS.map(param), ok(`${col.name}`, listAnswer(name('list'), name('item'), ref('Count'), CQA_SHAPES)), true),
+    [base]: operation(project, listEntriesId(col.slug), `List ${col.name}`, LIST_PARAMS.map((n) => (n === 'where' ? collectionWhere(project, col) : param(n))), ok(`${col.name}`, listAnswer(name('list'), name('item'), ref('Count'), CQA_SHAPES)), true),
     [`${base}/{content_id}`]: operation(
       project,
       getEntryId(col.slug),

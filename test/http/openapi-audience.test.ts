@@ -40,7 +40,7 @@ describe.each(['node', 'fetch'])('/openapi.json (%s adapter)', (kind) => {
     expect(r.status).toBe(200);
     expect(projectsOf(r.text)).toEqual(['/api/pub']);
     const doc = JSON.parse(r.text);
-    expect(Object.keys(doc.components.schemas).filter((n) => n.includes('.'))).toEqual(['pub.notes', 'pub.notes.list', 'pub.notes.item']);
+    expect(Object.keys(doc.components.schemas).filter((n) => n.includes('.'))).toEqual(['pub.notes', 'pub.notes.list', 'pub.notes.item', 'pub.notes.where']);
     expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['pub']);
     for (const word of PRIVATE_WORDS) expect(r.text.includes(word), word).toBe(false);
     expect(r.headers['cache-control']).toBe('no-cache');

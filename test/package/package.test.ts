@@ -15,7 +15,7 @@ describe('npm pack', () => {
     // --ignore-scripts: `prepare` would rebuild lib/ under the other suites' feet.
     const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'] });
     const files = (JSON.parse(out) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'bin/cqa.js', 'lib/index.js', 'lib/index.d.ts', 'lib/edge.js', 'lib/client/index.js', 'lib/cli.js']));
+    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'bin/cqa.js', 'lib/index.js', 'lib/index.d.ts', 'lib/edge.js', 'lib/client/index.js', 'lib/cli.js', 'lib/msw.js', 'lib/msw.d.ts', 'lib/msw-browser.js', 'lib/msw-handlers.js']));
     const outside = files.filter((f) => !f.startsWith('lib/'));
     expect(outside.sort()).toEqual(['LICENSE', 'README.md', 'bin/cqa.js', 'package.json']);
     expect(files.filter((f) => f.endsWith('.map') || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
@@ -26,6 +26,14 @@ describe('npm pack', () => {
     expect(pkg.license).toBe('MIT');
     expect(pkg).toMatchObject({ repository: { url: expect.stringContaining('github.com/') }, homepage: expect.any(String), bugs: { url: expect.any(String) } });
     expect(pkg.exports['./package.json']).toBe('./package.json');
+  });
+
+  it('exports content-query-api/msw (types too, for node10 resolution) with msw as an optional peer dependency', async () => {
+    const pkg = (await import('../../package.json', { with: { type: 'json' } })).default as Record<string, unknown> & { exports: Record<string, unknown> };
+    expect(pkg.exports['./msw']).toEqual({ types: './lib/msw.d.ts', browser: './lib/msw-browser.js', default: './lib/msw.js' });
+    expect(pkg).toMatchObject({ typesVersions: { '*': { msw: ['./lib/msw.d.ts'] } }, peerDependencies: { msw: expect.stringMatching(/^\^2\./) }, peerDependenciesMeta: { msw: { optional: true } } });
+    const { createMswHandlers } = await import('content-query-api/msw');
+    expect(typeof createMswHandlers).toBe('function');
   });
 });
 

@@ -1,0 +1,22 @@
+// content-query-api/msw: the mock API as MSW request handlers (Mock Service Worker, v2), for
+// front-end tests that intercept fetch instead of starting a server. The same request core as
+// createHandler answers, with the controls of startServer (delay, failRate, seed, Prefer), its
+// journal, per-route overrides and waitForRequest. msw is an optional peer dependency: installed
+// by the user, never by this package. This is the Node entry (content folders and in-memory
+// trees); bundlers for browsers take msw-browser.ts (the export's `browser` condition).
+import { createHandler } from './http/fetch-node.js';
+import { snapshotOf } from './msw-content.js';
+import { type MockApi, type MswOptions, mswControls, mswHandlers } from './msw-handlers.js';
+
+export type { ContentTree } from './content/tree.js';
+export type { RequestRecord, ResponseRecord } from './http/journal.js';
+export type { OverrideAnswer, OverrideFunction, OverrideRequest } from './http/overrides.js';
+export type { RequestPredicate, WaitOptions } from './http/request-waiter.js';
+export type { MockApi, MswOptions } from './msw-handlers.js';
+
+export async function createMswHandlers(options: MswOptions): Promise<MockApi> {
+  mswControls(options); // a bad origin or control throws before the content is loaded
+  // From a folder or tree, media files are read from disk (the node:fs reader of fetch-node.ts).
+  const source = options.snapshot ? { snapshot: options.snapshot } : await snapshotOf(options.content ?? 'content');
+  return mswHandlers(options, { ...source, createHandler });
+}

@@ -1,0 +1,285 @@
+// Contract-test controls, round two (issue 24, item 4): in-memory fixtures validated exactly like
+// files, per-route overrides, journal records with the answer, and waitForRequest.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSnapshot } from '../../src/build-snapshot.js';
+import { ContentError } from '../../src/content/issues.js';
+import { RESPONSE_BODY_MAX } from '../../src/http/journal.js';
+import { type RunningServer, startServer } from '../../src/http/start.js';
+
+/** A small public project with one collection. */
+const TREE = {
+  'shop/project.yaml': 'id: shop\nname: Shop\npublic: true\n',
+  'shop/products/_collection.yaml': { name: 'Products', fields: { title: { type: 'text', required: true }, price: 'number' } },
+  'shop/products/mug.yaml': 'title: Mug\nprice: 12\n',
+  'shop/products/plate.yaml': 'title: Plate\nprice: 20\n',
+};
+const JSON_ACCEPT = { accept: 'application/json' };
+
+/** The issues of loading `files` from a real folder. */
+async function issuesOnDisk(files: Record<string, string>): Promise<unknown> {
+  const dir = mkdtempSync(join(tmpdir(), 'cqa-disk-'));
+  try {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    return await buildSnapshot({ content: dir }).then(
+      () => 'built',
+      (e: ContentError) => e.issues,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('in-memory fixtures', () => {
+  it('startServer serves a tree given as an object, and removes its folder on close', async () => {
+    const api = await startServer({ content: TREE });
+    try {
+      const res = await fetch(`${api.url}/api/shop/products?sort=price:desc`, { headers: JSON_ACCEPT });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { data: { id: string; title: string }[] };
+      expect(body.data.map((e) => e.id)).toEqual(['plate', 'mug']);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('gives the errors of files on disk: same messages, files, lines and fields', async () => {
+    const broken = {
+      'shop/project.yaml': 'id: shop\nname: Shop\npublic: true\n',
+      'shop/products/_collection.yaml': 'name: Products\nfields:\n  title: { type: text, required: true }\n  price: number\n',
+      'shop/products/mug.yaml': 'title: Mug\nprice: twelve\n',
+      'shop/products/plate.yaml': 'price: 20\ncolour: red\n',
+      'shop/products/bad.yaml': 'title: [unclosed\n',
+    };
+    const onDisk = await issuesOnDisk(broken);
+    expect(Array.isArray(onDisk) && onDisk.length).toBeGreaterThanOrEqual(3);
+    const fromTree = await buildSnapshot({ content: broken }).then(
+      () => 'built',
+      (e: ContentError) => e.issues,
+    );
+    expect(fromTree).toEqual(onDisk);
+    const fromServer = await startServer({ content: broken }).then(
+      async (s) => (await s.close(), 'started'),
+      (e: ContentError) => e.issues,
+    );
+    expect(fromServer).toEqual(onDisk);
+  });
+
+  it('leaves no temp folder behind when the tree has errors', async () => {
+    const before = new Set(listTrees());
+    await expect(startServer({ content: { 'x/project.yaml': 'id: [' } })).rejects.toBeInstanceOf(ContentError);
+    await expect(buildSnapshot({ content: { 'x/project.yaml': 'id: [' } })).rejects.toBeInstanceOf(ContentError);
+    expect(listTrees().filter((d) => !before.has(d))).toEqual([]);
+  });
+
+  it.each([
+    ['../escape.yaml', /the path "\.\.\/escape\.yaml" cannot be used: it has an empty, '\.' or '\.\.' segment/],
+    ['/etc/passwd', /it is absolute; give it relative to the content root/],
+    ['a\\b.yaml', /it has a '\\'; separate folders with '\/'/],
+    ['a//b.yaml', /empty, '\.' or '\.\.' segment/],
+  ])('refuses the path %s with a message saying what to write', async (path, message) => {
+    await expect(startServer({ content: { [path]: 'x: 1\n' } })).rejects.toThrow(message);
+    await expect(buildSnapshot({ content: { [path]: 'x: 1\n' } })).rejects.toThrow(message);
+  });
+
+  it('refuses a tree over 100,000 files or 64 MiB before writing anything', async () => {
+    const before = new Set(listTrees());
+    const many = Object.fromEntries(Array.from({ length: 100_001 }, (_, i) => [`x/${i}.md`, '']));
+    await expect(startServer({ content: many })).rejects.toThrow(
+      'content tree: 100001 files is more than 100000; write a tree that large to disk',
+    );
+    const big = { 'x/media/big.bin': new Uint8Array(64 * 1024 * 1024 + 1) };
+    await expect(buildSnapshot({ content: big })).rejects.toThrow(
+      'content tree: 67108865 bytes is more than 67108864; write a tree that large to disk',
+    );
+    expect(listTrees().filter((d) => !before.has(d))).toEqual([]);
+  });
+
+  it('refuses values that are no file, and watch on a tree', async () => {
+    await expect(startServer({ content: { 'a/b.md': { title: 'x' } } as never })).rejects.toThrow(
+      'content tree: "a/b.md" must be a string or a Uint8Array, got object',
+    );
+    await expect(startServer({ content: { 'a/b.yaml': 5 } as never })).rejects.toThrow(
+      'content tree: "a/b.yaml" must be a string or a Uint8Array, or an object (written as YAML), got number',
+    );
+    await expect(startServer({ content: TREE, watch: true })).rejects.toThrow(/watch needs a content folder/);
+  });
+});
+
+/** The temp folders of in-memory trees now present. */
+function listTrees(): string[] {
+  return readdirSync(tmpdir()).filter((d) => d.startsWith('cqa-tree-'));
+}
+
+describe('overrides, the journal of answers, waitForRequest', () => {
+  let api: RunningServer;
+  beforeAll(async () => {
+    api = await startServer({ content: TREE });
+  });
+  afterAll(() => api.close());
+  const get = (path: string, init: RequestInit = {}) =>
+    fetch(`${api.url}${path}`, { ...init, headers: { ...JSON_ACCEPT, ...(init.headers as Record<string, string>) } });
+
+  it('answers a route with a canned answer until reset()', async () => {
+    api.override('GET', '/api/shop/products', { status: 500, headers: { 'retry-after': '3' }, body: { title: 'boom' } });
+    const res = await get('/api/shop/products?limit=1');
+    expect(res.status).toBe(500);
+    expect(res.headers.get('retry-after')).toBe('3');
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await res.json()).toEqual({ title: 'boom' });
+    // Another method or path is not taken.
+    expect((await get('/api/shop/products/mug')).status).toBe(200);
+    api.reset();
+    expect((await get('/api/shop/products?limit=1')).status).toBe(200);
+  });
+
+  it('gives a function the request and its :params; undefined falls through to the API', async () => {
+    const seen: string[] = [];
+    api.override('GET', '/api/shop/products/:id', (req) => {
+      seen.push(`${req.params.id} ${req.query.fields ?? ''}`);
+      return req.params.id === 'mug' ? { body: { data: { id: 'mug', title: 'Overridden' } } } : undefined;
+    });
+    try {
+      expect(await (await get('/api/shop/products/mug?fields=title')).json()).toEqual({ data: { id: 'mug', title: 'Overridden' } });
+      const plate = await get('/api/shop/products/plate');
+      expect(plate.status).toBe(200);
+      expect(((await plate.json()) as { data: { title: string } }).data.title).toBe('Plate');
+      expect(seen).toEqual(['mug title', 'plate ']);
+    } finally {
+      api.reset();
+    }
+  });
+
+  it('tries the latest override first; `*` takes any method', async () => {
+    api.override('*', '/api/shop/*', { status: 503 });
+    api.override('GET', '/api/shop/products', { status: 204 });
+    try {
+      expect((await get('/api/shop/products')).status).toBe(204);
+      expect((await get('/api/shop/products/mug')).status).toBe(503);
+      expect((await get('/api/shop/products/mug', { method: 'HEAD' })).status).toBe(503);
+    } finally {
+      api.reset();
+    }
+  });
+
+  it('refuses a bad override when it is set, and answers 500 for a function that throws', async () => {
+    expect(() => api.override('GET', 'api/shop', {})).toThrow(
+      "override: the path pattern \"api/shop\" must start with '/', e.g. '/api/demo/posts/:id'",
+    );
+    expect(() => api.override('GET', '/api/shop', { status: 99 })).toThrow(
+      'override GET /api/shop: status must be an integer from 200 to 599, got 99',
+    );
+    expect(() => api.override('GET /x', '/api/shop', {})).toThrow(/the method must be GET, HEAD, … or '\*'/);
+    const errors: unknown[] = [];
+    const quiet = await startServer({ content: TREE, onError: (e) => errors.push(e) });
+    try {
+      quiet.override('GET', '/api/shop/products', () => {
+        throw new Error('test bug');
+      });
+      expect((await fetch(`${quiet.url}/api/shop/products`, { headers: JSON_ACCEPT })).status).toBe(500);
+      expect(String(errors[0])).toBe('Error: test bug');
+    } finally {
+      await quiet.close();
+    }
+  });
+
+  it('journals each answer: status, headers and the body before compression', async () => {
+    api.clearRequests();
+    const res = await get('/api/shop/products?sort=title:asc', { headers: { 'accept-encoding': 'br' } });
+    const text = await res.text();
+    const [r] = api.requests();
+    expect(r?.response?.status).toBe(200);
+    expect(r?.response?.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(r?.response?.truncated).toBe(false);
+    expect(JSON.parse(r?.response?.body as string)).toEqual(JSON.parse(text));
+    await get('/api/shop/nothing');
+    expect(api.requests()[1]?.response).toMatchObject({
+      status: 404,
+      headers: { 'content-type': 'application/problem+json; charset=utf-8' },
+    });
+    expect(JSON.parse(api.requests()[1]?.response?.body as string)).toMatchObject({ status: 404 });
+  });
+
+  it('gives onRequest the same record, whose answer serializes as plain data', async () => {
+    const seen: unknown[] = [];
+    const s = await startServer({ content: TREE, onRequest: (r) => seen.push(JSON.parse(JSON.stringify(r))) });
+    try {
+      const text = await (await fetch(`${s.url}/api/shop/products/mug`, { headers: JSON_ACCEPT })).text();
+      await s.waitForRequest((r) => r.path === '/api/shop/products/mug');
+      expect((seen[0] as { response: unknown }).response).toEqual({
+        status: 200,
+        headers: expect.objectContaining({ 'content-type': 'application/json; charset=utf-8' }),
+        body: text,
+        truncated: false,
+      });
+      expect(JSON.parse(JSON.stringify(s.requests()[0]))).toEqual(seen[0]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('cuts a journaled body at RESPONSE_BODY_MAX bytes and says so', async () => {
+    const big = 'x'.repeat(RESPONSE_BODY_MAX * 2);
+    api.override('GET', '/api/shop/big', { body: big, headers: { 'content-type': 'text/plain' } });
+    try {
+      api.clearRequests();
+      expect((await (await get('/api/shop/big')).text()).length).toBe(big.length);
+      const r = api.requests()[0];
+      expect(r?.response?.truncated).toBe(true);
+      expect(r?.response?.body?.length).toBe(RESPONSE_BODY_MAX);
+    } finally {
+      api.reset();
+    }
+  });
+
+  it('waitForRequest resolves with a journaled request, or the next one that matches', async () => {
+    api.clearRequests();
+    await get('/api/shop/products/mug');
+    expect((await api.waitForRequest((r) => r.path === '/api/shop/products/mug')).status).toBe(200);
+    const waiting = api.waitForRequest((r) => r.query.limit === '1', { timeout: 10_000 });
+    await get('/api/shop/products?limit=2');
+    await get('/api/shop/products?limit=1');
+    const r = await waiting;
+    expect(r.url).toBe('/api/shop/products?limit=1');
+    expect(r.response?.status).toBe(200);
+  });
+
+  it('waitForRequest rejects after its timeout, naming the predicate and how many it turned down', async () => {
+    api.clearRequests();
+    await get('/api/shop/products');
+    const waiting = api.waitForRequest(
+      function isPost(r) {
+        return r.method === 'POST';
+      },
+      { timeout: 300 },
+    );
+    await get('/api/shop/products/mug');
+    await expect(waiting).rejects.toThrow("waitForRequest: no request matched 'isPost' within 300 ms; it returned false for 2 requests");
+    await expect(api.waitForRequest(() => true, { timeout: -1 })).rejects.toThrow(
+      'waitForRequest: timeout must be an integer from 0 to 600000 (ms), got -1',
+    );
+  });
+
+  it('close() rejects the waits still open, and then leaves no timer', async () => {
+    const s = await startServer({ content: TREE });
+    const waiting = s.waitForRequest(() => false, { timeout: 600_000 }).catch((e: Error) => e);
+    await s.close();
+    expect(String(await waiting)).toBe('Error: waitForRequest: the server was closed');
+  });
+});
+
+describe('the temp folder of a tree', () => {
+  it('is there while the server runs and gone after close()', async () => {
+    const before = new Set(listTrees());
+    const api = await startServer({ content: TREE });
+    const made = listTrees().filter((d) => !before.has(d));
+    expect(made).toHaveLength(1);
+    await api.close();
+    expect(existsSync(join(tmpdir(), made[0] as string))).toBe(false);
+  });
+});

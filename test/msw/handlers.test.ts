@@ -1,0 +1,98 @@
+// content-query-api/msw: the same core and controls as startServer — the same seed and failRate
+// fail the same requests, Prefer works, the journal records answers, media files of an in-memory
+// tree are served — and a bad origin is refused with a message saying what to give.
+import { setupServer } from 'msw/node';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../src/http/start.js';
+import { createMswHandlers } from '../../src/msw.js';
+
+const CMS = 'http://cms.test';
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const TREE = {
+  'shop/project.yaml': 'id: shop\nname: Shop\npublic: true\n',
+  'shop/products/_collection.yaml': 'name: Products\nfields:\n  title: text\n',
+  'shop/products/mug.yaml': 'title: Mug\n',
+  'shop/media/dot.png': new Uint8Array(PNG),
+};
+const ACCEPT = { accept: 'application/json' };
+const servers: { close(): unknown }[] = [];
+afterAll(async () => {
+  for (const s of servers) await s.close();
+});
+
+describe('createMswHandlers', () => {
+  it('fails the same requests as startServer for the same seed and failRate', async () => {
+    const options = { content: TREE, failRate: 0.5, seed: 42, delay: { min: 0, max: 3 } };
+    const api = await createMswHandlers({ ...options, origin: CMS });
+    const msw = setupServer(...api.handlers);
+    msw.listen({ onUnhandledRequest: 'bypass' }); // the requests to the real server pass
+    servers.push(api, { close: () => msw.close() });
+    const real = await startServer(options);
+    servers.push(real);
+    const viaMsw: number[] = [];
+    const viaServer: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      viaMsw.push((await fetch(`${CMS}/api/shop/products`, { headers: ACCEPT })).status);
+      viaServer.push((await fetch(`${real.url}/api/shop/products`, { headers: ACCEPT })).status);
+    }
+    expect(viaMsw).toEqual(viaServer);
+    expect(new Set(viaMsw)).toEqual(new Set([200, 503]));
+    expect(api.seed).toBe(42);
+    expect(api.controls).toBe('delay 0-3 ms, fail-rate 0.5 (503, Retry-After: 1), seed 42');
+    expect(api.controls).toBe(real.controls);
+    expect(
+      api
+        .requests()
+        .filter((r) => r.injected)
+        .map((r) => r.status),
+    ).toEqual(viaMsw.filter((s) => s === 503));
+    const preferred = await fetch(`${CMS}/api/shop/products/mug`, { headers: { ...ACCEPT, prefer: 'delay=1, status=500' } });
+    expect([preferred.status, preferred.headers.get('preference-applied')]).toEqual([500, 'delay=1, status=500']);
+    msw.close();
+  });
+
+  it('serves the media files of an in-memory tree, and journals no binary body', async () => {
+    const api = await createMswHandlers({ content: TREE, origin: CMS });
+    const msw = setupServer(...api.handlers);
+    msw.listen({ onUnhandledRequest: 'error' });
+    try {
+      const res = await fetch(`${CMS}/media/shop/dot.png`);
+      expect(res.status).toBe(200);
+      expect(Buffer.from(await res.arrayBuffer())).toEqual(PNG);
+      expect(api.requests()[0]?.response).toMatchObject({ status: 200, body: null, headers: { 'content-type': 'image/png' } });
+    } finally {
+      msw.close();
+      await api.close();
+    }
+  });
+
+  it.each([['cms.example'], ['https://cms.example/api'], ['ftp://cms.example'], [undefined]])(
+    'refuses the origin %s, saying what to give',
+    async (origin) => {
+      await expect(createMswHandlers({ content: TREE, origin: origin as string })).rejects.toThrow(
+        `createMswHandlers: origin must be the API's origin, e.g. 'https://cms.example' (scheme, host and port, no path), got ${JSON.stringify(origin)}`,
+      );
+    },
+  );
+
+  it('checks the controls as startServer does', async () => {
+    await expect(createMswHandlers({ content: TREE, origin: CMS, failRate: 2 })).rejects.toThrow(
+      'failRate must be a number from 0 to 1, got 2',
+    );
+  });
+
+  it('journals the request without credentials', async () => {
+    const api = await createMswHandlers({ content: TREE, origin: CMS });
+    const msw = setupServer(...api.handlers);
+    msw.listen({ onUnhandledRequest: 'error' });
+    try {
+      await fetch(`${CMS}/api/shop/products?access_token=s3cret`, { headers: { ...ACCEPT, authorization: 'Bearer s3cret' } });
+      const [r] = api.requests();
+      expect(r?.auth).toBe('Bearer');
+      expect(JSON.stringify(r)).not.toContain('s3cret');
+    } finally {
+      msw.close();
+      await api.close();
+    }
+  });
+});
