@@ -3,6 +3,8 @@
 import type { CollectionSnapshot, ProjectSnapshot } from '../snapshot/types.js';
 import { isIndexKey, MAX_VALUES, OPERATOR_ALIASES, type PMap, type PNode } from './parse.js';
 import { bad, problem, ProblemError } from './problems.js';
+import { DIRECTION_WORDS, otherSortSyntax } from './sort-syntax.js';
+import { closestName } from './suggest.js';
 import { collectionTable, MEDIA_ATTRIBUTES, type FieldInfo, type Table } from './table.js';
 import type { QuerySemantics } from '../snapshot/dialect/types.js';
 import type { QueryContext } from './types.js';
@@ -489,16 +491,10 @@ class Planner {
       const part = raw.trim();
       const colon = part.indexOf(':');
       const name = colon === -1 ? part : part.slice(0, colon).trim();
-      // sort=-price, sort=price desc: the syntax of other APIs, said the way this one reads it.
+      // sort=-price, sort=+price, sort=price-, sort=price desc: the syntax of other APIs, said
+      // the way this one reads it.
       if (!table.fields.has(name)) {
-        const words = name.split(/\s+/);
-        const dirWord = words.length === 2 ? (words[1] as string).toLowerCase() : '';
-        const fix =
-          name.startsWith('-') && table.fields.has(name.slice(1))
-            ? `${name.slice(1)}:desc`
-            : (dirWord === 'asc' || dirWord === 'desc') && table.fields.has(words[0] as string)
-              ? `${words[0]}:${dirWord}`
-              : undefined;
+        const fix = otherSortSyntax(name, (n) => table.fields.has(n));
         if (fix) bad('invalid_sort', `sort: '${part}' is not a sort item here; write sort=${fix}`, 'sort');
       }
       if (this.sem.sortNeedsDirection && (colon === -1 || part.indexOf(':', colon + 1) !== -1)) {
@@ -506,10 +502,13 @@ class Planner {
       }
       const dir = colon === -1 ? 'asc' : part.slice(colon + 1).trim().toLowerCase();
       if (dir !== 'asc' && dir !== 'desc') {
-        bad('invalid_sort', `sort: direction '${part.slice(colon + 1)}' in '${part}' must be asc or desc`, 'sort');
+        const meant = DIRECTION_WORDS[dir];
+        const fix = meant && table.fields.has(name) ? `; write sort=${name}:${meant}` : '';
+        bad('invalid_sort', `sort: direction '${part.slice(colon + 1)}' in '${part}' must be asc or desc${fix}`, 'sort');
       }
       if (!table.fields.has(name)) {
-        bad('invalid_sort', `sort: unknown field '${name}'; sortable fields: ${sortable}`, 'sort');
+        const near = closestName(name, table.fields.keys());
+        bad('invalid_sort', `sort: unknown field '${name}'${near ? ` (did you mean '${near}'?)` : ''}; sortable fields: ${sortable}`, 'sort');
       }
       return { field: name, desc: dir === 'desc' };
     });
