@@ -1,20 +1,26 @@
 // "Did you mean …?": the known name closest to a mistyped one, for the messages of the query
 // engine and the CLI. Small edit distances only: a suggestion far from what was typed misleads.
 
-/** Levenshtein distance, stopping early once it exceeds `limit` (names here are short). */
+/**
+ * Edit distance counting a swap of two neighbours as one edit (`prot` → `port`), stopping early
+ * once it exceeds `limit` (names here are short).
+ */
 function distance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let before: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
     let best = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const d = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
+      let d = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, (before[j - 2] as number) + 1);
       row.push(d);
       if (d < best) best = d;
     }
     if (best > limit) return limit + 1;
+    before = prev;
     prev = row;
   }
   return prev[b.length] as number;
