@@ -5,7 +5,7 @@
 import { UsageError } from './commands/args.js';
 import { errorText, ListenError } from './commands/errors.js';
 import { formatHelp, type CommandSpec } from './commands/help.js';
-import { closestName } from './query/suggest.js';
+import { closestName } from './commands/suggest.js';
 
 interface CommandModule {
   run(args: string[]): Promise<number>;

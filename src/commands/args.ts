@@ -3,7 +3,7 @@
 // or a timer: Node would take some of them silently (a setTimeout over 2^31-1 ms fires after 1 ms).
 import { isIP } from 'node:net';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { closestName } from '../query/suggest.js';
+import { closestName } from './suggest.js';
 
 export class UsageError extends Error {}
 

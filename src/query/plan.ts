@@ -4,7 +4,6 @@ import type { CollectionSnapshot, ProjectSnapshot } from '../snapshot/types.js';
 import { isIndexKey, MAX_VALUES, OPERATOR_ALIASES, type PMap, type PNode } from './parse.js';
 import { bad, problem, ProblemError } from './problems.js';
 import { DIRECTION_WORDS, otherSortSyntax } from './sort-syntax.js';
-import { closestName } from './suggest.js';
 import { collectionTable, MEDIA_ATTRIBUTES, type FieldInfo, type Table } from './table.js';
 import type { QuerySemantics } from '../snapshot/dialect/types.js';
 import type { QueryContext } from './types.js';
@@ -507,8 +506,7 @@ class Planner {
         bad('invalid_sort', `sort: direction '${part.slice(colon + 1)}' in '${part}' must be asc or desc${fix}`, 'sort');
       }
       if (!table.fields.has(name)) {
-        const near = closestName(name, table.fields.keys());
-        bad('invalid_sort', `sort: unknown field '${name}'${near ? ` (did you mean '${near}'?)` : ''}; sortable fields: ${sortable}`, 'sort');
+        bad('invalid_sort', `sort: unknown field '${name}'; sortable fields: ${sortable}`, 'sort');
       }
       return { field: name, desc: dir === 'desc' };
     });

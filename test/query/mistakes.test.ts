@@ -35,7 +35,7 @@ describe('consumer mistakes, with the fix in the message', () => {
     expect(p.detail).toContain(fix);
   });
 
-  // Issue 24: a sign or a direction word from another API's syntax, and a typo, each get the fix.
+  // Issue 24: a sign or a direction word from another API's syntax gets the fix.
   it.each([
     ['sort=%2Bprice', "sort: '+price' is not a sort item here; write sort=price:asc"],
     ['sort=price%2B', "sort: 'price+' is not a sort item here; write sort=price:asc"],
@@ -43,17 +43,12 @@ describe('consumer mistakes, with the fix in the message', () => {
     ['sort=title,%2Bprice', "sort: '+price' is not a sort item here; write sort=price:asc"],
     ['sort=price:descending', "sort: direction 'descending' in 'price:descending' must be asc or desc; write sort=price:desc"],
     ['sort=price:up', "sort: direction 'up' in 'price:up' must be asc or desc; write sort=price:asc"],
-    ['sort=pirce', "sort: unknown field 'pirce' (did you mean 'price'?); sortable fields: id, locale, title, price,"],
-    ['sort=PRICE', "sort: unknown field 'PRICE' (did you mean 'price'?); sortable fields:"],
   ])('%s: the 400 says what to write', (q, start) => {
     const p = problemOf(q);
     expect(p).toMatchObject({ status: 400 });
     expect(p.detail.startsWith(start)).toBe(true);
   });
 
-  it('a name far from every field gets no guess', () => {
-    expect(problemOf('sort=zzzzzz').detail).toMatch(/^sort: unknown field 'zzzzzz'; sortable fields: /);
-  });
 
   it('a valid locale in where[locale] still filters', () => {
     const r = queryEntries(project, productsCol, 'where[locale]=en&count', drafter);
