@@ -443,7 +443,22 @@ function servicePaths(): Obj {
           '200': ok('OK', {
             type: 'object',
             required: ['status', 'snapshot'],
-            properties: { status: { const: 'ok' }, snapshot: { type: 'string' } },
+            properties: {
+              status: { const: 'ok' },
+              snapshot: { type: 'string' },
+              // Only under --watch while the content has errors: `snapshot` is the last good one.
+              stale: { const: true },
+              errors_total: { type: 'integer', minimum: 1 },
+              errors: {
+                type: 'array',
+                maxItems: 50,
+                items: {
+                  type: 'object',
+                  required: ['file', 'message'],
+                  properties: { file: { type: 'string' }, line: { type: 'integer' }, field: { type: 'string' }, message: { type: 'string' } },
+                },
+              },
+            },
           }),
           '304': { $ref: '#/components/responses/NotModified' },
           '406': { $ref: '#/components/responses/NotAcceptable' },
