@@ -5,7 +5,7 @@ import { isEmpty } from '../snapshot/order.js';
 import type { FileInfo } from './files.js';
 import { fieldNameProblem, idProblem, RESERVED_KEYS } from './identifiers.js';
 import { describe, listNames, type IssueList } from './issues.js';
-import { localeFromFileName } from './locale.js';
+import { localeFromFileName, localeLikeName } from './locale.js';
 import { entryLine, type ParsedEntry } from './parse.js';
 import type { ProjectConfig } from './project.js';
 import { isoFromMs, parseDateTime } from './timestamps.js';
@@ -39,6 +39,24 @@ export function baseName(rel: string): string {
 }
 
 
+/**
+ * `hello.fr.md` in a project without `fr`: the suffix is no locale of the project, so the entry is
+ * in the default locale with the id `hello.fr` — said, since that is rarely what was meant.
+ */
+function warnLocaleLikeSuffix(ctx: EntryContext, rel: string, fileId: string, locale: string): void {
+  const dot = fileId.lastIndexOf('.');
+  const suffix = dot > 0 ? fileId.slice(dot + 1) : '';
+  const { project } = ctx;
+  if (suffix === '' || project.locales.includes(suffix)) return;
+  const language = localeLikeName(suffix);
+  if (!language) return;
+  ctx.issues.warn(
+    rel,
+    `the file name ends in '.${suffix}' (${language}), which is not a locale of project '${project.id}' (locales: ${project.locales.join(', ')}): this entry is '${locale}' with the id '${fileId}'. Add ${suffix} to 'locales:' in project.yaml to make it the ${suffix} version of '${fileId.slice(0, dot)}', or set 'locale:' and 'id:' in the file to keep this name`,
+    { field: 'locale' },
+  );
+}
+
 export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntry): EntryRecord | undefined {
   const { issues, collection, project } = ctx;
   const data = parsed.data;
@@ -64,6 +82,8 @@ export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntr
   if (data.locale !== undefined && data.locale !== null) {
     if (typeof data.locale === 'string' && project.locales.includes(data.locale)) locale = data.locale;
     else err('locale', `unknown locale ${describe(data.locale)}: project '${project.id}' has locales ${listNames(project.locales, project.locales.length)} (add it to locales in project.yaml)`);
+  } else if (data.id === undefined) {
+    warnLocaleLikeSuffix(ctx, file.rel, fileId, locale);
   }
 
   // draft
