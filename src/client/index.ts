@@ -9,6 +9,7 @@
 // in that dialect (bare arrays, integer ids, `{"error": …}`). No Node imports: runs in browsers
 // and edge runtimes (docs/client.md).
 import { CLIENT_DIALECTS } from './dialects.js';
+import { checkQueryKeys, type QueryMethod } from './query-keys.js';
 import { queryString, type QueryObject } from './query-string.js';
 import { ServerSource, type Fetch, type Source } from './source.js';
 import { StaticSource } from './static.js';
@@ -158,22 +159,25 @@ export function createClient(options: ClientOptions): unknown {
     if (status !== 200) throw new ClientError(status, body);
     return JSON.parse(body);
   };
-  const qs = (q: QueryObject | string | undefined, ...extra: string[]) =>
-    [typeof q === 'string' ? q : queryString(d.query(q)), ...extra].filter((s) => s !== '').join('&');
+  const qs = (method: QueryMethod, q: QueryObject | string | undefined, ...extra: string[]) => {
+    checkQueryKeys(method, q);
+    return [typeof q === 'string' ? q : queryString(d.query(q)), ...extra].filter((s) => s !== '').join('&');
+  };
 
   const client: Client = {
     mode: options.mode,
     dialect: dialectName,
     project: async () => d.item(await get('')) as never,
-    entries: async (collection, query) => d.list(await get(`/${collection}`, qs(query as QueryObject))) as never,
+    entries: async (collection, query) => d.list(await get(`/${collection}`, qs('entries', query as QueryObject))) as never,
     first: async (collection, query) => {
       // `limit=1` rather than `first`: nothing matching is null, not a 404.
-      const q = dialectName === 'cqa' ? qs(query as QueryObject, 'limit=1') : qs({ ...(query as QueryObject), limit: 1 });
+      checkQueryKeys('first', query);
+      const q = dialectName === 'cqa' ? qs('first', query as QueryObject, 'limit=1') : qs('entries', { ...(query as QueryObject), limit: 1 });
       return (d.listItems(await get(`/${collection}`, q))[0] ?? null) as never;
     },
-    count: async (collection, query) => d.count(await get(`/${collection}`, qs(query as QueryObject, 'count'))),
-    entry: async (collection, id, query) => d.item(await get(`/${collection}/${id}`, qs(query as QueryObject))) as never,
-    media: async (query) => d.list(await get('/project-media', qs(query as QueryObject))) as never,
+    count: async (collection, query) => d.count(await get(`/${collection}`, qs('count', query as QueryObject, 'count'))),
+    entry: async (collection, id, query) => d.item(await get(`/${collection}/${id}`, qs('entry', query as QueryObject))) as never,
+    media: async (query) => d.list(await get('/project-media', qs('media', query as QueryObject))) as never,
     mediaItem: async (id) => d.item(await get(`/project-media/${id}`)) as never,
     get,
   };
