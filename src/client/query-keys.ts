@@ -18,11 +18,14 @@ export type QueryMethod = keyof typeof QUERY_KEYS;
 /** Keys of other APIs and of the query string that another method stands for. */
 function methodFor(key: string, method: QueryMethod): string | undefined {
   const k = key.toLowerCase();
-  if ((k === 'first' || k === 'findone' || k === 'single') && method !== 'first') return "first(collection, query) for the first match (null when none)";
+  if ((k === 'first' || k === 'findone' || k === 'single') && method !== 'first')
+    return 'first(collection, query) for the first match (null when none)';
   if ((k === 'count' || k === 'total') && method !== 'count') return 'count(collection, query) for the number of matches';
   if (k === 'limit' && method === 'first') return 'entries(collection, { limit }) for several entries; first() returns one';
-  if (method === 'count' && (QUERY_KEYS.entries as readonly string[]).includes(key)) return `entries(collection, { ${key} }) for entries; count() takes ${QUERY_KEYS.count.join(', ')}`;
-  if (method === 'entry' && (QUERY_KEYS.entries as readonly string[]).includes(key)) return `entries(collection, { ${key} }) to query a list; entry() fetches one id`;
+  if (method === 'count' && (QUERY_KEYS.entries as readonly string[]).includes(key))
+    return `entries(collection, { ${key} }) for entries; count() takes ${QUERY_KEYS.count.join(', ')}`;
+  if (method === 'entry' && (QUERY_KEYS.entries as readonly string[]).includes(key))
+    return `entries(collection, { ${key} }) to query a list; entry() fetches one id`;
   return undefined;
 }
 

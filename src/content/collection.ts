@@ -64,7 +64,7 @@ export function buildCollection(
     return undefined;
   }
   for (const { file, parsed } of entries) {
-    for (const p of parsed.problems) issues.error(file.rel, p.message, { line: p.line });
+    for (const p of parsed.problems) issues.error(file.rel, p.message, { line: p.line, frame: p.frame });
   }
 
   const hasMarkdown = entries.some((e) => e.parsed.body !== undefined);

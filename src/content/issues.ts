@@ -7,6 +7,7 @@ import { groupDigits } from './limits.js';
 export interface IssueAt {
   readonly line?: number | undefined;
   readonly field?: string | undefined;
+  readonly frame?: string | undefined;
 }
 
 export class IssueList {
@@ -23,9 +24,10 @@ export class IssueList {
 }
 
 function issue(file: string, message: string, at: IssueAt): ContentIssue {
-  const out: { file: string; line?: number; field?: string; message: string } = { file, message };
+  const out: { file: string; line?: number; field?: string; message: string; frame?: string } = { file, message };
   if (at.line !== undefined) out.line = at.line;
   if (at.field !== undefined) out.field = at.field;
+  if (at.frame !== undefined) out.frame = at.frame;
   return out;
 }
 
@@ -36,11 +38,12 @@ export function sortIssues(issues: readonly ContentIssue[]): ContentIssue[] {
   );
 }
 
-/** `file:line: field: message`, leaving out the parts that are not known. */
+/** `file:line: field: message`, leaving out the parts that are not known; then the code frame, if any. */
 export function formatIssue(issue: ContentIssue): string {
   let where = issue.file;
   if (issue.line !== undefined) where += `:${issue.line}`;
-  return issue.field !== undefined ? `${where}: ${issue.field}: ${issue.message}` : `${where}: ${issue.message}`;
+  const text = issue.field !== undefined ? `${where}: ${issue.field}: ${issue.message}` : `${where}: ${issue.message}`;
+  return issue.frame === undefined ? text : `${text}\n${issue.frame}`;
 }
 
 /** Thrown by buildSnapshot when the content has errors; `issues` lists every one of them. */

@@ -32,7 +32,7 @@ export function readCollectionConfig(
   if (!parsed) return { name: folder, body_field: 'body', fields: undefined, sort: undefined, sortLine: undefined, fieldLines };
   const err = (path: (string | number)[], message: string, field?: string) =>
     issues.error(file, message, { line: parsed.lineOf(path), field });
-  for (const p of parsed.problems) issues.error(file, p.message, { line: p.line });
+  for (const p of parsed.problems) issues.error(file, p.message, { line: p.line, frame: p.frame });
   let raw: Record<string, unknown> = {};
   if (isPlainObject(parsed.value)) raw = parsed.value;
   else if (parsed.problems.length === 0 && parsed.value !== null && parsed.value !== undefined) {

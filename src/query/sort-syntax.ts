@@ -19,7 +19,7 @@ export function otherSortSyntax(name: string, known: (field: string) => boolean)
     if (field !== undefined && known(field.trim())) return `${field.trim()}:${sign === '-' ? 'desc' : 'asc'}`;
   }
   const words = name.split(/\s+/);
-  const dir = words.length === 2 ? DIRECTION_WORDS[(words[1] as string).toLowerCase()] ?? (words[1] as string).toLowerCase() : '';
+  const dir = words.length === 2 ? (DIRECTION_WORDS[(words[1] as string).toLowerCase()] ?? (words[1] as string).toLowerCase()) : '';
   if ((dir === 'asc' || dir === 'desc') && known(words[0] as string)) return `${words[0]}:${dir}`;
   return undefined;
 }
