@@ -21,6 +21,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   token: () => import('./commands/token.js'),
   types: () => import('./commands/types.js'),
   pull: () => import('./commands/pull.js'),
+  init: () => import('./commands/init.js'),
 };
 
 export const USAGE = `Usage: cqa <command> [options]
@@ -31,6 +32,7 @@ Commands:
   preview  [dist]      serve a build output as a static host would
   check    [content]   validate only; list every error with file and line
   types    [content]   write TypeScript types of every collection (createClient<Types>())
+  init     [folder]    write a small commented project to start from (and its token, once)
   token create         make a new token and the project.yaml lines for it
   pull     BASE_URL    read a project from a live API into a content tree (token: CQA_TOKEN)
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spec as build } from '../../src/commands/build.js';
 import { spec as check } from '../../src/commands/check.js';
+import { spec as init } from '../../src/commands/init.js';
 import { spec as preview } from '../../src/commands/preview.js';
 import { spec as pull } from '../../src/commands/pull.js';
 import { spec as serve } from '../../src/commands/serve.js';
@@ -23,7 +24,7 @@ function cqa(args: string[], cwd = process.cwd()) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-const SPECS = { build, serve, preview, check, token, types, pull };
+const SPECS = { build, serve, preview, check, token, types, pull, init };
 
 describe('cqa <command> --help', () => {
   it.each(Object.entries(SPECS))('%s: exit 0, every option with its value and default, an example', (name, spec) => {
