@@ -87,11 +87,15 @@ export function buildCollection(
     }
   }
 
+  const renderedField = config.render === 'html' ? renderedBodyField(config, fields, configFile, issues) : undefined;
+  if (renderedField) fields = withRenderedField(fields, config.body_field, renderedField);
+
   const ctx: EntryContext = {
     project,
     collection: {
       slug: layout.folder,
       bodyField: config.body_field,
+      ...(renderedField ? { renderedField } : {}),
       fields: new Map(fields.map((f) => [f.name, f])),
       declared: config.fields !== undefined,
       configFile,
@@ -150,4 +154,22 @@ function sortOnce(memo: CollectionMemo, key: string, unsorted: EntryRecord[], ke
   const sorted = sortEntries(unsorted, keys);
   memo.sorted.set(key, { unsorted, sort, sorted });
   return sorted;
+}
+
+/**
+ * `render: html`: the field that serves the body as HTML (`body_html`), or undefined when the
+ * schema has a field of that name already (reported: renaming one of them is the fix).
+ */
+function renderedBodyField(config: CollectionConfig, fields: readonly FieldDef[], configFile: string, issues: IssueList): string | undefined {
+  const name = `${config.body_field}_html`;
+  if (!fields.some((f) => f.name === name)) return name;
+  issues.error(configFile, `render: html serves the body as HTML in the field '${name}', but the schema has a field '${name}' already: rename that field`, { line: config.renderLine, field: 'render' });
+  return undefined;
+}
+
+/** The fields with the rendered body (type richtext: sanitized HTML) right after the body field. */
+function withRenderedField(fields: readonly FieldDef[], bodyField: string, name: string): FieldDef[] {
+  const html: FieldDef = { name, type: 'richtext', required: false, multiple: false, hidden: false };
+  const at = fields.findIndex((f) => f.name === bodyField);
+  return at < 0 ? [...fields, html] : [...fields.slice(0, at + 1), html, ...fields.slice(at + 1)];
 }

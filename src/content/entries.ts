@@ -20,6 +20,8 @@ export interface CollectionContext {
   readonly declared: boolean;
   /** Where the schema lives, for "add it to …" hints. */
   readonly configFile: string;
+  /** `render: html`: the field holding the body rendered as HTML (`body_html`). */
+  readonly renderedField?: string;
 }
 
 export interface EntryContext {
@@ -119,12 +121,19 @@ export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntr
       err(key, `'${key}' is the body field of this collection and the file also has a Markdown body: keep one of them`);
       continue;
     }
+    if (key === collection.renderedField) {
+      err(key, `'${key}' is the body rendered as HTML (render: html in ${collection.configFile}): remove it from the file`);
+      continue;
+    }
     if (raw === null && collection.declared) warnCommentedValue(ctx, file, parsed, key);
     setValue(ctx, file, parsed, values, key, raw);
   }
   if (hasBody && body !== '') {
     setValue(ctx, file, parsed, values, collection.bodyField, body, parsed.bodyLine);
   }
+  // render: html — the same renderer as richtext fields (sanitized HTML).
+  const source = ownValue(values, collection.bodyField);
+  if (collection.renderedField && typeof source === 'string') values[collection.renderedField] = ctx.render(source);
 
   for (const field of collection.fields.values()) {
     // A value that is there but invalid has been reported already: don't also call it empty.

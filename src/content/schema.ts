@@ -17,9 +17,12 @@ export interface CollectionConfig {
   readonly sortLine: number | undefined;
   /** Line of each declared field, for problems found later (e.g. an unknown relation target). */
   readonly fieldLines: ReadonlyMap<string, number>;
+  /** `render: html`: the body is also served as HTML, in the field `<body_field>_html`. */
+  readonly render?: 'html';
+  readonly renderLine?: number | undefined;
 }
 
-const KEYS = ['name', 'body_field', 'sort', 'fields'];
+const KEYS = ['name', 'body_field', 'sort', 'fields', 'render'];
 const OPTIONS = ['type', 'required', 'multiple', 'hidden', 'values', 'collection'];
 
 export function readCollectionConfig(
@@ -75,7 +78,13 @@ export function readCollectionConfig(
     err(['fields'], `expected a mapping of field names to types, got ${describe(raw.fields)}`, 'fields');
   }
 
-  return { name, body_field: bodyField, fields, sort, sortLine: parsed.lineOf(['sort']), fieldLines };
+  let render: 'html' | undefined;
+  if (raw.render === 'html') render = 'html';
+  else if (raw.render !== undefined && raw.render !== null) {
+    err(['render'], `render must be html (the Markdown body also served as HTML, in '${bodyField}_html'), got ${describe(raw.render)}`, 'render');
+  }
+
+  return { name, body_field: bodyField, fields, sort, sortLine: parsed.lineOf(['sort']), fieldLines, ...(render ? { render, renderLine: parsed.lineOf(['render']) } : {}) };
 }
 
 type Report = (path: (string | number)[], message: string) => void;
