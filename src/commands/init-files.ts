@@ -24,6 +24,10 @@ tokens:
 name: Posts
 # Newest first when a query names no sort.
 sort: published_at:desc
+# Also serve the Markdown body as sanitized HTML, in the field body_html.
+render: html
+# Each entry names its locale variants: hello has translations { de: hello.de }.
+translations: true
 # The schema: a key not listed here is an error, and each value is checked against its type.
 fields:
   title: { type: text, required: true }

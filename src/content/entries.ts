@@ -22,6 +22,8 @@ export interface CollectionContext {
   readonly configFile: string;
   /** `render: html`: the field holding the body rendered as HTML (`body_html`). */
   readonly renderedField?: string;
+  /** Fields filled by an option of _collection.yaml, with what they hold: never written in a file. */
+  readonly computed?: ReadonlyMap<string, string>;
 }
 
 export interface EntryContext {
@@ -121,8 +123,9 @@ export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntr
       err(key, `'${key}' is the body field of this collection and the file also has a Markdown body: keep one of them`);
       continue;
     }
-    if (key === collection.renderedField) {
-      err(key, `'${key}' is the body rendered as HTML (render: html in ${collection.configFile}): remove it from the file`);
+    const computed = collection.computed?.get(key);
+    if (computed !== undefined) {
+      err(key, `'${key}' is ${computed} in ${collection.configFile}): remove it from the file`);
       continue;
     }
     if (raw === null && collection.declared) warnCommentedValue(ctx, file, parsed, key);

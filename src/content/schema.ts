@@ -20,9 +20,12 @@ export interface CollectionConfig {
   /** `render: html`: the body is also served as HTML, in the field `<body_field>_html`. */
   readonly render?: 'html';
   readonly renderLine?: number | undefined;
+  /** `translations: true`: entries name their locale variants in the field `translations`. */
+  readonly translations?: true;
+  readonly translationsLine?: number | undefined;
 }
 
-const KEYS = ['name', 'body_field', 'sort', 'fields', 'render'];
+const KEYS = ['name', 'body_field', 'sort', 'fields', 'render', 'translations'];
 const OPTIONS = ['type', 'required', 'multiple', 'hidden', 'values', 'collection'];
 
 export function readCollectionConfig(
@@ -84,7 +87,12 @@ export function readCollectionConfig(
     err(['render'], `render must be html (the Markdown body also served as HTML, in '${bodyField}_html'), got ${describe(raw.render)}`, 'render');
   }
 
-  return { name, body_field: bodyField, fields, sort, sortLine: parsed.lineOf(['sort']), fieldLines, ...(render ? { render, renderLine: parsed.lineOf(['render']) } : {}) };
+  if (raw.translations !== undefined && raw.translations !== null && typeof raw.translations !== 'boolean') {
+    err(['translations'], `translations must be true or false (true: each entry names its locale variants, hello.de for hello), got ${describe(raw.translations)}`, 'translations');
+  }
+  const translations = raw.translations === true ? ({ translations: true, translationsLine: parsed.lineOf(['translations']) } as const) : {};
+
+  return { name, body_field: bodyField, fields, sort, sortLine: parsed.lineOf(['sort']), fieldLines, ...(render ? { render, renderLine: parsed.lineOf(['render']) } : {}), ...translations };
 }
 
 type Report = (path: (string | number)[], message: string) => void;

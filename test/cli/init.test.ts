@@ -71,6 +71,8 @@ describe('cqa init', () => {
       const media = await fetch(`${url}/media/site/welcome.svg`);
       expect(media.status).toBe(200);
       await media.arrayBuffer();
+      const hello = await fetch(`${url}/api/site/posts/hello?fields=translations,body_html`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+      expect(await hello.json()).toEqual({ data: { id: 'hello', locale: 'en', body_html: expect.stringContaining('<strong>body</strong>'), translations: { de: 'hello.de' } } });
     } finally {
       child.kill('SIGTERM');
     }
