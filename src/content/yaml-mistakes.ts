@@ -148,11 +148,19 @@ function colonInValue(lines: readonly string[], row: number): Mistake | undefine
   };
 }
 
-/** A line of a mapping without `key: `: `title Hello`. */
+/** A line of a mapping without `key: `: `title Hello`, or `title:Hello` (no space after the colon). */
 function missingColon(lines: readonly string[], row: number): Mistake | undefined {
   for (let r = row; r <= row + 1 && r < lines.length; r++) {
     const line = lines[r] as string;
     if (!isContent(line) || /^\s*-(\s|$)/.test(line) || /:(\s|$)/.test(line)) continue;
+    const glued = /^(\s*)([^\s:#"']+):([^\s/].*)$/.exec(line);
+    if (glued) {
+      return {
+        row: r,
+        col: indentOf(line) + (glued[2] as string).length + 1,
+        message: `no space after ':' in '${glued[2] as string}:${glued[3]}': YAML needs one between a key and its value (${glued[2]}: ${glued[3]})`,
+      };
+    }
     const m = /^(\s*)(\S+)\s+(.*)$/.exec(line);
     const key = m?.[2] ?? line.trim();
     const fix = m ? `${key}: ${m[3]}` : `${line.trim()}:`;
@@ -169,20 +177,71 @@ function reservedStart(lines: readonly string[], row: number, col: number): Mist
   return { row, col, message: `a value cannot start with '${line[col] ?? ''}' unquoted: quote the value${fix}` };
 }
 
+/** A value that goes on after its closing quote: `'it's here'`, `"a"b`. */
+function afterQuote(lines: readonly string[], row: number): Mistake | undefined {
+  const line = lines[row] ?? '';
+  const m = /^(\s*(?:-\s+)?[^\s:#"'][^:#]*?:\s+)(["'])/.exec(line);
+  if (!m) return undefined;
+  const q = m[2] as string;
+  const start = (m[1] as string).length;
+  let close = start + 1;
+  while (close < line.length && !(line[close] === q && !(q === '"' && line[close - 1] === '\\'))) close++;
+  const rest = line.slice(close + 1);
+  if (close >= line.length || /^\s*(#.*)?$/.test(rest)) return undefined;
+  const key = (m[1] as string).replace(/:\s+$/, '').trimStart();
+  if (q === "'" && /^\w/.test(rest)) {
+    const text = line.slice(start + 1).replace(/'\s*$/, '');
+    return {
+      row,
+      col: close,
+      message: `a ' inside a '…' value ends it: write it twice (${key}: '${text.replace(/'/g, "''")}') or use double quotes (${key}: ${JSON.stringify(text)})`,
+    };
+  }
+  return {
+    row,
+    col: close + 1,
+    message: `text after the closing ${q} of the value of '${key}': put all of the value inside the quotes (${key}: ${JSON.stringify(line.slice(start).trimEnd())})`,
+  };
+}
+
+/** A list item and a key at one indentation (`- a` then `b: 1`): a list and a mapping do not mix. */
+function listAndMapping(lines: readonly string[], row: number, firstLine: number): Mistake | undefined {
+  const line = lines[row] ?? '';
+  const above = previousContent(lines, row);
+  if (above < 0 || indentOf(lines[above] as string) !== indentOf(line)) return undefined;
+  const isItem = (l: string) => /^\s*-(\s|$)/.test(l);
+  if (isItem(line) === isItem(lines[above] as string)) return undefined;
+  const [item, key] = isItem(line) ? [row, above] : [above, row];
+  return {
+    row,
+    col: indentOf(line),
+    message: `a list item (line ${item + firstLine}) and a key (line ${key + firstLine}) at the same indentation: a list and a mapping cannot mix; indent the list under a key, or make every line a key`,
+  };
+}
+
 /** Why the parser stopped at `error`, as the mistake the author made. */
 function mistakeOf(lines: readonly string[], error: YAMLError, rowCol: (offset: number) => [number, number], firstLine: number): Mistake {
   const [row, col] = rowCol(error.pos[0]);
   if (error.code === 'TAB_AS_INDENT')
     return { row, col, message: 'a tab indents this line; YAML indents with spaces only: replace the tab with spaces' };
   if (error.code === 'BAD_SCALAR_START') return reservedStart(lines, row, col);
+  const closer = /flow-(seq|map)-end/.exec(error.message);
+  if (closer && !unclosed(lines, row)) {
+    const c = closer[1] === 'seq' ? ']' : '}';
+    return { row, col, message: `a '${c}' with no '${c === ']' ? '[' : '{'}' open before it: remove it` };
+  }
   if (/quote|flow|\]|\}/i.test(error.message)) {
     const open = unclosed(lines, row);
     if (open) return open;
   }
-  if (/implicit|compact|indent/i.test(error.message) || error.code === 'MISSING_CHAR') {
-    const found = colonInValue(lines, row) ?? indentation(lines, row, firstLine) ?? missingColon(lines, row) ?? unclosed(lines, row);
-    if (found) return found;
-  }
+  const found =
+    afterQuote(lines, row) ??
+    colonInValue(lines, row) ??
+    indentation(lines, row, firstLine) ??
+    missingColon(lines, row) ??
+    listAndMapping(lines, row, firstLine) ??
+    unclosed(lines, row);
+  if (found) return found;
   return { row, col, message: error.message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '') ?? 'not valid YAML' };
 }
 
