@@ -9,11 +9,7 @@ export const MAX_HEALTH_ERRORS = 50;
 
 export function healthBody(hash: string, stale: readonly ContentIssue[] | undefined): string {
   if (!stale) return JSON.stringify({ status: 'ok', snapshot: hash });
-  const errors = stale.slice(0, MAX_HEALTH_ERRORS).map((i) => ({
-    file: i.file,
-    ...(i.line !== undefined ? { line: i.line } : {}),
-    ...(i.field !== undefined ? { field: i.field } : {}),
-    message: i.message,
-  }));
+  // Undefined line or field: left out by JSON.stringify. The code frame stays in the terminal.
+  const errors = stale.slice(0, MAX_HEALTH_ERRORS).map((i) => ({ file: i.file, line: i.line, field: i.field, message: i.message }));
   return JSON.stringify({ status: 'ok', snapshot: hash, stale: true, errors_total: stale.length, errors });
 }

@@ -3,7 +3,7 @@
 import type { CollectionSnapshot, ProjectSnapshot } from '../snapshot/types.js';
 import { isIndexKey, MAX_VALUES, OPERATOR_ALIASES, type PMap, type PNode } from './parse.js';
 import { bad, problem, ProblemError } from './problems.js';
-import { DIRECTION_WORDS, otherSortSyntax } from './sort-syntax.js';
+import { directionOf, otherSortSyntax } from './sort-syntax.js';
 import { collectionTable, MEDIA_ATTRIBUTES, type FieldInfo, type Table } from './table.js';
 import type { QuerySemantics } from '../snapshot/dialect/types.js';
 import type { QueryContext } from './types.js';
@@ -501,7 +501,7 @@ class Planner {
       }
       const dir = colon === -1 ? 'asc' : part.slice(colon + 1).trim().toLowerCase();
       if (dir !== 'asc' && dir !== 'desc') {
-        const meant = DIRECTION_WORDS[dir];
+        const meant = directionOf(dir);
         const fix = meant && table.fields.has(name) ? `; write sort=${name}:${meant}` : '';
         bad('invalid_sort', `sort: direction '${part.slice(colon + 1)}' in '${part}' must be asc or desc${fix}`, 'sort');
       }

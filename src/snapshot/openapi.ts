@@ -446,18 +446,8 @@ function servicePaths(): Obj {
             properties: {
               status: { const: 'ok' },
               snapshot: { type: 'string' },
-              // Only under --watch while the content has errors: `snapshot` is the last good one.
+              // Only under --watch while the content has errors (docs/http-api.md#healthz).
               stale: { const: true },
-              errors_total: { type: 'integer', minimum: 1 },
-              errors: {
-                type: 'array',
-                maxItems: 50,
-                items: {
-                  type: 'object',
-                  required: ['file', 'message'],
-                  properties: { file: { type: 'string' }, line: { type: 'integer' }, field: { type: 'string' }, message: { type: 'string' } },
-                },
-              },
             },
           }),
           '304': { $ref: '#/components/responses/NotModified' },
