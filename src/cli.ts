@@ -6,6 +6,7 @@ import { UsageError } from './commands/args.js';
 import { errorText, ListenError } from './commands/errors.js';
 import { formatHelp, type CommandSpec } from './commands/help.js';
 import { printableLines } from './printable.js';
+import { closestName } from './commands/suggest.js';
 
 interface CommandModule {
   run(args: string[]): Promise<number>;
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   token: () => import('./commands/token.js'),
   types: () => import('./commands/types.js'),
   pull: () => import('./commands/pull.js'),
+  init: () => import('./commands/init.js'),
 };
 
 export const USAGE = `Usage: cqa <command> [options]
@@ -31,8 +33,13 @@ Commands:
   preview  [dist]      serve a build output as a static host would
   check    [content]   validate only; list every error with file and line
   types    [content]   write TypeScript types of every collection (createClient<Types>())
+  init     [folder]    write a small commented project to start from (and its token, once)
   token create         make a new token and the project.yaml lines for it
   pull     BASE_URL    read a project from a live API into a content tree (token: CQA_TOKEN)
+
+Options:
+  -h, --help           this help ('cqa <command> --help' or 'cqa help <command>': a command's options)
+  -v, --version        print the version of cqa
 
 Run 'cqa <command> --help' (or 'cqa help <command>') for its options and an example.
 content defaults to ./content. Exit codes: 0 ok, 1 content or runtime error, 2 usage error.`;
@@ -42,7 +49,11 @@ function commandNamed(name: string): (() => Promise<CommandModule>) | undefined 
 }
 
 function unknownCommand(name: string): number {
-  console.error(`cqa: unknown command '${name}'. Commands: ${Object.keys(COMMANDS).join(', ')}.\n\n${USAGE}`);
+  const option = name.startsWith('-');
+  const near = closestName(name, option ? ['--help', '--version'] : [...Object.keys(COMMANDS), 'help']);
+  const guess = near ? ` (did you mean 'cqa ${near}'?)` : '';
+  const what = option ? 'option' : 'command';
+  console.error(`cqa: unknown ${what} '${name}'${guess}. Commands: ${Object.keys(COMMANDS).join(', ')}.\n\n${USAGE}`);
   return 2;
 }
 
@@ -59,6 +70,11 @@ export async function main(argv: string[]): Promise<number> {
     return name ? 0 : 2;
   }
   if (name === 'help') {
+    // `cqa help --help`, `cqa help -h`: the general usage, which says what help does.
+    if (rest[0] === '--help' || rest[0] === '-h') {
+      console.log(USAGE);
+      return 0;
+    }
     const target = commandNamed(rest[0] as string);
     if (!target) return unknownCommand(rest[0] as string);
     console.log(formatHelp((await target()).spec));

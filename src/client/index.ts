@@ -10,6 +10,7 @@
 // and edge runtimes (docs/client.md).
 import { PROJECT_ID } from '../content/identifiers.js';
 import { CLIENT_DIALECTS } from './dialects.js';
+import { checkQueryKeys, type QueryMethod } from './query-keys.js';
 import { queryString, type QueryObject } from './query-string.js';
 import { ServerSource, type Fetch, type Source } from './source.js';
 import { entryIdProblem, mediaIdProblem, rawPathProblem, slugProblem, type SegmentProblem } from './segments.js';
@@ -176,25 +177,28 @@ export function createClient(options: ClientOptions): unknown {
     if (problem) throw new ClientError(400, JSON.stringify({ code: 'invalid_path_segment', detail: problem.detail, param: problem.param }));
   };
   const col = (slug: unknown) => (checked(slugProblem(slug)), `/${slug as string}`);
-  const qs = (q: QueryObject | string | undefined, ...extra: string[]) =>
-    [typeof q === 'string' ? q : queryString(d.query(q)), ...extra].filter((s) => s !== '').join('&');
+  const qs = (method: QueryMethod, q: QueryObject | string | undefined, ...extra: string[]) => {
+    checkQueryKeys(method, q);
+    return [typeof q === 'string' ? q : queryString(d.query(q)), ...extra].filter((s) => s !== '').join('&');
+  };
 
   const client: Client = {
     mode: options.mode,
     dialect: dialectName,
     project: async () => d.item(await get('')) as never,
-    entries: async (collection, query) => d.list(await get(col(collection), qs(query as QueryObject))) as never,
+    entries: async (collection, query) => d.list(await get(col(collection), qs('entries', query as QueryObject))) as never,
     first: async (collection, query) => {
       // `limit=1` rather than `first`: nothing matching is null, not a 404.
-      const q = dialectName === 'cqa' ? qs(query as QueryObject, 'limit=1') : qs({ ...(query as QueryObject), limit: 1 });
+      checkQueryKeys('first', query);
+      const q = dialectName === 'cqa' ? qs('first', query as QueryObject, 'limit=1') : qs('entries', { ...(query as QueryObject), limit: 1 });
       return (d.listItems(await get(col(collection), q))[0] ?? null) as never;
     },
-    count: async (collection, query) => d.count(await get(col(collection), qs(query as QueryObject, 'count'))),
+    count: async (collection, query) => d.count(await get(col(collection), qs('count', query as QueryObject, 'count'))),
     entry: async (collection, id, query) => {
       checked(entryIdProblem(id, dialectName));
-      return d.item(await get(`${col(collection)}/${String(id)}`, qs(query as QueryObject))) as never;
+      return d.item(await get(`${col(collection)}/${String(id)}`, qs('entry', query as QueryObject))) as never;
     },
-    media: async (query) => d.list(await get('/project-media', qs(query as QueryObject))) as never,
+    media: async (query) => d.list(await get('/project-media', qs('media', query as QueryObject))) as never,
     mediaItem: async (id) => {
       checked(mediaIdProblem(id, dialectName));
       return d.item(await get(`/project-media/${String(id)}`)) as never;

@@ -4,6 +4,7 @@
 import { isIP } from 'node:net';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { TIMESTAMP_CHOICES, type TimestampSource } from '../content/git-times.js';
+import { closestName } from './suggest.js';
 
 export class UsageError extends Error {}
 
@@ -19,12 +20,33 @@ export function parseCommandArgs(args: string[], options: Options, maxPositional
   try {
     parsed = parseArgs({ args: negativeValuesJoined(args, options), options, allowPositionals: true, strict: true }) as ParsedArgs;
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(parseArgsMistake(err as NodeJS.ErrnoException, options));
   }
   if (parsed.positionals.length > maxPositionals) {
     throw new UsageError(`unexpected argument '${parsed.positionals[maxPositionals]}'`);
   }
   return parsed;
+}
+
+/**
+ * Node's parseArgs text, said as what to change: "unknown option '--prot' (did you mean --port?)"
+ * instead of a sentence about positionals that ends in an unclosed quote.
+ */
+function parseArgsMistake(err: NodeJS.ErrnoException, options: Options): string {
+  const names = Object.keys(options);
+  const list = names.length > 0 ? `options: ${names.map((n) => `--${n}`).join(', ')}, --help` : "this command takes no options but --help";
+  const quoted = /'(-[^' ]*)/.exec(err.message)?.[1] ?? '';
+  const name = quoted.replace(/^-{1,2}/, '').replace(/=.*$/s, '');
+  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    // -p: the option of that initial; --prot: the closest name.
+    const near = name.length === 1 ? names.find((n) => n.startsWith(name)) : closestName(name, names);
+    return `unknown option '${quoted.replace(/=.*$/s, '')}'${near ? ` (did you mean --${near}?)` : ''}; ${list}`;
+  }
+  if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && Object.hasOwn(options, name)) {
+    if (options[name]?.type === 'boolean') return `--${name} is a flag and takes no value: write --${name} alone`;
+    return `--${name} needs a value: write --${name} <value> or --${name}=<value>`;
+  }
+  return (err.message.split('\n')[0] ?? '').replace(/'-- "[^"]*$/, '');
 }
 
 /**

@@ -1,17 +1,18 @@
 // The content folder a command is given (`cqa check|build|serve [content]`): it must exist and be
 // a folder — a usage error (exit 2) otherwise. Given one folder too high (the repository root,
 // whose `content/` holds the projects) or too low (a project folder), the error names the folder
-// to give instead of listing every file of the wrong tree as a content problem.
+// to give instead of listing every file of the wrong tree as a content problem; given a folder with
+// no project at all (an app's root, with node_modules), it says so without reading that tree.
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { UsageError } from './args.js';
 
 const isFile = (p: string) => stat(p).then((s) => s.isFile(), () => false);
 
-/** Sub-folders that can be content (names starting with `_` or `.` are not). */
+/** Sub-folders that can be content (names starting with `_` or `.` are not, nor node_modules). */
 async function folders(path: string): Promise<string[]> {
   const entries = await readdir(path, { withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isDirectory() && !/^[_.]/.test(e.name)).map((e) => e.name).sort();
+  return entries.filter((e) => e.isDirectory() && !/^[_.]/.test(e.name) && e.name !== 'node_modules').map((e) => e.name).sort();
 }
 
 export async function contentFolder(path: string, command: string): Promise<string> {
@@ -31,5 +32,6 @@ export async function contentFolder(path: string, command: string): Promise<stri
       }
     }
   }
-  return path;
+  // Nothing to load: said before the loader walks a tree that is no content (node_modules, src).
+  throw new UsageError(`'${path}' holds no project: a project is a folder with a project.yaml (${join(path, 'demo', 'project.yaml')}); start one with \`cqa init ${path}\``);
 }

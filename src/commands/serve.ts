@@ -9,6 +9,7 @@ import { collectGarbage } from './serve-gc.js';
 import { keepTickShape } from './serve-tick-shape.js';
 import { baseUrlOption, choiceOption, delayOption, headerOption, hostOption, intOption, parseCommandArgs, portOption, rateOption, TIMESTAMPS_SPEC, timestampsOption } from './args.js';
 import { contentFolder } from './content-folder.js';
+import { tryLines } from './serve-banner.js';
 import type { RequestRecord } from '../http/journal.js';
 import { parseOptions, type CommandSpec } from './help.js';
 import { errorText, explainListenError } from './errors.js';
@@ -112,10 +113,7 @@ export async function run(args: string[]): Promise<number> {
       const cols = printable([...p.collections.keys()].join(', '));
       say(`  ${server.url}/api/${printable(p.record.id)}  ${p.record.public ? '(public)' : '(token needed)'}  collections: ${cols}`);
     }
-    const first = projects[0];
-    if (first) {
-      say(`  try: curl -H 'Authorization: Bearer <token>' -H 'Accept: application/json' '${server.url}/api/${printable(first.record.id)}'`);
-    }
+    for (const line of tryLines(s, server.url)) say(printable(line));
     if (values['no-ui'] !== true) say(`  explorer: ${server.url}/  (open it in a browser)`);
   }
 

@@ -1,8 +1,8 @@
 // `cqa token create --project ID [--name N] [--scopes read,drafts]`: a new random token, printed
 // once, and the project.yaml lines holding only its sha256.
-import { createHash, randomBytes } from 'node:crypto';
 import { parseCommandArgs, UsageError } from './args.js';
 import { parseOptions, type CommandSpec } from './help.js';
+import { newToken } from './token-secret.js';
 
 const SCOPES = new Set(['read', 'drafts']);
 const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
@@ -30,8 +30,7 @@ export async function run(args: string[]): Promise<number> {
   if (scopes.length === 0) throw new UsageError('--scopes needs at least one scope');
   const name = (values.name as string | undefined) ?? `token-${new Date().toISOString().slice(0, 10)}`;
 
-  const token = randomBytes(32).toString('base64url');
-  const sha256 = createHash('sha256').update(token, 'utf8').digest('hex');
+  const { token, sha256 } = newToken();
   console.log(`New token for project '${project}' (shown once; store it as a secret):
 
   ${token}

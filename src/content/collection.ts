@@ -10,6 +10,7 @@ import { IssueList } from './issues.js';
 import type { ParsedEntry } from './parse.js';
 import type { ProjectConfig } from './project.js';
 import { inferFields, readSort, type CollectionConfig } from './schema.js';
+import { linkTranslations, TRANSLATIONS_FIELD, translationsField } from './translations.js';
 import type { RenderMarkdown } from './values.js';
 
 export interface BuiltCollection {
@@ -65,7 +66,7 @@ export function buildCollection(
     return undefined;
   }
   for (const { file, parsed } of entries) {
-    for (const p of parsed.problems) issues.error(file.rel, p.message, { line: p.line });
+    for (const p of parsed.problems) issues.error(file.rel, p.message, { line: p.line, frame: p.frame });
   }
 
   const hasMarkdown = entries.some((e) => e.parsed.body !== undefined);
@@ -88,11 +89,29 @@ export function buildCollection(
     }
   }
 
+  // Inferred from entries that write a computed field themselves: that entry is the mistake.
+  if (!config.fields) {
+    const computedNames = [config.render === 'html' ? `${config.body_field}_html` : '', config.translations ? TRANSLATIONS_FIELD : ''];
+    fields = fields.filter((f) => !computedNames.includes(f.name));
+  }
+  const renderedField = config.render === 'html' ? renderedBodyField(config, fields, configFile, issues) : undefined;
+  if (renderedField) fields = withRenderedField(fields, config.body_field, renderedField);
+  // Fields filled from elsewhere than the entry's file: writing one there is a mistake.
+  const computed = new Map<string, string>();
+  if (renderedField) computed.set(renderedField, 'the body rendered as HTML (render: html');
+  const linked = config.translations === true && computedFieldFree(TRANSLATIONS_FIELD, 'translations: true', config.translationsLine, fields, configFile, issues);
+  if (linked) {
+    fields = [...fields, translationsField];
+    computed.set(TRANSLATIONS_FIELD, "the list of this entry's locale variants (translations: true");
+  }
+
   const ctx: EntryContext = {
     project,
     collection: {
       slug: layout.folder,
       bodyField: config.body_field,
+      ...(renderedField ? { renderedField } : {}),
+      computed,
       fields: new Map(fields.map((f) => [f.name, f])),
       declared: config.fields !== undefined,
       configFile,
@@ -132,6 +151,10 @@ export function buildCollection(
     parsedOf.set(record, parsed);
   }
 
+  const built = [...byId.values()];
+  const listed = linked ? linkTranslations(built, project.locales) : built;
+  // The linked records are new objects: they keep their file's parse results (for later lines).
+  if (linked) listed.forEach((e, i) => parsedOf.set(e, parsedOf.get(built[i] as EntryRecord) as ParsedEntry));
   const sort = readSort(config.sort, fields, (message) => issues.error(configFile, message, { line: config.sortLine, field: 'sort' }));
   const record: CollectionRecord = {
     slug: layout.folder,
@@ -139,7 +162,7 @@ export function buildCollection(
     body_field: config.body_field,
     sort,
     fields,
-    entries: sortOnce(memo, key, [...byId.values()], sort),
+    entries: sortOnce(memo, key, listed, sort),
   };
   return { record, parsed: parsedOf, knownIds, config, configFile };
 }
@@ -152,4 +175,29 @@ function sortOnce(memo: CollectionMemo, key: string, unsorted: EntryRecord[], ke
   const sorted = sortEntries(unsorted, keys);
   memo.sorted.set(key, { unsorted, sort, sorted });
   return sorted;
+}
+
+/** Whether no schema field has the name of the field `option` adds (else that is reported). */
+function computedFieldFree(name: string, option: string, line: number | undefined, fields: readonly FieldDef[], configFile: string, issues: IssueList): boolean {
+  if (!fields.some((f) => f.name === name)) return true;
+  issues.error(configFile, `${option} adds the field '${name}', but the schema has a field '${name}' already: rename that field`, { line, field: option.split(':')[0] });
+  return false;
+}
+
+/**
+ * `render: html`: the field that serves the body as HTML (`body_html`), or undefined when the
+ * schema has a field of that name already (reported: renaming one of them is the fix).
+ */
+function renderedBodyField(config: CollectionConfig, fields: readonly FieldDef[], configFile: string, issues: IssueList): string | undefined {
+  const name = `${config.body_field}_html`;
+  if (!fields.some((f) => f.name === name)) return name;
+  issues.error(configFile, `render: html serves the body as HTML in the field '${name}', but the schema has a field '${name}' already: rename that field`, { line: config.renderLine, field: 'render' });
+  return undefined;
+}
+
+/** The fields with the rendered body (type richtext: sanitized HTML) right after the body field. */
+function withRenderedField(fields: readonly FieldDef[], bodyField: string, name: string): FieldDef[] {
+  const html: FieldDef = { name, type: 'richtext', required: false, multiple: false, hidden: false };
+  const at = fields.findIndex((f) => f.name === bodyField);
+  return at < 0 ? [...fields, html] : [...fields.slice(0, at + 1), html, ...fields.slice(at + 1)];
 }

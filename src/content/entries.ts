@@ -6,7 +6,7 @@ import type { FileInfo } from './files.js';
 import type { CommitTimes } from './git-times.js';
 import { fieldNameProblem, idProblem, RESERVED_KEYS } from './identifiers.js';
 import { describe, listNames, type IssueList } from './issues.js';
-import { localeFromFileName } from './locale.js';
+import { localeFromFileName, localeLikeName } from './locale.js';
 import { entryLine, type ParsedEntry } from './parse.js';
 import type { ProjectConfig } from './project.js';
 import { isoFromMs, parseDateTime } from './timestamps.js';
@@ -21,6 +21,10 @@ export interface CollectionContext {
   readonly declared: boolean;
   /** Where the schema lives, for "add it to …" hints. */
   readonly configFile: string;
+  /** `render: html`: the field holding the body rendered as HTML (`body_html`). */
+  readonly renderedField?: string;
+  /** Fields filled by an option of _collection.yaml, with what they hold: never written in a file. */
+  readonly computed?: ReadonlyMap<string, string>;
 }
 
 export interface EntryContext {
@@ -39,6 +43,24 @@ export function baseName(rel: string): string {
   return dot > 0 ? name.slice(0, dot) : name;
 }
 
+
+/**
+ * `hello.fr.md` in a project without `fr`: the suffix is no locale of the project, so the entry is
+ * in the default locale with the id `hello.fr` — said, since that is rarely what was meant.
+ */
+function warnLocaleLikeSuffix(ctx: EntryContext, rel: string, fileId: string, locale: string): void {
+  const dot = fileId.lastIndexOf('.');
+  const suffix = dot > 0 ? fileId.slice(dot + 1) : '';
+  const { project } = ctx;
+  if (suffix === '' || project.locales.includes(suffix)) return;
+  const language = localeLikeName(suffix);
+  if (!language) return;
+  ctx.issues.warn(
+    rel,
+    `the file name ends in '.${suffix}' (${language}), which is not a locale of project '${project.id}' (locales: ${project.locales.join(', ')}): this entry is '${locale}' with the id '${fileId}'. Add ${suffix} to 'locales:' in project.yaml to make it the ${suffix} version of '${fileId.slice(0, dot)}', or set 'locale:' and 'id:' in the file to keep this name`,
+    { field: 'locale' },
+  );
+}
 
 /**
  * `fallback`: created_at/updated_at of an entry that sets none (the file's commit times under
@@ -69,6 +91,8 @@ export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntr
   if (data.locale !== undefined && data.locale !== null) {
     if (typeof data.locale === 'string' && project.locales.includes(data.locale)) locale = data.locale;
     else err('locale', `unknown locale ${describe(data.locale)}: project '${project.id}' has locales ${listNames(project.locales, project.locales.length)} (add it to locales in project.yaml)`);
+  } else if (data.id === undefined) {
+    warnLocaleLikeSuffix(ctx, file.rel, fileId, locale);
   }
 
   // draft
@@ -103,12 +127,20 @@ export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntr
       err(key, `'${key}' is the body field of this collection and the file also has a Markdown body: keep one of them`);
       continue;
     }
+    const computed = collection.computed?.get(key);
+    if (computed !== undefined) {
+      err(key, `'${key}' is ${computed} in ${collection.configFile}): remove it from the file`);
+      continue;
+    }
     if (raw === null && collection.declared) warnCommentedValue(ctx, file, parsed, key);
     setValue(ctx, file, parsed, values, key, raw);
   }
   if (hasBody && body !== '') {
     setValue(ctx, file, parsed, values, collection.bodyField, body, parsed.bodyLine);
   }
+  // render: html — the same renderer as richtext fields (sanitized HTML).
+  const source = ownValue(values, collection.bodyField);
+  if (collection.renderedField && typeof source === 'string') values[collection.renderedField] = ctx.render(source);
 
   for (const field of collection.fields.values()) {
     // A value that is there but invalid has been reported already: don't also call it empty.

@@ -2,12 +2,13 @@
 // error and warning is gathered, each naming the file (relative to the content root), the line
 // where known and the field, so an author can fix them all in one pass.
 import type { ContentIssue } from '../snapshot/model.js';
-import { printable } from '../printable.js';
+import { printable, printableLines } from '../printable.js';
 import { groupDigits } from './limits.js';
 
 export interface IssueAt {
   readonly line?: number | undefined;
   readonly field?: string | undefined;
+  readonly frame?: string | undefined;
 }
 
 export class IssueList {
@@ -24,9 +25,10 @@ export class IssueList {
 }
 
 function issue(file: string, message: string, at: IssueAt): ContentIssue {
-  const out: { file: string; line?: number; field?: string; message: string } = { file, message };
+  const out: { file: string; line?: number; field?: string; message: string; frame?: string } = { file, message };
   if (at.line !== undefined) out.line = at.line;
   if (at.field !== undefined) out.field = at.field;
+  if (at.frame !== undefined) out.frame = at.frame;
   return out;
 }
 
@@ -38,14 +40,15 @@ export function sortIssues(issues: readonly ContentIssue[]): ContentIssue[] {
 }
 
 /**
- * `file:line: field: message`, leaving out the parts that are not known. One line, fit for a
- * terminal: file names, keys and values come from the content, so their control characters are
- * shown escaped (printable.ts), never sent as they are.
+ * `file:line: field: message`, leaving out the parts that are not known; then the code frame, if
+ * any. Fit for a terminal: file names, keys and values come from the content, so their control
+ * characters are shown escaped (printable.ts), never sent as they are.
  */
 export function formatIssue(issue: ContentIssue): string {
   let where = issue.file;
   if (issue.line !== undefined) where += `:${issue.line}`;
-  return printable(issue.field !== undefined ? `${where}: ${issue.field}: ${issue.message}` : `${where}: ${issue.message}`);
+  const text = printable(issue.field !== undefined ? `${where}: ${issue.field}: ${issue.message}` : `${where}: ${issue.message}`);
+  return issue.frame === undefined ? text : `${text}\n${printableLines(issue.frame)}`;
 }
 
 /** Thrown by buildSnapshot when the content has errors; `issues` lists every one of them. */

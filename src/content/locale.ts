@@ -17,3 +17,20 @@ export function localeFromFileName(baseName: string, locales: readonly string[])
   const suffix = baseName.slice(dot + 1);
   return locales.includes(suffix) ? suffix : undefined;
 }
+
+// Two-letter language, optional script and region: `fr`, `pt-BR`, `zh-Hant`, `zh-Hant-TW`. Longer
+// codes are left out: `bak`, `old` and other suffixes of file names would read as languages.
+const LOCALE_LIKE = /^[a-z]{2}(?:-[A-Z][a-z]{3})?(?:-(?:[A-Z]{2}|\d{3}))?$/;
+
+/**
+ * The language a file-name suffix names when it looks like a locale tag (`fr` → `French`), else
+ * undefined: `hello.fr.md` in a project without `fr` is worth a warning, `notes.final.md` is not.
+ */
+export function localeLikeName(suffix: string): string | undefined {
+  if (!LOCALE_LIKE.test(suffix)) return undefined;
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' }).of(suffix);
+  } catch {
+    return undefined;
+  }
+}

@@ -76,7 +76,7 @@ export function readMediaMeta(
 ): Map<string, MediaMeta> {
   const meta = new Map<string, MediaMeta>();
   if (!parsed) return meta;
-  for (const p of parsed.problems) issues.error(file, p.message, { line: p.line });
+  for (const p of parsed.problems) issues.error(file, p.message, { line: p.line, frame: p.frame });
   if (parsed.problems.length > 0 || parsed.value === null || parsed.value === undefined) return meta;
   if (!isPlainObject(parsed.value)) {
     issues.error(file, `expected a mapping of media ids to { caption, alt }, got ${describe(parsed.value)}`, { line: 1 });

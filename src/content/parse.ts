@@ -11,11 +11,14 @@ import { TOO_DEEP } from './limits.js';
 import { commentedKeys, flowColourProblems } from './unquoted-colour.js';
 import { parseSimpleYaml, type SimpleYaml } from './simple-yaml.js';
 import { aliasProblem, checkDocument, flowTooDeep } from './yaml-checks.js';
+import { yamlMistakes } from './yaml-mistakes.js';
 import { yamlPackage } from './yaml-package.js';
 
 export interface ParseProblem {
   readonly line?: number | undefined;
   readonly message: string;
+  /** The lines around it, with a caret (code-frame.ts), printed under the message. */
+  readonly frame?: string;
 }
 
 export interface ParsedYaml {
@@ -50,7 +53,12 @@ export function parseYamlFully(text: string, firstLine = 1): { parsed: ParsedYam
   const tooDeep = flowTooDeep(text, (offset) => text.slice(0, offset).split('\n').length + firstLine - 1);
   if (tooDeep) return { parsed: { ...EMPTY_YAML, value: undefined, problems: [tooDeep] }, topLines: () => new Map() };
   const doc = parseDocument(text, { ...YAML_OPTIONS, lineCounter });
-  let problems: ParseProblem[] = doc.errors.map((e) => ({ line: lineAt(e.pos[0]), message: yamlMessage(e.message) }));
+  const rowCol = (offset: number): [number, number] => {
+    const { line, col } = lineCounter.linePos(offset);
+    return [line - 1, col - 1];
+  };
+  const tooDeepError = doc.errors.find((e) => e.message.startsWith('Maximum call stack size exceeded'));
+  let problems: ParseProblem[] = tooDeepError ? [{ line: lineAt(tooDeepError.pos[0]), message: TOO_DEEP }] : yamlMistakes(text, doc.errors, rowCol, firstLine);
   const colours = problems.length > 0 ? flowColourProblems(text, lineAt) : [];
   // The parser's errors from such a colour on are what the comment broke: the hint says it better.
   if (colours.length > 0) problems = [...problems.filter((p) => (p.line ?? 0) < (colours[0]?.line ?? 0)), ...colours];

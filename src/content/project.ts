@@ -22,7 +22,7 @@ export function sha256Hex(token: string): string {
 export function readProject(parsed: ParsedYaml, folder: string, file: string, issues: IssueList): ProjectConfig {
   const err = (path: (string | number)[], message: string, field?: string) =>
     issues.error(file, message, { line: parsed.lineOf(path), field });
-  for (const p of parsed.problems) issues.error(file, p.message, { line: p.line });
+  for (const p of parsed.problems) issues.error(file, p.message, { line: p.line, frame: p.frame });
   let raw: Record<string, unknown> = {};
   if (parsed.problems.length === 0) {
     if (isPlainObject(parsed.value)) raw = parsed.value;

@@ -17,9 +17,15 @@ export interface CollectionConfig {
   readonly sortLine: number | undefined;
   /** Line of each declared field, for problems found later (e.g. an unknown relation target). */
   readonly fieldLines: ReadonlyMap<string, number>;
+  /** `render: html`: the body is also served as HTML, in the field `<body_field>_html`. */
+  readonly render?: 'html';
+  readonly renderLine?: number | undefined;
+  /** `translations: true`: entries name their locale variants in the field `translations`. */
+  readonly translations?: true;
+  readonly translationsLine?: number | undefined;
 }
 
-const KEYS = ['name', 'body_field', 'sort', 'fields'];
+const KEYS = ['name', 'body_field', 'sort', 'fields', 'render', 'translations'];
 const OPTIONS = ['type', 'required', 'multiple', 'hidden', 'values', 'collection'];
 
 export function readCollectionConfig(
@@ -32,7 +38,7 @@ export function readCollectionConfig(
   if (!parsed) return { name: folder, body_field: 'body', fields: undefined, sort: undefined, sortLine: undefined, fieldLines };
   const err = (path: (string | number)[], message: string, field?: string) =>
     issues.error(file, message, { line: parsed.lineOf(path), field });
-  for (const p of parsed.problems) issues.error(file, p.message, { line: p.line });
+  for (const p of parsed.problems) issues.error(file, p.message, { line: p.line, frame: p.frame });
   let raw: Record<string, unknown> = {};
   if (isPlainObject(parsed.value)) raw = parsed.value;
   else if (parsed.problems.length === 0 && parsed.value !== null && parsed.value !== undefined) {
@@ -75,7 +81,18 @@ export function readCollectionConfig(
     err(['fields'], `expected a mapping of field names to types, got ${describe(raw.fields)}`, 'fields');
   }
 
-  return { name, body_field: bodyField, fields, sort, sortLine: parsed.lineOf(['sort']), fieldLines };
+  let render: 'html' | undefined;
+  if (raw.render === 'html') render = 'html';
+  else if (raw.render !== undefined && raw.render !== null) {
+    err(['render'], `render must be html (the Markdown body also served as HTML, in '${bodyField}_html'), got ${describe(raw.render)}`, 'render');
+  }
+
+  if (raw.translations !== undefined && raw.translations !== null && typeof raw.translations !== 'boolean') {
+    err(['translations'], `translations must be true or false (true: each entry names its locale variants, hello.de for hello), got ${describe(raw.translations)}`, 'translations');
+  }
+  const translations = raw.translations === true ? ({ translations: true, translationsLine: parsed.lineOf(['translations']) } as const) : {};
+
+  return { name, body_field: bodyField, fields, sort, sortLine: parsed.lineOf(['sort']), fieldLines, ...(render ? { render, renderLine: parsed.lineOf(['render']) } : {}), ...translations };
 }
 
 type Report = (path: (string | number)[], message: string) => void;

@@ -1,13 +1,14 @@
 // The request core: plain data in, plain data out, no Node imports. Both adapters (node:http in
 // node.ts, WHATWG fetch in fetch.ts) translate to and from these shapes, so the behaviour of
 // §4 lives here once.
-import type { MediaRecord, Scope } from '../snapshot/model.js';
+import type { ContentIssue, MediaRecord, Scope } from '../snapshot/model.js';
 import { cqa, type Dialect } from '../snapshot/dialect/index.js';
 import type { CollectionSnapshot, ProjectSnapshot, Snapshot } from '../snapshot/types.js';
 import type { QueryContext, QueryOutcome, QueryProblem, Utf8Outcome } from '../query/types.js';
 import { acceptsJson, negotiateEncoding, type Encoding } from './accept.js';
 import { AnswerMemo } from './answer-memo.js';
 import { header } from './header.js';
+import { healthBody } from './health.js';
 import { authorize, authorizeAudience } from './auth.js';
 import { COMPRESS_MIN, Doc, DocCache, type Platform } from './compress.js';
 import { Controls, type ControlOptions, type Fate } from './controls.js';
@@ -95,6 +96,8 @@ export interface Served {
   readonly answers: DocCache;
   /** Whole answers, by request (answer-memo.ts). */
   readonly memo: AnswerMemo;
+  /** The content errors of the latest rebuild while `snapshot` is the last good one (health.ts). */
+  readonly stale?: readonly ContentIssue[];
 }
 
 const shared = new WeakMap<Snapshot, Dialect>();
@@ -189,6 +192,15 @@ export class HttpCore {
     this.served = this.serve(snapshot);
   }
 
+  /**
+   * The latest rebuild failed with these errors (the snapshot stays), or, with none, the content
+   * is good again: /healthz says which. Fresh caches, as on a swap: nothing answered before holds.
+   */
+  markStale(errors: readonly ContentIssue[] | undefined): void {
+    if (!errors && !this.served.stale) return;
+    this.served = { ...this.serve(this.served.snapshot), ...(errors ? { stale: errors } : {}) };
+  }
+
   handle(req: CoreRequest): CoreResponse {
     const served = this.served;
     try {
@@ -248,7 +260,7 @@ export class HttpCore {
         return this.problem(req, r.problem, {}, d);
       case 'healthz': {
         if (!this.lenientAccept(h)) return this.notAcceptable(req);
-        const doc = served.docs.get('healthz', () => JSON.stringify({ status: 'ok', snapshot: snapshot.hash })) as Doc;
+        const doc = served.docs.get('healthz', () => healthBody(snapshot.hash, served.stale)) as Doc;
         return this.json(req, doc, 'no-store');
       }
       case 'openapi':

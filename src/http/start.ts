@@ -260,9 +260,13 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
       result = { issues };
     }
     const ms = performance.now() - t0;
-    if ('issues' in result) return { ok: false, issues: result.issues, ms };
+    if ('issues' in result) {
+      core.markStale(result.issues);
+      return { ok: false, issues: result.issues, ms };
+    }
     const changed = result.snapshot.hash !== core.snapshot.hash;
     if (changed) core.swap(result.snapshot);
+    else core.markStale(undefined); // fixed back to the very snapshot being served
     return { ok: true, snapshot: result.snapshot, ms, changed };
   };
   const reload = (): Promise<ReloadEvent> => {
@@ -279,9 +283,16 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
     });
     return running;
   };
+  // Whether the last rebuild failed: the first good one after it says so, even when quiet, as
+  // the errors were said (a fix back to the served snapshot changes nothing else to report).
+  let broken = false;
   const report = (ev: ReloadEvent) => {
     if (!ev.ok) {
-      log(`cqa: content errors — still serving the last good snapshot:\n${ev.issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`);
+      broken = true;
+      log(`cqa: content errors — still serving the last good snapshot (/healthz says stale: true):\n${ev.issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`);
+    } else if (broken) {
+      broken = false;
+      log(`cqa: content ok again — serving snapshot ${ev.snapshot.hash} (rebuilt in ${ev.ms.toFixed(0)} ms)`);
     } else if (ev.changed && options.quiet === false) {
       log(`cqa: reloaded in ${ev.ms.toFixed(0)} ms (snapshot ${ev.snapshot.hash})`);
     }

@@ -3,6 +3,7 @@
 import type { CollectionSnapshot, ProjectSnapshot } from '../snapshot/types.js';
 import { isIndexKey, MAX_VALUES, OPERATOR_ALIASES, type PMap, type PNode } from './parse.js';
 import { bad, problem, ProblemError } from './problems.js';
+import { directionOf, otherSortSyntax } from './sort-syntax.js';
 import { collectionTable, MEDIA_ATTRIBUTES, type FieldInfo, type Table } from './table.js';
 import type { QuerySemantics } from '../snapshot/dialect/types.js';
 import type { QueryContext } from './types.js';
@@ -491,16 +492,10 @@ class Planner {
       const part = raw.trim();
       const colon = part.indexOf(':');
       const name = colon === -1 ? part : part.slice(0, colon).trim();
-      // sort=-price, sort=price desc: the syntax of other APIs, said the way this one reads it.
+      // sort=-price, sort=+price, sort=price-, sort=price desc: the syntax of other APIs, said
+      // the way this one reads it.
       if (!table.fields.has(name)) {
-        const words = name.split(/\s+/);
-        const dirWord = words.length === 2 ? (words[1] as string).toLowerCase() : '';
-        const fix =
-          name.startsWith('-') && table.fields.has(name.slice(1))
-            ? `${name.slice(1)}:desc`
-            : (dirWord === 'asc' || dirWord === 'desc') && table.fields.has(words[0] as string)
-              ? `${words[0]}:${dirWord}`
-              : undefined;
+        const fix = otherSortSyntax(name, (n) => table.fields.has(n));
         if (fix) bad('invalid_sort', `sort: '${part}' is not a sort item here; write sort=${fix}`, 'sort');
       }
       if (this.sem.sortNeedsDirection && (colon === -1 || part.indexOf(':', colon + 1) !== -1)) {
@@ -508,7 +503,9 @@ class Planner {
       }
       const dir = colon === -1 ? 'asc' : part.slice(colon + 1).trim().toLowerCase();
       if (dir !== 'asc' && dir !== 'desc') {
-        bad('invalid_sort', `sort: direction '${part.slice(colon + 1)}' in '${part}' must be asc or desc`, 'sort');
+        const meant = directionOf(dir);
+        const fix = meant && table.fields.has(name) ? `; write sort=${name}:${meant}` : '';
+        bad('invalid_sort', `sort: direction '${part.slice(colon + 1)}' in '${part}' must be asc or desc${fix}`, 'sort');
       }
       if (!table.fields.has(name)) {
         bad('invalid_sort', `sort: unknown field '${name}'; sortable fields: ${sortable}`, 'sort');

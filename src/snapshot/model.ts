@@ -155,4 +155,6 @@ export interface ContentIssue {
   readonly line?: number;
   readonly field?: string;
   readonly message: string;
+  /** The lines around `line` with a caret under the mistake (broken YAML), printed under the message. */
+  readonly frame?: string;
 }

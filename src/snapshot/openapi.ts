@@ -450,7 +450,12 @@ function servicePaths(): Obj {
           '200': ok('OK', {
             type: 'object',
             required: ['status', 'snapshot'],
-            properties: { status: { const: 'ok' }, snapshot: { type: 'string' } },
+            properties: {
+              status: { const: 'ok' },
+              snapshot: { type: 'string' },
+              // Only under --watch while the content has errors (docs/http-api.md#healthz).
+              stale: { const: true },
+            },
           }),
           '304': { $ref: '#/components/responses/NotModified' },
           '406': { $ref: '#/components/responses/NotAcceptable' },

@@ -3,12 +3,13 @@
 // a hint when the content folder given is one folder too high or too low, and `--out` into a
 // folder that does not exist yet.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spec as build } from '../../src/commands/build.js';
 import { spec as check } from '../../src/commands/check.js';
+import { spec as init } from '../../src/commands/init.js';
 import { spec as preview } from '../../src/commands/preview.js';
 import { spec as pull } from '../../src/commands/pull.js';
 import { spec as serve } from '../../src/commands/serve.js';
@@ -23,7 +24,7 @@ function cqa(args: string[], cwd = process.cwd()) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-const SPECS = { build, serve, preview, check, token, types, pull };
+const SPECS = { build, serve, preview, check, token, types, pull, init };
 
 describe('cqa <command> --help', () => {
   it.each(Object.entries(SPECS))('%s: exit 0, every option with its value and default, an example', (name, spec) => {
@@ -50,6 +51,55 @@ describe('cqa <command> --help', () => {
     }
     expect(cqa([]).code).toBe(2);
     expect(cqa(['help', 'nope']).code).toBe(2);
+  });
+});
+
+describe('mistakes that point at the fix (issue 24)', () => {
+  it.each([
+    [['serve', '--prot', '4001'], "cqa serve: unknown option '--prot' (did you mean --port?); options: --port, --host, --watch,"],
+    [['serve', '--prot=4001'], "cqa serve: unknown option '--prot' (did you mean --port?); options:"],
+    [['serve', '--wacth'], "cqa serve: unknown option '--wacth' (did you mean --watch?); options:"],
+    [['serve', '-p', '4001'], "cqa serve: unknown option '-p' (did you mean --port?); options:"],
+    [['build', '--ot', 'x'], "cqa build: unknown option '--ot' (did you mean --out?); options:"],
+    [['check', '--strict'], "cqa check: unknown option '--strict'; this command takes no options but --help\n(see 'cqa check --help')"],
+    [['serve', '--port'], "cqa serve: --port needs a value: write --port <value> or --port=<value>"],
+    [['serve', '--port', '--watch'], "cqa serve: --port needs a value: write --port <value> or --port=<value>"],
+    [['serve', '--watch=yes'], "cqa serve: --watch is a flag and takes no value: write --watch alone"],
+    [['serv'], "cqa: unknown command 'serv' (did you mean 'cqa serve'?). Commands:"],
+    [['--verison'], "cqa: unknown option '--verison' (did you mean 'cqa --version'?). Commands:"],
+  ])('%j: exit 2 and the fix', (args, start) => {
+    const r = cqa(args);
+    expect(r.code).toBe(2);
+    expect(r.err.startsWith(start), r.err).toBe(true);
+    // Node's own text ends in an unclosed quote: '-- "--prot"
+    expect(r.err).not.toContain('positional argument');
+  });
+
+  it('cqa help --help prints the usage; the usage names --version', () => {
+    for (const args of [['help', '--help'], ['help', '-h']]) {
+      const r = cqa(args);
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(/^Usage: cqa <command> \[options\]/);
+    }
+    expect(cqa(['--help']).out).toContain('  -v, --version        print the version of cqa');
+    expect(cqa(['--version']).out.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('a folder without any project: exit 2 at once, without reading node_modules', () => {
+    const app = join(work, 'app');
+    // An app's root: node_modules full of YAML that is no content.
+    for (let i = 0; i < 50; i++) {
+      mkdirSync(join(app, 'node_modules', `pkg${i}`, 'lib'), { recursive: true });
+      writeFileSync(join(app, 'node_modules', `pkg${i}`, 'lib', 'x.yaml'), 'a: [');
+      writeFileSync(join(app, 'node_modules', `pkg${i}`, 'README.md'), '# readme');
+    }
+    mkdirSync(join(app, 'src'));
+    writeFileSync(join(app, 'src', 'index.md'), '# hi');
+    for (const command of ['check', 'build', 'types']) {
+      const r = cqa([command, '.'], app);
+      expect(r.code, r.err).toBe(2);
+      expect(r.err).toBe(`cqa ${command}: '.' holds no project: a project is a folder with a project.yaml (demo/project.yaml); start one with \`cqa init .\`\n(see 'cqa ${command} --help')\n`);
+    }
   });
 });
 

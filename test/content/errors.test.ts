@@ -127,7 +127,7 @@ extra: 1
       { file: 'p/posts/_collection.yaml', line: 7, field: 'f', message: "'values' only applies to type enumeration (this field is number)" },
       { file: 'p/posts/_collection.yaml', line: 8, field: 'id', message: "'id' is reserved (id, locale, draft, created_at, updated_at, published_at) and cannot be a field name" },
       { file: 'p/posts/_collection.yaml', line: 9, field: 'sort', message: expect.stringMatching(/^cannot sort by 'nope': not a visible field of this collection; sortable: id, locale, /) },
-      { file: 'p/posts/_collection.yaml', line: 10, field: 'extra', message: "unknown key 'extra'; _collection.yaml keys are name, body_field, sort, fields" },
+      { file: 'p/posts/_collection.yaml', line: 10, field: 'extra', message: "unknown key 'extra'; _collection.yaml keys are name, body_field, sort, fields, render, translations" },
     ]);
   });
 

@@ -12,7 +12,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('npm pack', () => {
   it('ships lib, bin, LICENSE and package.json, and no tests, sources, source maps or content', () => {
-    // --ignore-scripts: `prepare` would rebuild lib/ under the other suites' feet.
+    // --ignore-scripts: `prepack` would rebuild lib/ under the other suites' feet.
     const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'] });
     const files = (JSON.parse(out) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
     expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'bin/cqa.js', 'lib/index.js', 'lib/index.d.ts', 'lib/edge.js', 'lib/client/index.js', 'lib/cli.js', 'lib/msw.js', 'lib/msw.d.ts', 'lib/msw-browser.js', 'lib/msw-handlers.js']));
@@ -55,7 +55,7 @@ describe('bin/cqa.js', () => {
     writeFileSync(join(checkout, 'package.json'), JSON.stringify({ type: 'module' }));
     const run = spawnSync(process.execPath, [join(checkout, 'bin/cqa.js'), 'check'], { encoding: 'utf8', timeout: 20_000 });
     expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/^cqa: .*lib\/ is missing \(not built yet\): run `npm install` or `npm run build:ts` in .*\n$/);
+    expect(run.stderr).toMatch(/^cqa: .*lib\/ is missing \(not built yet\): run `npm run build:ts` in .*\n$/);
     expect(run.stderr.split('\n')).toHaveLength(2);
   });
 });
@@ -96,4 +96,26 @@ export const isClientError = (e: unknown) => e instanceof ClientError;
     expect(tsc.stdout).toBe('');
     expect(tsc.status).toBe(0);
   });
+});
+
+describe('installing the tarball (issue 24)', () => {
+  // A consumer's `npm install ./content-query-api-x.tgz`: no warning about a script npm will not
+  // run (`prepare` used to compile lib/; `prepack` does now, before the tarball is made), and both
+  // names run the CLI: `cqa` in a project, `content-query-api` for `npx content-query-api` anywhere.
+  it('warns about no install script; npx cqa and npx content-query-api both run the CLI', async () => {
+    const packed = join(work, 'packed');
+    mkdirSync(packed);
+    execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', packed], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'] });
+    const app = join(work, 'app');
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true }));
+    const install = spawnSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(packed, 'content-query-api-0.1.0.tgz')], { cwd: app, encoding: 'utf8', timeout: 180_000 });
+    expect(install.status, install.stderr).toBe(0);
+    expect(`${install.stdout}${install.stderr}`).not.toMatch(/install-scripts|prepare/);
+    const version = (await import('../../package.json', { with: { type: 'json' } })).default.version;
+    for (const bin of ['cqa', 'content-query-api']) {
+      const run = spawnSync('npx', ['--no', '--', bin, '--version'], { cwd: app, encoding: 'utf8', timeout: 60_000 });
+      expect(run.stdout.trim(), `npx ${bin}`).toBe(version);
+    }
+  }, 240_000);
 });

@@ -35,6 +35,27 @@ describe('consumer mistakes, with the fix in the message', () => {
     expect(p.detail).toContain(fix);
   });
 
+  // Issue 24: a sign or a direction word from another API's syntax gets the fix.
+  it.each([
+    ['sort=%2Bprice', "sort: '+price' is not a sort item here; write sort=price:asc"],
+    ['sort=price%2B', "sort: 'price+' is not a sort item here; write sort=price:asc"],
+    ['sort=price-', "sort: 'price-' is not a sort item here; write sort=price:desc"],
+    ['sort=title,%2Bprice', "sort: '+price' is not a sort item here; write sort=price:asc"],
+    ['sort=price:descending', "sort: direction 'descending' in 'price:descending' must be asc or desc; write sort=price:desc"],
+    ['sort=price:up', "sort: direction 'up' in 'price:up' must be asc or desc; write sort=price:asc"],
+    ['sort=price%20constructor', "sort: unknown field 'price constructor'; sortable fields:"],
+  ])('%s: the 400 says what to write', (q, start) => {
+    const p = problemOf(q);
+    expect(p).toMatchObject({ status: 400 });
+    expect(p.detail.startsWith(start)).toBe(true);
+  });
+
+  it('a word of Object.prototype is no direction word', () => {
+    expect(problemOf('sort=price:constructor').detail).toBe("sort: direction 'constructor' in 'price:constructor' must be asc or desc");
+    expect(problemOf('sort=price%20toString').detail).toMatch(/^sort: unknown field 'price toString'; sortable fields: /);
+  });
+
+
   it('a valid locale in where[locale] still filters', () => {
     const r = queryEntries(project, productsCol, 'where[locale]=en&count', drafter);
     expect(r.ok).toBe(true);

@@ -1,0 +1,283 @@
+// The YAML parser's errors, said as the author's mistakes: one message per mistake, on the line
+// where it was made (the parser often names the line before, or the end of the document), with a
+// hint saying what to write (indentation, tabs, an unclosed bracket or quote, `: ` or `#` inside
+// a value) and a code frame of the lines around it (code-frame.ts).
+import type { YAMLError } from 'yaml';
+import { codeFrame } from './code-frame.js';
+import type { ParseProblem } from './parse.js';
+
+const MAX_MISTAKES = 20;
+
+interface Mistake {
+  /** 0-based line in the YAML text, and column (0-based) for the caret. */
+  readonly row: number;
+  readonly col: number;
+  readonly message: string;
+}
+
+const indentOf = (line: string) => /^ */.exec(line)?.[0].length ?? 0;
+const isContent = (line: string) => !/^\s*(#|$)/.test(line);
+
+/** `key: value` with a value on the line (not a block or nested mapping to come). */
+const KEY_WITH_VALUE = /^(\s*(?:-\s+)?)(["']?)([^\s#"'][^:#]*?)\2:[ \t]+([^\s#|>].*)$/;
+
+/** Whether a value can start at `i`: after `: `, `- `, `[`, `{`, `,` or at the line's start (spaces skipped). */
+function startsValue(line: string, i: number): boolean {
+  let j = i - 1;
+  while (j >= 0 && (line[j] === ' ' || line[j] === '\t')) j--;
+  return j < 0 || ':-[{,'.includes(line[j] as string);
+}
+
+/** Quotes outside of other quotes, brackets outside quotes: what is left open at the line's end. */
+function openAtEnd(line: string): { bracket?: { char: string; col: number }; quote?: { char: string; col: number } } {
+  const brackets: { char: string; col: number }[] = [];
+  let quote: { char: string; col: number } | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i] as string;
+    if (quote) {
+      if (c === quote.char && !(c === '"' && line[i - 1] === '\\')) quote = undefined;
+      continue;
+    }
+    if (c === '#' && (i === 0 || /\s/.test(line[i - 1] as string))) break; // a comment
+    // A quote opens a scalar only where a value starts (after `: `, `- `, `[`, `{`, `,` or at the start).
+    if ((c === '"' || c === "'") && startsValue(line, i)) quote = { char: c, col: i };
+    else if (c === '[' || c === '{') brackets.push({ char: c, col: i });
+    else if (c === ']' || c === '}') brackets.pop();
+  }
+  return { ...(brackets.length > 0 ? { bracket: brackets[0] } : {}), ...(quote ? { quote } : {}) };
+}
+
+/** The nearest content line above `row`, or -1. */
+function previousContent(lines: readonly string[], row: number): number {
+  for (let r = row - 1; r >= 0; r--) if (isContent(lines[r] as string)) return r;
+  return -1;
+}
+
+/** The quote still open at the end of line `row`, read from the top (a quoted value may span lines). */
+function openQuote(lines: readonly string[], row: number): { row: number; col: number; char: string } | undefined {
+  let open: { row: number; col: number; char: string } | undefined;
+  for (let r = 0; r <= row && r < lines.length; r++) {
+    const line = lines[r] as string;
+    let from = 0;
+    if (open) {
+      const close = line.indexOf(open.char);
+      if (close < 0) continue;
+      open = undefined;
+      from = close + 1;
+    }
+    const rest = openAtEnd(' '.repeat(from) + line.slice(from)).quote;
+    if (rest) open = { row: r, col: rest.col, char: rest.char };
+  }
+  return open;
+}
+
+/** A bracket or quote left open on the line the error is on or above it (the parser names its end). */
+function unclosed(lines: readonly string[], row: number): Mistake | undefined {
+  const quote = openQuote(lines, row);
+  if (quote) {
+    const q = quote.char;
+    return { row: quote.row, col: quote.col, message: `the ${q} opened here is never closed: add ${q} at the end of the value` };
+  }
+  for (let r = Math.min(row, lines.length - 1); r >= 0 && r >= row - 50; r--) {
+    const open = openAtEnd(lines[r] as string);
+    if (open.bracket) {
+      const close = open.bracket.char === '[' ? ']' : '}';
+      return {
+        row: r,
+        col: open.bracket.col,
+        message: `the '${open.bracket.char}' opened here is not closed: add '${close}' at the end of the line (or quote the value if the '${open.bracket.char}' is text)`,
+      };
+    }
+    if (r < row && !/^\s/.test(lines[r] as string)) break; // a top-level line above: nothing open reaches further
+  }
+  return undefined;
+}
+
+/** An indentation mistake on `row` or the content line after it, said against the lines above. */
+function indentation(lines: readonly string[], row: number, firstLine: number): Mistake | undefined {
+  for (let r = row; r <= row + 1 && r < lines.length; r++) {
+    const line = lines[r] as string;
+    if (!isContent(line)) continue;
+    const above = previousContent(lines, r);
+    if (above < 0) continue;
+    const prev = lines[above] as string;
+    const indent = indentOf(line);
+    const withValue = KEY_WITH_VALUE.exec(prev);
+    if (indent > indentOf(prev) && withValue && !/^\s*-\s/.test(line.slice(indentOf(prev)))) {
+      const key = withValue[3] as string;
+      return {
+        row: r,
+        col: indent,
+        message: `this line is indented under '${key}:' (line ${above + firstLine}), which already has a value: start it in the column of '${key}' to make it a key of its own, or leave nothing after '${key}:' to nest it`,
+      };
+    }
+    // Less indented than the line above, but not as far back as any line it could belong to.
+    if (indent < indentOf(prev)) {
+      const levels = new Set<number>();
+      for (let a = above; a >= 0; a--) {
+        const l = lines[a] as string;
+        if (!isContent(l)) continue;
+        levels.add(indentOf(l));
+        if (indentOf(l) === 0) break;
+      }
+      if (!levels.has(indent)) {
+        const fits = [...levels].filter((n) => n < indentOf(prev)).sort((a, b) => b - a);
+        return {
+          row: r,
+          col: indent,
+          message: `this line is indented ${indent} space${indent === 1 ? '' : 's'}, which lines up with no line above it (those are at ${[...levels].sort((a, b) => a - b).join(', ')}): indent it like the lines it belongs with${fits.length > 0 ? ` (${indentOf(prev)} to continue the list or mapping above, ${fits[0]} for the level before)` : ''}`,
+        };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** A plain value holding `: `, which YAML reads as a mapping: quote it. */
+function colonInValue(lines: readonly string[], row: number): Mistake | undefined {
+  const m = KEY_WITH_VALUE.exec(lines[row] ?? '');
+  if (!m) return undefined;
+  const value = (m[4] as string).replace(/\s+#.*$/, '').trimEnd();
+  const at = value.search(/:(\s|$)/);
+  if (at < 0 || /^["'[{]/.test(value)) return undefined;
+  const col = (lines[row] as string).indexOf(value) + at;
+  return {
+    row,
+    col,
+    message: `': ' inside the value of '${m[3]}' would start a mapping: quote the value (${(m[1] as string).trimStart()}${m[3]}: ${JSON.stringify(value)})`,
+  };
+}
+
+/** A line of a mapping without `key: `: `title Hello`, or `title:Hello` (no space after the colon). */
+function missingColon(lines: readonly string[], row: number): Mistake | undefined {
+  for (let r = row; r <= row + 1 && r < lines.length; r++) {
+    const line = lines[r] as string;
+    if (!isContent(line) || /^\s*-(\s|$)/.test(line) || /:(\s|$)/.test(line)) continue;
+    const glued = /^(\s*)([^\s:#"']+):([^\s/].*)$/.exec(line);
+    if (glued) {
+      return {
+        row: r,
+        col: indentOf(line) + (glued[2] as string).length + 1,
+        message: `no space after ':' in '${glued[2] as string}:${glued[3]}': YAML needs one between a key and its value (${glued[2]}: ${glued[3]})`,
+      };
+    }
+    const m = /^(\s*)(\S+)\s+(.*)$/.exec(line);
+    const key = m?.[2] ?? line.trim();
+    const fix = m ? `${key}: ${m[3]}` : `${line.trim()}:`;
+    return { row: r, col: indentOf(line), message: `no ':' after '${key}': a line of a mapping is 'key: value' (${fix})` };
+  }
+  return undefined;
+}
+
+/** A value starting with a character YAML reserves (`@`, a backtick): quote it. */
+function reservedStart(lines: readonly string[], row: number, col: number): Mistake {
+  const line = lines[row] ?? '';
+  const m = KEY_WITH_VALUE.exec(line);
+  const fix = m ? ` (${(m[1] as string).trimStart()}${m[3]}: ${JSON.stringify((m[4] as string).trimEnd())})` : '';
+  return { row, col, message: `a value cannot start with '${line[col] ?? ''}' unquoted: quote the value${fix}` };
+}
+
+/** A value that goes on after its closing quote: `'it's here'`, `"a"b`. */
+function afterQuote(lines: readonly string[], row: number): Mistake | undefined {
+  const line = lines[row] ?? '';
+  const m = /^(\s*(?:-\s+)?[^\s:#"'][^:#]*?:\s+)(["'])/.exec(line);
+  if (!m) return undefined;
+  const q = m[2] as string;
+  const start = (m[1] as string).length;
+  let close = start + 1;
+  while (close < line.length && !(line[close] === q && !(q === '"' && line[close - 1] === '\\'))) close++;
+  const rest = line.slice(close + 1);
+  if (close >= line.length || /^\s*(#.*)?$/.test(rest)) return undefined;
+  const key = (m[1] as string).replace(/:\s+$/, '').trimStart();
+  if (q === "'" && /^\w/.test(rest)) {
+    const text = line.slice(start + 1).replace(/'\s*$/, '');
+    return {
+      row,
+      col: close,
+      message: `a ' inside a '…' value ends it: write it twice (${key}: '${text.replace(/'/g, "''")}') or use double quotes (${key}: ${JSON.stringify(text)})`,
+    };
+  }
+  return {
+    row,
+    col: close + 1,
+    message: `text after the closing ${q} of the value of '${key}': put all of the value inside the quotes (${key}: ${JSON.stringify(line.slice(start).trimEnd())})`,
+  };
+}
+
+/** A list item and a key at one indentation (`- a` then `b: 1`): a list and a mapping do not mix. */
+function listAndMapping(lines: readonly string[], row: number, firstLine: number): Mistake | undefined {
+  const line = lines[row] ?? '';
+  const above = previousContent(lines, row);
+  if (above < 0 || indentOf(lines[above] as string) !== indentOf(line)) return undefined;
+  const isItem = (l: string) => /^\s*-(\s|$)/.test(l);
+  if (isItem(line) === isItem(lines[above] as string)) return undefined;
+  const [item, key] = isItem(line) ? [row, above] : [above, row];
+  return {
+    row,
+    col: indentOf(line),
+    message: `a list item (line ${item + firstLine}) and a key (line ${key + firstLine}) at the same indentation: a list and a mapping cannot mix; indent the list under a key, or make every line a key`,
+  };
+}
+
+/** Why the parser stopped at `error`, as the mistake the author made. */
+function mistakeOf(lines: readonly string[], error: YAMLError, rowCol: (offset: number) => [number, number], firstLine: number): Mistake {
+  const [row, col] = rowCol(error.pos[0]);
+  if (error.code === 'TAB_AS_INDENT')
+    return { row, col, message: 'a tab indents this line; YAML indents with spaces only: replace the tab with spaces' };
+  if (error.code === 'BAD_SCALAR_START') return reservedStart(lines, row, col);
+  const closer = /flow-(seq|map)-end/.exec(error.message);
+  if (closer && !unclosed(lines, row)) {
+    const c = closer[1] === 'seq' ? ']' : '}';
+    return { row, col, message: `a '${c}' with no '${c === ']' ? '[' : '{'}' open before it: remove it` };
+  }
+  if (/quote|flow|\]|\}/i.test(error.message)) {
+    const open = unclosed(lines, row);
+    if (open) return open;
+  }
+  const found =
+    afterQuote(lines, row) ??
+    colonInValue(lines, row) ??
+    indentation(lines, row, firstLine) ??
+    missingColon(lines, row) ??
+    listAndMapping(lines, row, firstLine) ??
+    unclosed(lines, row);
+  if (found) return found;
+  return { row, col, message: error.message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '') ?? 'not valid YAML' };
+}
+
+/** An unquoted ` #` on the line: the rest is a comment, which may be what broke it. */
+function commentNote(line: string): string {
+  const open = /(^|\s)#/.exec(line.replace(/"[^"]*"|'[^']*'/g, (s) => ' '.repeat(s.length)));
+  return open && open.index > 0 && !/^\s*#/.test(line)
+    ? "; note that ' #' starts a comment, which cuts the line there: quote the value if the '#' belongs to it"
+    : '';
+}
+
+/**
+ * One problem per mistake the parser's `errors` come from (several errors often come from one
+ * mistake), on its line, each with a hint and a code frame. `firstLine` is the file line of the
+ * text's first line (front matter starts on line 2).
+ */
+export function yamlMistakes(
+  text: string,
+  errors: readonly YAMLError[],
+  rowCol: (offset: number) => [number, number],
+  firstLine: number,
+): ParseProblem[] {
+  const lines = text.split('\n');
+  const seen = new Set<number>();
+  const out: ParseProblem[] = [];
+  // The first mistakes are the ones to fix (later errors often follow from them); a file with
+  // thousands of errors costs no more than this many.
+  for (const error of [...errors].sort((a, b) => a.pos[0] - b.pos[0]).slice(0, MAX_MISTAKES)) {
+    const m = mistakeOf(lines, error, rowCol, firstLine);
+    if (seen.has(m.row)) continue;
+    seen.add(m.row);
+    out.push({
+      line: m.row + firstLine,
+      message: `broken YAML: ${m.message}${commentNote(lines[m.row] ?? '')}`,
+      frame: codeFrame(lines, m.row, m.col, firstLine),
+    });
+  }
+  return out;
+}

@@ -1,0 +1,153 @@
+// Broken YAML said as the mistake made (issue 24): one message per mistake, on the line where it
+// was made, with a hint and a code frame — not two or three of the parser's messages, some on the
+// line before or at the end of the file.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli.js';
+import { load, writeTree } from './helpers.js';
+
+const md = (front: string) => `---\n${front}---\nBody.\n`;
+
+describe('broken YAML: one message per mistake, on its line, with a hint and a frame', () => {
+  it.each([
+    [
+      'a key indented under a key that has a value (front matter)',
+      'p/posts/a.md',
+      md('title: Hello\n  subtitle: World\ntags: [a]\n'),
+      3,
+      "broken YAML: this line is indented under 'title:' (line 2), which already has a value: start it in the column of 'title' to make it a key of its own, or leave nothing after 'title:' to nest it",
+      '    2 | title: Hello\n  > 3 |   subtitle: World\n      |   ^\n    4 | tags: [a]',
+    ],
+    [
+      'a nested key indented one space too far',
+      'p/posts/a.yaml',
+      'title: Hello\nmeta:\n  a: 1\n   b: 2\n',
+      4,
+      "broken YAML: this line is indented under 'a:' (line 3), which already has a value: start it in the column of 'a' to make it a key of its own, or leave nothing after 'a:' to nest it",
+      '    3 |   a: 1\n  > 4 |    b: 2\n      |    ^',
+    ],
+    [
+      'a list item indented less than the others',
+      'p/posts/a.yaml',
+      'title: Hello\ntags:\n  - a\n - b\n',
+      4,
+      'broken YAML: this line is indented 1 space, which lines up with no line above it (those are at 0, 2): indent it like the lines it belongs with (2 to continue the list or mapping above, 0 for the level before)',
+      '    3 |   - a\n  > 4 |  - b\n      |  ^',
+    ],
+    [
+      'a tab as indentation',
+      'p/posts/a.yaml',
+      'title: Hello\nmeta:\n\ta: 1\n',
+      3,
+      'broken YAML: a tab indents this line; YAML indents with spaces only: replace the tab with spaces',
+      '    2 | meta:\n  > 3 | →a: 1\n      | ^',
+    ],
+    [
+      'a list never closed (the parser names the next line)',
+      'p/posts/a.yaml',
+      'title: Hello\nlist: [a, b\nother: 1\n',
+      2,
+      "broken YAML: the '[' opened here is not closed: add ']' at the end of the line (or quote the value if the '[' is text)",
+      '    1 | title: Hello\n  > 2 | list: [a, b\n      |       ^\n    3 | other: 1',
+    ],
+    [
+      'a quote never closed (the parser names the end of the file)',
+      'p/posts/a.yaml',
+      'title: "Hello\nother: 1\n',
+      1,
+      'broken YAML: the " opened here is never closed: add " at the end of the value',
+      '  > 1 | title: "Hello\n      |        ^\n    2 | other: 1',
+    ],
+    [
+      "': ' inside a value",
+      'p/posts/a.yaml',
+      'title: Hello: World\n',
+      1,
+      'broken YAML: \': \' inside the value of \'title\' would start a mapping: quote the value (title: "Hello: World")',
+      '  > 1 | title: Hello: World\n      |             ^',
+    ],
+    [
+      'a key without a colon',
+      'p/posts/a.yaml',
+      'title: Hello\nsubtitle World\nx: 1\n',
+      2,
+      "broken YAML: no ':' after 'subtitle': a line of a mapping is 'key: value' (subtitle: World)",
+      '    1 | title: Hello\n  > 2 | subtitle World\n      | ^\n    3 | x: 1',
+    ],
+    [
+      'a value starting with @',
+      'p/posts/a.yaml',
+      'title: @home\n',
+      1,
+      'broken YAML: a value cannot start with \'@\' unquoted: quote the value (title: "@home")',
+      '  > 1 | title: @home\n      |        ^',
+    ],
+    [
+      "an unquoted ' #' on the broken line",
+      'p/posts/a.yaml',
+      'title: Hello\ntags: [one, #two]\nx: 1\n',
+      2,
+      "broken YAML: the '[' opened here is not closed: add ']' at the end of the line (or quote the value if the '[' is text); note that ' #' starts a comment, which cuts the line there: quote the value if the '#' belongs to it",
+      '    1 | title: Hello\n  > 2 | tags: [one, #two]\n      |       ^\n    3 | x: 1',
+    ],
+  ])('%s', async (_, path, text, line, message, frame) => {
+    const r = await load({ [path]: text });
+    expect(r.issues).toEqual([{ file: path, line, message, frame }]);
+  });
+
+  // Variants of the classes above, each with its message (the lines as the mistake is).
+  it.each([
+    ['a key of a list item indented one space short', 'authors:\n  - name: A\n    role: x\n  - name: B\n   role: y\n', 5, "broken YAML: this line is indented under 'name:' (line 4), which already has a value: start it in the column of 'name' to make it a key of its own, or leave nothing after 'name:' to nest it"],
+    ['a nested key between two levels', 'a:\n  b:\n    c: 1\n   d: 2\n', 4, 'broken YAML: this line is indented 3 spaces, which lines up with no line above it (those are at 0, 2, 4): indent it like the lines it belongs with (4 to continue the list or mapping above, 2 for the level before)'],
+    ['a block text line indented too little', 'x: |\n  text\n more\ny: 1\n', 3, 'broken YAML: this line is indented 1 space, which lines up with no line above it (those are at 0, 2): indent it like the lines it belongs with (2 to continue the list or mapping above, 0 for the level before)'],
+    ['no space after the colon', 'title: A\nsub:x\nz: 1\n', 2, "broken YAML: no space after ':' in 'sub:x': YAML needs one between a key and its value (sub: x)"],
+    ['a closing bracket too many', 'title: A\ntags: [a, b]]\n', 2, "broken YAML: a ']' with no '[' open before it: remove it"],
+    ['a { never closed', 'title: A\nmeta: {a: 1, b: 2\nz: 1\n', 2, "broken YAML: the '{' opened here is not closed: add '}' at the end of the line (or quote the value if the '{' is text)"],
+    ["an apostrophe inside '…'", "title: 'it's here'\n", 1, 'broken YAML: a \' inside a \'…\' value ends it: write it twice (title: \'it\'\'s here\') or use double quotes (title: "it\'s here")'],
+    ['text after the closing quote', 'title: "a"b\n', 1, 'broken YAML: text after the closing " of the value of \'title\': put all of the value inside the quotes (title: "\\"a\\"b")'],
+    ['a tab before a key', 'title: A\n\ttags: x\n', 2, 'broken YAML: a tab indents this line; YAML indents with spaces only: replace the tab with spaces'],
+    ['a list item, then a key', '- a\nb: 1\n', 2, 'broken YAML: a list item (line 1) and a key (line 2) at the same indentation: a list and a mapping cannot mix; indent the list under a key, or make every line a key'],
+  ])('%s', async (_, text, line, message) => {
+    const r = await load({ 'p/posts/a.yaml': text });
+    expect(r.issues.map((i) => [i.line, i.message])).toEqual([[line, message]]);
+  });
+
+  it('two mistakes in one file: two messages, each on its line', async () => {
+    const r = await load({ 'p/posts/a.yaml': 'title: Hello\n  sub: x\nok: 1\nmore:\n\tb: 2\n' });
+    expect(r.issues.map((i) => [i.line, i.message.slice(0, 40)])).toEqual([
+      [2, "broken YAML: this line is indented under"],
+      [5, 'broken YAML: a tab indents this line; YA'],
+    ]);
+  });
+
+  it('the frame shows control characters escaped, never raw (a file must not drive the terminal)', async () => {
+    const r = await load({ 'p/posts/a.yaml': 'title: \u001b[31mred\u001b[0m\n\tx: 1\n' });
+    expect(r.issues[0]?.frame).toContain('\\u{1b}[31mred\\u{1b}[0m');
+    expect(r.issues[0]?.frame).not.toMatch(/\u001b/);
+  });
+
+  it('a settings file (project.yaml) gets the same', async () => {
+    const r = await load({ 'p/project.yaml': 'name: P\nlocales: [en, de\n' });
+    expect(r.issues).toEqual([
+      expect.objectContaining({ file: 'p/project.yaml', line: 2, message: expect.stringMatching(/^broken YAML: the '\[' opened here is not closed/) }),
+    ]);
+  });
+});
+
+describe('cqa check prints the frame under the message', () => {
+  let err: string[];
+  beforeEach(() => {
+    err = [];
+    vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('file:line: message, then the lines around it', async () => {
+    const root = writeTree({ 'demo/project.yaml': 'name: Demo\n', 'demo/posts/a.md': md('title: Hello\n  subtitle: World\n') });
+    expect(await main(['check', root])).toBe(1);
+    expect(err).toEqual([
+      "demo/posts/a.md:3: broken YAML: this line is indented under 'title:' (line 2), which already has a value: start it in the column of 'title' to make it a key of its own, or leave nothing after 'title:' to nest it\n    2 | title: Hello\n  > 3 |   subtitle: World\n      |   ^",
+      '1 error in 1 file',
+    ]);
+  });
+});
