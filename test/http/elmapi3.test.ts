@@ -230,6 +230,20 @@ describe.each([
     expect((await call(`/products/${ALPHA}/versions/2`)).body).toEqual({ message: 'Version not found.' });
   });
 
+  it('a related draft is never named without the drafts scope (cqa promise; v3 would stub it)', async () => {
+    const pub = '22222222-2222-4333-8444-555555555555';
+    const drafts = (await call('/products', { state: 'draft' })).body;
+    const boots = drafts[0].uuid;
+    for (const [project, token] of [[pub, ''], [pub, TOKEN]] as const) {
+      const r = await call('/products', { timestamps: '' }, project, token);
+      expect(r.text).not.toContain(boots);
+      expect(r.body[0].fields.related).toEqual([]);
+      expect((await call('/products', { where: { related: { title: 'Glacier Boots' } } }, project, token)).body).toEqual([]);
+      expect((await call(`/products/${boots}/versions`, {}, project, TOKEN)).status).toBe(404);
+      expect((await call(`/products/${boots}`, { translation_locale: 'fr' }, project, token)).body).toEqual({ message: 'Content not found.' });
+    }
+  });
+
   it('other dialects are routed as before in the same server', async () => {
     const res = await fetch(`${server.url}/api/demo`, { headers: { accept: 'application/json', authorization: 'Bearer demo-token' } });
     expect(res.status).toBe(200);

@@ -63,7 +63,7 @@ export function listEntries(r: ListRequest): Answer {
   const { col, params, draft, warn } = r;
   const slug = col.snap.record.slug;
   const locale = str(params, 'locale');
-  const test = whereTest(params.get('where'), col, r.index, warn);
+  const test = whereTest(params.get('where'), col, r.index, warn, draft);
   // "Newest first" is the default; the rest of the work keeps that (DB insertion) order in reverse.
   const insertion = [...col.newestFirst].reverse();
   let rows = insertion.filter((e) => inMode(e, draft) && (!locale || locale === '0' || e.record.locale === locale) && test(e));
@@ -151,7 +151,8 @@ export function oneEntry(r: ListRequest, uuid: string): Answer {
   const e = col.byUuid.get(uuid);
   const translation = str(params, 'translation_locale');
   if (translation) {
-    if (!e) return notFound;
+    // v3 looks the named entry up in any state; a draft is named only to a drafts reader here.
+    if (!e || (e.record.draft && !draft)) return notFound;
     const group = col.groups.get(col.groupOf.get(e) ?? '') ?? [];
     if (group.length < 2) return { status: 404, message: 'This entry has no translations linked.' };
     const t = group.find((x) => x !== e && x.record.locale === translation && inMode(x, draft));

@@ -158,7 +158,8 @@ function answer(project: ProjectSnapshot, segs: string[], req: V3Request, sha256
     if (!who.token) return message(403, TOKEN_NEEDED, [{ param: 'Authorization', text: 'ElmapiCMS serves versions only to a project token with read' }]);
     if (!col) return done({ status: 404, message: 'Collection not found.' });
     const e = col.byUuid.get(second as string);
-    if (!e) return done({ status: 404, message: 'Content not found.' });
+    // Drafts have no published version; and no answer without drafts may tell that one exists.
+    if (!e || e.record.draft) return done({ status: 404, message: 'Content not found.' });
     const version = versionJson(e.record, col.snap.record.slug, index);
     if (segs.length === 3) return done({ status: 200, json: version ? [version] : [] });
     return done(version && fourth === '1' ? { status: 200, json: { ...version, snapshot: { fields: {}, meta: { locale: e.record.locale, translation_group_id: null } } } } : { status: 404, message: 'Version not found.' });

@@ -85,7 +85,8 @@ export class Renderer {
         const items: Json[] = [];
         for (const ref of asList(v)) {
           const t = target?.byRef.get(String(ref));
-          if (!t) continue;
+          // v3 embeds related drafts too (as `fields: []`); cqa's promise is that no answer without drafts names one.
+          if (!t || (t.record.draft && !this.o.draft)) continue;
           if (branch.has(t) || ++this.embedded > EMBED_BUDGET) {
             if (!branch.has(t)) this.overBudget = true;
             items.push(this.stub(t));

@@ -21,6 +21,8 @@ interface Ctx {
   readonly col: CollectionIndex;
   readonly index: ProjectIndex;
   readonly warn: Warnings;
+  /** Draft mode: related drafts count (else, as cqa promises, a filter never tells a draft is there). */
+  readonly drafts: boolean;
 }
 
 /** SQLite LIKE: `%` any run, `_` one character, ASCII letters case-blind. */
@@ -194,7 +196,7 @@ function conditions(name: string, value: PhpValue, prefix: string, c: Ctx, relat
     if (!target) return [() => false];
     const inner: Test[] = [];
     for (const [g, gv] of value) inner.push(...conditions(g, gv ?? null, param, c, { target }));
-    return inner.map((t) => (e: EntrySnapshot) => related(e, usable, target).some(t));
+    return inner.map((t) => (e: EntrySnapshot) => related(e, usable, target, c.drafts).some(t));
   }
   return ops.map(([rawOp, v]) => {
     let op = rawOp.toLowerCase();
@@ -210,10 +212,10 @@ function conditions(name: string, value: PhpValue, prefix: string, c: Ctx, relat
   });
 }
 
-function related(e: EntrySnapshot, f: FieldDef, target: CollectionIndex): EntrySnapshot[] {
+function related(e: EntrySnapshot, f: FieldDef, target: CollectionIndex, drafts: boolean): EntrySnapshot[] {
   const v = fieldValue(e, f.name);
   if (v === undefined || v === null) return [];
-  return (Array.isArray(v) ? v : [v]).map((ref) => target.byRef.get(String(ref))).filter((x): x is EntrySnapshot => x !== undefined);
+  return (Array.isArray(v) ? v : [v]).map((ref) => target.byRef.get(String(ref))).filter((x): x is EntrySnapshot => x !== undefined && (drafts || !x.record.draft));
 }
 
 /** Operators on a relation or media field itself (sheet §3.4). */
@@ -223,20 +225,20 @@ function relationOpTest(f: FieldDef, op: string, param: string, c: Ctx): Test {
     return () => op === 'null';
   }
   const target = c.index.collections.get(f.collection ?? '');
-  if (op === 'null') return (e) => !target || related(e, f, target).length === 0;
-  if (op === 'not_null') return (e) => !!target && related(e, f, target).length > 0;
+  if (op === 'null') return (e) => !target || related(e, f, target, c.drafts).length === 0;
+  if (op === 'not_null') return (e) => !!target && related(e, f, target, c.drafts).length > 0;
   c.warn.add(param, `ElmapiCMS compares '${op}' on relation field '${f.name}' against stored integer ids, never a uuid: ${op === 'not' || op === 'not_in' ? 'every entry passes' : 'no entry matches'}; filter on the related entry instead: ${param.replace(/\[[^\]]*\]$/, '')}[uuid]=<uuid>`);
   return () => op === 'not' || op === 'not_in';
 }
 
 /** All tests of a `where` array: ANDed, except inside `or` (ORed, the block ANDed with the rest). */
-export function whereTest(where: PhpValue | undefined, col: CollectionIndex, index: ProjectIndex, warn: Warnings): Test {
+export function whereTest(where: PhpValue | undefined, col: CollectionIndex, index: ProjectIndex, warn: Warnings, drafts: boolean): Test {
   if (where === undefined || where === null) return () => true;
   if (!(where instanceof Map)) {
     warn.add('where', `where must be an array like where[title]=…; ElmapiCMS ignores where='${where}'`);
     return () => true;
   }
-  const c: Ctx = { col, index, warn };
+  const c: Ctx = { col, index, warn, drafts };
   const collect = (arr: PhpArray, prefix: string): Test[] => {
     const tests: Test[] = [];
     for (const [k, v] of arr) {
