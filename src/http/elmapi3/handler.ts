@@ -8,7 +8,7 @@ import { paginated, phpInt } from './paginate.js';
 import { parsePhpQuery, str, type PhpQuery } from './php-query.js';
 import { projectIndex, type ProjectIndex } from './project-index.js';
 import { assetJson, carbonJson, iso8601, phpJson, type Json } from './render.js';
-import { Warnings, type Warning } from './warnings.js';
+import { validationBody, Warnings, type Warning } from './warnings.js';
 
 export interface V3Request {
   readonly method: string;
@@ -116,14 +116,7 @@ function answer(project: ProjectSnapshot, segs: string[], req: V3Request, sha256
   for (const d of q.dropped) warn.add('query', d);
   const done = (a: Answer): V3Answer => {
     const strict = project.record.strict && warn.list.length > 0 && a.status < 500;
-    if (strict) {
-      const errors: Record<string, string[]> = {};
-      for (const w of warn.list) (errors[w.param] ??= []).push(w.text);
-      const first = warn.list[0] as Warning;
-      const more = warn.list.length - 1;
-      const body = phpJson({ message: more > 0 ? `${first.text} (and ${more} more error${more > 1 ? 's' : ''})` : first.text, errors });
-      return { status: 422, body, warnings: warn.list, private: who.token };
-    }
+    if (strict) return { status: 422, body: validationBody(warn.list), warnings: warn.list, private: who.token };
     const body = 'json' in a ? phpJson(a.json) : a.status >= 500 ? JSON.stringify({ message: a.message }, null, 4) : phpJson({ message: a.message });
     return { status: a.status, body, warnings: warn.list, private: who.token };
   };
