@@ -50,6 +50,19 @@ const projects = [...server.snapshot.projects.values()];
 const tokens = fixtureTokens();
 for (const p of projects) {
   const t = tokens.find((x) => x.project === p.record.id);
+  if (p.record.dialect === 'elmapi3') {
+    // Today's ElmapiCMS names the project in a header, not the path (docs/dialects.md).
+    const auth3 = t ? `-H ${q(`Authorization: Bearer ${t.token}`)} ` : p.record.public ? '' : `-H 'Authorization: Bearer <token>' `;
+    const h3 = `-H ${q(`project-id: ${p.record.id}`)} ${auth3}-H 'Accept: application/json'`;
+    console.log(`project '${p.record.name}' (dialect elmapi3): ${url}/api  with header project-id: ${p.record.id}`);
+    if (t) console.log(`  token: ${t.token}  (fixture token '${t.name}', scopes: ${t.scopes.join(', ')})`);
+    const slug = [...p.collections.keys()].find((s) => s === 'products') ?? [...p.collections.keys()][0];
+    console.log('  try:');
+    console.log(`    curl ${h3} ${url}/api`);
+    if (slug) console.log(`    curl -g ${h3} ${q(`${url}/api/${slug}?paginate=2&where[price][gt]=50`)}`);
+    console.log('');
+    continue;
+  }
   const auth = p.record.public ? '' : t ? `-H ${q(`Authorization: Bearer ${t.token}`)} ` : `-H 'Authorization: Bearer <token>' `;
   console.log(`project '${p.record.id}': ${url}/api/${p.record.id}`);
   if (t) console.log(`  token: ${t.token}  (fixture token '${t.name}', scopes: ${t.scopes.join(', ')})`);

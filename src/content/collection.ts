@@ -142,6 +142,8 @@ export function buildCollection(
       continue;
     }
     knownIds.add(record.id);
+    // elmapi3: a relation may name its target by file name as well as by (derived) uuid.
+    if (project.dialect === 'elmapi3') knownIds.add(baseName(file.rel));
     const other = byId.get(record.id);
     if (other) {
       issues.error(file.rel, `duplicate id '${record.id}': ${other.file} has the same id (ids must be unique in a collection)`, { field: 'id' });
@@ -163,6 +165,7 @@ export function buildCollection(
     sort,
     fields,
     entries: sortOnce(memo, key, listed, sort),
+    ...(config.singleton ? { singleton: true } : {}),
   };
   return { record, parsed: parsedOf, knownIds, config, configFile };
 }

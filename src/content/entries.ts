@@ -11,6 +11,7 @@ import { entryLine, type ParsedEntry } from './parse.js';
 import type { ProjectConfig } from './project.js';
 import { isoFromMs, parseDateTime } from './timestamps.js';
 import { commentedValueHint } from './unquoted-colour.js';
+import { entryUuid, isUuid, UUID_HINT } from './uuid.js';
 import { coerceField, type RenderMarkdown } from './values.js';
 
 export interface CollectionContext {
@@ -79,6 +80,11 @@ export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntr
   if (data.id !== undefined && data.id !== null) {
     if (typeof data.id === 'string' || typeof data.id === 'number') id = String(data.id);
     else err('id', `expected an entry id, got ${describe(data.id)}`);
+  }
+  // elmapi3: entries are named by uuid; a file without one gets a uuid derived from where it lies.
+  if (project.dialect === 'elmapi3') {
+    if (data.id === undefined || data.id === null) id = entryUuid(project.id, collection.slug, file.rel.slice(file.rel.lastIndexOf('/') + 1));
+    else if (!isUuid(id)) err('id', `in a project of dialect elmapi3 an entry's 'id:' must be ${UUID_HINT}; got '${id}' (or leave 'id:' out: a uuid is derived from the file name)`);
   }
   const idIssue = idProblem('entry id', id);
   if (idIssue) {

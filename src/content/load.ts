@@ -19,6 +19,7 @@ import { readProject } from './project.js';
 import { renderRichtext, richtextReady } from './richtext.js';
 import { readCollectionConfig } from './schema.js';
 import { resolveReferences } from './resolve.js';
+import { mediaUuid } from './uuid.js';
 
 export interface LoadOptions {
   /** Treat drafts as published (`cqa build --drafts`). */
@@ -259,11 +260,14 @@ async function loadProject(
   const dims = await mapLimit(layout.media, READ_CONCURRENCY, (f) => readMediaFile(f, ctx));
   const mediaIds = new Set(layout.media.map((f) => f.rel.slice(mediaPrefix.length)));
   const numbered = config.dialect === 'elmapi';
-  const meta = readMediaMeta(layout.mediaMeta && readYamlFile(layout.mediaMeta, ctx), mediaIds, layout.mediaMeta?.rel ?? '', issues, numbered);
+  const v3 = config.dialect === 'elmapi3';
+  const meta = readMediaMeta(layout.mediaMeta && readYamlFile(layout.mediaMeta, ctx), mediaIds, layout.mediaMeta?.rel ?? '', issues, numbered, v3);
   const media: MediaRecord[] = layout.media
     .map((f, i) => {
       const id = f.rel.slice(mediaPrefix.length);
-      return mediaRecord(id, f.abs, f.size, dims[i] as Dimensions, meta.get(id));
+      const record = mediaRecord(id, f.abs, f.size, dims[i] as Dimensions, meta.get(id));
+      // elmapi3 names every asset by uuid: given in _media.yaml, else derived from the path.
+      return v3 && record.uuid === undefined ? { ...record, uuid: mediaUuid(config.id, id) } : record;
     })
     .sort((a, b) => compareCodePoints(a.id, b.id));
   if (numbered) checkMediaNumbers(media, layout.mediaMeta?.rel ?? `${layout.folder}/media`, issues);

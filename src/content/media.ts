@@ -8,6 +8,7 @@ import type { ParseCache } from './parse-cache.js';
 import { describe, isPlainObject, type IssueList } from './issues.js';
 import type { ParsedYaml } from './parse.js';
 import { openListed, type ListedFile } from './open-content.js';
+import { isUuid, UUID_HINT } from './uuid.js';
 
 export interface Dimensions {
   readonly width: number | null;
@@ -61,6 +62,8 @@ export interface MediaMeta {
   readonly alt: string | null;
   /** `id:` — the item's integer id in the `elmapi` dialect. */
   readonly number?: number;
+  /** `uuid:` — the item's uuid in the `elmapi3` dialect. */
+  readonly uuid?: string;
 }
 
 /**
@@ -73,6 +76,7 @@ export function readMediaMeta(
   file: string,
   issues: IssueList,
   numbered = false,
+  withUuid = false,
 ): Map<string, MediaMeta> {
   const meta = new Map<string, MediaMeta>();
   if (!parsed) return meta;
@@ -100,8 +104,8 @@ export function readMediaMeta(
       return null;
     };
     for (const key of Object.keys(value)) {
-      if (key !== 'caption' && key !== 'alt' && !(numbered && key === 'id')) {
-        err([key], `unknown key '${key}'; media keys are caption, alt${numbered ? ', id' : ''}`);
+      if (key !== 'caption' && key !== 'alt' && !(numbered && key === 'id') && !(withUuid && key === 'uuid')) {
+        err([key], `unknown key '${key}'; media keys are caption, alt${numbered ? ', id' : ''}${withUuid ? ', uuid' : ''}`);
       }
     }
     let number: number | undefined;
@@ -109,7 +113,12 @@ export function readMediaMeta(
       if (typeof value.id === 'number' && Number.isSafeInteger(value.id) && value.id > 0) number = value.id;
       else err(['id'], `id: expected a positive integer (the media item's id in the elmapi dialect), got ${describe(value.id)}`);
     }
-    meta.set(id, { caption: text('caption'), alt: text('alt'), ...(number !== undefined ? { number } : {}) });
+    let uuid: string | undefined;
+    if (withUuid && value.uuid !== undefined && value.uuid !== null) {
+      if (isUuid(value.uuid)) uuid = value.uuid;
+      else err(['uuid'], `uuid: expected ${UUID_HINT}, got ${describe(value.uuid)}`);
+    }
+    meta.set(id, { caption: text('caption'), alt: text('alt'), ...(number !== undefined ? { number } : {}), ...(uuid !== undefined ? { uuid } : {}) });
   }
   return meta;
 }
@@ -127,6 +136,7 @@ export function mediaRecord(id: string, source: string, size: number, dims: Dime
     alt: meta?.alt ?? null,
     source,
     ...(meta?.number !== undefined ? { number: meta.number } : {}),
+    ...(meta?.uuid !== undefined ? { uuid: meta.uuid } : {}),
   };
 }
 

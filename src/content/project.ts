@@ -5,11 +5,12 @@ import { idProblem } from './identifiers.js';
 import { describe, isPlainObject, type IssueList } from './issues.js';
 import { isLocaleTag } from './locale.js';
 import type { ParsedYaml } from './parse.js';
+import { isUuid, UUID_HINT } from './uuid.js';
 
 /** What project.yaml says: a ProjectRecord without its collections and media. */
 export type ProjectConfig = Omit<ProjectRecord, 'collections' | 'media'>;
 
-const KEYS = ['id', 'name', 'description', 'default_locale', 'locales', 'public', 'dialect', 'tokens'];
+const KEYS = ['id', 'name', 'description', 'default_locale', 'locales', 'public', 'dialect', 'tokens', 'strict'];
 const TOKEN_KEYS = ['name', 'sha256', 'token', 'scopes'];
 const SCOPES: readonly Scope[] = ['read', 'drafts'];
 const SHA256 = /^[0-9a-fA-F]{64}$/;
@@ -68,7 +69,17 @@ export function readProject(parsed: ParsedYaml, folder: string, file: string, is
   let dialect: DialectName = 'cqa';
   if (raw.dialect !== undefined && raw.dialect !== null) {
     if (typeof raw.dialect === 'string' && (DIALECTS as readonly string[]).includes(raw.dialect)) dialect = raw.dialect as DialectName;
-    else err(['dialect'], `unknown dialect ${describe(raw.dialect)}; use one of ${DIALECTS.join(', ')} (cqa: this API's own shapes, elmapi: the original ElmapiCMS API's)`, 'dialect');
+    else err(['dialect'], `unknown dialect ${describe(raw.dialect)}; use one of ${DIALECTS.join(', ')} (cqa: this API's own shapes, elmapi: the original ElmapiCMS API's, elmapi3: today's ElmapiCMS v3/4 API)`, 'dialect');
+  }
+  // The v3 API names a project by its uuid in the `project-id` header.
+  if (dialect === 'elmapi3' && !isUuid(id)) {
+    err(raw.id === undefined ? [] : ['id'], `a project of dialect elmapi3 needs 'id:' to be ${UUID_HINT}; got '${id}'`, 'id');
+  }
+  let strict = false;
+  if (raw.strict !== undefined && raw.strict !== null) {
+    if (typeof raw.strict !== 'boolean') err(['strict'], `expected true or false, got ${describe(raw.strict)}`, 'strict');
+    else if (dialect !== 'elmapi3') err(['strict'], `'strict' applies to dialect elmapi3 only (it turns the real API's silent quirks into 422s)`, 'strict');
+    else strict = raw.strict;
   }
 
   const description = raw.description === undefined || raw.description === null ? null : text('description', '');
@@ -81,6 +92,7 @@ export function readProject(parsed: ParsedYaml, folder: string, file: string, is
     public: isPublic,
     // Only a project that asks for another dialect carries the key: cqa models stay as they were.
     ...(dialect !== 'cqa' ? { dialect } : {}),
+    ...(strict ? { strict } : {}),
     tokens: readTokens(raw.tokens, parsed, file, issues),
   };
 }

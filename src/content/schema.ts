@@ -23,10 +23,12 @@ export interface CollectionConfig {
   /** `translations: true`: entries name their locale variants in the field `translations`. */
   readonly translations?: true;
   readonly translationsLine?: number | undefined;
+  /** `singleton: true` (elmapi3: the list route answers the one entry). */
+  readonly singleton?: boolean;
 }
 
-const KEYS = ['name', 'body_field', 'sort', 'fields', 'render', 'translations'];
-const OPTIONS = ['type', 'required', 'multiple', 'hidden', 'values', 'collection'];
+const KEYS = ['name', 'body_field', 'sort', 'fields', 'render', 'translations', 'singleton'];
+const OPTIONS = ['type', 'required', 'multiple', 'hidden', 'values', 'collection', 'fields', 'repeatable', 'range'];
 
 export function readCollectionConfig(
   parsed: ParsedYaml | undefined,
@@ -92,7 +94,11 @@ export function readCollectionConfig(
   }
   const translations = raw.translations === true ? ({ translations: true, translationsLine: parsed.lineOf(['translations']) } as const) : {};
 
-  return { name, body_field: bodyField, fields, sort, sortLine: parsed.lineOf(['sort']), fieldLines, ...(render ? { render, renderLine: parsed.lineOf(['render']) } : {}), ...translations };
+  let singleton = false;
+  if (typeof raw.singleton === 'boolean') singleton = raw.singleton;
+  else if (raw.singleton !== undefined && raw.singleton !== null) err(['singleton'], `expected true or false, got ${describe(raw.singleton)}`, 'singleton');
+
+  return { name, body_field: bodyField, fields, sort, sortLine: parsed.lineOf(['sort']), fieldLines, ...(render ? { render, renderLine: parsed.lineOf(['render']) } : {}), ...translations, ...(singleton ? { singleton } : {}) };
 }
 
 type Report = (path: (string | number)[], message: string) => void;
@@ -133,7 +139,7 @@ export function readFieldDef(name: string, def: unknown, report: Report): FieldD
     return fallback;
   }
   const type = spec.type;
-  const flag = (key: 'required' | 'multiple' | 'hidden'): boolean => {
+  const flag = (key: 'required' | 'multiple' | 'hidden' | 'repeatable' | 'range'): boolean => {
     const v = spec[key];
     if (v === undefined || v === null) return false;
     if (typeof v === 'boolean') return v;
@@ -146,8 +152,10 @@ export function readFieldDef(name: string, def: unknown, report: Report): FieldD
     type,
     required: flag('required'),
     multiple: flag('multiple'),
-    hidden: flag('hidden'),
+    // A password is never served, whatever the file says.
+    hidden: flag('hidden') || type === 'password',
   };
+  ok = readGroupAndRange(field, spec, report) && ok;
   if (type === 'enumeration') {
     const values = spec.values;
     if (!Array.isArray(values) || values.length === 0) {
@@ -178,6 +186,46 @@ export function readFieldDef(name: string, def: unknown, report: Report): FieldD
     ok = false;
   }
   return ok ? field : { ...fallback, hidden: field.hidden };
+}
+
+/** `fields:`/`repeatable:` of a group, `range:` of a date; false when something was reported. */
+function readGroupAndRange(field: { -readonly [K in keyof FieldDef]: FieldDef[K] }, spec: Record<string, unknown>, report: Report): boolean {
+  let ok = true;
+  const only = (key: string, types: string) => {
+    report([key], `'${key}' only applies to type ${types} (this field is ${field.type})`);
+    ok = false;
+  };
+  if (field.type === 'group') {
+    if (!isPlainObject(spec.fields) || Object.keys(spec.fields).length === 0) {
+      report(spec.fields === undefined ? [] : ['fields'], `a group needs 'fields': a mapping of its child fields, like { type: group, fields: { label: text, url: text } }`);
+      return false;
+    }
+    const children: FieldDef[] = [];
+    for (const [childName, def] of Object.entries(spec.fields)) {
+      const child = readFieldDef(childName, def, (path, message) => report(['fields', childName, ...path], message));
+      if (child.type === 'group') {
+        report(['fields', childName], 'a group cannot hold another group (ElmapiCMS nests one level)');
+        ok = false;
+      } else children.push(child);
+    }
+    field.fields = children;
+    if (spec.repeatable === true) field.repeatable = true;
+    else if (spec.repeatable !== undefined && spec.repeatable !== null && spec.repeatable !== false) {
+      report(['repeatable'], `repeatable must be true or false, got ${describe(spec.repeatable)}`);
+      ok = false;
+    }
+  } else {
+    if (spec.fields !== undefined) only('fields', 'group');
+    if (spec.repeatable !== undefined) only('repeatable', 'group');
+  }
+  if (spec.range !== undefined) {
+    if (field.type !== 'date' && field.type !== 'datetime') only('range', 'date or datetime');
+    else if (typeof spec.range !== 'boolean') {
+      report(['range'], `range must be true or false, got ${describe(spec.range)}`);
+      ok = false;
+    } else if (spec.range) field.range = true;
+  }
+  return ok;
 }
 
 /** Parses `field[:asc|:desc]` keys separated by commas and checks that each field exists. */

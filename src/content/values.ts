@@ -27,6 +27,8 @@ const YAML11_BOOLEANS = /^(?:yes|no|on|off|y|n)$/i;
 /** Coerces the value of `field` in one entry; `null` stays an explicit null. */
 export function coerceField(field: FieldDef, raw: unknown, render: RenderMarkdown): CoerceResult {
   if (raw === null) return { value: null, problems: [] };
+  if (field.type === 'group') return coerceGroup(field, raw, render);
+  if (field.range) return coerceRange(field, raw, render);
   if (field.type === 'json' && !field.multiple) return { value: raw as JsonValue, problems: [] };
   if (field.multiple) {
     // A single value where a list is expected is read as a list of one.
@@ -80,7 +82,61 @@ export function expected(field: FieldDef): string {
       return `an entry id of collection '${field.collection ?? '?'}'`;
     case 'json':
       return 'any value';
+    case 'password':
+      return 'text (never served)';
+    case 'group':
+      return `a mapping of ${listNames((field.fields ?? []).map((f) => f.name), 8)}${field.repeatable ? ' (or a list of them)' : ''}`;
   }
+}
+
+/** A group: one mapping of its child fields (a repeatable group: a list of them), each child coerced. */
+function coerceGroup(field: FieldDef, raw: unknown, render: RenderMarkdown): CoerceResult {
+  const problems: ValueProblem[] = [];
+  const children = new Map((field.fields ?? []).map((f) => [f.name, f]));
+  const one = (item: unknown, index: number | undefined): Record<string, FieldValue> | undefined => {
+    const where = index === undefined ? '' : `item ${index + 1}: `;
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+      problems.push({ message: `${where}expected ${expected(field)}, got ${describe(item)}`, index });
+      return undefined;
+    }
+    const out: Record<string, FieldValue> = {};
+    for (const [key, value] of Object.entries(item)) {
+      const child = children.get(key);
+      if (!child) {
+        problems.push({ message: `${where}'${key}' is not a field of group '${field.name}' (fields: ${listNames(children.keys(), children.size)})`, index });
+        continue;
+      }
+      const r = coerceField(child, value, render);
+      for (const p of r.problems) problems.push({ message: `${where}${key}: ${p.message}`, index });
+      if (r.value !== undefined) out[key] = r.value;
+    }
+    return out;
+  };
+  if (field.repeatable) {
+    const list = Array.isArray(raw) ? raw : [raw];
+    const values = list.map((item, i) => one(item, i)).filter((v): v is Record<string, FieldValue> => v !== undefined);
+    return { value: values, problems };
+  }
+  if (Array.isArray(raw)) return { value: undefined, problems: [{ message: `expected ${expected(field)}, got a list (declare the group with 'repeatable: true' to allow several)` }] };
+  return { value: one(raw, undefined), problems };
+}
+
+/** A date range: `{ start, end }`, each a date (or date-time) or empty. */
+function coerceRange(field: FieldDef, raw: unknown, render: RenderMarkdown): CoerceResult {
+  const single: FieldDef = { ...field, range: false, multiple: false };
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || Object.keys(raw).some((k) => k !== 'start' && k !== 'end')) {
+    return { value: undefined, problems: [{ message: `expected a range { start: ${expected(single)}, end: … }, got ${describe(raw)}` }] };
+  }
+  const r = raw as Record<string, unknown>;
+  const problems: ValueProblem[] = [];
+  const part = (key: 'start' | 'end'): FieldValue => {
+    if (r[key] === undefined || r[key] === null) return null;
+    const c = coerceField(single, r[key], render);
+    for (const p of c.problems) problems.push({ message: `${key}: ${p.message}` });
+    return c.value ?? null;
+  };
+  const value = { start: part('start'), end: part('end') };
+  return { value, problems };
 }
 
 /** The typed value, or a message saying what was expected. */
@@ -97,6 +153,7 @@ function coerceScalar(field: FieldDef, raw: unknown, render: RenderMarkdown): { 
     case 'text':
     case 'longtext':
     case 'markdown':
+    case 'password':
       return { value: String(raw) };
     case 'richtext':
       return { value: render(String(raw)) };

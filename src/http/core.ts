@@ -19,6 +19,8 @@ import { API_PROBLEMS, type Problem } from './problem.js';
 import { MEDIA_SEGMENT, route, type Route } from './routes.js';
 import { withServerUrl } from './openapi-server.js';
 import { mediaHeaders } from '../snapshot/media-headers.js';
+import { elmapi3Answer, type V3Answer } from './elmapi3/handler.js';
+import { headerText } from './elmapi3/warnings.js';
 
 export type { Platform } from './compress.js';
 export type { Encoding } from './accept.js';
@@ -206,6 +208,8 @@ export class HttpCore {
     try {
       const fate = this.controls?.decide(req.method, req.path, header(req.headers, 'prefer'));
       if (fate) return this.withFate(req, served, fate);
+      // The v3 dialect answers by the `project-id` header, which the memo does not key on.
+      if (header(req.headers, 'project-id') !== undefined) return this.dispatch(req, served);
       const { answer, inputs } = served.memo.get(req);
       if (answer) return answer;
       const r = this.dispatch(req, served);
@@ -243,6 +247,14 @@ export class HttpCore {
     const method = req.method;
     const page = this.explorer?.answer(req, this.platform);
     if (page) return page;
+    if (method !== 'OPTIONS') {
+      const v3 = elmapi3Answer(snapshot, req, this.platform.sha256Hex, (path) => {
+        const today = route(path);
+        const p = 'project' in today ? snapshot.projects.get(today.project) : undefined;
+        return p !== undefined && p.record.dialect !== 'elmapi3';
+      });
+      if (v3) return this.v3(req, v3);
+    }
     const r = route(req.path);
     const d = dialectOf(snapshot, r);
     if (method === 'OPTIONS') {
@@ -339,6 +351,27 @@ export class HttpCore {
       return this.problem(req, missing, {}, d);
     }
     return this.json(req, doc, cacheControl);
+  }
+
+  /** A v3 answer (src/http/elmapi3/): its body, one X-Cqa-Warning per silent quirk, the journal's note. */
+  private v3(req: CoreRequest, a: V3Answer): CoreResponse {
+    const bytes = this.platform.encodeText(a.body);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'content-length': String(bytes.length),
+      'cache-control': a.status !== 200 ? 'no-store' : a.private ? this.privateCache : this.cacheControl,
+      'x-ratelimit-limit': '300',
+      'x-ratelimit-remaining': '299',
+      ...this.cors.headers(header(req.headers, 'origin')),
+      ...this.vary('project-id', 'Authorization'),
+    };
+    if (a.warnings.length > 0) {
+      // One header line per problem would need a list type here; a comma is inside the texts, so lines are joined by the adapter-safe separator ' | '.
+      headers['x-cqa-warning'] = a.warnings.map(headerText).join(' | ');
+      const expose = headers['access-control-expose-headers'];
+      headers['access-control-expose-headers'] = expose ? `${expose}, X-Cqa-Warning` : 'X-Cqa-Warning';
+    }
+    return { status: a.status, headers, body: req.method === 'HEAD' ? null : bytes };
   }
 
   /** The answer to a query: cached, or computed now. A refusal is not cached (it costs little). */

@@ -14,7 +14,7 @@ export function corsPolicy(cors: string | undefined): CorsPolicy {
   const value = (cors ?? '*').trim() || '*';
   const preflight = {
     'access-control-allow-methods': ALLOWED_METHODS,
-    'access-control-allow-headers': 'Authorization, Accept, If-None-Match, Prefer',
+    'access-control-allow-headers': 'Authorization, Accept, If-None-Match, Prefer, project-id',
     'access-control-max-age': '600',
   };
   if (value === '*') {

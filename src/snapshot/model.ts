@@ -19,13 +19,16 @@ export const FIELD_TYPES = [
   'media',
   'relation',
   'json',
+  // elmapi3 only in spirit, valid everywhere: a password is never served; a group nests fields.
+  'password',
+  'group',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 export type Scope = 'read' | 'drafts';
 
 /** How a project answers: `cqa` (SPEC §4, the default) or `elmapi` (the original API's shapes). */
-export const DIALECTS = ['cqa', 'elmapi'] as const;
+export const DIALECTS = ['cqa', 'elmapi', 'elmapi3'] as const;
 export type DialectName = (typeof DIALECTS)[number];
 
 export interface FieldDef {
@@ -40,6 +43,12 @@ export interface FieldDef {
   readonly values?: readonly string[];
   /** relation: the slug of the target collection in the same project. */
   readonly collection?: string;
+  /** group: its child fields, in schema order. */
+  readonly fields?: readonly FieldDef[];
+  /** group: a list of instances rather than one. */
+  readonly repeatable?: boolean;
+  /** date/datetime: a range `{start, end}` rather than one value. */
+  readonly range?: boolean;
 }
 
 /**
@@ -99,6 +108,8 @@ export interface CollectionRecord {
   readonly fields: readonly FieldDef[];
   /** All entries, drafts included, in the collection's default order (stable, id tie-break). */
   readonly entries: readonly EntryRecord[];
+  /** `singleton: true` in _collection.yaml (the elmapi3 list route answers one entry). */
+  readonly singleton?: boolean;
 }
 
 export interface MediaRecord {
@@ -118,6 +129,8 @@ export interface MediaRecord {
    * (src/content/media-number.ts). Absent in hand-made models: then derived when needed.
    */
   readonly number?: number;
+  /** The uuid of the `elmapi3` dialect: `uuid:` in _media.yaml, else derived from the project and path. */
+  readonly uuid?: string;
 }
 
 export interface TokenRecord {
@@ -136,6 +149,8 @@ export interface ProjectRecord {
   readonly public: boolean;
   /** Absent: `cqa`. */
   readonly dialect?: DialectName;
+  /** elmapi3: what the real API silently accepts is answered 422 (`strict: true` in project.yaml). */
+  readonly strict?: boolean;
   readonly tokens: readonly TokenRecord[];
   readonly collections: readonly CollectionRecord[];
   /** Sorted by id. */

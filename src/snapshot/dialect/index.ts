@@ -2,12 +2,13 @@
 import type { DialectName, ProjectRecord } from '../model.js';
 import { cqa } from './cqa.js';
 import { elmapi } from './elmapi.js';
+import { elmapi3 } from './elmapi3.js';
 import type { Dialect } from './types.js';
 
 export type { Dialect } from './types.js';
-export { cqa, elmapi };
+export { cqa, elmapi, elmapi3 };
 
-const DIALECTS: Readonly<Record<DialectName, Dialect>> = { cqa, elmapi };
+const DIALECTS: Readonly<Record<DialectName, Dialect>> = { cqa, elmapi, elmapi3 };
 
 export function dialectOf(project: Pick<ProjectRecord, 'dialect'>): Dialect {
   return DIALECTS[project.dialect ?? 'cqa'];

@@ -1,0 +1,30 @@
+// What the real v3 API silently does with a request, said out loud: each problem names the
+// parameter and the fix. Served as X-Cqa-Warning headers (and in the journal/log), or as a 422 in
+// Laravel's validation shape when the project is `strict: true`. No Node imports.
+
+export interface Warning {
+  /** The parameter as written (`where[price][between]`). */
+  readonly param: string;
+  readonly text: string;
+}
+
+export class Warnings {
+  readonly list: Warning[] = [];
+  add(param: string, text: string): void {
+    if (this.list.length < 20 && !this.list.some((w) => w.param === param && w.text === text)) this.list.push({ param, text });
+  }
+}
+
+/** A header value must be one line of visible ASCII: anything else is escaped. */
+export function headerText(w: Warning): string {
+  return w.text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Laravel's ValidationException body: the first message (+ "(and N more errors)") and the errors by parameter. */
+export function validationBody(list: readonly Warning[]): string {
+  const errors: Record<string, string[]> = {};
+  for (const w of list) (errors[w.param] ??= []).push(w.text);
+  const first = list[0]?.text ?? 'The given data was invalid.';
+  const more = list.length - 1;
+  return JSON.stringify({ message: more > 0 ? `${first} (and ${more} more error${more > 1 ? 's' : ''})` : first, errors });
+}

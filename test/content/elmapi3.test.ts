@@ -1,0 +1,34 @@
+// The elmapi3 content tree (docs/content.md): uuid project ids, derived entry uuids, groups, ranges.
+import { describe, expect, it } from 'vitest';
+import { load } from './helpers.js';
+
+const P = 'id: 3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10\nname: S\ndialect: elmapi3\nlocales: [en, fr]\n';
+
+describe('elmapi3 content', () => {
+  it('a project id that is not a uuid is a content error naming file, line and field', async () => {
+    const r = await load({ 'p/project.yaml': 'name: S\ndialect: elmapi3\nid: shop\n' });
+    expect(r.issues).toEqual([expect.objectContaining({ file: 'p/project.yaml', line: 3, field: 'id', message: expect.stringContaining('needs \'id:\' to be a uuid') })]);
+  });
+
+  it('entry uuids: given ones must be uuids; others are derived (v5) from project, collection and file name', async () => {
+    const tree = { 'p/project.yaml': P, 'p/posts/a.yaml': 'title: A\n', 'p/posts/a.fr.yaml': 'title: A fr\n' };
+    const one = await load(tree);
+    const two = await load(tree);
+    const ids = (r: typeof one) => r.model.projects[0]?.collections[0]?.entries.map((e) => e.id);
+    expect(ids(one)).toEqual(ids(two));
+    for (const id of ids(one) ?? []) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const bad = await load({ 'p/project.yaml': P, 'p/posts/a.yaml': 'id: hello\ntitle: A\n' });
+    expect(bad.issues).toEqual([expect.objectContaining({ file: 'p/posts/a.yaml', line: 1, field: 'id' })]);
+  });
+
+  it('group, password and range fields are checked like any field', async () => {
+    const schema = 'fields:\n  title: text\n  secret: password\n  season: { type: date, range: true }\n  links: { type: group, repeatable: true, fields: { label: text, url: text } }\n';
+    const ok = await load({ 'p/project.yaml': P, 'p/posts/_collection.yaml': schema, 'p/posts/a.yaml': 'title: A\nsecret: x\nseason: { start: 2026-01-01 }\nlinks: [{ label: L, url: u }]\n' });
+    expect(ok.issues).toEqual([]);
+    const fields = ok.model.projects[0]?.collections[0]?.fields;
+    expect(fields?.find((f) => f.name === 'secret')?.hidden).toBe(true);
+    const bad = await load({ 'p/project.yaml': P, 'p/posts/_collection.yaml': schema, 'p/posts/a.yaml': 'title: A\nseason: 2026-01-01\nlinks: [{ label: L, colour: red }]\n' });
+    expect(bad.issues.map((i) => `${i.line}:${i.field}`)).toEqual(['2:season', '3:links']);
+    expect(bad.issues[1]?.message).toContain("'colour' is not a field of group 'links'");
+  });
+});

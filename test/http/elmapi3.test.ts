@@ -1,0 +1,252 @@
+// The `elmapi3` dialect (today's ElmapiCMS v3/4.0, /work/shared/elmapi3-dialect.md) as a consumer of
+// the real API sees it: requests made exactly as the official SDK makes them (superagent 10,
+// `.set('project-id', …)`, `.query(obj)` with nested where), answers read as the templates read
+// them (`entry.fields.title`, `meta.total`, `links.next`), against startServer() over a socket and
+// the same wire query through the edge handler (createHandler).
+import qs from 'qs';
+import superagent from 'superagent';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContent } from '../../src/content/index.js';
+import { createHandler } from '../../src/http/fetch.js';
+import { startServer, type RunningServer } from '../../src/http/start.js';
+import { createSnapshot } from '../../src/snapshot/create.js';
+import type { ProjectRecord } from '../../src/snapshot/model.js';
+import type { Snapshot } from '../../src/snapshot/types.js';
+
+const SHOP = '3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10';
+const TOKEN = 'shop3-token';
+const ALPHA = '9b1f6c52-3a41-4d7e-9a57-0c1b8e2f4a10';
+
+let server: RunningServer;
+let snapshot: Snapshot;
+let edge: (r: Request) => Promise<Response>;
+
+beforeAll(async () => {
+  const { model, issues } = await loadContent('content');
+  expect(issues).toEqual([]);
+  const shop = model.projects.find((p) => p.id === SHOP) as ProjectRecord;
+  const strict: ProjectRecord = { ...shop, id: '11111111-2222-4333-8444-555555555555', strict: true };
+  const readOnly: ProjectRecord = { ...shop, id: '22222222-2222-4333-8444-555555555555', public: true, tokens: [{ name: 'r', sha256: shop.tokens[0]?.sha256 as string, scopes: ['read'] }] };
+  // The whole sample (all three dialects in one server) plus a strict copy and a public copy.
+  snapshot = createSnapshot({ projects: [...model.projects, strict, readOnly] });
+  server = await startServer({ snapshot, host: '127.0.0.1', port: 0 });
+  const h = createHandler(snapshot);
+  edge = (r) => Promise.resolve(h(r));
+}, 60_000);
+afterAll(() => server?.close());
+
+interface Got {
+  status: number;
+  body: any;
+  text: string;
+  warning: string | undefined;
+}
+
+type Params = Record<string, unknown>;
+
+/** The SDK's request: base + path, headers it sets, `.query(params)`; errors are answers too. */
+async function sdk(path: string, params: Params = {}, project = SHOP, token: string | undefined = TOKEN): Promise<Got> {
+  let req = superagent.get(`${server.url}/api${path}`).set('Accept', 'application/json').ok(() => true);
+  if (project) req = req.set('project-id', project);
+  if (token) req = req.set('Authorization', `Bearer ${token}`);
+  const res = await req.query(params);
+  return { status: res.status, body: res.body, text: res.text, warning: res.headers['x-cqa-warning'] };
+}
+
+/** The same wire query (superagent 10: qs.stringify with indices: false, strictNullHandling) to the edge handler. */
+async function viaEdge(path: string, params: Params = {}, project = SHOP, token: string | undefined = TOKEN): Promise<Got> {
+  const q = qs.stringify(params, { indices: false, strictNullHandling: true });
+  const headers: Record<string, string> = { accept: 'application/json', host: new URL(server.url).host };
+  if (project) headers['project-id'] = project;
+  if (token) headers.authorization = `Bearer ${token}`;
+  const res = await edge(new Request(`${server.url}/api${path}${q ? `?${q}` : ''}`, { headers }));
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, text, warning: res.headers.get('x-cqa-warning') ?? undefined };
+}
+
+const titles = (list: any[]) => list.map((e) => e.fields.title);
+
+describe.each([
+  ['startServer + superagent', sdk],
+  ['edge handler', viaEdge],
+])('elmapi3 (%s)', (_name, call) => {
+  it('R1 project: the sheet keys in order; with=collections adds them', async () => {
+    const r = await call('/');
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body)).toEqual(['uuid', 'name', 'description', 'preview_url', 'default_locale', 'locales']);
+    expect(r.body).toMatchObject({ uuid: SHOP, default_locale: 'en', locales: ['en', 'fr'], preview_url: null });
+    const w = await call('/', { with: 'collections' });
+    expect(w.body.collections.map((c: any) => c.slug)).toEqual(['pages', 'products', 'settings']);
+    expect(w.body.collections[0].fields).toBeUndefined();
+  });
+
+  it('R2/R3 collections: is_singleton, flat field list with group children after their group', async () => {
+    const list = await call('/collections');
+    expect(list.body.find((c: any) => c.slug === 'settings')).toMatchObject({ is_singleton: true });
+    expect(Object.keys(list.body[0])).toEqual(['uuid', 'name', 'slug', 'is_singleton', 'created_at', 'updated_at']);
+    const one = await call('/collections/products');
+    const names = one.body.fields.map((f: any) => `${f.name}:${f.parent_field_id === null ? '' : 'child'}`);
+    expect(names.slice(names.indexOf('variants:'), names.indexOf('variants:') + 3)).toEqual(['variants:', 'size:child', 'sku:child']);
+    expect((await call('/collections/nope')).body).toEqual({ message: 'Collection not found.' });
+  });
+
+  it('R4 list: bare array, newest first, entries {uuid, locale, published_at, fields}', async () => {
+    const r = await call('/products');
+    expect(r.status).toBe(200);
+    expect(titles(r.body)).toEqual(['Summit Pack', 'Trail Jacket', 'Alpha Shirt']);
+    const alpha = r.body[2];
+    expect(Object.keys(alpha)).toEqual(['uuid', 'locale', 'published_at', 'fields']);
+    expect(alpha.uuid).toBe(ALPHA);
+    expect(alpha.published_at).toBe('2026-03-01T09:00:00+00:00');
+    // Groups first; password never; media a list of assets; date range; enumeration an array.
+    expect(Object.keys(alpha.fields)[0]).toBe('variants');
+    expect(alpha.fields.supplier_code).toBeUndefined();
+    expect(r.text).not.toContain('not-for-the-api');
+    expect(alpha.fields.variants).toEqual([{ size: 'S', sku: 'AS-S' }, { size: 'M', sku: 'AS-M' }]);
+    expect(alpha.fields.season).toEqual({ start: '2026-04-01 00:00:00', end: '2026-09-30 00:00:00' });
+    expect(alpha.fields.tags).toEqual(['sale', 'summer']);
+    expect(alpha.fields.images[0]).toMatchObject({ uuid: '0d4c3e55-8f0a-4f7e-b2a1-5c9d6e7f8a90', filename: 'shirt.png', mime_type: 'image/png', pending_image_processing: false });
+    expect(alpha.fields.images[0].size).toMatch(/^\d+(\.\d\d KB| bytes)$/);
+    expect(alpha.fields.images[0].metadata).toMatchObject({ alt_text: 'Alpha Shirt, front' });
+    // Relations embed, cycles are stubbed.
+    expect(alpha.fields.related[0].fields.title).toBe('Trail Jacket');
+    expect(alpha.fields.related[0].fields.related[0]).toEqual({ uuid: ALPHA, locale: 'en', published_at: '2026-03-01T09:00:00+00:00', fields: [] });
+  });
+
+  it('paginate + page: Laravel {data, links, meta}; links carry the query', async () => {
+    const r = await call('/products', { paginate: 2, sort: 'price:asc' });
+    expect(Object.keys(r.body)).toEqual(['data', 'links', 'meta']);
+    expect(titles(r.body.data)).toEqual(['Alpha Shirt', 'Summit Pack']);
+    expect(r.body.meta).toMatchObject({ current_page: 1, from: 1, last_page: 2, per_page: 2, to: 2, total: 3 });
+    expect(Object.keys(r.body.meta)).toEqual(['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total']);
+    expect(r.body.links.next).toBe(`${server.url}/api/products?paginate=2&sort=price%3Aasc&page=2`);
+    expect(r.body.links.prev).toBeNull();
+    const next = await call('/products', { paginate: 2, sort: 'price:asc', page: 2 });
+    expect(titles(next.body.data)).toEqual(['Trail Jacket']);
+    const past = await call('/products', { paginate: 2, page: 9 });
+    expect(past.body.data).toEqual([]);
+    expect(past.body.meta).toMatchObject({ current_page: 9, from: null, to: null });
+  });
+
+  it('count, first, limit/offset, exclude, timestamps by presence', async () => {
+    expect((await call('/products', { count: true, limit: 1 })).body).toEqual({ count: 3 });
+    expect((await call('/products', { first: '' })).body.fields.title).toBe('Summit Pack');
+    expect(titles((await call('/products', { limit: 1, offset: 1 })).body)).toEqual(['Trail Jacket']);
+    const ex = await call('/products', { exclude: 'related,size' });
+    expect(ex.body[2].fields.related).toBeUndefined();
+    expect(ex.body[2].fields.variants).toEqual([{ sku: 'AS-S' }, { sku: 'AS-M' }]);
+    const ts = await call('/products', { timestamps: false });
+    expect(Object.keys(ts.body[0])).toEqual(['uuid', 'locale', 'published_at', 'fields', 'created_at', 'updated_at']);
+  });
+
+  it('where: operators, numbers compared numerically, like case-blind substring, or groups', async () => {
+    expect(titles((await call('/products', { where: { price: { gt: 79 } } })).body)).toEqual(['Summit Pack', 'Trail Jacket']);
+    expect(titles((await call('/products', { where: { title: { like: 'shirt' } } })).body)).toEqual(['Alpha Shirt']);
+    expect(titles((await call('/products', { where: { tags: 'winter' } })).body)).toEqual(['Trail Jacket']);
+    expect(titles((await call('/products', { where: { in_stock: 'false' } })).body)).toEqual(['Trail Jacket']);
+    expect(titles((await call('/products', { where: { price: { between: '30,120' } } })).body)).toEqual(['Summit Pack', 'Trail Jacket']);
+    const or = await call('/products', { where: { or: { 0: { title: { like: 'shirt' } }, 1: { title: { like: 'jacket' } } } } });
+    expect(titles(or.body)).toEqual(['Trail Jacket', 'Alpha Shirt']);
+    expect(titles((await call('/products', { where: { related: { title: 'Trail Jacket' } } })).body)).toEqual(['Alpha Shirt']);
+  });
+
+  it('the SDK array forms collapse as PHP collapses them, with a warning naming the fix', async () => {
+    const r = await call('/products', { where: { price: { between: [30, 120] } } });
+    // One bound left: v3 only checks that price has a value.
+    expect(titles(r.body)).toEqual(['Summit Pack', 'Trail Jacket', 'Alpha Shirt']);
+    expect(r.warning).toContain("where[price][between] was sent 2 times; PHP keeps only '120': send '30,120'");
+    const or = await call('/products', { where: { or: [{ title: { like: 'shirt' } }, { title: { like: 'jacket' } }] } });
+    expect(titles(or.body)).toEqual(['Trail Jacket']);
+  });
+
+  it('silent quirks answered as v3 does, each with X-Cqa-Warning', async () => {
+    const unknown = await call('/products', { where: { colour: 'red' } });
+    expect(unknown.body).toEqual([]);
+    expect(unknown.warning).toContain("no field 'colour'");
+    // A first key that is no operator makes a relation filter (matches nothing); a later one is eq.
+    const first = await call('/products', { where: { price: { gtt: 25 } } });
+    expect(first.body).toEqual([]);
+    expect(first.warning).toContain("'gtt' is not an operator");
+    const op = await call('/products', { where: { price: { gt: 20, gtt: 25 } } });
+    expect(titles(op.body)).toEqual(['Alpha Shirt']);
+    expect(op.warning).toContain("unknown operator 'gtt'");
+    const inNumber = await call('/products', { where: { price: { in: '25,120' } } });
+    expect(inNumber.body).toEqual([]);
+    expect(inNumber.warning).toContain("'in' on text only");
+    const sort = await call('/products', { sort: 'price:desc' });
+    expect(titles(sort.body)).toEqual(['Alpha Shirt', 'Trail Jacket', 'Summit Pack']);
+    expect(sort.warning).toContain('add paginate=N');
+    expect((await call('/products')).warning).toBeUndefined();
+  });
+
+  it('strict: true turns the warnings into 422 in Laravel validation shape', async () => {
+    const r = await call('/products', { where: { colour: 'red' } }, '11111111-2222-4333-8444-555555555555');
+    expect(r.status).toBe(422);
+    expect(Object.keys(r.body)).toEqual(['message', 'errors']);
+    expect(r.body.errors['where[colour]'][0]).toContain("no field 'colour'");
+    expect((await call('/products', {}, '11111111-2222-4333-8444-555555555555')).status).toBe(200);
+  });
+
+  it('singleton: one bare entry in the default locale; locale=fr the translation', async () => {
+    expect((await call('/settings')).body.fields.site_name).toBe('Alpine Outfitters');
+    expect((await call('/settings', { locale: 'fr' })).body.fields.site_name).toBe('Alpine Équipement');
+  });
+
+  it('R5 entry, translation_locale, state=draft (drafts scope), 404 bodies', async () => {
+    const pages = (await call('/pages', { locale: 'en' })).body;
+    const about = pages[0].uuid;
+    expect((await call(`/pages/${about}`)).body.fields.title).toBe('About us');
+    expect((await call(`/pages/${about}`, { translation_locale: 'fr' })).body.fields.title).toBe('À propos');
+    expect((await call(`/pages/${about}`, { translation_locale: 'de' })).body).toEqual({ message: "Translation not found for locale 'de'." });
+    expect((await call(`/products/${ALPHA}`, { translation_locale: 'fr' })).body).toEqual({ message: 'This entry has no translations linked.' });
+    expect((await call('/products/00000000-0000-4000-8000-000000000000')).body).toEqual({ message: 'Content not found.' });
+    expect((await call('/nope')).body).toEqual({ message: 'Collection not found.' });
+    const drafts = await call('/products', { state: 'draft' });
+    expect(titles(drafts.body)).toEqual(['Glacier Boots']);
+    expect(drafts.body[0].fields.price).toBe('210.000000');
+    expect((await call('/products', { state: 'draft' }, '22222222-2222-4333-8444-555555555555', '')).status).toBe(403);
+  });
+
+  it('files: paginated (25), by uuid, by name; 404 {"error":"Asset not found"}', async () => {
+    const r = await call('/files');
+    expect(r.body.meta).toMatchObject({ per_page: 25, total: 1 });
+    expect(r.body.data[0].filename).toBe('shirt.png');
+    expect((await call('/files/0d4c3e55-8f0a-4f7e-b2a1-5c9d6e7f8a90')).body.filename).toBe('shirt.png');
+    expect((await call('/files/name/shirt.png')).body.uuid).toBe('0d4c3e55-8f0a-4f7e-b2a1-5c9d6e7f8a90');
+    expect((await call('/files/name/nope.png')).body).toEqual({ error: 'Asset not found' });
+  });
+
+  it('auth and project errors (§6, §7)', async () => {
+    expect(await call('/products', {}, '', TOKEN)).toMatchObject({ status: 400, body: { message: 'Project header missing.' } });
+    expect(await call('/products', {}, '00000000-0000-4000-8000-000000000000')).toMatchObject({ status: 404, body: { message: 'Project not found.' } });
+    expect(await call('/products', {}, SHOP, '')).toMatchObject({ status: 401, body: { message: 'Unauthenticated.' } });
+    expect(await call('/products', {}, SHOP, 'travel-token')).toMatchObject({ status: 401, body: { message: 'Unauthenticated.' } });
+    expect(await call('/products', {}, SHOP, 'uak_x')).toMatchObject({ status: 401 });
+    const pub = '22222222-2222-4333-8444-555555555555';
+    expect((await call('/products', {}, pub, '')).status).toBe(200);
+    expect(await call('/files', {}, pub, '')).toMatchObject({ status: 403, body: { message: "API token doesn't have the right abilities!" } });
+    expect(await call(`/products/${ALPHA}/versions`, {}, pub, '')).toMatchObject({ status: 403 });
+    expect((await call(`/products/${ALPHA}/versions`)).body[0]).toMatchObject({ version_number: 1, is_current_published: true });
+    expect((await call(`/products/${ALPHA}/versions/2`)).body).toEqual({ message: 'Version not found.' });
+  });
+
+  it('a related draft is never named without the drafts scope (cqa promise; v3 would stub it)', async () => {
+    const pub = '22222222-2222-4333-8444-555555555555';
+    const drafts = (await call('/products', { state: 'draft' })).body;
+    const boots = drafts[0].uuid;
+    for (const [project, token] of [[pub, ''], [pub, TOKEN]] as const) {
+      const r = await call('/products', { timestamps: '' }, project, token);
+      expect(r.text).not.toContain(boots);
+      expect(r.body[0].fields.related).toEqual([]);
+      expect((await call('/products', { where: { related: { title: 'Glacier Boots' } } }, project, token)).body).toEqual([]);
+      expect((await call(`/products/${boots}/versions`, {}, project, TOKEN)).status).toBe(404);
+      expect((await call(`/products/${boots}`, { translation_locale: 'fr' }, project, token)).body).toEqual({ message: 'Content not found.' });
+    }
+  });
+
+  it('other dialects are routed as before in the same server', async () => {
+    const res = await fetch(`${server.url}/api/demo`, { headers: { accept: 'application/json', authorization: 'Bearer demo-token' } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as any).data.id).toBe('demo');
+  });
+});
