@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildSnapshot, startServer, writeDist } from '../lib/index.js';
-import { pull } from '../lib/pull/pull.js';
+import { pull } from '../lib/node/pull/pull.js';
 import { generateContent, PROJECT_ID, TOKEN } from './generate-content.mjs';
 
 const { values } = parseArgs({ options: { entries: { type: 'string', default: '10000' } } });

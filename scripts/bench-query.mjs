@@ -9,11 +9,11 @@
 // Importable too: `import { runP3 } from './bench-query.mjs'` → { value, goal, unit, pass, detail, ... }.
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { queryEntries } from '../lib/query/index.js';
-import { createSnapshot } from '../lib/snapshot/create.js';
+import { queryEntries } from '../lib/core/query/index.js';
+import { createSnapshot } from '../lib/core/snapshot/create.js';
 import { mulberry32 } from './generate-content.mjs';
-import { entryComparator } from '../lib/snapshot/order.js';
-import { entryJson, listJson } from '../lib/snapshot/serialize.js';
+import { entryComparator } from '../lib/core/snapshot/order.js';
+import { entryJson, listJson } from '../lib/core/snapshot/serialize.js';
 import { loadSqlite, sqliteAnchor } from './bench/sqlite-anchor.mjs';
 
 const rng = mulberry32;
@@ -157,7 +157,7 @@ export function runP3({ entries = 100_000, iterations = 300, rounds = 3, dialect
   const col = project.collections.get('products');
   log(`snapshot of ${entries} entries built in ${(performance.now() - t0).toFixed(0)} ms`);
   // Each query evaluated anew, as SQLite and the naive baseline do: without `reuse: false` the
-  // repeats would be answered from the matches kept for paging (src/query/results.ts).
+  // repeats would be answered from the matches kept for paging (src/core/query/results.ts).
   const ctx = { scopes: new Set(['read']), maxLimit: 1000, reuse: false };
 
   // Same answers, and warm-up (the engine builds its column/index caches lazily, once).
@@ -197,7 +197,7 @@ export function runP3({ entries = 100_000, iterations = 300, rounds = 3, dialect
     delete p.e;
   });
   // A client paging through each list (offsets 0…iterations-1): answered from the matches kept
-  // for its filter and sort after the first pages (src/query/results.ts).
+  // for its filter and sort after the first pages (src/core/query/results.ts).
   const paging = { scopes: new Set(['read']), maxLimit: 1000 };
   const paged = [];
   QUERIES.forEach((query, k) => {

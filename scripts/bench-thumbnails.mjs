@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { createSnapshot, loadContent, startServer, writeDist } from '../lib/index.js';
-import { makeThumbnail } from '../lib/snapshot/thumbnail.js';
+import { makeThumbnail } from '../lib/node/output/thumbnail.js';
 
 function photo(width, height, format, seed = 1) {
   const px = Buffer.alloc(width * height * 3);

@@ -1,4 +1,4 @@
-// docs/cli.md's reference part, made from the commands' specs (src/commands/*.ts, compiled to lib/):
+// docs/cli.md's reference part, made from the commands' specs (src/node/commands/*.ts, compiled to lib/):
 // the same text as `cqa <command> --help`, so the page cannot drift from what the CLI accepts.
 //   node scripts/cli-docs.mjs           exit 1 when docs/cli.md is out of date
 //   node scripts/cli-docs.mjs --write   rewrite that part of docs/cli.md
@@ -14,12 +14,12 @@ const END = '<!-- end of generated part -->';
 /** The generated part, markers included. */
 export async function cliReference() {
   const { USAGE } = await import(`${ROOT}lib/cli.js`);
-  const { formatHelp } = await import(`${ROOT}lib/commands/help.js`);
+  const { formatHelp } = await import(`${ROOT}lib/node/commands/help.js`);
   const parts = [START, '', '```text', USAGE, '```'];
   // The commands in the order `cqa --help` lists them (`  build    [content]   …`).
   const commands = USAGE.slice(USAGE.indexOf('Commands:')).match(/^ {2}[a-z]+/gm).map((line) => line.trim());
   for (const name of commands) {
-    const { spec } = await import(`${ROOT}lib/commands/${name}.js`);
+    const { spec } = await import(`${ROOT}lib/node/commands/${name}.js`);
     parts.push('', `### cqa ${name}`, '', '```text', formatHelp(spec).trimEnd(), '```');
   }
   return [...parts, '', END].join('\n');

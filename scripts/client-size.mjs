@@ -2,12 +2,15 @@
 // browser (a Node import fails the build). Printed by `npm run bench`, asserted by
 // test/client/bundle.test.ts against the budget of issue 12.
 //
-//   node scripts/client-size.mjs   → { "bytes": 41746, "budget": 61440 }
+//   node scripts/client-size.mjs   → { "bytes": …, "budget": 69632 }
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
-export const CLIENT_BUDGET = 60 * 1024;
-const ENTRY = fileURLToPath(new URL('../src/client/index.ts', import.meta.url));
+// 68 KiB since the third security round and the DX round (issue 20, 24): the static client runs
+// the query engine, so it carries the linear `like` matcher and the cost budget, and the client
+// checks path segments and query keys before sending (68,070 bytes then; 60 KiB before).
+export const CLIENT_BUDGET = 68 * 1024;
+const ENTRY = fileURLToPath(new URL('../src/core/client/index.ts', import.meta.url));
 
 /** The minified bundle of the client: its size, the budget, and the bundle itself. */
 export async function clientBundle() {

@@ -1,12 +1,12 @@
-// `cqa <command> [options]`: dispatches to src/commands/<command>.ts; `--help` anywhere (or
+// `cqa <command> [options]`: dispatches to src/node/commands/<command>.ts; `--help` anywhere (or
 // `cqa help <command>`) prints the command's options from its spec. Exit codes: 0 ok,
 // 1 content errors (and unexpected failures), 2 usage errors. Every error a command throws ends
-// here as one line `cqa <command>: <message>` (src/commands/errors.ts); a stack only with CQA_DEBUG=1.
-import { UsageError } from './commands/args.js';
-import { errorText, ListenError } from './commands/errors.js';
-import { formatHelp, type CommandSpec } from './commands/help.js';
-import { printableLines } from './printable.js';
-import { closestName } from './commands/suggest.js';
+// here as one line `cqa <command>: <message>` (src/node/commands/errors.ts); a stack only with CQA_DEBUG=1.
+import { UsageError } from './node/commands/args.js';
+import { errorText, ListenError } from './node/commands/errors.js';
+import { formatHelp, type CommandSpec } from './node/commands/help.js';
+import { printableLines } from './node/printable.js';
+import { closestName } from './node/commands/suggest.js';
 
 interface CommandModule {
   run(args: string[]): Promise<number>;
@@ -15,14 +15,14 @@ interface CommandModule {
 
 // Loaded lazily so `cqa check` does not pay for the HTTP server's imports, and vice versa.
 const COMMANDS: Record<string, () => Promise<CommandModule>> = {
-  build: () => import('./commands/build.js'),
-  serve: () => import('./commands/serve.js'),
-  preview: () => import('./commands/preview.js'),
-  check: () => import('./commands/check.js'),
-  token: () => import('./commands/token.js'),
-  types: () => import('./commands/types.js'),
-  pull: () => import('./commands/pull.js'),
-  init: () => import('./commands/init.js'),
+  build: () => import('./node/commands/build.js'),
+  serve: () => import('./node/commands/serve.js'),
+  preview: () => import('./node/commands/preview.js'),
+  check: () => import('./node/commands/check.js'),
+  token: () => import('./node/commands/token.js'),
+  types: () => import('./node/commands/types.js'),
+  pull: () => import('./node/commands/pull.js'),
+  init: () => import('./node/commands/init.js'),
 };
 
 export const USAGE = `Usage: cqa <command> [options]

@@ -1,13 +1,13 @@
 // content-query-api/msw in a browser (the export's `browser` condition): the same handlers over a
 // snapshot file loaded with loadSnapshot — a browser has no content folder to build from. No Node
 // imports (test/msw/browser.test.ts runs it in Chromium under setupWorker).
-import { createHandler } from './http/fetch.js';
-import { type MockApi, type MswOptions, mswHandlers } from './msw-handlers.js';
+import { createHandler } from './core/http/fetch.js';
+import { type MockApi, type MswOptions, mswHandlers } from './core/http/msw-handlers.js';
 
-export type { RequestRecord, ResponseRecord } from './http/journal.js';
-export type { OverrideAnswer, OverrideFunction, OverrideRequest } from './http/overrides.js';
-export type { RequestPredicate, WaitOptions } from './http/request-waiter.js';
-export type { MockApi, MswOptions } from './msw-handlers.js';
+export type { RequestRecord, ResponseRecord } from './core/http/journal.js';
+export type { OverrideAnswer, OverrideFunction, OverrideRequest } from './core/http/overrides.js';
+export type { RequestPredicate, WaitOptions } from './core/http/request-waiter.js';
+export type { MockApi, MswOptions } from './core/http/msw-handlers.js';
 
 export async function createMswHandlers(options: MswOptions): Promise<MockApi> {
   if (!options.snapshot) {

@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { buildOutputIsolated as BuildIsolated } from '../../src/build/isolated.js';
-import { buildOutput, type BuildEvent, type BuildOptions } from '../../src/build/output.js';
+import type { buildOutputIsolated as BuildIsolated } from '../../src/node/output/build-isolated.js';
+import { buildOutput, type BuildEvent, type BuildOptions } from '../../src/node/output/build-output.js';
 import { writeTree } from '../content/helpers.js';
 import { listFiles } from '../snapshot/fixture.js';
 
-const compiled = (): Promise<{ buildOutputIsolated: typeof BuildIsolated }> => import(pathToFileURL(resolve('lib/build/isolated.js')).href);
+const compiled = (): Promise<{ buildOutputIsolated: typeof BuildIsolated }> => import(pathToFileURL(resolve('lib/node/output/build-isolated.js')).href);
 const always = { files: 0, bytes: 0 }; // limits of zero: the worker even for a small tree
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-build-isolated-'));

@@ -6,8 +6,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorText, explainListenError, ListenError } from '../../src/commands/errors.js';
-import { startServer } from '../../src/http/start.js';
+import { errorText, explainListenError, ListenError } from '../../src/node/commands/errors.js';
+import { startServer } from '../../src/node/server/start.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-cli-'));
 const dist = join(work, 'dist');

@@ -7,14 +7,14 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { spec as build } from '../../src/commands/build.js';
-import { spec as check } from '../../src/commands/check.js';
-import { spec as init } from '../../src/commands/init.js';
-import { spec as preview } from '../../src/commands/preview.js';
-import { spec as pull } from '../../src/commands/pull.js';
-import { spec as serve } from '../../src/commands/serve.js';
-import { spec as token } from '../../src/commands/token.js';
-import { spec as types } from '../../src/commands/types.js';
+import { spec as build } from '../../src/node/commands/build.js';
+import { spec as check } from '../../src/node/commands/check.js';
+import { spec as init } from '../../src/node/commands/init.js';
+import { spec as preview } from '../../src/node/commands/preview.js';
+import { spec as pull } from '../../src/node/commands/pull.js';
+import { spec as serve } from '../../src/node/commands/serve.js';
+import { spec as token } from '../../src/node/commands/token.js';
+import { spec as types } from '../../src/node/commands/types.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-help-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -61,7 +61,7 @@ describe('mistakes that point at the fix (issue 24)', () => {
     [['serve', '--wacth'], "cqa serve: unknown option '--wacth' (did you mean --watch?); options:"],
     [['serve', '-p', '4001'], "cqa serve: unknown option '-p' (did you mean --port?); options:"],
     [['build', '--ot', 'x'], "cqa build: unknown option '--ot' (did you mean --out?); options:"],
-    [['check', '--strict'], "cqa check: unknown option '--strict'; this command takes no options but --help\n(see 'cqa check --help')"],
+    [['check', '--strict'], "cqa check: unknown option '--strict'; options: --timestamps, --help\n(see 'cqa check --help')"],
     [['serve', '--port'], "cqa serve: --port needs a value: write --port <value> or --port=<value>"],
     [['serve', '--port', '--watch'], "cqa serve: --port needs a value: write --port <value> or --port=<value>"],
     [['serve', '--watch=yes'], "cqa serve: --watch is a flag and takes no value: write --watch alone"],

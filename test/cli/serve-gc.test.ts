@@ -1,11 +1,11 @@
-// After a request that built large indexes, `cqa serve` collects garbage at once (src/commands/serve-gc.ts)
+// After a request that built large indexes, `cqa serve` collects garbage at once (src/node/commands/serve-gc.ts)
 // instead of leaving V8 to mark a large old generation during the requests that follow. The
 // collection must happen in a process started without --expose-gc, as `cqa serve` is.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const lib = fileURLToPath(new URL('../../lib/commands/serve-gc.js', import.meta.url));
+const lib = fileURLToPath(new URL('../../lib/node/commands/serve-gc.js', import.meta.url));
 
 describe('collecting after a slow request', () => {
   it('runs a full collection in a process started without --expose-gc, only when the heap is large', () => {

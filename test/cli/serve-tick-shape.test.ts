@@ -1,5 +1,5 @@
 // `cqa serve`, having loaded its content (and so gone through a full GC), keeps process.nextTick on
-// V8's fast path: its tick object's inline caches stay monomorphic (src/commands/serve-tick-shape.ts). Run in a
+// V8's fast path: its tick object's inline caches stay monomorphic (src/node/commands/serve-tick-shape.ts). Run in a
 // child process of the compiled package, with V8's natives syntax to read the caches' state.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ const ROOT = join(import.meta.dirname, '..', '..');
 // The full GC that loading ends with is made certain by gc(); then requests use nextTick.
 const PROBE = `
 const { startServer } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'lib', 'index.js')).href)});
-const { keepTickShape } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'lib/commands/serve-tick-shape.js')).href)});
+const { keepTickShape } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'lib/node/commands/serve-tick-shape.js')).href)});
 keepTickShape(); // as cqa serve does before startServer()
 const s = await startServer({ content: 'content' });
 gc();

@@ -7,8 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/http/start.js';
-import { printable, printableJson, printableLines } from '../../src/printable.js';
+import { startServer } from '../../src/node/server/start.js';
+import { printable, printableJson, printableLines } from '../../src/node/printable.js';
 
 const TITLE_FILE = '\x1b]0;pwned\x07.md';
 const BIDI_FILE = 'evil\u202Egnp.md';

@@ -1,6 +1,6 @@
 // The page of test/client/browser.test.ts, bundled with esbuild and served by `cqa preview` from
 // the same origin as the static tree: the static client, as a site would use it.
-import { ClientError, createClient } from '../../src/client/index.js';
+import { ClientError, createClient } from '../../src/core/client/index.js';
 
 const cms = createClient({ baseUrl: location.origin, project: 'demo', mode: 'static' });
 

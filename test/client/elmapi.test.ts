@@ -4,8 +4,8 @@
 // no offset without limit) and turns `{"error": …}` / `{"message": …}` into ClientErrors — on the
 // sample project content/travel served by startServer (what `cqa serve` runs).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClientError, createClient, StaticTreeError, type Fetch } from '../../src/client/index.js';
-import { startServer, type RunningServer } from '../../src/http/start.js';
+import { ClientError, createClient, StaticTreeError, type Fetch } from '../../src/core/client/index.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
 
 const TRAVEL = '5f2b8c1e9a4d4e7fb3c60a1d2e8f9b47';
 let server: RunningServer;

@@ -3,10 +3,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startPreview, type PreviewServer } from '../../src/commands/preview.js';
-import { startServer, type RunningServer } from '../../src/http/start.js';
-import { writeDist } from '../../src/snapshot/dist.js';
-import type { Snapshot } from '../../src/snapshot/types.js';
+import { startPreview, type PreviewServer } from '../../src/node/server/preview.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
+import { writeDist } from '../../src/node/output/dist.js';
+import type { Snapshot } from '../../src/core/model/types.js';
 
 export interface Sites {
   /** The build output directory. */

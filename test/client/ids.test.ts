@@ -6,7 +6,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/build-snapshot.js';
-import { ClientError, createClient, type Client, type Fetch } from '../../src/client/index.js';
+import { ClientError, createClient, type Client, type Fetch } from '../../src/core/client/index.js';
 import { serveBoth, type Sites } from './fixture.js';
 
 let sites: Sites;

@@ -2,7 +2,7 @@
 // `entries('posts', { first: true })` used to send a plain list request and return a whole page.
 // Checked from JavaScript (the `as never` casts stand for untyped callers); nothing is fetched.
 import { describe, expect, it } from 'vitest';
-import { createClient } from '../../src/client/index.js';
+import { createClient } from '../../src/core/client/index.js';
 
 const requested: string[] = [];
 const fetchNothing = async (url: string) => {

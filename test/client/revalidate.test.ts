@@ -3,9 +3,9 @@
 // listing where a document should be. Failures are injected into the fetch in front of `cqa preview`;
 // test/hosting/client-nginx.test.ts does the same in Chromium against real nginx.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClientError, createClient, StaticTreeError, type Fetch } from '../../src/client/index.js';
-import { loadContent } from '../../src/content/index.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
+import { ClientError, createClient, StaticTreeError, type Fetch } from '../../src/core/client/index.js';
+import { loadContent } from '../../src/node/content/index.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
 import { serveBoth, type Sites } from './fixture.js';
 
 let sites: Sites;

@@ -8,15 +8,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../src/client/index.js';
-import { StaticSource } from '../../src/client/static.js';
-import { loadContent } from '../../src/content/index.js';
-import { OPERATORS } from '../../src/query/plan.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import { writeDist } from '../../src/snapshot/dist.js';
-import type { ContentModel, FieldValue } from '../../src/snapshot/model.js';
-import { ownValue } from '../../src/snapshot/model.js';
-import type { CollectionSnapshot, Snapshot } from '../../src/snapshot/types.js';
+import { createClient } from '../../src/core/client/index.js';
+import { StaticSource } from '../../src/core/client/static.js';
+import { loadContent } from '../../src/node/content/index.js';
+import { OPERATORS } from '../../src/core/query/plan.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import { writeDist } from '../../src/node/output/dist.js';
+import type { ContentModel, FieldValue } from '../../src/core/model/model.js';
+import { ownValue } from '../../src/core/model/model.js';
+import type { CollectionSnapshot, Snapshot } from '../../src/core/model/types.js';
 import { entry, model as trapModel } from '../query/fixture.js';
 import { serveBoth, serverAnswer, type Sites } from './fixture.js';
 
@@ -84,7 +84,7 @@ const enc = encodeURIComponent;
 const rare = <T,>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
 const sometimes = <T,>(arb: fc.Arbitrary<T>) => fc.oneof(fc.constant(undefined), arb);
 
-/** Operators that apply to a field of this type (src/query/plan.ts), so most clauses are valid. */
+/** Operators that apply to a field of this type (src/core/query/plan.ts), so most clauses are valid. */
 function opsFor(type: string, multiple: boolean): readonly string[] {
   const sets = ['eq', 'not', 'in', 'not_in', 'null', 'not_null'];
   if (type === 'json') return ['null', 'not_null'];

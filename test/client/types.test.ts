@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../src/commands/types.js';
+import { run } from '../../src/node/commands/types.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-types-'));
 const logs: string[] = [];

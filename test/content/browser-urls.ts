@@ -1,6 +1,6 @@
 // Reads rendered richtext as a browser would: an HTML parser (domino, the DOM turndown uses) decodes
 // the attributes and the WHATWG URL parser (Node's, the browser's algorithm) resolves them. A test
-// helper, independent of the decoding in src/content/html-references.ts.
+// helper, independent of the decoding in src/node/content/html-references.ts.
 import { createDocument } from '@mixmark-io/domino';
 
 export const PAGE = 'https://site.test/page';

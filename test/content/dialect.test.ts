@@ -1,8 +1,8 @@
 // `dialect:` in project.yaml and the integer media ids of the elmapi dialect (_media.yaml `id:`).
 import { describe, expect, it } from 'vitest';
-import { loadContent } from '../../src/content/index.js';
-import { derivedMediaNumber } from '../../src/snapshot/dialect/media-number.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
+import { loadContent } from '../../src/node/content/index.js';
+import { derivedMediaNumber } from '../../src/core/dialects/media-number.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
 import { png, project, writeTree } from './helpers.js';
 
 const load = (tree: Record<string, string | Uint8Array>) => loadContent(writeTree(tree));

@@ -123,11 +123,11 @@ extra: 1
       { file: 'p/posts/_collection.yaml', line: 3, field: 'b', message: "an enumeration needs 'values': a list of the allowed values, like { type: enumeration, values: [news, tech] }" },
       { file: 'p/posts/_collection.yaml', line: 4, field: 'c', message: "a relation needs 'collection': the slug of the target collection, like { type: relation, collection: authors }" },
       { file: 'p/posts/_collection.yaml', line: 5, field: 'd', message: "relation to collection 'nowhere', which does not exist; collections: posts" },
-      { file: 'p/posts/_collection.yaml', line: 6, field: 'e', message: 'unknown option \'requried\'; field options are type, required, multiple, hidden, values, collection' },
+      { file: 'p/posts/_collection.yaml', line: 6, field: 'e', message: 'unknown option \'requried\'; field options are type, required, multiple, hidden, values, collection, fields, repeatable, range' },
       { file: 'p/posts/_collection.yaml', line: 7, field: 'f', message: "'values' only applies to type enumeration (this field is number)" },
       { file: 'p/posts/_collection.yaml', line: 8, field: 'id', message: "'id' is reserved (id, locale, draft, created_at, updated_at, published_at) and cannot be a field name" },
       { file: 'p/posts/_collection.yaml', line: 9, field: 'sort', message: expect.stringMatching(/^cannot sort by 'nope': not a visible field of this collection; sortable: id, locale, /) },
-      { file: 'p/posts/_collection.yaml', line: 10, field: 'extra', message: "unknown key 'extra'; _collection.yaml keys are name, body_field, sort, fields, render, translations" },
+      { file: 'p/posts/_collection.yaml', line: 10, field: 'extra', message: "unknown key 'extra'; _collection.yaml keys are name, body_field, sort, fields, render, translations, singleton" },
     ]);
   });
 

@@ -1,7 +1,7 @@
-// The frames of the load process's pipe (src/content/frames.ts): however the pipe cuts the bytes,
+// The frames of the load process's pipe (src/node/content/frames.ts): however the pipe cuts the bytes,
 // the reader gives back each payload whole, in order, empty ones included.
 import { describe, expect, it } from 'vitest';
-import { FrameReader, frameHead } from '../../src/content/frames.js';
+import { FrameReader, frameHead } from '../../src/node/content/frames.js';
 
 const frames: [number, Uint8Array][] = [
   [1, new TextEncoder().encode('{"done":1,"total":2}')],

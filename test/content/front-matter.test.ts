@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import matter from 'gray-matter';
 import { describe, expect, it } from 'vitest';
-import { frontMatterLanguage, splitFrontMatter } from '../../src/content/front-matter.js';
-import { parseEntry } from '../../src/content/parse.js';
+import { frontMatterLanguage, splitFrontMatter } from '../../src/node/content/front-matter.js';
+import { parseEntry } from '../../src/node/content/parse.js';
 
 /** What gray-matter 4 makes of `text` with an engine per language that only records its input. */
 function grayMatter(text: string): { body: string; engine?: string; matter?: string; error?: string } {

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { afterAll } from 'vitest';
-import { loadContent, type LoadResult } from '../../src/content/load.js';
-import type { CollectionRecord, ProjectRecord } from '../../src/snapshot/model.js';
+import { loadContent, type LoadResult } from '../../src/node/content/load.js';
+import type { CollectionRecord, ProjectRecord } from '../../src/core/model/model.js';
 
 export type Tree = Record<string, string | Uint8Array>;
 

@@ -1,7 +1,7 @@
 import { rmSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createContentLoader, type LoadResult } from '../../src/content/load.js';
+import { createContentLoader, type LoadResult } from '../../src/node/content/load.js';
 import { writeTree } from './helpers.js';
 
 const ids = (r: LoadResult) => r.model.projects[0]?.collections.find((c) => c.slug === 'posts')?.entries.map((e) => e.id);

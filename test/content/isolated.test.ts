@@ -3,14 +3,14 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { loadContentIsolated as LoadIsolated } from '../../src/content/isolated.js';
-import { loadContent } from '../../src/content/load.js';
+import type { loadContentIsolated as LoadIsolated } from '../../src/node/content/isolated.js';
+import { loadContent } from '../../src/node/content/load.js';
 import { writeFileSync } from 'node:fs';
 import { generateContent } from '../../scripts/generate-content.mjs';
 import { writeTree } from './helpers.js';
 
 const compiled = (): Promise<{ loadContentIsolated: typeof LoadIsolated }> =>
-  import(pathToFileURL(resolve('lib/content/isolated.js')).href);
+  import(pathToFileURL(resolve('lib/node/content/isolated.js')).href);
 
 describe('loadContentIsolated', () => {
   it('loads the sample in a worker into the same model as loadContent, reporting progress', async () => {

@@ -1,8 +1,8 @@
 // Large and hostile files: parsing takes time in proportion to the file, and what is beyond the
-// limits of src/content/limits.ts (file size, keys per mapping, nesting depth) is a content error
+// limits of src/node/content/limits.ts (file size, keys per mapping, nesting depth) is a content error
 // naming the file, the line and the limit — never a hang, a crash or a stack trace.
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../src/content/limits.js';
+import { LIMITS } from '../../src/node/content/limits.js';
 import { collection, entry, load } from './helpers.js';
 
 const yamlKeys = (n: number) => Array.from({ length: n }, (_, i) => `k${i}: ${i}\n`).join('');

@@ -4,7 +4,7 @@ import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadContent } from '../../src/content/load.js';
+import { loadContent } from '../../src/node/content/load.js';
 import { writeTree } from './helpers.js';
 
 describe('symbolic links', () => {

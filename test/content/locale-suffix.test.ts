@@ -2,7 +2,7 @@
 // project of en and de) is a warning naming `locales:` in project.yaml (issue 24): the entry is
 // still the English entry `hello.fr`, as SPEC §2.3 says, but no longer silently.
 import { describe, expect, it } from 'vitest';
-import { formatIssue } from '../../src/content/issues.js';
+import { formatIssue } from '../../src/node/content/issues.js';
 import { load } from './helpers.js';
 
 const entry = '---\ntitle: Bonjour\n---\nTexte.\n';

@@ -1,18 +1,18 @@
 // Media names: a file with `\` in its name passed `cqa check`, was listed by `serve` with a
 // full_url that answered 404, and made `cqa build` fail. Now every name the loader accepts is
 // served at its full_url by `cqa serve`, written by `cqa build` and served by `cqa preview` (a
-// static host); every other name is a content error naming the file (src/content/media-name.ts).
+// static host); every other name is a content error naming the file (src/core/model/media-name.ts).
 // The names are generated from characters that URLs, file systems and hosts treat specially.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPreview, type PreviewServer } from '../../src/commands/preview.js';
-import { loadContent, type LoadResult } from '../../src/content/load.js';
-import { mediaNameProblem } from '../../src/content/media-name.js';
-import { startServer, type RunningServer } from '../../src/http/start.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import { writeDist } from '../../src/snapshot/dist.js';
+import { startPreview, type PreviewServer } from '../../src/node/server/preview.js';
+import { loadContent, type LoadResult } from '../../src/node/content/load.js';
+import { mediaNameProblem } from '../../src/core/model/media-name.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import { writeDist } from '../../src/node/output/dist.js';
 import { writeTree } from './helpers.js';
 
 // Pieces of names: plain, URL-special, percent sequences (valid, invalid, encoded separators),

@@ -1,6 +1,6 @@
 // The sources (what vitest runs) take the same off-thread path as the compiled package: a tree past
 // the in-thread limits loads in a worker, `cqa build` builds in its worker, and the watch loader
-// parses on its parse thread — each started from lib/ (src/content/worker-script.ts), never
+// parses on its parse thread — each started from lib/ (src/node/content/worker-script.ts), never
 // silently replaced by the calling thread.
 import { resolve } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -17,16 +17,16 @@ vi.mock('node:worker_threads', async (original) => {
   return { ...m, Worker: CountedWorker };
 });
 
-const { loadContentIsolated } = await import('../../src/content/isolated.js');
-const { loadContent } = await import('../../src/content/load.js');
-const { ParseThread } = await import('../../src/content/parse-thread.js');
+const { loadContentIsolated } = await import('../../src/node/content/isolated.js');
+const { loadContent } = await import('../../src/node/content/load.js');
+const { ParseThread } = await import('../../src/node/content/parse-thread.js');
 const ALWAYS_OFF_THREAD = { files: 0, bytes: 0 };
 
 describe('off-thread paths, run from the sources', () => {
   it('loadContentIsolated loads in the compiled worker and gives the model loadContent gives', async () => {
     started.workers.length = 0;
     const isolated = await loadContentIsolated('content', { inThreadUpTo: ALWAYS_OFF_THREAD });
-    expect(started.workers).toEqual([expect.stringMatching(/\/lib\/content\/load-worker\.js$/)]);
+    expect(started.workers).toEqual([expect.stringMatching(/\/lib\/node\/content\/load-worker\.js$/)]);
     expect(isolated.model).toEqual((await loadContent('content')).model);
   });
 
@@ -39,6 +39,6 @@ describe('off-thread paths, run from the sources', () => {
     } finally {
       await thread.close();
     }
-    expect(started.workers).toEqual([expect.stringMatching(/\/lib\/content\/parse-worker\.js$/)]);
+    expect(started.workers).toEqual([expect.stringMatching(/\/lib\/node\/content\/parse-worker\.js$/)]);
   });
 });

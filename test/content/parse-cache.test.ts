@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import type { LoadResult } from '../../src/content/load.js';
+import type { LoadResult } from '../../src/node/content/load.js';
 import { MTIME, png, writeTree } from './helpers.js';
 
 const CACHE = '.cqa-cache/parse.json';
@@ -25,7 +25,7 @@ const TREE = {
  */
 async function freshLoad(root: string, cache: boolean): Promise<LoadResult> {
   vi.resetModules();
-  const [{ loadContent }, { openParseCache }] = await Promise.all([import('../../src/content/load.js'), import('../../src/content/parse-cache.js')]);
+  const [{ loadContent }, { openParseCache }] = await Promise.all([import('../../src/node/content/load.js'), import('../../src/node/content/parse-cache.js')]);
   return loadContent(root, cache ? { parseCache: openParseCache(root, KEYS) } : {});
 }
 
@@ -156,7 +156,7 @@ describe('the parse cache (<content>/.cqa-cache/)', () => {
       chmodSync(join(keys, 'parse-cache.key'), 0o644);
       const root = writeTree(TREE);
       vi.resetModules();
-      const [{ loadContent }, { openParseCache }] = await Promise.all([import('../../src/content/load.js'), import('../../src/content/parse-cache.js')]);
+      const [{ loadContent }, { openParseCache }] = await Promise.all([import('../../src/node/content/load.js'), import('../../src/node/content/parse-cache.js')]);
       const loaded = await loadContent(root, { parseCache: openParseCache(root, keys) });
       expect(hello(loaded)).toContain('<strong>bold</strong>');
       expect(existsSync(join(root, CACHE))).toBe(false);

@@ -1,8 +1,8 @@
 import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadContent } from '../../src/content/load.js';
-import { ParseMemo } from '../../src/content/parse-memo.js';
+import { loadContent } from '../../src/node/content/load.js';
+import { ParseMemo } from '../../src/node/content/parse-memo.js';
 import { collection, entry, MTIME, writeTree } from './helpers.js';
 
 describe('parse memo (repeated loads in one process)', () => {

@@ -6,15 +6,15 @@ import { rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fromOutcome, runJob, type FileParser, type Outcome, type ParseJob } from '../../src/content/file-parser.js';
-import { createContentLoader } from '../../src/content/load.js';
-import type { ParseThread as ParseThreadType } from '../../src/content/parse-thread.js';
-import type { startServer as StartServer, ReloadEvent } from '../../src/http/start.js';
+import { fromOutcome, runJob, type FileParser, type Outcome, type ParseJob } from '../../src/node/content/file-parser.js';
+import { createContentLoader } from '../../src/node/content/load.js';
+import type { ParseThread as ParseThreadType } from '../../src/node/content/parse-thread.js';
+import type { startServer as StartServer, ReloadEvent } from '../../src/node/server/start.js';
 import { writeTree } from './helpers.js';
 
 const compiled = async () => ({
-  ...((await import(pathToFileURL(resolve('lib/content/parse-thread.js')).href)) as { ParseThread: typeof ParseThreadType }),
-  ...((await import(pathToFileURL(resolve('lib/http/start.js')).href)) as { startServer: typeof StartServer }),
+  ...((await import(pathToFileURL(resolve('lib/node/content/parse-thread.js')).href)) as { ParseThread: typeof ParseThreadType }),
+  ...((await import(pathToFileURL(resolve('lib/node/server/start.js')).href)) as { startServer: typeof StartServer }),
 });
 
 async function until(probe: () => Promise<boolean> | boolean, ms = 8000): Promise<void> {

@@ -7,8 +7,9 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { loadContent } from '../../src/content/load.js';
-import { FileProblem, readContentText } from '../../src/content/read.js';
+import { loadContent } from '../../src/node/content/load.js';
+import { FileProblem } from '../../src/node/content/file-problem.js';
+import { readContentText } from '../../src/node/content/read.js';
 import { entry, load, writeTree } from './helpers.js';
 
 // A folder named `locked-by-test` fails to list as if it were unreadable, by an injected EACCES
@@ -117,7 +118,7 @@ describe('a folder that cannot be listed', () => {
     try {
       let issues: unknown;
       if (isRoot) {
-        const script = `const { loadContent } = await import(${JSON.stringify(pathToFileURL(resolve('lib/content/load.js')).href)});
+        const script = `const { loadContent } = await import(${JSON.stringify(pathToFileURL(resolve('lib/node/content/load.js')).href)});
           console.log(JSON.stringify((await loadContent(${JSON.stringify(root)})).issues));`;
         const args = ['--bounding-set=-all', '--inh-caps=-all', process.execPath, '--input-type=module', '-e', script];
         const run = spawnSync('/usr/bin/setpriv', args, { timeout: 15_000, encoding: 'utf8' });

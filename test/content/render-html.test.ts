@@ -1,7 +1,7 @@
 // `render: html` in _collection.yaml (issue 24): the Markdown body is also served as sanitized
 // HTML, in `body_html`, by the same renderer as `richtext` fields.
 import { describe, expect, it } from 'vitest';
-import { createHandler } from '../../src/http/fetch.js';
+import { createHandler } from '../../src/core/http/fetch.js';
 import { buildSnapshot } from '../../src/index.js';
 import { load, project, writeTree } from './helpers.js';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderRichtext } from '../../src/content/richtext.js';
+import { renderRichtext } from '../../src/node/content/richtext.js';
 import { scriptLinkMarkdown } from './script-link-arbitraries.js';
 import { SCRIPT_LINKS } from './script-links.js';
 

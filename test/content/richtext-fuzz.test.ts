@@ -4,7 +4,7 @@
 // has a scheme other than http, https or mailto.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderRichtext } from '../../src/content/richtext.js';
+import { renderRichtext } from '../../src/node/content/richtext.js';
 import { emittedUrls, unsafeUrls } from './browser-urls.js';
 import { scriptLinkMarkdown, scriptUrl } from './script-link-arbitraries.js';
 

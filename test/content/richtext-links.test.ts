@@ -2,7 +2,7 @@
 // judged on the URL the browser resolves (character references decoded, tab/newline/C0 removed),
 // for inline links, reference definitions, autolinks and images.
 import { describe, expect, it } from 'vitest';
-import { renderRichtext } from '../../src/content/richtext.js';
+import { renderRichtext } from '../../src/node/content/richtext.js';
 import { emittedUrls, unsafeUrls } from './browser-urls.js';
 import { SAFE_LINKS, SCRIPT_LINKS } from './script-links.js';
 

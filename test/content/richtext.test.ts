@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderRichtext } from '../../src/content/richtext.js';
+import { renderRichtext } from '../../src/node/content/richtext.js';
 
 describe('richtext rendering', () => {
   it('renders Markdown to HTML', () => {

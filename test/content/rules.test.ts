@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/content/project.js';
+import { sha256Hex } from '../../src/node/content/project.js';
 import { collection, entry, load, MTIME, project } from './helpers.js';
 
 describe('project.yaml', () => {
@@ -59,7 +59,7 @@ tokens:
       { file: 'p/project.yaml', line: 1, field: 'id', message: expect.stringMatching(/^project id 'bad id' is not valid/) },
       { file: 'p/project.yaml', line: 2, field: 'default_locale', message: "default_locale 'fr' is not in locales [en, de]" },
       { file: 'p/project.yaml', line: 4, field: 'public', message: 'expected true or false, got "sometimes"' },
-      { file: 'p/project.yaml', line: 5, field: 'colour', message: "unknown key 'colour'; project.yaml keys are id, name, description, default_locale, locales, public, dialect, tokens" },
+      { file: 'p/project.yaml', line: 5, field: 'colour', message: "unknown key 'colour'; project.yaml keys are id, name, description, default_locale, locales, public, dialect, tokens, strict" },
       { file: 'p/project.yaml', line: 8, field: 'tokens', message: "token 'a': sha256 must be 64 hex digits (make one with 'cqa token create'), got 1234" },
       { file: 'p/project.yaml', line: 11, field: 'tokens', message: "token 'b': unknown scope \"write\"; scopes are read, drafts" },
       { file: 'p/project.yaml', line: 12, field: 'tokens', message: "token 3: needs a 'name' (text)" },
@@ -78,7 +78,7 @@ tokens:
 describe('content root', () => {
   it('says so when given a project folder instead of the content folder', async () => {
     const r = await load({});
-    const { loadContent } = await import('../../src/content/load.js');
+    const { loadContent } = await import('../../src/node/content/load.js');
     const inner = await loadContent(`${r.root}/p`);
     expect(inner.issues[0]).toEqual({ file: 'project.yaml', message: expect.stringMatching(/^this is a project folder, but a content folder is expected/) });
   });

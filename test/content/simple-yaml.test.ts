@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { inspect, isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { splitFrontMatter } from '../../src/content/front-matter.js';
-import { parseYamlFully } from '../../src/content/parse.js';
-import { parseSimpleYaml } from '../../src/content/simple-yaml.js';
+import { splitFrontMatter } from '../../src/node/content/front-matter.js';
+import { parseYamlFully } from '../../src/node/content/parse.js';
+import { parseSimpleYaml } from '../../src/node/content/simple-yaml.js';
 
 const sorted = (lines: ReadonlyMap<string, number>) => [...lines].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 

@@ -1,18 +1,19 @@
 // A content file swapped for a symbolic link between the listing and the read: `serve --watch`
 // published a .env-like file from outside the content folder after 2–3 swaps, and kept it as its
 // last good snapshot. Every read path opens the file without following a link it was not listed
-// as, and checks that what it opened is where the listing saw it (src/content/open-content.ts).
+// as, and checks that what it opened is where the listing saw it (src/node/content/open-content.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runJob } from '../../src/content/file-parser.js';
-import { createContentLoader, loadContent } from '../../src/content/load.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import { writeDist } from '../../src/snapshot/dist.js';
-import { readDimensions } from '../../src/content/media.js';
-import { FileProblem, readContentText } from '../../src/content/read.js';
+import { runJob } from '../../src/node/content/file-parser.js';
+import { createContentLoader, loadContent } from '../../src/node/content/load.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import { writeDist } from '../../src/node/output/dist.js';
+import { readDimensions } from '../../src/node/content/media.js';
+import { FileProblem } from '../../src/node/content/file-problem.js';
+import { readContentText } from '../../src/node/content/read.js';
 import { png, writeTree } from './helpers.js';
 
 const PNG_1x1 = png(1, 1);

@@ -2,7 +2,7 @@
 // name each other, `translations: { de: 'hello.de' }`; drafts are never named; an entry without a
 // variant has null, so where[translations][not_null] finds the translated ones.
 import { describe, expect, it } from 'vitest';
-import { createHandler } from '../../src/http/fetch.js';
+import { createHandler } from '../../src/core/http/fetch.js';
 import { buildSnapshot } from '../../src/index.js';
 import { load, project, writeTree } from './helpers.js';
 

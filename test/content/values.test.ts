@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { fromOutcome, runJob } from '../../src/content/file-parser.js';
+import { fromOutcome, runJob } from '../../src/node/content/file-parser.js';
 import { entry, load, writeTree } from './helpers.js';
 
 const SCHEMA = `fields:

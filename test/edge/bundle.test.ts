@@ -9,11 +9,11 @@ import { bundleWorker, EDGE_BUDGET, edgeBundleSize } from '../../scripts/edge-bu
 import { ROOT } from './workerd.js';
 
 describe('content-query-api/edge', () => {
-  it('is a subpath export of the package, exporting createHandler, loadSnapshot and the opt-in explorerPage only', async () => {
+  it('is a subpath export of the package, exporting createHandler, loadSnapshot and the opt-in explorerPage and elmapi3Routes only', async () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     expect(pkg.exports['./edge']).toEqual({ types: './lib/edge.d.ts', default: './lib/edge.js' });
     const edge = await import(join(ROOT, 'lib', 'edge.js'));
-    expect(Object.keys(edge).sort()).toEqual(['createHandler', 'explorerPage', 'loadSnapshot']);
+    expect(Object.keys(edge).sort()).toEqual(['createHandler', 'elmapi3Routes', 'explorerPage', 'loadSnapshot']);
   });
 
   it('bundles without a Node module, a Node global or import.meta, within its budget', async () => {

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/http/start.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
 import { socketClient } from '../http/fixture.js';
 import { bundle, docBlock, ROOT, startWorker, tomlString, type RunningWorker } from './workerd.js';
 

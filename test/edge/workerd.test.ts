@@ -3,9 +3,9 @@
 // answers every case as the node:http server and the in-process fetch handler do (e2e.test.ts).
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/http/start.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import { snapshotText } from '../../src/snapshot/portable.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import { snapshotText } from '../../src/core/snapshot/portable.js';
 import { CASES, READ, runCase, TRAVERSALS, type Case } from '../http/cases.js';
 import { makeModel, socketClient, tempDir, type Client } from '../http/fixture.js';
 import { bundle, docBlock, startWorker, tomlString, type RunningWorker } from './workerd.js';

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildSnapshot } from '../../src/build-snapshot.js';
-import { run } from '../../src/commands/build.js';
-import { DistError, writeDist } from '../../src/snapshot/dist.js';
+import { run } from '../../src/node/commands/build.js';
+import { DistError, writeDist } from '../../src/node/output/dist.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-build-host-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

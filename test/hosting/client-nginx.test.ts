@@ -13,7 +13,7 @@ import { build } from 'esbuild';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/build-snapshot.js';
-import { writeDist } from '../../src/snapshot/dist.js';
+import { writeDist } from '../../src/node/output/dist.js';
 import { serveBoth, serverAnswer, type Sites } from '../client/fixture.js';
 import { missing, NGINX, startNginx, type RunningHost } from './servers.js';
 

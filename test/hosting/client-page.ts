@@ -1,7 +1,7 @@
 // The page of test/hosting/client-nginx.test.ts, bundled with esbuild and served from an origin
 // other than the static tree's (`?api=<origin>`): the static client as a site on another origin
 // uses it. Host problems come back as { status: 0, body: '<name>: <message>' }.
-import { ClientError, createClient } from '../../src/client/index.js';
+import { ClientError, createClient } from '../../src/core/client/index.js';
 
 const api = new URLSearchParams(location.search).get('api') ?? '';
 const cms = createClient({ baseUrl: api, project: 'demo', mode: 'static' });

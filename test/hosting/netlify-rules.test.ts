@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/build-snapshot.js';
-import { writeDist } from '../../src/snapshot/dist.js';
+import { writeDist } from '../../src/node/output/dist.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-netlify-'));
 beforeAll(async () => {

@@ -1,12 +1,12 @@
-// Whole answers are remembered per request (src/http/answer-memo.ts): a repeated request is
+// Whole answers are remembered per request (src/core/http/answer-memo.ts): a repeated request is
 // answered without consulting the snapshot again, and no request ever gets another one's answer —
 // not another token's, encoding's, origin's, method's or condition's.
 import { describe, expect, it } from 'vitest';
-import { HttpCore, type CoreRequest, type CoreResponse } from '../../src/http/core.js';
-import { defaultEngine } from '../../src/http/engine.js';
-import { nodePlatform } from '../../src/http/node.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import type { Snapshot } from '../../src/snapshot/types.js';
+import { HttpCore, type CoreRequest, type CoreResponse } from '../../src/core/http/core.js';
+import { defaultEngine } from '../../src/core/http/engine.js';
+import { nodePlatform } from '../../src/node/server/node.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import type { Snapshot } from '../../src/core/model/types.js';
 import { CASES, READ } from './cases.js';
 import { makeModel, tempDir, TOKENS } from './fixture.js';
 

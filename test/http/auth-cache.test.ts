@@ -2,8 +2,8 @@
 // remembered (keyed by a keyed hash, never by the token); unknown tokens are hashed every time
 // and never take a valid token's place; a new snapshot (a reload) starts afresh.
 import { describe, expect, it } from 'vitest';
-import { authorize, authorizeAudience } from '../../src/http/auth.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
+import { authorize, authorizeAudience } from '../../src/core/http/auth.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
 import { makeModel, sha, tempDir, TOKENS } from './fixture.js';
 
 function counting() {

@@ -2,10 +2,10 @@
 // setting, static documents once at a stronger one; answers to queries are cached per snapshot.
 import { brotliCompressSync, brotliDecompressSync, constants as zc } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { HttpCore, type Platform } from '../../src/http/core.js';
-import { defaultEngine } from '../../src/http/engine.js';
-import { nodePlatform } from '../../src/http/node.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
+import { HttpCore, type Platform } from '../../src/core/http/core.js';
+import { defaultEngine } from '../../src/core/http/engine.js';
+import { nodePlatform } from '../../src/node/server/node.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
 import { READ } from './cases.js';
 import { makeModel, tempDir, TOKENS } from './fixture.js';
 

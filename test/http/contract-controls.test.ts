@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/build-snapshot.js';
-import { ContentError } from '../../src/content/issues.js';
-import { RESPONSE_BODY_MAX } from '../../src/http/journal.js';
-import { type RunningServer, startServer } from '../../src/http/start.js';
+import { ContentError } from '../../src/node/content/issues.js';
+import { RESPONSE_BODY_MAX } from '../../src/core/http/journal.js';
+import { type RunningServer, startServer } from '../../src/node/server/start.js';
 
 /** A small public project with one collection. */
 const TREE = {

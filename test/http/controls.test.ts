@@ -2,12 +2,12 @@
 // ranges, `Prefer: status=/delay=` per request, and startServer's request journal. The decider on
 // its own, then through startServer (both dialects) and createHandler.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContent } from '../../src/content/index.js';
-import { Controls, parsePrefer, type ControlOptions } from '../../src/http/controls.js';
-import { createHandler } from '../../src/http/fetch.js';
-import { startServer, type RunningServer, type StartServerOptions } from '../../src/http/start.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import type { Snapshot } from '../../src/snapshot/types.js';
+import { loadContent } from '../../src/node/content/index.js';
+import { Controls, parsePrefer, type ControlOptions } from '../../src/core/http/controls.js';
+import { createHandler } from '../../src/core/http/fetch.js';
+import { startServer, type RunningServer, type StartServerOptions } from '../../src/node/server/start.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import type { Snapshot } from '../../src/core/model/types.js';
 import { fetchClient, makeModel, socketClient, tempDir, TOKENS } from './fixture.js';
 
 const READ = { accept: 'application/json', authorization: `Bearer ${TOKENS.read}` };

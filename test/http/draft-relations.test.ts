@@ -4,8 +4,8 @@
 // does not exist, and no answer to a published-state request names a draft, not even as an id
 // inside an embedded entry.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHandler } from '../../src/http/fetch-node.js';
-import { startServer, type RunningServer } from '../../src/http/start.js';
+import { createHandler } from '../../src/node/server/fetch-node.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
 import { png, writeTree } from '../content/helpers.js';
 import { fetchClient, socketClient, type Client } from './fixture.js';
 import { matches, shownValues, sortedIds, type Item, type RefOp } from './shown.js';

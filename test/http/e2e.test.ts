@@ -1,10 +1,10 @@
 // §4 end to end: the same table of cases over a real socket (node:http adapter, via
 // startServer) and through the fetch handler (createHandler).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHandler } from '../../src/http/fetch-node.js';
-import { startServer, type RunningServer } from '../../src/http/start.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import type { Snapshot } from '../../src/snapshot/types.js';
+import { createHandler } from '../../src/node/server/fetch-node.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import type { Snapshot } from '../../src/core/model/types.js';
 import { CASES, JSON_ACCEPT, READ, runCase, TRAVERSALS } from './cases.js';
 import { fetchClient, makeModel, socketClient, tempDir, type Client } from './fixture.js';
 

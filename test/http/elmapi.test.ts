@@ -3,12 +3,12 @@
 // entry and media objects, errors — and compares text as MySQL's utf8mb4_unicode_ci does, through
 // startServer (what `cqa serve` runs) over a socket and through createHandler.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContent } from '../../src/content/index.js';
-import { createHandler } from '../../src/http/fetch.js';
-import { startServer, type RunningServer } from '../../src/http/start.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import type { ProjectRecord } from '../../src/snapshot/model.js';
-import type { Snapshot } from '../../src/snapshot/types.js';
+import { loadContent } from '../../src/node/content/index.js';
+import { createHandler } from '../../src/core/http/fetch.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import type { ProjectRecord } from '../../src/core/model/model.js';
+import type { Snapshot } from '../../src/core/model/types.js';
 import { fetchClient, sha, socketClient, type Client } from './fixture.js';
 import { violations } from './schema-check.js';
 

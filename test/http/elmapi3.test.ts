@@ -6,12 +6,13 @@
 import qs from 'qs';
 import superagent from 'superagent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContent } from '../../src/content/index.js';
-import { createHandler } from '../../src/http/fetch.js';
-import { startServer, type RunningServer } from '../../src/http/start.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import type { ProjectRecord } from '../../src/snapshot/model.js';
-import type { Snapshot } from '../../src/snapshot/types.js';
+import { loadContent } from '../../src/node/content/index.js';
+import { elmapi3Routes } from '../../src/core/http/elmapi3/handler.js';
+import { createHandler } from '../../src/core/http/fetch.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import type { ProjectRecord } from '../../src/core/model/model.js';
+import type { Snapshot } from '../../src/core/model/types.js';
 
 const SHOP = '3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10';
 const TOKEN = 'shop3-token';
@@ -30,7 +31,7 @@ beforeAll(async () => {
   // The whole sample (all three dialects in one server) plus a strict copy and a public copy.
   snapshot = createSnapshot({ projects: [...model.projects, strict, readOnly] });
   server = await startServer({ snapshot, host: '127.0.0.1', port: 0 });
-  const h = createHandler(snapshot);
+  const h = createHandler(snapshot, { elmapi3: elmapi3Routes });
   edge = (r) => Promise.resolve(h(r));
 }, 60_000);
 afterAll(() => server?.close());
@@ -248,5 +249,23 @@ describe.each([
     const res = await fetch(`${server.url}/api/demo`, { headers: { accept: 'application/json', authorization: 'Bearer demo-token' } });
     expect(res.status).toBe(200);
     expect(((await res.json()) as any).data.id).toBe('demo');
+  });
+});
+
+describe('an edge handler made without the elmapi3 routes', () => {
+  it('answers a v3 request 501 naming the option, and the other dialects as before', async () => {
+    const plain = createHandler(snapshot);
+    const v3 = await plain(new Request('http://x/api/products', { headers: { accept: 'application/json', 'project-id': SHOP, authorization: `Bearer ${TOKEN}` } }));
+    expect(v3.status).toBe(501);
+    expect(((await v3.json()) as { message: string }).message).toContain('createHandler(snapshot, { elmapi3: elmapi3Routes })');
+    const demo = await plain(new Request('http://x/api/demo', { headers: { accept: 'application/json', authorization: 'Bearer demo-token' } }));
+    expect(demo.status).toBe(200);
+    // A path naming no project and no header: the 404 of the other dialects (no v3 routes here).
+    expect((await plain(new Request('http://x/api/products', { headers: { accept: 'application/json' } }))).status).toBe(404);
+  });
+
+  it('a cqa typo without the header stays a 404 naming the project, with the v3 routes too', async () => {
+    const res = await edge(new Request('http://x/api/dmeo/posts', { headers: { accept: 'application/json', authorization: 'Bearer demo-token' } }));
+    expect(res.status).toBe(404);
   });
 });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/build-snapshot.js';
-import { startServer, type RunningServer } from '../../src/http/start.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
 
 const CHROMIUM = process.env.CQA_CHROMIUM ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];

@@ -7,11 +7,11 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { explorerPage } from '../../src/edge.js';
-import { createHandler as createEdgeHandler } from '../../src/http/fetch.js';
-import { createHandler } from '../../src/http/fetch-node.js';
-import { startServer, type RunningServer } from '../../src/http/start.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import type { Snapshot } from '../../src/snapshot/types.js';
+import { createHandler as createEdgeHandler } from '../../src/core/http/fetch.js';
+import { createHandler } from '../../src/node/server/fetch-node.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import type { Snapshot } from '../../src/core/model/types.js';
 import { fetchClient, makeModel, socketClient, tempDir, type Client } from './fixture.js';
 
 /** What Chromium sends for a page. */

@@ -6,12 +6,12 @@ import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPreview, type PreviewServer } from '../../src/commands/preview.js';
-import { createHandler } from '../../src/http/fetch-node.js';
-import { parseRange } from '../../src/http/range.js';
-import { startServer, type RunningServer } from '../../src/http/start.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import { writeDist } from '../../src/snapshot/dist.js';
+import { startPreview, type PreviewServer } from '../../src/node/server/preview.js';
+import { createHandler } from '../../src/node/server/fetch-node.js';
+import { parseRange } from '../../src/core/http/range.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import { writeDist } from '../../src/node/output/dist.js';
 import { fetchClient, makeModel, socketClient, tempDir, type Client } from './fixture.js';
 
 const FILE = 'PNGDATA-0123456789'; // media/a.png of the fixture: 18 bytes

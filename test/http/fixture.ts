@@ -7,7 +7,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import type { ContentModel, EntryRecord, FieldDef, MediaRecord, TokenRecord } from '../../src/snapshot/model.js';
+import type { ContentModel, EntryRecord, FieldDef, MediaRecord, TokenRecord } from '../../src/core/model/model.js';
 
 export const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const tok = (name: string, token: string, scopes: TokenRecord['scopes']): TokenRecord => ({ name, sha256: sha(token), scopes });

@@ -5,12 +5,12 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPreview, type PreviewServer } from '../../src/commands/preview.js';
-import { writeDist } from '../../src/snapshot/dist.js';
-import { createHandler } from '../../src/http/fetch-node.js';
-import { startServer, type RunningServer } from '../../src/http/start.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import type { Snapshot } from '../../src/snapshot/types.js';
+import { startPreview, type PreviewServer } from '../../src/node/server/preview.js';
+import { writeDist } from '../../src/node/output/dist.js';
+import { createHandler } from '../../src/node/server/fetch-node.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import type { Snapshot } from '../../src/core/model/types.js';
 import { READ } from './cases.js';
 import { fetchClient, makeModel, sha, socketClient, tempDir, TOKENS, type Client } from './fixture.js';
 

@@ -3,11 +3,11 @@
 // descriptors. Over the cap (`maxHeld`, default 1000; small here) a delayed request is answered
 // 503 at once with Retry-After; a held answer that is sent or abandoned frees its place.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Controls } from '../../src/http/controls.js';
-import { createHandler } from '../../src/http/fetch.js';
-import { startServer, type RunningServer } from '../../src/http/start.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import type { Snapshot } from '../../src/snapshot/types.js';
+import { Controls } from '../../src/core/http/controls.js';
+import { createHandler } from '../../src/core/http/fetch.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import type { Snapshot } from '../../src/core/model/types.js';
 import { fetchClient, makeModel, socketClient, tempDir, TOKENS } from './fixture.js';
 
 const READ = { accept: 'application/json', authorization: `Bearer ${TOKENS.read}` };

@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPreview, type PreviewServer } from '../../src/commands/preview.js';
-import { loadContent } from '../../src/content/index.js';
-import { startServer, type RunningServer } from '../../src/http/start.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import { writeDist } from '../../src/snapshot/dist.js';
+import { startPreview, type PreviewServer } from '../../src/node/server/preview.js';
+import { loadContent } from '../../src/node/content/index.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import { writeDist } from '../../src/node/output/dist.js';
 import { ACTIVE, DISGUISED, mediaTree, TRAVEL } from './media-fixture.js';
 
 const CHROMIUM = process.env.CQA_CHROMIUM ?? '/usr/bin/chromium';

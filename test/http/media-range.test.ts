@@ -6,10 +6,10 @@ import { closeSync, openSync, rmSync, truncateSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createHandler } from '../../src/http/fetch-node.js';
-import { startServer, type RunningServer } from '../../src/http/start.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import type { MediaRecord } from '../../src/snapshot/model.js';
+import { createHandler } from '../../src/node/server/fetch-node.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import type { MediaRecord } from '../../src/core/model/model.js';
 import { fetchClient, makeModel, socketClient, tempDir, TOKENS } from './fixture.js';
 
 const SIZE = 200 * 1024 * 1024;

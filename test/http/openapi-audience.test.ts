@@ -2,10 +2,10 @@
 // with a valid token its own project too (same token rules as the API). Each audience gets its own
 // document, ETag and cache policy, through both adapters (startServer and createHandler).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHandler } from '../../src/http/fetch.js';
-import { startServer, type RunningServer } from '../../src/http/start.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import type { Snapshot } from '../../src/snapshot/types.js';
+import { createHandler } from '../../src/core/http/fetch.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import type { Snapshot } from '../../src/core/model/types.js';
 import { fetchClient, makeModel, sha, socketClient, tempDir, TOKENS, type Client } from './fixture.js';
 
 const NO_SCOPE = 'gamma-no-scope';

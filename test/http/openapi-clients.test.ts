@@ -11,10 +11,10 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildSnapshot } from '../../src/build-snapshot.js';
-import { run as build } from '../../src/commands/build.js';
-import { run as types } from '../../src/commands/types.js';
-import { createHandler } from '../../src/http/fetch-node.js';
-import { startServer, type RunningServer } from '../../src/http/start.js';
+import { run as build } from '../../src/node/commands/build.js';
+import { run as types } from '../../src/node/commands/types.js';
+import { createHandler } from '../../src/node/server/fetch-node.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
 import { socketClient } from './fixture.js';
 import { violations } from './schema-check.js';
 

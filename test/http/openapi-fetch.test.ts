@@ -9,8 +9,8 @@ import createClient from 'openapi-fetch';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { querySerializer } from '../../src/client/query-serializer.js';
-import { type RunningServer, startServer } from '../../src/http/start.js';
+import { querySerializer } from '../../src/core/client/query-serializer.js';
+import { type RunningServer, startServer } from '../../src/node/server/start.js';
 
 let server: RunningServer;
 const work = mkdtempSync(join(tmpdir(), 'cqa-openapi-fetch-'));
@@ -121,7 +121,7 @@ export const locale: Where = { locale: 'fr' };
       baseUrl: work,
       paths: {
         'openapi-fetch': [resolve('node_modules/openapi-fetch/dist/index.d.mts')],
-        'content-query-api/client': [resolve('src/client/index.ts')],
+        'content-query-api/client': [resolve('src/core/client/index.ts')],
       },
     });
     const errors = ts

@@ -1,9 +1,9 @@
 // Static parity (§3/§4): over a real socket, the unfiltered answer for every path of the sample's
 // snapshot is byte-identical to snapshot.document(path), which is what `cqa build` writes — for
-// both dialects: the sample's `demo` project (cqa) and `travel` (elmapi).
+// every dialect: the sample's `demo` project (cqa), `travel` (elmapi) and `shop3` (elmapi3).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withServerUrl } from '../../src/http/openapi-server.js';
-import { startServer, type RunningServer } from '../../src/http/start.js';
+import { withServerUrl } from '../../src/core/http/openapi-server.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
 import { socketClient } from './fixture.js';
 
 let server: RunningServer;
@@ -14,14 +14,14 @@ afterAll(() => server?.close());
 
 const encodePath = (p: string) => p.split('/').map(encodeURIComponent).join('/');
 /** The sample's fixture token of the project a path is in. */
-const TOKENS: Record<string, string> = { demo: 'demo-token', '5f2b8c1e9a4d4e7fb3c60a1d2e8f9b47': 'travel-token' };
+const TOKENS: Record<string, string> = { demo: 'demo-token', '5f2b8c1e9a4d4e7fb3c60a1d2e8f9b47': 'travel-token', '3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10': 'shop3-token' };
 
 describe('static parity with the sample content', () => {
   it('every query-less API path answers exactly the document bytes', async () => {
     const s = server.snapshot;
     expect(s.paths.length).toBeGreaterThan(20);
     const client = socketClient(server.url);
-    expect(new Set([...s.projects.values()].map((p) => p.dialect.name))).toEqual(new Set(['cqa', 'elmapi']));
+    expect(new Set([...s.projects.values()].map((p) => p.dialect.name))).toEqual(new Set(['cqa', 'elmapi', 'elmapi3']));
     for (const path of s.paths) {
       const headers = { accept: 'application/json', authorization: `Bearer ${TOKENS[path.split('/')[2] as string]}` };
       const r = await client({ path: encodePath(path), headers });

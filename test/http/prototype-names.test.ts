@@ -5,9 +5,9 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { run as build } from '../../src/commands/build.js';
-import { createHandler } from '../../src/http/fetch-node.js';
-import { startServer, type RunningServer } from '../../src/http/start.js';
+import { run as build } from '../../src/node/commands/build.js';
+import { createHandler } from '../../src/node/server/fetch-node.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
 import { png, writeTree } from '../content/helpers.js';
 import { fetchClient, socketClient, tempDir, type Client } from './fixture.js';
 import { matches, sortedIds, type Item, type RefOp } from './shown.js';

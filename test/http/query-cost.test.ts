@@ -3,12 +3,12 @@
 // any scan, in both dialects, over a socket (`cqa serve`) and through createHandler (the edge
 // worker's engine); queries under the budget answer as before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHandler } from '../../src/http/fetch.js';
-import { startServer, type RunningServer } from '../../src/http/start.js';
-import { queryEntries } from '../../src/query/index.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import type { ContentModel, EntryRecord, FieldDef, ProjectRecord } from '../../src/snapshot/model.js';
-import type { Snapshot } from '../../src/snapshot/types.js';
+import { createHandler } from '../../src/core/http/fetch.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
+import { queryEntries } from '../../src/core/query/index.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import type { ContentModel, EntryRecord, FieldDef, ProjectRecord } from '../../src/core/model/model.js';
+import type { Snapshot } from '../../src/core/model/types.js';
 import { fetchClient, socketClient, type Client } from './fixture.js';
 
 const T = '2024-01-01T00:00:00.000Z';

@@ -4,9 +4,9 @@
 // check the value never reaches the record; one end-to-end run through startServer.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryObject, safeHeaders, safeUrl } from '../../src/http/journal.js';
-import { startServer, type RunningServer } from '../../src/http/start.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
+import { queryObject, safeHeaders, safeUrl } from '../../src/core/http/journal.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
 import { makeModel, socketClient, tempDir } from './fixture.js';
 
 const SECRET_WORDS = ['token', 'auth', 'authorization', 'authentication', 'secret', 'password', 'passwd', 'pwd', 'key', 'apikey', 'cookie', 'session', 'signature', 'credential', 'credentials', 'bearer', 'jwt'];

@@ -2,8 +2,8 @@
 // the coding and sets Content-Encoding, ETag and Vary for it, but leaves the body plain for the
 // runtime to encode — never compressed twice.
 import { describe, expect, it } from 'vitest';
-import { createHandler } from '../../src/http/fetch.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
+import { createHandler } from '../../src/core/http/fetch.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
 import { READ } from './cases.js';
 import { makeModel, tempDir } from './fixture.js';
 

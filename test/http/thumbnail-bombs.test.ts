@@ -6,11 +6,11 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContent } from '../../src/content/index.js';
-import { createHandler } from '../../src/http/fetch-node.js';
-import { startServer, type RunningServer } from '../../src/http/start.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import { checkImage } from '../../src/snapshot/thumbnail.js';
+import { loadContent } from '../../src/node/content/index.js';
+import { createHandler } from '../../src/node/server/fetch-node.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import { checkImage } from '../../src/node/output/thumbnail.js';
 import { writeTree } from '../content/helpers.js';
 import { fetchClient, socketClient, type Client } from './fixture.js';
 

@@ -1,4 +1,4 @@
-// The serve-side thumbnail cache (src/http/thumbnails.ts): a thumbnail is made once per file
+// The serve-side thumbnail cache (src/node/server/thumbnails.ts): a thumbnail is made once per file
 // version and kept within the byte budget, least recently used out.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { imageSize } from 'image-size';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openInside, ServedRoot, type OpenedFile } from '../../src/http/open-file.js';
-import { ThumbnailCache } from '../../src/http/thumbnails.js';
+import { openInside, ServedRoot, type OpenedFile } from '../../src/node/server/open-file.js';
+import { ThumbnailCache } from '../../src/node/server/thumbnails.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cqa-thumb-cache-'));
 const root = new ServedRoot(dir);

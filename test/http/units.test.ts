@@ -1,11 +1,11 @@
 // The small pieces of the request core: negotiation, ETags, routes, SHA-256, Cache-Control.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { acceptsJson, negotiateEncoding } from '../../src/http/accept.js';
-import { privateCacheControl } from '../../src/http/core.js';
-import { ifNoneMatch } from '../../src/http/etag.js';
-import { route } from '../../src/http/routes.js';
-import { sha256, toBase64Url, toHex } from '../../src/http/sha256.js';
+import { acceptsJson, negotiateEncoding } from '../../src/core/http/accept.js';
+import { privateCacheControl } from '../../src/core/http/core.js';
+import { ifNoneMatch } from '../../src/core/http/etag.js';
+import { route } from '../../src/core/http/routes.js';
+import { sha256, toBase64Url, toHex } from '../../src/core/http/sha256.js';
 
 describe('Accept', () => {
   it.each([

@@ -3,7 +3,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type ReloadEvent, type RunningServer } from '../../src/http/start.js';
+import { startServer, type ReloadEvent, type RunningServer } from '../../src/node/server/start.js';
 import { socketClient, tempDir, type Client } from './fixture.js';
 
 let dir: string;

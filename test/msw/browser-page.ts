@@ -3,7 +3,7 @@
 // window.__result for the test to read.
 import { setupWorker } from 'msw/browser';
 import { createMswHandlers } from '../../src/msw-browser.js';
-import { loadSnapshot } from '../../src/snapshot/portable.js';
+import { loadSnapshot } from '../../src/core/snapshot/portable.js';
 
 const w = window as unknown as { __result?: unknown };
 const json = { headers: { accept: 'application/json' } };

@@ -3,7 +3,7 @@
 // tree are served — and a bad origin is refused with a message saying what to give.
 import { setupServer } from 'msw/node';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServer } from '../../src/http/start.js';
+import { startServer } from '../../src/node/server/start.js';
 import { createMswHandlers } from '../../src/msw.js';
 
 const CMS = 'http://cms.test';

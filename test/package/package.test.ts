@@ -15,7 +15,7 @@ describe('npm pack', () => {
     // --ignore-scripts: `prepack` would rebuild lib/ under the other suites' feet.
     const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'] });
     const files = (JSON.parse(out) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'bin/cqa.js', 'lib/index.js', 'lib/index.d.ts', 'lib/edge.js', 'lib/client/index.js', 'lib/cli.js', 'lib/msw.js', 'lib/msw.d.ts', 'lib/msw-browser.js', 'lib/msw-handlers.js']));
+    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'bin/cqa.js', 'lib/index.js', 'lib/index.d.ts', 'lib/edge.js', 'lib/core/client/index.js', 'lib/cli.js', 'lib/msw.js', 'lib/msw.d.ts', 'lib/msw-browser.js', 'lib/core/http/msw-handlers.js']));
     const outside = files.filter((f) => !f.startsWith('lib/'));
     expect(outside.sort()).toEqual(['LICENSE', 'README.md', 'bin/cqa.js', 'package.json']);
     expect(files.filter((f) => f.endsWith('.map') || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);

@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/http/start.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
 import { removeTempDirs, SAMPLE, tempDir } from './fixture.js';
 
 let server: RunningServer;
@@ -51,7 +51,7 @@ describe('cqa pull usage', () => {
     [['http://127.0.0.1:99999', '--project', 'demo'], /BASE_URL 'http:\/\/127\.0\.0\.1:99999' is not a valid URL: check the host name and the port \(1 to 65535\)/],
     [['http://127.0.0.1:4000/x?y=1', '--project', 'demo'], /BASE_URL must have no query/],
     [['http://127.0.0.1:4000/x#y', '--project', 'demo'], /BASE_URL must have no query \(\?…\) or fragment/],
-    [['http://127.0.0.1:4000', '--project', 'demo', '--token', 'abc'], /Unknown option '--token'/],
+    [['http://127.0.0.1:4000', '--project', 'demo', '--token', 'abc'], /unknown option '--token'/],
     [['http://127.0.0.1:4000', '--project', 'demo', '--token-file', '/nonexistent/token'], /--token-file: cannot read/],
   ])('%j → exit 2', (args, message) => {
     const r = cqa(args as string[]);

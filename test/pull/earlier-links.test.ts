@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pull, type PullOptions } from '../../src/pull/pull.js';
+import { pull, type PullOptions } from '../../src/node/pull/pull.js';
 import { removeTempDirs, tempDir } from './fixture.js';
 
 const FILE = 'server-bytes';

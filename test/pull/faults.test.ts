@@ -4,10 +4,10 @@
 import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/http/start.js';
-import { retryAfterMs } from '../../src/pull/fetch.js';
-import { PullError } from '../../src/pull/model.js';
-import { pull, type PullOptions } from '../../src/pull/pull.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
+import { retryAfterMs } from '../../src/node/pull/fetch.js';
+import { PullError } from '../../src/node/pull/model.js';
+import { pull, type PullOptions } from '../../src/node/pull/pull.js';
 import { DEMO, removeTempDirs, SAMPLE, startProxy, tempDir, TRAVEL, treeBytes, type Proxy } from './fixture.js';
 
 let server: RunningServer;

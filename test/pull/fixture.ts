@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { buildSnapshot } from '../../src/build-snapshot.js';
-import { writeDist } from '../../src/snapshot/dist.js';
+import { writeDist } from '../../src/node/output/dist.js';
 
 export const SAMPLE = 'content';
 export const DEMO = { project: 'demo', token: 'demo-token' };

@@ -7,8 +7,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { PullError } from '../../src/pull/model.js';
-import { pull, type PullOptions } from '../../src/pull/pull.js';
+import { PullError } from '../../src/node/pull/model.js';
+import { pull, type PullOptions } from '../../src/node/pull/pull.js';
 import { removeTempDirs, tempDir } from './fixture.js';
 
 type Route = (path: string, query: URLSearchParams) => { status?: number; body: string | Buffer; type?: string } | undefined;

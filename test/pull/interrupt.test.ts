@@ -4,8 +4,8 @@
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/http/start.js';
-import { pull } from '../../src/pull/pull.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
+import { pull } from '../../src/node/pull/pull.js';
 import { DEMO, removeTempDirs, SAMPLE, startProxy, tempDir, treeBytes, type Proxy } from './fixture.js';
 
 let server: RunningServer;

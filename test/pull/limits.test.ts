@@ -6,10 +6,10 @@ import { readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { limitsFromArgs } from '../../src/commands/pull-limits.js';
-import { DEFAULT_LIMITS } from '../../src/pull/limits.js';
-import { PullError } from '../../src/pull/model.js';
-import { pull, type PullOptions } from '../../src/pull/pull.js';
+import { limitsFromArgs } from '../../src/node/commands/pull-limits.js';
+import { DEFAULT_LIMITS } from '../../src/node/pull/limits.js';
+import { PullError } from '../../src/node/pull/model.js';
+import { pull, type PullOptions } from '../../src/node/pull/pull.js';
 import { removeTempDirs, tempDir } from './fixture.js';
 
 let server: Server | undefined;

@@ -3,7 +3,7 @@
 // reviewer reads and what another tool may render). The link keeps its text, the image its alt.
 import { Lexer, type Token } from 'marked';
 import { describe, expect, it } from 'vitest';
-import { htmlToMarkdown } from '../../src/pull/richtext.js';
+import { htmlToMarkdown } from '../../src/node/pull/richtext.js';
 
 /** Every link and image destination in `markdown`, as the Markdown lexer reads it. */
 function destinations(markdown: string): string[] {

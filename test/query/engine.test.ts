@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { queryEntries, queryEntry, queryMediaItem, queryMediaList } from '../../src/query/index.js';
-import type { QueryContext } from '../../src/query/types.js';
-import type { CollectionSnapshot } from '../../src/snapshot/types.js';
+import { queryEntries, queryEntry, queryMediaItem, queryMediaList } from '../../src/core/query/index.js';
+import type { QueryContext } from '../../src/core/query/types.js';
+import type { CollectionSnapshot } from '../../src/core/model/types.js';
 import { drafter, itemsCol, productsCol, project, reader, snapshot } from './fixture.js';
 
 function body(q: string, ctx: QueryContext = reader, col: CollectionSnapshot = productsCol): string {
@@ -183,7 +183,7 @@ describe('queryEntries: query → ids', () => {
     expect(ids(q, drafter)).toEqual(expected);
   });
 
-  // From a filter's second asking its matches are kept in order (src/query/results.ts): however
+  // From a filter's second asking its matches are kept in order (src/core/query/results.ts): however
   // often and in whatever order the cases and pages of them are asked, each answers as above.
   it('kept results: every case and its pages, asked again and again, answer the same', () => {
     const asked: [string, string[]][] = [...cases];

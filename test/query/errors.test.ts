@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { queryEntries, queryEntry, queryMediaList } from '../../src/query/index.js';
-import type { QueryContext, QueryProblem } from '../../src/query/types.js';
+import { queryEntries, queryEntry, queryMediaList } from '../../src/core/query/index.js';
+import type { QueryContext, QueryProblem } from '../../src/core/query/types.js';
 import { drafter, productsCol, project, reader } from './fixture.js';
 
 function problemOf(q: string, ctx: QueryContext = drafter): QueryProblem {

@@ -1,8 +1,8 @@
 // A hand-written content model full of traps for the query engine tests.
-import { createSnapshot } from '../../src/snapshot/create.js';
-import type { CollectionRecord, ContentModel, EntryRecord, FieldDef, FieldValue, MediaRecord } from '../../src/snapshot/model.js';
-import type { Snapshot } from '../../src/snapshot/types.js';
-import type { QueryContext } from '../../src/query/types.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import type { CollectionRecord, ContentModel, EntryRecord, FieldDef, FieldValue, MediaRecord } from '../../src/core/model/model.js';
+import type { Snapshot } from '../../src/core/model/types.js';
+import type { QueryContext } from '../../src/core/query/types.js';
 
 export function field(name: string, type: FieldDef['type'], extra: Partial<FieldDef> = {}): FieldDef {
   return { name, type, required: false, multiple: false, hidden: false, ...extra };

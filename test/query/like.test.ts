@@ -1,10 +1,10 @@
-// The `like` matcher (src/query/like.ts): it agrees with a plain reference of SQL LIKE as the
+// The `like` matcher (src/core/query/like.ts): it agrees with a plain reference of SQL LIKE as the
 // engine documents it (§4.3: case-insensitive substring, `%` any run, `_` one code point, `\x`
 // the literal x) on generated patterns and texts with astral code points, and its work grows with
 // the text, not with text × pattern (issue 20, item 2).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { likeMatcher } from '../../src/query/like.js';
+import { likeMatcher } from '../../src/core/query/like.js';
 
 type Token = { any: true } | { run: true } | { lit: string };
 

@@ -1,9 +1,9 @@
 // Consumer mistakes that used to be silent or misleading answer a 400 whose message holds the fix
 // (issue 9), in the cqa dialect (the elmapi dialect answers the same as 422s: test/http/elmapi.test.ts).
 import { describe, expect, it } from 'vitest';
-import { createHandler } from '../../src/http/fetch.js';
-import { queryEntries } from '../../src/query/index.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
+import { createHandler } from '../../src/core/http/fetch.js';
+import { queryEntries } from '../../src/core/query/index.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
 import { sha } from '../http/fixture.js';
 import { drafter, model, productsCol, project } from './fixture.js';
 

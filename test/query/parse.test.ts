@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseQuery, type PNode } from '../../src/query/parse.js';
+import { parseQuery, type PNode } from '../../src/core/query/parse.js';
 
 /** The parsed tree as plain data, for comparisons. */
 function plain(node: PNode): unknown {

@@ -3,11 +3,11 @@
 // yields a typed 4xx problem.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { queryEntries, queryEntry, queryMediaItem, queryMediaList } from '../../src/query/index.js';
-import type { QueryContext, QueryOutcome } from '../../src/query/types.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import type { CollectionRecord, EntryRecord, FieldValue, SortKey } from '../../src/snapshot/model.js';
-import { entryComparator, idsAreIntegers, sortEntries } from '../../src/snapshot/order.js';
+import { queryEntries, queryEntry, queryMediaItem, queryMediaList } from '../../src/core/query/index.js';
+import type { QueryContext, QueryOutcome } from '../../src/core/query/types.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import type { CollectionRecord, EntryRecord, FieldValue, SortKey } from '../../src/core/model/model.js';
+import { entryComparator, idsAreIntegers, sortEntries } from '../../src/core/snapshot/order.js';
 import { drafter, entry, field, itemsCol, model as fixtureModel, productsCol, project as fixtureProject } from './fixture.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -449,7 +449,7 @@ function agreesAtScale(entries: number, defaultSort: SortKey[], queries: fc.Arbi
     for (const q of fc.sample(queries, { seed: querySeed, numRuns })) {
       if (repeatsKey(q) || badIdRange(q, numericIds)) continue;
       // Each query paged through (a client asking the next pages): from the second page on, the
-      // matches kept for its filter and sort answer (src/query/results.ts).
+      // matches kept for its filter and sort answer (src/core/query/results.ts).
       const pages = paging && q.mode === 'list' ? [0, 1, 2, 7].map((k) => ({ ...q, limit: q.limit ?? 9, offset: (q.offset ?? 0) + k * (q.limit ?? 9) })) : [q];
       for (const page of pages) {
         const raw = serialise(page);

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildSnapshot } from '../../src/build-snapshot.js';
-import { UsageError } from '../../src/commands/args.js';
-import { formatBytes, run } from '../../src/commands/build.js';
-import { createHandler } from '../../src/http/fetch-node.js';
+import { UsageError } from '../../src/node/commands/args.js';
+import { formatBytes, run } from '../../src/node/commands/build.js';
+import { createHandler } from '../../src/node/server/fetch-node.js';
 import { listFiles } from './fixture.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-build-'));

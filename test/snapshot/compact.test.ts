@@ -1,16 +1,16 @@
-// The compact snapshot `cqa serve` holds (src/snapshot/compact.ts): one copy of each entry, its
+// The compact snapshot `cqa serve` holds (src/core/snapshot/compact.ts): one copy of each entry, its
 // text. It must answer exactly like the full one — documents, queries, projections — in both
 // dialects, while its records keep only the values their text does not show.
 import { deserialize, serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { loadContent } from '../../src/content/load.js';
-import { queryEntries } from '../../src/query/index.js';
-import type { QueryContext } from '../../src/query/types.js';
-import { fieldValue } from '../../src/query/table.js';
-import { compactParts, joinParts, recordMaker, splitParts, type PartsOutline } from '../../src/snapshot/compact.js';
-import { createSnapshot, snapshotFromParts } from '../../src/snapshot/create.js';
-import { ownValue, type ContentModel, type EntryRecord } from '../../src/snapshot/model.js';
-import type { CollectionSnapshot, Snapshot } from '../../src/snapshot/types.js';
+import { loadContent } from '../../src/node/content/load.js';
+import { queryEntries } from '../../src/core/query/index.js';
+import type { QueryContext } from '../../src/core/query/types.js';
+import { fieldValue } from '../../src/core/query/table.js';
+import { compactParts, joinParts, recordMaker, splitParts, type PartsOutline } from '../../src/core/snapshot/compact.js';
+import { createSnapshot, snapshotFromParts } from '../../src/core/snapshot/create.js';
+import { ownValue, type ContentModel, type EntryRecord } from '../../src/core/model/model.js';
+import type { CollectionSnapshot, Snapshot } from '../../src/core/model/types.js';
 import { model as trapModel } from '../query/fixture.js';
 
 const sample = await loadContent('content');
@@ -42,7 +42,7 @@ const decoder = new TextDecoder();
 function compare(model: ContentModel): { answers: number; ok: number; utf8: number } {
   const full: Snapshot = createSnapshot(model);
   const compact = createSnapshot(model, { compact: true });
-  // As the load process sends it to the server (src/content/load-process.ts) and it is rebuilt there.
+  // As the load process sends it to the server (src/node/content/load-process.ts) and it is rebuilt there.
   const { outline, records, buffers } = splitParts(compactParts(compact));
   const ownRecord = recordMaker();
   const received = (deserialize(serialize(records)) as EntryRecord[]).map(ownRecord);
@@ -79,7 +79,7 @@ function compare(model: ContentModel): { answers: number; ok: number; utf8: numb
 
 describe('compact snapshot (what cqa serve holds without --watch)', () => {
   it('answers every document and query of the sample (cqa and elmapi projects) byte-identically, also once sent by the load process, and its lists as UTF-8', () => {
-    expect(sample.model.projects.map((p) => p.dialect ?? 'cqa').sort()).toEqual(['cqa', 'elmapi']);
+    expect(sample.model.projects.map((p) => p.dialect ?? 'cqa').sort()).toEqual(['cqa', 'elmapi', 'elmapi3']);
     const { answers, ok, utf8 } = compare(sample.model);
     expect(answers).toBeGreaterThan(500);
     expect(utf8).toBeGreaterThan(100); // lists without fields= or timestamps, of the snapshot sent

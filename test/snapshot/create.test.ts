@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import type { ContentModel } from '../../src/snapshot/model.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import type { ContentModel } from '../../src/core/model/model.js';
 
 const model: ContentModel = {
   projects: [

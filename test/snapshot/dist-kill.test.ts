@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateContent } from '../../scripts/generate-content.mjs';
-import { recoverOutput } from '../../src/snapshot/dist-swap.js';
+import { recoverOutput } from '../../src/node/output/dist-swap.js';
 import { listFiles } from './fixture.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-dist-kill-'));

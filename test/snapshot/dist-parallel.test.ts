@@ -9,9 +9,9 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { generateContent } from '../../scripts/generate-content.mjs';
-import { loadContent } from '../../src/content/load.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import { writeDist } from '../../src/snapshot/dist.js';
+import { loadContent } from '../../src/node/content/load.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import { writeDist } from '../../src/node/output/dist.js';
 import { listFiles } from './fixture.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-dist-parallel-'));
@@ -26,7 +26,7 @@ it('writes the same bytes in worker threads as in this thread', async () => {
   const { model, issues } = await loadContent(join(work, 'content'));
   expect(issues).toEqual([]);
   const snapshot = createSnapshot(model);
-  const compiled = (await import(pathToFileURL(resolve('lib/snapshot/dist.js')).href)) as { writeDist: typeof writeDist };
+  const compiled = (await import(pathToFileURL(resolve('lib/node/output/dist.js')).href)) as { writeDist: typeof writeDist };
   const inWorkers = await compiled.writeDist(snapshot, { out: join(work, 'workers'), precompress: 'all' });
   const here = await writeDist(snapshot, { out: join(work, 'here'), precompress: 'all' });
   expect(inWorkers).toEqual(here);

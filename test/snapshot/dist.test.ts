@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import { DistError, writeDist } from '../../src/snapshot/dist.js';
-import type { ContentModel } from '../../src/snapshot/model.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import { DistError, writeDist } from '../../src/node/output/dist.js';
+import type { ContentModel } from '../../src/core/model/model.js';
 import { DRAFT_VALUE, entry, fixtureModel, HIDDEN_VALUE, listFiles, mediaFiles, TOKEN, TOKEN_SHA } from './fixture.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-dist-'));

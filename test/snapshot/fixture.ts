@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import type { CollectionRecord, ContentModel, EntryRecord, FieldDef, MediaRecord } from '../../src/snapshot/model.js';
+import type { CollectionRecord, ContentModel, EntryRecord, FieldDef, MediaRecord } from '../../src/core/model/model.js';
 
 export const TOKEN = 'fixture-secret-token-7f3a';
 export const TOKEN_SHA = createHash('sha256').update(TOKEN).digest('hex');

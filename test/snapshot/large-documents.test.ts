@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadContent } from '../../src/content/load.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import { writeLargeDocument } from '../../src/snapshot/dist-large.js';
-import { documentPieces } from '../../src/snapshot/document-pieces.js';
+import { loadContent } from '../../src/node/content/load.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import { writeLargeDocument } from '../../src/node/output/dist-large.js';
+import { documentPieces } from '../../src/core/snapshot/document-pieces.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-large-documents-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -32,7 +32,7 @@ describe('documentPieces', () => {
         expect(pieces.length, path).toBe(2 * col.publishedCount + 1);
       }
     }
-    expect([...dialects].sort()).toEqual(['cqa', 'elmapi']);
+    expect([...dialects].sort()).toEqual(['cqa', 'elmapi', 'elmapi3']);
     expect(documentPieces(snapshot, '/api/nope/posts')).toBeUndefined();
   });
 });

@@ -6,12 +6,12 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createHandler } from '../../src/http/fetch.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import type { ContentModel } from '../../src/snapshot/model.js';
-import { loadSnapshot, SnapshotFormatError, snapshotText } from '../../src/snapshot/portable.js';
-import { writeSnapshot } from '../../src/snapshot/snapshot-file.js';
-import type { Snapshot } from '../../src/snapshot/types.js';
+import { createHandler } from '../../src/core/http/fetch.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import type { ContentModel } from '../../src/core/model/model.js';
+import { loadSnapshot, SnapshotFormatError, snapshotText } from '../../src/core/snapshot/portable.js';
+import { writeSnapshot } from '../../src/node/output/snapshot-file.js';
+import type { Snapshot } from '../../src/core/model/types.js';
 import { DRAFT_VALUE, fixtureModel, mediaFiles, TOKEN, TOKEN_SHA } from './fixture.js';
 
 const { dir: mediaDir, media } = mediaFiles();

@@ -5,10 +5,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { UsageError } from '../../src/commands/args.js';
-import { run, startPreview, type PreviewServer } from '../../src/commands/preview.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import { writeDist } from '../../src/snapshot/dist.js';
+import { UsageError } from '../../src/node/commands/args.js';
+import { run } from '../../src/node/commands/preview.js';
+import { NotABuildError, startPreview, type PreviewServer } from '../../src/node/server/preview.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import { writeDist } from '../../src/node/output/dist.js';
 import { fixtureModel, mediaFiles } from './fixture.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-preview-cors-'));
@@ -66,9 +67,9 @@ describe('cqa preview: CORS on every answer', () => {
 });
 
 describe('cqa preview refuses a folder that is no build', () => {
-  it('startPreview: a UsageError naming manifest.json and cqa build', async () => {
+  it('startPreview: a NotABuildError naming manifest.json and cqa build', async () => {
     const err = await startPreview({ dir: 'content', port: 0 }).then(() => undefined, (e: unknown) => e);
-    expect(err).toBeInstanceOf(UsageError);
+    expect(err).toBeInstanceOf(NotABuildError);
     expect((err as Error).message).toMatch(/content has no manifest\.json, so it is not the output of cqa build: run `cqa build content --out content` first/);
   });
 
@@ -77,6 +78,7 @@ describe('cqa preview refuses a folder that is no build', () => {
     try {
       await expect(run([join(work, 'empty-folder-that-is-no-build'), '--port', '0'])).rejects.toThrow(/is not a directory; run cqa build first/);
       await expect(run(['content', '--port', '0'])).rejects.toThrow(/no manifest\.json.*cqa build/);
+      await expect(run(['content', '--port', '0'])).rejects.toBeInstanceOf(UsageError);
       expect(log).not.toHaveBeenCalled();
     } finally {
       log.mockRestore();

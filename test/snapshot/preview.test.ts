@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseHeadersFile, safePathname, startPreview, type PreviewServer } from '../../src/commands/preview.js';
-import { createSnapshot } from '../../src/snapshot/create.js';
-import { writeDist } from '../../src/snapshot/dist.js';
+import { parseHeadersFile, safePathname, startPreview, type PreviewServer } from '../../src/node/server/preview.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import { writeDist } from '../../src/node/output/dist.js';
 import { fixtureModel, mediaFiles } from './fixture.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-preview-'));

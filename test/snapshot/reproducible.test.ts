@@ -5,10 +5,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { run as check } from '../../src/commands/check.js';
-import { createContentLoader } from '../../src/content/index.js';
-import { startServer } from '../../src/http/start.js';
-import { run as build } from '../../src/commands/build.js';
+import { run as check } from '../../src/node/commands/check.js';
+import { createContentLoader } from '../../src/node/content/index.js';
+import { startServer } from '../../src/node/server/start.js';
+import { run as build } from '../../src/node/commands/build.js';
 import { listFiles } from './fixture.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-repro-'));

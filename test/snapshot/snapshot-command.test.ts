@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildSnapshot } from '../../src/build-snapshot.js';
-import { UsageError } from '../../src/commands/args.js';
-import { run } from '../../src/commands/build.js';
-import { loadSnapshot } from '../../src/snapshot/portable.js';
+import { UsageError } from '../../src/node/commands/args.js';
+import { run } from '../../src/node/commands/build.js';
+import { loadSnapshot } from '../../src/core/snapshot/portable.js';
 import { listFiles } from './fixture.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-snapcmd-'));

@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/build-snapshot.js';
-import { parseNotFoundRules, startPreview, type PreviewServer } from '../../src/commands/preview.js';
-import { writeDist } from '../../src/snapshot/dist.js';
+import { parseNotFoundRules, startPreview, type PreviewServer } from '../../src/node/server/preview.js';
+import { writeDist } from '../../src/node/output/dist.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-static-host-'));
 const out = join(work, 'dist');
 const TRAVEL = '5f2b8c1e9a4d4e7fb3c60a1d2e8f9b47';
+const SHOP3 = '3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10';
 let server: PreviewServer;
 
 beforeAll(async () => {
@@ -47,6 +48,11 @@ describe('static 404s', () => {
     const rules = redirects.split('\n').filter((l) => l && !l.startsWith('#'));
     expect(rules).toEqual([
       '/api/*  /api/:splat/index.json  200',
+      `/api/${SHOP3}/pages/*  /api/${SHOP3}/pages/404.json  404`,
+      `/api/${SHOP3}/products/*  /api/${SHOP3}/products/404.json  404`,
+      `/api/${SHOP3}/settings/*  /api/${SHOP3}/settings/404.json  404`,
+      `/api/${SHOP3}/project-media/*  /api/${SHOP3}/project-media/404.json  404`,
+      `/api/${SHOP3}/*  /api/${SHOP3}/404.json  404`,
       `/api/${TRAVEL}/articles/*  /api/${TRAVEL}/articles/404.json  404`,
       `/api/${TRAVEL}/authors/*  /api/${TRAVEL}/authors/404.json  404`,
       `/api/${TRAVEL}/project-media/*  /api/${TRAVEL}/project-media/404.json  404`,
@@ -64,6 +70,7 @@ describe('static 404s', () => {
     // manifest.json names the dialect of a project that is not cqa (for cqa preview's errors).
     const manifest = json(readFileSync(join(out, 'manifest.json')));
     expect(manifest.projects.map((p: { id: string; dialect?: string }) => [p.id, p.dialect])).toEqual([
+      [SHOP3, 'elmapi3'],
       [TRAVEL, 'elmapi'],
       ['demo', undefined],
     ]);

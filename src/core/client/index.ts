@@ -1,0 +1,222 @@
+// `content-query-api/client`: one client for every place the content API lives.
+//
+//   const cms = createClient<Types>({ baseUrl: 'https://cdn.example.com', project: 'demo', mode: 'static' });
+//   const { data } = await cms.entries('posts', { where: { tags: 'travel' }, sort: 'published_at:desc', limit: 3 });
+//
+// `mode: 'server'` sends the query to a server that speaks the API (cqa serve, an edge worker, …);
+// `mode: 'static'` answers it in place over a static tree (`cqa build`) with the server's own query
+// engine. Same methods, same answers, same errors. `dialect: 'elmapi'` for a project that answers
+// in that dialect (bare arrays, integer ids, `{"error": …}`). No Node imports: runs in browsers
+// and edge runtimes (docs/client.md).
+import { PROJECT_ID } from '../model/identifiers.js';
+import { CLIENT_DIALECTS } from './dialects.js';
+import { checkQueryKeys, type QueryMethod } from './query-keys.js';
+import { queryString, type QueryObject } from './query-string.js';
+import { ServerSource, type Fetch, type Source } from './source.js';
+import { entryIdProblem, mediaIdProblem, rawPathProblem, slugProblem, type SegmentProblem } from './segments.js';
+import { StaticSource, type Revalidate } from './static.js';
+import type {
+  AnyElmapiProject,
+  AnyProject,
+  Collection,
+  DialectName,
+  DialectOption,
+  EntryOf,
+  FieldName,
+  IdOf,
+  ListOf,
+  MediaOf,
+  MediaQuery,
+  ProjectInfoOf,
+  ProjectOf,
+  ProjectSchema,
+  Query,
+  Shaped,
+  TimestampsOf,
+} from './types.js';
+
+export type * from './types.js';
+export type { Fetch } from './source.js';
+export { StaticTreeError } from './published.js';
+export type { Revalidate } from './static.js';
+// For clients generated from /openapi.json (openapi-fetch's `querySerializer` option): docs/openapi.md.
+export { querySerializer } from './query-serializer.js';
+
+export interface ClientOptions {
+  /**
+   * Where the API is: a server's origin (`http://127.0.0.1:4000`), or where a static tree is
+   * published (`https://cdn.example.com`, `/content` on this site). Requests go to `<baseUrl>/api/…`.
+   */
+  readonly baseUrl: string;
+  readonly project: string;
+  /** Sent as `Authorization: Bearer …` in server mode (a static tree has no tokens). */
+  readonly token?: string;
+  readonly mode: 'server' | 'static';
+  /** Default: the global fetch. */
+  readonly fetch?: Fetch;
+  /** Static mode: the largest `limit` accepted, as `cqa serve --max-limit` (default 1000; 0 = no cap). */
+  readonly maxLimit?: number;
+  /**
+   * The project's dialect (`dialect:` in its project.yaml): 'cqa' (default) or 'elmapi'. Its
+   * answers do not say which, so an `elmapi` project needs it; server mode only for now.
+   */
+  readonly dialect?: DialectName;
+  /**
+   * Static mode: when a document already downloaded is checked again — `'always'` (default: every
+   * call, If-None-Match → 304), `'never'` (the first copy for the client's life) or a number of
+   * milliseconds a copy is used without asking. A failed check (network, CORS, 5xx) answers from
+   * the copy.
+   */
+  readonly revalidate?: Revalidate;
+}
+
+/**
+ * An answer other than 200: the RFC 9457 problem the server (or the static engine) gave, or the
+ * `elmapi` dialect's `{"error": …[, "code": …]}` / `{"message": …}` (then `detail` is that text).
+ */
+export class ClientError extends Error {
+  override readonly name = 'ClientError';
+  readonly status: number;
+  /** Stable machine-readable word, e.g. 'unknown_field'; 'http_error' when the body has none. */
+  readonly code: string;
+  /** What to change, for a person. */
+  readonly detail: string;
+  /** The query parameter at fault, e.g. 'where[prise]'. */
+  readonly param: string | undefined;
+
+  constructor(status: number, body: string) {
+    let p: { code?: unknown; detail?: unknown; param?: unknown; error?: unknown; message?: unknown } = {};
+    try {
+      p = JSON.parse(body) as typeof p;
+    } catch {
+      /* not a problem document (a proxy's error page) */
+    }
+    const code = typeof p.code === 'string' ? p.code : 'http_error';
+    const text = [p.detail, p.error, p.message].find((t) => typeof t === 'string') as string | undefined;
+    const detail = text ?? body.slice(0, 200);
+    super(`${status} ${code}: ${detail}`);
+    this.status = status;
+    this.code = code;
+    this.detail = detail;
+    this.param = typeof p.param === 'string' ? p.param : undefined;
+  }
+}
+
+type Entry<P extends ProjectSchema, C extends Collection<P>, K extends string, T extends boolean> = Shaped<EntryOf<P, C>, K, T, TimestampsOf<P>>;
+
+type ItemQuery<P extends ProjectSchema, C extends Collection<P>, K extends string, T extends boolean> = Pick<
+  Query<P, C, K, T>,
+  'state' | 'timestamps' | 'fields' | 'exclude'
+>;
+
+export interface Client<P extends ProjectSchema = AnyProject> {
+  readonly mode: 'server' | 'static';
+  readonly dialect: DialectName;
+  /** `GET /api/<project>`: the project, its collections and their fields (`elmapi`: uuid, name, description). */
+  project(): Promise<ProjectInfoOf<P>>;
+  /**
+   * A page of entries and `meta` (total before limit/offset); in `elmapi`, the bare array. A query
+   * string is sent as it is.
+   */
+  entries<C extends Collection<P>, K extends FieldName<P, C> = never, T extends boolean = false>(
+    collection: C,
+    query?: Query<P, C, K, T> | string,
+  ): Promise<ListOf<P, Entry<P, C, K, T>>>;
+  /** The first match (at `offset`), or null when nothing matches. */
+  first<C extends Collection<P>, K extends FieldName<P, C> = never, T extends boolean = false>(
+    collection: C,
+    query?: Omit<Query<P, C, K, T>, 'limit'>,
+  ): Promise<Entry<P, C, K, T> | null>;
+  /** The number of matches (`count`). */
+  count<C extends Collection<P>>(collection: C, query?: Pick<Query<P, C>, 'where' | 'whereRelation' | 'locale' | 'state'>): Promise<number>;
+  /** One entry by id; a ClientError with status 404 when there is no such published entry. */
+  entry<C extends Collection<P>, K extends FieldName<P, C> = never, T extends boolean = false>(
+    collection: C,
+    id: IdOf<P>,
+    query?: ItemQuery<P, C, K, T>,
+  ): Promise<Entry<P, C, K, T>>;
+  /** The project's media items (the same parameters, on media attributes). */
+  media(query?: MediaQuery<MediaOf<P>> | string): Promise<ListOf<P, MediaOf<P>>>;
+  /** One media item; in `elmapi` also `name/<file name>`. */
+  mediaItem(id: IdOf<P>): Promise<MediaOf<P>>;
+  /** Any API path under `/api/<project>` ('', '/posts', '/posts/hello', …) with a raw query: the parsed JSON. */
+  get(path: string, query?: string): Promise<unknown>;
+}
+
+/**
+ * A client for one project. `createClient<Types>()` with the `Types` that `cqa types` writes
+ * checks collection and field names, operators and values, and types the answers; with several
+ * projects in `Types`, pick one: `createClient<Types['demo']>()`. An `elmapi` project in `Types`
+ * requires `dialect: 'elmapi'`.
+ */
+export function createClient(options: ClientOptions & { readonly dialect: 'elmapi' }): Client<AnyElmapiProject>;
+export function createClient<S = AnyProject>(options: ClientOptions & DialectOption<ProjectOf<S>>): Client<ProjectOf<S>>;
+export function createClient(options: ClientOptions): unknown {
+  const doFetch: Fetch = options.fetch ?? ((url, init) => fetch(url, init));
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const dialectName = options.dialect ?? 'cqa';
+  const d = Object.hasOwn(CLIENT_DIALECTS, dialectName) ? CLIENT_DIALECTS[dialectName] : invalid('dialect', "'cqa' or 'elmapi'", dialectName);
+  if (options.mode === 'static' && dialectName !== 'cqa') {
+    throw new TypeError(`createClient: mode 'static' does not support the ${dialectName} dialect yet; use mode 'server' (cqa serve, or cqa preview for a built tree's plain documents)`);
+  }
+  if (typeof options.project !== 'string' || !PROJECT_ID.test(options.project)) invalid('project', 'a project id (letters, digits, _ and -)', options.project);
+  const source: Source =
+    options.mode === 'static'
+      ? new StaticSource(base, options.project, doFetch, options.maxLimit, revalidateOption(options.revalidate))
+      : options.mode === 'server'
+        ? new ServerSource(`${base}/api/${encodeURIComponent(options.project)}`, options.token, doFetch)
+        : invalid('mode', "'server' or 'static'", options.mode);
+
+  const get = async (path: string, query = ''): Promise<unknown> => {
+    const { status, body } = await source.answer(path, query);
+    if (status !== 200) throw new ClientError(status, body);
+    return JSON.parse(body);
+  };
+  // Every argument that becomes part of the request path is checked first (segments.ts).
+  const checked = (problem: SegmentProblem): void => {
+    if (problem) throw new ClientError(400, JSON.stringify({ code: 'invalid_path_segment', detail: problem.detail, param: problem.param }));
+  };
+  const col = (slug: unknown) => (checked(slugProblem(slug)), `/${slug as string}`);
+  const qs = (method: QueryMethod, q: QueryObject | string | undefined, ...extra: string[]) => {
+    checkQueryKeys(method, q);
+    return [typeof q === 'string' ? q : queryString(d.query(q)), ...extra].filter((s) => s !== '').join('&');
+  };
+
+  const client: Client = {
+    mode: options.mode,
+    dialect: dialectName,
+    project: async () => d.item(await get('')) as never,
+    entries: async (collection, query) => d.list(await get(col(collection), qs('entries', query as QueryObject))) as never,
+    first: async (collection, query) => {
+      // `limit=1` rather than `first`: nothing matching is null, not a 404.
+      checkQueryKeys('first', query);
+      const q = dialectName === 'cqa' ? qs('first', query as QueryObject, 'limit=1') : qs('entries', { ...(query as QueryObject), limit: 1 });
+      return (d.listItems(await get(col(collection), q))[0] ?? null) as never;
+    },
+    count: async (collection, query) => d.count(await get(col(collection), qs('count', query as QueryObject, 'count'))),
+    entry: async (collection, id, query) => {
+      checked(entryIdProblem(id, dialectName));
+      return d.item(await get(`${col(collection)}/${String(id)}`, qs('entry', query as QueryObject))) as never;
+    },
+    media: async (query) => d.list(await get('/project-media', qs('media', query as QueryObject))) as never,
+    mediaItem: async (id) => {
+      checked(mediaIdProblem(id, dialectName));
+      return d.item(await get(`/project-media/${String(id)}`)) as never;
+    },
+    get: async (path, query) => {
+      checked(rawPathProblem(path));
+      return get(path, query);
+    },
+  };
+  return client;
+}
+
+function revalidateOption(value: Revalidate | undefined): Revalidate {
+  if (value === undefined || value === 'always' || value === 'never') return value ?? 'always';
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
+  return invalid('revalidate', "'always', 'never' or a number of milliseconds ≥ 0", value);
+}
+
+function invalid(option: string, expected: string, value: unknown): never {
+  throw new TypeError(`createClient: ${option} must be ${expected}, got ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,15 @@
+// The dialect of a project (SPEC §5.1): `dialect:` in project.yaml, `cqa` when absent.
+import type { DialectName, ProjectRecord } from '../model/model.js';
+import { cqa } from './cqa.js';
+import { elmapi } from './elmapi.js';
+import { elmapi3 } from './elmapi3.js';
+import type { Dialect } from './types.js';
+
+export type { Dialect } from './types.js';
+export { cqa, elmapi, elmapi3 };
+
+const DIALECTS: Readonly<Record<DialectName, Dialect>> = { cqa, elmapi, elmapi3 };
+
+export function dialectOf(project: Pick<ProjectRecord, 'dialect'>): Dialect {
+  return DIALECTS[project.dialect ?? 'cqa'];
+}

@@ -1,0 +1,504 @@
+// The request core: plain data in, plain data out, no Node imports. Both adapters (node:http in
+// node.ts, WHATWG fetch in fetch.ts) translate to and from these shapes, so the behaviour of
+// §4 lives here once.
+import type { ContentIssue, MediaRecord, Scope } from '../model/model.js';
+import { cqa, type Dialect } from '../dialects/index.js';
+import type { CollectionSnapshot, ProjectSnapshot, Snapshot } from '../model/types.js';
+import type { QueryContext, QueryOutcome, QueryProblem, Utf8Outcome } from '../query/types.js';
+import { acceptsJson, negotiateEncoding, type Encoding } from './accept.js';
+import { AnswerMemo } from './answer-memo.js';
+import { header } from './header.js';
+import { healthBody } from './health.js';
+import { authorize, authorizeAudience } from './auth.js';
+import { COMPRESS_MIN, Doc, DocCache, type Platform } from './compress.js';
+import { Controls, type ControlOptions, type Fate } from './controls.js';
+import { ALLOWED_METHODS, corsPolicy, type CorsPolicy } from './cors.js';
+import { etagOf, ifNoneMatch } from './etag.js';
+import type { ExplorerPage } from './explorer/index.js';
+import { API_PROBLEMS, type Problem } from './problem.js';
+import { MEDIA_SEGMENT, route, type Route } from './routes.js';
+import { withServerUrl } from './openapi-server.js';
+import { mediaHeaders } from './media-headers.js';
+import type { Elmapi3Routes, V3Answer } from './elmapi3/handler.js';
+import { headerText } from './elmapi3/warnings.js';
+
+export type { Platform } from './compress.js';
+export type { Encoding } from './accept.js';
+
+export interface CoreRequest {
+  /** Upper-case method. */
+  readonly method: string;
+  /** The raw, undecoded path of the request target (before `?`). */
+  readonly path: string;
+  /** The raw query string after `?` ('' when none). */
+  readonly query: string;
+  /** Lower-case header names. */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+export interface CoreResponse {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  /** null for HEAD, 204 and 304 answers (Content-Length still tells the size for HEAD). */
+  readonly body: Uint8Array | string | null;
+  /** The adapter must compress `body` with this coding (the platform could not do it in place). */
+  readonly encode?: Encoding;
+  /** A media file to send (status 200 here means: found; the adapter does Range/ETag). */
+  readonly media?: MediaRecord;
+  /** Send the thumbnail of `media` rather than the file. */
+  readonly thumb?: boolean;
+  /** Hold the answer back this many ms (--delay, `Prefer: delay=`): the adapter waits. */
+  readonly delay?: number;
+  /** The status was injected (--fail-rate, `Prefer: status=`). */
+  readonly injected?: boolean;
+  /** With a delay: call once the held answer is sent or its client left (frees its place, controls.ts). */
+  readonly release?: () => void;
+  /** The body before compression, when `body` is a compressed variant (for the journal). */
+  readonly plain?: Uint8Array;
+}
+
+/** The query engine's four entry points (src/core/query/index.ts), injected by the adapters. */
+export interface QueryEngine {
+  queryEntries(project: ProjectSnapshot, collection: CollectionSnapshot, rawQuery: string, ctx: QueryContext): Utf8Outcome;
+  queryEntry(project: ProjectSnapshot, collection: CollectionSnapshot, id: string, rawQuery: string, ctx: QueryContext): QueryOutcome;
+  queryMediaList(project: ProjectSnapshot, rawQuery: string, ctx: QueryContext): QueryOutcome;
+  queryMediaItem(project: ProjectSnapshot, id: string, rawQuery: string, ctx: QueryContext): QueryOutcome;
+}
+
+export interface HttpOptions extends ControlOptions {
+  /** Access-Control-Allow-Origin: `*` (default), an origin, or a comma-separated list. */
+  readonly cors?: string;
+  /** Cache-Control of successful answers (default `no-cache`); `private` is added when a token was needed. */
+  readonly cacheControl?: string;
+  /** Largest `limit` accepted (default 1000; 0 = no cap). */
+  readonly maxLimit?: number;
+  /**
+   * The URL /openapi.json names in `servers` (default: the snapshot's base URL, else `/`);
+   * startServer gives its own address when no base URL was set.
+   */
+  readonly serverUrl?: string;
+  /** Budget of the per-snapshot cache of encoded static documents (default 64 MiB). */
+  readonly cacheBytes?: number;
+  /** Called with unexpected errors (answered as 500). Default: console.error. */
+  readonly onError?: (err: unknown) => void;
+  /** The explorer page for browsers at `/` (`explorerPage`, src/core/http/explorer); none: `/` is a 404. */
+  readonly explorer?: ExplorerPage;
+  /**
+   * The `elmapi3` route table (`elmapi3Routes`, src/core/http/elmapi3/). The Node server, Node's
+   * createHandler and the MSW handlers always pass it; an edge worker opts in, so one without
+   * elmapi3 projects does not bundle it (without it, a v3 request is answered 501 naming this option).
+   */
+  readonly elmapi3?: Elmapi3Routes;
+}
+
+export const MAX_TARGET = 8192;
+const JSON_TYPE = 'application/json; charset=utf-8';
+const READ_ONLY: ReadonlySet<Scope> = new Set<Scope>(['read']);
+
+/** The snapshot being served and everything cached for it; replaced as a whole on a swap. */
+export interface Served {
+  readonly snapshot: Snapshot;
+  /** Static documents, by path. */
+  readonly docs: DocCache;
+  /** Answers to queries, by path, query string and whether the caller may see drafts. */
+  readonly answers: DocCache;
+  /** Whole answers, by request (answer-memo.ts). */
+  readonly memo: AnswerMemo;
+  /** The content errors of the latest rebuild while `snapshot` is the last good one (health.ts). */
+  readonly stale?: readonly ContentIssue[];
+}
+
+const shared = new WeakMap<Snapshot, Dialect>();
+
+/**
+ * Who words an error: the dialect of the project the request names, else the dialect every project
+ * of the snapshot shares (an unknown project of an all-`elmapi` tree), else `cqa`.
+ */
+function dialectFor(snapshot: Snapshot, r: Route | undefined): Dialect {
+  const id = r && 'project' in r ? r.project : undefined;
+  const own = id === undefined ? undefined : snapshot.projects.get(id);
+  if (own) return own.dialect;
+  let d = shared.get(snapshot);
+  if (!d) {
+    const names = new Set([...snapshot.projects.values()].map((p) => p.dialect));
+    d = names.size === 1 ? ([...names][0] as Dialect) : cqa;
+    shared.set(snapshot, d);
+  }
+  return d;
+}
+
+/** Errors are worded by the dialect of the project asked for (cqa for /healthz, /openapi.json). */
+function dialectOf(snapshot: Snapshot, r: Route): Dialect {
+  return r.kind === 'healthz' || r.kind === 'openapi' ? cqa : dialectFor(snapshot, r);
+}
+
+/** `retry-after` → `Retry-After` */
+const headerCase = (name: string) => name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+
+/** `private` in front, `public` removed: for answers that needed a token. */
+export function privateCacheControl(value: string): string {
+  const parts = value.split(',').map((s) => s.trim()).filter((s) => s && s.toLowerCase() !== 'public' && s.toLowerCase() !== 'private');
+  return ['private', ...parts].join(', ');
+}
+
+export class HttpCore {
+  private served: Served;
+  private readonly cors: CorsPolicy;
+  private readonly cacheControl: string;
+  private readonly privateCache: string;
+  private readonly maxLimit: number;
+  private serverUrl: string | undefined;
+  private readonly cacheBytes: number;
+  private readonly onError: (err: unknown) => void;
+  private readonly varyOrigin: string | undefined;
+  private readonly explorer: ExplorerPage | undefined;
+  private readonly elmapi3: Elmapi3Routes | undefined;
+  /** --delay, --fail-rate, Prefer (src/core/http/controls.ts); undefined when none is on. */
+  private readonly controls: Controls | undefined;
+
+  constructor(
+    snapshot: Snapshot,
+    private readonly platform: Platform,
+    private readonly engine: QueryEngine,
+    options: HttpOptions = {},
+    /** Made by the caller already (startServer checks the options before loading); else from `options`. */
+    controls: Controls = new Controls(options),
+  ) {
+    this.cors = corsPolicy(options.cors);
+    this.cacheControl = options.cacheControl?.trim() || 'no-cache';
+    this.privateCache = privateCacheControl(this.cacheControl);
+    this.maxLimit = options.maxLimit ?? 1000;
+    this.serverUrl = options.serverUrl;
+    this.cacheBytes = options.cacheBytes ?? 64 * 1024 * 1024;
+    this.onError = options.onError ?? ((err) => console.error('cqa: unexpected error', err));
+    this.varyOrigin = this.cors.varyOrigin ? 'Origin' : undefined;
+    this.explorer = options.explorer;
+    this.elmapi3 = options.elmapi3;
+    this.controls = controls.active ? controls : undefined;
+    this.served = this.serve(snapshot);
+  }
+
+  /** Name `url` in /openapi.json from now on (startServer learns its port only once listening). */
+  describeServerAt(url: string): void {
+    this.serverUrl = url;
+    this.served = this.serve(this.served.snapshot);
+  }
+
+  private serve(snapshot: Snapshot): Served {
+    return {
+      snapshot,
+      docs: new DocCache(this.platform, this.cacheBytes),
+      answers: new DocCache(this.platform, this.cacheBytes / 4),
+      memo: new AnswerMemo(),
+    };
+  }
+
+  get snapshot(): Snapshot {
+    return this.served.snapshot;
+  }
+
+  /** Atomically replace the snapshot: one reference swap; requests in flight keep the old one. */
+  swap(snapshot: Snapshot): void {
+    this.served = this.serve(snapshot);
+  }
+
+  /**
+   * The latest rebuild failed with these errors (the snapshot stays), or, with none, the content
+   * is good again: /healthz says which. Fresh caches, as on a swap: nothing answered before holds.
+   */
+  markStale(errors: readonly ContentIssue[] | undefined): void {
+    if (!errors && !this.served.stale) return;
+    this.served = { ...this.serve(this.served.snapshot), ...(errors ? { stale: errors } : {}) };
+  }
+
+  handle(req: CoreRequest): CoreResponse {
+    const served = this.served;
+    try {
+      const fate = this.controls?.decide(req.method, req.path, header(req.headers, 'prefer'));
+      if (fate) return this.withFate(req, served, fate);
+      // The v3 dialect answers by the `project-id` header, which the memo does not key on.
+      if (header(req.headers, 'project-id') !== undefined) return this.dispatch(req, served);
+      const { answer, inputs } = served.memo.get(req);
+      if (answer) return answer;
+      const r = this.dispatch(req, served);
+      served.memo.offer(req, inputs, r);
+      return r;
+    } catch (err) {
+      try {
+        this.onError(err);
+      } catch {
+        /* a failing logger must not turn a 500 into a crash */
+      }
+      return this.problem(req, { status: 500, code: 'internal_error', detail: 'an unexpected error occurred; it has been logged' });
+    }
+  }
+
+  /** The answer held back, or a failure instead of it, with the headers that say why. */
+  private withFate(req: CoreRequest, served: Served, fate: Fate): CoreResponse {
+    const r = fate.problem ? this.problem(req, fate.problem, {}, dialectOf(served.snapshot, route(req.path))) : this.dispatch(req, served);
+    const extra = fate.headers;
+    if (extra) {
+      for (const k in extra) r.headers[k] = extra[k] as string;
+      // Browsers' scripts may read them too (a client backing off on Retry-After).
+      const expose = r.headers['access-control-expose-headers'];
+      if (expose) r.headers['access-control-expose-headers'] = [expose, ...Object.keys(extra).map(headerCase)].join(', ');
+    }
+    return { ...r, delay: fate.delay, ...(fate.injected ? { injected: true } : {}), ...(fate.release ? { release: fate.release } : {}) };
+  }
+
+  private dispatch(req: CoreRequest, served: Served): CoreResponse {
+    const h = req.headers;
+    const snapshot = served.snapshot;
+    if (req.path.length + req.query.length + 1 > MAX_TARGET) {
+      return this.problem(req, { status: 414, code: 'uri_too_long', detail: `the request target is longer than ${MAX_TARGET} bytes` }, {}, dialectFor(snapshot, undefined));
+    }
+    const method = req.method;
+    const page = this.explorer?.answer(req, this.platform);
+    if (page) return page;
+    // An edge worker made without the elmapi3 routes says so to a v3 request, instead of a 404.
+    if (method !== 'OPTIONS' && !this.elmapi3) {
+      const named = snapshot.projects.get(header(h, 'project-id')?.trim() ?? '');
+      if (named?.record.dialect === 'elmapi3') {
+        const detail = `project '${named.record.id}' is in the elmapi3 dialect, and this handler was made without its routes: createHandler(snapshot, { elmapi3: elmapi3Routes }), elmapi3Routes from 'content-query-api/edge'`;
+        return this.v3(req, { status: 501, body: JSON.stringify({ message: detail }), warnings: [], private: false });
+      }
+    }
+    if (method !== 'OPTIONS' && this.elmapi3) {
+      const v3 = this.elmapi3(snapshot, req, this.platform.sha256Hex, (path) => {
+        const today = route(path);
+        const p = 'project' in today ? snapshot.projects.get(today.project) : undefined;
+        return p !== undefined && p.record.dialect !== 'elmapi3';
+      });
+      if (v3) return this.v3(req, v3);
+    }
+    const r = route(req.path);
+    const d = dialectOf(snapshot, r);
+    if (method === 'OPTIONS') {
+      return {
+        status: 204,
+        headers: { ...this.cors.headers(header(h, 'origin')), ...this.cors.preflight, allow: ALLOWED_METHODS, ...this.vary() },
+        body: null,
+      };
+    }
+    if (method !== 'GET' && method !== 'HEAD') {
+      return this.problem(req, { status: 405, code: 'method_not_allowed', detail: `${method} is not allowed; this API is read-only (${ALLOWED_METHODS})` }, { allow: ALLOWED_METHODS }, d);
+    }
+    switch (r.kind) {
+      case 'problem':
+        return this.problem(req, r.problem, {}, d);
+      case 'healthz': {
+        if (!this.lenientAccept(h)) return this.notAcceptable(req);
+        const doc = served.docs.get('healthz', () => healthBody(snapshot.hash, served.stale)) as Doc;
+        return this.json(req, doc, 'no-store');
+      }
+      case 'openapi':
+        return this.openapi(req, served);
+      case 'media-file': {
+        const found = snapshot.projects.get(r.project)?.mediaById.get(r.id);
+        // `/thumbs/…`: only items with a thumbnail have one (src/core/snapshot/thumbs.ts).
+        const m = r.thumb && !found?.thumb ? undefined : found;
+        if (!m) return this.problem(req, { status: 404, code: 'not_found', detail: r.thumb && found ? `media '${r.id}' has no thumbnail: only images over 600 px high in a project of dialect elmapi have one` : `no media file '${r.id}' in project '${r.project}'`, situation: { kind: 'media_not_found' } }, {}, d);
+        // CSP sandbox, nosniff, and a download for active types (media-headers.ts): on every adapter.
+        const headers = { ...this.cors.headers(header(h, 'origin')), ...this.vary(), ...mediaHeaders(m.record.mime_type) };
+        return { status: 200, headers, body: null, media: m.record, ...(r.thumb ? { thumb: true } : {}) };
+      }
+      default:
+        break;
+    }
+    // The API.
+    if (!acceptsJson(header(h, 'accept'))) return this.notAcceptable(req, d);
+    const project = snapshot.projects.get(r.project);
+    const projectMissing = API_PROBLEMS.projectNotFound(r.project);
+    if (!project) return this.problem(req, projectMissing, {}, d);
+    const auth = authorize(snapshot, project, header(h, 'authorization'), this.platform.sha256Hex);
+    if (auth.kind === 'not_found') return this.problem(req, projectMissing, {}, d);
+    if (auth.kind === 'unauthorized') return this.problem(req, auth.problem, { 'www-authenticate': auth.challenge }, d);
+    if (auth.kind === 'forbidden') return this.problem(req, auth.problem, {}, d);
+    const cacheControl = !project.record.public || auth.tokenUsed ? this.privateCache : this.cacheControl;
+    const ctx: QueryContext = { scopes: auth.scopes ?? READ_ONLY, maxLimit: this.maxLimit, utf8: true };
+    const q = req.query;
+    const base = `/api/${project.record.id}`;
+
+    // The query to run, when there is one (else the static document at `key` answers).
+    let query: (() => Utf8Outcome) | undefined;
+    let key: string;
+    switch (r.kind) {
+      case 'project':
+        if (q !== '') {
+          return this.problem(req, API_PROBLEMS.queryOnProject(), {}, d);
+        }
+        key = base;
+        break;
+      case 'media-list':
+        key = `${base}/${MEDIA_SEGMENT}`;
+        if (q !== '') query = () => this.engine.queryMediaList(project, q, ctx);
+        break;
+      case 'media-item':
+        if (!project.mediaByKey.has(r.id)) {
+          return this.problem(req, API_PROBLEMS.mediaItemNotFound(r.project, r.id), {}, d);
+        }
+        key = `${base}/${MEDIA_SEGMENT}/${r.id}`;
+        if (q !== '') query = () => this.engine.queryMediaItem(project, r.id, q, ctx);
+        break;
+      case 'entries':
+      case 'entry': {
+        const col = project.collections.get(r.collection);
+        if (!col) {
+          return this.problem(req, API_PROBLEMS.collectionNotFound(r.project, r.collection, [...project.collections.keys(), MEDIA_SEGMENT]), {}, d);
+        }
+        if (r.kind === 'entries') {
+          key = `${base}/${r.collection}`;
+          if (q !== '') query = () => this.engine.queryEntries(project, col, q, ctx);
+        } else {
+          key = `${base}/${r.collection}/${r.id}`;
+          if (q !== '') query = () => this.engine.queryEntry(project, col, r.id, q, ctx);
+        }
+        break;
+      }
+    }
+    if (query) {
+      // The answer depends on the path, the query and the drafts scope only (the token was checked).
+      const answer = this.answerOf(served, `${key}?${q}${ctx.scopes.has('drafts') ? '\0drafts' : ''}`, query);
+      return answer instanceof Doc ? this.json(req, answer, cacheControl) : this.problem(req, answer, {}, d);
+    }
+    const doc = served.docs.get(key, () => snapshot.document(key));
+    if (!doc) {
+      const missing = r.kind === 'entry' ? API_PROBLEMS.entryNotFound(r.id, r.collection) : API_PROBLEMS.entryNotFound(key);
+      return this.problem(req, missing, {}, d);
+    }
+    return this.json(req, doc, cacheControl);
+  }
+
+  /** A v3 answer (src/core/http/elmapi3/): its body, one X-Cqa-Warning per silent quirk, the journal's note. */
+  private v3(req: CoreRequest, a: V3Answer): CoreResponse {
+    const bytes = this.platform.encodeText(a.body);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'content-length': String(bytes.length),
+      'cache-control': a.status !== 200 ? 'no-store' : a.private ? this.privateCache : this.cacheControl,
+      'x-ratelimit-limit': '300',
+      'x-ratelimit-remaining': '299',
+      ...this.cors.headers(header(req.headers, 'origin')),
+      ...this.vary('project-id', 'Authorization'),
+    };
+    if (a.warnings.length > 0) {
+      // One header line per problem would need a list type here; a comma is inside the texts, so lines are joined by the adapter-safe separator ' | '.
+      headers['x-cqa-warning'] = a.warnings.map(headerText).join(' | ');
+      const expose = headers['access-control-expose-headers'];
+      headers['access-control-expose-headers'] = expose ? `${expose}, X-Cqa-Warning` : 'X-Cqa-Warning';
+    }
+    return { status: a.status, headers, body: req.method === 'HEAD' ? null : bytes };
+  }
+
+  /** The answer to a query: cached, or computed now. A refusal is not cached (it costs little). */
+  private answerOf(served: Served, cacheKey: string, query: () => Utf8Outcome): Doc | QueryProblem {
+    let refused: QueryProblem | undefined;
+    const doc = served.answers.get(
+      cacheKey,
+      () => {
+        const outcome = query();
+        if (outcome.ok) return outcome.body;
+        refused = outcome.problem;
+        return undefined;
+      },
+      true,
+    );
+    return doc ?? (refused as QueryProblem);
+  }
+
+  /**
+   * /openapi.json describes the public projects; a valid token adds its own project (the token
+   * rules of the API apply: a bad token is a 401). Each audience has its own cached document, and
+   * a per-token answer is `private`; `Vary: Authorization` keeps caches from mixing them up.
+   */
+  private openapi(req: CoreRequest, served: Served): CoreResponse {
+    const h = req.headers;
+    if (!this.lenientAccept(h)) return this.notAcceptable(req);
+    const snapshot = served.snapshot;
+    const auth = authorizeAudience(snapshot, header(h, 'authorization'), this.platform.sha256Hex);
+    if (auth.kind === 'unauthorized') return this.problem(req, auth.problem, { 'www-authenticate': auth.challenge });
+    if (auth.kind === 'forbidden') return this.problem(req, auth.problem);
+    const own = auth.project;
+    const url = this.serverUrl;
+    const described = (text: string): string => (url === undefined ? text : withServerUrl(text, url));
+    if (!own) return this.json(req, served.docs.get('openapi', () => described(snapshot.openapi)) as Doc, this.cacheControl, 'Authorization');
+    const ids = [...snapshot.projects.values()].filter((p) => p.record.public || p === own).map((p) => p.record.id);
+    const doc = served.docs.get(`openapi:${own.record.id}`, () => described(snapshot.openapiOf(ids))) as Doc;
+    return this.json(req, doc, this.privateCache, 'Authorization');
+  }
+
+  /** /healthz and /openapi.json also answer without an Accept header (probes, tools). */
+  private lenientAccept(h: CoreRequest['headers']): boolean {
+    const accept = header(h, 'accept');
+    return accept === undefined || accept === '' || acceptsJson(accept);
+  }
+
+  private notAcceptable(req: CoreRequest, dialect: Dialect = cqa): CoreResponse {
+    return this.problem(
+      req,
+      {
+        status: 406,
+        code: 'not_acceptable',
+        detail: "this API answers JSON only: send the header 'Accept: application/json'",
+      },
+      {},
+      dialect,
+    );
+  }
+
+  private vary(...names: string[]): Record<string, string> {
+    if (this.varyOrigin) names.push(this.varyOrigin);
+    return names.length ? { vary: names.join(', ') } : {};
+  }
+
+  /** `varyAlso`: a request header the answer depends on, besides Accept-Encoding and Origin. */
+  private json(req: CoreRequest, doc: Doc, cacheControl: string, varyAlso?: string): CoreResponse {
+    const h = req.headers;
+    const big = doc.bytes.length > COMPRESS_MIN;
+    const encoding = big ? negotiateEncoding(header(h, 'accept-encoding'), this.platform.encodings) : undefined;
+    const headers: Record<string, string> = {
+      'content-type': JSON_TYPE,
+      etag: etagOf(doc.tag, encoding),
+      'cache-control': cacheControl,
+    };
+    const cors = this.cors.headers(header(h, 'origin'));
+    for (const k in cors) headers[k] = cors[k] as string;
+    const vary = big ? (this.varyOrigin ? 'Accept-Encoding, Origin' : 'Accept-Encoding') : this.varyOrigin;
+    if (vary || varyAlso) headers.vary = varyAlso ? (vary ? `${varyAlso}, ${vary}` : varyAlso) : (vary as string);
+    if (ifNoneMatch(header(h, 'if-none-match'), doc.tag)) {
+      delete headers['content-type'];
+      return { status: 304, headers, body: null };
+    }
+    let body: Uint8Array = doc.bytes;
+    let encode: Encoding | undefined;
+    if (encoding) {
+      headers['content-encoding'] = encoding;
+      const v = doc.variant(encoding);
+      if (v) body = v;
+      else encode = encoding;
+    }
+    if (!encode) headers['content-length'] = String(body.length);
+    const head = req.method === 'HEAD';
+    if (encode) return { status: 200, headers, body: head ? null : body, encode };
+    return body === doc.bytes || head ? { status: 200, headers, body: head ? null : body } : { status: 200, headers, body, plain: doc.bytes };
+  }
+
+  /** An error answer, worded by `dialect` (default cqa: an RFC 9457 problem document). */
+  problem(req: CoreRequest, p: Problem, extra: Record<string, string> = {}, dialect: Dialect = cqa): CoreResponse {
+    const answer = dialect.error(p);
+    const bytes = this.platform.encodeText(answer.body);
+    return {
+      status: answer.status,
+      headers: {
+        'content-type': answer.contentType,
+        'content-length': String(bytes.length),
+        'cache-control': 'no-store',
+        ...this.cors.headers(header(req.headers, 'origin')),
+        ...this.vary(),
+        ...answer.headers,
+        ...extra,
+      },
+      body: req.method === 'HEAD' ? null : bytes,
+    };
+  }
+}

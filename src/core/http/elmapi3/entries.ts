@@ -1,0 +1,164 @@
+// R4 `GET /api/{slug}` and R5 `GET /api/{slug}/{uuid}` (sheet §2.5, §2.6, §4): state, locale,
+// where, singleton, count, limit/offset, sort, paginate, first, translation_locale. No Node imports.
+import type { EntrySnapshot } from '../../model/types.js';
+import { fieldValue } from '../../query/table.js';
+import { paginated, phpInt } from './paginate.js';
+import { list, str, type PhpArray } from './php-query.js';
+import type { CollectionIndex, ProjectIndex } from './project-index.js';
+import { Renderer, type Json } from './render.js';
+import type { Warnings } from './warnings.js';
+import { whereTest } from './where.js';
+
+export type Answer = { readonly status: number; readonly json: Json } | { readonly status: number; readonly message: string };
+
+const notFound: Answer = { status: 404, message: 'Content not found.' };
+const CORE_SORT = ['id', 'created_at', 'updated_at', 'published_at'];
+
+export interface ListRequest {
+  readonly index: ProjectIndex;
+  readonly col: CollectionIndex;
+  readonly params: PhpArray;
+  readonly draft: boolean;
+  readonly warn: Warnings;
+  readonly origin: string;
+  /** The request path without the query, for page links. */
+  readonly path: string;
+}
+
+function renderer(r: ListRequest): Renderer {
+  return new Renderer(r.index, {
+    draft: r.draft,
+    timestamps: r.params.has('timestamps'),
+    exclude: new Set(list(r.params.get('exclude'))),
+    origin: r.origin,
+  });
+}
+
+/** Entries of the mode: drafts only (draft mode) or published only. */
+function inMode(e: EntrySnapshot, draft: boolean): boolean {
+  return draft ? e.record.draft : !e.record.draft;
+}
+
+type Cmp = (a: EntrySnapshot, b: EntrySnapshot) => number;
+const byText = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
+
+/** PHP 8 comparison of two scalar values (numeric strings numerically). */
+function phpCompare(a: unknown, b: unknown): number {
+  const num = (x: unknown) => (typeof x === 'number' ? x : typeof x === 'boolean' ? Number(x) : typeof x === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$/.test(x) ? Number(x) : undefined);
+  const na = num(a);
+  const nb = num(b);
+  if (na !== undefined && nb !== undefined) return na - nb;
+  const sa = String(a);
+  const sb = String(b);
+  return sa < sb ? -1 : sa > sb ? 1 : 0;
+}
+
+function sortValue(e: EntrySnapshot, name: string): unknown {
+  const v = fieldValue(e, name);
+  if (v === undefined || v === null || v === '' || typeof v === 'object') return undefined;
+  return v;
+}
+
+export function listEntries(r: ListRequest): Answer {
+  const { col, params, draft, warn } = r;
+  const slug = col.snap.record.slug;
+  const locale = str(params, 'locale');
+  const test = whereTest(params.get('where'), col, r.index, warn, draft);
+  // "Newest first" is the default; the rest of the work keeps that (DB insertion) order in reverse.
+  const insertion = [...col.newestFirst].reverse();
+  let rows = insertion.filter((e) => inMode(e, draft) && (!locale || locale === '0' || e.record.locale === locale) && test(e));
+
+  if (col.snap.record.singleton) {
+    const wanted = locale && locale !== '0' ? locale : r.index.project.record.default_locale;
+    for (const p of ['count', 'paginate', 'first', 'limit', 'sort']) if (params.has(p)) warn.add(p, `'${slug}' is a singleton collection: ElmapiCMS ignores ${p} and answers its one entry`);
+    const one = rows.find((e) => e.record.locale === wanted);
+    return one ? { status: 200, json: renderer(r).entry(one, slug) } : notFound;
+  }
+  if (params.has('count')) return { status: 200, json: { count: rows.length } };
+
+  const perPage = phpInt(params.get('paginate'));
+  const paginate = params.has('paginate') && perPage > 0;
+  if (params.has('paginate') && !paginate) warn.add('paginate', `paginate=${str(params, 'paginate') ?? ''} is not a positive number: ElmapiCMS does not paginate; send paginate=N (N ≥ 1)`);
+  const sort = params.get('sort');
+  const limit = phpInt(params.get('limit'));
+  const offset = phpInt(params.get('offset'));
+  if (!paginate && params.has('offset') && limit <= 0) warn.add('offset', `offset without limit is ignored by ElmapiCMS: send limit too (e.g. limit=10&offset=${offset})`);
+  if (paginate && (params.has('limit') || params.has('offset') || params.has('first'))) warn.add(params.has('first') ? 'first' : 'limit', 'with paginate, ElmapiCMS ignores limit, offset and first: page with page=N');
+
+  let inMemory: { name: string; desc: boolean } | undefined;
+  if (sort instanceof Map) {
+    warn.add('sort', 'sort must be one string like sort=price:desc (an array is a 500 in ElmapiCMS)');
+    return { status: 500, message: 'Server Error' };
+  }
+  if (typeof sort === 'string') {
+    const cmps: Cmp[] = [];
+    for (const item of sort.split(',')) {
+      const [name = '', dir] = item.trim().split(':');
+      const desc = (dir ?? '').trim().toLowerCase() === 'desc';
+      const sign = desc ? -1 : 1;
+      if (CORE_SORT.includes(name)) {
+        const key = name === 'id' ? 'created_at' : (name as 'created_at' | 'updated_at' | 'published_at');
+        cmps.push((a, b) => sign * byText(a.record[key], b.record[key]));
+        continue;
+      }
+      const f = col.snap.fields.get(name);
+      if (!f || f.hidden || f.type === 'password') {
+        warn.add('sort', `no field '${name}' in collection '${slug}': ElmapiCMS ignores it`);
+        continue;
+      }
+      if (paginate) {
+        // Entries without a value last in both directions, then by value, then id in the same direction.
+        cmps.push((a, b) => {
+          const va = sortValue(a, name);
+          const vb = sortValue(b, name);
+          if (va === undefined || vb === undefined) return va === vb ? 0 : va === undefined ? 1 : -1;
+          return sign * phpCompare(va, vb) || sign * byText(a.record.created_at, b.record.created_at);
+        });
+      } else if (draft) {
+        if (!inMemory && cmps.length === 0) inMemory = { name, desc };
+        else warn.add('sort', `without paginate, ElmapiCMS sorts drafts by the first sort item only: '${name}' is ignored`);
+      } else warn.add('sort', `without paginate, ElmapiCMS ignores sort on custom field '${name}' (and then lists oldest first): add paginate=N to sort by it`);
+    }
+    if (cmps.length > 0) rows = [...rows].sort((a, b) => cmps.reduce((acc, c) => acc || c(a, b), 0));
+  } else rows = rows.reverse();
+
+  const render = renderer(r);
+  if (paginate) {
+    const pageRaw = str(params, 'page');
+    const page = pageRaw && /^[+-]?\d+$/.test(pageRaw.trim()) && Number(pageRaw) >= 1 ? Math.min(Number(pageRaw), 2 ** 31) : 1;
+    const slice = rows.slice((page - 1) * perPage, page * perPage);
+    return { status: 200, json: paginated(slice.map((e) => render.entry(e, slug)), rows.length, perPage, page, r.path, params) };
+  }
+  if (limit > 0) rows = rows.slice(Math.max(0, offset), Math.max(0, offset) + limit);
+  if (inMemory) {
+    const { name, desc } = inMemory;
+    // Entries without a value first for ASC, last for DESC.
+    rows = [...rows].sort((a, b) => {
+      const va = sortValue(a, name);
+      const vb = sortValue(b, name);
+      const c = va === undefined || vb === undefined ? (va === vb ? 0 : va === undefined ? -1 : 1) : phpCompare(va, vb);
+      return desc ? -c : c;
+    });
+  }
+  if (params.has('first')) return rows[0] ? { status: 200, json: render.entry(rows[0], slug) } : notFound;
+  return { status: 200, json: rows.map((e) => render.entry(e, slug)) };
+}
+
+export function oneEntry(r: ListRequest, uuid: string): Answer {
+  const { col, params, draft } = r;
+  const slug = col.snap.record.slug;
+  const locale = str(params, 'locale');
+  const e = col.byUuid.get(uuid);
+  const translation = str(params, 'translation_locale');
+  if (translation) {
+    // v3 looks the named entry up in any state; a draft is named only to a drafts reader here.
+    if (!e || (e.record.draft && !draft)) return notFound;
+    const group = col.groups.get(col.groupOf.get(e) ?? '') ?? [];
+    if (group.length < 2) return { status: 404, message: 'This entry has no translations linked.' };
+    const t = group.find((x) => x !== e && x.record.locale === translation && inMode(x, draft));
+    return t ? { status: 200, json: renderer(r).entry(t, slug) } : { status: 404, message: `Translation not found for locale '${translation}'.` };
+  }
+  if (!e || !inMode(e, draft) || (locale && locale !== '0' && e.record.locale !== locale)) return notFound;
+  for (const p of ['where', 'sort', 'limit', 'offset', 'paginate', 'count', 'first']) if (params.has(p)) r.warn.add(p, `ElmapiCMS ignores ${p} on a single entry (/api/${slug}/{uuid})`);
+  return { status: 200, json: renderer(r).entry(e, slug) };
+}

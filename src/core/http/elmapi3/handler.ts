@@ -1,0 +1,242 @@
+// The v3 route table (sheet §2): a request whose `project-id` header names an `elmapi3` project is
+// answered here; src/core/http/core.ts asks elmapi3Routes() first (when given: HttpOptions.elmapi3) and routes everything else as before.
+// Auth as ProjectAccess + EnsureProjectApiAbility (§6), errors as §7. No Node imports.
+import type { Snapshot, ProjectSnapshot } from '../../model/types.js';
+import { header } from '../header.js';
+import { listEntries, oneEntry, type Answer, type ListRequest } from './entries.js';
+import { paginated, phpInt } from './paginate.js';
+import { parsePhpQuery, str, type PhpQuery } from './php-query.js';
+import { projectIndex, type ProjectIndex } from './project-index.js';
+import { assetJson, carbonJson, iso8601, phpJson, type Json } from './render.js';
+import { validationBody, Warnings, type Warning } from './warnings.js';
+
+export interface V3Request {
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+export interface V3Answer {
+  readonly status: number;
+  readonly body: string;
+  readonly warnings: readonly Warning[];
+  /** The answer needed a token (not cacheable publicly). */
+  readonly private: boolean;
+}
+
+type Hash = (text: string) => string;
+
+const hasV3 = new WeakMap<Snapshot, boolean>();
+function anyV3(snapshot: Snapshot): boolean {
+  let yes = hasV3.get(snapshot);
+  if (yes === undefined) {
+    yes = [...snapshot.projects.values()].some((p) => p.record.dialect === 'elmapi3');
+    hasV3.set(snapshot, yes);
+  }
+  return yes;
+}
+
+const v3WordsOf = new WeakMap<Snapshot, ReadonlySet<string>>();
+
+/** First path segments after /api that a v3 route answers: collections, files, each v3 collection's slug; `` (the root) when every project is v3. */
+function v3Words(snapshot: Snapshot): ReadonlySet<string> {
+  let words = v3WordsOf.get(snapshot);
+  if (!words) {
+    const projects = [...snapshot.projects.values()];
+    const v3 = projects.filter((p) => p.record.dialect === 'elmapi3');
+    words = new Set(['collections', 'files', ...v3.flatMap((p) => [...p.collections.keys()]), ...(v3.length === projects.length ? [''] : [])]);
+    v3WordsOf.set(snapshot, words);
+  }
+  return words;
+}
+
+const message = (status: number, text: string, warnings: readonly Warning[] = [], isPrivate = false): V3Answer => ({ status, body: phpJson({ message: text }), warnings, private: isPrivate });
+
+function segmentsOf(path: string): string[] | undefined {
+  if (path !== '/api' && !path.startsWith('/api/')) return undefined;
+  const rest = path.slice(5).replace(/\/$/, '');
+  if (rest === '') return [];
+  try {
+    return rest.split('/').map((s) => decodeURIComponent(s));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The v3 answer, or undefined: not a v3 request (no elmapi3 project in the snapshot, or the
+ * path/header names a project of another dialect), so the caller routes it as today.
+ */
+export function elmapi3Routes(snapshot: Snapshot, req: V3Request, sha256Hex: Hash, nameKnownToday: (path: string) => boolean): V3Answer | undefined {
+  if (!anyV3(snapshot)) return undefined;
+  const segs = segmentsOf(req.path);
+  if (!segs) return undefined;
+  const id = header(req.headers, 'project-id')?.trim();
+  const project = id ? snapshot.projects.get(id) : undefined;
+  if (project && project.record.dialect !== 'elmapi3') return undefined;
+  if (!project) {
+    // A path that names a project of another dialect is answered as before.
+    if (nameKnownToday(req.path)) return undefined;
+    // Without the header, only a path a v3 project could have meant is a v3 mistake; any other
+    // (`/api/nope`) gets the 404 of the other dialects, as in a tree without v3 projects.
+    if (!id && !v3Words(snapshot).has(segs[0] ?? '')) return undefined;
+    return id ? message(404, 'Project not found.') : message(400, 'Project header missing.');
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    const route = `api${segs.length ? '/' + segs.join('/') : ''}`;
+    return { status: 405, body: JSON.stringify({ message: `The ${req.method} method is not supported for route ${route}. Supported methods: GET, HEAD.` }, null, 4), warnings: [], private: false };
+  }
+  return answer(project, segs, req, sha256Hex);
+}
+
+interface Access {
+  readonly token: boolean;
+  readonly drafts: boolean;
+}
+
+/** ProjectAccess (§6): undefined = allowed; else the refusal. */
+function access(project: ProjectSnapshot, req: V3Request, sha256Hex: Hash): Access | V3Answer {
+  const auth = header(req.headers, 'authorization');
+  const m = auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth) : null;
+  const bearer = m?.[1];
+  if (bearer?.startsWith('uak_')) return message(401, 'Unauthenticated.', [{ param: 'Authorization', text: 'uak_ keys are end-user API keys: ElmapiCMS never accepts them for content; send a project token' }]);
+  const token = bearer ? project.tokens.get(sha256Hex(bearer)) : undefined;
+  if (token) {
+    if (!token.scopes.includes('read')) return message(403, 'Forbidden.');
+    return { token: true, drafts: token.scopes.includes('drafts') };
+  }
+  if (!project.record.public) {
+    const why = bearer ? 'the token is not one of this project (tokens are per project)' : 'this project is not public: send Authorization: Bearer <token>';
+    return message(401, 'Unauthenticated.', [{ param: 'Authorization', text: why }]);
+  }
+  return { token: false, drafts: false };
+}
+
+const TOKEN_NEEDED = "API token doesn't have the right abilities!";
+
+function origin(req: V3Request): string {
+  const host = header(req.headers, 'host') ?? 'localhost';
+  const proto = header(req.headers, 'x-forwarded-proto') === 'https' ? 'https' : 'http';
+  return `${proto}://${/^[A-Za-z0-9.:[\]-]+$/.test(host) ? host : 'localhost'}`;
+}
+
+function answer(project: ProjectSnapshot, segs: string[], req: V3Request, sha256Hex: Hash): V3Answer {
+  const who = access(project, req, sha256Hex);
+  if ('status' in who) return who;
+  const index = projectIndex(project);
+  const q: PhpQuery = parsePhpQuery(req.query);
+  const warn = new Warnings();
+  for (const [name, values] of q.collapsed) {
+    warn.add(name, `${name} was sent ${values.length} times; PHP keeps only '${values[values.length - 1]}': send '${values.join(',')}' (one comma-separated value) or ${name}[]=… for a list`);
+  }
+  for (const d of q.dropped) warn.add('query', d);
+  const done = (a: Answer): V3Answer => {
+    const strict = project.record.strict && warn.list.length > 0 && a.status < 500;
+    if (strict) return { status: 422, body: validationBody(warn.list), warnings: warn.list, private: who.token };
+    const body = 'json' in a ? phpJson(a.json) : a.status >= 500 ? JSON.stringify({ message: a.message }, null, 4) : phpJson({ message: a.message });
+    return { status: a.status, body, warnings: warn.list, private: who.token };
+  };
+  const o = origin(req);
+  const [first, second, third, fourth] = segs;
+
+  if (first === undefined) return done(projectAnswer(index, q));
+  if (first === 'collections') {
+    if (segs.length === 1) return done({ status: 200, json: [...index.collections.values()].map((c) => collectionJson(c, false)) });
+    if (segs.length === 2) {
+      const c = index.collections.get(second as string);
+      return done(c ? { status: 200, json: collectionJson(c, true) } : { status: 404, message: 'Collection not found.' });
+    }
+  }
+  if (first === 'files' && segs.length <= 3 && !(segs.length === 3 && second !== 'name')) {
+    if (!who.token) return message(403, TOKEN_NEEDED, [{ param: 'Authorization', text: 'ElmapiCMS serves /files only to a project token with read, even on a public project' }]);
+    if (segs.length === 1) return done(filesList(index, q, o, req.path));
+    const m = segs.length === 3 ? index.assetsByName.get(third as string) : index.assetsByKey.get(second as string);
+    return m ? done({ status: 200, json: assetJson(m, o) }) : { status: 404, body: '{"error":"Asset not found"}', warnings: warn.list, private: true };
+  }
+  const col = index.collections.get(first);
+  const draftAsked = str(q.params, 'state') === 'draft';
+  if (q.params.get('state') instanceof Map) return done({ status: 500, message: 'Server Error' });
+  if (draftAsked && !who.drafts) {
+    // cqa's promise: drafts need a token with the drafts scope (v3 lets any reader ask).
+    return message(403, 'Forbidden.', [{ param: 'state', text: "state=draft needs a token with the 'drafts' scope in this mock (ElmapiCMS itself lets any reader ask): use such a token" }], who.token);
+  }
+  const lr = (c: NonNullable<typeof col>): ListRequest => ({ index, col: c, params: q.params, draft: draftAsked, warn, origin: o, path: `${o}${req.path.replace(/\/$/, '')}` });
+  if (segs.length === 1) return done(col ? listEntries(lr(col)) : { status: 404, message: 'Collection not found.' });
+  if (segs.length === 2) return done(col ? oneEntry(lr(col), second as string) : { status: 404, message: 'Collection not found.' });
+  if (third === 'versions' && (segs.length === 3 || (segs.length === 4 && /^\d+$/.test(fourth as string)))) {
+    if (!who.token) return message(403, TOKEN_NEEDED, [{ param: 'Authorization', text: 'ElmapiCMS serves versions only to a project token with read' }]);
+    if (!col) return done({ status: 404, message: 'Collection not found.' });
+    const e = col.byUuid.get(second as string);
+    // Drafts have no published version; and no answer without drafts may tell that one exists.
+    if (!e || e.record.draft) return done({ status: 404, message: 'Content not found.' });
+    const version = versionJson(e.record, col.snap.record.slug, index);
+    if (segs.length === 3) return done({ status: 200, json: version ? [version] : [] });
+    return done(version && fourth === '1' ? { status: 200, json: { ...version, snapshot: { fields: {}, meta: { locale: e.record.locale, translation_group_id: null } } } } : { status: 404, message: 'Version not found.' });
+  }
+  return { status: 404, body: JSON.stringify({ message: `The route ${req.path.slice(1)} could not be found.` }, null, 4), warnings: [], private: false };
+}
+
+function projectAnswer(index: ProjectIndex, q: PhpQuery): Answer {
+  const p = index.project.record;
+  const withParam = q.params.get('with');
+  if (withParam instanceof Map) return { status: 500, message: 'Server Error' };
+  const withs = (withParam ?? '').split(',');
+  const json: { [k: string]: Json } = { uuid: p.id, name: p.name, description: p.description, preview_url: null, default_locale: p.default_locale, locales: [...p.locales] };
+  if (withs.includes('collections') || withs.includes('fields')) json.collections = [...index.collections.values()].map((c) => collectionJson(c, withs.includes('fields')));
+  return { status: 200, json };
+}
+
+const EPOCH = '1970-01-01T00:00:00.000Z';
+
+function collectionJson(c: ProjectIndex['collections'] extends ReadonlyMap<string, infer C> ? C : never, withFields: boolean): Json {
+  const r = c.snap.record;
+  const stamps = r.entries.map((e) => e.created_at).sort();
+  const created = carbonJson(stamps[0] ?? EPOCH);
+  const updated = carbonJson(r.entries.map((e) => e.updated_at).sort().pop() ?? EPOCH);
+  const json: { [k: string]: Json } = { uuid: r.slug, name: r.name, slug: r.slug, is_singleton: r.singleton === true, created_at: created, updated_at: updated };
+  if (withFields) {
+    const fields: Json[] = [];
+    let id = 0;
+    for (const [order, f] of r.fields.entries()) {
+      const own = ++id;
+      fields.push(fieldJson(f, own, order + 1, null));
+      for (const [childOrder, child] of (f.fields ?? []).entries()) fields.push(fieldJson(child, ++id, childOrder + 1, own));
+    }
+    json.fields = fields;
+  }
+  return json;
+}
+
+function fieldJson(f: import('../../model/model.js').FieldDef, id: number, order: number, parent: number | null): Json {
+  const type = f.type === 'markdown' ? 'richtext' : f.type === 'datetime' ? 'date' : f.type;
+  const options: { [k: string]: Json } = {};
+  if (f.values) options.values = [...f.values];
+  if (f.multiple) options.multiple = true;
+  if (f.repeatable) options.repeatable = true;
+  if (f.range) options.mode = 'range';
+  if (f.hidden && f.type !== 'password') options.hiddenInAPI = true;
+  if (f.collection) options.relation = { collection: f.collection, type: f.multiple ? 2 : 1 };
+  return { id, uuid: `${f.name}`, type, label: f.name, name: f.name, description: null, placeholder: null, options: Object.keys(options).length ? options : [], validations: f.required ? { required: { status: true } } : null, order, parent_field_id: parent };
+}
+
+function filesList(index: ProjectIndex, q: PhpQuery, o: string, path: string): Answer {
+  const per = q.params.has('paginate') ? Math.max(1, Math.min(100, phpInt(q.params.get('paginate')))) : 25;
+  const pageRaw = str(q.params, 'page');
+  const page = pageRaw && /^\d+$/.test(pageRaw) && Number(pageRaw) >= 1 ? Math.min(Number(pageRaw), 2 ** 31) : 1;
+  const search = str(q.params, 'search')?.toLowerCase();
+  const type = str(q.params, 'type');
+  const EXT: Record<string, RegExp> = { image: /\.(jpe?g|png|gif|webp|svg|bmp)$/i, video: /\.(mp4|webm|ogg|mov|avi|wmv|flv)$/i, audio: /\.(mp3|wav|ogg|aac|flac)$/i, document: /\.(pdf|docx?|xlsx?|pptx?|txt)$/i };
+  const rows = index.assets.filter((m) => (!search || m.record.file_name.toLowerCase().includes(search) || m.record.mime_type.includes(search)) && (!type || !EXT[type] || (EXT[type] as RegExp).test(m.record.file_name)));
+  const slice = rows.slice((page - 1) * per, page * per);
+  return { status: 200, json: paginated(slice.map((m) => assetJson(m, o)), rows.length, per, page, `${o}${path.replace(/\/$/, '')}`, q.params) };
+}
+
+/** The single version of an entry (content files have no history): version 1, current when published. */
+function versionJson(e: import('../../model/model.js').EntryRecord, _slug: string, _index: ProjectIndex): { [k: string]: Json } | undefined {
+  if (e.draft) return undefined;
+  return { uuid: e.id, version_number: 1, label: null, description: null, locale: e.locale, translation_group_id: null, published_at: iso8601(e.published_at), created_at: iso8601(e.created_at), updated_at: iso8601(e.updated_at), is_current_published: true, created_by: null };
+}
+
+/** The v3 route table as a request core option (HttpOptions.elmapi3). */
+export type Elmapi3Routes = typeof elmapi3Routes;

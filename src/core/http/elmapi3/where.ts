@@ -1,0 +1,255 @@
+// `where` as ElmapiCMS v3 applies it (sheet §3): nothing is validated, conditions on different
+// fields AND, numeric groups AND, `where[or]` ORs its conditions, relation filters inside `where`.
+// Per value-row semantics copied from ContentController: numbers ignore `in`/`not`, dates match
+// nothing, `like` is an ASCII case-blind substring with SQL wildcards. What the real API silently
+// ignores is reported through `warn`. No Node imports.
+import type { FieldDef, FieldValue } from '../../model/model.js';
+import type { EntrySnapshot } from '../../model/types.js';
+import { fieldValue } from '../../query/table.js';
+import { list, type PhpArray, type PhpValue } from './php-query.js';
+import type { CollectionIndex, ProjectIndex } from './project-index.js';
+import type { Warnings } from './warnings.js';
+
+export type Test = (e: EntrySnapshot) => boolean;
+
+export const OPERATORS = ['eq', 'lt', 'lte', 'gt', 'gte', 'not', 'like', 'in', 'not_in', 'null', 'not_null', 'between', 'not_between'];
+const CORE = ['id', 'uuid', 'locale', 'state', 'created_at', 'updated_at', 'published_at'];
+const NUMERIC = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+const BOOLISH = /^(true|false|1|0)$/i;
+
+interface Ctx {
+  readonly col: CollectionIndex;
+  readonly index: ProjectIndex;
+  readonly warn: Warnings;
+  /** Draft mode: related drafts count (else, as cqa promises, a filter never tells a draft is there). */
+  readonly drafts: boolean;
+}
+
+/** SQLite LIKE: `%` any run, `_` one character, ASCII letters case-blind. */
+export function likeMatch(text: string, pattern: string): boolean {
+  const re = pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '[\\s\\S]*').replace(/_/g, '[\\s\\S]');
+  const fold = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  return new RegExp(`^${re}$`).test(fold(text)) || new RegExp(`^${fold(re)}$`).test(fold(text));
+}
+
+function cmp(op: string, a: string | number, b: string | number): boolean {
+  switch (op) {
+    case 'lt':
+      return a < b;
+    case 'lte':
+      return a <= b;
+    case 'gt':
+      return a > b;
+    case 'gte':
+      return a >= b;
+    default:
+      return a === b;
+  }
+}
+
+/** A stored value's rows: each has at most one of text / number / boolean / json (a date has none usable). */
+interface Row {
+  readonly text?: string;
+  readonly number?: number;
+  readonly bool?: boolean;
+  readonly json?: readonly FieldValue[];
+  readonly date?: true;
+}
+
+function rowsOf(f: FieldDef, v: FieldValue | undefined): Row[] {
+  if (v === undefined || v === null || v === '') return [];
+  if (f.type === 'enumeration') return [{ json: Array.isArray(v) ? v : [v] }];
+  if (f.type === 'json') return [{ json: Array.isArray(v) ? v : typeof v === 'object' ? Object.values(v) : [v] }];
+  if (f.type === 'date' || f.type === 'datetime') return [{ date: true }];
+  if (f.type === 'group') return [{ json: [] }];
+  const items = Array.isArray(v) ? v : [v];
+  return items.map((x) => (typeof x === 'number' ? { number: x } : typeof x === 'boolean' ? { bool: x } : { text: String(x) }));
+}
+
+const jsonHas = (row: Row, w: string) => row.json?.some((x) => (typeof x === 'string' ? x === w : false)) ?? false;
+
+/** The condition `op v` on one value row (sheet §3.3). */
+function rowMatches(row: Row, op: string, v: string | null, values: string[]): boolean {
+  const value = v ?? '';
+  switch (op) {
+    case 'like':
+      return (row.text !== undefined && likeMatch(row.text, `%${value}%`)) || jsonHas(row, value) || (NUMERIC.test(value) && row.number !== undefined && likeMatch(String(row.number), value)) || (BOOLISH.test(value) && row.bool !== undefined && row.bool === /^(true|1)$/i.test(value));
+    case 'in':
+      return values.some((w) => row.text === w || jsonHas(row, w));
+    case 'between': {
+      const [lo, hi] = values as [string, string];
+      if (NUMERIC.test(lo) && NUMERIC.test(hi) && row.number !== undefined) return row.number >= Number(lo) && row.number <= Number(hi);
+      return row.text !== undefined && row.text >= lo && row.text <= hi;
+    }
+    case 'not_between': {
+      const [lo, hi] = values as [string, string];
+      if (NUMERIC.test(lo) && NUMERIC.test(hi) && row.number !== undefined) return row.number < Number(lo) || row.number > Number(hi);
+      return row.text !== undefined && (row.text < lo || row.text > hi);
+    }
+    default:
+      return (
+        (row.text !== undefined && cmp(op, row.text, value)) ||
+        (op === 'eq' && jsonHas(row, value)) ||
+        (NUMERIC.test(value) && row.number !== undefined && cmp(op, row.number, Number(value))) ||
+        (BOOLISH.test(value) && row.bool !== undefined && cmp(op, Number(row.bool), /^(true|1)$/i.test(value) ? 1 : 0))
+      );
+  }
+}
+
+/** One operator on a custom (non-relation) field. */
+function fieldTest(f: FieldDef, op: string, raw: PhpValue | undefined, param: string, c: Ctx): Test {
+  const v = raw instanceof Map ? null : (raw ?? null);
+  const values = list(raw);
+  if (f.type === 'date' || f.type === 'datetime') {
+    if (op !== 'null' && op !== 'not_null') c.warn.add(param, `ElmapiCMS cannot filter date field '${f.name}' (its values live in a date column no operator reads): ${op === 'not' || op === 'not_in' ? 'every entry passes' : 'no entry matches'}; filter on created_at/published_at or a text field instead`);
+  }
+  if (f.type === 'number' && (op === 'in' || op === 'not' || op === 'not_in')) {
+    c.warn.add(param, `ElmapiCMS compares '${op}' on text only: on number field '${f.name}' ${op === 'in' ? 'no entry matches' : 'no entry is excluded'}; use where[${f.name}][between]=min,max or one where[or][N][${f.name}]=value per value`);
+  }
+  if (f.type === 'boolean' && op === 'not') c.warn.add(param, `ElmapiCMS compares 'not' on text only: on boolean field '${f.name}' no entry is excluded; use where[${f.name}]=${'true|false'}`);
+  if ((op === 'between' || op === 'not_between') && values.length < 2) {
+    c.warn.add(param, `${param} needs two values ('min,max'); with ${values.length === 0 ? 'none' : `only '${values[0]}'`} ElmapiCMS only checks that '${f.name}' has a value: send ${param}=min,max`);
+    return (e) => rowsOf(f, fieldValue(e, f.name)).length > 0;
+  }
+  if (op === 'not') return (e) => !rowsOf(f, fieldValue(e, f.name)).some((r) => r.text === (v ?? '') || jsonHas(r, v ?? ''));
+  if (op === 'not_in') return (e) => !rowsOf(f, fieldValue(e, f.name)).some((r) => values.some((w) => r.text === w || jsonHas(r, w)));
+  if (op === 'null') return (e) => rowsOf(f, fieldValue(e, f.name)).some((r) => r.date === undefined && r.text === undefined && r.number === undefined && r.bool === undefined && r.json === undefined);
+  if (op === 'not_null') return (e) => rowsOf(f, fieldValue(e, f.name)).length > 0;
+  return (e) => rowsOf(f, fieldValue(e, f.name)).some((r) => r.date === undefined && rowMatches(r, op, v, values));
+}
+
+/** A core column (sheet §3.2): compared as stored, timestamps as `Y-m-d H:i:s` text. */
+function coreTest(name: string, op: string, raw: PhpValue | undefined, param: string, c: Ctx): Test {
+  const v = raw instanceof Map ? null : (raw ?? null);
+  const values = list(raw);
+  const col = (e: EntrySnapshot): string | null => {
+    const r = e.record;
+    switch (name) {
+      case 'uuid':
+        return r.id;
+      case 'locale':
+        return r.locale;
+      case 'state':
+        return r.draft ? 'draft' : 'published';
+      case 'created_at':
+      case 'updated_at':
+      case 'published_at': {
+        const t = r[name];
+        return t === null ? null : `${t.slice(0, 10)} ${t.slice(11, 19)}`;
+      }
+      default:
+        return null;
+    }
+  };
+  if (name === 'id') c.warn.add(param, `'id' is ElmapiCMS's internal integer id, which no answer shows: filter on uuid instead`);
+  if ((op === 'between' || op === 'not_between') && values.length < 2) {
+    c.warn.add(param, `${param} needs two values ('min,max'): with one, ElmapiCMS on SQLite matches nothing (on MySQL it is a 500); send ${param}=min,max`);
+    return () => false;
+  }
+  return (e) => {
+    const x = col(e);
+    switch (op) {
+      case 'null':
+        return x === null;
+      case 'not_null':
+        return x !== null;
+      case 'not':
+        return x !== null && x !== v;
+      case 'like':
+        return x !== null && likeMatch(x, `%${v ?? ''}%`);
+      case 'in':
+        return x !== null && values.includes(x);
+      case 'not_in':
+        return x !== null && !values.includes(x);
+      case 'between':
+        return x !== null && x >= (values[0] as string) && x <= (values[1] as string);
+      case 'not_between':
+        return x !== null && (x < (values[0] as string) || x > (values[1] as string));
+      default:
+        return x !== null && v !== null && cmp(op, x, v);
+    }
+  };
+}
+
+const isOperator = (k: string) => OPERATORS.includes(k.toLowerCase());
+
+/** The tests of `where[name]…` (one field, an operator map, or a relation filter). */
+function conditions(name: string, value: PhpValue, prefix: string, c: Ctx, relationOf?: { target: CollectionIndex }): Test[] {
+  const fields = (relationOf?.target ?? c.col).snap.fields;
+  const param = `${prefix}[${name}]`;
+  const f = fields.get(name);
+  const isCore = CORE.includes(name);
+  if (!f && !isCore) {
+    const known = [...fields.values()].filter((x) => !x.hidden).map((x) => x.name);
+    c.warn.add(param, `no field '${name}' in collection '${(relationOf?.target ?? c.col).snap.record.slug}' (fields: ${known.join(', ') || 'none'}; core: uuid, locale, state, created_at, updated_at, published_at): ElmapiCMS matches no entry`);
+  }
+  if (f && (f.hidden || f.type === 'password')) c.warn.add(param, `field '${name}' is not shown by the API (hidden or password); the mock does not filter on it: no entry matches`);
+  const usable = f && !f.hidden && f.type !== 'password' ? f : undefined;
+  const ops: [string, PhpValue | undefined][] = value instanceof Map ? [...value] : [['eq', value]];
+  if (value instanceof Map && value.size > 0 && !isOperator([...value.keys()][0] as string) && !relationOf) {
+    // where[rel][g]…: a relation filter (the first key is not an operator).
+    if (usable?.type !== 'relation') {
+      c.warn.add(param, `'${[...value.keys()][0]}' is not an operator (${OPERATORS.join(', ')}) and '${name}' is not a relation field: ElmapiCMS reads it as a relation filter that matches nothing`);
+      return [() => false];
+    }
+    const target = c.index.collections.get(usable.collection ?? '');
+    if (!target) return [() => false];
+    const inner: Test[] = [];
+    for (const [g, gv] of value) inner.push(...conditions(g, gv ?? null, param, c, { target }));
+    return inner.map((t) => (e: EntrySnapshot) => related(e, usable, target, c.drafts).some(t));
+  }
+  return ops.map(([rawOp, v]) => {
+    let op = rawOp.toLowerCase();
+    if (!OPERATORS.includes(op)) {
+      c.warn.add(`${param}[${rawOp}]`, `unknown operator '${rawOp}': ElmapiCMS applies it as eq; operators are ${OPERATORS.join(', ')}`);
+      op = 'eq';
+    }
+    const p = value instanceof Map ? `${param}[${rawOp}]` : param;
+    if (isCore && !f) return coreTest(name, op, v, p, c);
+    if (!usable) return op === 'not' || op === 'not_in' ? () => true : () => false;
+    if (usable.type === 'relation' || usable.type === 'media') return relationOpTest(usable, op, p, c);
+    return fieldTest(usable, op, v, p, c);
+  });
+}
+
+function related(e: EntrySnapshot, f: FieldDef, target: CollectionIndex, drafts: boolean): EntrySnapshot[] {
+  const v = fieldValue(e, f.name);
+  if (v === undefined || v === null) return [];
+  return (Array.isArray(v) ? v : [v]).map((ref) => target.byRef.get(String(ref))).filter((x): x is EntrySnapshot => x !== undefined && (drafts || !x.record.draft));
+}
+
+/** Operators on a relation or media field itself (sheet §3.4). */
+function relationOpTest(f: FieldDef, op: string, param: string, c: Ctx): Test {
+  if (f.type === 'media' && (op === 'null' || op === 'not_null')) {
+    c.warn.add(param, `ElmapiCMS checks relation links, not media, for ${op} on media field '${f.name}': ${op === 'null' ? 'every entry matches' : 'no entry matches'}`);
+    return () => op === 'null';
+  }
+  const target = c.index.collections.get(f.collection ?? '');
+  if (op === 'null') return (e) => !target || related(e, f, target, c.drafts).length === 0;
+  if (op === 'not_null') return (e) => !!target && related(e, f, target, c.drafts).length > 0;
+  c.warn.add(param, `ElmapiCMS compares '${op}' on relation field '${f.name}' against stored integer ids, never a uuid: ${op === 'not' || op === 'not_in' ? 'every entry passes' : 'no entry matches'}; filter on the related entry instead: ${param.replace(/\[[^\]]*\]$/, '')}[uuid]=<uuid>`);
+  return () => op === 'not' || op === 'not_in';
+}
+
+/** All tests of a `where` array: ANDed, except inside `or` (ORed, the block ANDed with the rest). */
+export function whereTest(where: PhpValue | undefined, col: CollectionIndex, index: ProjectIndex, warn: Warnings, drafts: boolean): Test {
+  if (where === undefined || where === null) return () => true;
+  if (!(where instanceof Map)) {
+    warn.add('where', `where must be an array like where[title]=…; ElmapiCMS ignores where='${where}'`);
+    return () => true;
+  }
+  const c: Ctx = { col, index, warn, drafts };
+  const collect = (arr: PhpArray, prefix: string): Test[] => {
+    const tests: Test[] = [];
+    for (const [k, v] of arr) {
+      if (/^\d+$/.test(k) && v instanceof Map) tests.push(...collect(v, `${prefix}[${k}]`));
+      else if (k.toLowerCase() === 'or' && v instanceof Map) {
+        const any = collect(v, `${prefix}[${k}]`);
+        if (any.length > 0) tests.push((e) => any.some((t) => t(e)));
+      } else tests.push(...conditions(k, v ?? null, prefix, c));
+    }
+    return tests;
+  };
+  const all = collect(where, 'where');
+  return (e) => all.every((t) => t(e));
+}

@@ -1,0 +1,224 @@
+// The WHATWG fetch adapter, for edge runtimes and in-process tests: `(Request) => Promise<Response>`.
+// Same core as the node:http server; SHA-256 in plain JS (Web Crypto is async only), gzip through
+// CompressionStream where the runtime has it (no br) — or, in Cloudflare Workers, br/gzip by the
+// runtime (see `compression`). Runtime-free: nothing here or below imports Node
+// (content-query-api/edge exports it as it is); the main entry's createHandler (fetch-node.ts) adds
+// the node:fs media reader.
+import type { MediaRecord } from '../model/model.js';
+import type { Snapshot } from '../model/types.js';
+import type { Encoding } from './accept.js';
+import type { Problem } from './problem.js';
+import { HttpCore, type CoreResponse, type HttpOptions, type Platform, type QueryEngine } from './core.js';
+import { defaultEngine } from './engine.js';
+import { digestTag, etagOf, ifNoneMatch } from './etag.js';
+import { contentRange, parseRange } from './range.js';
+import { sha256, toHex } from './sha256.js';
+
+export interface HandlerOptions extends HttpOptions {
+  /**
+   * Reads a media file for `/media/...` (null: not there, 404). Without one, media files answer
+   * 404: serve them from a CDN (`full_url` points there with --base-url). The main entry's
+   * createHandler reads them from disk by default.
+   */
+  readonly readMedia?: MediaReader;
+  /**
+   * Gives the thumbnail of a media item that has one (`/media/<project>/_thumbs/<media id>`, the
+   * `elmapi` dialect; null: 404). Without one, thumbnails answer 404. The main entry's
+   * createHandler makes them from the files on disk (per request: `cqa serve` caches them).
+   */
+  readonly readThumbnail?: MediaReader;
+  /**
+   * Opens a media file for `/media/...` without reading it (null: not there, 404): the answer
+   * reads only the bytes it sends, and validates by `tag`. Takes precedence over readMedia; the
+   * main entry's createHandler opens files on disk this way by default.
+   */
+  readonly openMedia?: (media: MediaRecord) => Promise<MediaFile | null>;
+  /** The query engine (default: the built-in one). */
+  readonly engine?: QueryEngine;
+  /**
+   * Who compresses answers. 'handler': gzip through CompressionStream. 'runtime': the handler
+   * picks the coding (br or gzip) from the client's Accept-Encoding and sets Content-Encoding, with
+   * the ETag and Vary that go with it, on the plain body; the runtime encodes it. Cloudflare Workers
+   * work that way (and would compress an already compressed body again). Default: 'runtime' in
+   * Cloudflare Workers, else 'handler'.
+   */
+  readonly compression?: 'handler' | 'runtime';
+}
+
+/** Thrown by a reader to answer with `problem` (e.g. a thumbnail refused: 422) rather than 404. */
+export class MediaProblem extends Error {
+  constructor(readonly problem: Problem, readonly headers: Record<string, string> = {}) {
+    super(problem.detail);
+  }
+}
+
+/** A media file opened for an answer (see HandlerOptions.openMedia). */
+export interface MediaFile {
+  readonly size: number;
+  /** A strong validator of the file's content (the ETag without quotes). */
+  readonly tag: string;
+  readonly modified?: Date;
+  /** Bytes start..end (inclusive), read as the body is consumed; closes the file when done. */
+  body(start: number, end: number): ReadableStream<Uint8Array>;
+  /** Closes the file without reading (an answer with no body). Safe to call twice. */
+  close(): void;
+}
+
+/** Reads one media file's bytes; `media.source` says where it is (for a loaded snapshot: `<project>/<id>`). */
+export type MediaReader = (media: MediaRecord) => Promise<Uint8Array | null>;
+
+export interface FetchHandler {
+  (request: Request): Promise<Response>;
+  /** Serve another snapshot from now on (atomic). */
+  swap(snapshot: Snapshot): void;
+  readonly snapshot: Snapshot;
+}
+
+const encoder = new TextEncoder();
+
+export const webPlatform: Platform = {
+  sha256,
+  sha256Hex: (text) => toHex(sha256(encoder.encode(text))),
+  encodeText: (text) => encoder.encode(text),
+  encodings: typeof CompressionStream === 'function' ? ['gzip'] : [],
+};
+
+const noMedia: MediaReader = async () => null;
+
+/** Workers encode a body by its Content-Encoding header, br and gzip (navigator.userAgent says where we are). */
+const inWorkers = () => typeof navigator === 'object' && navigator?.userAgent === 'Cloudflare-Workers';
+const runtimePlatform: Platform = { ...webPlatform, encodings: ['br', 'gzip'] };
+
+/**
+ * The Accept-Encoding the client sent. Workers hand the worker `br, gzip` whatever it was (the
+ * edge decodes for clients that cannot) and keep the original in `request.cf.clientAcceptEncoding`.
+ */
+function clientAcceptEncoding(request: Request): string | undefined {
+  const cf = (request as { cf?: { clientAcceptEncoding?: string | null } }).cf;
+  return cf?.clientAcceptEncoding ?? request.headers.get('accept-encoding') ?? undefined;
+}
+
+function compressed(body: Uint8Array, encoding: Encoding): ReadableStream<Uint8Array> {
+  return new Blob([body as unknown as BlobPart]).stream().pipeThrough(new CompressionStream(encoding === 'br' ? ('br' as CompressionFormat) : 'gzip'));
+}
+
+function toResponse(r: CoreResponse, body: BodyInit | null = r.body as BodyInit | null): Response {
+  return new Response(body, { status: r.status, headers: r.headers });
+}
+
+function splitUrl(url: string): { path: string; query: string } {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  let target = start < 0 ? '/' : url.slice(start);
+  const hash = target.indexOf('#');
+  if (hash >= 0) target = target.slice(0, hash);
+  const q = target.indexOf('?');
+  return q < 0 ? { path: target, query: '' } : { path: target.slice(0, q), query: target.slice(q + 1) };
+}
+
+/** Responses whose status was injected (fail-rate, `Prefer: status=`): the MSW journal asks. */
+const injectedResponses = new WeakSet<Response>();
+export const wasInjected = (response: Response): boolean => injectedResponses.has(response);
+
+export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}): FetchHandler {
+  const byRuntime = (options.compression ?? (inWorkers() ? 'runtime' : 'handler')) === 'runtime';
+  const core = new HttpCore(snapshot, byRuntime ? runtimePlatform : webPlatform, options.engine ?? defaultEngine, options);
+  const readMedia = options.readMedia ?? noMedia;
+  const readThumbnail = options.readThumbnail ?? noMedia;
+
+  const openMedia = options.openMedia;
+
+  const media = async (request: Request, r: CoreResponse, m: MediaRecord): Promise<Response> => {
+    const h = Object.fromEntries(request.headers);
+    if (!r.thumb && openMedia) {
+      const file = await openMedia(m);
+      if (file) return answer(request, r, m, h, file.size, file.tag, file.modified, (start, end) => file.body(start, end), file.close);
+    } else {
+      let bytes: Uint8Array | null;
+      try {
+        bytes = await (r.thumb ? readThumbnail : readMedia)(m);
+      } catch (err) {
+        if (!(err instanceof MediaProblem)) throw err;
+        return toResponse(core.problem({ method: request.method, path: '', query: '', headers: h }, err.problem, err.headers));
+      }
+      if (bytes) return answer(request, r, m, h, bytes.length, digestTag(sha256(bytes)), undefined, (start, end) => bytes.subarray(start, end + 1) as BodyInit, () => undefined);
+    }
+    const detail = r.thumb
+      ? `the thumbnail of the media file '${m.id}' is not available here`
+      : options.readMedia || openMedia
+      ? `the media file '${m.id}' is not available here`
+      : `media files are not served here (the handler was given no readMedia): fetch '${m.id}' from its full_url`;
+    return toResponse(core.problem({ method: request.method, path: '', query: '', headers: h }, { status: 404, code: 'not_found', detail }));
+  };
+
+  /** A media answer: If-None-Match, Range, HEAD; `body` is asked only for the bytes sent. */
+  const answer = (
+    request: Request,
+    r: CoreResponse,
+    m: MediaRecord,
+    h: Record<string, string>,
+    size: number,
+    tag: string,
+    modified: Date | undefined,
+    body: (start: number, end: number) => BodyInit,
+    close: () => void,
+  ): Response => {
+    const headers: Record<string, string> = {
+      ...r.headers,
+      'content-type': m.mime_type,
+      etag: etagOf(tag),
+      'accept-ranges': 'bytes',
+      'cache-control': 'no-cache',
+    };
+    if (modified) headers['last-modified'] = modified.toUTCString();
+    if (ifNoneMatch(h['if-none-match'], tag)) {
+      close();
+      return new Response(null, { status: 304, headers });
+    }
+    const range = parseRange(h.range, size, h['if-range'], headers.etag);
+    if (range.kind === 'unsatisfiable') {
+      close();
+      return new Response(null, { status: 416, headers: { ...headers, 'content-range': contentRange(range, size) } });
+    }
+    const start = range.kind === 'partial' ? range.start : 0;
+    const end = range.kind === 'partial' ? range.end : size - 1;
+    if (range.kind === 'partial') headers['content-range'] = contentRange(range, size);
+    headers['content-length'] = String(Math.max(0, end - start + 1));
+    if (request.method === 'HEAD' || end < start) {
+      close();
+      return new Response(null, { status: range.kind === 'partial' ? 206 : 200, headers });
+    }
+    return new Response(body(start, end), { status: range.kind === 'partial' ? 206 : 200, headers });
+  };
+
+  const handler = (async (request: Request): Promise<Response> => {
+    const { path, query } = splitUrl(request.url);
+    const headers: Record<string, string> = {};
+    request.headers.forEach((v, k) => {
+      headers[k] = v;
+    });
+    if (byRuntime) {
+      const accept = clientAcceptEncoding(request);
+      if (accept === undefined) delete headers['accept-encoding'];
+      else headers['accept-encoding'] = accept;
+    }
+    const r = core.handle({ method: request.method.toUpperCase(), path, query, headers });
+    if (r.delay) {
+      try {
+        await new Promise((done) => setTimeout(done, r.delay)); // options.delay, Prefer: delay=
+      } finally {
+        r.release?.();
+      }
+    }
+    if (r.media) return media(request, r, r.media);
+    if (r.encode && r.body !== null && !byRuntime) {
+      const body = typeof r.body === 'string' ? encoder.encode(r.body) : r.body;
+      return toResponse(r, compressed(body, r.encode));
+    }
+    const response = toResponse(r);
+    if (r.injected) injectedResponses.add(response);
+    return response;
+  }) as FetchHandler;
+  handler.swap = (s) => core.swap(s);
+  Object.defineProperty(handler, 'snapshot', { get: () => core.snapshot });
+  return handler;
+}

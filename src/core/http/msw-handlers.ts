@@ -1,0 +1,160 @@
+// The MSW handlers of content-query-api/msw over a snapshot and a fetch handler: the journal,
+// overrides and waitForRequest around createHandler. Runtime-free (no Node imports): msw.ts (Node)
+// and msw-browser.ts (the `browser` condition of the export) build the snapshot and the handler.
+import { elmapi3Routes } from './elmapi3/handler.js';
+import { type HttpHandler, http } from 'msw';
+import type { ContentTree } from '../model/content-tree.js';
+import { type ControlOptions, Controls } from './controls.js';
+import type { HttpOptions } from './core.js';
+import { type FetchHandler, wasInjected } from './fetch.js';
+import { Journal, queryObject, type RequestRecord, responseRecord, safeHeaders, safeUrl } from './journal.js';
+import { type OverrideAnswer, type OverrideFunction, Overrides } from './overrides.js';
+import { type RequestPredicate, RequestWaiters, type WaitOptions } from './request-waiter.js';
+import type { Snapshot } from '../model/types.js';
+
+export interface MswOptions extends Omit<HttpOptions, 'explorer' | 'serverUrl'>, ControlOptions {
+  /** Where the app sends its API requests: `https://cms.example` (requests elsewhere pass through). */
+  readonly origin: string;
+  /** A content folder, or the tree itself (`{ 'demo/project.yaml': … }`), built as startServer does. Node only. */
+  readonly content?: string | ContentTree;
+  /** A snapshot to serve as is (`loadSnapshot` of a `cqa build --snapshot` file: the way in a browser). */
+  readonly snapshot?: Snapshot;
+  /** How many requests `requests()` keeps (default 1000; 0: none). */
+  readonly journal?: number;
+}
+
+export interface MockApi {
+  /** Pass to `setupServer(...handlers)` or `setupWorker(...handlers)`. */
+  readonly handlers: HttpHandler[];
+  readonly snapshot: Snapshot;
+  /** The seed of the draws of failRate and a delay range: pass it as `seed` to replay a run. */
+  readonly seed: number;
+  /** The controls in force, for a person; '' when none. */
+  readonly controls: string;
+  requests(): RequestRecord[];
+  clearRequests(): void;
+  waitForRequest(predicate: RequestPredicate, options?: WaitOptions): Promise<RequestRecord>;
+  override(method: string, pathPattern: string, answer: OverrideAnswer | OverrideFunction): void;
+  reset(): void;
+  /** Rejects the waits still open; removes the temp folder of an in-memory tree. */
+  close(): Promise<void>;
+}
+
+/** The paths the API answers; everything else under the origin is the app's own. */
+const API_PATHS = ['/api/*', '/media/*', '/openapi.json', '/healthz'];
+
+function checkOrigin(origin: unknown): string {
+  let url: URL | undefined;
+  try {
+    url = typeof origin === 'string' ? new URL(origin) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== (origin as string).replace(/\/$/, '')) {
+    throw new TypeError(
+      `createMswHandlers: origin must be the API's origin, e.g. 'https://cms.example' (scheme, host and port, no path), got ${JSON.stringify(origin)}`,
+    );
+  }
+  return url.origin;
+}
+
+/** The text of a JSON or text answer, for the journal; null for media files. */
+async function bodyText(response: Response): Promise<string | null> {
+  const type = response.headers.get('content-type') ?? '';
+  if (!/json|^text\//.test(type) || response.body === null) return null;
+  return response.clone().text();
+}
+
+/** What builds the handler: the snapshot's source, and what to release on close(). */
+export interface MswSource {
+  readonly snapshot: Snapshot;
+  readonly createHandler: (snapshot: Snapshot, options: ControlOptions & HttpOptions & { ui?: boolean }) => FetchHandler;
+  close?(): Promise<void>;
+}
+
+/** The controls of `options`, checked before any work (as startServer does), with the seed drawn here so it can be shown. */
+export function mswControls(options: MswOptions): { origin: string; seed: number; controls: Controls } {
+  const origin = checkOrigin(options.origin);
+  const seed = options.seed ?? Math.floor(Math.random() * 0x100000000);
+  return { origin, seed, controls: new Controls({ ...options, prefer: options.prefer ?? true, seed }) };
+}
+
+export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
+  const { origin, seed, controls } = mswControls(options);
+  // ui: false — the app's own pages are not the explorer's.
+  const handler = source.createHandler(source.snapshot, { ...options, prefer: options.prefer ?? true, seed, ui: false, elmapi3: elmapi3Routes });
+  const journal = new Journal(options.journal ?? 1000);
+  const overrides = new Overrides();
+  const waiters = new RequestWaiters();
+
+  const answer = async (request: Request): Promise<Response> => {
+    const start = performance.now();
+    const time = new Date().toISOString();
+    const url = new URL(request.url);
+    const target = url.pathname + url.search;
+    const headers: Record<string, string> = {};
+    request.headers.forEach((v, k) => {
+      headers[k] = v;
+    });
+    const safe = safeHeaders(headers);
+    const query = url.search.slice(1);
+    const request0 = {
+      method: request.method.toUpperCase(),
+      url: safeUrl(target),
+      path: url.pathname,
+      query: queryObject(query),
+      headers: safe.headers,
+    };
+    const overridden = overrides.size === 0 ? undefined : await overrides.answer(request0);
+    let response: Response;
+    if (overridden) {
+      response = new Response(request.method === 'HEAD' ? null : (overridden.body as BodyInit | null), {
+        status: overridden.status,
+        headers: overridden.headers,
+      });
+    } else {
+      // Never compressed: an intercepted answer reaches the app as it is, not decoded by a network stack.
+      const plain = new Request(request.url, { method: request.method, headers: { ...headers, 'accept-encoding': 'identity' } });
+      response = await handler(plain);
+    }
+    if (journal.size > 0) {
+      const sent: Record<string, string> = {};
+      response.headers.forEach((v, k) => {
+        sent[k] = v;
+      });
+      const record: RequestRecord = {
+        time,
+        ...request0,
+        auth: safe.auth,
+        status: response.status,
+        ms: Math.round((performance.now() - start) * 10) / 10,
+        injected: wasInjected(response),
+        response: responseRecord(response.status, sent, await bodyText(response)),
+      };
+      journal.add(record);
+      if (waiters.size > 0) waiters.offer(journal.last() as RequestRecord);
+    }
+    return response;
+  };
+
+  return {
+    handlers: API_PATHS.map((path) => http.all(`${origin}${path}`, ({ request }) => answer(request))),
+    get snapshot() {
+      return handler.snapshot;
+    },
+    seed,
+    controls: controls.describe(),
+    requests: () => journal.list(),
+    clearRequests: () => journal.clear(),
+    waitForRequest: (predicate, opts = {}) =>
+      journal.size === 0
+        ? Promise.reject(new Error('waitForRequest needs the journal: create the handlers without journal: 0'))
+        : waiters.wait(predicate, opts, journal.list()),
+    override: (method, pattern, a) => overrides.add(method, pattern, a),
+    reset: () => overrides.reset(),
+    close: async () => {
+      waiters.cancel('the handlers were closed');
+      await source.close?.();
+    },
+  };
+}

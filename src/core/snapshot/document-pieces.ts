@@ -1,0 +1,30 @@
+// A document's text in pieces whose concatenation is snapshot.document(path), for the dist writer.
+// A collection's list is one document holding every published entry: at a million entries (~1 GB)
+// it is longer than V8's longest string (2^29 − 24 characters), so it is written piece by piece,
+// from the entries' texts the snapshot already holds. No Node imports.
+import { MEDIA_SEGMENT } from './create.js';
+import { entryJson, listFrame } from './serialize.js';
+import type { Snapshot } from '../model/types.js';
+
+/** The pieces of the document for `path`; undefined when there is none. */
+export function documentPieces(snapshot: Snapshot, path: string): readonly string[] | undefined {
+  const parts = path.split('/'); // '', 'api', project, collection
+  const project = parts.length === 4 && parts[3] !== MEDIA_SEGMENT ? snapshot.projects.get(parts[2] as string) : undefined;
+  const col = project?.collections.get(parts[3] as string);
+  if (!project || !col) {
+    const text = snapshot.document(path);
+    return text === undefined ? undefined : [text];
+  }
+  const items: string[] = [];
+  for (const e of col.entries) if (!e.record.draft) items.push(entryJson(e));
+  const frame = listFrame(project.dialect, items.length, null, 0);
+  if (!frame) return [project.dialect.list(items, items.length, null, 0)]; // not a plain frame: as a whole
+  const [head, sep, tail] = frame;
+  const pieces = [head];
+  for (const [i, item] of items.entries()) {
+    if (i > 0) pieces.push(sep);
+    pieces.push(item);
+  }
+  pieces.push(tail);
+  return pieces;
+}

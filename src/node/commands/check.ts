@@ -1,0 +1,55 @@
+// `cqa check [content]`: validate only. Prints every error as `file:line: field: message` and every
+// warning prefixed `warning:`, then a summary. Exit 0 when clean, 1 on content errors, 2 when the
+// content folder does not exist or holds no project (a usage mistake, like a wrong path).
+import { formatIssue } from '../content/issues.js';
+import { loadContent } from '../content/load.js';
+import type { ContentIssue, ContentModel } from '../../core/model/model.js';
+import { parseCommandArgs, TIMESTAMPS_SPEC, timestampsOption } from './args.js';
+import { contentFolder } from './content-folder.js';
+import { parseOptions, type CommandSpec } from './help.js';
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function colours(stream: NodeJS.WriteStream) {
+  const on = stream.isTTY === true && !('NO_COLOR' in process.env && process.env.NO_COLOR !== '');
+  const wrap = (code: number) => (s: string) => (on ? `\x1b[${code}m${s}\x1b[0m` : s);
+  return { red: wrap(31), yellow: wrap(33), green: wrap(32) };
+}
+
+function counts(model: ContentModel): string {
+  const projects = model.projects.length;
+  const collections = model.projects.reduce((n, p) => n + p.collections.length, 0);
+  const entries = model.projects.reduce((n, p) => n + p.collections.reduce((m, c) => m + c.entries.length, 0), 0);
+  const media = model.projects.reduce((n, p) => n + p.media.length, 0);
+  return `${plural(projects, 'project')}, ${plural(collections, 'collection')}, ${plural(entries, 'entry').replace(/entrys$/, 'entries')}, ${media} media`;
+}
+
+function fileCount(issues: readonly ContentIssue[]): number {
+  return new Set(issues.map((i) => i.file)).size;
+}
+
+export const spec: CommandSpec = {
+  usage: 'cqa check [content]',
+  summary: 'Validates the content only: every error as file:line: field: message (exit 1 when there is one).',
+  args: [['content', 'the content folder (default: ./content)']],
+  options: { timestamps: TIMESTAMPS_SPEC },
+  examples: ['cqa check content'],
+};
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, parseOptions(spec));
+  const timestamps = timestampsOption(values.timestamps as string | undefined);
+  const root = await contentFolder(positionals[0] ?? 'content', 'check');
+
+  const { model, issues, warnings } = await loadContent(root, timestamps ? { timestamps } : {});
+  const out = colours(process.stdout);
+  const err = colours(process.stderr);
+  for (const w of warnings) console.error(`${err.yellow('warning:')} ${formatIssue(w)}`);
+  for (const e of issues) console.error(formatIssue(e));
+  if (issues.length > 0) {
+    console.error(err.red(`${plural(issues.length, 'error')} in ${plural(fileCount(issues), 'file')}`));
+    return 1;
+  }
+  console.log(`${out.green('✓')} content ok: ${counts(model)}${warnings.length > 0 ? ` (${plural(warnings.length, 'warning')})` : ''}`);
+  return 0;
+}

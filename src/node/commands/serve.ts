@@ -1,0 +1,134 @@
+// `cqa serve [content] [--port 4000] [--host 127.0.0.1] [--watch] [--cors ORIGIN]
+//  [--cache-control VALUE] [--max-limit N] [--delay MS|MIN-MAX] [--fail-rate R] [--fail-status S]
+//  [--seed N] [--log text|json] [--base-url URL] [--quiet] [--no-ui] [--no-cache]`
+import { ContentError, formatIssue } from '../content/issues.js';
+import { printable, printableJson } from '../printable.js';
+import { FAIL_STATUSES, MAX_DELAY_MS } from '../../core/http/controls.js';
+import { startServer } from '../server/start.js';
+import { collectGarbage } from './serve-gc.js';
+import { keepTickShape } from './serve-tick-shape.js';
+import { baseUrlOption, choiceOption, delayOption, headerOption, hostOption, intOption, parseCommandArgs, portOption, rateOption, TIMESTAMPS_SPEC, timestampsOption } from './args.js';
+import { contentFolder } from './content-folder.js';
+import { tryLines } from './serve-banner.js';
+import type { RequestRecord } from '../../core/http/journal.js';
+import { parseOptions, type CommandSpec } from './help.js';
+import { errorText, explainListenError } from './errors.js';
+
+/** Above this --max-limit means nothing more than 0 (no cap) does. */
+const MAX_MAX_LIMIT = 1_000_000_000;
+
+export const spec: CommandSpec = {
+  usage: 'cqa serve [content] [options]',
+  summary: 'Builds the snapshot in memory and serves the API over HTTP: tokens, queries, drafts, media.',
+  args: [['content', 'the content folder (default: ./content)']],
+  options: {
+    port: { type: 'string', value: 'N', help: 'port to listen on; 0 picks a free one (printed)', fallback: '4000' },
+    host: { type: 'string', value: 'HOST', help: 'address to listen on (0.0.0.0: every interface)', fallback: '127.0.0.1' },
+    watch: { type: 'boolean', help: 'rebuild on every change; a broken file keeps the last good snapshot' },
+    cors: { type: 'string', value: 'ORIGIN', help: 'Access-Control-Allow-Origin: *, an origin, or a comma-separated list', fallback: '*' },
+    'cache-control': { type: 'string', value: 'VALUE', help: 'Cache-Control of answers (private is added when a token was needed)', fallback: 'no-cache' },
+    'max-limit': { type: 'string', value: 'N', help: `largest limit= accepted; 0 = no cap (at most ${MAX_MAX_LIMIT})`, fallback: '1000' },
+    delay: { type: 'string', value: 'MS|MIN-MAX', help: `hold every answer back this long, or a time drawn from the range (at most ${MAX_DELAY_MS})`, fallback: '0' },
+    'fail-rate': { type: 'string', value: 'R', help: 'share of API requests that fail on purpose, 0 to 1 (Prefer: status=503 forces one)', fallback: '0' },
+    'fail-status': { type: 'string', value: FAIL_STATUSES.join('|'), help: 'status of those failures, in the dialect of the project (429 and 503 with Retry-After)', fallback: '503' },
+    seed: { type: 'string', value: 'N', help: 'seed of --fail-rate and a --delay range: the same seed replays the same run', fallback: 'random, printed' },
+    log: { type: 'string', value: 'text|json', help: 'request log: a line of text, or one JSON object a line on stdout (the rest goes to stderr)', fallback: 'text' },
+    'base-url': { type: 'string', value: 'URL', help: "prefix of media full_url (an http(s) URL or a path starting with '/')" },
+    quiet: { type: 'boolean', help: 'no list of projects at start and no text request log (--log json still logs)' },
+    'no-ui': { type: 'boolean', help: 'no explorer page for browsers at / (docs/explorer.md)' },
+    timestamps: TIMESTAMPS_SPEC,
+    'no-cache': { type: 'boolean', help: 'parse every file, keep nothing in <content>/.cqa-cache/ (kept there to start faster next time; not with --watch)' },
+  },
+  examples: ['cqa serve content --watch', 'cqa serve content --fail-rate 0.1 --fail-status 503 --seed 42 --log json', "curl -H 'Authorization: Bearer demo-token' -H 'Accept: application/json' http://127.0.0.1:4000/api/demo/posts"],
+};
+
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(args, parseOptions(spec));
+  const port = portOption(values.port as string | undefined, 4000);
+  const host = hostOption(values.host as string | undefined, '127.0.0.1');
+  const maxLimit = intOption('max-limit', values['max-limit'] as string | undefined, 1000, MAX_MAX_LIMIT);
+  const delay = delayOption(values.delay as string | undefined, MAX_DELAY_MS);
+  const failRate = rateOption('fail-rate', values['fail-rate'] as string | undefined);
+  const failStatus = choiceOption('fail-status', values['fail-status'] as string | undefined, FAIL_STATUSES.map(String), '503');
+  const seed = values.seed === undefined ? undefined : intOption('seed', values.seed as string, 0, 0xffffffff);
+  const json = choiceOption('log', values.log as string | undefined, ['text', 'json'], 'text') === 'json';
+  const cors = headerOption('cors', values.cors as string | undefined);
+  const cacheControl = headerOption('cache-control', values['cache-control'] as string | undefined);
+  const baseUrl = baseUrlOption(values['base-url'] as string | undefined);
+  const quiet = values.quiet === true;
+  const timestamps = timestampsOption(values.timestamps as string | undefined);
+  // With --log json, stdout carries the JSON lines only: everything else goes to stderr.
+  const say = json ? (line: string) => console.error(line) : (line: string) => console.log(line);
+  // `cqa serve --log json | head -1`: once the reader is gone, stop logging and keep serving.
+  let logOpen = true;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    if (logOpen) console.error('cqa serve: stdout was closed: no more request log lines (still serving)');
+    logOpen = false;
+  });
+  const content = await contentFolder(positionals[0] ?? 'content', 'serve');
+
+  keepTickShape(); // before loading, which ends with a full GC (see serve-tick-shape.ts)
+  let server;
+  try {
+    server = await startServer({
+      content,
+      port,
+      host,
+      watch: values.watch === true,
+      quiet: quiet || json,
+      ui: values['no-ui'] !== true,
+      parseCache: values['no-cache'] !== true,
+      ...(timestamps ? { timestamps } : {}),
+      maxLimit,
+      delay,
+      failRate,
+      failStatus: Number(failStatus) as (typeof FAIL_STATUSES)[number],
+      ...(seed !== undefined ? { seed } : {}),
+      journal: 0,
+      ...(json ? { onRequest: (r: RequestRecord) => void (logOpen && process.stdout.write(`${printableJson(r)}\n`)) } : {}),
+      ...(cors !== undefined ? { cors } : {}),
+      ...(cacheControl !== undefined ? { cacheControl } : {}),
+      ...(baseUrl !== undefined ? { baseUrl } : {}),
+      log: say,
+      onSlowQuery: () => collectGarbage(),
+      onError: (err) => console.error(`cqa serve: unexpected error (answered 500): ${errorText(err)}`),
+    });
+  } catch (err) {
+    if (err instanceof ContentError) {
+      console.error(`cqa serve: ${err.issues.length} content error${err.issues.length === 1 ? '' : 's'}:`);
+      for (const i of err.issues) console.error(`  ${formatIssue(i)}`);
+      return 1;
+    }
+    throw explainListenError(err, host, port);
+  }
+
+  const s = server.snapshot;
+  const projects = [...s.projects.values()];
+  say(`cqa: serving ${printable(content)} at ${server.url}  (snapshot ${s.hash}${values.watch ? ', watching for changes' : ''})`);
+  if (server.controls) say(`cqa: contract-test controls on: ${server.controls}`);
+  if (!quiet) {
+    for (const p of projects) {
+      // Project and collection names are folder names: shown escaped, as every name from the content.
+      const cols = printable([...p.collections.keys()].join(', '));
+      say(`  ${server.url}/api/${printable(p.record.id)}  ${p.record.public ? '(public)' : '(token needed)'}  collections: ${cols}`);
+    }
+    for (const line of tryLines(s, server.url)) say(printable(line));
+    if (values['no-ui'] !== true) say(`  explorer: ${server.url}/  (open it in a browser)`);
+  }
+
+  // Graceful shutdown: stop accepting, let requests in flight finish, exit 0.
+  await new Promise<void>((done) => {
+    const stop = (signal: string) => {
+      if (!quiet) say(`cqa: ${signal}, shutting down`);
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      server.close().then(done, done);
+    };
+    const onInt = () => stop('SIGINT');
+    const onTerm = () => stop('SIGTERM');
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+  });
+  return 0;
+}

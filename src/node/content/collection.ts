@@ -1,0 +1,206 @@
+// One collection folder → a CollectionRecord: its schema (declared or inferred), every entry,
+// duplicate ids, and the default order.
+import type { CollectionRecord, EntryRecord, FieldDef, SortKey } from '../../core/model/model.js';
+import { sortEntries } from '../../core/snapshot/order.js';
+import { buildEntry, baseName, type EntryContext } from './entries.js';
+import type { CollectionLayout, FileInfo } from './files.js';
+import type { CommitTimes } from './git-times.js';
+import { idProblem } from '../../core/model/identifiers.js';
+import { IssueList } from './issues.js';
+import type { ParsedEntry } from './parse.js';
+import type { ProjectConfig } from './project.js';
+import { inferFields, readSort, type CollectionConfig } from './schema.js';
+import { linkTranslations, TRANSLATIONS_FIELD, translationsField } from './translations.js';
+import type { RenderMarkdown } from './values.js';
+
+export interface BuiltCollection {
+  readonly record: CollectionRecord;
+  /** Each kept entry's parse result, for line numbers when references are resolved. */
+  readonly parsed: ReadonlyMap<EntryRecord, ParsedEntry>;
+  /** Ids of every entry file, broken ones included (so references to them are not reported twice). */
+  readonly knownIds: ReadonlySet<string>;
+  readonly config: CollectionConfig;
+  readonly configFile: string;
+}
+
+/**
+ * What the incremental loader remembers between loads, so that a reload after one edit does only
+ * the work that edit requires. Keyed by the parse results, which stay the same objects while their
+ * files are unchanged (see FileCache) — and are shared by files of the same text (parse-memo.ts),
+ * so a built entry also records the file it was built for.
+ */
+export interface CollectionMemo {
+  /** Built entries by parse result, valid for the context signature `sig`. */
+  readonly entries: WeakMap<ParsedEntry, { sig: string; rel: string; created: number; updated: number; record: EntryRecord | undefined; issues: IssueList }>;
+  /** Inferred fields of the last load, per collection path. */
+  readonly inferred: Map<string, { parsed: readonly ParsedEntry[]; bodyField: string; fields: FieldDef[] }>;
+  /** The last default order, per collection path. */
+  readonly sorted: Map<string, { unsorted: readonly EntryRecord[]; sort: string; sorted: EntryRecord[] }>;
+}
+
+export function createCollectionMemo(): CollectionMemo {
+  return { entries: new WeakMap(), inferred: new Map(), sorted: new Map() };
+}
+
+const sameItems = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+export interface CollectionInput {
+  readonly projectFolder: string;
+  readonly layout: CollectionLayout;
+  readonly config: CollectionConfig;
+  readonly entries: readonly { file: FileInfo; parsed: ParsedEntry }[];
+}
+
+export function buildCollection(
+  input: CollectionInput,
+  project: ProjectConfig,
+  options: { drafts: boolean; render: RenderMarkdown; issues: IssueList; memo: CollectionMemo; timesOf?: (file: FileInfo) => CommitTimes },
+): BuiltCollection | undefined {
+  const { layout, config, entries } = input;
+  const { issues, memo } = options;
+  const key = `${input.projectFolder}/${layout.folder}`;
+  const configFile = `${input.projectFolder}/${layout.folder}/_collection.yaml`;
+  const slugIssue = idProblem('collection slug', layout.folder);
+  if (slugIssue) {
+    issues.error(`${input.projectFolder}/${layout.folder}/`, slugIssue);
+    return undefined;
+  }
+  for (const { file, parsed } of entries) {
+    for (const p of parsed.problems) issues.error(file.rel, p.message, { line: p.line, frame: p.frame });
+  }
+
+  const hasMarkdown = entries.some((e) => e.parsed.body !== undefined);
+  let fields: FieldDef[];
+  if (config.fields) {
+    fields = config.fields;
+    // A Markdown body needs somewhere to go: an undeclared body field is markdown, listed last.
+    if (hasMarkdown && !fields.some((f) => f.name === config.body_field)) {
+      fields = [...fields, { name: config.body_field, type: 'markdown', required: false, multiple: false, hidden: false }];
+    }
+  } else {
+    const parsedList = entries.map((e) => e.parsed);
+    const last = memo.inferred.get(key);
+    if (last && last.bodyField === config.body_field && sameItems(last.parsed, parsedList)) {
+      fields = last.fields;
+    } else {
+      const samples = entries.flatMap((e) => (e.parsed.data ? [{ data: e.parsed.data, hasBody: e.parsed.body !== undefined }] : []));
+      fields = inferFields(samples, config.body_field);
+      memo.inferred.set(key, { parsed: parsedList, bodyField: config.body_field, fields });
+    }
+  }
+
+  // Inferred from entries that write a computed field themselves: that entry is the mistake.
+  if (!config.fields) {
+    const computedNames = [config.render === 'html' ? `${config.body_field}_html` : '', config.translations ? TRANSLATIONS_FIELD : ''];
+    fields = fields.filter((f) => !computedNames.includes(f.name));
+  }
+  const renderedField = config.render === 'html' ? renderedBodyField(config, fields, configFile, issues) : undefined;
+  if (renderedField) fields = withRenderedField(fields, config.body_field, renderedField);
+  // Fields filled from elsewhere than the entry's file: writing one there is a mistake.
+  const computed = new Map<string, string>();
+  if (renderedField) computed.set(renderedField, 'the body rendered as HTML (render: html');
+  const linked = config.translations === true && computedFieldFree(TRANSLATIONS_FIELD, 'translations: true', config.translationsLine, fields, configFile, issues);
+  if (linked) {
+    fields = [...fields, translationsField];
+    computed.set(TRANSLATIONS_FIELD, "the list of this entry's locale variants (translations: true");
+  }
+
+  const ctx: EntryContext = {
+    project,
+    collection: {
+      slug: layout.folder,
+      bodyField: config.body_field,
+      ...(renderedField ? { renderedField } : {}),
+      computed,
+      fields: new Map(fields.map((f) => [f.name, f])),
+      declared: config.fields !== undefined,
+      configFile,
+    },
+    drafts: options.drafts,
+    render: options.render,
+    issues,
+  };
+
+  const byId = new Map<string, EntryRecord>();
+  const parsedOf = new Map<EntryRecord, ParsedEntry>();
+  const knownIds = new Set<string>();
+  // Everything buildEntry reads besides the file itself: when it is unchanged, so is the entry.
+  const sig = JSON.stringify([ctx.collection.slug, ctx.collection.bodyField, fields, ctx.collection.declared, configFile, project.id, project.locales, project.default_locale, ctx.drafts]);
+  for (const { file, parsed } of entries) {
+    let built = memo.entries.get(parsed);
+    const { created, updated } = options.timesOf?.(file) ?? { created: file.mtimeMs, updated: file.mtimeMs };
+    if (!built || built.sig !== sig || built.rel !== file.rel || built.created !== created || built.updated !== updated) {
+      const local = new IssueList();
+      built = { sig, rel: file.rel, created, updated, record: buildEntry({ ...ctx, issues: local }, file, parsed, { created, updated }), issues: local };
+      memo.entries.set(parsed, built);
+    }
+    if (built.issues.errors.length > 0) issues.errors.push(...built.issues.errors);
+    if (built.issues.warnings.length > 0) issues.warnings.push(...built.issues.warnings);
+    const record = built.record;
+    if (!record) {
+      knownIds.add(baseName(file.rel));
+      continue;
+    }
+    knownIds.add(record.id);
+    // elmapi3: a relation may name its target by file name as well as by (derived) uuid.
+    if (project.dialect === 'elmapi3') knownIds.add(baseName(file.rel));
+    const other = byId.get(record.id);
+    if (other) {
+      issues.error(file.rel, `duplicate id '${record.id}': ${other.file} has the same id (ids must be unique in a collection)`, { field: 'id' });
+      continue;
+    }
+    byId.set(record.id, record);
+    parsedOf.set(record, parsed);
+  }
+
+  const built = [...byId.values()];
+  const listed = linked ? linkTranslations(built, project.locales) : built;
+  // The linked records are new objects: they keep their file's parse results (for later lines).
+  if (linked) listed.forEach((e, i) => parsedOf.set(e, parsedOf.get(built[i] as EntryRecord) as ParsedEntry));
+  const sort = readSort(config.sort, fields, (message) => issues.error(configFile, message, { line: config.sortLine, field: 'sort' }));
+  const record: CollectionRecord = {
+    slug: layout.folder,
+    name: config.name,
+    body_field: config.body_field,
+    sort,
+    fields,
+    entries: sortOnce(memo, key, listed, sort),
+    ...(config.singleton ? { singleton: true } : {}),
+  };
+  return { record, parsed: parsedOf, knownIds, config, configFile };
+}
+
+/** sortEntries, skipped when neither the entries nor the keys changed since the last load. */
+function sortOnce(memo: CollectionMemo, key: string, unsorted: EntryRecord[], keys: readonly SortKey[]): EntryRecord[] {
+  const sort = JSON.stringify(keys);
+  const last = memo.sorted.get(key);
+  if (last && last.sort === sort && sameItems(last.unsorted, unsorted)) return last.sorted;
+  const sorted = sortEntries(unsorted, keys);
+  memo.sorted.set(key, { unsorted, sort, sorted });
+  return sorted;
+}
+
+/** Whether no schema field has the name of the field `option` adds (else that is reported). */
+function computedFieldFree(name: string, option: string, line: number | undefined, fields: readonly FieldDef[], configFile: string, issues: IssueList): boolean {
+  if (!fields.some((f) => f.name === name)) return true;
+  issues.error(configFile, `${option} adds the field '${name}', but the schema has a field '${name}' already: rename that field`, { line, field: option.split(':')[0] });
+  return false;
+}
+
+/**
+ * `render: html`: the field that serves the body as HTML (`body_html`), or undefined when the
+ * schema has a field of that name already (reported: renaming one of them is the fix).
+ */
+function renderedBodyField(config: CollectionConfig, fields: readonly FieldDef[], configFile: string, issues: IssueList): string | undefined {
+  const name = `${config.body_field}_html`;
+  if (!fields.some((f) => f.name === name)) return name;
+  issues.error(configFile, `render: html serves the body as HTML in the field '${name}', but the schema has a field '${name}' already: rename that field`, { line: config.renderLine, field: 'render' });
+  return undefined;
+}
+
+/** The fields with the rendered body (type richtext: sanitized HTML) right after the body field. */
+function withRenderedField(fields: readonly FieldDef[], bodyField: string, name: string): FieldDef[] {
+  const html: FieldDef = { name, type: 'richtext', required: false, multiple: false, hidden: false };
+  const at = fields.findIndex((f) => f.name === bodyField);
+  return at < 0 ? [...fields, html] : [...fields.slice(0, at + 1), html, ...fields.slice(at + 1)];
+}

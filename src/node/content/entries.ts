@@ -1,0 +1,208 @@
+// One entry file → an EntryRecord: reserved keys (id, locale, draft, timestamps), then every field
+// coerced to its schema type. All problems are reported; the entry is kept when its id is usable.
+import { ownValue, type EntryRecord, type FieldDef, type FieldValue } from '../../core/model/model.js';
+import { isEmpty } from '../../core/snapshot/order.js';
+import type { FileInfo } from './files.js';
+import type { CommitTimes } from './git-times.js';
+import { fieldNameProblem, idProblem, RESERVED_KEYS } from '../../core/model/identifiers.js';
+import { describe, listNames, type IssueList } from './issues.js';
+import { localeFromFileName, localeLikeName } from './locale.js';
+import { entryLine, type ParsedEntry } from './parse.js';
+import type { ProjectConfig } from './project.js';
+import { isoFromMs, parseDateTime } from './timestamps.js';
+import { commentedValueHint } from './unquoted-colour.js';
+import { entryUuid, isUuid, UUID_HINT } from './uuid.js';
+import { coerceField, type RenderMarkdown } from './values.js';
+
+export interface CollectionContext {
+  readonly slug: string;
+  readonly bodyField: string;
+  readonly fields: ReadonlyMap<string, FieldDef>;
+  /** Whether the fields come from _collection.yaml (then unknown keys are errors). */
+  readonly declared: boolean;
+  /** Where the schema lives, for "add it to …" hints. */
+  readonly configFile: string;
+  /** `render: html`: the field holding the body rendered as HTML (`body_html`). */
+  readonly renderedField?: string;
+  /** Fields filled by an option of _collection.yaml, with what they hold: never written in a file. */
+  readonly computed?: ReadonlyMap<string, string>;
+}
+
+export interface EntryContext {
+  readonly project: ProjectConfig;
+  readonly collection: CollectionContext;
+  /** `cqa build --drafts`: drafts count as published. */
+  readonly drafts: boolean;
+  readonly render: RenderMarkdown;
+  readonly issues: IssueList;
+}
+
+/** The file name without its last extension: the default entry id (`hello.de.md` → `hello.de`). */
+export function baseName(rel: string): string {
+  const name = rel.slice(rel.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(0, dot) : name;
+}
+
+
+/**
+ * `hello.fr.md` in a project without `fr`: the suffix is no locale of the project, so the entry is
+ * in the default locale with the id `hello.fr` — said, since that is rarely what was meant.
+ */
+function warnLocaleLikeSuffix(ctx: EntryContext, rel: string, fileId: string, locale: string): void {
+  const dot = fileId.lastIndexOf('.');
+  const suffix = dot > 0 ? fileId.slice(dot + 1) : '';
+  const { project } = ctx;
+  if (suffix === '' || project.locales.includes(suffix)) return;
+  const language = localeLikeName(suffix);
+  if (!language) return;
+  ctx.issues.warn(
+    rel,
+    `the file name ends in '.${suffix}' (${language}), which is not a locale of project '${project.id}' (locales: ${project.locales.join(', ')}): this entry is '${locale}' with the id '${fileId}'. Add ${suffix} to 'locales:' in project.yaml to make it the ${suffix} version of '${fileId.slice(0, dot)}', or set 'locale:' and 'id:' in the file to keep this name`,
+    { field: 'locale' },
+  );
+}
+
+/**
+ * `fallback`: created_at/updated_at of an entry that sets none (the file's commit times under
+ * `--timestamps git`, else its modification time).
+ */
+export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntry, fallback: CommitTimes = { created: file.mtimeMs, updated: file.mtimeMs }): EntryRecord | undefined {
+  const { issues, collection, project } = ctx;
+  const data = parsed.data;
+  if (!data) return undefined;
+  const at = (key: string, index?: number) => ({ line: entryLine(parsed, key, index), field: key });
+  const err = (key: string, message: string, index?: number) => issues.error(file.rel, message, at(key, index));
+
+  // id
+  const fileId = baseName(file.rel);
+  let id = fileId;
+  if (data.id !== undefined && data.id !== null) {
+    if (typeof data.id === 'string' || typeof data.id === 'number') id = String(data.id);
+    else err('id', `expected an entry id, got ${describe(data.id)}`);
+  }
+  // elmapi3: entries are named by uuid; a file without one gets a uuid derived from where it lies.
+  if (project.dialect === 'elmapi3') {
+    if (data.id === undefined || data.id === null) id = entryUuid(project.id, collection.slug, file.rel.slice(file.rel.lastIndexOf('/') + 1));
+    else if (!isUuid(id)) err('id', `in a project of dialect elmapi3 an entry's 'id:' must be ${UUID_HINT}; got '${id}' (or leave 'id:' out: a uuid is derived from the file name)`);
+  }
+  const idIssue = idProblem('entry id', id);
+  if (idIssue) {
+    if (data.id === undefined) issues.error(file.rel, `${idIssue}; it comes from the file name: rename the file or set 'id:'`, { field: 'id' });
+    else err('id', idIssue);
+  }
+
+  // locale
+  let locale = localeFromFileName(fileId, project.locales) ?? project.default_locale;
+  if (data.locale !== undefined && data.locale !== null) {
+    if (typeof data.locale === 'string' && project.locales.includes(data.locale)) locale = data.locale;
+    else err('locale', `unknown locale ${describe(data.locale)}: project '${project.id}' has locales ${listNames(project.locales, project.locales.length)} (add it to locales in project.yaml)`);
+  } else if (data.id === undefined) {
+    warnLocaleLikeSuffix(ctx, file.rel, fileId, locale);
+  }
+
+  // draft
+  let draft = false;
+  if (data.draft !== undefined && data.draft !== null) {
+    if (typeof data.draft === 'boolean') draft = data.draft;
+    else err('draft', `expected true or false, got ${describe(data.draft)}`);
+  }
+  if (ctx.drafts) draft = false;
+
+  // timestamps
+  const stamp = (key: 'created_at' | 'updated_at' | 'published_at'): string | undefined => {
+    const v = data[key];
+    if (v === undefined || v === null) return undefined;
+    const iso = typeof v === 'string' ? parseDateTime(v) : undefined;
+    if (!iso) err(key, `expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got ${describe(v)}`);
+    return iso;
+  };
+  const created_at = stamp('created_at') ?? isoFromMs(fallback.created);
+  const updated_at = stamp('updated_at') ?? isoFromMs(fallback.updated);
+  const published_at = stamp('published_at') ?? (draft ? null : created_at);
+
+  // fields (keys are field names: no prototype, so not even '__proto__' could reach one)
+  const values: Record<string, FieldValue> = Object.create(null) as Record<string, FieldValue>;
+  const hasBody = parsed.body !== undefined;
+  // Leading blank lines and trailing whitespace are not content; CRLF becomes LF so a checkout on
+  // Windows gives the same output.
+  const body = parsed.body?.replace(/\r\n?/g, '\n').replace(/^(?:[ \t]*\n)+/, '').trimEnd();
+  for (const [key, raw] of Object.entries(data)) {
+    if (RESERVED_KEYS.includes(key)) continue;
+    if (hasBody && key === collection.bodyField && body !== '') {
+      err(key, `'${key}' is the body field of this collection and the file also has a Markdown body: keep one of them`);
+      continue;
+    }
+    const computed = collection.computed?.get(key);
+    if (computed !== undefined) {
+      err(key, `'${key}' is ${computed} in ${collection.configFile}): remove it from the file`);
+      continue;
+    }
+    if (raw === null && collection.declared) warnCommentedValue(ctx, file, parsed, key);
+    setValue(ctx, file, parsed, values, key, raw);
+  }
+  if (hasBody && body !== '') {
+    setValue(ctx, file, parsed, values, collection.bodyField, body, parsed.bodyLine);
+  }
+  // render: html — the same renderer as richtext fields (sanitized HTML).
+  const source = ownValue(values, collection.bodyField);
+  if (collection.renderedField && typeof source === 'string') values[collection.renderedField] = ctx.render(source);
+
+  for (const field of collection.fields.values()) {
+    // A value that is there but invalid has been reported already: don't also call it empty.
+    const inFile = ownValue(data, field.name);
+    const value = ownValue(values, field.name);
+    const raw = hasBody && field.name === collection.bodyField ? body : inFile;
+    if (field.required && isEmpty(value) && isEmpty(raw as FieldValue | undefined)) {
+      const comment = parsed.comments?.get(field.name);
+      const message = value === undefined && inFile === undefined ? 'required field is missing' : `required field is empty${comment === undefined ? '' : `: ${commentedValueHint(field.name, comment)}`}`;
+      issues.error(file.rel, message, at(field.name));
+    }
+  }
+
+  if (idIssue) return undefined;
+  return { id, locale, draft, created_at, updated_at, published_at, values: detached(values), file: file.rel };
+}
+
+/** `accent: #ff8800` is `accent:` and a comment: the value is null. Say so for an optional field of the schema (a required one says it in its 'required field is empty'). */
+function warnCommentedValue(ctx: EntryContext, file: FileInfo, parsed: ParsedEntry, key: string): void {
+  const field = ctx.collection.fields.get(key);
+  const comment = parsed.comments?.get(key);
+  if (!field || field.required || comment === undefined) return;
+  ctx.issues.warn(file.rel, `no value: ${commentedValueHint(key, comment)}`, { line: entryLine(parsed, key), field: key });
+}
+
+/**
+ * A deep copy of `values` (plain JSON data) with strings of their own: the parsers' strings are
+ * often slices of the whole file text, which would keep every file's text alive with the model.
+ */
+function detached(values: Record<string, FieldValue>): Record<string, FieldValue> {
+  return JSON.parse(JSON.stringify(values)) as Record<string, FieldValue>;
+}
+
+function setValue(
+  ctx: EntryContext,
+  file: FileInfo,
+  parsed: ParsedEntry,
+  values: Record<string, FieldValue>,
+  key: string,
+  raw: unknown,
+  line?: number,
+): void {
+  const { issues, collection } = ctx;
+  const field = collection.fields.get(key);
+  if (!field) {
+    // Without a schema every valid key is an inferred field, so only bad names end up here.
+    const declared = listNames(collection.fields.keys(), collection.fields.size) || '(none)';
+    const message = collection.declared
+      ? `not in the schema of collection '${collection.slug}' (fields: ${declared}); add it to ${collection.configFile} or remove it`
+      : (fieldNameProblem(key) ?? `'${key}' is not a field of collection '${collection.slug}'`);
+    issues.error(file.rel, message, { line: line ?? entryLine(parsed, key), field: key });
+    return;
+  }
+  const result = coerceField(field, raw, ctx.render);
+  for (const p of result.problems) {
+    issues.error(file.rel, p.message, { line: line ?? entryLine(parsed, key, p.index), field: key });
+  }
+  if (result.value !== undefined) values[key] = result.value;
+}

@@ -1,0 +1,125 @@
+// Reading and parsing content files as jobs that another thread can do: a job names a file, its
+// outcome is plain data (posted between threads) that the loader turns back into parse results.
+// The loader hands a FileParser the files it has no current result for (see load.ts).
+import type { ParseCache, PortableCodec } from './parse-cache.js';
+import { parseMemo } from './parse-memo.js';
+import { isPlainObject } from './issues.js';
+import { FileProblem } from './file-problem.js';
+import { readContentText } from './read.js';
+import { entryFormat, fromPortable, lineInPaths, parseEntry, parseYaml, toPortable, type ParsedEntry, type ParsedYaml, type ParseProblem, type PortableEntry } from './parse.js';
+
+export interface ParseJob {
+  readonly abs: string;
+  /** Relative to the content root: its extension tells the format of an entry. */
+  readonly rel: string;
+  /** An entry file, or a YAML file of settings (project.yaml, _collection.yaml, _media.yaml). */
+  readonly kind: 'entry' | 'yaml';
+  /** For a symbolic link: where the listing saw it lead (see open-content.ts). */
+  readonly target?: string | undefined;
+}
+
+export interface PortableYaml {
+  readonly value: unknown;
+  readonly problems: readonly ParseProblem[];
+  readonly paths: ReadonlyMap<string, number>;
+}
+
+/** A job's result as plain data; `failed`: the file could not be read (the loader reports it). */
+export type PortableOutcome =
+  | { readonly entry: PortableEntry }
+  | { readonly yaml: PortableYaml }
+  | { readonly failed: { readonly message: string; readonly line?: number | undefined } };
+
+export type Outcome = { readonly entry: ParsedEntry } | { readonly yaml: ParsedYaml } | { readonly failed: FileProblem };
+
+/** Reads and parses files, maybe on another thread; outcomes by absolute path. */
+export interface FileParser {
+  parse(jobs: readonly ParseJob[]): Promise<Map<string, Outcome>>;
+}
+
+/** `eagerLines`: see parseEntry(). */
+export function readEntry(job: Pick<ParseJob, 'abs' | 'rel' | 'target'>, eagerLines = false): ParsedEntry {
+  return parseEntry(entryFormat(job.rel) ?? 'yaml', readContentText(job), eagerLines);
+}
+
+export function readYaml(job: Pick<ParseJob, 'abs' | 'rel' | 'target'>): ParsedYaml {
+  return parseYaml(readContentText(job));
+}
+
+/**
+ * readEntry() for a load in this thread: parsed once per text (see parse-memo.ts), or taken from
+ * `cache`, what earlier runs parsed (see parse-cache.ts).
+ */
+export function readEntryOnce(job: Pick<ParseJob, 'abs' | 'rel' | 'target'>, cache?: ParseCache): ParsedEntry {
+  const format = entryFormat(job.rel) ?? 'yaml';
+  return parseMemo().get(format, readContentText(job), (text) =>
+    cache ? cache.entry(format, text, () => parseEntry(format, text), ENTRY_CODEC) : parseEntry(format, text),
+  );
+}
+
+/** readYaml() for a load in this thread, its lines worked out (the YAML document is not kept); `cache` as for readEntryOnce(). */
+export function readYamlOnce(job: Pick<ParseJob, 'abs' | 'rel' | 'target'>, cache?: ParseCache): ParsedYaml {
+  return parseMemo().get('settings', readContentText(job), (text) => {
+    const parse = () => {
+      const parsed = parseYaml(text);
+      return (fromOutcome({ yaml: { value: parsed.value, problems: parsed.problems, paths: parsed.paths() } }) as { yaml: ParsedYaml }).yaml;
+    };
+    return cache ? cache.settings(text, parse, SETTINGS_CODEC) : parse();
+  });
+}
+
+// Parse results as JSON for the parse cache: the portable forms of the threads, Maps as pairs.
+const ENTRY_CODEC: PortableCodec<ParsedEntry> = {
+  toPlain(parsed) {
+    const { comments, ...rest } = toPortable(parsed);
+    return { ...rest, ...(comments ? { comments: [...comments] } : {}) };
+  },
+  fromPlain(plain) {
+    const { comments, ...rest } = plain as PortableEntry & { comments?: [string, string][] };
+    if (!isPlainObject(rest.data) || typeof rest.source !== 'string') throw new TypeError('not an entry');
+    return fromPortable({ ...rest, ...(comments ? { comments: new Map(comments) } : {}) });
+  },
+};
+
+const SETTINGS_CODEC: PortableCodec<ParsedYaml> = {
+  toPlain: (parsed) => ({ value: parsed.value, problems: parsed.problems, paths: [...parsed.paths()] }),
+  fromPlain(plain) {
+    const { value, problems, paths } = plain as { value: unknown; problems: ParseProblem[]; paths: [string, number][] };
+    if (!Array.isArray(problems) || !Array.isArray(paths)) throw new TypeError('not a settings file');
+    return (fromOutcome({ yaml: { value, problems, paths: new Map(paths) } }) as { yaml: ParsedYaml }).yaml;
+  },
+};
+
+/** A read error as a content problem: ours as they are, the file system's by their code. */
+export function readFailure(err: unknown): FileProblem {
+  if (err instanceof FileProblem) return err;
+  return new FileProblem(`cannot read the file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+}
+
+/**
+ * Does one job. `lines`: also work out the lines that messages may need (an entry otherwise parses
+ * its text again for them when asked, which must not happen on a thread that answers requests).
+ */
+export function runJob(job: ParseJob, lines: boolean): PortableOutcome {
+  try {
+    if (job.kind === 'yaml') {
+      const parsed = readYaml(job);
+      return { yaml: { value: parsed.value, problems: parsed.problems, paths: parsed.paths() } };
+    }
+    const parsed = readEntry(job, lines);
+    // With its lines, an entry needs its text no more: not copied to the other thread.
+    return { entry: lines ? { ...toPortable(parsed), source: '', lines: parsed.lines } : toPortable(parsed) };
+  } catch (err) {
+    const { message, line } = readFailure(err);
+    return { failed: { message, line } };
+  }
+}
+
+export function fromOutcome(outcome: PortableOutcome): Outcome {
+  if ('entry' in outcome) return { entry: fromPortable(outcome.entry) };
+  if ('failed' in outcome) return { failed: new FileProblem(outcome.failed.message, outcome.failed.line) };
+  const { value, problems, paths } = outcome.yaml;
+  return {
+    yaml: { value, problems, paths: () => paths, lineOf: (path) => lineInPaths(paths, path) },
+  };
+}

@@ -1,0 +1,294 @@
+// Orchestrates loading: list the tree, read and parse every file (cached per file for watch
+// mode), then build and check each project. Loading never throws for bad content: every problem
+// becomes an issue, and the model holds whatever could be built.
+import { stat } from 'node:fs/promises';
+import { relative, resolve, sep } from 'node:path';
+import type { ContentIssue, ContentModel, MediaRecord, ProjectRecord } from '../../core/model/model.js';
+import { compareCodePoints } from '../../core/snapshot/order.js';
+import { FileCache, mapLimit } from './cache.js';
+import { buildCollection, createCollectionMemo, type BuiltCollection, type CollectionMemo } from './collection.js';
+import { byPath, layoutTree, listFiles, updateListing, type FileInfo, type ProjectLayout } from './files.js';
+import { EntryTimes } from './entry-times.js';
+import type { CommitTimes, TimestampSource } from './git-times.js';
+import { IssueList, sortIssues } from './issues.js';
+import { checkMediaNumbers, mediaRecord, mimeType, readDimensions, readMediaMeta, type Dimensions } from './media.js';
+import { readEntryOnce, readFailure, readYamlOnce, type FileParser, type Outcome, type ParseJob } from './file-parser.js';
+import type { ParseCache } from './parse-cache.js';
+import { EMPTY_YAML, type ParsedEntry, type ParsedYaml } from './parse.js';
+import { readProject } from './project.js';
+import { renderRichtext, richtextReady } from './richtext.js';
+import { readCollectionConfig } from './schema.js';
+import { resolveReferences } from './resolve.js';
+import { mediaUuid } from './uuid.js';
+
+export interface LoadOptions {
+  /** Treat drafts as published (`cqa build --drafts`). */
+  readonly drafts?: boolean;
+  /** Called as files are read: `done` of `total` entry and media files. */
+  readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * Reads and parses the files that need it, on other threads (see parse-thread.ts); a file it
+   * leaves out is read and parsed in this thread as usual.
+   */
+  readonly parser?: FileParser;
+  /** What earlier runs parsed, kept in the tree (see parse-cache.ts); saved at the end of each load. */
+  readonly parseCache?: ParseCache;
+  /**
+   * Where created_at/updated_at come from when an entry sets none: `git` (the file's first and
+   * last commit), `mtime` (its modification time). Default: git inside a git work tree, else mtime.
+   */
+  readonly timestamps?: TimestampSource;
+}
+
+export interface LoadResult {
+  readonly model: ContentModel;
+  /** Errors; when there are any, the model may be incomplete. Sorted by file and line. */
+  readonly issues: ContentIssue[];
+  readonly warnings: ContentIssue[];
+}
+
+export interface ContentLoader {
+  /**
+   * Loads the tree as it is now, re-reading only files whose mtime or size changed.
+   * `changes`: when the caller watches the tree, the paths that changed since the last load
+   * (absolute, or relative to the content root; files or folders; added, edited or deleted). Then
+   * only those paths are looked at again instead of listing the whole tree, which is what makes a
+   * reload at 10,000 entries fast. Without it (or on the first load) the whole tree is listed.
+   */
+  load(changes?: readonly string[]): Promise<LoadResult>;
+}
+
+const READ_CONCURRENCY = 64;
+
+export function createContentLoader(root: string, options: LoadOptions = {}): ContentLoader {
+  const cache = createCaches();
+  const memo = createCollectionMemo();
+  let listing: Map<string, FileInfo> | undefined;
+  let order: string[] = [];
+  let running: Promise<unknown> = Promise.resolve();
+  let lastTimes: EntryTimes | undefined;
+
+  const loadOnce = async (changes: readonly string[] | undefined): Promise<LoadResult> => {
+    await richtextReady();
+    const issues = new IssueList();
+    const rootStat = await stat(root).catch(() => undefined);
+    if (!rootStat?.isDirectory()) {
+      listing = undefined;
+      issues.error(root, rootStat ? 'the content path is not a folder' : 'content folder not found');
+      return { model: { projects: [] }, issues: issues.errors, warnings: [] };
+    }
+    if (listing && changes) {
+      listing = await updateListing(root, listing, changes);
+      for (const path of changes) {
+        const abs = resolve(root, path);
+        for (const c of [cache.yaml, cache.entries, cache.media]) c.forgetPath(abs);
+      }
+    } else {
+      listing = new Map((await listFiles(root)).map((f) => [f.rel, f]));
+    }
+    // Re-sorting is needed only when files were added or removed.
+    let files: FileInfo[];
+    const current = listing;
+    if (changes && order.length === current.size && order.every((rel) => current.has(rel))) {
+      files = order.map((rel) => current.get(rel) as FileInfo);
+    } else {
+      files = [...current.values()].sort(byPath);
+      order = files.map((f) => f.rel);
+    }
+
+    const layouts = layoutTree(files, issues);
+    // git is read on every full load; a reload after edits (`changes`) keeps what it read and
+    // takes the edited files as uncommitted, as they are until someone commits them.
+    const times = changes && lastTimes ? lastTimes.edited(changes.map((p) => relative(root, resolve(root, p)).split(sep).join('/'))) : await EntryTimes.open(root, options.timestamps, issues);
+    lastTimes = times;
+    const jobs = options.parser ? staleFiles(layouts, cache) : [];
+    const prepared = options.parser && jobs.length > 0 ? await options.parser.parse(jobs) : undefined;
+    const ctx: ReadContext = { cache, issues, done: 0, total: 0, onProgress: options.onProgress, prepared, parseCache: options.parseCache };
+    ctx.total = layouts.reduce((n, p) => n + p.media.length + p.collections.reduce((m, c) => m + c.entries.length, 0), 0);
+
+    const projects: ProjectRecord[] = [];
+    const seenIds = new Map<string, string>();
+    const parseCache = options.parseCache;
+    const render = parseCache ? (markdown: string) => parseCache.html(markdown, renderRichtext) : renderRichtext;
+    for (const layout of layouts) {
+      const project = await loadProject(layout, ctx, { drafts: options.drafts === true, render, memo, timesOf: times.of });
+      if (!project) continue;
+      const other = seenIds.get(project.id);
+      if (other) {
+        issues.error(layout.projectFile.rel, `duplicate project id '${project.id}': ${other} has the same id`, { field: 'id' });
+        continue;
+      }
+      seenIds.set(project.id, layout.projectFile.rel);
+      projects.push(project);
+    }
+    times.report(issues);
+    if (layouts.length === 0 && issues.errors.length === 0) {
+      issues.error(root, 'no project found: a project is a folder with a project.yaml (e.g. content/demo/project.yaml)');
+    }
+    cache.yaml.sweep();
+    cache.entries.sweep();
+    cache.media.sweep();
+    parseCache?.save();
+    projects.sort((a, b) => compareCodePoints(a.id, b.id));
+    return { model: { projects }, issues: sortIssues(issues.errors), warnings: sortIssues(issues.warnings) };
+  };
+
+  return {
+    load(changes) {
+      // Loads run one at a time: they share the cache and the listing.
+      const result = running.then(
+        () => loadOnce(changes),
+        () => loadOnce(changes),
+      );
+      running = result.catch(() => undefined);
+      return result;
+    },
+  };
+}
+
+/** Loads and validates the content tree at `root` once. */
+export function loadContent(root: string, options: LoadOptions = {}): Promise<LoadResult> {
+  return createContentLoader(root, options).load();
+}
+
+interface Caches {
+  readonly yaml: FileCache<ParsedYaml>;
+  readonly entries: FileCache<ParsedEntry>;
+  readonly media: FileCache<Promise<Dimensions>>;
+}
+
+function createCaches(): Caches {
+  return { yaml: new FileCache(), entries: new FileCache(), media: new FileCache() };
+}
+
+interface ReadContext {
+  readonly cache: Caches;
+  readonly issues: IssueList;
+  done: number;
+  total: number;
+  readonly onProgress: ((done: number, total: number) => void) | undefined;
+  /** What options.parser made of the files this load needs and the cache has no result for. */
+  readonly prepared: ReadonlyMap<string, Outcome> | undefined;
+  readonly parseCache: ParseCache | undefined;
+}
+
+const UNREADABLE: ParsedYaml = { ...EMPTY_YAML, value: undefined };
+
+/** The files of `layouts` that the cache has no result for, as they are now. */
+function staleFiles(layouts: readonly ProjectLayout[], cache: Caches): ParseJob[] {
+  const jobs: ParseJob[] = [];
+  const yaml = (file: FileInfo | undefined) => {
+    if (file && !cache.yaml.holds(file)) jobs.push({ abs: file.abs, rel: file.rel, kind: 'yaml', target: file.target });
+  };
+  for (const layout of layouts) {
+    yaml(layout.projectFile);
+    yaml(layout.mediaMeta);
+    for (const col of layout.collections) {
+      yaml(col.config);
+      for (const f of col.entries) if (!cache.entries.holds(f)) jobs.push({ abs: f.abs, rel: f.rel, kind: 'entry', target: f.target });
+    }
+  }
+  return jobs;
+}
+
+/** The outcome options.parser had for `file`, if any (a failed read throws). */
+function prepared(ctx: ReadContext, file: FileInfo): Outcome | undefined {
+  const outcome = ctx.prepared?.get(file.abs);
+  if (outcome && 'failed' in outcome) throw outcome.failed;
+  return outcome;
+}
+
+function reportReadFailure(ctx: ReadContext, file: FileInfo, err: unknown): void {
+  const { message, line } = readFailure(err);
+  ctx.issues.error(file.rel, message, { line });
+}
+
+// Sync reads: for thousands of small files they are several times faster than fs.promises, and a
+// reload reads only the changed ones. A file that cannot be read is not cached, so the next load
+// tries again.
+
+function readYamlFile(file: FileInfo, ctx: ReadContext): ParsedYaml {
+  try {
+    return ctx.cache.yaml.get(file, () => {
+      const outcome = prepared(ctx, file);
+      return outcome && 'yaml' in outcome ? outcome.yaml : readYamlOnce(file, ctx.parseCache);
+    });
+  } catch (err) {
+    reportReadFailure(ctx, file, err);
+    return UNREADABLE;
+  }
+}
+
+function readEntryFile(file: FileInfo, ctx: ReadContext): ParsedEntry {
+  let parsed: ParsedEntry;
+  try {
+    parsed = ctx.cache.entries.get(file, () => {
+      const outcome = prepared(ctx, file);
+      return outcome && 'entry' in outcome ? outcome.entry : readEntryOnce(file, ctx.parseCache);
+    });
+  } catch (err) {
+    reportReadFailure(ctx, file, err);
+    parsed = { data: undefined, problems: [], lines: new Map() };
+  }
+  ctx.onProgress?.(++ctx.done, ctx.total);
+  return parsed;
+}
+
+async function readMediaFile(file: FileInfo, ctx: ReadContext): Promise<Dimensions> {
+  let dims: Dimensions;
+  try {
+    dims = await ctx.cache.media.get(file, () => readDimensions(file, mimeType(file.rel), file.size, ctx.parseCache));
+  } catch (err) {
+    ctx.cache.media.forget(file);
+    reportReadFailure(ctx, file, err);
+    dims = { width: null, height: null };
+  }
+  ctx.onProgress?.(++ctx.done, ctx.total);
+  return dims;
+}
+
+async function loadProject(
+  layout: ProjectLayout,
+  ctx: ReadContext,
+  options: { drafts: boolean; render: (md: string) => string; memo: CollectionMemo; timesOf: (file: FileInfo) => CommitTimes },
+): Promise<ProjectRecord | undefined> {
+  const { issues } = ctx;
+  const config = readProject(readYamlFile(layout.projectFile, ctx), layout.folder, layout.projectFile.rel, issues);
+
+  // Media first: entries refer to them.
+  const mediaPrefix = `${layout.folder}/media/`;
+  const dims = await mapLimit(layout.media, READ_CONCURRENCY, (f) => readMediaFile(f, ctx));
+  const mediaIds = new Set(layout.media.map((f) => f.rel.slice(mediaPrefix.length)));
+  const numbered = config.dialect === 'elmapi';
+  const v3 = config.dialect === 'elmapi3';
+  const meta = readMediaMeta(layout.mediaMeta && readYamlFile(layout.mediaMeta, ctx), mediaIds, layout.mediaMeta?.rel ?? '', issues, numbered, v3);
+  const media: MediaRecord[] = layout.media
+    .map((f, i) => {
+      const id = f.rel.slice(mediaPrefix.length);
+      const record = mediaRecord(id, f.abs, f.size, dims[i] as Dimensions, meta.get(id));
+      // elmapi3 names every asset by uuid: given in _media.yaml, else derived from the path.
+      return v3 && record.uuid === undefined ? { ...record, uuid: mediaUuid(config.id, id) } : record;
+    })
+    .sort((a, b) => compareCodePoints(a.id, b.id));
+  if (numbered) checkMediaNumbers(media, layout.mediaMeta?.rel ?? `${layout.folder}/media`, issues);
+
+  const collections: BuiltCollection[] = [];
+  for (const col of layout.collections) {
+    const configFile = col.config && readYamlFile(col.config, ctx);
+    const colConfig = readCollectionConfig(configFile, col.folder, col.config?.rel ?? '', issues);
+    const parsed = col.entries.map((f) => readEntryFile(f, ctx));
+    const built = buildCollection(
+      { projectFolder: layout.folder, layout: col, config: colConfig, entries: col.entries.map((file, i) => ({ file, parsed: parsed[i] as ParsedEntry })) },
+      config,
+      { drafts: options.drafts, render: options.render, issues, memo: options.memo, timesOf: options.timesOf },
+    );
+    if (built) collections.push(built);
+  }
+  resolveReferences(collections, media, issues);
+
+  return {
+    ...config,
+    collections: collections.map((c) => c.record).sort((a, b) => compareCodePoints(a.slug, b.slug)),
+    media,
+  };
+}

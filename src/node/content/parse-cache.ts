@@ -1,0 +1,215 @@
+// What the files parsed to, kept between runs of `cqa serve` in <content>/.cqa-cache/ (its
+// .gitignore ignores everything in it, as pytest's .pytest_cache does). A cold process parses and
+// renders the whole tree before the JIT has compiled the parsers: ~100 ms of the sample's ~300 ms
+// start. With the cache a start reads the files, hashes their text and takes the results of the
+// texts it has seen before.
+// - Keyed by the exact text (SHA-256) and the versions of cqa, yaml, marked and image-size, never
+//   by a path or an mtime: a file rewritten within one mtime tick is parsed again.
+// - It holds only what the tree holds: each file's parsed value, the HTML its Markdown renders
+//   to and the pixel size of each image (keyed by the bytes it was read from), for the files the
+//   last load read. Results with problems are never kept: every error comes from a fresh parse.
+// - Signed: the file starts with an HMAC of the rest, made with a key kept outside the tree
+//   (cache-key.ts). A file it does not match (edited, planted, from another user) is ignored, so
+//   results and HTML nobody reviewed are never served; without a key nothing is cached.
+// - Best effort: a folder that cannot be written, or a cache file that is corrupt, a symlink or
+//   from another version, is ignored (and written anew when it can be). Written atomically.
+// - The loader never lists names starting with '.', so the folder is neither content nor media
+//   (nor copied to dist/), and the watcher ignores it.
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, sep } from 'node:path';
+import { cacheKey } from './cache-key.js';
+import type { Dimensions } from './media.js';
+import type { EntryFormat, ParsedEntry, ParsedYaml } from './parse.js';
+
+export const CACHE_FOLDER = '.cqa-cache';
+const FILE = 'parse.json';
+/** Bumped when what is kept changes shape. */
+const FORMAT = 2;
+
+/** cqa's version, and those of the packages whose output is kept: an update of marked may change the HTML. */
+function version(): string {
+  const require = createRequire(import.meta.url);
+  const own = (require('../../../package.json') as { version: string }).version;
+  return [`cqa@${own}`, ...['yaml', 'marked', 'image-size'].map((name) => `${name}@${packageVersion(require, name)}`), `format ${FORMAT}`].join(' ');
+}
+
+/** From the package's own package.json, found beside its entry point (not every package exports it). */
+function packageVersion(require: NodeJS.Require, name: string): string {
+  try {
+    const folder = `${sep}node_modules${sep}${name}${sep}`;
+    const entry = require.resolve(name);
+    const root = entry.slice(0, entry.lastIndexOf(folder) + folder.length);
+    return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+interface Stored {
+  readonly cqa: string;
+  /** `<kind>:<sha256 of the text>` → the parse result as plain data. */
+  readonly results: Record<string, unknown>;
+  /** sha256 of a Markdown text → its HTML. */
+  readonly html: Record<string, string>;
+}
+
+type Kind = EntryFormat | 'settings' | 'image';
+
+export interface ParseCache {
+  /** `parse(text)` of an entry, or what it gave for the same text on an earlier run. */
+  entry(format: EntryFormat, text: string, parse: () => ParsedEntry, portable: PortableCodec<ParsedEntry>): ParsedEntry;
+  /** `parse(text)` of a settings file (project.yaml, _collection.yaml, _media.yaml), likewise. */
+  settings(text: string, parse: () => ParsedYaml, portable: PortableCodec<ParsedYaml>): ParsedYaml;
+  /** The width and height read from an image whose first bytes are `head`, on an earlier run. */
+  dimensions(head: Uint8Array): Dimensions | undefined;
+  keepDimensions(head: Uint8Array, dimensions: Dimensions): void;
+  /** `render(markdown)`, or the HTML it gave on an earlier run. */
+  html(markdown: string, render: (markdown: string) => string): string;
+  /** Writes what this load used, if anything was new; never throws. */
+  save(): void;
+}
+
+/** How a result becomes plain data (JSON) and back. */
+export interface PortableCodec<T> {
+  toPlain(result: T): unknown;
+  fromPlain(plain: unknown): T;
+}
+
+const sha256 = (text: string | Uint8Array) => createHash('sha256').update(text).digest('base64url');
+
+/**
+ * The cache of the tree at `root`, read now (an unreadable or unsigned one is empty). `keyFolder`:
+ * where the signing key is kept (cache-key.ts; the user's cache folder unless said).
+ */
+export function openParseCache(root: string, keyFolder?: string): ParseCache {
+  const dir = join(root, CACHE_FOLDER);
+  const current = version();
+  const key = cacheKey(keyFolder);
+  const old = key && readStored(dir, current, key);
+  const used: Stored = { cqa: current, results: {}, html: {} };
+  let changed = false;
+
+  const cached = <T>(kind: Kind, text: string, parse: () => T, codec: PortableCodec<T>, clean: (r: T) => boolean): T => {
+    const key = `${kind}:${sha256(text)}`;
+    const hit = old?.results[key];
+    // A result of another shape (a file edited by hand) is parsed again, as a miss.
+    const restored = isRecord(hit) ? attempt(() => codec.fromPlain(hit)) : undefined;
+    if (restored !== undefined) {
+      used.results[key] = hit;
+      return restored;
+    }
+    const result = parse();
+    const plain = clean(result) ? codec.toPlain(result) : undefined;
+    if (plain !== undefined && isJsonSafe(plain)) {
+      used.results[key] = plain;
+      changed = true;
+    }
+    return result;
+  };
+
+  return {
+    entry: (format, text, parse, codec) => cached(format, text, parse, codec, (r) => r.data !== undefined && r.problems.length === 0),
+    settings: (text, parse, codec) => cached('settings', text, parse, codec, (r) => r.problems.length === 0),
+    dimensions(head) {
+      const key = `image:${sha256(head)}`;
+      const hit = old?.results[key] as Dimensions | undefined;
+      if (!isRecord(hit) || !isSize(hit.width) || !isSize(hit.height)) return undefined;
+      used.results[key] = hit;
+      return hit;
+    },
+    keepDimensions(head, dimensions) {
+      used.results[`image:${sha256(head)}`] = { width: dimensions.width, height: dimensions.height };
+      changed = true;
+    },
+    html(markdown, render) {
+      const key = sha256(markdown);
+      const hit = old?.html[key];
+      if (typeof hit === 'string') return (used.html[key] = hit);
+      const html = render(markdown);
+      used.html[key] = html;
+      changed = true;
+      return html;
+    },
+    save() {
+      // Also when fewer texts were used than are kept: the file holds the last load's texts only.
+      const count = (s: Stored) => Object.keys(s.results).length + Object.keys(s.html).length;
+      if (!key || (!changed && old && count(old) === count(used))) return;
+      writeStored(dir, used, key);
+    },
+  };
+}
+
+const mac = (key: Buffer, text: string) => createHmac('sha256', key).update(text).digest();
+
+function readStored(dir: string, current: string, key: Buffer): Stored | undefined {
+  try {
+    // Not through a symlink, of the folder or of the file: nothing outside the content tree is read.
+    if (!lstatSync(dir).isDirectory()) return undefined;
+    const fd = openSync(join(dir, FILE), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    let text: string;
+    try {
+      if (!fstatSync(fd).isFile()) return undefined;
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+    // `<HMAC in base64url>\n<JSON>`: checked before the JSON is even parsed.
+    const newline = text.indexOf('\n');
+    const body = text.slice(newline + 1);
+    const expected = mac(key, body);
+    const given = Buffer.from(text.slice(0, Math.max(newline, 0)), 'base64url');
+    if (newline < 0 || given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    const stored = JSON.parse(body) as Partial<Stored> | null;
+    if (stored?.cqa !== current || !isRecord(stored.results) || !isRecord(stored.html)) return undefined;
+    return stored as Stored;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeStored(dir: string, stored: Stored, key: Buffer): void {
+  try {
+    try {
+      if (!lstatSync(dir).isDirectory()) return; // a file or a symlink of that name: leave it be
+    } catch {
+      mkdirSync(dir, { mode: 0o700 });
+      writeFileSync(join(dir, '.gitignore'), '# Made by cqa serve (parse results kept between runs); safe to delete.\n*\n');
+    }
+    const tmp = join(dir, `${FILE}.${process.pid}.tmp`);
+    // The owner's only, whatever the files it was read from allow: a project.yaml may hold tokens.
+    const body = JSON.stringify(stored);
+    writeFileSync(tmp, `${mac(key, body).toString('base64url')}\n${body}`, { mode: 0o600 });
+    renameSync(tmp, join(dir, FILE));
+  } catch {
+    // Not writable (a read-only tree, a full disk): the next start parses again.
+  }
+}
+
+function attempt<T>(fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch {
+    return undefined;
+  }
+}
+
+const isSize = (v: unknown) => v === null || (typeof v === 'number' && Number.isFinite(v));
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Whether JSON gives `value` back as it is: no NaN, ±Infinity or -0, no `__proto__` key. */
+function isJsonSafe(value: unknown): boolean {
+  const stack = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) return false;
+    if (typeof v !== 'object' || v === null) continue;
+    if (!Array.isArray(v) && Object.hasOwn(v, '__proto__')) return false;
+    stack.push(...Object.values(v));
+  }
+  return true;
+}

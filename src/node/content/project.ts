@@ -1,0 +1,164 @@
+// project.yaml: the project's identity, locales and access tokens (SPEC §2.1).
+import { createHash } from 'node:crypto';
+import { DIALECTS, type DialectName, type ProjectRecord, type Scope, type TokenRecord } from '../../core/model/model.js';
+import { idProblem } from '../../core/model/identifiers.js';
+import { describe, isPlainObject, type IssueList } from './issues.js';
+import { isLocaleTag } from './locale.js';
+import type { ParsedYaml } from './parse.js';
+import { isUuid, UUID_HINT } from './uuid.js';
+
+/** What project.yaml says: a ProjectRecord without its collections and media. */
+export type ProjectConfig = Omit<ProjectRecord, 'collections' | 'media'>;
+
+const KEYS = ['id', 'name', 'description', 'default_locale', 'locales', 'public', 'dialect', 'tokens', 'strict'];
+const TOKEN_KEYS = ['name', 'sha256', 'token', 'scopes'];
+const SCOPES: readonly Scope[] = ['read', 'drafts'];
+const SHA256 = /^[0-9a-fA-F]{64}$/;
+
+export function sha256Hex(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** Reads a parsed project.yaml; problems go to `issues`, and defaults fill in what is wrong. */
+export function readProject(parsed: ParsedYaml, folder: string, file: string, issues: IssueList): ProjectConfig {
+  const err = (path: (string | number)[], message: string, field?: string) =>
+    issues.error(file, message, { line: parsed.lineOf(path), field });
+  for (const p of parsed.problems) issues.error(file, p.message, { line: p.line, frame: p.frame });
+  let raw: Record<string, unknown> = {};
+  if (parsed.problems.length === 0) {
+    if (isPlainObject(parsed.value)) raw = parsed.value;
+    else if (parsed.value !== null && parsed.value !== undefined) err([], `expected a mapping (id, name, locales, tokens, …), got ${describe(parsed.value)}`);
+  }
+  for (const key of Object.keys(raw)) {
+    if (!KEYS.includes(key)) err([key], `unknown key '${key}'; project.yaml keys are ${KEYS.join(', ')}`, key);
+  }
+  const text = (key: string, fallback: string): string => {
+    const v = raw[key];
+    if (v === undefined || v === null) return fallback;
+    if (typeof v === 'string' || typeof v === 'number') return String(v);
+    err([key], `expected text, got ${describe(v)}`, key);
+    return fallback;
+  };
+
+  const id = text('id', folder);
+  const idIssue = idProblem('project id', id);
+  if (idIssue) err(raw.id === undefined ? [] : ['id'], raw.id === undefined ? `${idIssue} (it comes from the folder name; set 'id:' or rename the folder)` : idIssue, 'id');
+
+  const defaultLocale = text('default_locale', 'en');
+  if (!isLocaleTag(defaultLocale)) err(['default_locale'], `'${defaultLocale}' is not a locale tag like en or pt-BR`, 'default_locale');
+  let locales: string[] = [defaultLocale];
+  if (raw.locales !== undefined && raw.locales !== null) {
+    const list = Array.isArray(raw.locales) ? raw.locales : [raw.locales];
+    locales = [];
+    list.forEach((l, i) => {
+      if (typeof l !== 'string' || !isLocaleTag(l)) err(['locales', i], `expected a locale tag like en or pt-BR, got ${describe(l)}`, 'locales');
+      else if (locales.includes(l)) err(['locales', i], `locale '${l}' is listed twice`, 'locales');
+      else locales.push(l);
+    });
+    if (!locales.includes(defaultLocale)) {
+      err(['default_locale'], `default_locale '${defaultLocale}' is not in locales [${locales.join(', ')}]`, 'default_locale');
+    }
+  }
+
+  let isPublic = false;
+  if (raw.public !== undefined && raw.public !== null) {
+    if (typeof raw.public === 'boolean') isPublic = raw.public;
+    else err(['public'], `expected true or false, got ${describe(raw.public)}`, 'public');
+  }
+
+  let dialect: DialectName = 'cqa';
+  if (raw.dialect !== undefined && raw.dialect !== null) {
+    if (typeof raw.dialect === 'string' && (DIALECTS as readonly string[]).includes(raw.dialect)) dialect = raw.dialect as DialectName;
+    else err(['dialect'], `unknown dialect ${describe(raw.dialect)}; use one of ${DIALECTS.join(', ')} (cqa: this API's own shapes, elmapi: the original ElmapiCMS API's, elmapi3: today's ElmapiCMS v3/4 API)`, 'dialect');
+  }
+  // The v3 API names a project by its uuid in the `project-id` header.
+  if (dialect === 'elmapi3' && !isUuid(id)) {
+    err(raw.id === undefined ? [] : ['id'], `a project of dialect elmapi3 needs 'id:' to be ${UUID_HINT}; got '${id}'`, 'id');
+  }
+  let strict = false;
+  if (raw.strict !== undefined && raw.strict !== null) {
+    if (typeof raw.strict !== 'boolean') err(['strict'], `expected true or false, got ${describe(raw.strict)}`, 'strict');
+    else if (dialect !== 'elmapi3') err(['strict'], `'strict' applies to dialect elmapi3 only (it turns the real API's silent quirks into 422s)`, 'strict');
+    else strict = raw.strict;
+  }
+
+  const description = raw.description === undefined || raw.description === null ? null : text('description', '');
+  return {
+    id,
+    name: text('name', folder),
+    description,
+    default_locale: defaultLocale,
+    locales,
+    public: isPublic,
+    // Only a project that asks for another dialect carries the key: cqa models stay as they were.
+    ...(dialect !== 'cqa' ? { dialect } : {}),
+    ...(strict ? { strict } : {}),
+    tokens: readTokens(raw.tokens, parsed, file, issues),
+  };
+}
+
+function readTokens(value: unknown, parsed: ParsedYaml, file: string, issues: IssueList): TokenRecord[] {
+  if (value === undefined || value === null) return [];
+  const err = (path: (string | number)[], message: string) =>
+    issues.error(file, message, { line: parsed.lineOf(['tokens', ...path]), field: 'tokens' });
+  if (!Array.isArray(value)) {
+    err([], `expected a list of tokens ({ name, sha256 or token, scopes }), got ${describe(value)}`);
+    return [];
+  }
+  const tokens: TokenRecord[] = [];
+  value.forEach((t, i) => {
+    if (!isPlainObject(t)) {
+      err([i], `token ${i + 1}: expected a mapping { name, sha256 or token, scopes }, got ${describe(t)}`);
+      return;
+    }
+    const label = typeof t.name === 'string' && t.name !== '' ? `token '${t.name}'` : `token ${i + 1}`;
+    let ok = true;
+    for (const key of Object.keys(t)) {
+      if (!TOKEN_KEYS.includes(key)) {
+        err([i, key], `${label}: unknown key '${key}'; token keys are ${TOKEN_KEYS.join(', ')}`);
+        ok = false;
+      }
+    }
+    if (typeof t.name !== 'string' || t.name === '') {
+      err([i], `${label}: needs a 'name' (text)`);
+      ok = false;
+    } else if (tokens.some((o) => o.name === t.name)) {
+      err([i, 'name'], `${label}: the name is used twice`);
+    }
+    let sha256: string | undefined;
+    if (t.sha256 !== undefined && t.token !== undefined) {
+      err([i], `${label}: give either 'sha256' or 'token', not both`);
+      ok = false;
+    } else if (t.sha256 !== undefined) {
+      if (typeof t.sha256 === 'string' && SHA256.test(t.sha256)) sha256 = t.sha256.toLowerCase();
+      else err([i, 'sha256'], `${label}: sha256 must be 64 hex digits (make one with 'cqa token create'), got ${describe(t.sha256)}`);
+    } else if (t.token !== undefined) {
+      if (typeof t.token === 'string' && t.token !== '') {
+        sha256 = sha256Hex(t.token);
+        issues.warn(file, `${label} is written in plaintext; fine for fixtures, but for real use replace 'token:' with 'sha256: ${sha256}'`, {
+          line: parsed.lineOf(['tokens', i, 'token']),
+          field: 'tokens',
+        });
+      } else err([i, 'token'], `${label}: token must be non-empty text, got ${describe(t.token)}`);
+    } else {
+      err([i], `${label}: needs 'sha256' (or a plaintext 'token' for fixtures)`);
+    }
+    let scopes: Scope[] = ['read'];
+    if (t.scopes !== undefined && t.scopes !== null) {
+      const list = Array.isArray(t.scopes) ? t.scopes : [t.scopes];
+      scopes = [];
+      list.forEach((s, j) => {
+        if (typeof s === 'string' && (SCOPES as readonly string[]).includes(s)) {
+          if (!scopes.includes(s as Scope)) scopes.push(s as Scope);
+        } else {
+          err([i, 'scopes', j], `${label}: unknown scope ${describe(s)}; scopes are ${SCOPES.join(', ')}`);
+        }
+      });
+    }
+    if (ok && sha256) {
+      if (tokens.some((o) => o.sha256 === sha256)) err([i], `${label}: the same token is listed twice`);
+      else tokens.push({ name: t.name as string, sha256, scopes });
+    }
+  });
+  return tokens;
+}

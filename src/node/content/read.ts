@@ -1,0 +1,60 @@
+// Reading one content file's text, the same way everywhere (the loader and its worker threads):
+// only a regular file (reading a FIFO or a device waits forever or never ends) at the place the
+// listing saw it (open-content.ts), at most LIMITS.fileBytes, and valid UTF-8 (a byte replaced by
+// U+FFFD would change the content silently).
+import { closeSync, readSync } from 'node:fs';
+import { formatBytes, LIMITS } from './limits.js';
+import { FileProblem } from './file-problem.js';
+import { openListed, type ListedFile } from './open-content.js';
+
+/** The file's text, a leading byte order mark removed. Throws FileProblem or a file system error. */
+export function readContentText(file: ListedFile): string {
+  const { fd, stats: info } = openListed(file);
+  try {
+    if (info.size > LIMITS.fileBytes) throw tooLarge(info.size);
+    // One byte more than expected tells a file that grew past the limit since fstat.
+    const bytes = Buffer.allocUnsafe(info.size + 1);
+    let length = 0;
+    for (let n; length < bytes.length && (n = readSync(fd, bytes, length, bytes.length - length, null)) > 0; ) length += n;
+    if (length > LIMITS.fileBytes) throw tooLarge(length);
+    return decodeUtf8(bytes.subarray(0, length));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function tooLarge(size: number): FileProblem {
+  return new FileProblem(`the file is ${formatBytes(size)}, more than the limit of ${formatBytes(LIMITS.fileBytes)} for a content file: split it up`);
+}
+
+/** Decodes UTF-8 strictly; the byte order mark, if any, is dropped. */
+export function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const bad = firstBadByte(bytes);
+    let line = 1;
+    for (let i = 0; i < bad; i++) if (bytes[i] === 0x0a) line++;
+    throw new FileProblem(`not valid UTF-8 (byte ${bad + 1} of the file): save the file as UTF-8`, line);
+  }
+}
+
+/**
+ * Offset of the byte at which strict decoding fails. A streaming decode of a prefix fails exactly
+ * when the prefix holds that byte (an unfinished sequence at its end is not an error), so a binary
+ * search finds it; this runs only for files that are already known to be broken.
+ */
+function firstBadByte(bytes: Uint8Array): number {
+  let good = 0; // decoding bytes[0, good) succeeds
+  let bad = bytes.length; // decoding bytes[0, bad) fails (finishing the stream)
+  while (bad - good > 1) {
+    const mid = (good + bad) >>> 1;
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, mid), { stream: true });
+      good = mid;
+    } catch {
+      bad = mid;
+    }
+  }
+  return bad - 1;
+}

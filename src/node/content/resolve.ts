@@ -1,0 +1,46 @@
+// References between files, checked once a whole project is loaded: relation targets (the
+// collection in _collection.yaml, and every entry id) and media ids.
+import { ownValue, type MediaRecord } from '../../core/model/model.js';
+import type { BuiltCollection } from './collection.js';
+import { listNames, type IssueList } from './issues.js';
+import { entryLine } from './parse.js';
+
+export function resolveReferences(collections: readonly BuiltCollection[], media: readonly MediaRecord[], issues: IssueList): void {
+  const bySlug = new Map(collections.map((c) => [c.record.slug, c]));
+  const mediaIds = new Set(media.map((m) => m.id));
+  const slugs = listNames(bySlug.keys(), bySlug.size) || '(none)';
+
+  for (const c of collections) {
+    for (const field of c.record.fields) {
+      if (field.type === 'relation' && field.collection !== undefined && !bySlug.has(field.collection)) {
+        issues.error(c.configFile, `relation to collection '${field.collection}', which does not exist; collections: ${slugs}`, {
+          line: c.config.fieldLines.get(field.name),
+          field: field.name,
+        });
+      }
+    }
+  }
+
+  for (const c of collections) {
+    const refFields = c.record.fields.filter((f) => f.type === 'media' || (f.type === 'relation' && f.collection !== undefined && bySlug.has(f.collection)));
+    if (refFields.length === 0) continue;
+    for (const entry of c.record.entries) {
+      const parsed = c.parsed.get(entry);
+      for (const field of refFields) {
+        const value = ownValue(entry.values, field.name);
+        if (value === undefined || value === null) continue;
+        const ids = Array.isArray(value) ? value : [value];
+        ids.forEach((id, index) => {
+          const ref = String(id);
+          const at = () => ({ line: parsed && entryLine(parsed, field.name, Array.isArray(value) ? index : undefined), field: field.name });
+          if (field.type === 'media') {
+            if (!mediaIds.has(ref)) issues.error(entry.file, `no media file '${ref}' under media/ (media ids are paths under the project's media/ folder)`, at());
+          } else {
+            const target = bySlug.get(field.collection as string) as BuiltCollection;
+            if (!target.knownIds.has(ref)) issues.error(entry.file, `no entry '${ref}' in collection '${field.collection}'`, at());
+          }
+        });
+      }
+    }
+  }
+}

@@ -1,0 +1,51 @@
+// A FileParser for a large tree on two threads: half of the entry files are parsed in the calling
+// thread, half on a parse thread (parse-thread.ts). Used where a large tree is loaded: the load
+// worker, the load process and cqa build's worker (src/node/output/build-worker.ts).
+import { availableParallelism } from 'node:os';
+import { fromOutcome, runJob, type FileParser, type Outcome } from './file-parser.js';
+import { loadContent, type LoadOptions, type LoadResult } from './load.js';
+import { ParseThread } from './parse-thread.js';
+import { progressGate } from './progress.js';
+
+/** Below this many files a second thread costs more (start-up, copying) than it saves. */
+const PARALLEL_MIN = 1000;
+
+export interface SplitParser {
+  readonly parser: FileParser;
+  /** Ends the parse thread (call once loading is done). */
+  close(): Promise<void>;
+}
+
+export function splitParser(): SplitParser {
+  const other = new ParseThread({ lines: false });
+  /** Half of the files here, half on the parse thread; none when not worth it (the loader parses them). */
+  const parser: FileParser = {
+    async parse(jobs) {
+      const outcomes = new Map<string, Outcome>();
+      if (availableParallelism() < 2 || jobs.length < PARALLEL_MIN) return outcomes;
+      const half = jobs.length >> 1;
+      const theirs = other.parse(jobs.slice(half)).catch(() => new Map<string, Outcome>()); // left to the loader
+      for (const job of jobs.slice(0, half)) outcomes.set(job.abs, fromOutcome(runJob(job, false)));
+      for (const [abs, outcome] of await theirs) outcomes.set(abs, outcome);
+      return outcomes;
+    },
+  };
+  return { parser, close: () => other.close() };
+}
+
+/** loadContent() with a split parser, its progress passed on at most every 50 ms (progress.ts). */
+export async function loadSplit(root: string, how: Pick<LoadOptions, 'drafts' | 'timestamps'>, progress: (done: number, total: number) => void): Promise<LoadResult> {
+  const { parser, close } = splitParser();
+  const due = progressGate();
+  try {
+    return await loadContent(root, {
+      ...how,
+      parser,
+      onProgress: (done, total) => {
+        if (due(done, total)) progress(done, total);
+      },
+    });
+  } finally {
+    await close();
+  }
+}

@@ -1,0 +1,189 @@
+// One field value as written in a file → the typed value the model stores (see FieldValue in
+// src/core/model/model.ts). Whether media and relation ids exist is checked later (resolve.ts), once
+// every entry and media file is known.
+import type { FieldDef, FieldValue, JsonValue } from '../../core/model/model.js';
+import { describe, listNames } from './issues.js';
+import { isDate, isTime, parseDateTime } from './timestamps.js';
+
+export interface ValueProblem {
+  readonly message: string;
+  /** Position in the list, for a multiple field. */
+  readonly index?: number;
+}
+
+export interface CoerceResult {
+  /** Undefined when nothing valid is left. */
+  readonly value: FieldValue | undefined;
+  readonly problems: readonly ValueProblem[];
+}
+
+export type RenderMarkdown = (markdown: string) => string;
+
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const COLOR = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
+const YAML11_BOOLEANS = /^(?:yes|no|on|off|y|n)$/i;
+
+/** Coerces the value of `field` in one entry; `null` stays an explicit null. */
+export function coerceField(field: FieldDef, raw: unknown, render: RenderMarkdown): CoerceResult {
+  if (raw === null) return { value: null, problems: [] };
+  if (field.type === 'group') return coerceGroup(field, raw, render);
+  if (field.range) return coerceRange(field, raw, render);
+  if (field.type === 'json' && !field.multiple) return { value: raw as JsonValue, problems: [] };
+  if (field.multiple) {
+    // A single value where a list is expected is read as a list of one.
+    const list = Array.isArray(raw) ? raw : [raw];
+    const values: FieldValue[] = [];
+    const problems: ValueProblem[] = [];
+    list.forEach((item, index) => {
+      const r = coerceScalar(field, item, render);
+      if (typeof r === 'string') problems.push({ message: Array.isArray(raw) ? `item ${index + 1}: ${r}` : r, index });
+      else values.push(r.value);
+    });
+    return { value: values, problems };
+  }
+  if (Array.isArray(raw)) {
+    return { value: undefined, problems: [{ message: `expected ${expected(field)}, got a list (declare the field with 'multiple: true' to allow several values)` }] };
+  }
+  const r = coerceScalar(field, raw, render);
+  return typeof r === 'string' ? { value: undefined, problems: [{ message: r }] } : { value: r.value, problems: [] };
+}
+
+/** What a field of this type expects, for messages. */
+export function expected(field: FieldDef): string {
+  switch (field.type) {
+    case 'text':
+    case 'longtext':
+      return 'text';
+    case 'markdown':
+    case 'richtext':
+      return 'Markdown text';
+    case 'slug':
+      return 'a slug (lower-case letters, digits and single hyphens, like my-first-post)';
+    case 'email':
+      return 'an email address';
+    case 'color':
+      return 'a hex colour like "#ff8800" (quote it: in YAML an unquoted # starts a comment)';
+    case 'number':
+      return 'a number';
+    case 'boolean':
+      return 'true or false';
+    case 'date':
+      return 'a date YYYY-MM-DD';
+    case 'datetime':
+      return 'an ISO 8601 date-time like 2021-11-25T10:00:00Z';
+    case 'time':
+      return 'a time HH:MM or HH:MM:SS';
+    case 'enumeration':
+      return `one of ${listNames(field.values ?? [], field.values?.length ?? 0)}`;
+    case 'media':
+      return 'a media id (a path under media/, like images/cover.jpg)';
+    case 'relation':
+      return `an entry id of collection '${field.collection ?? '?'}'`;
+    case 'json':
+      return 'any value';
+    case 'password':
+      return 'text (never served)';
+    case 'group':
+      return `a mapping of ${listNames((field.fields ?? []).map((f) => f.name), 8)}${field.repeatable ? ' (or a list of them)' : ''}`;
+  }
+}
+
+/** A group: one mapping of its child fields (a repeatable group: a list of them), each child coerced. */
+function coerceGroup(field: FieldDef, raw: unknown, render: RenderMarkdown): CoerceResult {
+  const problems: ValueProblem[] = [];
+  const children = new Map((field.fields ?? []).map((f) => [f.name, f]));
+  const one = (item: unknown, index: number | undefined): Record<string, FieldValue> | undefined => {
+    const where = index === undefined ? '' : `item ${index + 1}: `;
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+      problems.push({ message: `${where}expected ${expected(field)}, got ${describe(item)}`, index });
+      return undefined;
+    }
+    const out: Record<string, FieldValue> = {};
+    for (const [key, value] of Object.entries(item)) {
+      const child = children.get(key);
+      if (!child) {
+        problems.push({ message: `${where}'${key}' is not a field of group '${field.name}' (fields: ${listNames(children.keys(), children.size)})`, index });
+        continue;
+      }
+      const r = coerceField(child, value, render);
+      for (const p of r.problems) problems.push({ message: `${where}${key}: ${p.message}`, index });
+      if (r.value !== undefined) out[key] = r.value;
+    }
+    return out;
+  };
+  if (field.repeatable) {
+    const list = Array.isArray(raw) ? raw : [raw];
+    const values = list.map((item, i) => one(item, i)).filter((v): v is Record<string, FieldValue> => v !== undefined);
+    return { value: values, problems };
+  }
+  if (Array.isArray(raw)) return { value: undefined, problems: [{ message: `expected ${expected(field)}, got a list (declare the group with 'repeatable: true' to allow several)` }] };
+  return { value: one(raw, undefined), problems };
+}
+
+/** A date range: `{ start, end }`, each a date (or date-time) or empty. */
+function coerceRange(field: FieldDef, raw: unknown, render: RenderMarkdown): CoerceResult {
+  const single: FieldDef = { ...field, range: false, multiple: false };
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || Object.keys(raw).some((k) => k !== 'start' && k !== 'end')) {
+    return { value: undefined, problems: [{ message: `expected a range { start: ${expected(single)}, end: … }, got ${describe(raw)}` }] };
+  }
+  const r = raw as Record<string, unknown>;
+  const problems: ValueProblem[] = [];
+  const part = (key: 'start' | 'end'): FieldValue => {
+    if (r[key] === undefined || r[key] === null) return null;
+    const c = coerceField(single, r[key], render);
+    for (const p of c.problems) problems.push({ message: `${key}: ${p.message}` });
+    return c.value ?? null;
+  };
+  const value = { start: part('start'), end: part('end') };
+  return { value, problems };
+}
+
+/** The typed value, or a message saying what was expected. */
+function coerceScalar(field: FieldDef, raw: unknown, render: RenderMarkdown): { value: FieldValue } | string {
+  const fail = (hint = '') => `expected ${expected(field)}, got ${describe(raw)}${hint}`;
+  if (field.type === 'json') return { value: raw as JsonValue };
+  if (raw === null || raw === undefined || typeof raw === 'object') return fail();
+  switch (field.type) {
+    case 'number':
+      return typeof raw === 'number' && Number.isFinite(raw) ? { value: raw } : fail();
+    case 'boolean':
+      if (typeof raw === 'boolean') return { value: raw };
+      return fail(typeof raw === 'string' && YAML11_BOOLEANS.test(raw) ? ' (YAML 1.2 reads yes/no/on/off as text)' : '');
+    case 'text':
+    case 'longtext':
+    case 'markdown':
+    case 'password':
+      return { value: String(raw) };
+    case 'richtext':
+      return { value: render(String(raw)) };
+    default:
+      break;
+  }
+  if (typeof raw === 'boolean') return fail();
+  const s = String(raw);
+  switch (field.type) {
+    case 'slug':
+      return SLUG.test(s) ? { value: s } : fail();
+    case 'email':
+      return EMAIL.test(s) ? { value: s } : fail();
+    case 'color':
+      return COLOR.test(s) ? { value: s } : fail();
+    case 'date':
+      return typeof raw === 'string' && isDate(s) ? { value: s } : fail();
+    case 'datetime': {
+      const iso = typeof raw === 'string' ? parseDateTime(s) : undefined;
+      return iso ? { value: iso } : fail();
+    }
+    case 'time':
+      return typeof raw === 'string' && isTime(s) ? { value: s } : fail();
+    case 'enumeration':
+      return field.values?.includes(s) ? { value: s } : fail();
+    case 'media':
+      return typeof raw === 'string' && s !== '' ? { value: s } : fail();
+    case 'relation':
+      return s !== '' ? { value: s } : fail();
+    default:
+      return fail();
+  }
+}

@@ -1,0 +1,58 @@
+// Making a thumbnail (Node only): sharp (libvips), loaded at the first thumbnail so that a build or
+// server without one never loads the native library. The output format is the input's (a PNG stays
+// a PNG), EXIF orientation is applied first (media sizes are reported as displayed), metadata is
+// dropped, and the bytes depend only on the input: two builds write the same file.
+//
+// Media come from contributors and third-party APIs, so an image is measured from its header
+// first (image-size: no decoding) and refused before libvips sees it when it is too large or too
+// elongated; libvips is held to the same pixel limit in case the header lied.
+import { imageSize } from 'image-size';
+import { THUMB_HEIGHT } from '../../core/snapshot/thumbs.js';
+
+type Sharp = typeof import('sharp').default;
+let sharp: Promise<Sharp> | undefined;
+
+export interface ThumbnailLimits {
+  /** Most pixels (width × height, every frame of an animation counted) an image may have. */
+  readonly maxPixels: number;
+  /** Most the width may be of the height (a 200000×1300 strip is 153:1): its thumbnail is 600 px high, so that many times as wide. */
+  readonly maxAspect: number;
+}
+
+/** 40 Mpx: a 7300×5500 photo; decoding that costs ~160 MB. 20:1 covers panoramas. */
+export const THUMBNAIL_LIMITS: ThumbnailLimits = { maxPixels: 40_000_000, maxAspect: 20 };
+
+/** An image a thumbnail is not made of, and why: the answer is a 422 naming the limit. */
+export class ThumbnailRefused extends Error {}
+
+/** Refuses `bytes` unless its header names a size within `limits` (throws ThumbnailRefused). */
+export function checkImage(bytes: Uint8Array, limits: ThumbnailLimits = THUMBNAIL_LIMITS): void {
+  let size: ReturnType<typeof imageSize>;
+  try {
+    size = imageSize(bytes);
+  } catch (err) {
+    throw new ThumbnailRefused(`the image header cannot be read (${(err as Error).message})`);
+  }
+  const { width, height } = size;
+  if (!width || !height) throw new ThumbnailRefused('the image header names no width and height');
+  const frames = size.images?.length ?? 1;
+  const pixels = width * height * Math.max(1, frames);
+  if (pixels > limits.maxPixels) {
+    throw new ThumbnailRefused(`the image is ${width}×${height} px${frames > 1 ? ` × ${frames} frames` : ''} (${(pixels / 1e6).toFixed(1)} Mpx): thumbnails are made of images up to ${limits.maxPixels / 1e6} Mpx`);
+  }
+  // Tall strips are cheap (the thumbnail is narrower still); wide ones make a wide thumbnail.
+  const aspect = width / height;
+  if (aspect > limits.maxAspect) throw new ThumbnailRefused(`the image is ${width}×${height} px (${aspect.toFixed(0)}:1): thumbnails are made of images up to ${limits.maxAspect}:1`);
+}
+
+/** A copy of the image `bytes` scaled to THUMB_HEIGHT px high, aspect kept, never enlarged. */
+export async function makeThumbnail(bytes: Uint8Array, limits: ThumbnailLimits = THUMBNAIL_LIMITS): Promise<Buffer> {
+  checkImage(bytes, limits);
+  sharp ??= import('sharp').then((m) => m.default);
+  const s = await sharp;
+  // animated: every frame of a GIF or WebP animation is scaled, not only the first.
+  return s(bytes, { animated: true, limitInputPixels: limits.maxPixels })
+    .autoOrient()
+    .resize({ height: THUMB_HEIGHT, withoutEnlargement: true })
+    .toBuffer();
+}

@@ -1,0 +1,123 @@
+// Writes a pulled project as a content tree (SPEC §2): project.yaml, one folder per collection with
+// its _collection.yaml and one file per entry, media/_media.yaml. Deterministic: the same model
+// gives the same bytes (sorted where the model has no order, no dates of the pull itself).
+import { promises as fsp } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { fieldNameProblem, idProblem } from '../../core/model/identifiers.js';
+import { localeFromFileName } from '../content/locale.js';
+import { compareCodePoints } from '../../core/snapshot/order.js';
+import type { FieldDef, JsonValue } from '../../core/model/model.js';
+import { PullError, type PulledCollection, type PulledEntry, type PulledProject } from './model.js';
+
+const yaml = (value: unknown) => stringify(value, { lineWidth: 0 });
+
+/** What the loader makes of a Markdown body (entries.ts): a value equal to this survives as a body. */
+function asBody(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(/^(?:[ \t]*\n)+/, '').trimEnd();
+}
+
+/**
+ * A media path is written only when it stays inside media/ and the loader would list it: segments
+ * that are not empty, '.' or '..', no leading '.' anywhere and no leading '_' on a folder, no
+ * backslash or control character.
+ */
+export function mediaPathProblem(path: string): string | undefined {
+  const parts = path.split('/');
+  const bad = parts.some((p, i) => p === '' || p.startsWith('.') || (i < parts.length - 1 && p.startsWith('_')));
+  if (bad || /[\\\x00-\x1f\x7f]/.test(path) || path === '_media.yaml') return `media '${path}': not a safe file name under media/ (no empty, '.'/'..' or hidden segments, no backslash)`;
+  return undefined;
+}
+
+export async function writeTree(root: string, p: PulledProject, comment: string): Promise<number> {
+  let files = 0;
+  const write = async (rel: string, text: string) => {
+    await fsp.mkdir(join(root, rel, '..'), { recursive: true });
+    await fsp.writeFile(join(root, rel), text, { flag: 'wx' });
+    files++;
+  };
+  const project: Record<string, unknown> = { id: p.id, name: p.name };
+  if (p.description !== null) project.description = p.description;
+  if (p.dialect !== 'cqa') project.dialect = p.dialect;
+  project.default_locale = p.default_locale;
+  project.locales = p.locales;
+  project.public = p.public;
+  // p.id goes into a comment unquoted: it must be a plain id (the readers use --project, checked against the answer).
+  const idProblemText = idProblem('project id', p.id);
+  if (idProblemText) throw new PullError(idProblemText);
+  const tokenHint = p.public ? '' : `# No tokens are copied: make one with \`cqa token create --project ${p.id}\` and paste its lines here.\n`;
+  await fsp.mkdir(root, { recursive: true });
+  await write('project.yaml', `# ${comment}\n${tokenHint}${yaml(project)}`);
+
+  for (const c of p.collections) {
+    const slugProblem = idProblem('collection slug', c.slug);
+    if (slugProblem) throw new PullError(slugProblem);
+    // Field names are written as YAML keys as they are: the loader's own rules keep them plain.
+    for (const f of c.fields) {
+      const problem = fieldNameProblem(f.name);
+      if (problem) throw new PullError(`collection '${c.slug}', field ${JSON.stringify(f.name)}: ${problem}`);
+    }
+    await write(`${c.slug}/_collection.yaml`, collectionYaml(c));
+    for (const e of c.entries) {
+      const problem = idProblem('entry id', e.id);
+      if (problem) throw new PullError(`collection '${c.slug}': ${problem}`);
+      const [ext, text] = entryFile(e, c, p);
+      await write(`${c.slug}/${e.id}.${ext}`, text);
+    }
+  }
+
+  const meta: Record<string, Record<string, unknown>> = {};
+  for (const m of [...p.media].sort((a, b) => compareCodePoints(a.path, b.path))) {
+    const problem = mediaPathProblem(m.path);
+    if (problem) throw new PullError(problem);
+    const item: Record<string, unknown> = {};
+    if (m.number !== undefined) item.id = m.number;
+    if (m.caption !== null) item.caption = m.caption;
+    if (m.alt !== null) item.alt = m.alt;
+    if (Object.keys(item).length > 0) meta[m.path] = item;
+  }
+  if (Object.keys(meta).length > 0) await write('media/_media.yaml', yaml(meta));
+  return files;
+}
+
+function collectionYaml(c: PulledCollection): string {
+  const lines = [`name: ${yaml(c.name).trimEnd()}`];
+  if (c.body_field !== 'body') lines.push(`body_field: ${c.body_field}`);
+  if (c.sort) lines.push(`sort: ${c.sort}`);
+  lines.push('fields:');
+  for (const f of c.fields) lines.push(`  ${f.name}: ${fieldYaml(f)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function fieldYaml(f: FieldDef): string {
+  const def: Record<string, unknown> = { type: f.type };
+  if (f.required) def.required = true;
+  if (f.multiple) def.multiple = true;
+  if (f.values) def.values = f.values;
+  if (f.collection) def.collection = f.collection;
+  if (Object.keys(def).length === 1) return f.type;
+  return stringify(def, { collectionStyle: 'flow', lineWidth: 0 }).trimEnd();
+}
+
+/** One entry: Markdown when the collection has a body field and the value survives as a body, else YAML. */
+function entryFile(e: PulledEntry, c: PulledCollection, p: PulledProject): [string, string] {
+  const data: Record<string, JsonValue> = {};
+  if (p.dialect === 'elmapi' && /^(0|[1-9][0-9]{0,14})$/.test(e.id)) data.id = Number(e.id);
+  // The locale the loader would take from the file name or the project: written only when it differs.
+  const implied = localeFromFileName(e.id, p.locales) ?? p.default_locale;
+  if (e.locale !== '' && e.locale !== implied) data.locale = e.locale;
+  if (e.draft) data.draft = true;
+  const bodyField = c.fields.find((f) => f.name === c.body_field && (f.type === 'markdown' || f.type === 'richtext'));
+  const body = bodyField && typeof e.values[bodyField.name] === 'string' ? (e.values[bodyField.name] as string) : undefined;
+  const asMarkdown = bodyField !== undefined && (body === undefined || (body !== '' && asBody(body) === body));
+  for (const f of c.fields) {
+    if (!Object.hasOwn(e.values, f.name) || (asMarkdown && f === bodyField)) continue;
+    data[f.name] = e.values[f.name] as JsonValue;
+  }
+  if (e.created_at) data.created_at = e.created_at;
+  if (e.updated_at) data.updated_at = e.updated_at;
+  if (e.published_at !== null) data.published_at = e.published_at;
+  if (!asMarkdown) return ['yaml', yaml(data)];
+  const front = Object.keys(data).length > 0 ? yaml(data) : '';
+  return ['md', `---\n${front}---\n${body !== undefined ? `\n${body}\n` : ''}`];
+}

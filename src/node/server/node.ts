@@ -1,0 +1,265 @@
+// The node:http adapter: the fast path. No WHATWG Request/Response and no framework per request:
+// the raw URL is split at `?`, node's lower-case header object goes to the core as is, and the
+// answer's bytes (cached per static document together with their ETag and compressed variants)
+// go out with one writeHead + end. Media files are opened and checked by open-file.ts and sent by
+// send-file.ts (Range, ETag, streaming).
+import * as crypto from 'node:crypto';
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { brotliCompressSync, constants as zc, createBrotliCompress, createGzip, gzipSync } from 'node:zlib';
+import type { MediaRecord } from '../../core/model/model.js';
+import type { CoreResponse, HttpCore, Platform } from '../../core/http/core.js';
+import type { Encoding } from '../../core/http/accept.js';
+import { queryObject, responseRecord, safeHeaders, safeUrl, type RequestRecord } from '../../core/http/journal.js';
+import type { Overrides } from '../../core/http/overrides.js';
+import { mediaRoot } from '../../core/http/media-root.js';
+import { openInside, ServedRoots } from './open-file.js';
+import { sendBytes, sendFile } from './send-file.js';
+import { thumbnailProblem } from './thumbnail-problem.js';
+import { ThumbnailBusy, ThumbnailCache, type Thumbnail } from './thumbnails.js';
+
+/** Bodies larger than this are compressed as a stream by the adapter, off the main thread. */
+const SYNC_COMPRESS_MAX = 256 * 1024;
+
+const oneShotHash = (crypto as unknown as { hash?: (alg: string, data: string, enc: 'hex') => string }).hash;
+
+export const nodePlatform: Platform = {
+  sha256: (data) => createHash('sha256').update(data).digest(),
+  // crypto.hash (Node ≥ 20.12) is the one-shot form: no Hash object per request.
+  sha256Hex: oneShotHash ? (text) => oneShotHash('sha256', text, 'hex') : (text) => createHash('sha256').update(text, 'utf8').digest('hex'),
+  encodeText: (text) => Buffer.from(text, 'utf8'),
+  encodings: ['br', 'gzip'],
+  compress(data: Uint8Array, encoding: Encoding, transient: boolean): Uint8Array | undefined {
+    if (data.length > SYNC_COMPRESS_MAX) return undefined;
+    if (encoding === 'gzip') return gzipSync(data, { level: transient ? 4 : 6 });
+    return brotliCompressSync(data, {
+      params: {
+        [zc.BROTLI_PARAM_QUALITY]: brotliQuality(data.length, transient),
+        [zc.BROTLI_PARAM_SIZE_HINT]: data.length,
+      },
+    });
+  },
+};
+
+/**
+ * Brotli quality on the thread that answers requests. A query's answer is compressed for each
+ * request: quality 4 costs about what gzip does (a 42 KB list: ~0.3–1 ms; quality 9 took ~19 ms
+ * and starved every other request). A static document is compressed once and cached, so the
+ * smaller ones may take quality 9.
+ */
+function brotliQuality(length: number, transient: boolean): number {
+  if (transient) return 4;
+  return length <= 64 * 1024 ? 9 : 5;
+}
+
+export interface NodeListenerOptions {
+  /** Called with each request's record once its answer is out (or its connection gone): the journal, the request log. */
+  readonly onRequest?: (record: RequestRecord) => void;
+  readonly onError?: (err: unknown) => void;
+  /** Records carry the answer (status, headers, body cut short): the journal's, not the log's. */
+  readonly captureResponse?: boolean;
+  /** Per-route overrides (overrides.ts), tried before the API while there are any. */
+  readonly overrides?: Overrides;
+}
+
+export interface NodeListener {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /** From now on, answers carry `Connection: close` (graceful shutdown). */
+  closing: boolean;
+  /** Send every answer a delay still holds back, now (a closing server does not wait for them). */
+  answerHeld(): void;
+}
+
+function splitTarget(url: string): { path: string; query: string } {
+  // Absolute-form targets (`GET http://host/path`) are reduced to their path.
+  if (url.charCodeAt(0) !== 47) {
+    const m = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url);
+    if (m) url = url.slice(m[0].length) || '/';
+  }
+  const q = url.indexOf('?');
+  return q < 0 ? { path: url, query: '' } : { path: url.slice(0, q), query: url.slice(q + 1) };
+}
+
+export function createNodeListener(core: HttpCore, options: NodeListenerOptions = {}): NodeListener {
+  const onRequest = options.onRequest;
+  const onError = options.onError ?? ((err: unknown) => console.error('cqa: unexpected error', err));
+  // Each project's media folder, pinned to its real path when the listener first sees it.
+  const roots = new ServedRoots();
+  const thumbs = new ThumbnailCache();
+  for (const p of core.snapshot.projects.values()) for (const m of p.mediaById.values()) roots.get(mediaRoot(m.record));
+
+  const sendMedia = async (req: IncomingMessage, res: ServerResponse, r: CoreResponse, m: MediaRecord) => {
+    // The id was validated against the snapshot; the file is checked again as it is opened.
+    const file = await openInside(roots.get(mediaRoot(m)), m.id);
+    if (res.destroyed) {
+      await file?.handle.close();
+      return;
+    }
+    if (!file) {
+      const p = core.problem({ method: req.method ?? 'GET', path: '', query: '', headers: req.headers }, {
+        status: 404,
+        code: 'not_found',
+        detail: `the media file '${m.id}' is gone`,
+      });
+      res.writeHead(p.status, p.headers);
+      res.end(p.body ?? undefined);
+      return;
+    }
+    const headers = { ...r.headers, 'content-type': m.mime_type, 'cache-control': 'no-cache' };
+    if (!r.thumb) return sendFile(req, res, file, headers);
+    let thumb: Thumbnail;
+    try {
+      thumb = await thumbs.get(file);
+    } catch (err) {
+      const p = core.problem({ method: req.method ?? 'GET', path: '', query: '', headers: req.headers }, thumbnailProblem(m.id, err), err instanceof ThumbnailBusy ? { 'retry-after': '1' } : {});
+      res.writeHead(p.status, p.headers);
+      res.end(p.body ?? undefined);
+      return;
+    }
+    if (!res.destroyed) sendBytes(req, res, thumb.bytes, thumb.tag, headers);
+  };
+
+  const send = (req: IncomingMessage, res: ServerResponse, r: CoreResponse) => {
+    if (listener.closing) r.headers.connection = 'close';
+    if (r.media) {
+      sendMedia(req, res, r, r.media).catch((err) => fail(res, err));
+      return;
+    }
+    if (r.encode && r.body !== null) {
+      res.writeHead(r.status, r.headers);
+      const z =
+        r.encode === 'br'
+          ? createBrotliCompress({ params: { [zc.BROTLI_PARAM_QUALITY]: 4, [zc.BROTLI_PARAM_SIZE_HINT]: r.body.length } })
+          : createGzip();
+      z.on('error', (err) => {
+        onError(err);
+        res.destroy();
+      });
+      z.pipe(res);
+      z.end(r.body);
+      return;
+    }
+    res.writeHead(r.status, r.headers);
+    res.end(r.body ?? undefined);
+  };
+
+  // Answers held back by a delay; a closing server sends them at once (answerHeld()).
+  const held = new Set<() => void>();
+  const listener = ((req: IncomingMessage, res: ServerResponse) => {
+    let injected = false;
+    /** The body that went out, for the journal (before compression). */
+    let sentBody: Uint8Array | string | null = null;
+    let sentHead: Readonly<Record<string, string>> = {};
+    if (onRequest) {
+      const start = performance.now();
+      const time = new Date().toISOString();
+      res.once('close', () => {
+        const { path, query } = splitTarget(req.url ?? '/');
+        const url = safeUrl(req.url ?? '/');
+        const ms = Math.round((performance.now() - start) * 10) / 10;
+        try {
+          const record: RequestRecord = { time, method: req.method ?? 'GET', url, path, query: queryObject(query), ...safeHeaders(req.headers), status: res.statusCode, ms, injected };
+          onRequest(options.captureResponse ? { ...record, response: responseRecord(res.statusCode, sentHeaders(sentHead, res), sentBody) } : record);
+        } catch (err) {
+          onError(err); // a failing log or hook must not take the server down
+        }
+      });
+    }
+    const { path, query } = splitTarget(req.url ?? '/');
+    /** The API's answer (the core), held back by a delay if there is one. */
+    const viaCore = () => {
+      try {
+        const r = core.handle({ method: req.method ?? 'GET', path, query, headers: req.headers });
+        injected = r.injected === true;
+        // For the journal: the body before compression (null for a media file, streamed).
+        sentBody = r.plain ?? r.body;
+        sentHead = r.headers;
+        const delay = r.delay ?? 0;
+        if (delay > 0) {
+          const answer = () => {
+            held.delete(answer);
+            clearTimeout(timer);
+            r.release?.();
+            if (res.destroyed) return;
+            try {
+              send(req, res, r);
+            } catch (err) {
+              fail(res, err);
+            }
+          };
+          const timer = setTimeout(answer, delay);
+          held.add(answer);
+          // A client that gave up frees its timer: a long `Prefer: delay=` must not keep the
+          // process alive after the test that sent it has moved on.
+          res.once('close', () => {
+            held.delete(answer);
+            clearTimeout(timer);
+            r.release?.();
+          });
+          if (listener.closing) answer();
+        } else {
+          send(req, res, r);
+        }
+      } catch (err) {
+        fail(res, err);
+      }
+    };
+    const overrides = options.overrides;
+    // No override set (always, under `cqa serve`): straight to the API, nothing built for them.
+    if (!overrides || overrides.size === 0) return viaCore();
+    let overridden: ReturnType<Overrides['answer']>;
+    try {
+      overridden = overrides.answer({ method: req.method ?? 'GET', url: safeUrl(req.url ?? '/'), path, query: queryObject(query), headers: safeHeaders(req.headers).headers });
+    } catch (err) {
+      return fail(res, err);
+    }
+    if (!overridden) return viaCore();
+    overridden.then(
+      (o) => {
+        if (res.destroyed) return;
+        if (!o) return viaCore();
+        sentBody = req.method === 'HEAD' ? null : o.body;
+        sentHead = o.headers;
+        if (listener.closing) o.headers.connection = 'close';
+        res.writeHead(o.status, o.headers);
+        res.end(req.method === 'HEAD' ? undefined : (o.body ?? undefined));
+      },
+      (err) => fail(res, err),
+    );
+  }) as NodeListener;
+
+  /**
+   * The headers of an answer: those given to writeHead (which getHeaders() does not list) and any
+   * set on `res`; lower-case names, several values joined with `, `.
+   */
+  const sentHeaders = (given: Readonly<Record<string, string>>, res: ServerResponse): Record<string, string> => {
+    const out: Record<string, string> = { ...given };
+    const h = res.getHeaders();
+    for (const k in h) {
+      const v = h[k];
+      if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : String(v);
+    }
+    return out;
+  };
+
+  const fail = (res: ServerResponse, err: unknown) => {
+    try {
+      onError(err);
+    } catch {
+      /* ignore */
+    }
+    if (!res.headersSent && !res.destroyed) {
+      const body = '{"type":"about:blank","title":"Internal Server Error","status":500,"code":"internal_error","detail":"an unexpected error occurred; it has been logged"}';
+      res.writeHead(500, { 'content-type': 'application/problem+json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
+      res.end(body);
+    } else {
+      res.destroy();
+    }
+  };
+
+  listener.closing = false;
+  listener.answerHeld = () => {
+    for (const answer of [...held]) answer();
+  };
+  return listener;
+}

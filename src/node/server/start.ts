@@ -1,0 +1,367 @@
+// startServer(): the mock server as a library call, for contract tests and for `cqa serve`.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { loadSnapshotIsolated } from '../content/isolated.js';
+import type { TimestampSource } from '../content/git-times.js';
+import { createContentLoader } from '../content/load.js';
+import { openParseCache } from '../content/parse-cache.js';
+import { ParseThread } from '../content/parse-thread.js';
+import { watchContent } from '../content/watch.js';
+import { ContentError, formatIssue } from '../content/issues.js';
+import { printable, printableLines } from '../printable.js';
+import { createSnapshot } from '../../core/snapshot/create.js';
+import type { ContentIssue } from '../../core/model/model.js';
+import type { Snapshot } from '../../core/model/types.js';
+import { Controls } from '../../core/http/controls.js';
+import { HttpCore, type HttpOptions } from '../../core/http/core.js';
+import { defaultEngine } from '../../core/http/engine.js';
+import { elmapi3Routes } from '../../core/http/elmapi3/handler.js';
+import { explorerPage } from '../../core/http/explorer/index.js';
+import { refuseConnect } from './connect.js';
+import { ALLOWED_METHODS } from '../../core/http/cors.js';
+import { Journal, logLine, type RequestRecord } from '../../core/http/journal.js';
+import { isContentTree, writeContentTree, type ContentTree, type WrittenTree } from '../content/tree.js';
+import { Overrides, type OverrideAnswer, type OverrideFunction } from '../../core/http/overrides.js';
+import { RequestWaiters, type RequestPredicate, type WaitOptions } from '../../core/http/request-waiter.js';
+import { createNodeListener, nodePlatform } from './node.js';
+import { reportingSlowQueries } from '../../core/http/slow-query.js';
+
+export interface StartServerOptions extends HttpOptions {
+  /**
+   * A content folder to build and serve (default './content' when no snapshot is given), or the
+   * tree itself: `{ 'demo/project.yaml': 'id: demo\n…', 'demo/posts/a.md': '---\ntitle: A\n---\n' }`
+   * (written to a private temp folder, removed on close: docs/contract-tests.md#in-memory-fixtures).
+   */
+  readonly content?: string | ContentTree;
+  /** A snapshot to serve as is (instead of `content`). */
+  readonly snapshot?: Snapshot;
+  /** Default 0: a free port (see `url`). */
+  readonly port?: number;
+  /** Default 127.0.0.1. */
+  readonly host?: string;
+  /** Prefix of media `full_url`s. */
+  readonly baseUrl?: string;
+  /** Rebuild on every change under `content` and swap the snapshot atomically. */
+  readonly watch?: boolean;
+  /** Default true: no request log. */
+  readonly quiet?: boolean;
+  /** Where request lines and watch reports go (default console.log). */
+  readonly log?: (line: string) => void;
+  /** How many requests `requests()` keeps, the oldest dropped first (default 1000; 0: none). */
+  readonly journal?: number;
+  /** Called with each request's record once it is answered (what `cqa serve --log json` prints). */
+  readonly onRequest?: (record: RequestRecord) => void;
+  /** Called after every rebuild under `watch`. */
+  readonly onReload?: (event: ReloadEvent) => void;
+  /** Watch debounce in ms (default 25). */
+  readonly debounce?: number;
+  /** Default true: the explorer page for browsers at `/` (docs/explorer.md); false: `/` stays a 404. */
+  readonly ui?: boolean;
+  /**
+   * Keep what the files parse to in `<content>/.cqa-cache/` and start from it next time (default
+   * false; `cqa serve` turns it on). Not with `watch`. See docs/performance.md#start-up.
+   */
+  readonly parseCache?: boolean;
+  /**
+   * Called once its answer is sent, after a query that kept the engine busy over 250 ms (it built
+   * large indexes). `cqa serve` collects garbage then; the library never does.
+   */
+  readonly onSlowQuery?: (ms: number) => void;
+  /** Where created_at/updated_at come from when an entry sets none (LoadOptions.timestamps; default git inside a work tree). */
+  readonly timestamps?: TimestampSource;
+}
+
+export type ReloadEvent =
+  | { readonly ok: true; readonly snapshot: Snapshot; readonly ms: number; readonly changed: boolean }
+  | { readonly ok: false; readonly issues: readonly ContentIssue[]; readonly ms: number };
+
+export interface RunningServer {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  readonly port: number;
+  readonly server: Server;
+  /** The snapshot being served right now. */
+  readonly snapshot: Snapshot;
+  /** The seed of the draws of --fail-rate and a delay range: pass it as `seed` to replay a run. */
+  readonly seed: number;
+  /** The controls in force, for a person: `delay 100-400 ms, fail-rate 0.1 (503, Retry-After: 1), seed 42`; '' when none. */
+  readonly controls: string;
+  /** The last requests answered (see `journal`), oldest first: copies, without credentials. */
+  requests(): RequestRecord[];
+  /** Forget them (between the tests of one server). */
+  clearRequests(): void;
+  /**
+   * The first journaled request, or the next one answered, that `predicate` accepts; rejects
+   * after `timeout` ms (default 5000) saying how many it turned down.
+   */
+  waitForRequest(predicate: RequestPredicate, options?: WaitOptions): Promise<RequestRecord>;
+  /**
+   * Answer `method` (`GET`, `*`…) on paths matching `pathPattern` (`/api/demo/posts/:id`, a final
+   * `*`) with `answer` ({ status, headers, body }), or with what `fn(request)` returns (undefined:
+   * the next override, then the API). The latest override is tried first.
+   */
+  override(method: string, pathPattern: string, answer: OverrideAnswer | OverrideFunction): void;
+  /** Drop every override. */
+  reset(): void;
+  /** Rebuild from `content` now (what --watch does on a change). */
+  reload(): Promise<ReloadEvent>;
+  /** Stop accepting, let requests in flight finish, stop watching. */
+  close(): Promise<void>;
+}
+
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const content = options.content;
+  if (!isContentTree(content)) return start(options as StartServerOptions & { content?: string });
+  if (options.watch) throw new TypeError('startServer: watch needs a content folder; an in-memory tree never changes (use override() or a new server per case)');
+  const written = await writeContentTree(content);
+  try {
+    return await start({ ...options, content: written.root }, written);
+  } catch (err) {
+    await written.remove();
+    throw err;
+  }
+}
+
+async function start(options: StartServerOptions & { content?: string }, tree?: WrittenTree): Promise<RunningServer> {
+  // Checked before any work: a bad delay or rate throws a RangeError here (src/core/http/controls.ts).
+  // Prefer is honoured by default here (a mock for tests), not in createHandler (a deployment).
+  const controls = new Controls({ ...options, prefer: options.prefer ?? true });
+  const journal = new Journal(options.journal ?? 1000);
+  const log = options.log ?? ((line: string) => console.log(line));
+  const root = resolve(options.content ?? 'content');
+  const baseUrl = options.baseUrl;
+  const hasContent = !options.snapshot || options.watch === true;
+  const timestamps = options.timestamps ? { timestamps: options.timestamps } : {};
+  // The incremental loader keeps every file's parse results so that a rebuild re-reads only what
+  // changed: worth it under --watch, but without it those results would only take memory (several
+  // times the content's size), so then each build (the first, any reload()) starts afresh.
+  // Files are read and parsed on a thread of their own: a large file would otherwise hold up
+  // every answer while it is parsed.
+  const parser = options.watch ? new ParseThread({ lines: true }) : undefined;
+  const watchLoader = options.watch ? createContentLoader(root, { ...(parser ? { parser } : {}), ...timestamps }) : undefined;
+  let warned = false;
+
+  const build = async (changes?: readonly string[]): Promise<{ snapshot: Snapshot } | { issues: readonly ContentIssue[] }> => {
+    if (!hasContent) throw new Error('no content to build');
+    const opts = baseUrl !== undefined ? { baseUrl } : {};
+    // Without --watch nothing else keeps the records: the load worker makes the compact snapshot
+    // (snapshot/compact.ts), and this thread never holds the full records.
+    const parseCache = options.parseCache && !watchLoader ? { parseCache: openParseCache(root) } : {};
+    const loaded = watchLoader ? await watchLoader.load(changes) : await loadSnapshotIsolated(root, { ...opts, ...parseCache, ...timestamps });
+    if (loaded.issues.length > 0) return { issues: loaded.issues };
+    if (!warned && options.quiet === false && loaded.warnings.length > 0) {
+      warned = true;
+      log(loaded.warnings.map((w) => `warning: ${formatIssue(w)}`).join('\n'));
+    }
+    return { snapshot: 'model' in loaded ? createSnapshot(loaded.model, opts) : (loaded.snapshot as Snapshot) };
+  };
+
+  let snapshot: Snapshot;
+  if (options.snapshot) {
+    snapshot = options.snapshot;
+    if (options.watch) await watchLoader?.load().catch(async (err: unknown) => {
+      await parser?.close();
+      throw err;
+    }); // warm the incremental loader's cache
+  } else {
+    const first = await build().catch(async (err: unknown) => {
+      await parser?.close();
+      throw err;
+    });
+    if ('issues' in first) {
+      await parser?.close();
+      throw new ContentError(first.issues);
+    }
+    snapshot = first.snapshot;
+  }
+  // The first load parsed the whole tree: a fresh thread drops the heap that took.
+  await parser?.restart();
+
+  const core = new HttpCore(
+    snapshot,
+    nodePlatform,
+    options.onSlowQuery ? reportingSlowQueries(defaultEngine, options.onSlowQuery) : defaultEngine,
+    { ...options, explorer: options.ui === false ? undefined : (options.explorer ?? explorerPage), elmapi3: elmapi3Routes },
+    controls,
+  );
+  const textLog = options.quiet === false;
+  const onRequest = options.onRequest;
+  const overrides = new Overrides();
+  const waiters = new RequestWaiters();
+  const record =
+    journal.size > 0 || textLog || onRequest
+      ? (r: RequestRecord) => {
+          journal.add(r);
+          if (waiters.size > 0) waiters.offer(journal.last() as RequestRecord);
+          if (textLog) log(printable(logLine(r)));
+          onRequest?.(r);
+        }
+      : undefined;
+  const listener = createNodeListener(core, {
+    ...(record ? { onRequest: record } : {}),
+    captureResponse: journal.size > 0,
+    overrides,
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, listener);
+  server.on(
+    'connect',
+    refuseConnect((req) =>
+      core.problem(
+        { method: 'CONNECT', path: '', query: '', headers: req.headers },
+        { status: 405, code: 'method_not_allowed', detail: `CONNECT is not allowed; this API is read-only (${ALLOWED_METHODS})` },
+        { allow: ALLOWED_METHODS },
+      ),
+    ),
+  );
+  server.keepAliveTimeout = 5_000;
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+
+  try {
+    await new Promise<void>((ok, fail) => {
+      server.once('error', fail);
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+        server.off('error', fail);
+        ok();
+      });
+    });
+  } catch (err) {
+    // A busy port must leave nothing running: the parse thread would keep the process alive.
+    await parser?.close();
+    throw err;
+  }
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' || addr.address.includes(':') ? `[${addr.address}]` : addr.address;
+  const url = `http://${host}:${addr.port}`;
+  // /openapi.json names this address, unless a base URL says where clients reach the API, or the
+  // server listens on every interface (0.0.0.0 is no address to send requests to: then `/`).
+  const wildcard = addr.address === '0.0.0.0' || addr.address === '::';
+  if (options.serverUrl === undefined && !baseUrl && !snapshot.baseUrl && !wildcard) core.describeServerAt(url);
+
+  // Rebuilds run one at a time; changes during a rebuild schedule exactly one more.
+  let running: Promise<ReloadEvent> | undefined;
+  let again = false;
+  // Paths the watcher saw change since the last rebuild (the loader then looks only at those);
+  // `full` asks for a listing of the whole tree instead.
+  let pending = new Set<string>();
+  let full = false;
+  const reloadOnce = async (): Promise<ReloadEvent> => {
+    const t0 = performance.now();
+    const changes = full ? undefined : [...pending];
+    pending = new Set();
+    full = false;
+    let result: Awaited<ReturnType<typeof build>>;
+    try {
+      result = await build(changes);
+    } catch (err) {
+      const issues = (err as { issues?: ContentIssue[] }).issues;
+      if (!issues) throw err;
+      result = { issues };
+    }
+    const ms = performance.now() - t0;
+    if ('issues' in result) {
+      core.markStale(result.issues);
+      return { ok: false, issues: result.issues, ms };
+    }
+    const changed = result.snapshot.hash !== core.snapshot.hash;
+    if (changed) core.swap(result.snapshot);
+    else core.markStale(undefined); // fixed back to the very snapshot being served
+    return { ok: true, snapshot: result.snapshot, ms, changed };
+  };
+  const reload = (): Promise<ReloadEvent> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = reloadOnce().finally(() => {
+      running = undefined;
+      if (again) {
+        again = false;
+        void reload().then(report, reportFailure);
+      }
+    });
+    return running;
+  };
+  // Whether the last rebuild failed: the first good one after it says so, even when quiet, as
+  // the errors were said (a fix back to the served snapshot changes nothing else to report).
+  let broken = false;
+  const report = (ev: ReloadEvent) => {
+    if (!ev.ok) {
+      broken = true;
+      log(`cqa: content errors — still serving the last good snapshot (/healthz says stale: true):\n${ev.issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`);
+    } else if (broken) {
+      broken = false;
+      log(`cqa: content ok again — serving snapshot ${ev.snapshot.hash} (rebuilt in ${ev.ms.toFixed(0)} ms)`);
+    } else if (ev.changed && options.quiet === false) {
+      log(`cqa: reloaded in ${ev.ms.toFixed(0)} ms (snapshot ${ev.snapshot.hash})`);
+    }
+    options.onReload?.(ev);
+  };
+  const reportFailure = (err: unknown) => log(`cqa: rebuild failed: ${printableLines((err as Error)?.stack ?? String(err))}`);
+
+  let watcher: { close(): Promise<void> } | undefined;
+  if (options.watch) {
+    const debounce = options.debounce ?? 25;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    watcher = watchContent(
+      root,
+      (path) => {
+        if (path === undefined) full = true;
+        else pending.add(path);
+        clearTimeout(timer);
+        timer = setTimeout(() => void reload().then(report, reportFailure), debounce);
+      },
+      (err) => log(`cqa: watch error: ${printable(String(err))}`),
+    );
+  }
+
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closed ??= (async () => {
+      listener.closing = true;
+      listener.answerHeld();
+      waiters.cancel('the server was closed');
+      await watcher?.close();
+      await parser?.close();
+      await new Promise<void>((ok) => {
+        server.close(() => ok());
+        server.closeIdleConnections();
+        // Keep-alive connections go idle once their last answer is out: close them as they do;
+        // after 10 s, everything still open is cut.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        const hard = setTimeout(() => server.closeAllConnections(), 10_000);
+        server.once('close', () => {
+          clearInterval(sweep);
+          clearTimeout(hard);
+        });
+      });
+      await tree?.remove();
+    })();
+    return closed;
+  };
+
+  return {
+    url,
+    port: addr.port,
+    server,
+    seed: controls.seed,
+    controls: controls.describe(),
+    requests: () => journal.list(),
+    clearRequests: () => journal.clear(),
+    waitForRequest: (predicate, opts = {}) =>
+      journal.size === 0 ? Promise.reject(new Error('waitForRequest needs the journal: start the server without journal: 0')) : waiters.wait(predicate, opts, journal.list()),
+    override: (method, pattern, answer) => overrides.add(method, pattern, answer),
+    reset: () => overrides.reset(),
+    get snapshot() {
+      return core.snapshot;
+    },
+    reload: () => {
+      if (!hasContent) return Promise.reject(new Error('reload() needs the content option'));
+      full = true;
+      return reload();
+    },
+    close,
+  };
+}
