@@ -22,6 +22,9 @@ export const SLOW = [
   'test/msw/browser.test.ts',
   'test/client/types.test.ts',
   'test/content/snapshot-isolated.test.ts',
+  'test/http/media-origin-browser.test.ts',
+  'test/hosting/hosts.test.ts',
+  'test/hosting/client-nginx.test.ts',
 ];
 
 export const base = {

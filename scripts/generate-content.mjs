@@ -208,7 +208,9 @@ export function generateContent({ entries, out, seed = 1, format = 'mixed' } = {
       `name: ${first} ${last}\nemail: ${first.toLowerCase()}.${last.toLowerCase()}${a + 1}@example.com\n` +
       `bio: Writes about ${CATEGORIES[a % CATEGORIES.length]}.\ncreated_at: ${iso(BASE_TIME + a * DAY)}\nupdated_at: ${iso(BASE_TIME + a * DAY)}\n`);
   }
-  MEDIA.forEach((m, k) => write(join(project, 'media', m), tinyPng(32, 32, MEDIA_COLOURS[k])));
+  MEDIA.forEach((m, k) => {
+    write(join(project, 'media', m), tinyPng(32, 32, MEDIA_COLOURS[k]));
+  });
   write(join(project, 'media', '_media.yaml'), MEDIA.map((m) => `${m}:\n  caption: ${q(`Cover ${m}`)}\n  alt: ${q(`A plain square`)}\n`).join(''));
 
   const frnd = mulberry32(seed ^ 0xf11e); // file-format choice, independent of the values

@@ -91,7 +91,9 @@ const AC_SYMBOLS = [0x00, 0xf0];
 for (let r = 0; r < 16; r++) for (let s = 1; s <= 10; s++) AC_SYMBOLS.push((r << 4) | s); // 162 codes of length 8
 function huffCodes(symbols, length) {
   const codes = new Map();
-  symbols.forEach((s, i) => codes.set(s, { code: i, len: length }));
+  symbols.forEach((s, i) => {
+    codes.set(s, { code: i, len: length });
+  });
   return codes;
 }
 const DC_CODES = huffCodes(DC_SYMBOLS, 4);
@@ -175,7 +177,9 @@ function landscape(w, h, sky, sunCol, hills) {
   vgradient(c, sky[0], sky[1]);
   fill(c, circle(w * 0.68, h * 0.42, h * 0.14), sunCol);
   hills.forEach(([col, base, amp, freq, phase]) =>
-    fill(c, below((x) => h * base + Math.sin(x / w * Math.PI * freq + phase) * h * amp + Math.sin(x / w * 17 + phase) * h * 0.015), col));
+    {
+    fill(c, below((x) => h * base + Math.sin(x / w * Math.PI * freq + phase) * h * amp + Math.sin(x / w * 17 + phase) * h * 0.015), col);
+  });
   return c;
 }
 function skyline(w, h) {

@@ -110,7 +110,9 @@ export async function runP8({ entries = 1_000_000, content, log = () => {} } = {
     } finally {
       await bare.stop();
     }
-    perQuery.forEach((p, k) => Object.assign(p, { floor_p50_ms: floor[k].p50_ms, floor_p99_ms: floor[k].p99_ms }));
+    perQuery.forEach((p, k) => {
+      Object.assign(p, { floor_p50_ms: floor[k].p50_ms, floor_p99_ms: floor[k].p99_ms });
+    });
     log(`  queries p50/p99 ms (bare floor): ${perQuery.map((p) => `${p.p50_ms}/${p.p99_ms} (${p.floor_p50_ms}/${p.floor_p99_ms})`).join(', ')}`);
     log(`  RSS ${(rss / MiB).toFixed(0)} MiB; building …`);
     const out = join(tmp, 'dist');

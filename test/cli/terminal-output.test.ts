@@ -13,7 +13,9 @@ import { printable, printableJson, printableLines } from '../../src/node/printab
 const TITLE_FILE = '\x1b]0;pwned\x07.md';
 const BIDI_FILE = 'evil\u202Egnp.md';
 const roots: string[] = [];
-afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
+afterAll(() => roots.forEach((r) => {
+  rmSync(r, { recursive: true, force: true });
+}));
 
 /** A project whose posts have a hostile file name, hostile keys and a hostile value. */
 function hostileTree(): string {

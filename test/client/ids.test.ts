@@ -5,7 +5,7 @@
 // with a ClientError naming it. The servers themselves never resolve `..` in a path either.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSnapshot } from '../../src/build-snapshot.js';
+import { buildSnapshot } from '../../src/node/build-snapshot.js';
 import { ClientError, createClient, type Client, type Fetch } from '../../src/core/client/index.js';
 import { serveBoth, type Sites } from './fixture.js';
 

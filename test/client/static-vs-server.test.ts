@@ -180,8 +180,14 @@ function collectionQuery(col: CollectionSnapshot, project: Snapshot['projects'] 
     })
     .map((q) => {
       const parts: string[] = [...q.and];
-      q.groups.forEach((g, k) => parts.push(g.replace(/^where/, `where[${k}]`)));
-      q.or.forEach((g, k) => g.forEach((c) => parts.push(c.replace(/^where/, `where[or][${k}]`))));
+      q.groups.forEach((g, k) => {
+        parts.push(g.replace(/^where/, `where[${k}]`));
+      });
+      q.or.forEach((g, k) => {
+        g.forEach((c) => {
+        parts.push(c.replace(/^where/, `where[or][${k}]`));
+      });
+      });
       if (q.rel) parts.push(q.rel);
       if (q.sort) parts.push(`sort=${q.sort.join(',')}`);
       if (q.limit !== undefined) parts.push(`limit=${q.limit}`);

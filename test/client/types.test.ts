@@ -38,7 +38,7 @@ describe('cqa types', () => {
     mkdirSync(join(project, 'node_modules'), { recursive: true });
     symlinkSync(resolve('.'), join(project, 'node_modules', 'content-query-api'), 'dir');
     expect(await run(['content', '--out', join(project, 'cms-types.ts')])).toBe(0);
-    expect(logs.at(-1)).toMatch(/^✓ wrote types of 9 collections to /);
+    expect(logs.at(-1)).toMatch(/^✓ wrote types of 12 collections to /);
     copyFileSync('test/client/consumer.ts.txt', join(project, 'consumer.ts'));
     copyFileSync('test/client/consumer-elmapi.ts.txt', join(project, 'consumer-elmapi.ts')); // content/travel
     copyFileSync('docs/examples/typed.ts', join(project, 'typed.ts')); // the recipe of docs/client.md

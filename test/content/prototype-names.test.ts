@@ -10,7 +10,7 @@ const NAMES = ALL.filter((n) => !REFUSED.includes(n));
 
 // Every name is a key of each entry that has it, and absent from the one that has not.
 const schema = (type: string) => `fields:\n${NAMES.map((n) => `  ${n}: ${type}`).join('\n')}\n`;
-const withAll = (value: string) => NAMES.map((n) => `${n}: ${value}`).join('\n') + '\n';
+const withAll = (value: string) => `${NAMES.map((n) => `${n}: ${value}`).join('\n')}\n`;
 
 describe('field names of Object.prototype', () => {
   it('enumerates them all (the list this file tests)', () => {

@@ -12,6 +12,6 @@ describe('example files shown in the docs', () => {
     ['docs/library.md', 'docs/examples/fixtures.test.mjs'],
     ['docs/openapi.md', 'docs/examples/openapi-fetch.test.mjs'],
   ])('%s shows %s whole', (page, file) => {
-    expect(readFileSync(page, 'utf8')).toContain('```js\n' + example(file) + '```\n');
+    expect(readFileSync(page, 'utf8')).toContain(`\`\`\`js\n${example(file)}\`\`\`\n`);
   });
 });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSnapshot } from '../../src/build-snapshot.js';
+import { buildSnapshot } from '../../src/node/build-snapshot.js';
 import { writeDist } from '../../src/node/output/dist.js';
 import { serveBoth, serverAnswer, type Sites } from '../client/fixture.js';
 import { missing, NGINX, startNginx, type RunningHost } from './servers.js';

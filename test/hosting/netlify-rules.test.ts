@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSnapshot } from '../../src/build-snapshot.js';
+import { buildSnapshot } from '../../src/node/build-snapshot.js';
 import { writeDist } from '../../src/node/output/dist.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-netlify-'));

@@ -16,7 +16,10 @@ function counted(): { snapshot: Snapshot; lookups: () => number } {
   const projects = snapshot.projects as Map<string, unknown>;
   const get = projects.get.bind(projects);
   let n = 0;
-  projects.get = (id: string) => (n++, get(id));
+  projects.get = (id: string) => {
+    n++;
+    return get(id);
+  };
   return { snapshot, lookups: () => n };
 }
 

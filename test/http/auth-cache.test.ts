@@ -8,7 +8,11 @@ import { makeModel, sha, tempDir, TOKENS } from './fixture.js';
 
 function counting() {
   const seen: string[] = [];
-  return { seen, sha256Hex: (token: string) => (seen.push(token), sha(token)) };
+  return { seen, sha256Hex: (token: string) => {
+      seen.push(token);
+      return sha(token);
+    },
+  };
 }
 
 describe('token digests', () => {

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSnapshot } from '../../src/build-snapshot.js';
+import { buildSnapshot } from '../../src/node/build-snapshot.js';
 import { ContentError } from '../../src/node/content/issues.js';
 import { RESPONSE_BODY_MAX } from '../../src/core/http/journal.js';
 import { type RunningServer, startServer } from '../../src/node/server/start.js';
@@ -64,7 +64,10 @@ describe('in-memory fixtures', () => {
     );
     expect(fromTree).toEqual(onDisk);
     const fromServer = await startServer({ content: broken }).then(
-      async (s) => (await s.close(), 'started'),
+      async (s) => {
+        await s.close();
+        return 'started';
+      },
       (e: ContentError) => e.issues,
     );
     expect(fromServer).toEqual(onDisk);

@@ -12,7 +12,7 @@ import type { Snapshot } from '../../src/core/model/types.js';
 import { fetchClient, sha, socketClient, type Client } from './fixture.js';
 import { violations } from './schema-check.js';
 
-export const TRAVEL = '5f2b8c1e9a4d4e7fb3c60a1d2e8f9b47';
+const TRAVEL = '5f2b8c1e9a4d4e7fb3c60a1d2e8f9b47';
 const HEADERS = { accept: 'application/json', authorization: 'Bearer travel-token' };
 const NO_READ = 'travel-no-read';
 

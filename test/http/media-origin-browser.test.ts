@@ -108,7 +108,7 @@ describe('the explorer and its token', () => {
       try {
         return w === null || w.closed ? 'cut off' : typeof w.document.getElementById('token');
       } catch (err) {
-        return 'refused: ' + String(err);
+        return `refused: ${String(err)}`;
       }
     });
     expect(reach).not.toBe('object');

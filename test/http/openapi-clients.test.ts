@@ -10,7 +10,7 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildSnapshot } from '../../src/build-snapshot.js';
+import { buildSnapshot } from '../../src/node/build-snapshot.js';
 import { run as build } from '../../src/node/commands/build.js';
 import { run as types } from '../../src/node/commands/types.js';
 import { createHandler } from '../../src/node/server/fetch-node.js';

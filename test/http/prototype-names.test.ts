@@ -17,7 +17,7 @@ const NAMES = Object.getOwnPropertyNames(Object.prototype).filter((n) => n !== '
 const HEADERS = { accept: 'application/json', authorization: 'Bearer names-read' };
 
 const fields = (type: (k: number) => string) => `fields:\n${NAMES.map((n, k) => `  ${n}: ${type(k)}`).join('\n')}\n`;
-const all = (value: (k: number) => string) => NAMES.map((n, k) => `${n}: ${value(k)}`).join('\n') + '\n';
+const all = (value: (k: number) => string) => `${NAMES.map((n, k) => `${n}: ${value(k)}`).join('\n')}\n`;
 const multiple = (k: number) => k % 2 === 1;
 
 /** Per collection: the two values its queries compare with. Every entry but the last has them. */

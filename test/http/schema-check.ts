@@ -18,7 +18,9 @@ export function violations(value: unknown, schema: any, doc: any, at = '$'): str
   if (schema.type && !(schema.type === type || (schema.type === 'number' && type === 'integer'))) return [`${at}: ${type}, not ${schema.type}`];
   if (schema.pattern && !new RegExp(schema.pattern).test(value as string)) return [`${at}: does not match ${schema.pattern}`];
   const out: string[] = [];
-  if (type === 'array' && schema.items) (value as unknown[]).forEach((v, i) => out.push(...violations(v, schema.items, doc, `${at}[${i}]`)));
+  if (type === 'array' && schema.items) (value as unknown[]).forEach((v, i) => {
+    out.push(...violations(v, schema.items, doc, `${at}[${i}]`));
+  });
   if (type === 'object') {
     const obj = value as Record<string, unknown>;
     for (const k of schema.required ?? []) if (!(k in obj)) out.push(`${at}.${k}: missing`);

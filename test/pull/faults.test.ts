@@ -8,10 +8,10 @@ import { startServer, type RunningServer } from '../../src/node/server/start.js'
 import { retryAfterMs } from '../../src/node/pull/fetch.js';
 import { PullError } from '../../src/node/pull/model.js';
 import { pull, type PullOptions } from '../../src/node/pull/pull.js';
-import { DEMO, removeTempDirs, SAMPLE, startProxy, tempDir, TRAVEL, treeBytes, type Proxy } from './fixture.js';
+import { DEMO, removeTempDirs, SAMPLE, startProxy, tempDir, TRAVEL, treeBytes, type Proxy as RunningProxy } from './fixture.js';
 
 let server: RunningServer;
-let flaky: Proxy;
+let flaky: RunningProxy;
 
 beforeAll(async () => {
   server = await startServer({ content: SAMPLE });

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { buildSnapshot } from '../../src/build-snapshot.js';
+import { buildSnapshot } from '../../src/node/build-snapshot.js';
 import { writeDist } from '../../src/node/output/dist.js';
 
 export const SAMPLE = 'content';

@@ -6,10 +6,10 @@ import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/node/server/start.js';
 import { pull } from '../../src/node/pull/pull.js';
-import { DEMO, removeTempDirs, SAMPLE, startProxy, tempDir, treeBytes, type Proxy } from './fixture.js';
+import { DEMO, removeTempDirs, SAMPLE, startProxy, tempDir, treeBytes, type Proxy as RunningProxy } from './fixture.js';
 
 let server: RunningServer;
-let slow: Proxy;
+let slow: RunningProxy;
 
 beforeAll(async () => {
   server = await startServer({ content: SAMPLE });

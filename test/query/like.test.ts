@@ -31,7 +31,7 @@ function likeRef(pattern: string, text: string): boolean {
   for (const tok of p) {
     const next = new Array<boolean>(t.length + 1).fill(false);
     for (let j = 0; j <= t.length; j++) {
-      if ('run' in tok) next[j] = row[j] || (j > 0 && next[j - 1]) ? true : false;
+      if ('run' in tok) next[j] = !!(row[j] || (j > 0 && next[j - 1]) );
       else if (j > 0 && row[j - 1]) next[j] = 'any' in tok || tok.lit === t[j - 1];
     }
     row = next;

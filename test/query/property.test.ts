@@ -205,8 +205,14 @@ function serialise(q: Query): string {
   const parts: string[] = [];
   // one field per group/branch at most once per op: the generator may repeat (field, op) — keep
   // the first, since the same scalar key twice is (rightly) a 400.
-  q.and.forEach((c, k) => parts.push(...clauseParams(`where[${k + 10}]`, c)));
-  q.groups.forEach((g, k) => g.forEach((c, j) => parts.push(...clauseParams(`where[${20 + k * 5 + j}]`, c))));
+  q.and.forEach((c, k) => {
+    parts.push(...clauseParams(`where[${k + 10}]`, c));
+  });
+  q.groups.forEach((g, k) => {
+    g.forEach((c, j) => {
+    parts.push(...clauseParams(`where[${20 + k * 5 + j}]`, c));
+  });
+  });
   q.or.forEach((g, k) => {
     const seen = new Set<string>();
     for (const c of g) {
@@ -229,7 +235,11 @@ function serialise(q: Query): string {
 function orGroups(q: Query): QClause[][] {
   return q.or.map((g) => {
     const seen = new Set<string>();
-    return g.filter((c) => (seen.has(c.field) ? false : (seen.add(c.field), true)));
+    return g.filter((c) => {
+      if (seen.has(c.field)) return false;
+      seen.add(c.field);
+      return true;
+    });
   });
 }
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildSnapshot } from '../../src/build-snapshot.js';
+import { buildSnapshot } from '../../src/node/build-snapshot.js';
 import { UsageError } from '../../src/node/commands/args.js';
 import { formatBytes, run } from '../../src/node/commands/build.js';
 import { createHandler } from '../../src/node/server/fetch-node.js';

@@ -26,7 +26,10 @@ function wrapped<K extends string>(json: unknown, key: K): Record<K, unknown> {
 
 const cqa: ClientDialect = {
   item: (json) => wrapped(json, 'data').data,
-  list: (json) => (wrapped(json, 'data'), json),
+  list: (json) => {
+    wrapped(json, 'data');
+    return json;
+  },
   listItems: (json) => wrapped(json, 'data').data as unknown[],
   count: (json) => wrapped(json, 'count').count as number,
   query: (q) => q,

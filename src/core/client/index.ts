@@ -176,7 +176,10 @@ export function createClient(options: ClientOptions): unknown {
   const checked = (problem: SegmentProblem): void => {
     if (problem) throw new ClientError(400, JSON.stringify({ code: 'invalid_path_segment', detail: problem.detail, param: problem.param }));
   };
-  const col = (slug: unknown) => (checked(slugProblem(slug)), `/${slug as string}`);
+  const col = (slug: unknown) => {
+    checked(slugProblem(slug));
+    return `/${slug as string}`;
+  };
   const qs = (method: QueryMethod, q: QueryObject | string | undefined, ...extra: string[]) => {
     checkQueryKeys(method, q);
     return [typeof q === 'string' ? q : queryString(d.query(q)), ...extra].filter((s) => s !== '').join('&');

@@ -54,7 +54,9 @@ function fields(prefix: string, group: unknown, out: string[]): void {
   for (const [name, cond] of Object.entries(group)) {
     if (name === 'or') {
       if (!Array.isArray(cond)) throw new TypeError(`${prefix}[or]: expected a list of groups`);
-      cond.forEach((g, k) => fields(`${prefix}[or][${k}]`, g, out));
+      cond.forEach((g, k) => {
+        fields(`${prefix}[or][${k}]`, g, out);
+      });
     } else {
       condition(`${prefix}[${enc(name)}]`, cond, out);
     }
@@ -64,7 +66,9 @@ function fields(prefix: string, group: unknown, out: string[]): void {
 export function queryString(q: QueryObject | undefined): string {
   if (!q) return '';
   const out: string[] = [];
-  if (Array.isArray(q.where)) q.where.forEach((g, k) => fields(`where[${k}]`, g, out));
+  if (Array.isArray(q.where)) q.where.forEach((g, k) => {
+    fields(`where[${k}]`, g, out);
+  });
   else if (q.where !== undefined) fields('where', q.where, out);
   if (q.whereRelation !== undefined) {
     if (!isPlainObject(q.whereRelation)) throw new TypeError('whereRelation: expected { relation: { field: condition } }');

@@ -20,7 +20,7 @@ const SAME = /(news|series|species|ss|us|is)$/i;
  */
 export function singular(word: string): string {
   if (SAME.test(word)) return word;
-  if (/[^aeiou]ies$/i.test(word) && word.length > 4) return word.slice(0, -3) + 'y';
+  if (/[^aeiou]ies$/i.test(word) && word.length > 4) return `${word.slice(0, -3)}y`;
   if (/(x|ch|sh|ss|zz)es$/i.test(word)) return word.slice(0, -2);
   if (/[^s]s$/i.test(word)) return word.slice(0, -1);
   return word;

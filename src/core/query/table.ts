@@ -345,7 +345,9 @@ export class Table {
           compareIds(ids[a] as string, ids[b] as string, this.numericIds) || compareCodePoints(ids[a] as string, ids[b] as string),
       );
       const rank = new Int32Array(this.n);
-      perm.forEach((p, r) => (rank[p] = r));
+      perm.forEach((p, r) => {
+        rank[p] = r;
+      });
       this.idRankCache = rank;
     }
     return this.idRankCache;

@@ -4,7 +4,7 @@
 import { ContentError, formatIssue } from '../content/issues.js';
 import { printable, printableJson } from '../printable.js';
 import { FAIL_STATUSES, MAX_DELAY_MS } from '../../core/http/controls.js';
-import { startServer } from '../server/start.js';
+import { startServer, type RunningServer } from '../server/start.js';
 import { collectGarbage } from './serve-gc.js';
 import { keepTickShape } from './serve-tick-shape.js';
 import { baseUrlOption, choiceOption, delayOption, headerOption, hostOption, intOption, parseCommandArgs, portOption, rateOption, TIMESTAMPS_SPEC, timestampsOption } from './args.js';
@@ -69,7 +69,7 @@ export async function run(args: string[]): Promise<number> {
   const content = await contentFolder(positionals[0] ?? 'content', 'serve');
 
   keepTickShape(); // before loading, which ends with a full GC (see serve-tick-shape.ts)
-  let server;
+  let server: RunningServer;
   try {
     server = await startServer({
       content,

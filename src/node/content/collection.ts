@@ -156,7 +156,9 @@ export function buildCollection(
   const built = [...byId.values()];
   const listed = linked ? linkTranslations(built, project.locales) : built;
   // The linked records are new objects: they keep their file's parse results (for later lines).
-  if (linked) listed.forEach((e, i) => parsedOf.set(e, parsedOf.get(built[i] as EntryRecord) as ParsedEntry));
+  if (linked) listed.forEach((e, i) => {
+    parsedOf.set(e, parsedOf.get(built[i] as EntryRecord) as ParsedEntry);
+  });
   const sort = readSort(config.sort, fields, (message) => issues.error(configFile, message, { line: config.sortLine, field: 'sort' }));
   const record: CollectionRecord = {
     slug: layout.folder,

@@ -2,7 +2,8 @@
 // which every clone of the same commit agrees on (file modification times are the checkout's).
 // One `git log` for the whole content folder, parsed as it streams, plus one `git diff` for the
 // files changed since the last commit: two processes whatever the size of the tree.
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 
 export type TimestampSource = 'git' | 'mtime';
 export const TIMESTAMP_CHOICES: readonly TimestampSource[] = ['git', 'mtime'];
@@ -62,7 +63,7 @@ export async function readGitTimes(root: string): Promise<GitTimes | undefined> 
 /** Runs git in `root`, calling `onToken` for each NUL-separated token of its output; false when git failed. */
 function gitLines(root: string, args: readonly string[], onToken: (token: string) => void): Promise<boolean> {
   return new Promise((resolve) => {
-    let child;
+    let child: ChildProcessByStdio<null, Readable, null>;
     try {
       // core.quotepath off is moot with -z; no pager, no prompts, no user config that changes the output format.
       child = spawn('git', ['-c', 'log.showSignature=false', '-c', 'diff.external=', ...args], {

@@ -15,7 +15,7 @@ export function readContentText(file: ListedFile): string {
     // One byte more than expected tells a file that grew past the limit since fstat.
     const bytes = Buffer.allocUnsafe(info.size + 1);
     let length = 0;
-    for (let n; length < bytes.length && (n = readSync(fd, bytes, length, bytes.length - length, null)) > 0; ) length += n;
+    for (let n: number; length < bytes.length && (n = readSync(fd, bytes, length, bytes.length - length, null)) > 0; ) length += n;
     if (length > LIMITS.fileBytes) throw tooLarge(length);
     return decodeUtf8(bytes.subarray(0, length));
   } finally {

@@ -90,7 +90,7 @@ class Reader {
 
   document(): SimpleYaml {
     const first = this.peek();
-    if (!first || first.indent !== 0) decline();
+    if (first?.indent !== 0) decline();
     const value = this.mapping(0, undefined, 1);
     if (this.peek()) decline();
     return { value, paths: this.paths, top: this.top };

@@ -1,6 +1,6 @@
 // The Node half of content-query-api/msw: a content folder or in-memory tree → a snapshot whose
 // media files are read from disk (a tree's temp folder stays until close()).
-import { buildSnapshot } from '../../build-snapshot.js';
+import { buildSnapshot } from '../build-snapshot.js';
 import { type ContentTree, isContentTree, writeContentTree } from '../content/tree.js';
 import type { Snapshot } from '../../core/model/types.js';
 

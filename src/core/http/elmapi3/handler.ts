@@ -84,7 +84,7 @@ export function elmapi3Routes(snapshot: Snapshot, req: V3Request, sha256Hex: Has
     return id ? message(404, 'Project not found.') : message(400, 'Project header missing.');
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
-    const route = `api${segs.length ? '/' + segs.join('/') : ''}`;
+    const route = `api${segs.length ? `/${segs.join('/')}` : ''}`;
     return { status: 405, body: JSON.stringify({ message: `The ${req.method} method is not supported for route ${route}. Supported methods: GET, HEAD.` }, null, 4), warnings: [], private: false };
   }
   return answer(project, segs, req, sha256Hex);

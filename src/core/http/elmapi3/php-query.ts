@@ -46,7 +46,7 @@ export function splitKey(raw: string): string[] | undefined {
   const parts: string[] = [];
   if (i >= 0 && raw.indexOf(']', i) < 0) {
     // An unmatched `[`: PHP makes it `_` and keeps the rest as part of the name.
-    return [(top + '_' + raw.slice(i + 1)).replace(/[. ]/g, '_')];
+    return [(`${top}_${raw.slice(i + 1)}`).replace(/[. ]/g, '_')];
   }
   parts.push(top.replace(/[. []/g, '_'));
   while (i >= 0 && raw[i] === '[') {

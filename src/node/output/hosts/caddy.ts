@@ -26,7 +26,7 @@ export function caddyfile(notFound: readonly NotFoundDocument[], cache: CacheCon
     '@api path /api/*',
     '@json path /api/* /openapi.json /manifest.json',
     ...headerBlock('@json', json),
-    '@media path /media/*' + (thumbs ? ' /thumbs/*' : ''),
+    `@media path /media/*${thumbs ? ' /thumbs/*' : ''}`,
     ...headerBlock('@media', media),
     ...(downloads.length > 0 ? [`@download path ${downloads.map(quoted).join(' ')}`, ...headerBlock('@download', [DOWNLOAD_HEADER])] : []),
     // The preflight of a cross-origin If-None-Match.

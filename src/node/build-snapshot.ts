@@ -1,10 +1,10 @@
 // buildSnapshot: content tree → validated model → Snapshot, or a ContentError listing every problem.
-import { ContentError } from './node/content/issues.js';
-import type { TimestampSource } from './node/content/git-times.js';
-import { loadContentIsolated } from './node/content/isolated.js';
-import { isContentTree, writeContentTree, type ContentTree } from './node/content/tree.js';
-import { createSnapshot } from './core/snapshot/create.js';
-import type { Snapshot } from './core/model/types.js';
+import { ContentError } from './content/issues.js';
+import type { TimestampSource } from './content/git-times.js';
+import { loadContentIsolated } from './content/isolated.js';
+import { isContentTree, writeContentTree, type ContentTree } from './content/tree.js';
+import { createSnapshot } from '../core/snapshot/create.js';
+import type { Snapshot } from '../core/model/types.js';
 
 export interface BuildSnapshotOptions {
   /**
