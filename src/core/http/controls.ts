@@ -1,6 +1,6 @@
 // Contract-test controls: how long an answer is held back and whether an API request fails on
 // purpose — `--delay`, `--fail-rate`, `--fail-status`, `--seed`, and one request's own `Prefer:
-// status=503, delay=200` (the Prism convention). The fate of a request is decided here, once; the
+// status=503, delay=200` (the Prism convention). What happens to a request is decided here, once; the
 // core words a failure in the project's dialect and the adapters wait. No Node imports.
 import { REALM } from './auth.js';
 import type { Problem } from './problem.js';
@@ -25,7 +25,7 @@ export interface ControlOptions {
   readonly failRate?: number;
   /** The status of those failures (default 503). */
   readonly failStatus?: FailStatus;
-  /** Seed of the draws (fail-rate, delay range): the same seed, options and requests give the same fates. Default: random. */
+  /** Seed of the draws (fail-rate, delay range): the same seed, options and requests give the same decisions. Default: random. */
   readonly seed?: number;
   /** Honour `Prefer: status=…` and `Prefer: delay=…` per request (default: true in startServer, false in createHandler). */
   readonly prefer?: boolean;
@@ -39,7 +39,7 @@ export interface ControlOptions {
 }
 
 /** What happens to one request. */
-export interface Fate {
+export interface ControlDecision {
   /** Hold the answer back this many ms. */
   readonly delay: number;
   /** Answer this instead: an injected failure, or a 400 for a Prefer header that makes no sense. */
@@ -166,10 +166,10 @@ export class Controls {
   }
 
   /**
-   * The fate of a request; undefined: answer it at once, as usual. Only API requests (`/api/…`)
+   * What happens to this request; undefined: answer it at once, as usual. Only API requests (`/api/…`)
    * fail; a CORS preflight never does and ignores Prefer (browsers send none there anyway).
    */
-  decide(method: string, path: string, preferHeader: string | undefined): Fate | undefined {
+  decide(method: string, path: string, preferHeader: string | undefined): ControlDecision | undefined {
     const preflight = method === 'OPTIONS';
     let prefs: Preferences | undefined;
     if (this.prefer && preferHeader !== undefined && !preflight) {
@@ -205,7 +205,7 @@ export class Controls {
   }
 
   /** Too many answers held back already: a 503 now, which a client retries, rather than one more open connection. */
-  private full(): Fate {
+  private full(): ControlDecision {
     const detail = `${this.held.max} answers are held back by a delay already (the server's cap, maxHeld); retry after ${this.retryAfter} s, or ask for shorter delays (Prefer: delay=…, --delay)`;
     const problem: Problem = { status: 503, code: 'too_many_delayed', detail };
     return { delay: 0, problem, injected: false, headers: { 'retry-after': String(this.retryAfter) } };

@@ -11,7 +11,7 @@ import { header } from './header.js';
 import { healthBody } from './health.js';
 import { authorize, authorizeAudience } from './auth.js';
 import { COMPRESS_MIN, Doc, DocCache, type Platform } from './compress.js';
-import { Controls, type ControlOptions, type Fate } from './controls.js';
+import { Controls, type ControlOptions, type ControlDecision } from './controls.js';
 import { ALLOWED_METHODS, corsPolicy, type CorsPolicy } from './cors.js';
 import { etagOf, ifNoneMatch } from './etag.js';
 import type { ExplorerPage } from './explorer/index.js';
@@ -96,7 +96,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const READ_ONLY: ReadonlySet<Scope> = new Set<Scope>(['read']);
 
 /** The snapshot being served and everything cached for it; replaced as a whole on a swap. */
-export interface Served {
+export interface ServedSnapshot {
   readonly snapshot: Snapshot;
   /** Static documents, by path. */
   readonly docs: DocCache;
@@ -142,7 +142,7 @@ export function privateCacheControl(value: string): string {
 }
 
 export class HttpCore {
-  private served: Served;
+  private served: ServedSnapshot;
   private readonly cors: CorsPolicy;
   private readonly cacheControl: string;
   private readonly privateCache: string;
@@ -184,7 +184,7 @@ export class HttpCore {
     this.served = this.serve(this.served.snapshot);
   }
 
-  private serve(snapshot: Snapshot): Served {
+  private serve(snapshot: Snapshot): ServedSnapshot {
     return {
       snapshot,
       docs: new DocCache(this.platform, this.cacheBytes),
@@ -214,8 +214,8 @@ export class HttpCore {
   handle(req: CoreRequest): CoreResponse {
     const served = this.served;
     try {
-      const fate = this.controls?.decide(req.method, req.path, header(req.headers, 'prefer'));
-      if (fate) return this.withFate(req, served, fate);
+      const decision = this.controls?.decide(req.method, req.path, header(req.headers, 'prefer'));
+      if (decision) return this.withControls(req, served, decision);
       // The v3 dialect answers by the `project-id` header, which the memo does not key on.
       if (header(req.headers, 'project-id') !== undefined) return this.dispatch(req, served);
       const { answer, inputs } = served.memo.get(req);
@@ -234,19 +234,19 @@ export class HttpCore {
   }
 
   /** The answer held back, or a failure instead of it, with the headers that say why. */
-  private withFate(req: CoreRequest, served: Served, fate: Fate): CoreResponse {
-    const r = fate.problem ? this.problem(req, fate.problem, {}, dialectOf(served.snapshot, route(req.path))) : this.dispatch(req, served);
-    const extra = fate.headers;
+  private withControls(req: CoreRequest, served: ServedSnapshot, decision: ControlDecision): CoreResponse {
+    const r = decision.problem ? this.problem(req, decision.problem, {}, dialectOf(served.snapshot, route(req.path))) : this.dispatch(req, served);
+    const extra = decision.headers;
     if (extra) {
       for (const k in extra) r.headers[k] = extra[k] as string;
       // Browsers' scripts may read them too (a client backing off on Retry-After).
       const expose = r.headers['access-control-expose-headers'];
       if (expose) r.headers['access-control-expose-headers'] = [expose, ...Object.keys(extra).map(headerCase)].join(', ');
     }
-    return { ...r, delay: fate.delay, ...(fate.injected ? { injected: true } : {}), ...(fate.release ? { release: fate.release } : {}) };
+    return { ...r, delay: decision.delay, ...(decision.injected ? { injected: true } : {}), ...(decision.release ? { release: decision.release } : {}) };
   }
 
-  private dispatch(req: CoreRequest, served: Served): CoreResponse {
+  private dispatch(req: CoreRequest, served: ServedSnapshot): CoreResponse {
     const h = req.headers;
     const snapshot = served.snapshot;
     if (req.path.length + req.query.length + 1 > MAX_TARGET) {
@@ -391,7 +391,7 @@ export class HttpCore {
   }
 
   /** The answer to a query: cached, or computed now. A refusal is not cached (it costs little). */
-  private answerOf(served: Served, cacheKey: string, query: () => Utf8Outcome): Doc | QueryProblem {
+  private answerOf(served: ServedSnapshot, cacheKey: string, query: () => Utf8Outcome): Doc | QueryProblem {
     let refused: QueryProblem | undefined;
     const doc = served.answers.get(
       cacheKey,
@@ -411,7 +411,7 @@ export class HttpCore {
    * rules of the API apply: a bad token is a 401). Each audience has its own cached document, and
    * a per-token answer is `private`; `Vary: Authorization` keeps caches from mixing them up.
    */
-  private openapi(req: CoreRequest, served: Served): CoreResponse {
+  private openapi(req: CoreRequest, served: ServedSnapshot): CoreResponse {
     const h = req.headers;
     if (!this.lenientAccept(h)) return this.notAcceptable(req);
     const snapshot = served.snapshot;

@@ -85,7 +85,7 @@ function cachedPlan(subject: Subject, rawQuery: string, ctx: QueryContext): List
 }
 
 /** Where a list's matches are kept for its next pages (results.ts); null: evaluated anew. */
-const keptUnder = (rawQuery: string, ctx: QueryContext): string | null => (ctx.reuse === false ? null : resultKey(rawQuery));
+const resultCacheKey = (rawQuery: string, ctx: QueryContext): string | null => (ctx.reuse === false ? null : resultKey(rawQuery));
 
 function notFound(detail: string, what: 'entry_not_found' | 'media_not_found'): QueryProblem {
   return problem(404, 'not_found', detail, undefined, { kind: what });
@@ -98,7 +98,7 @@ export function queryEntries(project: ProjectSnapshot, collection: CollectionSna
   return guard((): Utf8Outcome => {
     const subject = collectionSubject(project, collection);
     const plan = cachedPlan(subject, rawQuery, ctx);
-    const { total, page } = runList(subject.table, plan, keptUnder(rawQuery, ctx));
+    const { total, page } = runList(subject.table, plan, resultCacheKey(rawQuery, ctx));
     const d = project.dialect;
     if (plan.count) return ok(d.count(total));
     const projection = entryProjection(collection, plan.keep, plan.timestamps);
@@ -192,7 +192,7 @@ export function queryMediaList(project: ProjectSnapshot, rawQuery: string, ctx: 
   return guard(() => {
     const table = mediaTable(project);
     const plan = cachedPlan(mediaSubject(project, table), rawQuery, ctx);
-    const { total, page } = runList(table, { ...plan, locale: null }, keptUnder(rawQuery, ctx));
+    const { total, page } = runList(table, { ...plan, locale: null }, resultCacheKey(rawQuery, ctx));
     const d = project.dialect;
     if (plan.count) return ok(d.count(total));
     if (plan.first) {
