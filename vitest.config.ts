@@ -23,7 +23,6 @@ export const SLOW = [
   'test/client/types.test.ts',
   'test/content/snapshot-isolated.test.ts',
   'test/http/media-origin-browser.test.ts',
-  'test/hosting/hosts.test.ts',
   'test/hosting/client-nginx.test.ts',
 ];
 
