@@ -7,9 +7,10 @@ import type { ContentTree } from '../model/content-tree.js';
 import { type ControlOptions, Controls } from './controls.js';
 import type { HttpOptions } from './core.js';
 import { type FetchHandler, wasInjected } from './fetch.js';
+import type { ContractControls } from './contract-controls.js';
 import { Journal, queryObject, type RequestRecord, responseRecord, safeHeaders, safeUrl } from './journal.js';
-import { type OverrideAnswer, type OverrideFunction, Overrides } from './overrides.js';
-import { type RequestPredicate, RequestWaiters, type WaitOptions } from './request-waiter.js';
+import { Overrides } from './overrides.js';
+import { RequestWaiters } from './request-waiter.js';
 import type { Snapshot } from '../model/types.js';
 
 export interface MswOptions extends Omit<HttpOptions, 'explorer' | 'serverUrl'>, ControlOptions {
@@ -23,19 +24,9 @@ export interface MswOptions extends Omit<HttpOptions, 'explorer' | 'serverUrl'>,
   readonly journal?: number;
 }
 
-export interface MockApi {
+export interface MockApi extends ContractControls {
   /** Pass to `setupServer(...handlers)` or `setupWorker(...handlers)`. */
   readonly handlers: HttpHandler[];
-  readonly snapshot: Snapshot;
-  /** The seed of the draws of failRate and a delay range: pass it as `seed` to replay a run. */
-  readonly seed: number;
-  /** The controls in force, for a person; '' when none. */
-  readonly controls: string;
-  requests(): RequestRecord[];
-  clearRequests(): void;
-  waitForRequest(predicate: RequestPredicate, options?: WaitOptions): Promise<RequestRecord>;
-  override(method: string, pathPattern: string, answer: OverrideAnswer | OverrideFunction): void;
-  reset(): void;
   /** Rejects the waits still open; removes the temp folder of an in-memory tree. */
   close(): Promise<void>;
 }

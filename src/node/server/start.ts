@@ -20,10 +20,11 @@ import { elmapi3Routes } from '../../core/http/elmapi3/handler.js';
 import { explorerPage } from '../../core/http/explorer/index.js';
 import { refuseConnect } from './connect.js';
 import { ALLOWED_METHODS } from '../../core/http/cors.js';
+import type { ContractControls } from '../../core/http/contract-controls.js';
 import { Journal, logLine, type RequestRecord } from '../../core/http/journal.js';
 import { isContentTree, writeContentTree, type ContentTree, type WrittenTree } from '../content/tree.js';
-import { Overrides, type OverrideAnswer, type OverrideFunction } from '../../core/http/overrides.js';
-import { RequestWaiters, type RequestPredicate, type WaitOptions } from '../../core/http/request-waiter.js';
+import { Overrides } from '../../core/http/overrides.js';
+import { RequestWaiters } from '../../core/http/request-waiter.js';
 import { createNodeListener, nodePlatform } from './node.js';
 import { reportingSlowQueries } from '../../core/http/slow-query.js';
 
@@ -76,34 +77,11 @@ export type ReloadEvent =
   | { readonly ok: true; readonly snapshot: Snapshot; readonly ms: number; readonly changed: boolean }
   | { readonly ok: false; readonly issues: readonly ContentIssue[]; readonly ms: number };
 
-export interface RunningServer {
+export interface RunningServer extends ContractControls {
   /** `http://127.0.0.1:<port>` */
   readonly url: string;
   readonly port: number;
   readonly server: Server;
-  /** The snapshot being served right now. */
-  readonly snapshot: Snapshot;
-  /** The seed of the draws of --fail-rate and a delay range: pass it as `seed` to replay a run. */
-  readonly seed: number;
-  /** The controls in force, for a person: `delay 100-400 ms, fail-rate 0.1 (503, Retry-After: 1), seed 42`; '' when none. */
-  readonly controls: string;
-  /** The last requests answered (see `journal`), oldest first: copies, without credentials. */
-  requests(): RequestRecord[];
-  /** Forget them (between the tests of one server). */
-  clearRequests(): void;
-  /**
-   * The first journaled request, or the next one answered, that `predicate` accepts; rejects
-   * after `timeout` ms (default 5000) saying how many it turned down.
-   */
-  waitForRequest(predicate: RequestPredicate, options?: WaitOptions): Promise<RequestRecord>;
-  /**
-   * Answer `method` (`GET`, `*`…) on paths matching `pathPattern` (`/api/demo/posts/:id`, a final
-   * `*`) with `answer` ({ status, headers, body }), or with what `fn(request)` returns (undefined:
-   * the next override, then the API). The latest override is tried first.
-   */
-  override(method: string, pathPattern: string, answer: OverrideAnswer | OverrideFunction): void;
-  /** Drop every override. */
-  reset(): void;
   /** Rebuild from `content` now (what --watch does on a change). */
   reload(): Promise<ReloadEvent>;
   /** Stop accepting, let requests in flight finish, stop watching. */
