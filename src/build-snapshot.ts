@@ -1,7 +1,7 @@
 // buildSnapshot: content tree → validated model → Snapshot, or a ContentError listing every problem.
 import { ContentError } from './node/content/issues.js';
 import type { TimestampSource } from './node/content/git-times.js';
-import { loadContentIsolated } from './node/content/isolated.js';
+import { loadContentIsolated } from './node/load-path.js';
 import { isContentTree, writeContentTree, type ContentTree } from './node/content/tree.js';
 import { createSnapshot } from './core/snapshot/create.js';
 import type { Snapshot } from './core/model/types.js';

@@ -4,15 +4,13 @@
 // docs/performance.md#what-a-request-allocates.
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-
-/** Heaps smaller than this are left to V8 (marking them costs little). */
-const LARGE_HEAP = 256 * 1024 * 1024;
+import { COLLECT_FROM_HEAP_BYTES } from '../thresholds.js';
 
 type Collect = () => void;
 let gc: Collect | undefined;
 
 /** Collects now when the heap holds at least `minHeap` bytes (with `--expose-gc` or without it). */
-export function collectGarbage(minHeap = LARGE_HEAP): void {
+export function collectGarbage(minHeap = COLLECT_FROM_HEAP_BYTES): void {
   if (getHeapStatistics().used_heap_size < minHeap) return;
   if (!gc) {
     // What `node --expose-gc` gives, for this process started without it: a context made after

@@ -1,6 +1,6 @@
 // A FileParser for a large tree on two threads: half of the entry files are parsed in the calling
 // thread, half on a parse thread (parse-thread.ts). Used where a large tree is loaded: the load
-// worker, the load process and cqa build's worker (src/node/output/build-worker.ts).
+// process (src/node/load-process.ts).
 import { availableParallelism } from 'node:os';
 import { fromOutcome, runJob, type FileParser, type Outcome } from './file-parser.js';
 import { loadContent, type LoadOptions, type LoadResult } from './load.js';
