@@ -26,3 +26,6 @@ export const SLOW_QUERY_MS = 250;
 
 /** …if the heap holds at least this much (a smaller one is marked quickly: left to V8). */
 export const COLLECT_FROM_HEAP_BYTES = 256 * 2 ** 20;
+
+/** After loading, `cqa serve` shrinks a young generation grown past this (it is ~16 MiB or less for a small tree). */
+export const SHRINK_YOUNG_FROM_BYTES = 48 * 2 ** 20;
