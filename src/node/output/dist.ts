@@ -12,7 +12,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { writeLargeDocument } from './dist-large.js';
-import { STREAM_DOCUMENT_CHARS } from '../thresholds.js';
+import { PARALLEL_DOCUMENTS, STREAM_DOCUMENT_CHARS } from '../thresholds.js';
 import { workerScript } from '../content/worker-script.js';
 import { brotliOptions, GZIP_LEVEL, PRECOMPRESS_CHOICES, siblingsOf, type Precompress, type Siblings } from './dist-compression.js';
 import { DistPool } from './dist-pool.js';
@@ -64,8 +64,6 @@ const COMPRESS_IN_FLIGHT = 16;
 const COPY_CONCURRENCY = 8;
 /** Thumbnails being made at once (each one keeps a decoded image in memory). */
 const THUMB_CONCURRENCY = 4;
-/** From this many documents on, they are written by one worker thread per core (see dist-worker.ts). */
-const PARALLEL_DOCUMENTS = 2000;
 /** Documents per batch sent to a worker (dist-pool.ts), or fewer when they reach BATCH_CHARS. */
 const BATCH_DOCUMENTS = 256;
 const BATCH_CHARS = 2 ** 20;
@@ -281,7 +279,7 @@ function depth(rel: string): number {
 // plain synchronous open/write/close beats promise-based fs with any concurrency (no thread-pool
 // hop per call). Small trees are written by this thread while gzip/brotli run on libuv's thread
 // pool, largest document first; from PARALLEL_DOCUMENTS on, one worker thread per core writes and
-// compresses its share synchronously (dist-worker.ts): 10,000 entries in 2.5 s instead of 3 s.
+// compresses its share synchronously (dist-worker.ts; what it buys: docs/benchmarks.md).
 
 /** Runs `task` over `items` with at most `limit` in flight; the first failure rejects (after the others settle). */
 export async function eachLimit<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
