@@ -290,6 +290,7 @@ async function bundles() {
 
 function printTable(results) {
   const rows = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8', 'edge_bundle', 'client_bundle'].filter((k) => results[k]);
+  console.log(`\nNode ${results.node} on ${results.machine.cpus} cores (${results.machine.model}), ${results.date.slice(0, 10)}`);
   console.log('\n| goal | value | target | pass | detail |\n|---|---|---|---|---|');
   for (const k of rows) {
     const r = results[k];

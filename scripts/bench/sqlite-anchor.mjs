@@ -9,9 +9,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
-export const SQLITE_CACHE = process.env.CQA_BENCH_CACHE ?? join(homedir(), '.cache', 'cqa-bench');
+// One install per Node ABI: a native module built for Node 20 does not load in Node 24.
+export const SQLITE_CACHE = join(process.env.CQA_BENCH_CACHE ?? join(homedir(), '.cache', 'cqa-bench'), `abi${process.versions.modules}`);
 
 /**
  * The better-sqlite3 constructor, installed into SQLITE_CACHE when missing, or `{ skipped }` with
@@ -21,7 +22,10 @@ export function loadSqlite(log) {
   const from = createRequire(join(SQLITE_CACHE, 'package.json'));
   const attempt = () => {
     try {
-      return from('better-sqlite3');
+      // By its path: a bare name would also find another ABI's install in a folder above.
+      const Database = from(join(SQLITE_CACHE, 'node_modules', 'better-sqlite3'));
+      new Database(':memory:').close(); // the native part loads here: a build for another Node fails now
+      return Database;
     } catch (err) {
       return err;
     }
@@ -31,8 +35,12 @@ export function loadSqlite(log) {
   log(`installing better-sqlite3 into ${SQLITE_CACHE} (built from source, ~3 minutes, once) …`);
   mkdirSync(SQLITE_CACHE, { recursive: true });
   // npm 11 runs no install scripts unless allowed; this package's build is its install script.
+  // Built against the Node that runs the bench (its headers beside it when it has them, as the
+  // registry's node packages do), not the one npm itself runs on.
+  const headers = join(dirname(dirname(process.execPath)), 'include', 'node');
+  const target = existsSync(headers) ? { npm_config_nodedir: dirname(dirname(headers)) } : { npm_config_target: process.versions.node };
   const npm = spawnSync('npm', ['install', '--prefix', SQLITE_CACHE, '--no-save', '--no-audit', '--no-fund', '--foreground-scripts', 'better-sqlite3@12'], {
-    env: { ...process.env, npm_config_ignore_scripts: 'false' },
+    env: { ...process.env, npm_config_ignore_scripts: 'false', ...target },
     encoding: 'utf8',
     timeout: 15 * 60_000,
   });

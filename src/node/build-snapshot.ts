@@ -1,7 +1,7 @@
 // buildSnapshot: content tree → validated model → Snapshot, or a ContentError listing every problem.
 import { ContentError } from './content/issues.js';
 import type { TimestampSource } from './content/git-times.js';
-import { loadContentIsolated } from './content/isolated.js';
+import { loadContentIsolated } from './load-path.js';
 import { isContentTree, writeContentTree, type ContentTree } from './content/tree.js';
 import { createSnapshot } from '../core/snapshot/create.js';
 import type { Snapshot } from '../core/model/types.js';

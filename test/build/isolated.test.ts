@@ -1,5 +1,5 @@
-// buildOutputIsolated(): the compiled build worker (lib/ is compiled by test/global-setup.ts) loads,
-// builds and writes in its own thread, and reports the same events as a build in this thread —
+// buildOutputIsolated(): the compiled load process (lib/ is compiled by test/global-setup.ts) loads,
+// builds and writes in its own process, and reports the same events as a build in this thread —
 // content errors with their file, line and field included.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -8,13 +8,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { buildOutputIsolated as BuildIsolated } from '../../src/node/output/build-isolated.js';
+import type { buildOutputIsolated as BuildIsolated } from '../../src/node/load-path.js';
 import { buildOutput, type BuildEvent, type BuildOptions } from '../../src/node/output/build-output.js';
 import { writeTree } from '../content/helpers.js';
 import { listFiles } from '../snapshot/fixture.js';
 
-const compiled = (): Promise<{ buildOutputIsolated: typeof BuildIsolated }> => import(pathToFileURL(resolve('lib/node/output/build-isolated.js')).href);
-const always = { files: 0, bytes: 0 }; // limits of zero: the worker even for a small tree
+const compiled = (): Promise<{ buildOutputIsolated: typeof BuildIsolated }> => import(pathToFileURL(resolve('lib/node/load-path.js')).href);
+const always = { inThreadUpTo: { files: 0, bytes: 0 } }; // limits of zero: the load process even for a small tree
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-build-isolated-'));
 afterAll(() => rm(work, { recursive: true, force: true }));
@@ -25,7 +25,7 @@ const options = (out: string, more: Partial<BuildOptions> = {}): BuildOptions =>
 const record = (into: BuildEvent[]) => (e: BuildEvent) => void (e.kind !== 'progress' && into.push(e));
 
 describe('buildOutputIsolated', () => {
-  it('builds the sample in the worker: the same events and the same bytes as in this thread', async () => {
+  it('builds the sample in the load process: the same events and the same bytes as in this thread', async () => {
     const { buildOutputIsolated } = await compiled();
     const inWorker: BuildEvent[] = [];
     const here: BuildEvent[] = [];
@@ -38,7 +38,7 @@ describe('buildOutputIsolated', () => {
     expect(readFileSync(join(work, 'w.json'), 'utf8')).toBe(readFileSync(join(work, 'h.json'), 'utf8'));
   });
 
-  it('reports content errors from the worker with file, line and field, and writes nothing', async () => {
+  it('reports content errors from the load process with file, line and field, and writes nothing', async () => {
     const { buildOutputIsolated } = await compiled();
     const root = writeTree({
       'p/project.yaml': 'id: p\npublic: true\n',

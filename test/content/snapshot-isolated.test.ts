@@ -6,14 +6,14 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { generateContent } from '../../scripts/generate-content.mjs';
-import type { loadSnapshotIsolated as LoadSnapshot } from '../../src/node/content/isolated.js';
+import type { loadSnapshotIsolated as LoadSnapshot } from '../../src/node/load-path.js';
 import { loadContent } from '../../src/node/content/load.js';
 import { createSnapshot } from '../../src/core/snapshot/create.js';
 import type { Snapshot } from '../../src/core/model/types.js';
 import { writeTree } from './helpers.js';
 
 const compiled = (): Promise<{ loadSnapshotIsolated: typeof LoadSnapshot }> =>
-  import(pathToFileURL(resolve('lib/node/content/isolated.js')).href);
+  import(pathToFileURL(resolve('lib/node/load-path.js')).href);
 
 /** Limits of zero: the child process even for a small tree (which otherwise loads in this thread). */
 const always = { inThreadUpTo: { files: 0, bytes: 0 } };

@@ -1,7 +1,8 @@
 // isSmallTree(): what decides whether startServer()/cqa build load a tree in the calling thread
 // (small) or in a worker (large). Counted like the loader lists: hidden files and _folders left out.
 import { describe, expect, it } from 'vitest';
-import { isSmallTree, SMALL_TREE } from '../../src/node/content/tree-size.js';
+import { isSmallTree } from '../../src/node/content/tree-size.js';
+import { SMALL_TREE } from '../../src/node/thresholds.js';
 import { writeTree } from './helpers.js';
 
 describe('isSmallTree', () => {

@@ -42,7 +42,7 @@ const decoder = new TextDecoder();
 function compare(model: ContentModel): { answers: number; ok: number; utf8: number } {
   const full: Snapshot = createSnapshot(model);
   const compact = createSnapshot(model, { compact: true });
-  // As the load process sends it to the server (src/node/content/load-process.ts) and it is rebuilt there.
+  // As the load process sends it to the server (src/node/load-process.ts) and it is rebuilt there.
   const { outline, records, buffers } = splitParts(compactParts(compact));
   const ownRecord = recordMaker();
   const received = (deserialize(serialize(records)) as EntryRecord[]).map(ownRecord);

@@ -41,21 +41,6 @@ export type Encoding = 'br' | 'gzip';
  */
 export function negotiateEncoding(header: string | undefined, available: readonly Encoding[]): Encoding | undefined {
   if (!header || available.length === 0) return undefined;
-  // Clients send the same few headers over and over ('gzip, deflate, br'): remembered per list of
-  // codings, at most 256 of them (a client making up new ones only costs the parse below).
-  let seen = negotiated.get(available);
-  if (!seen) negotiated.set(available, (seen = new Map()));
-  const known = seen.get(header);
-  if (known !== undefined) return known || undefined;
-  const chosen = parseAcceptEncoding(header, available);
-  if (seen.size >= 256) seen.clear();
-  seen.set(header, chosen ?? '');
-  return chosen;
-}
-
-const negotiated = new WeakMap<readonly Encoding[], Map<string, Encoding | ''>>();
-
-function parseAcceptEncoding(header: string, available: readonly Encoding[]): Encoding | undefined {
   const qs = new Map<string, number>();
   for (const part of header.split(',')) {
     const [coding = '', ...params] = part.split(';');

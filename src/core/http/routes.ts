@@ -36,23 +36,7 @@ function decodeSegment(seg: string): string | Problem | null {
   return out;
 }
 
-/** Routes of recent paths: clients ask for the same few again and again (bounded, cleared when full). */
-const recent = new Map<string, Route>();
-const RECENT_MAX = 1024;
-const RECENT_PATH_MAX = 256;
-
 export function route(rawPath: string): Route {
-  const hit = recent.get(rawPath);
-  if (hit) return hit;
-  const r = routeOf(rawPath);
-  if (rawPath.length <= RECENT_PATH_MAX) {
-    if (recent.size >= RECENT_MAX) recent.clear();
-    recent.set(rawPath, r);
-  }
-  return r;
-}
-
-function routeOf(rawPath: string): Route {
   if (rawPath === '/healthz') return { kind: 'healthz' };
   if (rawPath === '/openapi.json') return { kind: 'openapi' };
   if (rawPath.charCodeAt(0) !== 47 /* / */) return notFound(rawPath);

@@ -34,7 +34,7 @@ class CompactEntry implements EntrySnapshot {
   constructor(
     readonly record: EntryRecord,
     readonly rank: number,
-    /** undefined: the text is in the collection's bytes (posted by the load worker). */
+    /** undefined: the text is in the collection's bytes (sent by the load process). */
     private readonly own: string | undefined,
     private readonly text: CollectionText,
     readonly withTimestamps: EntrySnapshot['withTimestamps'],
@@ -153,7 +153,7 @@ export function compactProjects(projects: ReadonlyMap<string, ProjectSnapshot>):
 /**
  * A compact snapshot as plain data: the slim records, and per collection its entries' texts as
  * UTF-8 in a few large buffers. The load process builds the snapshot and sends this
- * (src/node/content/load-process.ts), so the server never holds the full records (which, with the texts
+ * (src/node/load-process.ts), so the server never holds the full records (which, with the texts
  * made from them, would set its memory's high-water mark at twice what it keeps).
  */
 export interface CompactParts {

@@ -351,7 +351,7 @@ export function assembleSnapshot(model: ContentModel, options: SnapshotOptions, 
   return finishSnapshot(model, projects, hash, baseUrl, describe, full);
 }
 
-/** The compact snapshot whose data a load worker posted (see CompactParts). */
+/** The compact snapshot whose data the load process sent (see CompactParts). */
 export function snapshotFromParts(parts: CompactParts): Snapshot {
   const { model, baseUrl, texts } = parts;
   const projects = new Map(

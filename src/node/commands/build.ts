@@ -3,7 +3,7 @@
 // content tree → static `dist/`, and/or the portable snapshot file for edge runtimes (given alone,
 // --snapshot writes only that file; the file holds token hashes and drafts, so it is never written
 // inside --out).
-// Loads and validates like buildSnapshot, in the build worker for a large tree (src/node/output/build-*.ts), prints
+// Loads and validates like buildSnapshot, in the load process for a large tree (src/node/load-path.ts), prints
 // every content error as `file:line: field: message` and exits 1 leaving the previous output
 // untouched; otherwise writes the tree atomically with writeDist. Progress is one updating
 // line on stderr when it is a terminal; NO_COLOR is honoured.
@@ -11,7 +11,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { formatIssue } from '../content/issues.js';
 import { printable } from '../printable.js';
-import { buildOutputIsolated } from '../output/build-isolated.js';
+import { buildOutputIsolated } from '../load-path.js';
 import { PRECOMPRESS_CHOICES, type Precompress } from '../output/dist-compression.js';
 import { recoverOutput } from '../output/dist-swap.js';
 import { HOST_CHOICES } from '../output/hosts/index.js';
@@ -124,7 +124,7 @@ export async function run(args: string[]): Promise<number> {
   if (writeTree && (await recoverOutput(out))) console.error(`${err.yellow('note:')} restored ${displayPath(out)}, which an interrupted build had moved aside`);
   const progress = new Progress();
   let code = 0;
-  // The build runs in a worker thread for a large tree (src/node/output/build-*.ts): its events are printed here.
+  // The build runs in the load process for a large tree (src/node/load-path.ts): its events are printed here.
   await buildOutputIsolated(
     root,
     {

@@ -5,7 +5,7 @@ import { ContentError, formatIssue } from '../content/issues.js';
 import { printable, printableJson } from '../printable.js';
 import { FAIL_STATUSES, MAX_DELAY_MS } from '../../core/http/controls.js';
 import { startServer, type RunningServer } from '../server/start.js';
-import { collectGarbage } from './serve-gc.js';
+import { collectGarbage, shrinkYoungGeneration } from './serve-gc.js';
 import { keepTickShape } from './serve-tick-shape.js';
 import { baseUrlOption, choiceOption, delayOption, headerOption, hostOption, intOption, parseCommandArgs, portOption, rateOption, TIMESTAMPS_SPEC, timestampsOption } from './args.js';
 import { contentFolder } from './content-folder.js';
@@ -103,6 +103,7 @@ export async function run(args: string[]): Promise<number> {
     throw explainListenError(err, host, port);
   }
 
+  shrinkYoungGeneration(); // what loading a large tree grew (see serve-gc.ts)
   const s = server.snapshot;
   const projects = [...s.projects.values()];
   say(`cqa: serving ${printable(content)} at ${server.url}  (snapshot ${s.hash}${values.watch ? ', watching for changes' : ''})`);

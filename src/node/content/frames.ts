@@ -1,4 +1,4 @@
-// Frames on the pipe from the load process to the server (load-process.ts → isolated.ts): a kind
+// Frames on the pipe from the load process to its caller (src/node/load-process.ts → load-path.ts): a kind
 // byte, the payload's length (6 bytes, big-endian), the payload. The reader allocates each payload
 // at its final size and copies what arrives into it, so receiving the entries' texts (~100 MiB at
 // 100,000 entries) costs no more memory than keeping them: no concatenation, no second copy.
@@ -7,7 +7,7 @@
 export const FRAME = {
   /** `{ done, total }` as JSON (at most one every 50 ms). */
   progress: 1,
-  /** The outcome without its records and buffers, v8.serialize()d (see load-process.ts). */
+  /** The outcome without its records and buffers, v8.serialize()d (LoadOutcome in load-path.ts). */
   result: 2,
   /** A batch of the entries' records, v8.serialize()d (see splitParts in src/core/snapshot/compact.ts). */
   records: 3,
@@ -15,6 +15,8 @@ export const FRAME = {
   bytes: 4,
   /** A failure of the loader itself (not content issues), v8.serialize()d. */
   error: 5,
+  /** One of `cqa build`'s events (src/node/output/build-output.ts), v8.serialize()d. */
+  event: 6,
 } as const;
 
 const HEAD = 7;

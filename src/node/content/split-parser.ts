@@ -1,14 +1,12 @@
 // A FileParser for a large tree on two threads: half of the entry files are parsed in the calling
 // thread, half on a parse thread (parse-thread.ts). Used where a large tree is loaded: the load
-// worker, the load process and cqa build's worker (src/node/output/build-worker.ts).
+// process (src/node/load-process.ts).
 import { availableParallelism } from 'node:os';
 import { fromOutcome, runJob, type FileParser, type Outcome } from './file-parser.js';
 import { loadContent, type LoadOptions, type LoadResult } from './load.js';
 import { ParseThread } from './parse-thread.js';
 import { progressGate } from './progress.js';
-
-/** Below this many files a second thread costs more (start-up, copying) than it saves. */
-const PARALLEL_MIN = 1000;
+import { PARALLEL_PARSE_FILES } from '../thresholds.js';
 
 export interface SplitParser {
   readonly parser: FileParser;
@@ -22,7 +20,7 @@ export function splitParser(): SplitParser {
   const parser: FileParser = {
     async parse(jobs) {
       const outcomes = new Map<string, Outcome>();
-      if (availableParallelism() < 2 || jobs.length < PARALLEL_MIN) return outcomes;
+      if (availableParallelism() < 2 || jobs.length < PARALLEL_PARSE_FILES) return outcomes;
       const half = jobs.length >> 1;
       const theirs = other.parse(jobs.slice(half)).catch(() => new Map<string, Outcome>()); // left to the loader
       for (const job of jobs.slice(0, half)) outcomes.set(job.abs, fromOutcome(runJob(job, false)));

@@ -1,25 +1,11 @@
-// Whether a content tree is small enough to load in the calling thread. A worker costs a fixed
-// start-up (its own isolate, the parsers' modules loaded again, the model copied back: ~40 ms idle,
-// several times that on a busy machine) and pays off only in memory: the garbage of parsing a large
-// tree stays resident in the thread that made it. Counting stops as soon as a limit is passed, so
-// asking about a large tree costs a few folders' listing, not a walk of all of it. Synchronous, as
-// the loader's own listing (files.ts): a walk of promises took ~5 ms for the 98-file sample.
+// Whether a content tree is within the limits of a load in the calling thread (SMALL_TREE,
+// src/node/thresholds.ts; above them it loads in the load process: src/node/load-path.ts).
+// Counting stops as soon as a limit is passed, so asking about a large tree costs a few folders'
+// listing, not a walk of all of it. Synchronous, as the loader's own listing (files.ts): a walk of
+// promises took ~5 ms for the 98-file sample.
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-
-export interface TreeLimits {
-  /** Files of any kind (entries, media, configuration). */
-  readonly files: number;
-  /** Bytes of the files that are parsed (Markdown, YAML, JSON); media is only probed. */
-  readonly bytes: number;
-}
-
-/**
- * Measured on 2 shared, busy cores (loads of 250 to 10,000 generated Markdown entries, median of 5):
- * in the calling thread the load took half the time or less, and left 6–35 MiB more resident memory
- * than in a worker (the parsers' modules and their garbage). Above this, memory is what counts.
- */
-export const SMALL_TREE: TreeLimits = { files: 2_000, bytes: 8 * 2 ** 20 };
+import { SMALL_TREE, type TreeLimits } from '../thresholds.js';
 
 const PARSED = /\.(md|markdown|ya?ml|json)$/i;
 

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** `name` ('./load-worker.js') resolved against `from` (the caller's import.meta.url). */
+/** `name` ('./parse-worker.js') resolved against `from` (the caller's import.meta.url). */
 export function workerScript(name: string, from: string): URL {
   const url = new URL(name, from);
   if (!from.endsWith('.ts')) return url;

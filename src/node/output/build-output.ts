@@ -1,7 +1,7 @@
 // `cqa build`'s work, from the content tree to what it writes: load and validate, build the
-// snapshot, write the snapshot file and/or the static tree. It runs in whichever thread calls it —
-// the build worker (worker.ts) for a large tree — and tells the caller what happens as plain-data
-// events, so the caller (src/node/commands/build.ts) prints the same messages wherever it ran.
+// snapshot, write the snapshot file and/or the static tree. It runs wherever it is called — the
+// load process for a large tree (src/node/load-path.ts) — and tells the caller what happens as
+// plain-data events, so the caller (src/node/commands/build.ts) prints the same messages wherever it ran.
 import type { FileParser } from '../content/file-parser.js';
 import type { TimestampSource } from '../content/git-times.js';
 import { loadContent } from '../content/load.js';

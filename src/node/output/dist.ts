@@ -12,6 +12,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { writeLargeDocument } from './dist-large.js';
+import { PARALLEL_DOCUMENTS, STREAM_DOCUMENT_CHARS } from '../thresholds.js';
 import { workerScript } from '../content/worker-script.js';
 import { brotliOptions, GZIP_LEVEL, PRECOMPRESS_CHOICES, siblingsOf, type Precompress, type Siblings } from './dist-compression.js';
 import { DistPool } from './dist-pool.js';
@@ -63,16 +64,9 @@ const COMPRESS_IN_FLIGHT = 16;
 const COPY_CONCURRENCY = 8;
 /** Thumbnails being made at once (each one keeps a decoded image in memory). */
 const THUMB_CONCURRENCY = 4;
-/** From this many documents on, they are written by one worker thread per core (see dist-worker.ts). */
-const PARALLEL_DOCUMENTS = 2000;
 /** Documents per batch sent to a worker (dist-pool.ts), or fewer when they reach BATCH_CHARS. */
 const BATCH_DOCUMENTS = 256;
 const BATCH_CHARS = 2 ** 20;
-/**
- * Documents longer than this are streamed (dist-large.ts): V8's longest string is 2^29 − 24
- * characters, and one buffer of a GB would double what the writer holds.
- */
-const STREAM_FROM = 64 * 2 ** 20;
 // A function, not a constant: resolving it at import time breaks bundles for runtimes where
 // import.meta.url is not a file URL (importing the main entry must evaluate no Node-only code).
 const distWorker = () => workerScript('./dist-worker.js', import.meta.url);
@@ -103,11 +97,11 @@ function piecesOf(snapshot: Snapshot, job: DocumentJob): readonly string[] {
   return pieces;
 }
 
-/** The document as one string, or undefined when it is longer than STREAM_FROM (streamed instead). */
+/** The document as one string, or undefined when it is longer than STREAM_DOCUMENT_CHARS (streamed instead). */
 function joined(pieces: readonly string[]): string | undefined {
   let length = 0;
   for (const p of pieces) length += p.length;
-  if (length > STREAM_FROM) return undefined;
+  if (length > STREAM_DOCUMENT_CHARS) return undefined;
   return pieces.length === 1 ? pieces[0] : pieces.join('');
 }
 
@@ -285,7 +279,7 @@ function depth(rel: string): number {
 // plain synchronous open/write/close beats promise-based fs with any concurrency (no thread-pool
 // hop per call). Small trees are written by this thread while gzip/brotli run on libuv's thread
 // pool, largest document first; from PARALLEL_DOCUMENTS on, one worker thread per core writes and
-// compresses its share synchronously (dist-worker.ts): 10,000 entries in 2.5 s instead of 3 s.
+// compresses its share synchronously (dist-worker.ts; what it buys: docs/benchmarks.md).
 
 /** Runs `task` over `items` with at most `limit` in flight; the first failure rejects (after the others settle). */
 export async function eachLimit<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
@@ -360,7 +354,7 @@ class TreeWriter {
 
   /**
    * JSON documents with their .gz/.br siblings (if any): in worker threads for large trees. Each
-   * is made from its pieces when it is written; one longer than STREAM_FROM is streamed instead.
+   * is made from its pieces when it is written; one longer than STREAM_DOCUMENT_CHARS is streamed instead.
    */
   async documents(jobs: readonly DocumentJob[], piecesOf: (job: DocumentJob) => readonly string[]): Promise<void> {
     const threads = Math.min(availableParallelism(), 4);

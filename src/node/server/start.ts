@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { loadSnapshotIsolated } from '../content/isolated.js';
+import { loadSnapshotIsolated } from '../load-path.js';
 import type { TimestampSource } from '../content/git-times.js';
 import { createContentLoader } from '../content/load.js';
 import { openParseCache } from '../content/parse-cache.js';
@@ -26,7 +26,7 @@ import { isContentTree, writeContentTree, type ContentTree, type WrittenTree } f
 import { Overrides } from '../../core/http/overrides.js';
 import { RequestWaiters } from '../../core/http/request-waiter.js';
 import { createNodeListener, nodePlatform } from './node.js';
-import { reportingSlowQueries } from '../../core/http/slow-query.js';
+import { reportingSlowQueries } from './slow-query.js';
 
 export interface StartServerOptions extends HttpOptions {
   /**
@@ -123,8 +123,8 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   const build = async (changes?: readonly string[]): Promise<{ snapshot: Snapshot } | { issues: readonly ContentIssue[] }> => {
     if (!hasContent) throw new Error('no content to build');
     const opts = baseUrl !== undefined ? { baseUrl } : {};
-    // Without --watch nothing else keeps the records: the load worker makes the compact snapshot
-    // (snapshot/compact.ts), and this thread never holds the full records.
+    // Without --watch nothing else keeps the records: the compact snapshot (snapshot/compact.ts) is
+    // made where the tree is loaded (the load process for a large tree: load-path.ts).
     const parseCache = options.parseCache && !watchLoader ? { parseCache: openParseCache(root) } : {};
     const loaded = watchLoader ? await watchLoader.load(changes) : await loadSnapshotIsolated(root, { ...opts, ...parseCache, ...timestamps });
     if (loaded.issues.length > 0) return { issues: loaded.issues };

@@ -1,10 +1,8 @@
 // startServer({ onSlowQuery }): tells the caller when a query kept the engine busy, once its answer
 // is sent. `cqa serve` collects garbage then (src/node/commands/serve-gc.ts); the library itself never
 // touches the runtime. Only the engine is timed: an answer from the caches never reaches it.
-import type { QueryEngine } from './core.js';
-
-/** A query that took this long built something large (columns, orders, ranks). */
-export const SLOW_QUERY_MS = 250;
+import type { QueryEngine } from '../../core/http/core.js';
+import { SLOW_QUERY_MS } from '../thresholds.js';
 
 export function reportingSlowQueries(engine: QueryEngine, onSlowQuery: (ms: number) => void): QueryEngine {
   const timed =

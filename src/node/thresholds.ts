@@ -1,0 +1,37 @@
+// Every number that makes cqa take another path or mode, with why in a line; what each one buys,
+// measured: docs/benchmarks.md. The load path they choose: docs/architecture.md#load-path-and-thresholds.
+import { totalmem } from 'node:os';
+
+export interface TreeLimits {
+  /** Files of any kind (entries, media, configuration). */
+  readonly files: number;
+  /** Bytes of the files that are parsed (Markdown, YAML, JSON); media is only probed. */
+  readonly bytes: number;
+}
+
+/**
+ * A tree within both limits loads in the calling thread; above either, in the load process: the
+ * process costs a fixed start-up, and pays off only in the memory that parsing a large tree leaves.
+ */
+export const SMALL_TREE: TreeLimits = { files: 2_000, bytes: 8 * 2 ** 20 };
+
+/** The load process's V8 heap in MiB: 60 % of the machine, at least V8's 4 GiB (a million entries need more). */
+export const loaderHeapMb = (): number => Math.max(4096, Math.floor((totalmem() / 2 ** 20) * 0.6));
+
+/** From this many entry files on, the load process parses half of them on a second thread (below, its start-up costs more than it saves). */
+export const PARALLEL_PARSE_FILES = 1_000;
+
+/** From this many documents on, `cqa build` writes them from a pool of worker threads (below, their start-up costs more). */
+export const PARALLEL_DOCUMENTS = 2_000;
+
+/** Documents longer than this are streamed in chunks: V8's longest string is 2^29 − 24 characters. */
+export const STREAM_DOCUMENT_CHARS = 64 * 2 ** 20;
+
+/** A query that kept the engine this long built large columns and orders: `cqa serve` collects garbage after it. */
+export const SLOW_QUERY_MS = 250;
+
+/** …if the heap holds at least this much (a smaller one is marked quickly: left to V8). */
+export const COLLECT_FROM_HEAP_BYTES = 256 * 2 ** 20;
+
+/** After loading, `cqa serve` shrinks a young generation grown past this (it is ~16 MiB or less for a small tree). */
+export const SHRINK_YOUNG_FROM_BYTES = 48 * 2 ** 20;
