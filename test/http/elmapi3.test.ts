@@ -252,6 +252,35 @@ describe.each([
   });
 });
 
+describe('warnings in the request journal; strict for every project', () => {
+  it('server.requests() carries the X-Cqa-Warning texts of each answer (none: no key)', async () => {
+    server.clearRequests();
+    const warned = await sdk('/products', { where: { colour: 'red' }, sort: 'price:desc' });
+    await sdk('/products');
+    const [one, two] = server.requests();
+    expect(one?.warnings).toEqual(warned.warning?.split(' | '));
+    expect(one?.warnings).toEqual([expect.stringContaining("no field 'colour'"), expect.stringContaining('add paginate=N')]);
+    expect(two?.warnings).toBeUndefined();
+    expect(two && 'warnings' in two).toBe(false);
+  });
+
+  it('startServer({ strict: true }) (cqa serve --strict) makes every elmapi3 project strict; other dialects unchanged', async () => {
+    const strict = await startServer({ snapshot, host: '127.0.0.1', port: 0, strict: true });
+    try {
+      const r = await superagent.get(`${strict.url}/api/products`).set({ accept: 'application/json', 'project-id': SHOP, authorization: `Bearer ${TOKEN}` }).query({ where: { colour: 'red' } }).ok(() => true);
+      expect(r.status).toBe(422);
+      expect(r.body.errors['where[colour]'][0]).toContain("no field 'colour'");
+      expect(strict.requests()[0]?.warnings?.[0]).toContain("no field 'colour'");
+      const clean = await superagent.get(`${strict.url}/api/products`).set({ accept: 'application/json', 'project-id': SHOP, authorization: `Bearer ${TOKEN}` }).ok(() => true);
+      expect(clean.status).toBe(200);
+      const demo = await fetch(`${strict.url}/api/demo/posts?limit=1`, { headers: { accept: 'application/json', authorization: 'Bearer demo-token' } });
+      expect(demo.status).toBe(200);
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
 describe('an edge handler made without the elmapi3 routes', () => {
   it('answers a v3 request 501 naming the option, and the other dialects as before', async () => {
     const plain = createHandler(snapshot);

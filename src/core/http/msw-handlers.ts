@@ -7,6 +7,7 @@ import type { ContentTree } from '../model/content-tree.js';
 import { type ControlOptions, Controls } from './controls.js';
 import type { HttpOptions } from './core.js';
 import { type FetchHandler, wasInjected } from './fetch.js';
+import { warningTexts } from './elmapi3/warnings.js';
 import { Journal, queryObject, type RequestRecord, responseRecord, safeHeaders, safeUrl } from './journal.js';
 import { type OverrideAnswer, type OverrideFunction, Overrides } from './overrides.js';
 import { type RequestPredicate, RequestWaiters, type WaitOptions } from './request-waiter.js';
@@ -122,6 +123,7 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
       response.headers.forEach((v, k) => {
         sent[k] = v;
       });
+      const warned = warningTexts(response.headers.get('x-cqa-warning'));
       const record: RequestRecord = {
         time,
         ...request0,
@@ -129,6 +131,7 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
         status: response.status,
         ms: Math.round((performance.now() - start) * 10) / 10,
         injected: wasInjected(response),
+        ...(warned.length > 0 ? { warnings: warned } : {}),
         response: responseRecord(response.status, sent, await bodyText(response)),
       };
       journal.add(record);

@@ -68,7 +68,7 @@ function segmentsOf(path: string): string[] | undefined {
  * The v3 answer, or undefined: not a v3 request (no elmapi3 project in the snapshot, or the
  * path/header names a project of another dialect), so the caller routes it as today.
  */
-export function elmapi3Routes(snapshot: Snapshot, req: V3Request, sha256Hex: Hash, nameKnownToday: (path: string) => boolean): V3Answer | undefined {
+export function elmapi3Routes(snapshot: Snapshot, req: V3Request, sha256Hex: Hash, nameKnownToday: (path: string) => boolean, strictAll = false): V3Answer | undefined {
   if (!anyV3(snapshot)) return undefined;
   const segs = segmentsOf(req.path);
   if (!segs) return undefined;
@@ -87,7 +87,7 @@ export function elmapi3Routes(snapshot: Snapshot, req: V3Request, sha256Hex: Has
     const route = `api${segs.length ? '/' + segs.join('/') : ''}`;
     return { status: 405, body: JSON.stringify({ message: `The ${req.method} method is not supported for route ${route}. Supported methods: GET, HEAD.` }, null, 4), warnings: [], private: false };
   }
-  return answer(project, segs, req, sha256Hex);
+  return answer(project, segs, req, sha256Hex, strictAll);
 }
 
 interface Access {
@@ -121,7 +121,7 @@ function origin(req: V3Request): string {
   return `${proto}://${/^[A-Za-z0-9.:[\]-]+$/.test(host) ? host : 'localhost'}`;
 }
 
-function answer(project: ProjectSnapshot, segs: string[], req: V3Request, sha256Hex: Hash): V3Answer {
+function answer(project: ProjectSnapshot, segs: string[], req: V3Request, sha256Hex: Hash, strictAll: boolean): V3Answer {
   const who = access(project, req, sha256Hex);
   if ('status' in who) return who;
   const index = projectIndex(project);
@@ -132,7 +132,7 @@ function answer(project: ProjectSnapshot, segs: string[], req: V3Request, sha256
   }
   for (const d of q.dropped) warn.add('query', d);
   const done = (a: Answer): V3Answer => {
-    const strict = project.record.strict && warn.list.length > 0 && a.status < 500;
+    const strict = (strictAll || project.record.strict === true) && warn.list.length > 0 && a.status < 500;
     if (strict) return { status: 422, body: validationBody(warn.list), warnings: warn.list, private: who.token };
     const body = 'json' in a ? phpJson(a.json) : a.status >= 500 ? JSON.stringify({ message: a.message }, null, 4) : phpJson({ message: a.message });
     return { status: a.status, body, warnings: warn.list, private: who.token };
@@ -240,3 +240,6 @@ function versionJson(e: import('../../model/model.js').EntryRecord, _slug: strin
 
 /** The v3 route table as a request core option (HttpOptions.elmapi3). */
 export type Elmapi3Routes = typeof elmapi3Routes;
+
+/** The route table with every elmapi3 project strict, as `strict: true` makes one (`cqa serve --strict`). */
+export const strictElmapi3Routes: Elmapi3Routes = (snapshot, req, sha256Hex, nameKnownToday) => elmapi3Routes(snapshot, req, sha256Hex, nameKnownToday, true);
