@@ -267,11 +267,11 @@ describe('warnings in the request journal; strict for every project', () => {
   it('startServer({ strict: true }) (cqa serve --strict) makes every elmapi3 project strict; other dialects unchanged', async () => {
     const strict = await startServer({ snapshot, host: '127.0.0.1', port: 0, strict: true });
     try {
-      const r = await superagent.get(`${strict.url}/api/products`).set({ accept: 'application/json', 'project-id': SHOP, authorization: `Bearer ${TOKEN}` }).query({ where: { colour: 'red' } }).ok(() => true);
+      const r = await superagent.get(`${strict.url}/api/products`).set('Accept', 'application/json').set('project-id', SHOP).set('Authorization', `Bearer ${TOKEN}`).query({ where: { colour: 'red' } }).ok(() => true);
       expect(r.status).toBe(422);
       expect(r.body.errors['where[colour]'][0]).toContain("no field 'colour'");
       expect(strict.requests()[0]?.warnings?.[0]).toContain("no field 'colour'");
-      const clean = await superagent.get(`${strict.url}/api/products`).set({ accept: 'application/json', 'project-id': SHOP, authorization: `Bearer ${TOKEN}` }).ok(() => true);
+      const clean = await superagent.get(`${strict.url}/api/products`).set('Accept', 'application/json').set('project-id', SHOP).set('Authorization', `Bearer ${TOKEN}`).ok(() => true);
       expect(clean.status).toBe(200);
       const demo = await fetch(`${strict.url}/api/demo/posts?limit=1`, { headers: { accept: 'application/json', authorization: 'Bearer demo-token' } });
       expect(demo.status).toBe(200);
