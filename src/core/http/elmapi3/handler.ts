@@ -132,7 +132,8 @@ function answer(project: ProjectSnapshot, segs: string[], req: V3Request, sha256
   }
   for (const d of q.dropped) warn.add('query', d);
   const done = (a: Answer): V3Answer => {
-    const strict = (strictAll || project.record.strict === true) && warn.list.length > 0 && a.status < 500;
+    // Strict: every silent quirk is a 422, and so is an array where v3 reads one string (its 500).
+    const strict = (strictAll || project.record.strict === true) && warn.list.length > 0;
     if (strict) return { status: 422, body: validationBody(warn.list), warnings: warn.list, private: who.token };
     const body = 'json' in a ? phpJson(a.json) : a.status >= 500 ? JSON.stringify({ message: a.message }, null, 4) : phpJson({ message: a.message });
     return { status: a.status, body, warnings: warn.list, private: who.token };
@@ -140,7 +141,10 @@ function answer(project: ProjectSnapshot, segs: string[], req: V3Request, sha256
   const o = origin(req);
   const [first, second, third, fourth] = segs;
 
-  if (first === undefined) return done(projectAnswer(index, q));
+  if (first === undefined) {
+    if (q.params.get('with') instanceof Map) warn.add('with', 'with must be one string like with=collections,fields (an array is a 500 in ElmapiCMS)');
+    return done(projectAnswer(index, q));
+  }
   if (first === 'collections') {
     if (segs.length === 1) return done({ status: 200, json: [...index.collections.values()].map((c) => collectionJson(c, false)) });
     if (segs.length === 2) {
@@ -156,7 +160,10 @@ function answer(project: ProjectSnapshot, segs: string[], req: V3Request, sha256
   }
   const col = index.collections.get(first);
   const draftAsked = str(q.params, 'state') === 'draft';
-  if (q.params.get('state') instanceof Map) return done({ status: 500, message: 'Server Error' });
+  if (q.params.get('state') instanceof Map) {
+    warn.add('state', 'state must be one string: state=draft (an array is a 500 in ElmapiCMS)');
+    return done({ status: 500, message: 'Server Error' });
+  }
   if (draftAsked && !who.drafts) {
     // cqa's promise: drafts need a token with the drafts scope (v3 lets any reader ask).
     return message(403, 'Forbidden.', [{ param: 'state', text: "state=draft needs a token with the 'drafts' scope in this mock (ElmapiCMS itself lets any reader ask): use such a token" }], who.token);
