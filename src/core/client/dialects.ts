@@ -53,4 +53,47 @@ const elmapi: ClientDialect = {
   },
 };
 
-export const CLIENT_DIALECTS: Readonly<Record<DialectName, ClientDialect>> = { cqa, elmapi };
+/** Where conditions as ElmapiCMS v3 reads them: `null` → `[null]`, `'not_null'` → `[not_null]`, in groups and `or` too. */
+function v3Conditions(group: unknown): unknown {
+  if (typeof group !== 'object' || group === null || Array.isArray(group)) return group;
+  const out: Record<string, unknown> = {};
+  for (const [name, cond] of Object.entries(group)) {
+    if (name === 'or' && Array.isArray(cond)) out.or = cond.map(v3Conditions);
+    else if (cond === null) out[name] = { null: true };
+    else if (cond === 'not_null') out[name] = { not_null: true };
+    else out[name] = cond;
+  }
+  return out;
+}
+
+/**
+ * Today's ElmapiCMS: bare arrays and entries, `{"count": n}`; a singleton's list route answers its
+ * one entry. Its query has no `fields=` and no both-states mode; relation filters go in `where`.
+ */
+const elmapi3: ClientDialect = {
+  item: (json) => json,
+  list: (json) => json,
+  listItems: (json) => (Array.isArray(json) ? json : typeof json === 'object' && json !== null && 'data' in json ? (json as { data: unknown[] }).data : [json]),
+  count: (json) => {
+    if (typeof json === 'object' && json !== null && typeof (json as { count?: unknown }).count === 'number') return (json as { count: number }).count;
+    throw new TypeError('count: the answer has no "count": a singleton collection answers its one entry (ElmapiCMS ignores count there); use first()');
+  },
+  query(q) {
+    if (q === undefined) return q;
+    if (q.fields !== undefined) throw new TypeError("fields: ElmapiCMS v3 has no fields= (every field is answered); leave out the ones you do not want with exclude: ['…']");
+    let state = q.state;
+    if (state === 'with_draft') throw new TypeError("state: ElmapiCMS v3 answers drafts or published entries, never both; use state: 'only_draft' (sent as state=draft) or leave it out");
+    if (state === 'only_draft') state = 'draft';
+    else if (state === 'published') state = undefined;
+    let where = Array.isArray(q.where) ? q.where.map(v3Conditions) : v3Conditions(q.where);
+    if (q.whereRelation !== undefined) {
+      // v3 filters relations inside where: where[rel][field]=v.
+      const rel = q.whereRelation as Record<string, unknown>;
+      where = Array.isArray(where) ? [...where, rel] : where === undefined ? rel : [where, rel];
+    }
+    const { whereRelation: _r, state: _s, where: _w, ...rest } = q;
+    return { ...rest, ...(where !== undefined ? { where } : {}), ...(state !== undefined ? { state } : {}) };
+  },
+};
+
+export const CLIENT_DIALECTS: Readonly<Record<DialectName, ClientDialect>> = { cqa, elmapi, elmapi3 };
