@@ -55,14 +55,9 @@ const elmapi: ClientDialect = {
 
 /** Where conditions as ElmapiCMS v3 reads them: `null` → `[null]`, `'not_null'` → `[not_null]`, in groups and `or` too. */
 function v3Conditions(group: unknown): unknown {
-  if (typeof group !== 'object' || group === null || Array.isArray(group)) return group;
+  if (!group || typeof group !== 'object' || Array.isArray(group)) return group;
   const out: Record<string, unknown> = {};
-  for (const [name, cond] of Object.entries(group)) {
-    if (name === 'or' && Array.isArray(cond)) out.or = cond.map(v3Conditions);
-    else if (cond === null) out[name] = { null: true };
-    else if (cond === 'not_null') out[name] = { not_null: true };
-    else out[name] = cond;
-  }
+  for (const [k, c] of Object.entries(group)) out[k] = k === 'or' && Array.isArray(c) ? c.map(v3Conditions) : c === null ? { null: 1 } : c === 'not_null' ? { not_null: 1 } : c;
   return out;
 }
 
@@ -73,16 +68,17 @@ function v3Conditions(group: unknown): unknown {
 const elmapi3: ClientDialect = {
   item: (json) => json,
   list: (json) => json,
-  listItems: (json) => (Array.isArray(json) ? json : typeof json === 'object' && json !== null && 'data' in json ? (json as { data: unknown[] }).data : [json]),
+  listItems: (json) => (Array.isArray(json) ? json : [json]),
   count: (json) => {
-    if (typeof json === 'object' && json !== null && typeof (json as { count?: unknown }).count === 'number') return (json as { count: number }).count;
-    throw new TypeError('count: the answer has no "count": a singleton collection answers its one entry (ElmapiCMS ignores count there); use first()');
+    const n = (json as { count?: unknown }).count;
+    if (typeof n === 'number') return n;
+    throw new TypeError('count: a singleton answers its one entry; use first()');
   },
   query(q) {
     if (q === undefined) return q;
-    if (q.fields !== undefined) throw new TypeError("fields: ElmapiCMS v3 has no fields= (every field is answered); leave out the ones you do not want with exclude: ['…']");
+    if (q.fields !== undefined) throw new TypeError('fields: elmapi3 has no fields=; use exclude');
     let state = q.state;
-    if (state === 'with_draft') throw new TypeError("state: ElmapiCMS v3 answers drafts or published entries, never both; use state: 'only_draft' (sent as state=draft) or leave it out");
+    if (state === 'with_draft') throw new TypeError("state: elmapi3 has no with_draft; use 'only_draft'");
     if (state === 'only_draft') state = 'draft';
     else if (state === 'published') state = undefined;
     let where = Array.isArray(q.where) ? q.where.map(v3Conditions) : v3Conditions(q.where);

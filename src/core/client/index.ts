@@ -13,7 +13,7 @@ import { CLIENT_DIALECTS } from './dialects.js';
 import { checkQueryKeys, type QueryMethod } from './query-keys.js';
 import { queryString, type QueryObject } from './query-string.js';
 import { ServerSource, type Fetch, type Source } from './source.js';
-import { entryIdProblem, mediaIdProblem, rawPathProblem, slugProblem, type SegmentProblem } from './segments.js';
+import { entryIdProblem, mediaIdProblem, rawPathProblem, slugProblem, UUID, type SegmentProblem } from './segments.js';
 import { StaticSource, type Revalidate } from './static.js';
 import type {
   AnyElmapi3Project,
@@ -169,9 +169,7 @@ export function createClient(options: ClientOptions): unknown {
     throw new TypeError(`createClient: mode 'static' does not support the ${dialectName} dialect yet; use mode 'server' (cqa serve, or cqa preview for a built tree's plain documents)`);
   }
   if (typeof options.project !== 'string' || !PROJECT_ID.test(options.project)) invalid('project', 'a project id (letters, digits, _ and -)', options.project);
-  if (v3 && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(options.project)) {
-    invalid('project', 'the project uuid of an elmapi3 project (36 characters, lower-case, hyphenated: the id in its project.yaml)', options.project);
-  }
+  if (v3 && !UUID.test(options.project)) invalid('project', 'the uuid of an elmapi3 project', options.project);
   const source: Source =
     options.mode === 'static'
       ? new StaticSource(base, options.project, doFetch, options.maxLimit, revalidateOption(options.revalidate))
@@ -215,9 +213,7 @@ export function createClient(options: ClientOptions): unknown {
       return d.item(await get(`${col(collection)}/${String(id)}`, qs('entry', query as QueryObject))) as never;
     },
     media: async (query) => {
-      if (v3 && typeof query === 'object' && query !== null && Object.values(query).some((v) => v !== undefined)) {
-        throw new TypeError("media(): ElmapiCMS v3's /api/files takes paginate, page, search and type, not a query object: pass them as a query string ('paginate=50&page=2&type=image')");
-      }
+      if (v3 && typeof query === 'object') throw new TypeError("media(): elmapi3 takes a query string ('paginate=50')");
       return d.list(await get(mediaPath, qs('media', query as QueryObject))) as never;
     },
     mediaItem: async (id) => {
