@@ -121,8 +121,8 @@ function origin(req: V3Request): string {
   return `${proto}://${/^[A-Za-z0-9.:[\]-]+$/.test(host) ? host : 'localhost'}`;
 }
 
-function answer(project: ProjectSnapshot, segs: string[], req: V3Request, sha256Hex: Hash, strictAll: boolean): V3Answer {
-  const who = access(project, req, sha256Hex);
+function answer(project: ProjectSnapshot, segs: string[], req: V3Request, sha256Hex: Hash, strictAll: boolean, given?: { who: Access; origin: string }): V3Answer {
+  const who = given?.who ?? access(project, req, sha256Hex);
   if ('status' in who) return who;
   const index = projectIndex(project);
   const q: PhpQuery = parsePhpQuery(req.query);
@@ -138,7 +138,7 @@ function answer(project: ProjectSnapshot, segs: string[], req: V3Request, sha256
     const body = 'json' in a ? phpJson(a.json) : a.status >= 500 ? JSON.stringify({ message: a.message }, null, 4) : phpJson({ message: a.message });
     return { status: a.status, body, warnings: warn.list, private: who.token };
   };
-  const o = origin(req);
+  const o = given?.origin ?? origin(req);
   const [first, second, third, fourth] = segs;
 
   if (first === undefined) {
@@ -243,6 +243,17 @@ function filesList(index: ProjectIndex, q: PhpQuery, o: string, path: string): A
 function versionJson(e: import('../../model/model.js').EntryRecord, _slug: string, _index: ProjectIndex): { [k: string]: Json } | undefined {
   if (e.draft) return undefined;
   return { uuid: e.id, version_number: 1, label: null, description: null, locale: e.locale, translation_group_id: null, published_at: iso8601(e.published_at), created_at: iso8601(e.created_at), updated_at: iso8601(e.updated_at), is_current_published: true, created_by: null };
+}
+
+/**
+ * The answer to a GET of `path` (`/api`, `/api/products`, …, no query) as a reader with a token
+ * of the project (no drafts) gets it, with `origin` before every absolute URL ('' for root-relative
+ * ones): what `cqa build --project <uuid>` writes (src/core/http/elmapi3/static.ts).
+ */
+export function staticAnswer(project: ProjectSnapshot, path: string, origin: string): V3Answer {
+  const segs = segmentsOf(path) ?? [];
+  const req: V3Request = { method: 'GET', path, query: '', headers: {} };
+  return answer(project, segs, req, () => '', false, { who: { token: true, drafts: false }, origin });
 }
 
 /** The v3 route table as a request core option (HttpOptions.elmapi3). */
