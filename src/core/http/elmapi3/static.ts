@@ -7,12 +7,6 @@ import { mediaNumber } from '../../dialects/media-number.js';
 import type { ProjectSnapshot } from '../../model/types.js';
 import { staticAnswer } from './handler.js';
 
-export interface StaticDocument {
-  /** The API path, e.g. `/api/products`. */
-  readonly path: string;
-  readonly text: string;
-}
-
 /** The API paths of the tree of `project`. */
 export function elmapi3StaticPaths(project: ProjectSnapshot): string[] {
   const paths = ['/api', '/api/collections', '/api/files'];
