@@ -47,7 +47,7 @@ describe('buildOutputIsolated', () => {
     });
     const events: BuildEvent[] = [];
     await buildOutputIsolated(root, options(join(work, 'bad')), record(events), always);
-    expect(events).toEqual([{ kind: 'loaded', issues: [expect.objectContaining({ file: 'p/posts/a.yaml', line: 1, field: 'price' })], warnings: [], needToken: [] }]);
+    expect(events).toEqual([{ kind: 'loaded', issues: [expect.objectContaining({ file: 'p/posts/a.yaml', line: 1, field: 'price' })], warnings: [], needToken: [], leftOut: [] }]);
     expect(listFiles(work).some((f) => f.startsWith('bad'))).toBe(false);
   });
 

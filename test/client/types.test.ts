@@ -41,13 +41,14 @@ describe('cqa types', () => {
     expect(logs.at(-1)).toMatch(/^✓ wrote types of 12 collections to /);
     copyFileSync('test/client/consumer.ts.txt', join(project, 'consumer.ts'));
     copyFileSync('test/client/consumer-elmapi.ts.txt', join(project, 'consumer-elmapi.ts')); // content/travel
+    copyFileSync('test/client/consumer-elmapi3.ts.txt', join(project, 'consumer-elmapi3.ts')); // content/shop3
     copyFileSync('docs/examples/typed.ts', join(project, 'typed.ts')); // the recipe of docs/client.md
     writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module' }));
     writeFileSync(
       join(project, 'tsconfig.json'),
       JSON.stringify({
         compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [], skipLibCheck: true },
-        files: ['consumer.ts', 'consumer-elmapi.ts', 'typed.ts', 'cms-types.ts'],
+        files: ['consumer.ts', 'consumer-elmapi.ts', 'consumer-elmapi3.ts', 'typed.ts', 'cms-types.ts'],
       }),
     );
     const { status, output } = tsc(project);

@@ -31,4 +31,28 @@ describe('elmapi3 content', () => {
     expect(bad.issues.map((i) => `${i.line}:${i.field}`)).toEqual(['2:season', '3:links']);
     expect(bad.issues[1]?.message).toContain("'colour' is not a field of group 'links'");
   });
+
+  it('cqa check: a collection ElmapiCMS routes itself is an error; a singleton with two entries in a locale and two assets of one name are warnings', async () => {
+    const single = 'singleton: true\nfields:\n  name: text\n';
+    const r = await load({
+      'p/project.yaml': P,
+      'p/files/a.yaml': 'title: A\n',
+      'p/collections/a.yaml': 'title: A\n',
+      'p/webhooks/a.yaml': 'title: A\n',
+      'p/site/_collection.yaml': single,
+      'p/site/a.yaml': 'name: A\n',
+      'p/site/b.yaml': 'name: B\n',
+      'p/site/b.fr.yaml': 'name: B fr\n',
+    });
+    expect(r.issues.map((i) => `${i.file}: ${i.message}`)).toEqual([
+      expect.stringMatching(/^p\/collections: a collection of an elmapi3 project cannot be called 'collections'.*rename the folder/),
+      expect.stringMatching(/^p\/files: .*ElmapiCMS answers \/api\/files with its own route/),
+    ]);
+    expect(r.warnings.map((i) => `${i.file}: ${i.message}`)).toEqual([
+      expect.stringMatching(/^p\/site\/b\.yaml: 'site' is a singleton: in locale 'en' ElmapiCMS answers one entry \(p\/site\/a\.yaml here\)/),
+      expect.stringMatching(/^p\/webhooks: ElmapiCMS answers \/api\/webhooks with its own/),
+    ]);
+    const other = await load({ 'p/project.yaml': 'id: p\nname: P\n', 'p/files/a.yaml': 'title: A\n' });
+    expect(other.issues).toEqual([]);
+  });
 });

@@ -11,6 +11,7 @@ describe('example files shown in the docs', () => {
     ['docs/contract-tests.md', 'docs/examples/msw.test.mjs'],
     ['docs/library.md', 'docs/examples/fixtures.test.mjs'],
     ['docs/openapi.md', 'docs/examples/openapi-fetch.test.mjs'],
+    ['docs/dialects.md', 'docs/examples/elmapi3-contract.test.mjs'],
   ])('%s shows %s whole', (page, file) => {
     expect(readFileSync(page, 'utf8')).toContain(`\`\`\`js\n${example(file)}\`\`\`\n`);
   });

@@ -85,7 +85,9 @@ for (const host of HOSTS) {
     const get = (path: string, headers: Record<string, string> = {}) => fetch(server.url + path, { headers: { 'accept-encoding': 'identity', ...headers }, redirect: 'manual' });
 
     it('every API path (and each .query index) answers 200, application/json; charset=utf-8, the build\'s bytes, CORS and the default Cache-Control', async () => {
-      const paths = [...snapshot.paths, ...files(dist).filter((f) => f.endsWith('.query/index.json')).map((f) => `/${f.slice(0, -'/index.json'.length)}`)];
+      // The elmapi3 project (content/shop3) is left out of a tree with other projects (built alone with --project).
+      const v3 = [...snapshot.projects.values()].filter((p) => p.record.dialect === 'elmapi3').map((p) => p.record.id);
+      const paths = [...snapshot.paths.filter((p) => !v3.includes(p.split('/')[2] as string)), ...files(dist).filter((f) => f.endsWith('.query/index.json')).map((f) => `/${f.slice(0, -'/index.json'.length)}`)];
       expect(paths.length).toBeGreaterThan(50);
       for (const path of paths) {
         const res = await get(path.split('/').map(encodeURIComponent).join('/'));

@@ -13,6 +13,7 @@ import { startServer, type RunningServer } from '../../src/node/server/start.js'
 import { createSnapshot } from '../../src/core/snapshot/create.js';
 import type { ProjectRecord } from '../../src/core/model/model.js';
 import type { Snapshot } from '../../src/core/model/types.js';
+import { violations } from './schema-check.js';
 
 const SHOP = '3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10';
 const TOKEN = 'shop3-token';
@@ -245,10 +246,100 @@ describe.each([
     }
   });
 
+  it('answers fit the OpenAPI document of the project (its operation, by status)', async () => {
+    const STRICT = '11111111-2222-4333-8444-555555555555';
+    const docOf = (id: string) => JSON.parse(snapshot.openapiOf([id]));
+    const fits = (doc: any, path: string, r: Got) => {
+      let res = doc.paths[path].get.responses[String(r.status)];
+      expect(res, `${path} ${r.status}`).toBeDefined();
+      if (res.$ref) res = res.$ref.split('/').slice(1).reduce((o: any, k: string) => o[k], doc);
+      expect(violations(r.body, res.content['application/json'].schema, doc), `${path} ${r.status}: ${r.text.slice(0, 200)}`).toEqual([]);
+    };
+    const doc = docOf(SHOP);
+    expect(doc.paths['/api'].get.parameters[0]).toMatchObject({ name: 'project-id', in: 'header', required: true, schema: { enum: [SHOP] } });
+    const about = (await call('/pages', { locale: 'en' })).body[0].uuid;
+    const cases: [string, string, Params?, string?, string?][] = [
+      ['/api', '/'],
+      ['/api', '/', { with: 'collections,fields' }],
+      ['/api/collections', '/collections'],
+      ['/api/collections/{slug}', '/collections/products'],
+      ['/api/products', '/products'],
+      ['/api/products', '/products', { timestamps: '', exclude: 'tags,size' }],
+      ['/api/products', '/products', { paginate: 2, page: 2, sort: 'price:desc' }],
+      ['/api/products', '/products', { count: '' }],
+      ['/api/products', '/products', { first: '' }],
+      ['/api/products', '/products', { state: 'draft' }],
+      ['/api/products', '/products', { where: { colour: 'red' } }],
+      ['/api/products/{uuid}', `/products/${ALPHA}`, { timestamps: '' }],
+      ['/api/products/{uuid}', '/products/00000000-0000-4000-8000-000000000000'],
+      ['/api/products', '/products', {}, '', ''],
+      ['/api/products', '/products', {}, SHOP, ''],
+      ['/api/products', '/products', { sort: { 0: 'price' } }],
+      ['/api/settings', '/settings'],
+      ['/api/pages/{uuid}', `/pages/${about}`, { translation_locale: 'fr' }],
+      ['/api/pages/{uuid}', `/pages/${about}`, { translation_locale: 'de' }],
+      ['/api/products/{uuid}/versions', `/products/${ALPHA}/versions`],
+      ['/api/products/{uuid}/versions/{version}', `/products/${ALPHA}/versions/1`],
+      ['/api/files', '/files', { paginate: 1 }],
+      ['/api/files/{identifier}', '/files/0d4c3e55-8f0a-4f7e-b2a1-5c9d6e7f8a90'],
+      ['/api/files/name/{filename}', '/files/name/shirt.png'],
+      ['/api/files/name/{filename}', '/files/name/nope.png'],
+    ];
+    const statuses = new Set<number>();
+    for (const [op, path, params = {}, project = SHOP, token = TOKEN] of cases) {
+      const r = await call(path, params, project, token);
+      statuses.add(r.status);
+      fits(doc, op, r);
+    }
+    expect([...statuses].sort()).toEqual([200, 400, 401, 404, 500]);
+    // exclude= may drop a required field: fewer keys than the schema requires (as documented there).
+    const narrowed = (await call('/products', { exclude: 'title' })).body;
+    expect(violations(narrowed, doc.paths['/api/products'].get.responses['200'].content['application/json'].schema, doc)).not.toEqual([]);
+    const strictDoc = docOf(STRICT);
+    const refused = await call('/products', { where: { colour: 'red' } }, STRICT);
+    expect(refused.status).toBe(422);
+    fits(strictDoc, '/api/products', refused);
+    // An array where v3 reads one string is its 500 (with the fix in X-Cqa-Warning); strict: a 422.
+    const array = await call('/products', { sort: { 0: 'price' } });
+    expect(array.status).toBe(500);
+    expect(array.warning).toContain('sort must be one string');
+    expect((await call('/products', { sort: { 0: 'price' } }, STRICT)).status).toBe(422);
+    expect((await call('/', { with: { 0: 'fields' } }, STRICT)).body.errors.with[0]).toContain('with=collections,fields');
+  });
+
   it('other dialects are routed as before in the same server', async () => {
     const res = await fetch(`${server.url}/api/demo`, { headers: { accept: 'application/json', authorization: 'Bearer demo-token' } });
     expect(res.status).toBe(200);
     expect(((await res.json()) as any).data.id).toBe('demo');
+  });
+});
+
+describe('warnings in the request journal; strict for every project', () => {
+  it('server.requests() carries the X-Cqa-Warning texts of each answer (none: no key)', async () => {
+    server.clearRequests();
+    const warned = await sdk('/products', { where: { colour: 'red' }, sort: 'price:desc' });
+    await sdk('/products');
+    const [one, two] = server.requests();
+    expect(one?.warnings).toEqual(warned.warning?.split(' | '));
+    expect(one?.warnings).toEqual([expect.stringContaining("no field 'colour'"), expect.stringContaining('add paginate=N')]);
+    expect(two?.warnings).toBeUndefined();
+    expect(two && 'warnings' in two).toBe(false);
+  });
+
+  it('startServer({ strict: true }) (cqa serve --strict) makes every elmapi3 project strict; other dialects unchanged', async () => {
+    const strict = await startServer({ snapshot, host: '127.0.0.1', port: 0, strict: true });
+    try {
+      const r = await superagent.get(`${strict.url}/api/products`).set('Accept', 'application/json').set('project-id', SHOP).set('Authorization', `Bearer ${TOKEN}`).query({ where: { colour: 'red' } }).ok(() => true);
+      expect(r.status).toBe(422);
+      expect(r.body.errors['where[colour]'][0]).toContain("no field 'colour'");
+      expect(strict.requests()[0]?.warnings?.[0]).toContain("no field 'colour'");
+      const clean = await superagent.get(`${strict.url}/api/products`).set('Accept', 'application/json').set('project-id', SHOP).set('Authorization', `Bearer ${TOKEN}`).ok(() => true);
+      expect(clean.status).toBe(200);
+      const demo = await fetch(`${strict.url}/api/demo/posts?limit=1`, { headers: { accept: 'application/json', authorization: 'Bearer demo-token' } });
+      expect(demo.status).toBe(200);
+    } finally {
+      await strict.close();
+    }
   });
 });
 

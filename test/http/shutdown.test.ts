@@ -84,6 +84,33 @@ describe('cqa serve (compiled)', () => {
     expect(p.out() + p.err()).not.toContain('demo-token');
   });
 
+  it('elmapi3: the X-Cqa-Warning texts in the text log and in --log json lines; --strict answers 422', async () => {
+    const v3 = { accept: 'application/json', 'project-id': '3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10', authorization: 'Bearer shop3-token' };
+    const text = cqa(['serve', 'content', '--port', '0', '--strict']);
+    const url = await waitFor(() => /http:\/\/127\.0\.0\.1:\d+/.exec(text.out())?.[0]);
+    expect(text.out()).toContain('--strict: every elmapi3 project answers 422');
+    const strict = await socketClient(url)({ path: '/api/products?where%5Bcolour%5D=red', headers: v3 });
+    expect(strict.status).toBe(422);
+    expect(JSON.parse(strict.text).errors['where[colour]'][0]).toContain("no field 'colour'");
+    const line = await waitFor(() => text.out().split('\n').find((l) => l.startsWith('GET /api/products?where')));
+    expect(line).toMatch(/^GET \/api\/products\?where%5Bcolour%5D=red 422 \d+\.\dms warning: no field 'colour' in collection 'products'/);
+    text.child.kill('SIGTERM');
+    expect(await text.exited).toBe(0);
+
+    const json = cqa(['serve', 'content', '--port', '0', '--log', 'json']);
+    const jsonUrl = await waitFor(() => /http:\/\/127\.0\.0\.1:\d+/.exec(json.err())?.[0]);
+    const get = socketClient(jsonUrl);
+    expect((await get({ path: '/api/products?where%5Bcolour%5D=red', headers: v3 })).status).toBe(200);
+    expect((await get({ path: '/api/products', headers: v3 })).status).toBe(200);
+    await waitFor(() => (json.out().split('\n').length > 2 ? 'ok' : undefined));
+    json.child.kill('SIGTERM');
+    expect(await json.exited).toBe(0);
+    const [warned, clean] = json.out().trim().split('\n').map((l) => JSON.parse(l));
+    expect(warned.warnings).toEqual([expect.stringContaining("no field 'colour' in collection 'products'")]);
+    expect(clean.warnings).toBeUndefined();
+    expect(json.out() + json.err() + text.out()).not.toContain('shop3-token');
+  });
+
   it('content errors at start: listed with file and line, exit 1', async () => {
     const dir = tempDir('cqa-bad-');
     mkdirSync(join(dir, 'x', 'posts'), { recursive: true });

@@ -56,4 +56,43 @@ const elmapi: ClientDialect = {
   },
 };
 
-export const CLIENT_DIALECTS: Readonly<Record<DialectName, ClientDialect>> = { cqa, elmapi };
+/** Where conditions as ElmapiCMS v3 reads them: `null` → `[null]`, `'not_null'` → `[not_null]`, in groups and `or` too. */
+function v3Conditions(group: unknown): unknown {
+  if (!group || typeof group !== 'object' || Array.isArray(group)) return group;
+  const out: Record<string, unknown> = {};
+  for (const [k, c] of Object.entries(group)) out[k] = k === 'or' && Array.isArray(c) ? c.map(v3Conditions) : c === null ? { null: 1 } : c === 'not_null' ? { not_null: 1 } : c;
+  return out;
+}
+
+/**
+ * Today's ElmapiCMS: bare arrays and entries, `{"count": n}`; a singleton's list route answers its
+ * one entry. Its query has no `fields=` and no both-states mode; relation filters go in `where`.
+ */
+const elmapi3: ClientDialect = {
+  item: (json) => json,
+  list: (json) => json,
+  listItems: (json) => (Array.isArray(json) ? json : [json]),
+  count: (json) => {
+    const n = (json as { count?: unknown }).count;
+    if (typeof n === 'number') return n;
+    throw new TypeError('count: a singleton answers its one entry; use first()');
+  },
+  query(q) {
+    if (q === undefined) return q;
+    if (q.fields !== undefined) throw new TypeError('fields: elmapi3 has no fields=; use exclude');
+    let state = q.state;
+    if (state === 'with_draft') throw new TypeError("state: elmapi3 has no with_draft; use 'only_draft'");
+    if (state === 'only_draft') state = 'draft';
+    else if (state === 'published') state = undefined;
+    let where = Array.isArray(q.where) ? q.where.map(v3Conditions) : v3Conditions(q.where);
+    if (q.whereRelation !== undefined) {
+      // v3 filters relations inside where: where[rel][field]=v.
+      const rel = q.whereRelation as Record<string, unknown>;
+      where = Array.isArray(where) ? [...where, rel] : where === undefined ? rel : [where, rel];
+    }
+    const { whereRelation: _r, state: _s, where: _w, ...rest } = q;
+    return { ...rest, ...(where !== undefined ? { where } : {}), ...(state !== undefined ? { state } : {}) };
+  },
+};
+
+export const CLIENT_DIALECTS: Readonly<Record<DialectName, ClientDialect>> = { cqa, elmapi, elmapi3 };

@@ -13,9 +13,10 @@ import { CLIENT_DIALECTS } from './dialects.js';
 import { checkQueryKeys, type QueryMethod } from './query-keys.js';
 import { queryString, type QueryObject } from './query-string.js';
 import { ServerSource, type Fetch, type Source } from './source.js';
-import { entryIdProblem, mediaIdProblem, rawPathProblem, slugProblem, type SegmentProblem } from './segments.js';
+import { entryIdProblem, mediaIdProblem, rawPathProblem, slugProblem, UUID, type SegmentProblem } from './segments.js';
 import { StaticSource, type Revalidate } from './static.js';
 import type {
+  AnyElmapi3Project,
   AnyElmapiProject,
   AnyProject,
   Collection,
@@ -25,6 +26,7 @@ import type {
   FieldName,
   IdOf,
   ListOf,
+  MediaListOf,
   MediaOf,
   MediaQuery,
   ProjectInfoOf,
@@ -57,8 +59,10 @@ export interface ClientOptions {
   /** Static mode: the largest `limit` accepted, as `cqa serve --max-limit` (default 1000; 0 = no cap). */
   readonly maxLimit?: number;
   /**
-   * The project's dialect (`dialect:` in its project.yaml): 'cqa' (default) or 'elmapi'. Its
-   * answers do not say which, so an `elmapi` project needs it; server mode only for now.
+   * The project's dialect (`dialect:` in its project.yaml): 'cqa' (default), 'elmapi' or
+   * 'elmapi3'. Its answers do not say which, so the others need it; server mode only for now.
+   * `elmapi3`: `project` is the project uuid, sent as the `project-id` header (requests go to
+   * `<baseUrl>/api/…` without it in the path).
    */
   readonly dialect?: DialectName;
   /**
@@ -135,9 +139,12 @@ export interface Client<P extends ProjectSchema = AnyProject> {
     id: IdOf<P>,
     query?: ItemQuery<P, C, K, T>,
   ): Promise<Entry<P, C, K, T>>;
-  /** The project's media items (the same parameters, on media attributes). */
-  media(query?: MediaQuery<MediaOf<P>> | string): Promise<ListOf<P, MediaOf<P>>>;
-  /** One media item; in `elmapi` also `name/<file name>`. */
+  /**
+   * The project's media items (the same parameters, on media attributes); in `elmapi3` a page of
+   * assets (`/api/files`: a query string such as 'paginate=50&page=2&type=image').
+   */
+  media(query?: MediaQuery<MediaOf<P>> | string): Promise<MediaListOf<P>>;
+  /** One media item; in `elmapi` and `elmapi3` also `name/<file name>`. */
   mediaItem(id: IdOf<P>): Promise<MediaOf<P>>;
   /** Any API path under `/api/<project>` ('', '/posts', '/posts/hello', …) with a raw query: the parsed JSON. */
   get(path: string, query?: string): Promise<unknown>;
@@ -150,22 +157,29 @@ export interface Client<P extends ProjectSchema = AnyProject> {
  * requires `dialect: 'elmapi'`.
  */
 export function createClient(options: ClientOptions & { readonly dialect: 'elmapi' }): Client<AnyElmapiProject>;
+export function createClient(options: ClientOptions & { readonly dialect: 'elmapi3' }): Client<AnyElmapi3Project>;
 export function createClient<S = AnyProject>(options: ClientOptions & DialectOption<ProjectOf<S>>): Client<ProjectOf<S>>;
 export function createClient(options: ClientOptions): unknown {
   const doFetch: Fetch = options.fetch ?? ((url, init) => fetch(url, init));
   const base = options.baseUrl.replace(/\/+$/, '');
   const dialectName = options.dialect ?? 'cqa';
-  const d = Object.hasOwn(CLIENT_DIALECTS, dialectName) ? CLIENT_DIALECTS[dialectName] : invalid('dialect', "'cqa' or 'elmapi'", dialectName);
+  const d = Object.hasOwn(CLIENT_DIALECTS, dialectName) ? CLIENT_DIALECTS[dialectName] : invalid('dialect', "'cqa', 'elmapi' or 'elmapi3'", dialectName);
+  const v3 = dialectName === 'elmapi3';
   if (options.mode === 'static' && dialectName !== 'cqa') {
     throw new TypeError(`createClient: mode 'static' does not support the ${dialectName} dialect yet; use mode 'server' (cqa serve, or cqa preview for a built tree's plain documents)`);
   }
   if (typeof options.project !== 'string' || !PROJECT_ID.test(options.project)) invalid('project', 'a project id (letters, digits, _ and -)', options.project);
+  if (v3 && !UUID.test(options.project)) invalid('project', 'the uuid of an elmapi3 project', options.project);
   const source: Source =
     options.mode === 'static'
       ? new StaticSource(base, options.project, doFetch, options.maxLimit, revalidateOption(options.revalidate))
       : options.mode === 'server'
-        ? new ServerSource(`${base}/api/${encodeURIComponent(options.project)}`, options.token, doFetch)
+        ? v3
+          ? new ServerSource(`${base}/api`, options.token, doFetch, { 'project-id': options.project })
+          : new ServerSource(`${base}/api/${encodeURIComponent(options.project)}`, options.token, doFetch)
         : invalid('mode', "'server' or 'static'", options.mode);
+  // elmapi3 lists assets at /api/files (always paginated), the others at /project-media.
+  const mediaPath = v3 ? '/files' : '/project-media';
 
   const get = async (path: string, query = ''): Promise<unknown> => {
     const { status, body } = await source.answer(path, query);
@@ -201,10 +215,13 @@ export function createClient(options: ClientOptions): unknown {
       checked(entryIdProblem(id, dialectName));
       return d.item(await get(`${col(collection)}/${String(id)}`, qs('entry', query as QueryObject))) as never;
     },
-    media: async (query) => d.list(await get('/project-media', qs('media', query as QueryObject))) as never,
+    media: async (query) => {
+      if (v3 && typeof query === 'object') throw new TypeError("media(): elmapi3 takes a query string ('paginate=50')");
+      return d.list(await get(mediaPath, qs('media', query as QueryObject))) as never;
+    },
     mediaItem: async (id) => {
       checked(mediaIdProblem(id, dialectName));
-      return d.item(await get(`/project-media/${String(id)}`)) as never;
+      return d.item(await get(`${mediaPath}/${String(id)}`)) as never;
     },
     get: async (path, query) => {
       checked(rawPathProblem(path));

@@ -17,9 +17,15 @@ export function slugProblem(slug: unknown): SegmentProblem {
   return { param: 'collection', detail: `collection ${shown(slug)} is not a collection slug: letters, digits, _ and - (a letter or digit first, at most 128)` };
 }
 
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 const isPositiveInteger = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
 
 export function entryIdProblem(id: unknown, dialect: DialectName): SegmentProblem {
+  if (dialect === 'elmapi3') {
+    if (typeof id === 'string' && UUID.test(id)) return undefined;
+    return { param: 'id', detail: `entry id ${shown(id)} is not an entry uuid` };
+  }
   if (typeof id === 'string' && ENTRY_ID.test(id)) return undefined;
   // The elmapi dialect also names entries by their integer ids.
   if (dialect === 'elmapi' && isPositiveInteger(id)) return undefined;
@@ -27,11 +33,11 @@ export function entryIdProblem(id: unknown, dialect: DialectName): SegmentProble
 }
 
 export function mediaIdProblem(id: unknown, dialect: DialectName): SegmentProblem {
-  if (dialect === 'elmapi') {
-    // The elmapi dialect names media by a positive integer, or as name/<path under media/>.
-    if (isPositiveInteger(id) || (typeof id === 'string' && /^[1-9]\d{0,15}$/.test(id))) return undefined;
+  if (dialect !== 'cqa') {
+    // The elmapi dialects name media by a positive integer, or as name/<path under media/>; elmapi3 also by uuid.
+    if (isPositiveInteger(id) || (typeof id === 'string' && (/^[1-9]\d{0,15}$/.test(id) || (dialect === 'elmapi3' && UUID.test(id))))) return undefined;
     if (typeof id === 'string' && id.startsWith('name/') && mediaNameProblem(id.slice(5)) === undefined) return undefined;
-    return { param: 'id', detail: `media id ${shown(id)} is not a media id of the elmapi dialect (a positive integer, or name/<path under media/>)` };
+    return { param: 'id', detail: `media id ${shown(id)} is not a media id of the ${dialect} dialect (a positive integer, ${dialect === 'elmapi3' ? 'a uuid, ' : ''}or name/<path under media/>)` };
   }
   // The names the content loader publishes (content/media-name.ts): never an empty, '.' or '..' segment.
   const problem = typeof id === 'string' ? mediaNameProblem(id) : 'it is not a string';

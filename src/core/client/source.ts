@@ -28,10 +28,12 @@ export class ServerSource implements Source {
     private readonly apiUrl: string,
     private readonly token: string | undefined,
     private readonly fetch: Fetch,
+    /** Sent with every request (elmapi3: the `project-id` header). */
+    private readonly extraHeaders: Readonly<Record<string, string>> = {},
   ) {}
 
   async answer(path: string, query: string): Promise<Answer> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept: 'application/json', ...this.extraHeaders };
     if (this.token !== undefined) headers.authorization = `Bearer ${this.token}`;
     const res = await this.fetch(`${this.apiUrl}${encodePath(path)}${query ? `?${query}` : ''}`, { headers });
     return { status: res.status, body: await res.text() };

@@ -5,7 +5,7 @@
 
 export type FieldType =
   | 'text' | 'longtext' | 'markdown' | 'richtext' | 'slug' | 'email' | 'color' | 'number' | 'boolean'
-  | 'date' | 'datetime' | 'time' | 'enumeration' | 'media' | 'relation' | 'json';
+  | 'date' | 'datetime' | 'time' | 'enumeration' | 'media' | 'relation' | 'json' | 'group';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -67,7 +67,7 @@ export interface ProjectInfo {
 // Answers of the `elmapi` dialect (docs/dialects.md): bare arrays and objects, integer ids
 
 /** How a project answers (`dialect:` in its project.yaml). */
-export type DialectName = 'cqa' | 'elmapi';
+export type DialectName = 'cqa' | 'elmapi' | 'elmapi3';
 
 export interface ElmapiTimestamps {
   /** `YYYY-MM-DD HH:MM:SS`, UTC. */
@@ -110,16 +110,83 @@ export interface AnyElmapiEntry {
   readonly [field: string]: unknown;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Answers of the `elmapi3` dialect (today's ElmapiCMS v3/4.0): `{uuid, locale, published_at, fields}`
+
+/** An asset (`/api/files…`, media fields). */
+export interface Elmapi3Asset {
+  readonly uuid: string;
+  readonly filename: string;
+  readonly mime_type: string;
+  /** Formatted: "100 bytes", "35.12 KB", "1.50 MB". */
+  readonly size: string;
+  readonly url: string;
+  readonly original_url: string | null;
+  readonly thumbnail_url: string | null;
+  readonly pending_image_processing: boolean;
+  readonly metadata: { readonly width: number | null; readonly height: number | null; readonly alt_text: string | null; readonly caption: string | null; readonly [key: string]: unknown } | null;
+}
+
+/** Added by `?timestamps`, after `fields` (`YYYY-MM-DDTHH:MM:SS+00:00`). */
+export interface Elmapi3Timestamps {
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+/** Laravel's paginate envelope: `/api/files` always, a list with `?paginate=N`. */
+export interface Elmapi3Page<T> {
+  readonly data: T[];
+  readonly links: { readonly first: string; readonly last: string; readonly prev: string | null; readonly next: string | null };
+  readonly meta: {
+    readonly current_page: number;
+    readonly from: number | null;
+    readonly last_page: number;
+    readonly links: readonly { readonly url: string | null; readonly label: string; readonly page?: number | null; readonly active: boolean }[];
+    readonly path: string;
+    readonly per_page: number;
+    readonly to: number | null;
+    readonly total: number;
+  };
+}
+
+/** `GET /api` with the project-id header. */
+export interface Elmapi3ProjectInfo {
+  readonly uuid: string;
+  readonly name: string;
+  readonly description: string | null;
+  readonly preview_url: string | null;
+  readonly default_locale: string | null;
+  readonly locales: string[];
+}
+
+/** Without generated types, an `elmapi3` project (`createClient({ …, dialect: 'elmapi3' })`). */
+export interface AnyElmapi3Project extends ProjectSchema {
+  readonly dialect: 'elmapi3';
+  readonly collections: {
+    readonly [slug: string]: { readonly entry: AnyElmapi3Entry; readonly fields: { readonly [name: string]: FieldSchema } };
+  };
+}
+
+export interface AnyElmapi3Entry {
+  readonly uuid: string;
+  readonly locale: string | null;
+  readonly published_at: string | null;
+  readonly fields: { readonly [field: string]: unknown } | [];
+}
+
 type IsElmapi<P> = P extends { readonly dialect: 'elmapi' } ? true : false;
-/** A list answer: `{ data, meta }`, or a bare array in `elmapi`. */
-export type ListOf<P, T> = IsElmapi<P> extends true ? T[] : List<T>;
-export type MediaOf<P> = IsElmapi<P> extends true ? ElmapiMedia : Media;
-export type ProjectInfoOf<P> = IsElmapi<P> extends true ? ElmapiProjectInfo : ProjectInfo;
-export type TimestampsOf<P> = IsElmapi<P> extends true ? ElmapiTimestamps : Timestamps;
-/** An entry or media id as a method takes it (`elmapi` ids are integers). */
-export type IdOf<P> = IsElmapi<P> extends true ? string | number : string;
-/** The `dialect` option a project needs: required for `elmapi`, whose documents say nothing of it. */
-export type DialectOption<P> = IsElmapi<P> extends true ? { readonly dialect: 'elmapi' } : { readonly dialect?: 'cqa' };
+type IsElmapi3<P> = P extends { readonly dialect: 'elmapi3' } ? true : false;
+/** A list answer: `{ data, meta }`, or a bare array in `elmapi` and `elmapi3`. */
+export type ListOf<P, T> = IsElmapi<P> extends true ? T[] : IsElmapi3<P> extends true ? T[] : List<T>;
+export type MediaOf<P> = IsElmapi<P> extends true ? ElmapiMedia : IsElmapi3<P> extends true ? Elmapi3Asset : Media;
+/** What `media()` answers: a list, or in `elmapi3` a page of assets (`/api/files` is always paginated). */
+export type MediaListOf<P> = IsElmapi3<P> extends true ? Elmapi3Page<Elmapi3Asset> : ListOf<P, MediaOf<P>>;
+export type ProjectInfoOf<P> = IsElmapi<P> extends true ? ElmapiProjectInfo : IsElmapi3<P> extends true ? Elmapi3ProjectInfo : ProjectInfo;
+export type TimestampsOf<P> = IsElmapi<P> extends true ? ElmapiTimestamps : IsElmapi3<P> extends true ? Elmapi3Timestamps : Timestamps;
+/** An entry or media id as a method takes it (`elmapi` ids are integers; `elmapi3` asset numbers too). */
+export type IdOf<P> = IsElmapi<P> extends true ? string | number : IsElmapi3<P> extends true ? string | number : string;
+/** The `dialect` option a project needs: required for `elmapi` and `elmapi3`, whose documents say nothing of it. */
+export type DialectOption<P> = IsElmapi<P> extends true ? { readonly dialect: 'elmapi' } : IsElmapi3<P> extends true ? { readonly dialect: 'elmapi3' } : { readonly dialect?: 'cqa' };
 
 // ---------------------------------------------------------------------------------------------
 // The schema, as `cqa types` writes it
@@ -188,7 +255,7 @@ type RangeOp = 'lt' | 'lte' | 'gt' | 'gte' | 'between' | 'not_between';
 /** The operators of a field, as the engine allows them (src/core/query/plan.ts: validOps). */
 type OpsOf<F extends FieldSchema> = FieldType extends F['type']
   ? SetOp | RangeOp | 'like'
-  : F['type'] extends 'json'
+  : F['type'] extends 'json' | 'group'
     ? 'null' | 'not_null'
     : F['type'] extends 'boolean' | 'relation' | 'media'
       ? SetOp

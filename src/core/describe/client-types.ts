@@ -87,6 +87,46 @@ export interface ElmapiTimestamps {
   published_at?: string;
 }
 `;
+/** Added when a project answers in the `elmapi3` dialect. */
+const ELMAPI3_PREAMBLE = `// ──── the elmapi3 dialect's answers (today's ElmapiCMS, docs/dialects.md): {uuid, locale, published_at, fields}
+
+export interface Elmapi3Asset {
+  uuid: string;
+  filename: string;
+  mime_type: string;
+  /** Formatted: "100 bytes", "35.12 KB", "1.50 MB". */
+  size: string;
+  url: string;
+  original_url: string | null;
+  thumbnail_url: string | null;
+  pending_image_processing: boolean;
+  metadata: { width: number | null; height: number | null; alt_text: string | null; caption: string | null; [key: string]: unknown } | null;
+}
+
+/** Added by \`?timestamps\` (any value), after \`fields\`: \`YYYY-MM-DDTHH:MM:SS+00:00\`. */
+export interface Elmapi3Timestamps {
+  created_at: string;
+  updated_at: string;
+}
+
+/** \`?paginate=N\` (lists), and every \`/api/files\` answer: Laravel's envelope. */
+export interface Elmapi3Page<T> {
+  data: T[];
+  links: { first: string; last: string; prev: string | null; next: string | null };
+  meta: { current_page: number; from: number | null; last_page: number; links: { url: string | null; label: string; page?: number | null; active: boolean }[]; path: string; per_page: number; to: number | null; total: number };
+}
+
+/** \`GET /api\` with the project-id header. */
+export interface Elmapi3Project {
+  uuid: string;
+  name: string;
+  description: string | null;
+  preview_url: string | null;
+  default_locale: string | null;
+  locales: string[];
+}
+`;
+
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 function key(name: string): string {
@@ -107,6 +147,7 @@ class Names {
   private readonly used = new Set([
     'JsonValue', 'Media', 'List', 'Item', 'Count', 'Timestamps', 'Types',
     'ElmapiMedia', 'ElmapiList', 'ElmapiCount', 'ElmapiProject', 'ElmapiTimestamps',
+    'Elmapi3Asset', 'Elmapi3Timestamps', 'Elmapi3Page', 'Elmapi3Project',
   ]);
 
   take(base: string): string {
@@ -178,6 +219,66 @@ function entryInterface(
   return lines.join('\n');
 }
 
+// ──── elmapi3: entries nest their fields; a field without a value is absent; relations embed whole entries
+
+/** One value of `f` as an elmapi3 answer shows it. */
+function v3Value(f: FieldDef, refs: ReadonlyMap<string, CollectionNames>): string {
+  switch (f.type) {
+    case 'number':
+      return 'number | string'; // state=draft: "25.000000"
+    case 'boolean':
+      return 'boolean';
+    case 'json':
+      return 'JsonValue';
+    case 'enumeration':
+      return `(${f.values && f.values.length > 0 ? f.values.map((v) => JSON.stringify(v)).join(' | ') : 'string'})[]`;
+    case 'media':
+      return 'Elmapi3Asset[]';
+    case 'date':
+    case 'datetime':
+      return f.range ? '{ start: string | null; end: string | null }' : 'string';
+    case 'relation': {
+      const target = refs.get(f.collection as string)?.ref ?? 'never';
+      return f.multiple ? `${target}[]` : `${target} | null`;
+    }
+    case 'group': {
+      const children = (f.fields ?? []).filter((c) => !c.hidden);
+      const one = `{ ${children.map((c) => `${key(c.name)}?: ${v3Field(c, refs)}`).join('; ')} } | []`;
+      return f.repeatable ? `(${one})[]` : one;
+    }
+    default:
+      return 'string';
+  }
+}
+
+function v3Field(f: FieldDef, refs: ReadonlyMap<string, CollectionNames>): string {
+  const t = v3Value(f, refs);
+  return f.multiple && !['enumeration', 'media', 'relation', 'group'].includes(f.type) ? `(${t})[]` : t;
+}
+
+/** The declarations of one elmapi3 collection: its fields, the entry, the entry as embedded. */
+function v3Interfaces(p: ProjectRecord, c: CollectionRecord, n: CollectionNames, fieldsName: string, locale: string, refs: ReadonlyMap<string, CollectionNames>): string[] {
+  const always = visible(c).filter((f) => f.required && f.type !== 'relation');
+  const fields = [
+    `/** ${comment(`${p.id}/${c.slug} (${c.name}): \`fields\` of an entry. A field without a value is absent; exclude= may drop any.`)} */`,
+    `export interface ${fieldsName} {`,
+    ...visible(c).map((f) => `  ${key(f.name)}${always.includes(f) ? '' : '?'}: ${v3Field(f, refs)};`),
+    '}',
+  ].join('\n');
+  // An entry with no field left shows `fields: []`; a required field rules that out at the top level.
+  const entry = [
+    `/** ${comment(`${p.id}/${c.slug} (${c.name}), as answers show an entry${c.singleton ? ' (a singleton: its list route answers this one entry)' : ''}.`)} */`,
+    `export interface ${n.entry} {`,
+    '  uuid: string;',
+    `  locale: ${locale} | null;`,
+    '  published_at: string | null;',
+    `  fields: ${always.length > 0 ? fieldsName : `${fieldsName} | []`};`,
+    '}',
+  ].join('\n');
+  const ref = `/** ${comment(`${p.id}/${c.slug} embedded in a relation (a relation cycle shows it with fields: []).`)} */\nexport type ${n.ref} = Omit<${n.entry}, 'fields'> & { fields: ${fieldsName} | [] } & Partial<Elmapi3Timestamps>;`;
+  return [fields, entry, ref];
+}
+
 function schemaType(f: FieldDef): string {
   const parts = [`type: ${JSON.stringify(f.type)}`, `multiple: ${f.multiple}`];
   if (f.type === 'enumeration' && f.values && f.values.length > 0) parts.push(`values: ${f.values.map((v) => JSON.stringify(v)).join(' | ')}`);
@@ -188,6 +289,7 @@ function schemaType(f: FieldDef): string {
 function projectTypes(p: ProjectRecord, names: Names): { declarations: string[]; schema: string } {
   const prefix = pascal(p.id);
   const elmapi = p.dialect === 'elmapi';
+  const v3 = p.dialect === 'elmapi3';
   const locale = names.take(`${prefix}Locale`);
   const refs = new Map<string, CollectionNames>();
   for (const c of p.collections) {
@@ -198,9 +300,16 @@ function projectTypes(p: ProjectRecord, names: Names): { declarations: string[];
     `// ${'─'.repeat(4)} ${comment(`${p.id}: ${p.name}`)}`,
     `export type ${locale} = ${p.locales.map((l) => JSON.stringify(l)).join(' | ')};`,
   ];
-  const schema: string[] = [`  ${key(p.id)}: {`, `    locales: ${locale};`, ...(elmapi ? ["    dialect: 'elmapi';"] : []), '    collections: {'];
+  const schema: string[] = [`  ${key(p.id)}: {`, `    locales: ${locale};`, ...(elmapi ? ["    dialect: 'elmapi';"] : v3 ? ["    dialect: 'elmapi3';"] : []), '    collections: {'];
   for (const c of p.collections) {
     const n = refs.get(c.slug) as CollectionNames;
+    if (v3) {
+      declarations.push(...v3Interfaces(p, c, n, names.take(`${prefix}${pascal(c.slug)}Fields`), locale, refs));
+      schema.push(`      ${key(c.slug)}: {`, `        entry: ${n.entry};`, '        fields: {');
+      for (const f of visible(c)) schema.push(`          ${key(f.name)}: ${schemaType(f)};`);
+      schema.push('        };', '      };');
+      continue;
+    }
     declarations.push(entryInterface(n.entry, `${p.id}/${c.slug} (${c.name}), as answers show an entry.`, locale, c, refs, false, elmapi));
     if (visible(c).some((f) => f.type === 'relation')) {
       declarations.push(entryInterface(n.ref, `${p.id}/${c.slug} embedded in a relation: its own relations are ids.`, locale, c, refs, true, elmapi));
@@ -220,7 +329,7 @@ function projectTypes(p: ProjectRecord, names: Names): { declarations: string[];
 /** The whole file. */
 export function clientTypes(model: ContentModel): string {
   const names = new Names();
-  const parts = model.projects.some((p) => p.dialect === 'elmapi') ? [PREAMBLE, ELMAPI_PREAMBLE] : [PREAMBLE];
+  const parts = [PREAMBLE, ...(model.projects.some((p) => p.dialect === 'elmapi') ? [ELMAPI_PREAMBLE] : []), ...(model.projects.some((p) => p.dialect === 'elmapi3') ? [ELMAPI3_PREAMBLE] : [])];
   const schemas: string[] = [];
   for (const p of model.projects) {
     const { declarations, schema } = projectTypes(p, names);

@@ -3,6 +3,7 @@
 // objects in a fixed order, so the same content always gives the same text. No Node imports.
 import type { CollectionRecord, ContentModel, FieldDef, ProjectRecord } from '../model/model.js';
 import { elmapiPaths, elmapiResponses, elmapiSchemas } from './openapi-elmapi.js';
+import { elmapi3Paths, elmapi3Responses, elmapi3Schemas, elmapi3SharedSchemas, mergeElmapi3Paths } from './openapi-elmapi3.js';
 import {
   ENTRY_PARAMS,
   entrySchemaName,
@@ -214,10 +215,15 @@ const ITEM = 'One item: the answer for one id, and a list asked with ?first';
 // unused components, and a generated client would carry them as dead types.
 function schemas(model: Pick<ContentModel, 'projects'>): Obj {
   const out: Obj = { Problem: problemSchema() };
-  if (model.projects.some((p) => p.dialect !== 'elmapi')) Object.assign(out, cqaSchemas());
+  if (model.projects.some((p) => p.dialect === undefined || p.dialect === 'cqa')) Object.assign(out, cqaSchemas());
+  if (model.projects.some((p) => p.dialect === 'elmapi3')) Object.assign(out, elmapi3SharedSchemas());
   for (const p of model.projects) {
     if (p.dialect === 'elmapi') {
       Object.assign(out, elmapiSchemas(p));
+      continue;
+    }
+    if (p.dialect === 'elmapi3') {
+      Object.assign(out, elmapi3Schemas(p));
       continue;
     }
     const embedded = relationTargets(p);
@@ -428,9 +434,15 @@ function servicePaths(): Obj {
 /** The description of `model.projects` only: pass just the projects the reader may know about. */
 export function openapiDocument(model: Pick<ContentModel, 'projects'>, baseUrl: string): Obj {
   let paths: Obj = {};
-  for (const p of model.projects) paths = { ...paths, ...(p.dialect === 'elmapi' ? elmapiPaths(p) : projectPaths(p)) };
-  // The elmapi dialect's error answers, only when a project speaks it (a cqa-only document is unchanged).
-  const extra = model.projects.some((p) => p.dialect === 'elmapi') ? elmapiResponses() : {};
+  for (const p of model.projects) if (p.dialect !== 'elmapi3') paths = { ...paths, ...(p.dialect === 'elmapi' ? elmapiPaths(p) : projectPaths(p)) };
+  // elmapi3 projects share the /api paths (the project-id header tells them apart).
+  const v3Paths = new Set<string>();
+  for (const p of model.projects) if (p.dialect === 'elmapi3') mergeElmapi3Paths(paths, elmapi3Paths(p), v3Paths);
+  // Each dialect's error answers, only when a project speaks it (a cqa-only document is unchanged).
+  const extra = {
+    ...(model.projects.some((p) => p.dialect === 'elmapi') ? elmapiResponses() : {}),
+    ...(model.projects.some((p) => p.dialect === 'elmapi3') ? elmapi3Responses() : {}),
+  };
   paths = { ...paths, ...servicePaths() };
   uniqueOperationIds(paths);
   return {
@@ -445,8 +457,9 @@ export function openapiDocument(model: Pick<ContentModel, 'projects'>, baseUrl: 
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'a token listed in project.yaml' } },
-      ...(model.projects.length > 0 ? { parameters: parameters() } : {}),
-      responses: { ...responses(model.projects.some((p) => p.dialect !== 'elmapi')), ...extra },
+      // The shared query parameters of cqa and elmapi projects (elmapi3 operations carry their own).
+      ...(model.projects.some((p) => p.dialect !== 'elmapi3') ? { parameters: parameters() } : {}),
+      responses: { ...responses(model.projects.some((p) => p.dialect === undefined || p.dialect === 'cqa')), ...extra },
       schemas: schemas(model),
     },
   };

@@ -20,7 +20,7 @@ import { MEDIA_SEGMENT, route, type Route } from './routes.js';
 import { withServerUrl } from './openapi-server.js';
 import { mediaHeaders } from './media-headers.js';
 import type { Elmapi3Routes, V3Answer } from './elmapi3/handler.js';
-import { headerText } from './elmapi3/warnings.js';
+import { headerText, WARNING_SEPARATOR } from './elmapi3/warnings.js';
 
 export type { Platform } from './compress.js';
 export type { Encoding } from './accept.js';
@@ -55,6 +55,8 @@ export interface CoreResponse {
   readonly release?: () => void;
   /** The body before compression, when `body` is a compressed variant (for the journal). */
   readonly plain?: Uint8Array;
+  /** elmapi3: the X-Cqa-Warning texts of the answer, one a problem (for the journal and the request log). */
+  readonly warnings?: readonly string[];
 }
 
 /** The query engine's four entry points (src/core/query/index.ts), injected by the adapters. */
@@ -381,13 +383,14 @@ export class HttpCore {
       ...this.cors.headers(header(req.headers, 'origin')),
       ...this.vary('project-id', 'Authorization'),
     };
-    if (a.warnings.length > 0) {
+    const warnings = a.warnings.map(headerText);
+    if (warnings.length > 0) {
       // One header line per problem would need a list type here; a comma is inside the texts, so lines are joined by the adapter-safe separator ' | '.
-      headers['x-cqa-warning'] = a.warnings.map(headerText).join(' | ');
+      headers['x-cqa-warning'] = warnings.join(WARNING_SEPARATOR);
       const expose = headers['access-control-expose-headers'];
       headers['access-control-expose-headers'] = expose ? `${expose}, X-Cqa-Warning` : 'X-Cqa-Warning';
     }
-    return { status: a.status, headers, body: req.method === 'HEAD' ? null : bytes };
+    return { status: a.status, headers, body: req.method === 'HEAD' ? null : bytes, ...(warnings.length > 0 ? { warnings } : {}) };
   }
 
   /** The answer to a query: cached, or computed now. A refusal is not cached (it costs little). */

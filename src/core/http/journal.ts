@@ -31,6 +31,11 @@ export interface RequestRecord {
   readonly ms: number;
   /** The status was injected by --fail-rate or `Prefer: status=`, not answered by the API. */
   readonly injected: boolean;
+  /**
+   * elmapi3 only, and only when there were some: what the real API would have done silently with
+   * this request, one text a problem, as sent in the answer's X-Cqa-Warning header.
+   */
+  readonly warnings?: readonly string[];
   /** What was answered: in the journal (`requests()`, `waitForRequest`), not in `cqa serve --log json`. */
   readonly response?: ResponseRecord;
 }
@@ -143,7 +148,8 @@ export function safeUrl(url: string): string {
 
 /** `GET /api/demo/posts 200 1.2ms` — the text request log of `cqa serve`. */
 export function logLine(r: RequestRecord): string {
-  return `${r.method} ${r.url.slice(0, 300)} ${r.status} ${r.ms.toFixed(1)}ms${r.injected ? ' (injected)' : ''}`;
+  const warned = r.warnings && r.warnings.length > 0 ? ` warning: ${r.warnings.join(' | ')}` : '';
+  return `${r.method} ${r.url.slice(0, 300)} ${r.status} ${r.ms.toFixed(1)}ms${r.injected ? ' (injected)' : ''}${warned}`;
 }
 
 /** A copy the caller may change without changing the journal. */
@@ -156,8 +162,9 @@ function copy(r: RequestRecord): RequestRecord {
   const headers: Record<string, string> = {};
   for (const k in r.headers) Object.defineProperty(headers, k, { value: r.headers[k], enumerable: true, writable: true, configurable: true });
   const a = r.response;
+  const w = r.warnings ? { warnings: [...r.warnings] } : {};
   // Plain data, as written: the body read (decoded) now.
-  return a ? { ...r, query, headers, response: { status: a.status, headers: { ...a.headers }, body: a.body, truncated: a.truncated } } : { ...r, query, headers };
+  return a ? { ...r, query, headers, ...w, response: { status: a.status, headers: { ...a.headers }, body: a.body, truncated: a.truncated } } : { ...r, query, headers, ...w };
 }
 
 /** A ring of the last `size` records (0: keeps none). */

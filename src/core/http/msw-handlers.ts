@@ -8,6 +8,7 @@ import { type ControlOptions, Controls } from './controls.js';
 import type { HttpOptions } from './core.js';
 import { type FetchHandler, wasInjected } from './fetch.js';
 import type { ContractControls } from './contract-controls.js';
+import { warningTexts } from './elmapi3/warnings.js';
 import { Journal, queryObject, type RequestRecord, responseRecord, safeHeaders, safeUrl } from './journal.js';
 import { Overrides } from './overrides.js';
 import { RequestWaiters } from './request-waiter.js';
@@ -113,6 +114,7 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
       response.headers.forEach((v, k) => {
         sent[k] = v;
       });
+      const warned = warningTexts(response.headers.get('x-cqa-warning'));
       const record: RequestRecord = {
         time,
         ...request0,
@@ -120,6 +122,7 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
         status: response.status,
         ms: Math.round((performance.now() - start) * 10) / 10,
         injected: wasInjected(response),
+        ...(warned.length > 0 ? { warnings: warned } : {}),
         response: responseRecord(response.status, sent, await bodyText(response)),
       };
       journal.add(record);

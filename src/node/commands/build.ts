@@ -87,12 +87,14 @@ export const spec: CommandSpec = {
     'media-cache-control': { type: 'string', value: 'VALUE', help: 'Cache-Control of media files and thumbnails', fallback: DEFAULT_MEDIA_CACHE_CONTROL },
     timestamps: TIMESTAMPS_SPEC,
     snapshot: { type: 'string', value: 'FILE', help: 'also write the portable snapshot for an edge worker (alone: only the snapshot; never inside --out)' },
+    project: { type: 'string', value: 'ID', help: 'build this project alone; an elmapi3 project (left out without it) at the v3 paths /api, /api/<slug>, /api/files…' },
   },
   examples: [
     'cqa build content --out dist --base-url https://cdn.example.com',
     'cqa build content --include-private   # the sample: demo needs a token',
     'cqa build content --snapshot snapshot.json   # for content-query-api/edge',
     'cqa build content --precompress all   # .gz/.br siblings for nginx gzip_static/brotli_static',
+    'cqa build content --project 3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10 --include-private --out dist-shop3   # an elmapi3 project',
   ],
 };
 
@@ -137,14 +139,20 @@ export async function run(args: string[]): Promise<number> {
       cacheControl,
       includePrivate: values['include-private'] === true,
       ...(snapshotFile !== undefined ? { snapshotFile } : {}),
+      ...(values.project !== undefined ? { project: values.project as string } : {}),
     },
     (event) => {
       if (event.kind === 'progress') return progress.update(event.stage, event.done, event.total);
       progress.clear();
       const ok = colours(process.stdout).green('✓');
       if (event.kind === 'loaded') {
-        const { issues, warnings, needToken } = event;
+        const { issues, warnings, needToken, leftOut } = event;
         for (const w of warnings) console.error(`${err.yellow('warning:')} ${formatIssue(w)}`);
+        if (issues.length === 0 && leftOut.length > 0) {
+          console.error(
+            `${err.yellow('note:')} left out of ${displayPath(out)}: ${leftOut.join(', ')} (dialect elmapi3): a static host cannot read the project-id header that names such a project, so each is built alone at the v3 paths: cqa build --project ${leftOut[0]} --out <another folder>`,
+          );
+        }
         if (issues.length > 0) {
           for (const e of issues) console.error(formatIssue(e));
           const files = new Set(issues.map((i) => i.file)).size;

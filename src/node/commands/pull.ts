@@ -16,13 +16,13 @@ import { LIMIT_HELP, limitsFromArgs } from './pull-limits.js';
 
 export const spec: CommandSpec = {
   usage: 'cqa pull BASE_URL --project ID [options]',
-  summary: 'Reads a project from a live content API (cqa or elmapi) and writes it as a content tree (atomically). Token: CQA_TOKEN.',
+  summary: 'Reads a project from a live content API (cqa, elmapi or elmapi3) and writes it as a content tree (atomically). Token: CQA_TOKEN.',
   args: [['BASE_URL', 'the API address, the part before /api (http://127.0.0.1:4000)']],
   options: {
-    project: { type: 'string', value: 'ID', help: 'the project to pull (required)' },
+    project: { type: 'string', value: 'ID', help: 'the project to pull (required; elmapi3: its uuid, sent as the project-id header)' },
     collections: { type: 'string', value: 'LIST', help: 'only these collections, comma-separated (required for --dialect elmapi)', fallback: 'all' },
     out: { type: 'string', value: 'DIR', help: 'content folder; the project goes to DIR/<project>', fallback: 'content' },
-    dialect: { type: 'string', value: 'NAME', help: 'how the API answers: cqa or elmapi', fallback: 'cqa' },
+    dialect: { type: 'string', value: 'NAME', help: 'how the API answers: cqa, elmapi or elmapi3', fallback: 'cqa' },
     drafts: { type: 'boolean', help: 'also pull drafts (needs a token with the drafts scope)' },
     media: { type: 'boolean', help: 'download the media files (checked against the size the API states)' },
     concurrency: { type: 'string', value: 'N', help: 'media downloads at once, 1 to 32', fallback: '4' },
@@ -30,7 +30,10 @@ export const spec: CommandSpec = {
     force: { type: 'boolean', help: 'replace an output folder that is not an earlier pull' },
     ...LIMIT_HELP,
   },
-  examples: ['cqa pull http://127.0.0.1:4000 --project demo --out pulled --media   # with CQA_TOKEN set'],
+  examples: [
+    'cqa pull http://127.0.0.1:4000 --project demo --out pulled --media   # with CQA_TOKEN set',
+    'cqa pull http://127.0.0.1:4000 --dialect elmapi3 --project 3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10 --drafts --media',
+  ],
 };
 
 const isTerminal = () => process.stderr.isTTY === true;
@@ -76,6 +79,9 @@ export async function run(args: string[]): Promise<number> {
   if (!PROJECT_ID.test(project)) throw new UsageError(`--project '${project}' is not a project id (letters, digits, _ and -)`);
   const dialect = (values.dialect as string | undefined) ?? 'cqa';
   if (!(DIALECTS as readonly string[]).includes(dialect)) throw new UsageError(`--dialect must be ${DIALECTS.join(' or ')}, got '${dialect}'`);
+  if (dialect === 'elmapi3' && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(project)) {
+    throw new UsageError(`--dialect elmapi3 needs --project to be the project uuid (36 characters, lower-case, hyphenated; ElmapiCMS sends it as the project-id header), got '${project}'`);
+  }
   const collections = (values.collections as string | undefined)?.split(',').map((s) => s.trim()).filter(Boolean);
   // An empty list would pull nothing and replace an earlier pull with an empty project.
   if (collections?.length === 0) throw new UsageError(`--collections names no collection (got '${values.collections as string}'): list them comma-separated, e.g. --collections posts,authors, or leave the option out for all`);

@@ -1,6 +1,6 @@
 // `cqa serve [content] [--port 4000] [--host 127.0.0.1] [--watch] [--cors ORIGIN]
 //  [--cache-control VALUE] [--max-limit N] [--delay MS|MIN-MAX] [--fail-rate R] [--fail-status S]
-//  [--seed N] [--log text|json] [--base-url URL] [--quiet] [--no-ui] [--no-cache]`
+//  [--seed N] [--log text|json] [--base-url URL] [--quiet] [--no-ui] [--no-cache] [--strict]`
 import { ContentError, formatIssue } from '../content/issues.js';
 import { printable, printableJson } from '../printable.js';
 import { FAIL_STATUSES, MAX_DELAY_MS } from '../../core/http/controls.js';
@@ -37,6 +37,7 @@ export const spec: CommandSpec = {
     quiet: { type: 'boolean', help: 'no list of projects at start and no text request log (--log json still logs)' },
     'no-ui': { type: 'boolean', help: 'no explorer page for browsers at / (docs/explorer.md)' },
     timestamps: TIMESTAMPS_SPEC,
+    strict: { type: 'boolean', help: "every elmapi3 project strict (as strict: true in its project.yaml): what ElmapiCMS silently accepts is answered 422" },
     'no-cache': { type: 'boolean', help: 'parse every file, keep nothing in <content>/.cqa-cache/ (kept there to start faster next time; not with --watch)' },
   },
   examples: ['cqa serve content --watch', 'cqa serve content --fail-rate 0.1 --fail-status 503 --seed 42 --log json', "curl -H 'Authorization: Bearer demo-token' -H 'Accept: application/json' http://127.0.0.1:4000/api/demo/posts"],
@@ -78,6 +79,7 @@ export async function run(args: string[]): Promise<number> {
       watch: values.watch === true,
       quiet: quiet || json,
       ui: values['no-ui'] !== true,
+      strict: values.strict === true,
       parseCache: values['no-cache'] !== true,
       ...(timestamps ? { timestamps } : {}),
       maxLimit,
@@ -108,6 +110,7 @@ export async function run(args: string[]): Promise<number> {
   const projects = [...s.projects.values()];
   say(`cqa: serving ${printable(content)} at ${server.url}  (snapshot ${s.hash}${values.watch ? ', watching for changes' : ''})`);
   if (server.controls) say(`cqa: contract-test controls on: ${server.controls}`);
+  if (values.strict === true && projects.some((p) => p.record.dialect === 'elmapi3')) say("cqa: --strict: every elmapi3 project answers 422 where ElmapiCMS would silently accept a request");
   if (!quiet) {
     for (const p of projects) {
       // Project and collection names are folder names: shown escaped, as every name from the content.

@@ -1,6 +1,7 @@
 // Orchestrates loading: list the tree, read and parse every file (cached per file for watch
 // mode), then build and check each project. Loading never throws for bad content: every problem
 // becomes an issue, and the model holds whatever could be built.
+import { checkElmapi3 } from './elmapi3-checks.js';
 import { stat } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import type { ContentIssue, ContentModel, MediaRecord, ProjectRecord } from '../../core/model/model.js';
@@ -286,9 +287,11 @@ async function loadProject(
   }
   resolveReferences(collections, media, issues);
 
-  return {
+  const project: ProjectRecord = {
     ...config,
     collections: collections.map((c) => c.record).sort((a, b) => compareCodePoints(a.slug, b.slug)),
     media,
   };
+  if (v3) checkElmapi3(project, layout.folder, issues);
+  return project;
 }

@@ -28,6 +28,12 @@ export interface BuildOptions {
   readonly includePrivate: boolean;
   /** Also write the portable snapshot file here. */
   readonly snapshotFile?: string;
+  /**
+   * Build this project alone (`--project`): an `elmapi3` project is written at the v3 paths
+   * (`/api`, `/api/<slug>`, …). Without it the tree leaves elmapi3 projects out (a static host
+   * cannot read the project-id header that names them). The snapshot file always holds every project.
+   */
+  readonly project?: string;
 }
 
 export type BuildEvent =
@@ -36,7 +42,7 @@ export type BuildEvent =
    * The tree is loaded. Nothing is written when there are issues, or when a project needs a token
    * (`needToken`, only for a tree) and includePrivate is not set.
    */
-  | { readonly kind: 'loaded'; readonly issues: ContentIssue[]; readonly warnings: ContentIssue[]; readonly needToken: string[] }
+  | { readonly kind: 'loaded'; readonly issues: ContentIssue[]; readonly warnings: ContentIssue[]; readonly needToken: string[]; readonly leftOut: string[] }
   | { readonly kind: 'snapshot'; readonly file: string; readonly bytes: number; readonly worldReadable: boolean; readonly entries: number }
   | { readonly kind: 'dist'; readonly files: number; readonly bytes: number }
   /** A refused layout or a file system failure (a media file gone, no space, no permission); nothing more is written. */
@@ -54,14 +60,30 @@ export async function buildOutput(root: string, options: BuildOptions, report: (
     ...(parser ? { parser } : {}),
     onProgress: (done, total) => report({ kind: 'progress', stage: 'reading', done, total }),
   });
+  // The projects of the tree: the one --project names, else all but the elmapi3 ones (a static
+  // host cannot read the project-id header; each is built alone with --project).
+  const chosen = options.project === undefined ? undefined : model.projects.find((p) => p.id === options.project);
+  const tree = options.project !== undefined ? (chosen ? [chosen] : []) : model.projects.filter((p) => p.dialect !== 'elmapi3');
+  const leftOut = options.out !== undefined && options.project === undefined ? model.projects.filter((p) => p.dialect === 'elmapi3').map((p) => p.id) : [];
   // A static host checks no token: a project that needs one is published only when asked for.
   // (The snapshot file is for a worker, which checks tokens.)
-  const needToken = options.out !== undefined && issues.length === 0 ? model.projects.filter((p) => !p.public).map((p) => p.id) : [];
-  report({ kind: 'loaded', issues, warnings, needToken });
-  if (issues.length > 0 || (needToken.length > 0 && !options.includePrivate)) return;
+  const needToken = options.out !== undefined && issues.length === 0 ? tree.filter((p) => !p.public).map((p) => p.id) : [];
+  report({ kind: 'loaded', issues, warnings, needToken, leftOut });
+  if (issues.length > 0) return;
+  if (options.project !== undefined && !chosen) {
+    const ids = model.projects.map((p) => `${p.id}${p.dialect && p.dialect !== 'cqa' ? ` (${p.dialect})` : ''}`).join(', ');
+    report({ kind: 'failed', stage: 'dist', message: `--project ${options.project}: no such project in ${root}; the projects are ${ids}` });
+    return;
+  }
+  if (options.out !== undefined && tree.length === 0) {
+    report({ kind: 'failed', stage: 'dist', message: `every project here is elmapi3, and a static host cannot read the project-id header that names one: build each alone with --project <uuid> (${leftOut.join(', ')})` });
+    return;
+  }
+  if (needToken.length > 0 && !options.includePrivate) return;
 
   // A one-off snapshot: no serialisations kept for a next one (see SnapshotOptions.reuse).
   const snapshot = createSnapshot(model, { baseUrl: options.baseUrl, reuse: false });
+  const treeSnapshot = tree.length === model.projects.length ? snapshot : createSnapshot({ projects: tree }, { baseUrl: options.baseUrl, reuse: false });
   if (options.snapshotFile !== undefined) {
     try {
       const written = await writeSnapshot(snapshot, { file: options.snapshotFile });
@@ -75,7 +97,7 @@ export async function buildOutput(root: string, options: BuildOptions, report: (
   }
   if (options.out === undefined) return;
   try {
-    const written = await writeDist(snapshot, {
+    const written = await writeDist(treeSnapshot, {
       out: options.out,
       precompress: options.precompress,
       ...(options.host ? { host: options.host } : {}),

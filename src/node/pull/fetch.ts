@@ -18,6 +18,8 @@ export interface FetcherOptions {
   /** The API's base URL, e.g. http://127.0.0.1:4000 (paths like /api/demo are resolved against it). */
   readonly baseUrl: string;
   readonly token: string | undefined;
+  /** Sent with every request to the API's own origin, token or not (elmapi3: the project-id header). */
+  readonly headers?: Readonly<Record<string, string>>;
   /** Tries per request, the first included. */
   readonly tries?: number;
   /** The first pause before a retry; it doubles with each retry (capped at 30 s). */
@@ -159,8 +161,10 @@ export class Fetcher {
     const { tries = 5, backoffMs = 250, signal, token } = this.options;
     const { accept = 'application/json', withToken = true, etag } = o;
     const headers: Record<string, string> = { Accept: accept };
+    const own = this.url(path).origin === this.url('/').origin;
+    if (own) Object.assign(headers, this.options.headers);
     // The token goes only to the API's own origin (a media URL may point to a CDN).
-    if (withToken && token && this.url(path).origin === this.url('/').origin) headers.Authorization = `Bearer ${token}`;
+    if (withToken && token && own) headers.Authorization = `Bearer ${token}`;
     if (withToken && etag) headers['If-None-Match'] = etag;
     for (let attempt = 1; ; attempt++) {
       let reason: string;

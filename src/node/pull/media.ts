@@ -28,6 +28,11 @@ export interface MediaDownload {
 
 const wrongSize = (m: PulledMedia, got: string) => `media '${m.path}': got ${got} bytes from ${m.url}, the API says ${m.size}; pull again (the file may have changed meanwhile)`;
 
+/** Whether `bytes` is the size the API states (elmapi3: one that prints as it states). */
+function sizeFits(m: PulledMedia, bytes: number): boolean {
+  return m.sizeRange ? bytes >= m.sizeRange[0] && bytes <= m.sizeRange[1] : bytes === m.size;
+}
+
 /** Refuses, before anything is downloaded, media that the limits do not allow. */
 function checkLimits(media: readonly PulledMedia[], limits: PullLimits): void {
   let total = 0;
@@ -49,7 +54,7 @@ export async function downloadMedia(media: readonly PulledMedia[], o: MediaDownl
     const target = join(o.into, 'media', ...m.path.split('/'));
     await fsp.mkdir(dirname(target), { recursive: true });
     const before = Object.hasOwn(o.previous, m.path) ? o.previous[m.path] : undefined;
-    const earlier = before && before.size === m.size && o.previousTree ? openEarlier(o.previousTree, m.path, m.size) : undefined;
+    const earlier = before && sizeFits(m, before.size) && o.previousTree ? openEarlier(o.previousTree, m.path, before.size) : undefined;
     // Never more than stated, nor than the per-file limit (m.size is a checked integer: limits.ts).
     const cap = Math.min(m.size, o.limits.maxFileBytes);
     try {
@@ -78,13 +83,13 @@ export async function downloadMedia(media: readonly PulledMedia[], o: MediaDownl
         });
         try {
           await pipeline(Readable.from(bodyChunks(response, m.url)), count, createWriteStream(target, { flags: 'wx' }));
-          if (got !== m.size) throw new PullError(wrongSize(m, String(got)));
+          if (!sizeFits(m, got)) throw new PullError(wrongSize(m, String(got)));
         } catch (err) {
           await fsp.rm(target, { force: true });
           throw err;
         }
         const etag = response.headers.get('etag');
-        if (etag) etags[m.path] = { etag, size: m.size };
+        if (etag) etags[m.path] = { etag, size: got };
         bytes += got;
         if (bytes > o.limits.maxMediaBytes) throw overLimit(o.limits, 'maxMediaBytes', 'the media files downloaded');
       });

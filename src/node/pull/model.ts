@@ -7,7 +7,10 @@ import type { DialectName, EntryRecord, FieldDef } from '../../core/model/model.
  * An entry as the loader would read it from its file (timestamps as ISO 8601, media and relation
  * fields as ids), except that a richtext value is its Markdown, not the HTML the loader renders.
  */
-export type PulledEntry = Omit<EntryRecord, 'file'>;
+export type PulledEntry = Omit<EntryRecord, 'file'> & {
+  /** elmapi3: the file name without extension, when it is not the id (the members of a translation group share one). */
+  readonly stem?: string;
+};
 
 export interface PulledCollection {
   readonly slug: string;
@@ -17,6 +20,8 @@ export interface PulledCollection {
   readonly sort: string | undefined;
   readonly fields: readonly FieldDef[];
   readonly entries: readonly PulledEntry[];
+  /** elmapi3: `singleton: true`. */
+  readonly singleton?: boolean;
 }
 
 export interface PulledMedia {
@@ -26,9 +31,13 @@ export interface PulledMedia {
   readonly alt: string | null;
   /** elmapi: the integer id, when it is not the one derived from the path. */
   readonly number?: number;
+  /** elmapi3: the asset's uuid, when it is not the one derived from the path. */
+  readonly uuid?: string;
   /** Where to download the file from (absolute), and its size in bytes as the API states it. */
   readonly url: string;
   readonly size: number;
+  /** elmapi3 states sizes rounded (`"2.73 KB"`): the byte counts that print so; `size` is the largest. */
+  readonly sizeRange?: readonly [number, number];
 }
 
 export interface PulledProject {

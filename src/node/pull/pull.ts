@@ -14,6 +14,7 @@ import { downloadMedia, type MediaEtags } from './media.js';
 import { PullError, type PulledProject } from './model.js';
 import { readCqa } from './read-cqa.js';
 import { readElmapi } from './read-elmapi.js';
+import { readElmapi3 } from './read-elmapi3.js';
 import type { ReadOptions } from './read-options.js';
 import { writeTree } from './write-tree.js';
 
@@ -110,6 +111,8 @@ export async function pull(o: PullOptions): Promise<PullResult> {
   const fetcher = new Fetcher({
     baseUrl: o.baseUrl,
     token: o.token,
+    // elmapi3 names the project in a header on every request.
+    ...(o.dialect === 'elmapi3' ? { headers: { 'project-id': o.project } } : {}),
     signal: o.signal,
     previous: same ? marker.documents : {},
     ...(o.tries !== undefined ? { tries: o.tries } : {}),
@@ -119,7 +122,7 @@ export async function pull(o: PullOptions): Promise<PullResult> {
   });
   const read: ReadOptions = { fetcher, project: o.project, collections: o.collections, drafts: o.drafts === true, pageSize: o.pageSize ?? 100, limits, warn, progress };
   progress(`reading ${o.project} from ${o.baseUrl}`);
-  const project = o.dialect === 'elmapi' ? await readElmapi(read) : await readCqa(read);
+  const project = o.dialect === 'elmapi' ? await readElmapi(read) : o.dialect === 'elmapi3' ? await readElmapi3(read) : await readCqa(read);
 
   const suffix = newSuffix();
   const tmp = siblingName(folder, 'tmp', suffix);

@@ -61,8 +61,11 @@ export async function writeTree(root: string, p: PulledProject, comment: string)
     for (const e of c.entries) {
       const problem = idProblem('entry id', e.id);
       if (problem) throw new PullError(`collection '${c.slug}': ${problem}`);
-      const [ext, text] = entryFile(e, c, p);
-      await write(`${c.slug}/${e.id}.${ext}`, text);
+      const stem = e.stem ?? e.id;
+      const stemProblem = e.stem === undefined ? undefined : idProblem('entry id', e.stem);
+      if (stemProblem) throw new PullError(`collection '${c.slug}', file name: ${stemProblem}`);
+      const [ext, text] = entryFile(e, c, p, stem);
+      await write(`${c.slug}/${stem}.${ext}`, text);
     }
   }
 
@@ -72,6 +75,7 @@ export async function writeTree(root: string, p: PulledProject, comment: string)
     if (problem) throw new PullError(problem);
     const item: Record<string, unknown> = {};
     if (m.number !== undefined) item.id = m.number;
+    if (m.uuid !== undefined) item.uuid = m.uuid;
     if (m.caption !== null) item.caption = m.caption;
     if (m.alt !== null) item.alt = m.alt;
     if (Object.keys(item).length > 0) meta[m.path] = item;
@@ -84,27 +88,42 @@ function collectionYaml(c: PulledCollection): string {
   const lines = [`name: ${yaml(c.name).trimEnd()}`];
   if (c.body_field !== 'body') lines.push(`body_field: ${c.body_field}`);
   if (c.sort) lines.push(`sort: ${c.sort}`);
+  if (c.singleton) lines.push('singleton: true');
   lines.push('fields:');
   for (const f of c.fields) lines.push(`  ${f.name}: ${fieldYaml(f)}`);
   return `${lines.join('\n')}\n`;
 }
 
-function fieldYaml(f: FieldDef): string {
+function fieldDef(f: FieldDef): Record<string, unknown> {
   const def: Record<string, unknown> = { type: f.type };
   if (f.required) def.required = true;
   if (f.multiple) def.multiple = true;
+  if (f.hidden && f.type !== 'password') def.hidden = true;
   if (f.values) def.values = f.values;
   if (f.collection) def.collection = f.collection;
+  if (f.range) def.range = true;
+  if (f.repeatable) def.repeatable = true;
+  if (f.fields) def.fields = Object.fromEntries(f.fields.map((c) => [c.name, short(fieldDef(c))]));
+  return def;
+}
+
+/** `{ type: text }` → `text`, as a person writes it. */
+const short = (def: Record<string, unknown>): unknown => (Object.keys(def).length === 1 ? def.type : def);
+
+function fieldYaml(f: FieldDef): string {
+  const def = fieldDef(f);
   if (Object.keys(def).length === 1) return f.type;
   return stringify(def, { collectionStyle: 'flow', lineWidth: 0 }).trimEnd();
 }
 
 /** One entry: Markdown when the collection has a body field and the value survives as a body, else YAML. */
-function entryFile(e: PulledEntry, c: PulledCollection, p: PulledProject): [string, string] {
+function entryFile(e: PulledEntry, c: PulledCollection, p: PulledProject, stem: string): [string, string] {
   const data: Record<string, JsonValue> = {};
   if (p.dialect === 'elmapi' && /^(0|[1-9][0-9]{0,14})$/.test(e.id)) data.id = Number(e.id);
+  // elmapi3: the uuid itself (one derived from the file name would differ).
+  if (p.dialect === 'elmapi3') data.id = e.id;
   // The locale the loader would take from the file name or the project: written only when it differs.
-  const implied = localeFromFileName(e.id, p.locales) ?? p.default_locale;
+  const implied = localeFromFileName(stem, p.locales) ?? p.default_locale;
   if (e.locale !== '' && e.locale !== implied) data.locale = e.locale;
   if (e.draft) data.draft = true;
   const bodyField = c.fields.find((f) => f.name === c.body_field && (f.type === 'markdown' || f.type === 'richtext'));

@@ -150,6 +150,7 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
     /** The body that went out, for the journal (before compression). */
     let sentBody: Uint8Array | string | null = null;
     let sentHead: Readonly<Record<string, string>> = {};
+    let warnings: readonly string[] | undefined;
     if (onRequest) {
       const start = performance.now();
       const time = new Date().toISOString();
@@ -158,7 +159,7 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
         const url = safeUrl(req.url ?? '/');
         const ms = Math.round((performance.now() - start) * 10) / 10;
         try {
-          const record: RequestRecord = { time, method: req.method ?? 'GET', url, path, query: queryObject(query), ...safeHeaders(req.headers), status: res.statusCode, ms, injected };
+          const record: RequestRecord = { time, method: req.method ?? 'GET', url, path, query: queryObject(query), ...safeHeaders(req.headers), status: res.statusCode, ms, injected, ...(warnings ? { warnings } : {}) };
           onRequest(options.captureResponse ? { ...record, response: responseRecord(res.statusCode, sentHeaders(sentHead, res), sentBody) } : record);
         } catch (err) {
           onError(err); // a failing log or hook must not take the server down
@@ -171,6 +172,7 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
       try {
         const r = core.handle({ method: req.method ?? 'GET', path, query, headers: req.headers });
         injected = r.injected === true;
+        warnings = r.warnings;
         // For the journal: the body before compression (null for a media file, streamed).
         sentBody = r.plain ?? r.body;
         sentHead = r.headers;

@@ -81,8 +81,10 @@ export function parseNotFoundRules(text: string): NotFoundRedirect[] {
 function projectDialects(root: string): Map<string, DialectName> {
   const dialects = new Map<string, DialectName>();
   try {
-    const manifest = JSON.parse(readFileSync(resolve(root, 'manifest.json'), 'utf8')) as { projects?: { id: string; dialect?: DialectName }[] };
+    const manifest = JSON.parse(readFileSync(resolve(root, 'manifest.json'), 'utf8')) as { projects?: { id: string; dialect?: DialectName }[]; elmapi3?: string };
     for (const p of manifest.projects ?? []) if (p.dialect !== undefined) dialects.set(p.id, p.dialect);
+    // An elmapi3 tree (cqa build --project): every API path is that project's.
+    if (typeof manifest.elmapi3 === 'string') dialects.set('', 'elmapi3');
   } catch {
     // No or unreadable manifest: every project answers in the cqa dialect.
   }
@@ -223,7 +225,7 @@ export function previewHandler(dir: string): (req: IncomingMessage, res: ServerR
   // A query string on an API path: 400 in the project's dialect (see QUERY_DETAIL).
   const refuseQuery = (res: ServerResponse, pathname: string) => {
     const project = pathname.split('/')[2] ?? '';
-    const dialect = dialectOf({ dialect: dialects.get(project) });
+    const dialect = dialectOf({ dialect: dialects.get('') ?? dialects.get(project) });
     const e = dialect.error({ status: 400, code: 'query_not_supported', detail: QUERY_DETAIL });
     const body = Buffer.from(e.body);
     res.writeHead(400, { 'content-type': e.contentType, 'content-length': String(body.length), 'cache-control': 'no-cache' });
@@ -247,7 +249,7 @@ export function previewHandler(dir: string): (req: IncomingMessage, res: ServerR
     }
     const pathname = safePathname(req.url ?? '/');
     if (pathname === null || unpublished(pathname.slice(1))) return notFound(res);
-    if (pathname.startsWith('/api/') && hasQuery(req.url ?? '/')) return refuseQuery(res, pathname);
+    if ((pathname === '/api' || pathname.startsWith('/api/')) && hasQuery(req.url ?? '/')) return refuseQuery(res, pathname);
     answer(req, res, pathname).catch(() => {
       if (!res.headersSent) notFound(res);
       else res.destroy();

@@ -16,7 +16,7 @@ import type { Snapshot } from '../../core/model/types.js';
 import { Controls } from '../../core/http/controls.js';
 import { HttpCore, type HttpOptions } from '../../core/http/core.js';
 import { defaultEngine } from '../../core/http/engine.js';
-import { elmapi3Routes } from '../../core/http/elmapi3/handler.js';
+import { elmapi3Routes, strictElmapi3Routes } from '../../core/http/elmapi3/handler.js';
 import { explorerPage } from '../../core/http/explorer/index.js';
 import { refuseConnect } from './connect.js';
 import { ALLOWED_METHODS } from '../../core/http/cors.js';
@@ -59,6 +59,11 @@ export interface StartServerOptions extends HttpOptions {
   readonly debounce?: number;
   /** Default true: the explorer page for browsers at `/` (docs/explorer.md); false: `/` stays a 404. */
   readonly ui?: boolean;
+  /**
+   * Every `elmapi3` project strict, as `strict: true` in its project.yaml makes it: what the real
+   * API silently accepts is answered 422 in Laravel's validation shape (`cqa serve --strict`).
+   */
+  readonly strict?: boolean;
   /**
    * Keep what the files parse to in `<content>/.cqa-cache/` and start from it next time (default
    * false; `cqa serve` turns it on). Not with `watch`. See docs/performance.md#start-up.
@@ -160,7 +165,7 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
     snapshot,
     nodePlatform,
     options.onSlowQuery ? reportingSlowQueries(defaultEngine, options.onSlowQuery) : defaultEngine,
-    { ...options, explorer: options.ui === false ? undefined : (options.explorer ?? explorerPage), elmapi3: elmapi3Routes },
+    { ...options, explorer: options.ui === false ? undefined : (options.explorer ?? explorerPage), elmapi3: options.strict === true ? strictElmapi3Routes : elmapi3Routes },
     controls,
   );
   const textLog = options.quiet === false;

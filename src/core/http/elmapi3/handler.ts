@@ -68,7 +68,7 @@ function segmentsOf(path: string): string[] | undefined {
  * The v3 answer, or undefined: not a v3 request (no elmapi3 project in the snapshot, or the
  * path/header names a project of another dialect), so the caller routes it as today.
  */
-export function elmapi3Routes(snapshot: Snapshot, req: V3Request, sha256Hex: Hash, nameKnownToday: (path: string) => boolean): V3Answer | undefined {
+export function elmapi3Routes(snapshot: Snapshot, req: V3Request, sha256Hex: Hash, nameKnownToday: (path: string) => boolean, strictAll = false): V3Answer | undefined {
   if (!anyV3(snapshot)) return undefined;
   const segs = segmentsOf(req.path);
   if (!segs) return undefined;
@@ -87,7 +87,7 @@ export function elmapi3Routes(snapshot: Snapshot, req: V3Request, sha256Hex: Has
     const route = `api${segs.length ? `/${segs.join('/')}` : ''}`;
     return { status: 405, body: JSON.stringify({ message: `The ${req.method} method is not supported for route ${route}. Supported methods: GET, HEAD.` }, null, 4), warnings: [], private: false };
   }
-  return answer(project, segs, req, sha256Hex);
+  return answer(project, segs, req, sha256Hex, strictAll);
 }
 
 interface Access {
@@ -121,8 +121,8 @@ function origin(req: V3Request): string {
   return `${proto}://${/^[A-Za-z0-9.:[\]-]+$/.test(host) ? host : 'localhost'}`;
 }
 
-function answer(project: ProjectSnapshot, segs: string[], req: V3Request, sha256Hex: Hash): V3Answer {
-  const who = access(project, req, sha256Hex);
+function answer(project: ProjectSnapshot, segs: string[], req: V3Request, sha256Hex: Hash, strictAll: boolean, given?: { who: Access; origin: string }): V3Answer {
+  const who = given?.who ?? access(project, req, sha256Hex);
   if ('status' in who) return who;
   const index = projectIndex(project);
   const q: PhpQuery = parsePhpQuery(req.query);
@@ -132,15 +132,19 @@ function answer(project: ProjectSnapshot, segs: string[], req: V3Request, sha256
   }
   for (const d of q.dropped) warn.add('query', d);
   const done = (a: Answer): V3Answer => {
-    const strict = project.record.strict && warn.list.length > 0 && a.status < 500;
+    // Strict: every silent quirk is a 422, and so is an array where v3 reads one string (its 500).
+    const strict = (strictAll || project.record.strict === true) && warn.list.length > 0;
     if (strict) return { status: 422, body: validationBody(warn.list), warnings: warn.list, private: who.token };
     const body = 'json' in a ? phpJson(a.json) : a.status >= 500 ? JSON.stringify({ message: a.message }, null, 4) : phpJson({ message: a.message });
     return { status: a.status, body, warnings: warn.list, private: who.token };
   };
-  const o = origin(req);
+  const o = given?.origin ?? origin(req);
   const [first, second, third, fourth] = segs;
 
-  if (first === undefined) return done(projectAnswer(index, q));
+  if (first === undefined) {
+    if (q.params.get('with') instanceof Map) warn.add('with', 'with must be one string like with=collections,fields (an array is a 500 in ElmapiCMS)');
+    return done(projectAnswer(index, q));
+  }
   if (first === 'collections') {
     if (segs.length === 1) return done({ status: 200, json: [...index.collections.values()].map((c) => collectionJson(c, false)) });
     if (segs.length === 2) {
@@ -156,7 +160,10 @@ function answer(project: ProjectSnapshot, segs: string[], req: V3Request, sha256
   }
   const col = index.collections.get(first);
   const draftAsked = str(q.params, 'state') === 'draft';
-  if (q.params.get('state') instanceof Map) return done({ status: 500, message: 'Server Error' });
+  if (q.params.get('state') instanceof Map) {
+    warn.add('state', 'state must be one string: state=draft (an array is a 500 in ElmapiCMS)');
+    return done({ status: 500, message: 'Server Error' });
+  }
   if (draftAsked && !who.drafts) {
     // cqa's promise: drafts need a token with the drafts scope (v3 lets any reader ask).
     return message(403, 'Forbidden.', [{ param: 'state', text: "state=draft needs a token with the 'drafts' scope in this mock (ElmapiCMS itself lets any reader ask): use such a token" }], who.token);
@@ -238,5 +245,19 @@ function versionJson(e: import('../../model/model.js').EntryRecord, _slug: strin
   return { uuid: e.id, version_number: 1, label: null, description: null, locale: e.locale, translation_group_id: null, published_at: iso8601(e.published_at), created_at: iso8601(e.created_at), updated_at: iso8601(e.updated_at), is_current_published: true, created_by: null };
 }
 
+/**
+ * The answer to a GET of `path` (`/api`, `/api/products`, …, no query) as a reader with a token
+ * of the project (no drafts) gets it, with `origin` before every absolute URL ('' for root-relative
+ * ones): what `cqa build --project <uuid>` writes (src/core/http/elmapi3/static.ts).
+ */
+export function staticAnswer(project: ProjectSnapshot, path: string, origin: string): V3Answer {
+  const segs = segmentsOf(path) ?? [];
+  const req: V3Request = { method: 'GET', path, query: '', headers: {} };
+  return answer(project, segs, req, () => '', false, { who: { token: true, drafts: false }, origin });
+}
+
 /** The v3 route table as a request core option (HttpOptions.elmapi3). */
 export type Elmapi3Routes = typeof elmapi3Routes;
+
+/** The route table with every elmapi3 project strict, as `strict: true` makes one (`cqa serve --strict`). */
+export const strictElmapi3Routes: Elmapi3Routes = (snapshot, req, sha256Hex, nameKnownToday) => elmapi3Routes(snapshot, req, sha256Hex, nameKnownToday, true);

@@ -15,6 +15,14 @@ export class Warnings {
   }
 }
 
+/** Between the texts of one X-Cqa-Warning header (a comma is inside the texts). */
+export const WARNING_SEPARATOR = ' | ';
+
+/** The texts of an X-Cqa-Warning header value (an adapter that only has the header, e.g. MSW's journal). */
+export function warningTexts(value: string | null | undefined): string[] {
+  return value ? value.split(WARNING_SEPARATOR) : [];
+}
+
 /** A header value must be one line of visible ASCII: anything else is escaped. */
 export function headerText(w: Warning): string {
   return w.text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

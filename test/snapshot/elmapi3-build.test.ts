@@ -1,0 +1,109 @@
+// `cqa build --project <uuid>` of an elmapi3 project (docs/build.md): a static host cannot read the
+// `project-id` header, so the tree holds that one project at the v3 paths — `/api`, `/api/collections`,
+// `/api/<slug>`, `/api/<slug>/<uuid>`, `/api/files…` — each the answer `cqa serve` gives to that path
+// without a query; unknown paths answer the v3 404 bodies. Checked through `cqa preview` against
+// startServer on the sample content/shop3, as the SDK calls it. Without --project the tree leaves
+// elmapi3 projects out, saying how to build them.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import superagent from 'superagent';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { run as build } from '../../src/node/commands/build.js';
+import { startPreview, type PreviewServer } from '../../src/node/server/preview.js';
+import { startServer, type RunningServer } from '../../src/node/server/start.js';
+
+const SHOP = '3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10';
+const ALPHA = '9b1f6c52-3a41-4d7e-9a57-0c1b8e2f4a10';
+const work = mkdtempSync(join(tmpdir(), 'cqa-v3-build-'));
+let preview: PreviewServer;
+let server: RunningServer;
+
+async function quiet(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
+  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
+  try {
+    return { code: await build(args), out: out.join('\n'), err: err.join('\n') };
+  } finally {
+    log.mockRestore();
+    error.mockRestore();
+  }
+}
+
+beforeAll(async () => {
+  expect((await quiet(['content', '--project', SHOP, '--include-private', '--out', join(work, 'shop3')])).code).toBe(0);
+  preview = await startPreview({ dir: join(work, 'shop3'), port: 0 });
+  server = await startServer({ content: 'content', port: 0 });
+}, 60_000);
+afterAll(async () => {
+  await preview?.close();
+  await server?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** The SDK's request (superagent, project-id, Bearer); the answer with the origin taken out. */
+async function sdk(base: string, path: string): Promise<{ status: number; body: unknown }> {
+  const res = await superagent.get(`${base}/api${path}`).set('Accept', 'application/json').set('project-id', SHOP).set('Authorization', 'Bearer shop3-token').ok(() => true);
+  return { status: res.status, body: JSON.parse(res.text.replaceAll(base.replaceAll('/', '\\/'), '')) };
+}
+
+describe('cqa build --project <elmapi3 uuid>', () => {
+  it('writes the v3 paths, each answering as cqa serve does without a query', async () => {
+    const paths = ['/', '/collections', '/collections/products', '/products', '/pages', '/settings', `/products/${ALPHA}`, '/files', '/files/0d4c3e55-8f0a-4f7e-b2a1-5c9d6e7f8a90', '/files/name/shirt.png'];
+    for (const path of paths) {
+      const built = await sdk(preview.url, path);
+      expect(built.status, path).toBe(200);
+      expect(built.body, path).toEqual((await sdk(server.url, path)).body);
+    }
+    const list = (await sdk(preview.url, '/products')).body as { fields: { title: string } }[];
+    expect(list.map((e) => e.fields.title)).toEqual(['Summit Pack', 'Trail Jacket', 'Alpha Shirt']);
+    // The asset's url is root-relative without --base-url, and that file is in the tree.
+    const asset = (await sdk(preview.url, '/files/name/shirt.png')).body as { url: string };
+    expect(asset.url).toBe(`/media/${SHOP}/shirt.png`);
+    expect((await fetch(`${preview.url}${asset.url}`)).status).toBe(200);
+  });
+
+  it('unknown paths answer the v3 404 bodies; a query is refused in the v3 shape', async () => {
+    expect(await sdk(preview.url, '/products/00000000-0000-4000-8000-000000000000')).toEqual({ status: 404, body: { message: 'Content not found.' } });
+    expect(await sdk(preview.url, '/nope')).toEqual({ status: 404, body: { message: 'Collection not found.' } });
+    expect(await sdk(preview.url, '/collections/nope')).toEqual({ status: 404, body: { message: 'Collection not found.' } });
+    expect(await sdk(preview.url, '/files/name/nope.png')).toEqual({ status: 404, body: { error: 'Asset not found' } });
+    const q = await fetch(`${preview.url}/api/products?paginate=2`);
+    expect(q.status).toBe(400);
+    expect(Object.keys((await q.json()) as object)).toEqual(['message']);
+    // Drafts are not in the tree.
+    const drafts = (await sdk(server.url, '/products?state=draft')).body as { uuid: string }[];
+    expect((await sdk(preview.url, `/products/${drafts[0]?.uuid}`)).status).toBe(404);
+  });
+
+  it('manifest and openapi.json name the one project; the host files route /api to its document', () => {
+    const manifest = JSON.parse(readFileSync(join(work, 'shop3', 'manifest.json'), 'utf8'));
+    expect(manifest).toMatchObject({ elmapi3: SHOP, projects: [{ id: SHOP, dialect: 'elmapi3' }] });
+    const doc = JSON.parse(readFileSync(join(work, 'shop3', 'openapi.json'), 'utf8'));
+    expect(Object.keys(doc.paths)).toContain('/api/products/{uuid}');
+    expect(readFileSync(join(work, 'shop3', '_redirects'), 'utf8')).toContain('/api/  /api/index.json  200');
+  });
+
+  it('without --project the tree leaves elmapi3 projects out, saying how to build them; --project names a known project', async () => {
+    const all = await quiet(['content', '--include-private', '--out', join(work, 'all')]);
+    expect(all.code).toBe(0);
+    expect(all.err).toContain(`note: left out of`);
+    expect(all.err).toContain(`cqa build --project ${SHOP} --out <another folder>`);
+    expect(JSON.parse(readFileSync(join(work, 'all', 'manifest.json'), 'utf8')).projects.map((p: { id: string }) => p.id)).not.toContain(SHOP);
+    const unknown = await quiet(['content', '--project', 'nope', '--out', join(work, 'x')]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toMatch(/--project nope: no such project in content; the projects are .*3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10 \(elmapi3\)/);
+    // Another project alone is a plain one-project tree.
+    expect((await quiet(['content', '--project', 'demo', '--include-private', '--out', join(work, 'demo')])).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(work, 'demo', 'manifest.json'), 'utf8')).projects.map((p: { id: string }) => p.id)).toEqual(['demo']);
+    // A tree of elmapi3 projects only: nothing to write without --project.
+    mkdirSync(join(work, 'v3only', 'p', 'posts'), { recursive: true });
+    writeFileSync(join(work, 'v3only', 'p', 'project.yaml'), `id: ${SHOP}\nname: P\ndialect: elmapi3\npublic: true\n`);
+    writeFileSync(join(work, 'v3only', 'p', 'posts', 'a.yaml'), 'title: A\n');
+    const none = await quiet([join(work, 'v3only'), '--out', join(work, 'none')]);
+    expect(none.code).toBe(1);
+    expect(none.err).toContain(`every project here is elmapi3, and a static host cannot read the project-id header that names one: build each alone with --project <uuid> (${SHOP})`);
+  }, 60_000);
+});
