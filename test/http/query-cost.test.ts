@@ -3,6 +3,7 @@
 // any scan, in both dialects, over a socket (`cqa serve`) and through createHandler (the edge
 // worker's engine); queries under the budget answer as before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { elmapi3Routes } from '../../src/core/http/elmapi3/handler.js';
 import { createHandler } from '../../src/core/http/fetch.js';
 import { startServer, type RunningServer } from '../../src/node/server/start.js';
 import { queryEntries } from '../../src/core/query/index.js';
@@ -14,6 +15,7 @@ import { fetchClient, socketClient, type Client } from './fixture.js';
 const T = '2024-01-01T00:00:00.000Z';
 const f = (name: string, type: FieldDef['type']): FieldDef => ({ name, type, required: false, multiple: false, hidden: false });
 const ROWS = 20_000;
+const V3 = '11111111-2222-4333-8444-000000000001';
 const all = () => Array.from({ length: ROWS }, (_, k) => post(k + 1));
 
 function post(i: number): EntryRecord {
@@ -30,7 +32,7 @@ function post(i: number): EntryRecord {
   };
 }
 
-function project(id: string, dialect?: 'elmapi'): ProjectRecord {
+function project(id: string, dialect?: 'elmapi' | 'elmapi3'): ProjectRecord {
   const entries: EntryRecord[] = [];
   for (let i = 1; i <= ROWS; i++) entries.push(post(i));
   return {
@@ -50,11 +52,11 @@ let server: RunningServer;
 const clients: Record<string, Client> = {};
 
 beforeAll(async () => {
-  const model: ContentModel = { projects: [project('plain'), project('elm', 'elmapi')] };
+  const model: ContentModel = { projects: [project('plain'), project('elm', 'elmapi'), project(V3, 'elmapi3')] };
   snapshot = createSnapshot(model);
   server = await startServer({ snapshot, host: '127.0.0.1', port: 0 });
   clients.socket = socketClient(server.url);
-  clients.fetch = fetchClient(createHandler(snapshot));
+  clients.fetch = fetchClient(createHandler(snapshot, { elmapi3: elmapi3Routes }));
 }, 60_000);
 afterAll(() => server?.close());
 
@@ -75,6 +77,23 @@ describe.each(['socket', 'fetch'])('query cost budget (%s)', (name) => {
     expect(r.json.detail).toContain('add an equality or range condition');
     // Asked again (the answer caches key on the exact query): refused again, not run.
     expect((await get(`/api/plain/posts?${ATTACK}&limit=5`)).status).toBe(400);
+  });
+
+  it('in the elmapi3 dialect (like as SQLite reads it): a 422 in Laravel\'s validation shape with the same words; a backtracking pattern answers', async () => {
+    const v3 = async (query: string) => {
+      const r = await (clients[name] as Client)({ path: `/api/posts?${query}`, headers: { accept: 'application/json', 'project-id': V3 } });
+      return { status: r.status, json: JSON.parse(r.text) as { message: string; errors?: Record<string, string[]>; data?: unknown[] } };
+    };
+    const attack = await v3(ATTACK);
+    expect(attack.status).toBe(422);
+    expect(attack.json.errors?.where?.[0]).toMatch(/^this query would cost ~[\d,]+ units .*; the limit is 1,000,000,000/);
+    // %a%a…%b: a RegExp of [\s\S]* runs backtracked for minutes on 60 letters; the linear matcher answers.
+    const many = await v3(`where[body][like]=${encodeURIComponent(`${'%a'.repeat(12)}%b`)}&paginate=5`);
+    expect(many.status).toBe(200);
+    expect(many.json.data).toEqual([]);
+    const some = await v3(`where[body][like]=${encodeURIComponent('%LOREM%12345,%')}&paginate=5`);
+    expect(some.status).toBe(200);
+    expect(some.json.data).toHaveLength(1);
   });
 
   it('in the elmapi dialect: its error shape (422, {error, code}) with the same words', async () => {

@@ -27,14 +27,23 @@ export interface LikeMatcher {
 const ANY = null;
 type Item = string | null;
 
-/** The pattern as code points (lower-cased; escapes resolved; ANY for `_`), split at `%`. */
-function splitPattern(pattern: string): Item[][] {
+/** How a dialect reads patterns: its case folding (applied to the texts too), and whether `\x` escapes. */
+export interface LikeRules {
+  readonly fold: (text: string) => string;
+  readonly escapes: boolean;
+}
+
+/** cqa's: Unicode lower case, `\%` `\_` `\\` escapes (§4.3). */
+const CQA_LIKE: LikeRules = { fold: (text) => text.toLowerCase(), escapes: true };
+
+/** The pattern as code points (folded; escapes resolved; ANY for `_`), split at `%`. */
+function splitPattern(pattern: string, rules: LikeRules): Item[][] {
   const runs: Item[][] = [];
   let current: Item[] = [];
-  const cps = Array.from(pattern.toLowerCase());
+  const cps = Array.from(rules.fold(pattern));
   for (let i = 0; i < cps.length; i++) {
     const c = cps[i] as string;
-    if (c === '\\' && i + 1 < cps.length) current.push(cps[++i] as string);
+    if (rules.escapes && c === '\\' && i + 1 < cps.length) current.push(cps[++i] as string);
     else if (c === '%') {
       if (current.length > 0) runs.push(current);
       current = [];
@@ -189,12 +198,12 @@ function shapeOf(runs: readonly Item[][]): LikeShape {
 }
 
 /**
- * The matcher of `pattern`; it takes the text already lower-cased (`toLowerCase()`; the engine
- * caches that column). Segments are found greedily left to right: the leftmost end of each one
+ * The matcher of `pattern`; it takes the text already folded by `rules.fold` (for cqa,
+ * `toLowerCase()`: the engine caches that column). Segments are found greedily left to right: the leftmost end of each one
  * leaves the most room for the next, so no choice is ever undone.
  */
-export function likeMatcher(pattern: string): LikeMatcher {
-  const runs = splitPattern(pattern);
+export function likeMatcher(pattern: string, rules: LikeRules = CQA_LIKE): LikeMatcher {
+  const runs = splitPattern(pattern, rules);
   const shape = shapeOf(runs);
   const segments = runs.map(segmentOf);
   const match = (lower: string): boolean => {

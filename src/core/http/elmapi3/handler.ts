@@ -1,6 +1,7 @@
 // The v3 route table (sheet §2): a request whose `project-id` header names an `elmapi3` project is
 // answered here; src/core/http/core.ts asks elmapi3Routes() first (when given: HttpOptions.elmapi3) and routes everything else as before.
 // Auth as ProjectAccess + EnsureProjectApiAbility (§6), errors as §7. No Node imports.
+import { ProblemError } from '../../query/problems.js';
 import type { Snapshot, ProjectSnapshot } from '../../model/types.js';
 import { header } from '../header.js';
 import { listEntries, oneEntry, type Answer, type ListRequest } from './entries.js';
@@ -87,7 +88,7 @@ export function elmapi3Routes(snapshot: Snapshot, req: V3Request, sha256Hex: Has
     const route = `api${segs.length ? `/${segs.join('/')}` : ''}`;
     return { status: 405, body: JSON.stringify({ message: `The ${req.method} method is not supported for route ${route}. Supported methods: GET, HEAD.` }, null, 4), warnings: [], private: false };
   }
-  return answer(project, segs, req, sha256Hex, strictAll);
+  return refusingCostly(() => answer(project, segs, req, sha256Hex, strictAll));
 }
 
 interface Access {
@@ -119,6 +120,20 @@ function origin(req: V3Request): string {
   const host = header(req.headers, 'host') ?? 'localhost';
   const proto = header(req.headers, 'x-forwarded-proto') === 'https' ? 'https' : 'http';
   return `${proto}://${/^[A-Za-z0-9.:[\]-]+$/.test(host) ? host : 'localhost'}`;
+}
+
+/**
+ * A query over the cost budget (where.ts spends it) is refused with a 422 in Laravel's validation
+ * shape naming the fix — the real API would run it for as long as it takes; the mock never stalls.
+ */
+function refusingCostly(run: () => V3Answer): V3Answer {
+  try {
+    return run();
+  } catch (err) {
+    if (!(err instanceof ProblemError)) throw err;
+    const warnings = [{ param: err.problem.param ?? 'where', text: err.problem.detail }];
+    return { status: 422, body: validationBody(warnings), warnings, private: false };
+  }
 }
 
 function answer(project: ProjectSnapshot, segs: string[], req: V3Request, sha256Hex: Hash, strictAll: boolean, given?: { who: Access; origin: string }): V3Answer {
@@ -253,7 +268,7 @@ function versionJson(e: import('../../model/model.js').EntryRecord, _slug: strin
 export function staticAnswer(project: ProjectSnapshot, path: string, origin: string): V3Answer {
   const segs = segmentsOf(path) ?? [];
   const req: V3Request = { method: 'GET', path, query: '', headers: {} };
-  return answer(project, segs, req, () => '', false, { who: { token: true, drafts: false }, origin });
+  return refusingCostly(() => answer(project, segs, req, () => '', false, { who: { token: true, drafts: false }, origin }));
 }
 
 /** The v3 route table as a request core option (HttpOptions.elmapi3). */

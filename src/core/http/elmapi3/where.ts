@@ -5,6 +5,8 @@
 // ignores is reported through `warn`. No Node imports.
 import type { FieldDef, FieldValue } from '../../model/model.js';
 import type { EntrySnapshot } from '../../model/types.js';
+import { Budget, LIKE_CALL_COST, SEGMENT_COST } from '../../query/cost.js';
+import { type LikeRules, likeMatcher } from '../../query/like.js';
 import { fieldValue } from '../../query/table.js';
 import { list, type PhpArray, type PhpValue } from './php-query.js';
 import type { CollectionIndex, ProjectIndex } from './project-index.js';
@@ -23,13 +25,25 @@ interface Ctx {
   readonly warn: Warnings;
   /** Draft mode: related drafts count (else, as cqa promises, a filter never tells a draft is there). */
   readonly drafts: boolean;
+  /** The request's work so far: a query over it is refused (cost.ts). */
+  readonly budget: Budget;
 }
 
-/** SQLite LIKE: `%` any run, `_` one character, ASCII letters case-blind. */
-export function likeMatch(text: string, pattern: string): boolean {
-  const re = pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '[\\s\\S]*').replace(/_/g, '[\\s\\S]');
-  const fold = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
-  return new RegExp(`^${re}$`).test(fold(text)) || new RegExp(`^${fold(re)}$`).test(fold(text));
+/** SQLite's LIKE: `%` any run, `_` one character, ASCII letters case-blind, no escape character. */
+const SQLITE_LIKE: LikeRules = { fold: (s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase()), escapes: false };
+
+/**
+ * `pattern` compiled once (the linear matcher of src/core/query/like.ts); each test spends its
+ * cost from the request's budget, so no pattern holds the server (docs/security.md#query-cost).
+ */
+function likeTest(pattern: string, budget: Budget): (text: string) => boolean {
+  const match = likeMatcher(pattern, SQLITE_LIKE);
+  const { shape } = match;
+  const call = LIKE_CALL_COST + SEGMENT_COST * shape.segments;
+  return (text) => {
+    budget.spend(call + text.length * shape.perChar);
+    return match(SQLITE_LIKE.fold(text));
+  };
 }
 
 function cmp(op: string, a: string | number, b: string | number): boolean {
@@ -68,12 +82,23 @@ function rowsOf(f: FieldDef, v: FieldValue | undefined): Row[] {
 
 const jsonHas = (row: Row, w: string) => row.json?.some((x) => (typeof x === 'string' ? x === w : false)) ?? false;
 
+/** `like` on a value: as a substring of text, or the whole of a number's digits. */
+interface LikeTests {
+  readonly contains: (text: string) => boolean;
+  readonly whole: (text: string) => boolean;
+}
+
 /** The condition `op v` on one value row (sheet §3.3). */
-function rowMatches(row: Row, op: string, v: string | null, values: string[]): boolean {
+function rowMatches(row: Row, op: string, v: string | null, values: string[], like?: LikeTests): boolean {
   const value = v ?? '';
   switch (op) {
     case 'like':
-      return (row.text !== undefined && likeMatch(row.text, `%${value}%`)) || jsonHas(row, value) || (NUMERIC.test(value) && row.number !== undefined && likeMatch(String(row.number), value)) || (BOOLISH.test(value) && row.bool !== undefined && row.bool === /^(true|1)$/i.test(value));
+      return (
+        (row.text !== undefined && like?.contains(row.text) === true) ||
+        jsonHas(row, value) ||
+        (NUMERIC.test(value) && row.number !== undefined && like?.whole(String(row.number)) === true) ||
+        (BOOLISH.test(value) && row.bool !== undefined && row.bool === /^(true|1)$/i.test(value))
+      );
     case 'in':
       return values.some((w) => row.text === w || jsonHas(row, w));
     case 'between': {
@@ -115,7 +140,8 @@ function fieldTest(f: FieldDef, op: string, raw: PhpValue | undefined, param: st
   if (op === 'not_in') return (e) => !rowsOf(f, fieldValue(e, f.name)).some((r) => values.some((w) => r.text === w || jsonHas(r, w)));
   if (op === 'null') return (e) => rowsOf(f, fieldValue(e, f.name)).some((r) => r.date === undefined && r.text === undefined && r.number === undefined && r.bool === undefined && r.json === undefined);
   if (op === 'not_null') return (e) => rowsOf(f, fieldValue(e, f.name)).length > 0;
-  return (e) => rowsOf(f, fieldValue(e, f.name)).some((r) => r.date === undefined && rowMatches(r, op, v, values));
+  const like = op === 'like' ? { contains: likeTest(`%${v ?? ''}%`, c.budget), whole: likeTest(v ?? '', c.budget) } : undefined;
+  return (e) => rowsOf(f, fieldValue(e, f.name)).some((r) => r.date === undefined && rowMatches(r, op, v, values, like));
 }
 
 /** A core column (sheet §3.2): compared as stored, timestamps as `Y-m-d H:i:s` text. */
@@ -146,6 +172,7 @@ function coreTest(name: string, op: string, raw: PhpValue | undefined, param: st
     c.warn.add(param, `${param} needs two values ('min,max'): with one, ElmapiCMS on SQLite matches nothing (on MySQL it is a 500); send ${param}=min,max`);
     return () => false;
   }
+  const like = op === 'like' ? likeTest(`%${v ?? ''}%`, c.budget) : undefined;
   return (e) => {
     const x = col(e);
     switch (op) {
@@ -156,7 +183,7 @@ function coreTest(name: string, op: string, raw: PhpValue | undefined, param: st
       case 'not':
         return x !== null && x !== v;
       case 'like':
-        return x !== null && likeMatch(x, `%${v ?? ''}%`);
+        return x !== null && (like as (text: string) => boolean)(x);
       case 'in':
         return x !== null && values.includes(x);
       case 'not_in':
@@ -238,7 +265,7 @@ export function whereTest(where: PhpValue | undefined, col: CollectionIndex, ind
     warn.add('where', `where must be an array like where[title]=…; ElmapiCMS ignores where='${where}'`);
     return () => true;
   }
-  const c: Ctx = { col, index, warn, drafts };
+  const c: Ctx = { col, index, warn, drafts, budget: new Budget() };
   const collect = (arr: PhpArray, prefix: string): Test[] => {
     const tests: Test[] = [];
     for (const [k, v] of arr) {
