@@ -186,6 +186,19 @@ describe('overrides, the journal of answers, waitForRequest', () => {
       });
       expect((await fetch(`${quiet.url}/api/shop/products`, { headers: JSON_ACCEPT })).status).toBe(500);
       expect(String(errors[0])).toBe('Error: test bug');
+      // A header a response cannot carry: refused when set, and from a function a 500 — the
+      // process hosting the server stays up (it used to die on writeHead's ERR_INVALID_CHAR).
+      expect(() => quiet.override('GET', '/x', { headers: { 'x-a': 'b\r\nset-cookie: pwn=1' } })).toThrow(
+        'override GET /x: the value of header x-a holds a line break or NUL; one line only',
+      );
+      expect(() => quiet.override('GET', '/x', { headers: { 'bad name': 'v' } })).toThrow(/header name "bad name" is not a valid HTTP header name/);
+      expect(() => quiet.override('GET', '/x', { headers: { 'Transfer-Encoding': 'chunked' }, body: 'x' })).toThrow(
+        'override GET /x: header Transfer-Encoding is set by the server from the body; leave it out',
+      );
+      quiet.override('GET', '/api/shop/collections', () => ({ headers: { 'x-a': 'b\nc' } }));
+      expect((await fetch(`${quiet.url}/api/shop/collections`, { headers: JSON_ACCEPT })).status).toBe(500);
+      expect(String(errors[1])).toMatch(/the value of header x-a holds a line break/);
+      expect((await fetch(`${quiet.url}/api/shop`, { headers: JSON_ACCEPT })).status).not.toBe(500);
     } finally {
       await quiet.close();
     }

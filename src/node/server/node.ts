@@ -223,8 +223,12 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
         sentBody = req.method === 'HEAD' ? null : o.body;
         sentHead = o.headers;
         if (listener.closing) o.headers.connection = 'close';
-        res.writeHead(o.status, o.headers);
-        res.end(req.method === 'HEAD' ? undefined : (o.body ?? undefined));
+        try {
+          res.writeHead(o.status, o.headers);
+          res.end(req.method === 'HEAD' ? undefined : (o.body ?? undefined));
+        } catch (err) {
+          fail(res, err);
+        }
       },
       (err) => fail(res, err),
     );
