@@ -285,6 +285,11 @@ export class HttpCore {
     if (method !== 'GET' && method !== 'HEAD') {
       return this.problem(req, { status: 405, code: 'method_not_allowed', detail: `${method} is not allowed; this API is read-only (${ALLOWED_METHODS})` }, { allow: ALLOWED_METHODS }, d);
     }
+    // An elmapi3 project is read at the v3 routes only: its path here would be an API the real one lacks.
+    if (r.kind !== 'media-file' && 'project' in r && snapshot.projects.get(r.project)?.record.dialect === 'elmapi3') {
+      const detail = `project '${r.project}' answers as ElmapiCMS v3: ask /api/… with the header project-id: ${r.project} (docs/dialects.md), not /api/${r.project}/…`;
+      return this.v3(req, { status: 404, body: JSON.stringify({ message: detail }), warnings: [], private: false });
+    }
     switch (r.kind) {
       case 'problem':
         return this.problem(req, r.problem, {}, d);
