@@ -17,7 +17,7 @@ import { Controls } from '../../core/http/controls.js';
 import { HttpCore, type HttpOptions } from '../../core/http/core.js';
 import { defaultEngine } from '../../core/http/engine.js';
 import { elmapi3Routes } from '../../core/http/elmapi3/handler.js';
-import { explorerPage } from '../../core/http/explorer/index.js';
+import { nodeExplorer } from './explorer.js';
 import { refuseConnect } from './connect.js';
 import { ALLOWED_METHODS } from '../../core/http/cors.js';
 import { Journal, logLine, type RequestRecord } from '../../core/http/journal.js';
@@ -182,7 +182,7 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
     snapshot,
     nodePlatform,
     options.onSlowQuery ? reportingSlowQueries(defaultEngine, options.onSlowQuery) : defaultEngine,
-    { ...options, explorer: options.ui === false ? undefined : (options.explorer ?? explorerPage), elmapi3: elmapi3Routes },
+    { ...options, explorer: options.ui === false ? undefined : (options.explorer ?? nodeExplorer()), elmapi3: elmapi3Routes },
     controls,
   );
   const textLog = options.quiet === false;
