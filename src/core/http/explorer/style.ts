@@ -21,7 +21,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 form { display: flex; flex-wrap: wrap; gap: .6rem 1rem; align-items: end; }
 label { display: flex; flex-direction: column; gap: .15rem; font-weight: 600; font-size: .85rem; max-width: 100%; }
 label.inline { flex-direction: row; align-items: center; font-weight: normal; }
-fieldset { border: 1px solid var(--line); border-radius: 4px; width: 100%; display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; }
+fieldset { border: 1px solid var(--line); border-radius: 4px; width: 100%; min-width: 0; margin-inline: 0; display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; }
 legend { font-weight: 600; font-size: .85rem; }
 /* Narrow screens: a condition row wraps, a wide table scrolls inside its own box, not the page. */
 .condition { display: flex; flex-wrap: wrap; gap: .4rem; width: 100%; }

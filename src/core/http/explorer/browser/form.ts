@@ -101,6 +101,7 @@ class ConditionRow {
   private value: HTMLInputElement | HTMLSelectElement;
   private pickerKey = '';
   private cond: Condition;
+  private pickedByHand = false;
 
   constructor(
     private readonly builder: Builder,
@@ -130,10 +131,13 @@ class ConditionRow {
     );
     this.relSelect?.addEventListener('change', () => {
       this.cond = { ...this.read(), relation: this.relSelect?.value ?? '', field: '' };
+      this.pickedByHand = true;
       this.update();
     });
     this.fieldSelect.addEventListener('change', () => {
+      // A field picked by hand takes an operator it allows (the one before, if it does).
       this.cond = { ...this.read(), field: this.fieldSelect.value };
+      this.pickedByHand = true;
       this.update();
     });
     this.opSelect.addEventListener('change', () => {
@@ -190,13 +194,16 @@ class ConditionRow {
     }
     this.fieldSelect.value = this.cond.field;
     const ops = field ? opsOf(field) : [this.cond.op];
+    const byHand = this.pickedByHand;
+    this.pickedByHand = false;
+    if (byHand && ops[0] && !ops.includes(this.cond.op)) this.cond = { ...this.cond, op: ops[0] };
     setOptions(this.opSelect, ops.map((o) => [o, OP_TEXT[o]]));
     if (field && !ops.includes(this.cond.op)) {
       ensureOption(this.opSelect, this.cond.op, `${OP_TEXT[this.cond.op]} — not for ${field.type}`);
       problems.push(`'${this.cond.op}' does not apply to ${field.type} field '${field.name}'; it takes ${ops.join(', ')}`);
     }
     this.opSelect.value = this.cond.op;
-    this.picker(project, field);
+    this.picker(project, field, byHand);
     this.row.classList.toggle('missing', problems.length > 0);
     this.note.hidden = problems.length === 0;
     this.note.textContent = problems.join('; ');
@@ -207,7 +214,7 @@ class ConditionRow {
   }
 
   /** The value control the field and operator call for: a select of values, several, or text. */
-  private picker(project: Project | undefined, field: Field | undefined): void {
+  private picker(project: Project | undefined, field: Field | undefined, byHand: boolean): void {
     const op = this.cond.op;
     const choices = field?.type === 'boolean' ? ['true', 'false'] : field?.values;
     let kind: PickerKind = 'text';
@@ -227,7 +234,9 @@ class ConditionRow {
       if (kind === 'select') select.append(el('option', { value: '', text: 'choose…' }));
       select.append(...(choices ?? []).map((v) => el('option', { value: v, text: v })));
       const wanted = kind === 'multi' ? typed.split(',').map((v) => v.trim()).filter(Boolean) : [typed.trim()];
-      for (const v of wanted) if (v) ensureOption(select, v, `${v} (not a value of ${field?.name})`);
+      // A value the field does not have stays (marked) when it came with the condition (a link); a
+      // field picked by hand starts from its own values.
+      if (!byHand) for (const v of wanted) if (v) ensureOption(select, v, `${v} (not a value of ${field?.name})`);
       for (const o of select.options) o.selected = wanted.includes(o.value) && (o.value !== '' || kind === 'select');
       control = select;
     } else {
