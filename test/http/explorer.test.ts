@@ -134,6 +134,25 @@ describe.each(['node', 'fetch', 'edge'])('the explorer page (%s)', (kind) => {
   });
 });
 
+describe("the page's live refresh", () => {
+  it('polls /healthz with X-CQA-Explorer: poll, which the server neither journals nor logs', async () => {
+    const lines: string[] = [];
+    const s = await startServer({ snapshot, quiet: false, log: (l) => lines.push(l) });
+    try {
+      const asks: Record<string, string>[] = [{ accept: 'application/json', 'x-cqa-explorer': 'poll' }, { accept: 'application/json' }];
+      for (const headers of asks) {
+        const r = await fetch(`${s.url}/healthz`, { headers });
+        expect(r.status).toBe(200);
+        await r.text();
+      }
+      expect(s.requests().map((r) => [r.path, r.headers['x-cqa-explorer']])).toEqual([['/healthz', undefined]]);
+      expect(lines.filter((l) => l.startsWith('GET /healthz'))).toHaveLength(1);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('turning the page off', () => {
   it('startServer({ ui: false }), createHandler(…, { ui: false }) and an edge handler without explorer answer 404', async () => {
     const on = [socketClient(server.url), fetchClient(createHandler(snapshot, { ui: true })), fetchClient(createEdgeHandler(snapshot, { explorer: explorerPage }))];

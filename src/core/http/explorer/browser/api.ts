@@ -27,8 +27,8 @@ export interface Answer {
 }
 
 /** One request, as a client sends it: Accept JSON, the token unless `anonymous`. */
-export async function api(path: string, anonymous = false): Promise<Answer> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+export async function api(path: string, anonymous = false, extra: Record<string, string> = {}): Promise<Answer> {
+  const headers: Record<string, string> = { Accept: 'application/json', ...extra };
   const withToken = token !== '' && !anonymous;
   if (withToken) headers.Authorization = `Bearer ${token}`;
   const started = performance.now();

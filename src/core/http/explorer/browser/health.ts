@@ -6,6 +6,8 @@ import { api } from './api.js';
 import { $, el } from './dom.js';
 
 export const POLL_MS = 2000;
+/** The header that marks the page's polls (src/node/server/start.ts does not log them). */
+const POLL_HEADER = 'X-CQA-Explorer';
 
 interface Health {
   readonly snapshot: string;
@@ -54,7 +56,8 @@ export function watchHealth(changed: () => Promise<void>): void {
     if (!busy && document.visibilityState === 'visible') {
       busy = true;
       try {
-        const r = await api('/healthz', true);
+        // Marked, so that the server leaves these polls out of its request log and journal.
+        const r = await api('/healthz', true, { [POLL_HEADER]: 'poll' });
         const h = r.status === 200 ? read(r.body) : undefined;
         showErrors(h, h ? '' : `The server does not answer /healthz (${r.status ? `${r.status} ${r.statusText}` : r.statusText}): the page shows what it last got.`);
         if (h) {
