@@ -24,7 +24,9 @@ label.inline { flex-direction: row; align-items: center; font-weight: normal; }
 fieldset { border: 1px solid var(--line); border-radius: 4px; width: 100%; min-width: 0; margin-inline: 0; display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; }
 legend { font-weight: 600; font-size: .85rem; }
 /* Narrow screens: a condition row wraps, a wide table scrolls inside its own box, not the page. */
-.condition { display: flex; flex-wrap: wrap; gap: .4rem; width: 100%; }
+.condition { display: flex; flex-wrap: wrap; align-items: start; gap: .4rem; width: 100%; }
+.condition select.field, .condition select.relation { flex: 0 1 17rem; }
+.condition select.op { flex: 0 1 13rem; }
 .condition select { min-width: 0; max-width: 100%; }
 .condition .value { flex: 1 1 10rem; min-width: 0; }
 .scroll { overflow-x: auto; max-width: 100%; }
@@ -46,7 +48,8 @@ fieldset.plain { border: none; padding: 0; margin: 0; }
 .condition .value-box { display: flex; flex: 1 1 10rem; min-width: 0; }
 .condition .value-box .value { width: 100%; }
 option.missing { color: var(--bad); }
-#content-errors { border: 2px solid var(--bad); border-radius: 4px; padding: .3rem .9rem; margin: .75rem 0; }
+/* Content errors stay in sight while the page scrolls: they are why an answer may be out of date. */
+#content-errors { position: sticky; top: 0; z-index: 1; background: Canvas; border: 2px solid var(--bad); border-radius: 4px; padding: .3rem .9rem; margin: .75rem 0; max-height: 40vh; overflow: auto; }
 #content-errors p:first-child { font-weight: 600; color: var(--bad); }
 .copyable { display: flex; gap: .5rem; align-items: start; }
 .copyable pre { flex: 1 1 auto; min-width: 0; margin: 0; }
