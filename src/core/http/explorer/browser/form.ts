@@ -65,7 +65,7 @@ function idsOf(project: Project, slug: string): Promise<Suggestion[]> {
     p = (async () => {
       const base = `/api/${project.id}/${slug}?limit=200`;
       let r = label && slug !== 'project-media' ? await api(`${base}&fields=${label}`, project.anonymous) : undefined;
-      if (!r || r.status !== 200) r = await api(base, project.anonymous);
+      if (r?.status !== 200) r = await api(base, project.anonymous);
       return listOf(r.body).map((e) => ({ id: String(e.id), label: label && typeof e[label] === 'string' ? (e[label] as string) : '' }));
     })();
     suggestions.set(key, p);
