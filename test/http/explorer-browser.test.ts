@@ -237,10 +237,11 @@ describe('the explorer page in headless Chromium', () => {
     const api = async (path: string) => (await fetch(watched.url + path, { headers: { accept: 'application/json', authorization: 'Bearer demo-token' } })).json();
     const condition = (n: number) => `#conditions .condition:nth-child(${n})`;
 
-    // A collection's slug queries it at once; the page's URL names the request.
+    // A collection's slug queries it at once (its first 20 entries); the page's URL names the request.
     await page.click('button[data-collection="products"]');
-    await expect.poll(() => page.textContent('#summary')).toBe('Entries 1–23 of 23 matches.');
-    expect(new URL(page.url()).hash).toBe('#/api/demo/products');
+    await expect.poll(() => page.textContent('#summary')).toBe('Entries 1–20 of 23 matches.');
+    expect(new URL(page.url()).hash).toBe('#/api/demo/products?limit=20');
+    await page.fill('#limit', '');
 
     // Two conditions: one on a field both collections have (slug), one on a field only products has.
     await page.click('#add-condition');

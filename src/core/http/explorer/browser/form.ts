@@ -260,6 +260,9 @@ class ConditionRow {
 
 // ---------------------------------------------------------------------------------------------
 
+/** How many entries a click on a collection's slug asks for (a collection may hold a million). */
+export const FIRST_ENTRIES = 20;
+
 const state = (v: string): State => (v === 'with_draft' || v === 'only_draft' ? v : 'published');
 
 export class Builder {
@@ -426,9 +429,9 @@ export class Builder {
     return undefined;
   }
 
-  /** A fresh query of one collection (a click on its slug in the project list). */
+  /** A fresh query of one collection, its first entries (a click on its slug in the project list). */
   reset(project: string, collection: string): void {
-    this.apply(emptyQuery(project, collection));
+    this.apply({ ...emptyQuery(project, collection), limit: String(FIRST_ENTRIES) });
   }
 }
 

@@ -9,7 +9,7 @@ import { Builder, forgetSuggestions } from './form.js';
 import { watchHealth } from './health.js';
 import { loadProjects, renderProjects } from './projects.js';
 import { compose, parsePath, type QueryState } from './query.js';
-import { clearAnswer, showAnswer } from './results.js';
+import { clearAnswer, showAnswer, shownAnswer } from './results.js';
 
 const builder = new Builder();
 /** The request on show, and whether it carried the token. */
@@ -151,7 +151,7 @@ document.addEventListener('click', (event) => {
   const b = event.target instanceof Element ? event.target.closest<HTMLButtonElement>('button[data-copy]') : null;
   const what = b?.dataset.copy;
   if (!what) return;
-  const text = what === 'url' ? ($('request').textContent ?? '').replace(/^GET /, '') : ($(what).textContent ?? '');
+  const text = what === 'url' ? ($('request').textContent ?? '').replace(/^GET /, '') : what === 'answer' ? shownAnswer() : ($(what).textContent ?? '');
   void copyText(text).then((ok) => {
     $('copied').textContent = ok ? `Copied ${COPIED[what] ?? what}.` : 'The browser did not allow copying: select the text instead.';
   });

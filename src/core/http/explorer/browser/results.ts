@@ -28,13 +28,16 @@ const IMAGE = /^image\/(png|jpeg|gif|webp|avif|apng|bmp)$/i;
 
 /** A media item: a thumbnail (an image on this origin) and its file name, linking to the file. */
 function media(m: Obj): HTMLElement {
-  const url = typeof m.full_url === 'string' ? m.full_url : '';
+  let url = typeof m.full_url === 'string' ? m.full_url : '';
   const name = typeof m.file_name === 'string' ? m.file_name : String(m.id ?? url);
   let sameOrigin = false;
   try {
-    sameOrigin = url !== '' && new URL(url, location.href).origin === location.origin;
+    const parsed = new URL(url, location.href);
+    sameOrigin = url !== '' && parsed.origin === location.origin;
+    // Only web addresses are links (a media URL comes from the server, but is shown as data).
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') url = '';
   } catch {
-    /* not a URL: no thumbnail */
+    url = '';
   }
   const image = typeof m.mime_type === 'string' ? IMAGE.test(m.mime_type) : typeof m.width === 'number';
   const thumb = typeof m.thumb === 'string' ? m.thumb : url;
@@ -72,7 +75,16 @@ function cell(ctx: Context, field: Field | undefined, value: unknown): Node {
   return short(String(value));
 }
 
-function entriesTable(ctx: Context, entries: readonly Obj[]): HTMLTableElement {
+/** Rows a table shows at most, and characters of the body the page prints: a list without a limit may be huge. */
+const MAX_ROWS = 500;
+const MAX_TEXT = 1_000_000;
+
+/** The whole body as last shown (what Copy answer copies, even when the page shows a part). */
+let answerText = '';
+export const shownAnswer = (): string => answerText;
+
+function entriesTable(ctx: Context, all: readonly Obj[]): HTMLTableElement {
+  const entries = all.slice(0, MAX_ROWS);
   const fields = new Map(ctx.collection.fields.map((f) => [f.name, f]));
   const columns: string[] = [];
   for (const e of entries) for (const k of Object.keys(e)) if (!columns.includes(k)) columns.push(k);
@@ -132,14 +144,17 @@ export function showAnswer(ctx: Context, r: Answer): void {
   const wire = r.headers.find(([k]) => k === 'content-length')?.[1];
   $('timing').textContent = `${Math.round(r.ms)} ms · ${bytes(r.bytes)}${encoding ? ` (${encoding}${wire ? `, ${bytes(Number(wire))} sent` : ''})` : ''}`;
   const { text, entries } = summary(ctx, r);
-  $('summary').textContent = text;
+  $('summary').textContent = entries.length > MAX_ROWS ? `${text} The table shows the first ${MAX_ROWS}: set a limit.` : text;
   $('table').replaceChildren(...(entries.length ? [entriesTable(ctx, entries)] : []));
   $('headers').replaceChildren(...r.headers.map(([k, v]) => el('tr', {}, el('th', { scope: 'row', text: k }), el('td', { text: v }))));
-  $('answer').textContent = r.body === undefined ? r.text : JSON.stringify(r.body, null, 2);
+  answerText = r.body === undefined ? r.text : JSON.stringify(r.body, null, 2);
+  $('answer').textContent =
+    answerText.length > MAX_TEXT ? `${answerText.slice(0, MAX_TEXT)}\n… (${answerText.length.toLocaleString('en')} characters in all: Copy answer copies them all)` : answerText;
 }
 
 /** Empties the result section (an answer fetched with a token that was then forgotten). */
 export function clearAnswer(): void {
+  answerText = '';
   for (const id of ['request', 'curl', 'status', 'timing', 'summary', 'answer']) $(id).textContent = '';
   for (const id of ['table', 'headers']) $(id).replaceChildren();
   $('result').hidden = true;
