@@ -239,7 +239,7 @@ describe('the explorer page in headless Chromium', () => {
 
     // A collection's slug queries it at once (its first 20 entries); the page's URL names the request.
     await page.click('button[data-collection="products"]');
-    await expect.poll(() => page.textContent('#summary')).toBe('Entries 1–20 of 23 matches.');
+    await expect.poll(() => page.textContent('#summary'), { timeout: 10_000 }).toBe('Entries 1–20 of 23 matches.');
     expect(new URL(page.url()).hash).toBe('#/api/demo/products?limit=20');
     await page.fill('#limit', '');
 
@@ -255,7 +255,7 @@ describe('the explorer page in headless Chromium', () => {
     await page.selectOption(`${condition(2)} .op`, 'not_null');
     // Ctrl+Enter runs the query; the value went out trimmed.
     await page.press(`${condition(1)} .value`, 'Control+Enter');
-    await expect.poll(() => page.textContent('#request')).toBe(`GET ${watched.url}/api/demo/products?where[price][gt]=20&where[slug]=not_null`);
+    await expect.poll(() => page.textContent('#request'), { timeout: 10_000 }).toBe(`GET ${watched.url}/api/demo/products?where[price][gt]=20&where[slug]=not_null`);
     await page.waitForSelector('#result[aria-busy="false"]');
     const sentBefore = await page.textContent('#request');
 
@@ -280,42 +280,42 @@ describe('the explorer page in headless Chromium', () => {
     await page.selectOption(`${condition(1)} .value`, 'travel');
     await page.click('#run');
     const path = '/api/demo/posts?where[tags]=travel&where[slug]=not_null';
-    await expect.poll(() => page.textContent('#request')).toBe(`GET ${watched.url}${path}`);
+    await expect.poll(() => page.textContent('#request'), { timeout: 10_000 }).toBe(`GET ${watched.url}${path}`);
     await page.waitForSelector('#result[aria-busy="false"]');
     const listed = await api(path);
     expect(JSON.parse((await page.textContent('#answer')) ?? '')).toEqual(listed);
     expect(await page.textContent('#summary')).toBe(`Entries 1–${listed.data.length} of ${listed.meta.total} matches.`);
     // Media show as thumbnails, loaded from this server.
-    await expect.poll(() => page.$$eval('#table img.thumb', (imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length)).toBeGreaterThan(0);
+    await expect.poll(() => page.$$eval('#table img.thumb', (imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length), { timeout: 10_000 }).toBeGreaterThan(0);
 
     // Copy the curl line: the clipboard holds exactly what the page shows, with no token in it.
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: watched.url });
     await page.click('button[data-copy="curl"]');
-    await expect.poll(() => page.textContent('#copied')).toBe('Copied the curl line.');
+    await expect.poll(() => page.textContent('#copied'), { timeout: 10_000 }).toBe('Copied the curl line.');
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toBe(`curl -g -H 'Accept: application/json' -H "Authorization: Bearer $CQA_TOKEN" '${watched.url}${path}'`);
 
     // Click through to an entry: its id is a link that loads its own request.
     const first = listed.data[0] as { id: string; author: { id: string } };
     await page.click(`#table a.entry-link[href="#/api/demo/posts/${first.id}"]`);
-    await expect.poll(() => page.textContent('#request')).toBe(`GET ${watched.url}/api/demo/posts/${first.id}`);
+    await expect.poll(() => page.textContent('#request'), { timeout: 10_000 }).toBe(`GET ${watched.url}/api/demo/posts/${first.id}`);
     await page.waitForSelector('#result[aria-busy="false"]');
     expect(await page.inputValue('#entry')).toBe(first.id);
     expect(JSON.parse((await page.textContent('#answer')) ?? '')).toEqual(await api(`/api/demo/posts/${first.id}`));
     // …and a related entry too, in its own collection; the back button returns to the post.
     await page.click(`#table a.entry-link[href="#/api/demo/authors/${first.author.id}"]`);
-    await expect.poll(() => page.textContent('#request')).toBe(`GET ${watched.url}/api/demo/authors/${first.author.id}`);
+    await expect.poll(() => page.textContent('#request'), { timeout: 10_000 }).toBe(`GET ${watched.url}/api/demo/authors/${first.author.id}`);
     expect(await page.inputValue('#collection')).toBe('authors');
     await page.goBack();
-    await expect.poll(() => page.textContent('#request')).toBe(`GET ${watched.url}/api/demo/posts/${first.id}`);
+    await expect.poll(() => page.textContent('#request'), { timeout: 10_000 }).toBe(`GET ${watched.url}/api/demo/posts/${first.id}`);
 
     // A shared view: another tab opened at this URL shows the same request once the token is typed.
     const shared = await context.newPage();
     await shared.goto(page.url());
-    await expect.poll(() => shared.textContent('#token-status')).toMatch(/^The link asks for \/api\/demo\/posts\/.*use its token/);
+    await expect.poll(() => shared.textContent('#token-status'), { timeout: 10_000 }).toMatch(/^The link asks for \/api\/demo\/posts\/.*use its token/);
     await shared.fill('#token', 'demo-token');
     await shared.press('#token', 'Enter');
-    await expect.poll(() => shared.textContent('#status')).toBe('200 OK');
+    await expect.poll(() => shared.textContent('#status'), { timeout: 10_000 }).toBe('200 OK');
     expect(await shared.textContent('#request')).toBe(`GET ${watched.url}/api/demo/posts/${first.id}`);
     await shared.close();
 
@@ -326,11 +326,11 @@ describe('the explorer page in headless Chromium', () => {
     reference.on('pageerror', (e) => refProblems.push(e.message));
     await reference.waitForLoadState();
     expect(reference.url()).toBe(`${watched.url}/reference`);
-    await expect.poll(() => reference.textContent('.swagger-ui .info .title')).toContain('Content Query API');
+    await expect.poll(() => reference.textContent('.swagger-ui .info .title'), { timeout: 10_000 }).toContain('Content Query API');
     await reference.fill('#token', 'demo-token');
     await reference.press('#token', 'Enter');
     expect(await reference.inputValue('#token')).toBe('');
-    await expect.poll(() => reference.locator('.swagger-ui .opblock-summary-path', { hasText: '/api/demo/posts' }).count()).toBeGreaterThan(0);
+    await expect.poll(() => reference.locator('.swagger-ui .opblock-summary-path', { hasText: '/api/demo/posts' }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
     expect(await reference.content()).not.toContain('demo-token');
     expect(refProblems).toEqual([]);
     await reference.close();
