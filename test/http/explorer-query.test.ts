@@ -4,7 +4,7 @@
 // each offered one is accepted, each other one refused), and the paths it composes (accepted by
 // the server, and read back into the same form state, so a shared link opens the same view).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSnapshot } from '../../src/build-snapshot.js';
+import { buildSnapshot } from '../../src/index.js';
 import { OPERATORS, type Op } from '../../src/core/query/operators.js';
 import { compose, emptyQuery, parsePath, trimValue, type QueryState } from '../../src/core/http/explorer/browser/query.js';
 import { filterable, fromOpenApi, fromProjectAnswer, opsOf, type Field, type Project } from '../../src/core/http/explorer/browser/schema.js';
