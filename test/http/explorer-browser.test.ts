@@ -360,6 +360,28 @@ describe('the explorer page in headless Chromium', () => {
     await page.close();
   }, 120_000);
 
+  it('builds whereRelation and fields= from the form', async () => {
+    const page = await openWithToken('demo-token');
+    await page.click('button[data-collection="posts"]');
+    await page.waitForSelector('#result[aria-busy="false"]:not([hidden])');
+    await page.click('#add-relation');
+    const row = '#relations .condition';
+    // The relation fields of posts, each with its target collection; then the target's fields.
+    expect(await page.$$eval(`${row} .relation option`, (o) => o.map((x) => x.textContent))).toEqual(['author → authors', 'categories → categories', 'related → posts']);
+    await page.selectOption(`${row} .field`, 'role');
+    await page.selectOption(`${row} .value`, 'writer');
+    await page.selectOption('#pick', 'fields');
+    await page.check('#pick-fields input[value="title"]');
+    const shown = await run(page);
+    const path = '/api/demo/posts?whereRelation[author][role]=writer&limit=20&fields=title';
+    expect(shown.request).toBe(`GET ${server.url}${path}`);
+    const expected = await apiAnswer(path, 'demo-token');
+    expect(expected.status).toBe(200);
+    expect((expected.body as { data: unknown[] }).data.length).toBeGreaterThan(0);
+    expect(JSON.parse(shown.answer)).toEqual(expected.body);
+    await page.close();
+  }, 60_000);
+
   it('loaded nothing from anywhere but the server', () => {
     expect(requested.length).toBeGreaterThan(0);
     expect(requested.filter((u) => ![server, openDemo, watched].some((s) => u.startsWith(`${s.url}/`)))).toEqual([]);
