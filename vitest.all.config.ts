@@ -1,5 +1,5 @@
 // `npm run test:all`: every suite, quick and slow (see vitest.config.ts).
 import { defineConfig } from 'vitest/config';
-import { ALL, base } from './vitest.config.js';
+import { ALL, base, explorerBundle } from './vitest.config.js';
 
-export default defineConfig({ test: { ...base, include: ALL } });
+export default defineConfig({ plugins: [explorerBundle], test: { ...base, include: ALL } });

@@ -2,7 +2,8 @@
 // browser, kill processes, start real servers, build large trees, run property tests at scale or
 // every docs block: `npm run test:slow` runs them, `npm run test:all` runs everything, and CI runs
 // both loops (.ci/run) — nothing is left out of CI. docs/development.md#tests says how to choose.
-import { configDefaults, defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig, type Plugin } from 'vitest/config';
+import { bundleModule } from './scripts/build-browser.mjs';
 
 export const ALL = ['test/**/*.test.ts', 'docs/examples/*.test.mjs'];
 
@@ -26,10 +27,28 @@ export const SLOW = [
   'test/hosting/client-nginx.test.ts',
 ];
 
+// The explorer's browser scripts, bundled from src/core/http/explorer/browser/ when a test imports
+// the sources (src/core/http/explorer/page.ts imports './bundle.js', which only lib/ holds as a
+// file): the same esbuild step as `npm run build:ts` (scripts/build-browser.mjs), once per run.
+const BUNDLE_ID = '\0cqa-explorer-bundle';
+let bundled: Promise<string> | undefined;
+export const explorerBundle: Plugin = {
+  name: 'cqa-explorer-bundle',
+  enforce: 'pre',
+  resolveId(id, importer) {
+    return id === './bundle.js' && importer?.replace(/\\/g, '/').endsWith('/src/core/http/explorer/page.ts') ? BUNDLE_ID : undefined;
+  },
+  load(id) {
+    if (id !== BUNDLE_ID) return undefined;
+    bundled ??= bundleModule();
+    return bundled;
+  },
+};
+
 export const base = {
   globalSetup: ['test/global-setup.ts'],
   testTimeout: 20_000,
   hookTimeout: 30_000,
 };
 
-export default defineConfig({ test: { ...base, include: ALL, exclude: [...configDefaults.exclude, ...SLOW] } });
+export default defineConfig({ plugins: [explorerBundle], test: { ...base, include: ALL, exclude: [...configDefaults.exclude, ...SLOW] } });

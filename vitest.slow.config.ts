@@ -1,5 +1,5 @@
 // `npm run test:slow`: the suites `npm test` leaves out (see vitest.config.ts).
 import { defineConfig } from 'vitest/config';
-import { base, SLOW } from './vitest.config.js';
+import { base, explorerBundle, SLOW } from './vitest.config.js';
 
-export default defineConfig({ test: { ...base, include: SLOW } });
+export default defineConfig({ plugins: [explorerBundle], test: { ...base, include: SLOW } });

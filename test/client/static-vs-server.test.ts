@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/core/client/index.js';
 import { StaticSource } from '../../src/core/client/static.js';
 import { loadContent } from '../../src/node/content/index.js';
-import { OPERATORS } from '../../src/core/query/plan.js';
+import { OPERATORS } from '../../src/core/query/operators.js';
 import { createSnapshot } from '../../src/core/snapshot/create.js';
 import { writeDist } from '../../src/node/output/dist.js';
 import type { ContentModel, FieldValue } from '../../src/core/model/model.js';

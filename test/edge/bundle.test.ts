@@ -26,6 +26,24 @@ describe('content-query-api/edge', () => {
     expect(code.match(/(?<![\w$.])(Buffer|process|require|__dirname|__filename|setImmediate)(?![\w$])/g)).toBeNull();
     expect(bytes).toBeLessThanOrEqual(EDGE_BUDGET);
     expect(await edgeBundleSize()).toMatchObject({ bytes, budget: EDGE_BUDGET, pass: true });
+    // The explorer is opt-in: a worker that does not name it carries none of its page or script.
+    expect(code).not.toContain('Content Query API explorer');
+    expect(code).not.toContain('X-CQA-Explorer');
+  });
+
+  it('carries the explorer (page and bundled script) only when the worker opts in to it', async () => {
+    const worker = `
+import { createHandler, explorerPage, loadSnapshot } from 'content-query-api/edge';
+export default { fetch: (request, env) => createHandler(loadSnapshot(env.SNAPSHOT), { explorer: explorerPage })(request) };
+`;
+    const { code, bytes, nodeImports } = await bundleWorker(worker);
+    expect(nodeImports).toEqual([]);
+    expect(code).toContain('Content Query API explorer');
+    expect(code).toContain('X-CQA-Explorer');
+    // About 45 KB more, not Swagger UI's 1.7 MB: the API reference page is for the Node servers only.
+    const without = (await bundleWorker()).bytes;
+    expect(bytes - without).toBeGreaterThan(0);
+    expect(bytes - without).toBeLessThan(60 * 1024);
   });
 });
 

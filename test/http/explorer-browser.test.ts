@@ -17,6 +17,8 @@ const TRAVEL = '5f2b8c1e9a4d4e7fb3c60a1d2e8f9b47';
 let server: RunningServer;
 /** The sample tree with `demo` made public: a travel token sees it too, as an anonymous reader. */
 let openDemo: RunningServer;
+/** A copy of the sample tree served with --watch: the tour edits it. */
+let watched: RunningServer;
 let context: BrowserContext;
 const work = mkdtempSync(join(tmpdir(), 'cqa-explorer-'));
 /** Every URL the browser asked for: the page must need nothing from anywhere else. */
@@ -34,6 +36,8 @@ beforeAll(async () => {
   const yaml = join(work, 'content', 'demo', 'project.yaml');
   writeFileSync(yaml, readFileSync(yaml, 'utf8').replace(/^public: false$/m, 'public: true'));
   openDemo = await startServer({ snapshot: await buildSnapshot({ content: join(work, 'content') }), port: 0 });
+  cpSync('content', join(work, 'watched'), { recursive: true });
+  watched = await startServer({ content: join(work, 'watched'), port: 0, watch: true, log: () => undefined });
   context = await chromium.launchPersistentContext(join(work, 'profile'), { executablePath: CHROMIUM, args: ARGS, headless: true, timeout: 30_000 });
   context.on('request', (r) => requested.push(r.url()));
 }, 60_000);
@@ -42,6 +46,7 @@ afterAll(async () => {
   await context?.close();
   await server?.close();
   await openDemo?.close();
+  await watched?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -60,7 +65,7 @@ async function openWithToken(token: string, on: RunningServer = server): Promise
     if (m.type() === 'error' && !m.text().includes('401')) problems.push(m.text());
   });
   await page.goto(`${on.url}/`);
-  await expect.poll(() => page.textContent('#token-status')).toMatch(on === server ? /No project here is public/ : /readable without a token/);
+  await expect.poll(() => page.textContent('#token-status')).toMatch(on === openDemo ? /readable without a token/ : /No project here is public/);
   await page.focus('#token');
   await page.keyboard.type(token);
   await page.keyboard.press('Enter');
@@ -112,7 +117,8 @@ describe('the explorer page in headless Chromium', () => {
     // The curl line runs as it is once CQA_TOKEN is set; the page never prints the token.
     expect(shown.curl).toBe(`curl -g -H 'Accept: application/json' -H "Authorization: Bearer $CQA_TOKEN" '${server.url}${path}'`);
     expect(await page.content()).not.toContain('demo-token');
-    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie, location.href])).toEqual([0, 0, '', `${server.url}/`]);
+    // The page's URL names the request (a view to share), never the token.
+    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie, location.href])).toEqual([0, 0, '', `${server.url}/#${path}`]);
 
     // A bad value is the API's 400, shown with its detail.
     await page.fill('#conditions .condition .value', 'cheap');
@@ -154,8 +160,10 @@ describe('the explorer page in headless Chromium', () => {
     await page.selectOption('#project', TRAVEL);
     await page.selectOption('#collection', 'articles');
     await page.click('#add-condition');
+    // The locale is picked from the project's locales.
     await page.selectOption('#conditions .condition .field', 'locale');
-    await page.fill('#conditions .condition .value', 'de');
+    expect(await page.$$eval('#conditions .condition select.value option', (o) => o.map((x) => (x as HTMLOptionElement).value))).toEqual(['', 'en', 'de']);
+    await page.selectOption('#conditions .condition .value', 'de');
     await page.selectOption('#sort-field', 'title');
     const list = await run(page);
     const path = `/api/${TRAVEL}/articles?where[locale]=de&sort=title:asc`;
@@ -178,6 +186,8 @@ describe('the explorer page in headless Chromium', () => {
     expect(status).toMatch(/^The server refused this token \(401 Unauthorized\): /);
     expect(await page.$$('#project-list article')).toHaveLength(0);
     expect(await page.isDisabled('#run')).toBe(true);
+    // …and looks it: faded, in the system's grey instead of the accent colour.
+    expect(await page.$eval('#run', (b) => [getComputedStyle(b).opacity, getComputedStyle(b).cursor])).toEqual(['0.45', 'not-allowed']);
     await page.close();
   }, 60_000);
 
@@ -222,8 +232,158 @@ describe('the explorer page in headless Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it('a tour: switch collections with conditions set, pick values, click through, copy, the reference, live content errors', async () => {
+    const page = await openWithToken('demo-token', watched);
+    const api = async (path: string) => (await fetch(watched.url + path, { headers: { accept: 'application/json', authorization: 'Bearer demo-token' } })).json();
+    const condition = (n: number) => `#conditions .condition:nth-child(${n})`;
+
+    // A collection's slug queries it at once (its first 20 entries); the page's URL names the request.
+    await page.click('button[data-collection="products"]');
+    await expect.poll(() => page.textContent('#summary'), { timeout: 10_000 }).toBe('Entries 1–20 of 23 matches.');
+    expect(new URL(page.url()).hash).toBe('#/api/demo/products?limit=20');
+    await page.fill('#limit', '');
+
+    // Two conditions: one on a field both collections have (slug), one on a field only products has.
+    await page.click('#add-condition');
+    await page.selectOption(`${condition(1)} .field`, 'price');
+    // The operators offered are the engine's for a number field (no `like`).
+    expect(await page.$$eval(`${condition(1)} .op option`, (o) => o.map((x) => (x as HTMLOptionElement).value))).toEqual(['eq', 'not', 'in', 'not_in', 'lt', 'lte', 'gt', 'gte', 'between', 'not_between', 'null', 'not_null']);
+    await page.selectOption(`${condition(1)} .op`, 'gt');
+    await page.fill(`${condition(1)} .value`, ' 20 ');
+    await page.click('#add-condition');
+    await page.selectOption(`${condition(2)} .field`, 'slug');
+    await page.selectOption(`${condition(2)} .op`, 'not_null');
+    // Ctrl+Enter runs the query; the value went out trimmed.
+    await page.press(`${condition(1)} .value`, 'Control+Enter');
+    await expect.poll(() => page.textContent('#request'), { timeout: 10_000 }).toBe(`GET ${watched.url}/api/demo/products?where[price][gt]=20&where[slug]=not_null`);
+    await page.waitForSelector('#result[aria-busy="false"]');
+    const sentBefore = await page.textContent('#request');
+
+    // Another collection: the condition on `price` is kept and marked, never moved to another field;
+    // the one on `slug` stays as it was. The form refuses to run until `price` is changed or removed.
+    await page.selectOption('#collection', 'posts');
+    expect(await page.inputValue(`${condition(1)} .field`)).toBe('price');
+    expect(await page.getAttribute(condition(1), 'class')).toContain('missing');
+    expect(await page.textContent(`${condition(1)} .note`)).toBe("'price' is not a field of Blog posts: pick another field or remove this condition");
+    expect([await page.inputValue(`${condition(2)} .field`), await page.inputValue(`${condition(2)} .op`)]).toEqual(['slug', 'not_null']);
+    await page.click('#run');
+    expect(await page.evaluate(() => document.activeElement?.matches('#conditions .condition:nth-child(1) .field:invalid'))).toBe(true);
+    expect(await page.textContent('#request')).toBe(sentBefore);
+
+    // Pick an enumeration value: `tags` offers the engine's operators for a multiple enumeration and a
+    // list of its values.
+    await page.selectOption(`${condition(1)} .field`, 'tags');
+    expect(await page.getAttribute(condition(1), 'class')).not.toContain('missing');
+    expect(await page.$$eval(`${condition(1)} .op option`, (o) => o.map((x) => (x as HTMLOptionElement).value))).toEqual(['eq', 'not', 'like', 'in', 'not_in', 'null', 'not_null']);
+    const values = await page.$$eval(`${condition(1)} select.value option`, (o) => o.map((x) => (x as HTMLOptionElement).value));
+    expect(values).toEqual(['', ...((await api('/api/demo')).data.collections.find((c: { slug: string }) => c.slug === 'posts').fields.find((f: { name: string }) => f.name === 'tags').values)]);
+    await page.selectOption(`${condition(1)} .value`, 'travel');
+    await page.click('#run');
+    const path = '/api/demo/posts?where[tags]=travel&where[slug]=not_null';
+    await expect.poll(() => page.textContent('#request'), { timeout: 10_000 }).toBe(`GET ${watched.url}${path}`);
+    await page.waitForSelector('#result[aria-busy="false"]');
+    const listed = await api(path);
+    expect(JSON.parse((await page.textContent('#answer')) ?? '')).toEqual(listed);
+    expect(await page.textContent('#summary')).toBe(`Entries 1–${listed.data.length} of ${listed.meta.total} matches.`);
+    // Media show as thumbnails, loaded from this server.
+    await expect.poll(() => page.$$eval('#table img.thumb', (imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length), { timeout: 10_000 }).toBeGreaterThan(0);
+
+    // Copy the curl line: the clipboard holds exactly what the page shows, with no token in it.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: watched.url });
+    await page.click('button[data-copy="curl"]');
+    await expect.poll(() => page.textContent('#copied'), { timeout: 10_000 }).toBe('Copied the curl line.');
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(`curl -g -H 'Accept: application/json' -H "Authorization: Bearer $CQA_TOKEN" '${watched.url}${path}'`);
+
+    // Click through to an entry: its id is a link that loads its own request.
+    const first = listed.data[0] as { id: string; author: { id: string } };
+    await page.click(`#table a.entry-link[href="#/api/demo/posts/${first.id}"]`);
+    await expect.poll(() => page.textContent('#request'), { timeout: 10_000 }).toBe(`GET ${watched.url}/api/demo/posts/${first.id}`);
+    await page.waitForSelector('#result[aria-busy="false"]');
+    expect(await page.inputValue('#entry')).toBe(first.id);
+    expect(JSON.parse((await page.textContent('#answer')) ?? '')).toEqual(await api(`/api/demo/posts/${first.id}`));
+    // …and a related entry too, in its own collection; the back button returns to the post.
+    await page.click(`#table a.entry-link[href="#/api/demo/authors/${first.author.id}"]`);
+    await expect.poll(() => page.textContent('#request'), { timeout: 10_000 }).toBe(`GET ${watched.url}/api/demo/authors/${first.author.id}`);
+    expect(await page.inputValue('#collection')).toBe('authors');
+    await page.goBack();
+    await expect.poll(() => page.textContent('#request'), { timeout: 10_000 }).toBe(`GET ${watched.url}/api/demo/posts/${first.id}`);
+
+    // A shared view: another tab opened at this URL shows the same request once the token is typed.
+    const shared = await context.newPage();
+    await shared.goto(page.url());
+    await expect.poll(() => shared.textContent('#token-status'), { timeout: 10_000 }).toMatch(/^The link asks for \/api\/demo\/posts\/.*use its token/);
+    await shared.fill('#token', 'demo-token');
+    await shared.press('#token', 'Enter');
+    await expect.poll(() => shared.textContent('#status'), { timeout: 10_000 }).toBe('200 OK');
+    expect(await shared.textContent('#request')).toBe(`GET ${watched.url}/api/demo/posts/${first.id}`);
+    await shared.close();
+
+    // The API reference, from the explorer's link: Swagger UI on /openapi.json, with the token typed there.
+    const [reference] = await Promise.all([context.waitForEvent('page'), page.click('a[href="/reference"]')]);
+    const refProblems: string[] = [];
+    reference.on('console', (m) => m.type() === 'error' && refProblems.push(m.text()));
+    reference.on('pageerror', (e) => refProblems.push(e.message));
+    await reference.waitForLoadState();
+    expect(reference.url()).toBe(`${watched.url}/reference`);
+    await expect.poll(() => reference.textContent('.swagger-ui .info .title'), { timeout: 10_000 }).toContain('Content Query API');
+    await reference.fill('#token', 'demo-token');
+    await reference.press('#token', 'Enter');
+    expect(await reference.inputValue('#token')).toBe('');
+    await expect.poll(() => reference.locator('.swagger-ui .opblock-summary-path', { hasText: '/api/demo/posts' }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(await reference.content()).not.toContain('demo-token');
+    expect(refProblems).toEqual([]);
+    await reference.close();
+
+    // Live under --watch: an edit shows in the answer on show, a broken file appears at the top
+    // of the page (the server keeps its last good snapshot), and goes away once it is fixed.
+    const file = join(work, 'watched', 'demo', 'authors', `${first.author.id}.yaml`);
+    const text = readFileSync(file, 'utf8');
+    expect(text).toMatch(/^name: /m);
+    writeFileSync(file, text.replace(/^name: .*$/m, 'name: Renamed While Watching'));
+    await expect.poll(() => page.textContent('#answer'), { timeout: 15_000 }).toContain('Renamed While Watching');
+    expect(await page.isHidden('#content-errors')).toBe(true);
+    writeFileSync(file, text.replace(/^name: .*$/m, 'name: [unclosed'));
+    await expect.poll(() => page.isVisible('#content-errors'), { timeout: 15_000 }).toBe(true);
+    const shown = (await page.textContent('#content-errors')) ?? '';
+    expect(shown).toMatch(/^The content has 1 error: the server still answers from the last good snapshot/);
+    expect(shown).toContain(`${first.author.id}.yaml`);
+    writeFileSync(file, text);
+    await expect.poll(() => page.isHidden('#content-errors'), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => page.textContent('#answer'), { timeout: 15_000 }).not.toContain('Renamed While Watching');
+
+    // Forget the token: the answer fetched with it goes too.
+    await page.click('#forget');
+    expect(await page.isHidden('#result')).toBe(true);
+    expect(await page.textContent('#answer')).toBe('');
+    await page.screenshot({ path: join(work, 'explorer-tour.png'), fullPage: true });
+    await page.close();
+  }, 120_000);
+
+  it('builds whereRelation and fields= from the form', async () => {
+    const page = await openWithToken('demo-token');
+    await page.click('button[data-collection="posts"]');
+    await page.waitForSelector('#result[aria-busy="false"]:not([hidden])');
+    await page.click('#add-relation');
+    const row = '#relations .condition';
+    // The relation fields of posts, each with its target collection; then the target's fields.
+    expect(await page.$$eval(`${row} .relation option`, (o) => o.map((x) => x.textContent))).toEqual(['author → authors', 'categories → categories', 'related → posts']);
+    await page.selectOption(`${row} .field`, 'role');
+    await page.selectOption(`${row} .value`, 'writer');
+    await page.selectOption('#pick', 'fields');
+    await page.check('#pick-fields input[value="title"]');
+    const shown = await run(page);
+    const path = '/api/demo/posts?whereRelation[author][role]=writer&limit=20&fields=title';
+    expect(shown.request).toBe(`GET ${server.url}${path}`);
+    const expected = await apiAnswer(path, 'demo-token');
+    expect(expected.status).toBe(200);
+    expect((expected.body as { data: unknown[] }).data.length).toBeGreaterThan(0);
+    expect(JSON.parse(shown.answer)).toEqual(expected.body);
+    await page.close();
+  }, 60_000);
+
   it('loaded nothing from anywhere but the server', () => {
     expect(requested.length).toBeGreaterThan(0);
-    expect(requested.filter((u) => !u.startsWith(`${server.url}/`) && !u.startsWith(`${openDemo.url}/`))).toEqual([]);
+    expect(requested.filter((u) => ![server, openDemo, watched].some((s) => u.startsWith(`${s.url}/`)))).toEqual([]);
   });
 });

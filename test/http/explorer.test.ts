@@ -58,7 +58,38 @@ describe.each(['node', 'fetch', 'edge'])('the explorer page (%s)', (kind) => {
     expect(csp).toContain("connect-src 'self'");
     // One document, no CDN: every link is to this server, no script or style is fetched.
     expect(r.text).not.toMatch(/<script[^>]*\ssrc=|<link[^>]*stylesheet|https?:\/\//);
-    expect([...r.text.matchAll(/\s(?:href|src)="([^"]*)"/g)].map((m) => m[1])).toEqual(['data:,', '/openapi.json', '/healthz']);
+    // The Node servers link to the API reference page; the edge page has none unless given Swagger UI.
+    const links = kind === 'edge' ? ['data:,', '/openapi.json', '/healthz'] : ['data:,', '/reference', '/openapi.json', '/healthz'];
+    expect([...r.text.matchAll(/\s(?:href|src)="([^"]*)"/g)].map((m) => m[1])).toEqual(links);
+  });
+
+  it('serves the API reference page at /reference (Node servers): Swagger UI inlined, allowed by hash', async () => {
+    const r = await client()({ path: '/reference', headers: { accept: BROWSER } });
+    if (kind === 'edge') {
+      expect(r.status).toBe(404);
+      return;
+    }
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(r.headers['cross-origin-opener-policy']).toBe('same-origin');
+    const csp = r.headers['content-security-policy'] ?? '';
+    const blocks = (tag: string) => [...r.text.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) => m[1] as string);
+    const scripts = blocks('script');
+    const styles = blocks('style');
+    expect(scripts).toHaveLength(2);
+    expect(styles).toHaveLength(2);
+    expect(scripts[0]).toContain('SwaggerUIBundle');
+    // Every inline block runs by its hash, nothing else runs: no source, no eval, no inline handler.
+    expect(csp).toContain(`script-src ${scripts.map((t) => `'sha256-${base64Sha256(t)}'`).join(' ')};`);
+    expect(csp).toContain(`style-src ${styles.map((t) => `'sha256-${base64Sha256(t)}'`).join(' ')};`);
+    expect(csp).not.toMatch(/unsafe|\*|https?:/);
+    expect(r.text).not.toMatch(/<script[^>]*\ssrc=|<link[^>]*stylesheet/);
+    const again = await client()({ path: '/reference', headers: { accept: BROWSER, 'if-none-match': r.headers.etag as string } });
+    expect(again.status).toBe(304);
+    const slash = await client()({ path: '/reference/', headers: { accept: BROWSER } });
+    expect([slash.status, slash.headers.location]).toEqual([302, '/reference']);
+    // Not for API clients: the API's 404, as before.
+    expect((await client()({ path: '/reference', headers: { accept: 'application/json' } })).status).toBe(404);
   });
 
   it('revalidates (304), answers HEAD without a body, and compresses for a browser', async () => {
@@ -100,6 +131,25 @@ describe.each(['node', 'fetch', 'edge'])('the explorer page (%s)', (kind) => {
     // Other methods and other paths are the API's, as before.
     expect((await client()({ method: 'POST', path: '/', headers: { accept: BROWSER } })).status).toBe(405);
     expect((await client()({ path: '/index.html', headers: { accept: BROWSER } })).status).toBe(404);
+  });
+});
+
+describe("the page's live refresh", () => {
+  it('polls /healthz with X-CQA-Explorer: poll, which the server neither journals nor logs', async () => {
+    const lines: string[] = [];
+    const s = await startServer({ snapshot, quiet: false, log: (l) => lines.push(l) });
+    try {
+      const asks: Record<string, string>[] = [{ accept: 'application/json', 'x-cqa-explorer': 'poll' }, { accept: 'application/json' }];
+      for (const headers of asks) {
+        const r = await fetch(`${s.url}/healthz`, { headers });
+        expect(r.status).toBe(200);
+        await r.text();
+      }
+      expect(s.requests().map((r) => [r.path, r.headers['x-cqa-explorer']])).toEqual([['/healthz', undefined]]);
+      expect(lines.filter((l) => l.startsWith('GET /healthz'))).toHaveLength(1);
+    } finally {
+      await s.close();
+    }
   });
 });
 

@@ -252,7 +252,7 @@ type TextType = 'text' | 'longtext' | 'markdown' | 'richtext' | 'slug' | 'email'
 type SetOp = 'eq' | 'not' | 'in' | 'not_in' | 'null' | 'not_null';
 type RangeOp = 'lt' | 'lte' | 'gt' | 'gte' | 'between' | 'not_between';
 
-/** The operators of a field, as the engine allows them (src/core/query/plan.ts: validOps). */
+/** The operators of a field, as the engine allows them (src/core/query/operators.ts: validOps). */
 type OpsOf<F extends FieldSchema> = FieldType extends F['type']
   ? SetOp | RangeOp | 'like'
   : F['type'] extends 'json' | 'group'

@@ -34,7 +34,11 @@ function scalar(field: FieldDef, projectId: string, shallow: boolean): Obj {
     case 'boolean':
       return { type: 'boolean' };
     case 'enumeration':
-      return field.multiple ? { type: 'string', description: `values of ${(field.values ?? []).join(', ')}, joined by commas` } : { type: 'string', enum: [...(field.values ?? [])] };
+      // A multiple one is one string, so its values cannot be an `enum`: `x-cqa-enum` lists them
+      // for tools that want them (the explorer offers them in its form).
+      return field.multiple
+        ? { type: 'string', description: `values of ${(field.values ?? []).join(', ')}, joined by commas`, 'x-cqa-enum': [...(field.values ?? [])] }
+        : { type: 'string', enum: [...(field.values ?? [])] };
     case 'json':
       return { type: 'string', contentMediaType: 'application/json', description: 'the JSON text of the value' };
     case 'media':

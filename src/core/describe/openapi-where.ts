@@ -4,7 +4,7 @@
 // A generator (openapi-typescript, orval, …) then gives `where: { price?: number | { gte?: number
 // … } }` instead of `{ [key: string]: unknown }`. Groups (`where[0][f]`) stay untyped: they are
 // the same clauses in a list, and one object form is what generated types can say well.
-import { validOps } from '../query/plan.js';
+import { validOps } from '../query/operators.js';
 import { kindOf } from '../query/values.js';
 import type { CollectionRecord, FieldDef, ProjectRecord } from '../model/model.js';
 import type { Json, Obj } from './openapi-parts.js';

@@ -8,24 +8,9 @@ import { collectionTable, MEDIA_ATTRIBUTES, type FieldInfo, type Table } from '.
 import type { QuerySemantics } from '../dialects/types.js';
 import type { QueryContext } from './types.js';
 import { likeMatcher, type LikeMatcher } from './like.js';
+import { OPERATORS, validOps, type Op } from './operators.js';
 import { parseBoolean, parseDateValue, parseNumber, parseTime, type NumValue } from './values.js';
 
-export const OPERATORS = [
-  'eq',
-  'not',
-  'like',
-  'in',
-  'not_in',
-  'lt',
-  'lte',
-  'gt',
-  'gte',
-  'between',
-  'not_between',
-  'null',
-  'not_null',
-] as const;
-export type Op = (typeof OPERATORS)[number];
 
 export const LIST_PARAMS = [
   'where',
@@ -148,27 +133,6 @@ export function mediaSubject(project: ProjectSnapshot, table: Table): Subject {
 }
 
 // ---------------------------------------------------------------------------------------------
-
-const TEXT_OPS: readonly Op[] = OPERATORS;
-const TEXT_MULTI_OPS: readonly Op[] = ['eq', 'not', 'like', 'in', 'not_in', 'null', 'not_null'];
-const NUM_OPS: readonly Op[] = OPERATORS.filter((o) => o !== 'like');
-const SET_OPS: readonly Op[] = ['eq', 'not', 'in', 'not_in', 'null', 'not_null'];
-const JSON_OPS: readonly Op[] = ['null', 'not_null'];
-
-/** The operators a field takes (the OpenAPI document types `where` from the same table). */
-export function validOps(f: Pick<FieldInfo, 'kind' | 'multiple'>): readonly Op[] {
-  switch (f.kind) {
-    case 'json':
-      return JSON_OPS;
-    case 'bool':
-    case 'ref':
-      return SET_OPS;
-    case 'text':
-      return f.multiple ? TEXT_MULTI_OPS : TEXT_OPS;
-    default:
-      return f.multiple ? SET_OPS : NUM_OPS;
-  }
-}
 
 function describe(f: FieldInfo): string {
   return `${f.multiple ? 'multiple ' : ''}${f.type} field '${f.name}'`;

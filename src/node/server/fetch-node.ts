@@ -4,7 +4,7 @@
 // media request, so that importing this module evaluates no Node-only code.
 import type { Snapshot } from '../../core/model/types.js';
 import { elmapi3Routes } from '../../core/http/elmapi3/handler.js';
-import { explorerPage } from '../../core/http/explorer/index.js';
+import { nodeExplorer } from './explorer.js';
 import type { MediaRecord } from '../../core/model/model.js';
 import type { ThumbnailLimits } from '../output/thumbnail.js';
 import { createHandler as createFetchHandler, MediaProblem, type FetchHandler, type HandlerOptions as FetchHandlerOptions, type MediaFile, type MediaReader } from '../../core/http/fetch.js';
@@ -83,7 +83,7 @@ export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}):
     // A reader of the caller's own is used as it is; files on disk are opened, not read whole.
     ...(options.readMedia || options.openMedia ? {} : { openMedia: nodeMediaOpener(roots) }),
     readThumbnail: options.readThumbnail ?? nodeThumbnailReader(roots, options.thumbnailLimits),
-    explorer: options.ui === false ? undefined : (options.explorer ?? explorerPage),
+    explorer: options.ui === false ? undefined : (options.explorer ?? nodeExplorer()),
     elmapi3: options.elmapi3 ?? elmapi3Routes,
   });
 }

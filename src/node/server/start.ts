@@ -17,7 +17,7 @@ import { Controls } from '../../core/http/controls.js';
 import { HttpCore, type HttpOptions } from '../../core/http/core.js';
 import { defaultEngine } from '../../core/http/engine.js';
 import { elmapi3Routes, strictElmapi3Routes } from '../../core/http/elmapi3/handler.js';
-import { explorerPage } from '../../core/http/explorer/index.js';
+import { nodeExplorer } from './explorer.js';
 import { refuseConnect } from './connect.js';
 import { ALLOWED_METHODS } from '../../core/http/cors.js';
 import type { ContractControls } from '../../core/http/contract-controls.js';
@@ -165,7 +165,7 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
     snapshot,
     nodePlatform,
     options.onSlowQuery ? reportingSlowQueries(defaultEngine, options.onSlowQuery) : defaultEngine,
-    { ...options, explorer: options.ui === false ? undefined : (options.explorer ?? explorerPage), elmapi3: options.strict === true ? strictElmapi3Routes : elmapi3Routes },
+    { ...options, explorer: options.ui === false ? undefined : (options.explorer ?? nodeExplorer()), elmapi3: options.strict === true ? strictElmapi3Routes : elmapi3Routes },
     controls,
   );
   const textLog = options.quiet === false;
@@ -175,6 +175,9 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   const record =
     journal.size > 0 || textLog || onRequest
       ? (r: RequestRecord) => {
+          // The explorer's /healthz polls (every 2 s while a page is open; docs/explorer.md) would
+          // bury the requests a person or a test is looking for.
+          if (r.path === '/healthz' && r.headers['x-cqa-explorer'] === 'poll') return;
           journal.add(r);
           if (waiters.size > 0) waiters.offer(journal.last() as RequestRecord);
           if (textLog) log(printable(logLine(r)));

@@ -3,20 +3,31 @@
 // `Accept: application/json` or `*/*`) gets what they got without it: the API's 404. No Node
 // imports: the core serves it the same in node:http and in fetch handlers; it is handed to the
 // core as an option (HttpOptions.explorer), so a worker that does not ask for it does not bundle it.
+// Given Swagger UI's files (the Node servers read them from the package), `/reference` is the API
+// reference page, rendered from /openapi.json.
 import { negotiateEncoding, prefersHtml } from '../accept.js';
 import { COMPRESS_MIN, Doc, type Platform } from '../compress.js';
 import type { CoreRequest, CoreResponse } from '../core.js';
 import { etagOf, ifNoneMatch } from '../etag.js';
 import { toBase64Url } from '../sha256.js';
-import { explorerDocument } from './page.js';
+import { explorerDocument, referenceDocument, type InlineDocument, type ReferenceAssets } from './page.js';
 
 export interface ExplorerPage {
   /** The answer to `req` when it is a browser asking for the page, else undefined. */
   answer(req: CoreRequest, platform: Platform): CoreResponse | undefined;
 }
 
+export interface ExplorerOptions {
+  /**
+   * Swagger UI's files for the API reference page at `/reference` (read when a browser first asks
+   * for it). Without them the page has no reference link and `/reference` is the API's 404.
+   */
+  readonly reference?: () => ReferenceAssets;
+}
+
 /** Paths a person may type for the page; `/` serves it, the others redirect there. */
 const PAGE_PATHS: ReadonlySet<string> = new Set(['/', '/api', '/api/', '/docs', '/docs/']);
+const REFERENCE_PATHS: ReadonlySet<string> = new Set(['/reference', '/reference/']);
 
 function header(req: CoreRequest, name: string): string | undefined {
   const v = req.headers[name];
@@ -34,63 +45,75 @@ interface Prepared {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-// The page's bytes, digest and compressed variants: made once per platform, on the first visit.
-const prepared = new WeakMap<Platform, Prepared>();
-
-function prepare(platform: Platform): Prepared {
-  let p = prepared.get(platform);
-  if (!p) {
-    const page = explorerDocument();
-    // Nothing but the page's own hashed blocks runs or styles it; it talks to its own origin only.
-    const csp = [
-      "default-src 'none'",
-      `script-src ${cspHash(platform, page.script)}`,
-      `style-src ${cspHash(platform, page.style)}`,
-      "connect-src 'self'",
-      "img-src 'self' data:",
-      "base-uri 'none'",
-      "form-action 'none'",
-      "frame-ancestors 'none'",
-    ].join('; ');
-    p = {
-      doc: new Doc(platform.encodeText(page.html), platform),
-      headers: {
-        'content-type': 'text/html; charset=utf-8',
-        'content-security-policy': csp,
-        'x-content-type-options': 'nosniff',
-        'referrer-policy': 'no-referrer',
-        // A window that opened this page (a media file, say) keeps no handle on it, nor it on the opener.
-        'cross-origin-opener-policy': 'same-origin',
-        // Revalidated on each visit (a cheap 304), so a new version of the package shows at once.
-        'cache-control': 'no-cache',
-      },
-    };
-    prepared.set(platform, p);
-  }
-  return p;
+/** The page's bytes and headers: nothing but its own hashed blocks runs or styles it; it talks to its own origin only. */
+function prepare(page: InlineDocument, platform: Platform): Prepared {
+  const csp = [
+    "default-src 'none'",
+    `script-src ${page.scripts.map((s) => cspHash(platform, s)).join(' ')}`,
+    `style-src ${page.styles.map((s) => cspHash(platform, s)).join(' ')}`,
+    "connect-src 'self'",
+    "img-src 'self' data:",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+  return {
+    doc: new Doc(platform.encodeText(page.html), platform),
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': csp,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      // A window that opened this page (a media file, say) keeps no handle on it, nor it on the opener.
+      'cross-origin-opener-policy': 'same-origin',
+      // Revalidated on each visit (a cheap 304), so a new version of the package shows at once.
+      'cache-control': 'no-cache',
+    },
+  };
 }
 
-export const explorerPage: ExplorerPage = {
-  answer(req, platform) {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || !PAGE_PATHS.has(req.path) || !prefersHtml(header(req, 'accept'))) return undefined;
-    if (req.path !== '/') {
-      return { status: 302, headers: { location: '/', vary: 'Accept', 'cache-control': 'no-cache', 'content-length': '0' }, body: null };
-    }
-    const { doc, headers: fixed } = prepare(platform);
-    const encoding = doc.bytes.length > COMPRESS_MIN ? negotiateEncoding(header(req, 'accept-encoding'), platform.encodings) : undefined;
-    const headers: Record<string, string> = { ...fixed, etag: etagOf(doc.tag, encoding), vary: 'Accept, Accept-Encoding' };
-    if (ifNoneMatch(header(req, 'if-none-match'), doc.tag)) {
-      delete headers['content-type'];
-      return { status: 304, headers, body: null };
-    }
-    if (!encoding) {
-      headers['content-length'] = String(doc.bytes.length);
-      return { status: 200, headers, body: req.method === 'HEAD' ? null : doc.bytes };
-    }
-    headers['content-encoding'] = encoding;
-    const variant = doc.variant(encoding);
-    if (variant) headers['content-length'] = String(variant.length);
-    const body = req.method === 'HEAD' ? null : (variant ?? doc.bytes);
-    return variant ? { status: 200, headers, body } : { status: 200, headers, body, encode: encoding };
-  },
-};
+function answerWith(req: CoreRequest, platform: Platform, { doc, headers: fixed }: Prepared): CoreResponse {
+  const encoding = doc.bytes.length > COMPRESS_MIN ? negotiateEncoding(header(req, 'accept-encoding'), platform.encodings) : undefined;
+  const headers: Record<string, string> = { ...fixed, etag: etagOf(doc.tag, encoding), vary: 'Accept, Accept-Encoding' };
+  if (ifNoneMatch(header(req, 'if-none-match'), doc.tag)) {
+    delete headers['content-type'];
+    return { status: 304, headers, body: null };
+  }
+  if (!encoding) {
+    headers['content-length'] = String(doc.bytes.length);
+    return { status: 200, headers, body: req.method === 'HEAD' ? null : doc.bytes };
+  }
+  headers['content-encoding'] = encoding;
+  const variant = doc.variant(encoding);
+  if (variant) headers['content-length'] = String(variant.length);
+  const body = req.method === 'HEAD' ? null : (variant ?? doc.bytes);
+  return variant ? { status: 200, headers, body } : { status: 200, headers, body, encode: encoding };
+}
+
+/** The explorer (and, given Swagger UI's files, the API reference page) for browsers. */
+export function createExplorerPage(options: ExplorerOptions = {}): ExplorerPage {
+  const { reference } = options;
+  // Made once per platform, on the first visit.
+  const pages = new WeakMap<Platform, Prepared>();
+  const references = new WeakMap<Platform, Prepared>();
+  return {
+    answer(req, platform) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
+      const isReference = reference !== undefined && REFERENCE_PATHS.has(req.path);
+      if ((!PAGE_PATHS.has(req.path) && !isReference) || !prefersHtml(header(req, 'accept'))) return undefined;
+      if (req.path !== '/' && req.path !== '/reference') {
+        return { status: 302, headers: { location: isReference ? '/reference' : '/', vary: 'Accept', 'cache-control': 'no-cache', 'content-length': '0' }, body: null };
+      }
+      const cache = isReference ? references : pages;
+      let p = cache.get(platform);
+      if (!p) {
+        p = prepare(isReference && reference ? referenceDocument(reference()) : explorerDocument(reference !== undefined), platform);
+        cache.set(platform, p);
+      }
+      return answerWith(req, platform, p);
+    },
+  };
+}
+
+/** The explorer page without the API reference (an edge worker opts in to it: docs/edge.md). */
+export const explorerPage: ExplorerPage = /* @__PURE__ */ createExplorerPage();

@@ -1,0 +1,195 @@
+// The request the form describes, as data: composed into the path the page sends (and shows,
+// and keeps in its own URL after `#`), and read back from such a path, so a shared link or a
+// click on an entry opens the same view. No DOM here: test/http/explorer-query.test.ts runs it
+// against the engine. Values are trimmed (each element of a list too); nothing else is changed,
+// so a bad value reaches the API and its 400 shows.
+import { OPERATORS, type Op } from '../../../query/operators.js';
+
+export interface Condition {
+  /** whereRelation: the relation field the condition looks through; absent: a where-condition. */
+  relation?: string;
+  field: string;
+  op: Op;
+  value: string;
+}
+
+export type AnswerKind = 'list' | 'first' | 'count';
+export type State = 'published' | 'with_draft' | 'only_draft';
+export type Pick = 'all' | 'fields' | 'exclude';
+
+export interface QueryState {
+  project: string;
+  collection: string;
+  /** One entry (`/api/<p>/<c>/<id>`); empty: the list. */
+  entry: string;
+  conditions: Condition[];
+  /** where[or]: any one condition holds instead of all. */
+  any: boolean;
+  sort: string;
+  desc: boolean;
+  limit: string;
+  offset: string;
+  answer: AnswerKind;
+  state: State;
+  locale: string;
+  timestamps: boolean;
+  pick: Pick;
+  pickFields: string[];
+}
+
+export function emptyQuery(project = '', collection = ''): QueryState {
+  return {
+    project,
+    collection,
+    entry: '',
+    conditions: [],
+    any: false,
+    sort: '',
+    desc: false,
+    limit: '',
+    offset: '',
+    answer: 'list',
+    state: 'published',
+    locale: '',
+    timestamps: false,
+    pick: 'all',
+    pickFields: [],
+  };
+}
+
+export const LIST_OPS: ReadonlySet<Op> = new Set(['in', 'not_in', 'between', 'not_between']);
+export const FLAG_OPS: ReadonlySet<Op> = new Set(['null', 'not_null']);
+
+/** A value as sent: trimmed, and for a list operator each element trimmed. */
+export function trimValue(op: Op, value: string): string {
+  return LIST_OPS.has(op) ? value.split(',').map((v) => v.trim()).join(',') : value.trim();
+}
+
+// Brackets, commas and colons stay readable in the URL; the server reads them either way.
+export const enc = (s: string): string => encodeURIComponent(s).replace(/%5B/gi, '[').replace(/%5D/gi, ']').replace(/%2C/gi, ',').replace(/%3A/gi, ':');
+
+/** The path and query string of the request `q` describes. */
+export function compose(q: QueryState): string {
+  const out: string[] = [];
+  const base = `/api/${encodeURIComponent(q.project)}/${encodeURIComponent(q.collection)}`;
+  const entry = q.entry.trim();
+  if (!entry) {
+    let alt = 0;
+    for (const c of q.conditions) {
+      let key: string;
+      if (c.relation !== undefined) key = `whereRelation[${enc(c.relation)}][${enc(c.field)}]`;
+      else key = `${q.any ? `where[or][${alt++}]` : 'where'}[${enc(c.field)}]`;
+      if (FLAG_OPS.has(c.op)) out.push(`${key}=${c.op}`);
+      else if (c.op === 'eq') out.push(`${key}=${enc(trimValue(c.op, c.value))}`);
+      else out.push(`${key}[${c.op}]=${enc(trimValue(c.op, c.value))}`);
+    }
+    if (q.sort) out.push(`sort=${enc(q.sort)}:${q.desc ? 'desc' : 'asc'}`);
+    if (q.limit.trim() !== '') out.push(`limit=${enc(q.limit.trim())}`);
+    if (q.offset.trim() !== '') out.push(`offset=${enc(q.offset.trim())}`);
+    if (q.answer !== 'list') out.push(q.answer);
+  }
+  if (q.state !== 'published') out.push(`state=${q.state}`);
+  if (!entry && q.locale) out.push(`locale=${enc(q.locale)}`);
+  if (q.timestamps) out.push('timestamps');
+  if (q.pick !== 'all' && q.pickFields.length) out.push(`${q.pick}=${q.pickFields.map(enc).join(',')}`);
+  return (entry ? `${base}/${encodeURIComponent(entry)}` : base) + (out.length ? `?${out.join('&')}` : '');
+}
+
+const decode = (s: string): string => {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return s;
+  }
+};
+
+const isOp = (s: string): s is Op => (OPERATORS as readonly string[]).includes(s);
+
+/** `a[b][c]` → ['a', 'b', 'c']; undefined when the key is not of that shape. */
+function keyParts(key: string): string[] | undefined {
+  const m = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
+  if (!m) return undefined;
+  return [m[1] as string, ...[...(m[2] as string).matchAll(/\[([^[\]]*)\]/g)].map((x) => x[1] as string)];
+}
+
+/**
+ * The form's state for a path the page composed (or one like it), and the parameters it could not
+ * put in the form (shown to the person, never dropped silently). Undefined: not an API path.
+ */
+export function parsePath(path: string): { query: QueryState; ignored: string[] } | undefined {
+  const [pathname = '', search = ''] = path.split(/\?(.*)/s);
+  const m = /^\/api\/([^/]+)\/([^/]+)(?:\/([^/]+))?$/.exec(pathname);
+  if (!m) return undefined;
+  const q = emptyQuery(decode(m[1] as string), decode(m[2] as string));
+  q.entry = m[3] === undefined ? '' : decode(m[3]);
+  const ignored: string[] = [];
+  for (const pair of search.split('&')) {
+    if (!pair) continue;
+    const eq = pair.indexOf('=');
+    const rawKey = eq < 0 ? pair : pair.slice(0, eq);
+    const value = eq < 0 ? '' : decode(pair.slice(eq + 1));
+    const parts = keyParts(decode(rawKey));
+    const [name, ...rest] = parts ?? [''];
+    const flag = (v: string): Op | undefined => (v === 'null' || v === 'not_null' ? v : undefined);
+    if (name === 'where' && rest.length >= 1) {
+      let field: string | undefined;
+      let op: string | undefined;
+      if (rest[0] === 'or' && rest.length >= 3 && /^\d*$/.test(rest[1] as string)) {
+        q.any = true;
+        [field, op] = [rest[2], rest[3]];
+        if (rest.length > 4) field = undefined;
+      } else if (rest.length <= 2 && rest[0] !== 'or' && rest[0] !== '') {
+        [field, op] = [rest[0], rest[1]];
+      }
+      const o = op === undefined ? (flag(value) ?? 'eq') : op;
+      if (field && isOp(o)) {
+        q.conditions.push({ field, op: o, value: FLAG_OPS.has(o) ? '' : value });
+        continue;
+      }
+    } else if (name === 'whereRelation' && (rest.length === 2 || rest.length === 3)) {
+      const o = rest[2] === undefined ? (flag(value) ?? 'eq') : (rest[2] as string);
+      if (isOp(o) && rest[0] && rest[1]) {
+        q.conditions.push({ relation: rest[0], field: rest[1], op: o, value: FLAG_OPS.has(o) ? '' : value });
+        continue;
+      }
+    } else if (rest.length === 0) {
+      switch (name) {
+        case 'sort': {
+          const [first = ''] = value.split(',');
+          const [field = '', dir = 'asc'] = first.split(':');
+          q.sort = field;
+          q.desc = dir.toLowerCase() === 'desc';
+          if (value.includes(',')) ignored.push(`sort: only '${first}' is in the form`);
+          continue;
+        }
+        case 'limit':
+        case 'offset':
+          q[name] = value;
+          continue;
+        case 'first':
+        case 'count':
+          q.answer = name;
+          continue;
+        case 'state':
+          if (value === 'published' || value === 'with_draft' || value === 'only_draft') {
+            q.state = value;
+            continue;
+          }
+          break;
+        case 'locale':
+          q.locale = value;
+          continue;
+        case 'timestamps':
+          q.timestamps = true;
+          continue;
+        case 'fields':
+        case 'exclude':
+          q.pick = name;
+          q.pickFields = value.split(',').map((v) => v.trim()).filter(Boolean);
+          continue;
+      }
+    }
+    ignored.push(decode(pair));
+  }
+  return { query: q, ignored };
+}

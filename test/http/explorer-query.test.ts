@@ -1,0 +1,166 @@
+// The explorer's request model (src/core/http/explorer/browser/query.ts, schema.ts), run in Node
+// against the API of the sample content: what the form learns from the API (field types, values,
+// relation targets, in both dialects), the operators it offers per field (the engine's own table:
+// each offered one is accepted, each other one refused), and the paths it composes (accepted by
+// the server, and read back into the same form state, so a shared link opens the same view).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildSnapshot } from '../../src/index.js';
+import { OPERATORS, type Op } from '../../src/core/query/operators.js';
+import { compose, emptyQuery, parsePath, trimValue, type QueryState } from '../../src/core/http/explorer/browser/query.js';
+import { filterable, fromOpenApi, fromProjectAnswer, opsOf, type Field, type Project } from '../../src/core/http/explorer/browser/schema.js';
+import { createHandler } from '../../src/node/server/fetch-node.js';
+
+const TRAVEL = '5f2b8c1e9a4d4e7fb3c60a1d2e8f9b47';
+let handler: (r: Request) => Promise<Response>;
+
+async function get(path: string, token: string): Promise<{ status: number; body: unknown }> {
+  const res = await handler(new Request(`http://cqa.test${path}`, { headers: { accept: 'application/json', authorization: `Bearer ${token}` } }));
+  return { status: res.status, body: await res.json() };
+}
+
+/** The projects as the page learns them: the OpenAPI document, then each project's own answer. */
+async function learn(token: string): Promise<Project[]> {
+  const projects = fromOpenApi((await get('/openapi.json', token)).body);
+  for (const p of projects) {
+    const own = (await get(`/api/${p.id}`, token)).body as { data?: { collections?: unknown } };
+    if (own.data && Array.isArray(own.data.collections)) fromProjectAnswer(p, own.data as Record<string, unknown>);
+  }
+  return projects;
+}
+
+let demo: Project;
+let travel: Project;
+
+beforeAll(async () => {
+  handler = createHandler(await buildSnapshot({ content: 'content' }), { ui: false });
+  demo = (await learn('demo-token')).find((p) => p.id === 'demo') as Project;
+  travel = (await learn('travel-token')).find((p) => p.id === TRAVEL) as Project;
+});
+
+/** A value of the field's type that the sample content could hold. */
+function sample(project: Project, f: Field): string {
+  switch (f.type) {
+    case 'number':
+      return '3';
+    case 'boolean':
+      return 'true';
+    case 'date':
+      return '2024-05-01';
+    case 'datetime':
+      return '2024-05-01T10:00:00Z';
+    case 'time':
+      return '10:00';
+    case 'enumeration':
+      return f.values?.[0] ?? 'x';
+    case 'relation':
+    case 'media':
+      return project.dialect === 'elmapi' ? '1' : 'x';
+    default:
+      return 'a';
+  }
+}
+const valueFor = (project: Project, f: Field, op: Op): string =>
+  op === 'null' || op === 'not_null' ? '' : op.endsWith('between') ? `${sample(project, f)},${sample(project, f)}` : op.endsWith('in') ? `${sample(project, f)}, ${sample(project, f)}` : sample(project, f);
+
+describe('what the explorer learns from the API', () => {
+  it('a cqa project: types, enumeration values and relation targets from its own answer', () => {
+    const posts = demo.collections.find((c) => c.slug === 'posts')!;
+    const field = (n: string) => posts.fields.find((f) => f.name === n);
+    expect(field('tags')).toMatchObject({ type: 'enumeration', multiple: true, values: expect.arrayContaining(['travel', 'food']) });
+    expect(field('author')).toMatchObject({ type: 'relation', multiple: false, collection: 'authors' });
+    expect(field('featured')).toMatchObject({ type: 'boolean' });
+    expect(filterable(demo, posts).find((f) => f.name === 'locale')).toMatchObject({ type: 'enumeration', values: ['en', 'de'] });
+  });
+
+  it('an elmapi project: types and relation targets from the OpenAPI document alone', () => {
+    const articles = travel.collections.find((c) => c.slug === 'articles')!;
+    const types = Object.fromEntries(articles.fields.map((f) => [f.name, [f.type, f.multiple, f.collection]]));
+    expect(types).toMatchObject({
+      price: ['number', false, undefined],
+      featured: ['boolean', false, undefined],
+      cover: ['media', false, undefined],
+      gallery: ['media', true, undefined],
+      author: ['relation', false, 'authors'],
+      co_authors: ['relation', true, 'authors'],
+      meta: ['json', false, undefined],
+      tags: ['enumeration', true, undefined],
+    });
+    expect(articles.fields.find((f) => f.name === 'tags')?.values).toEqual(['mountains', 'city', 'food', 'coffee', 'hiking']);
+    expect(travel.locales).toEqual(['en', 'de']);
+  });
+});
+
+describe("the operators offered per field are the engine's", () => {
+  for (const which of ['demo', 'travel'] as const) {
+    it(`${which}: every offered operator is accepted, every other one refused`, async () => {
+      const project = which === 'demo' ? demo : travel;
+      const token = which === 'demo' ? 'demo-token' : 'travel-token';
+      const wrong: string[] = [];
+      for (const c of project.collections) {
+        for (const f of filterable(project, c)) {
+          const offered = opsOf(f);
+          for (const op of OPERATORS) {
+            const q: QueryState = { ...emptyQuery(project.id, c.slug), conditions: [{ field: f.name, op, value: valueFor(project, f, op) }], answer: 'count' };
+            const r = await get(compose(q), token);
+            // Refused for the operator (code unknown_operator), not for a value the sample lacks.
+            const refused = r.status !== 200 && JSON.stringify(r.body).includes('unknown_operator');
+            if (r.status !== 200 && !refused && !JSON.stringify(r.body).includes('invalid_value')) wrong.push(`${c.slug}.${f.name} ${op}: ${r.status}`);
+            if (refused === offered.includes(op)) wrong.push(`${c.slug}.${f.name} (${f.type}) ${op}: ${r.status} ${JSON.stringify(r.body).slice(0, 160)}`);
+          }
+        }
+      }
+      expect(wrong).toEqual([]);
+    }, 60_000);
+  }
+});
+
+describe('the paths the form composes', () => {
+  const full: QueryState = {
+    ...emptyQuery('demo', 'posts'),
+    conditions: [
+      { field: 'tags', op: 'in', value: 'travel, food ' },
+      { field: 'reading_time', op: 'between', value: ' 1 , 30' },
+      { field: 'featured', op: 'not_null', value: '' },
+      { relation: 'author', field: 'role', op: 'eq', value: 'writer' },
+    ],
+    sort: 'reading_time',
+    desc: true,
+    limit: '5',
+    offset: '1',
+    state: 'with_draft',
+    locale: 'en',
+    timestamps: true,
+    pick: 'fields',
+    pickFields: ['title', 'tags'],
+  };
+
+  it('trims values, each element of a list too', () => {
+    expect(trimValue('in', ' a , b ')).toBe('a,b');
+    expect(trimValue('eq', '  a b ')).toBe('a b');
+    expect(compose(full)).toBe(
+      '/api/demo/posts?where[tags][in]=travel,food&where[reading_time][between]=1,30&where[featured]=not_null&whereRelation[author][role]=writer&sort=reading_time:desc&limit=5&offset=1&state=with_draft&locale=en&timestamps&fields=title,tags',
+    );
+  });
+
+  it('are answered by the server (200), and read back into the same form', async () => {
+    const trimmed = { ...full, conditions: full.conditions.map((c) => ({ ...c, value: trimValue(c.op, c.value) })) };
+    const any: QueryState = { ...trimmed, any: true, conditions: trimmed.conditions.filter((c) => !c.relation) };
+    const entry: QueryState = { ...emptyQuery('demo', 'posts'), entry: 'hello-world', state: 'with_draft', timestamps: true, pick: 'exclude', pickFields: ['body'] };
+    const count: QueryState = { ...emptyQuery('demo', 'products'), answer: 'count', conditions: [{ field: 'name', op: 'like', value: '%a%' }] };
+    for (const q of [trimmed, any, entry, count, { ...count, answer: 'first' as const }]) {
+      const path = compose(q);
+      const r = await get(path, 'demo-token');
+      expect([200, 404], `${path}: ${JSON.stringify(r.body)}`).toContain(r.status);
+      expect(parsePath(path)).toEqual({ query: q, ignored: [] });
+    }
+    expect(compose(any)).toContain('where[or][0][tags][in]=travel,food&where[or][1][reading_time][between]=1,30');
+  });
+
+  it('a path with what the form cannot hold says what it left out', () => {
+    expect(parsePath('/api/demo/posts?sort=title,id:desc&foo=1')).toEqual({
+      query: { ...emptyQuery('demo', 'posts'), sort: 'title' },
+      ignored: ["sort: only 'title' is in the form", 'foo=1'],
+    });
+    expect(parsePath('/openapi.json')).toBeUndefined();
+  });
+});
