@@ -276,8 +276,10 @@ export function elmapi3Responses(): Obj {
     Elmapi3Forbidden: message("Forbidden. (a token without read; state=draft without the drafts scope) or API token doesn't have the right abilities! (files and versions without a token)"),
     Elmapi3NotFound: message('Project not found., Collection not found., Content not found., Version not found., Translation not found for locale …, This entry has no translations linked.'),
     Elmapi3AssetNotFound: { description: 'An unknown asset', content: { [JSON_TYPE]: { schema: ref('Elmapi3AssetError') } } },
-    Elmapi3Unprocessable: { description: 'strict: true (or cqa serve --strict) only: what ElmapiCMS silently accepts, by parameter', content: { [JSON_TYPE]: { schema: ref('Elmapi3Validation') } } },
-    Elmapi3ServerError: message('Server Error, as ElmapiCMS answers an array where it reads one string (sort[]=, with[]=, state[]=); the X-Cqa-Warning header names the fix'),
+    Elmapi3Unprocessable: {
+      description: 'An array where ElmapiCMS reads one string (sort[]=, with[]=, state[]=; ElmapiCMS itself crashes with a 500), a query over the cost budget, and with strict: true (or cqa serve --strict) what ElmapiCMS silently accepts, by parameter',
+      content: { [JSON_TYPE]: { schema: ref('Elmapi3Validation') } },
+    },
   };
 }
 
@@ -343,7 +345,7 @@ function operation(project: ProjectRecord, id: string, summary: string, params: 
 }
 
 const NOT_FOUND = { '404': 'Elmapi3NotFound' };
-const QUERIED = { '404': 'Elmapi3NotFound', '422': 'Elmapi3Unprocessable', '500': 'Elmapi3ServerError' };
+const QUERIED = { '404': 'Elmapi3NotFound', '422': 'Elmapi3Unprocessable' };
 
 /** The paths of one elmapi3 project (mergeElmapi3Paths joins those of several). */
 export function elmapi3Paths(project: ProjectRecord): Obj {

@@ -147,8 +147,9 @@ function answer(project: ProjectSnapshot, segs: string[], req: V3Request, sha256
   }
   for (const d of q.dropped) warn.add('query', d);
   const done = (a: Answer): V3Answer => {
-    // Strict: every silent quirk is a 422, and so is an array where v3 reads one string (its 500).
-    const strict = (strictAll || project.record.strict === true) && warn.list.length > 0;
+    // Strict: every silent quirk is a 422. An array where v3 reads one string crashes v3 (a 500):
+    // here always a 422 naming the fix, as bad input gets everywhere in cqa (docs/dialects.md).
+    const strict = (strictAll || project.record.strict === true || a.status >= 500) && warn.list.length > 0;
     if (strict) return { status: 422, body: validationBody(warn.list), warnings: warn.list, private: who.token };
     const body = 'json' in a ? phpJson(a.json) : a.status >= 500 ? JSON.stringify({ message: a.message }, null, 4) : phpJson({ message: a.message });
     return { status: a.status, body, warnings: warn.list, private: who.token };
