@@ -145,8 +145,8 @@ for (const host of HOSTS) {
       }
     });
 
-    it('configuration files (_headers, _redirects, _nginx.conf, _Caddyfile) and dot files are never served', async () => {
-      for (const path of ['/_headers', '/_redirects', '/_nginx.conf', '/_Caddyfile', '/.well-known/x', '/api/demo/_x']) {
+    it('configuration files (_headers, _redirects, _nginx.conf, _Caddyfile), dot files and compressed siblings are never served', async () => {
+      for (const path of ['/_headers', '/_redirects', '/_nginx.conf', '/_Caddyfile', '/.well-known/x', '/api/demo/_x', '/api/demo/posts/index.json.br', '/api/demo/posts/index.json.gz']) {
         const res = await get(path);
         expect(res.status, path).toBe(404);
         await res.arrayBuffer();

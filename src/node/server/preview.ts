@@ -140,6 +140,9 @@ function unpublished(rel: string): boolean {
   return rel.split('/').some((s) => s.startsWith('_') || s.startsWith('.'));
 }
 
+/** The .br/.gz siblings of API documents are sent in place of the document, never asked for by their own name. */
+const asksForSibling = (rel: string) => /^api\/.*\.(br|gz)$/.test(rel);
+
 function notFound(res: ServerResponse): void {
   res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
   res.end('Not Found\n');
@@ -248,7 +251,7 @@ export function previewHandler(dir: string): (req: IncomingMessage, res: ServerR
       return;
     }
     const pathname = safePathname(req.url ?? '/');
-    if (pathname === null || unpublished(pathname.slice(1))) return notFound(res);
+    if (pathname === null || unpublished(pathname.slice(1)) || asksForSibling(pathname.slice(1))) return notFound(res);
     if ((pathname === '/api' || pathname.startsWith('/api/')) && hasQuery(req.url ?? '/')) return refuseQuery(res, pathname);
     answer(req, res, pathname).catch(() => {
       if (!res.headersSent) notFound(res);

@@ -23,6 +23,11 @@ export function caddyfile(notFound: readonly NotFoundDocument[], cache: CacheCon
     'handle @hidden {',
     '    respond 404',
     '}',
+    // The .br/.gz siblings are read by file_server's precompressed, never asked for by name (raw bytes typed JSON).
+    '@siblings path_regexp siblings ^/api/.*\\.(br|gz)$',
+    'handle @siblings {',
+    '    respond 404',
+    '}',
     '@api path /api/*',
     '@json path /api/* /openapi.json /manifest.json',
     ...headerBlock('@json', json),
