@@ -48,14 +48,18 @@ try {
     const count = first.project.collections.reduce((n, c) => n + c.entries.length, 0);
     console.log(`entries: ${count}, media: ${first.project.media.length}`);
     console.log(`first pull:  ${(firstMs / 1000).toFixed(2)} s, ${first.requests} requests, ${first.files} files written`);
-    console.log(`second pull: ${(secondMs / 1000).toFixed(2)} s, ${second.requests} requests, ${second.notModified} answered 304, ${second.mediaReused} media reused`);
+    console.log(
+      `second pull: ${(secondMs / 1000).toFixed(2)} s, ${second.requests} requests, ${second.notModified} answered 304, ${second.mediaReused} media reused`,
+    );
   } finally {
     await server.close();
   }
   const a = await apiDocuments(content, join(work, 'dist-a'));
   const b = await apiDocuments(join(work, 'pulled'), join(work, 'dist-b'));
   const differing = [...a].filter(([p, bytes]) => !b.get(p)?.equals(bytes)).map(([p]) => p);
-  console.log(`dist/api: ${a.size} documents, ${differing.length} differ, ${b.size - a.size} extra in the pulled build${differing.length ? ` (first: ${differing[0]})` : ''}`);
+  console.log(
+    `dist/api: ${a.size} documents, ${differing.length} differ, ${b.size - a.size} extra in the pulled build${differing.length ? ` (first: ${differing[0]})` : ''}`,
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

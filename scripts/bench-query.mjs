@@ -112,7 +112,10 @@ export const QUERY_SET = [
   {
     q: 'where[released][gte]=2021-03-01&where[released][lt]=2021-03-08&where[stock][gt]=100&sort=stock:desc,id&limit=20',
     pred: (e) => e.values.released >= '2021-03-01' && e.values.released < '2021-03-08' && e.values.stock > 100,
-    sort: [{ field: 'stock', desc: true }, { field: 'id', desc: false }],
+    sort: [
+      { field: 'stock', desc: true },
+      { field: 'id', desc: false },
+    ],
   },
   {
     q: 'where[id][in]=p000010,p050000,p099999&sort=price&limit=20',
@@ -132,7 +135,14 @@ function baseline(col, query, list = listJson) {
 
 /** `sort=title` → `sort=title:asc`: the elmapi dialect wants every direction spelled out. */
 function withDirections(q) {
-  return q.replace(/sort=([^&]*)/, (_, items) => `sort=${items.split(',').map((i) => (i.includes(':') ? i : `${i}:asc`)).join(',')}`);
+  return q.replace(
+    /sort=([^&]*)/,
+    (_, items) =>
+      `sort=${items
+        .split(',')
+        .map((i) => (i.includes(':') ? i : `${i}:asc`))
+        .join(',')}`,
+  );
 }
 
 function percentile(sorted, p) {
@@ -225,7 +235,9 @@ export function runP3({ entries = 100_000, iterations = 300, rounds = 3, dialect
   const b99 = percentile(base, 99);
   const ratio = b50 / e50;
   // Against SQLite, per query: our p50 and p99 at most half of its own (when it could be had).
-  const worstVsSqlite = anchor.skipped ? undefined : Math.max(...perQuery.flatMap((p) => [p.cpu_p50 / p.sqlite_p50, p.cpu_p99 / p.sqlite_p99]));
+  const worstVsSqlite = anchor.skipped
+    ? undefined
+    : Math.max(...perQuery.flatMap((p) => [p.cpu_p50 / p.sqlite_p50, p.cpu_p99 / p.sqlite_p99]));
   const pass = ratio >= 10 && e99 <= 2 && (worstVsSqlite === undefined || worstVsSqlite <= 0.5);
   const vsSqlite = anchor.skipped
     ? `; SQLite anchor skipped: ${anchor.skipped}`
@@ -261,7 +273,10 @@ function sqliteTimes(project, col, queries, perQuery, { iterations, rounds, log 
   try {
     queries.forEach((query, k) => {
       const ours = queryEntries(project, col, query.q, ctx).body;
-      if (db.run(k) !== ours) throw new Error(`P3: SQLite and the engine disagree on ${query.q}:\n  sqlite: ${db.run(k).slice(0, 300)}\n  ours:   ${ours.slice(0, 300)}`);
+      if (db.run(k) !== ours)
+        throw new Error(
+          `P3: SQLite and the engine disagree on ${query.q}:\n  sqlite: ${db.run(k).slice(0, 300)}\n  ours:   ${ours.slice(0, 300)}`,
+        );
     });
     // Ours and SQLite take turns by blocks (each block: every query `iterations` times), so each
     // runs with its own data in the CPU caches, as each would in a server of its own; alternating
@@ -294,9 +309,19 @@ function sqliteTimes(project, col, queries, perQuery, { iterations, rounds, log 
     }
     queries.forEach((_, k) => {
       const [o, t] = [ours[k].sort((x, y) => x - y), theirs[k].sort((x, y) => x - y)];
-      Object.assign(perQuery[k], { cpu_p50: percentile(o, 50), cpu_p99: percentile(o, 99), sqlite_p50: percentile(t, 50), sqlite_p99: percentile(t, 99) });
+      Object.assign(perQuery[k], {
+        cpu_p50: percentile(o, 50),
+        cpu_p99: percentile(o, 99),
+        sqlite_p50: percentile(t, 50),
+        sqlite_p99: percentile(t, 99),
+      });
       const [ow, tw] = [oursWall[k].sort((x, y) => x - y), theirsWall[k].sort((x, y) => x - y)];
-      Object.assign(perQuery[k], { wall_p50: percentile(ow, 50), wall_p99: percentile(ow, 99), sqlite_wall_p50: percentile(tw, 50), sqlite_wall_p99: percentile(tw, 99) });
+      Object.assign(perQuery[k], {
+        wall_p50: percentile(ow, 50),
+        wall_p99: percentile(ow, 99),
+        sqlite_wall_p50: percentile(tw, 50),
+        sqlite_wall_p99: percentile(tw, 99),
+      });
     });
   } finally {
     db.close();

@@ -19,7 +19,9 @@ function photo(width, height, format, seed = 1) {
     const y = Math.floor(i / 3 / width);
     px[i] = ((y * 200) / height + (s >>> 27)) & 255;
   }
-  return sharp(px, { raw: { width, height, channels: 3 } })[format]().toBuffer();
+  return sharp(px, { raw: { width, height, channels: 3 } })
+    [format]()
+    .toBuffer();
 }
 
 const ms = (t) => `${t.toFixed(1)} ms`;
@@ -48,7 +50,12 @@ const work = mkdtempSync(join(tmpdir(), 'cqa-bench-thumbs-'));
 try {
   console.log('makeThumbnail (median of 5):');
   const images = [];
-  for (const [w, h, f] of [[1600, 1200, 'jpeg'], [4000, 3000, 'jpeg'], [4000, 3000, 'png'], [4000, 3000, 'webp']]) {
+  for (const [w, h, f] of [
+    [1600, 1200, 'jpeg'],
+    [4000, 3000, 'jpeg'],
+    [4000, 3000, 'png'],
+    [4000, 3000, 'webp'],
+  ]) {
     const bytes = await photo(w, h, f);
     images.push({ w, h, f, bytes });
     const t = await time(() => makeThumbnail(bytes));
@@ -82,7 +89,9 @@ try {
   const plain = createSnapshot({ projects: model.projects.map((p) => ({ ...p, dialect: 'cqa' })) });
   t = performance.now();
   await writeDist(plain, { out: join(work, 'dist-cqa') });
-  console.log(`cqa build of ${count} photos 4000×3000: ${ms(withThumbs)} with thumbnails (elmapi), ${ms(performance.now() - t)} without (cqa)`);
+  console.log(
+    `cqa build of ${count} photos 4000×3000: ${ms(withThumbs)} with thumbnails (elmapi), ${ms(performance.now() - t)} without (cqa)`,
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -21,7 +21,21 @@ import { runP3 } from './bench-query.mjs';
 import { runP8 } from './bench/scale.mjs';
 import { clientBundleSize } from './client-size.mjs';
 import { edgeBundleSize } from './edge-bundle.mjs';
-import { CQA, fetchWhenUp, freePort, load, loadWithCpu, median, rawGet, ROOT, round, rssOf, sleep, spawnServer, timeChild } from './bench/lib.mjs';
+import {
+  CQA,
+  fetchWhenUp,
+  freePort,
+  load,
+  loadWithCpu,
+  median,
+  rawGet,
+  ROOT,
+  round,
+  rssOf,
+  sleep,
+  spawnServer,
+  timeChild,
+} from './bench/lib.mjs';
 
 const LARGE = Number(process.env.BENCH_ENTRIES ?? 100_000);
 const MEDIUM = 10_000;
@@ -76,7 +90,8 @@ async function p1() {
   try {
     for (const run of runs) {
       // Alternate the two servers and keep each one's best round, so a noisy moment hurts neither.
-      const o = [], b = [];
+      const o = [],
+        b = [];
       for (let round = 0; round < 3; round++) {
         o.push(await loadWithCpu(ours.url + run.path, ours.child.pid, { headers: run.headers }));
         b.push(await loadWithCpu(bare.url + run.path, bare.child.pid, { headers: run.headers }));
@@ -92,7 +107,10 @@ async function p1() {
   // machine, shared by other processes, their ratio swung from 0.25× to 2.4× within one run.
   const value = round(Math.min(...rows.map((r) => r.bare.cpuUs / r.ours.cpuUs)));
   const detail = rows
-    .map((r) => `${r.browser ? 'browser ' : ''}${r.path} (${r.bytes} B): ${r.ours.cpuUs.toFixed(1)} vs ${r.bare.cpuUs.toFixed(1)} µs CPU per request = ${(r.bare.cpuUs / r.ours.cpuUs).toFixed(2)}× (${Math.round(r.ours.rps)} vs ${Math.round(r.bare.rps)} req/s = ${(r.ours.rps / r.bare.rps).toFixed(2)}×)`)
+    .map(
+      (r) =>
+        `${r.browser ? 'browser ' : ''}${r.path} (${r.bytes} B): ${r.ours.cpuUs.toFixed(1)} vs ${r.bare.cpuUs.toFixed(1)} µs CPU per request = ${(r.bare.cpuUs / r.ours.cpuUs).toFixed(2)}× (${Math.round(r.ours.rps)} vs ${Math.round(r.bare.rps)} req/s = ${(r.ours.rps / r.bare.rps).toFixed(2)}×)`,
+    )
     .join('; ');
   return result(value, 0.85, 'ratio', value >= 0.85, `worst of (CPU time per request, best of 3 alternating rounds): ${detail}`);
 }
@@ -115,16 +133,30 @@ async function p2p6(dir) {
     await sleep(500);
     const rss = rssOf(ours.child.pid);
     const dbBytes = statSync(db).size;
-    const listBytes = (await (await fetch(`${ours.url}/api/bench/items`, { headers: { ...HEADERS, 'accept-encoding': 'identity' } })).arrayBuffer()).byteLength;
+    const listBytes = (
+      await (await fetch(`${ours.url}/api/bench/items`, { headers: { ...HEADERS, 'accept-encoding': 'identity' } })).arrayBuffer()
+    ).byteLength;
     const ratio = rss / dbBytes;
-    out.p6 = result(round(ratio), 3, 'ratio', ratio <= 3,
-      `RSS ${(rss / 2 ** 20).toFixed(0)} MiB with ${LARGE} entries vs ${(dbBytes / 2 ** 20).toFixed(0)} MiB of JSON data (db.json); the unfiltered list as served is ${(listBytes / 2 ** 20).toFixed(0)} MiB`);
+    out.p6 = result(
+      round(ratio),
+      3,
+      'ratio',
+      ratio <= 3,
+      `RSS ${(rss / 2 ** 20).toFixed(0)} MiB with ${LARGE} entries vs ${(dbBytes / 2 ** 20).toFixed(0)} MiB of JSON data (db.json); the unfiltered list as served is ${(listBytes / 2 ** 20).toFixed(0)} MiB`,
+    );
 
     const oursLoad = await load(url, { headers: HEADERS, connections: 16, duration: 5 });
     const oursBrowser = await load(url, { headers: { ...HEADERS, ...BROWSER }, connections: 16, duration: 5 });
     await ours.stop();
     // json-server prints its URL only without --quiet, and only the port it was given.
-    const jsServer = await spawnServer([join(ROOT, 'node_modules/json-server/lib/cli/bin.js'), db, '--port', String(await freePort()), '--host', '127.0.0.1']);
+    const jsServer = await spawnServer([
+      join(ROOT, 'node_modules/json-server/lib/cli/bin.js'),
+      db,
+      '--port',
+      String(await freePort()),
+      '--host',
+      '127.0.0.1',
+    ]);
     try {
       const jsUrl = `${jsServer.url}/items?category=garden&price_gte=100&price_lte=300&_sort=price&_order=desc&_limit=20`;
       const check = await fetchWhenUp(jsUrl); // json-server prints its URL before it listens
@@ -135,8 +167,13 @@ async function p2p6(dir) {
       const jsLoad = await load(jsUrl, { connections: 4, duration: 8 });
       const jsBrowser = await load(jsUrl, { headers: BROWSER, connections: 4, duration: 8 });
       const r = Math.min(oursLoad.rps / jsLoad.rps, oursBrowser.rps / jsBrowser.rps);
-      out.p2 = result(round(r, 1), 200, 'ratio', r >= 200,
-        `worst of: ${Math.round(oursLoad.rps)} vs json-server 0.17 ${jsLoad.rps.toFixed(1)} req/s; with a browser's Accept-Encoding ${Math.round(oursBrowser.rps)} vs ${jsBrowser.rps.toFixed(1)} req/s; ${LARGE} entries (filter category + price range, sort price desc, limit 20)`);
+      out.p2 = result(
+        round(r, 1),
+        200,
+        'ratio',
+        r >= 200,
+        `worst of: ${Math.round(oursLoad.rps)} vs json-server 0.17 ${jsLoad.rps.toFixed(1)} req/s; with a browser's Accept-Encoding ${Math.round(oursBrowser.rps)} vs ${jsBrowser.rps.toFixed(1)} req/s; ${LARGE} entries (filter category + price range, sort price desc, limit 20)`,
+      );
     } finally {
       await jsServer.stop();
     }
@@ -154,7 +191,8 @@ async function p4(dir) {
   const shm = '/dev/shm';
   const inMemory = existsSync(shm) && statSync(shm).isDirectory();
   const outDir = inMemory ? join(shm, `cqa-bench-p4-${process.pid}`) : join(DATA, 'p4-dist');
-  const parse = [], build = [];
+  const parse = [],
+    build = [];
   try {
     for (let i = 0; i < 3; i++) {
       parse.push((await timeChild([join(ROOT, 'scripts/bench/parse-only.mjs'), dir])).ms);
@@ -175,8 +213,13 @@ async function p4(dir) {
   // goal holds only if it holds in every run.
   const ratios = build.map((b, i) => b / parse[i]);
   const [lo, mid, hi] = [Math.min(...ratios), median(ratios), Math.max(...ratios)];
-  return result(round(mid), 2, 'ratio', hi <= 2,
-    `build/parse per run min ${lo.toFixed(2)}, median ${mid.toFixed(2)}, max ${hi.toFixed(2)} (goal: max ≤ 2); cqa build ${median(build).toFixed(0)} ms (output to ${inMemory ? 'tmpfs' : 'disk'}) vs read+parse only ${median(parse).toFixed(0)} ms, medians of 3 runs, ${MEDIUM} Markdown entries, process start included in both${disk}`);
+  return result(
+    round(mid),
+    2,
+    'ratio',
+    hi <= 2,
+    `build/parse per run min ${lo.toFixed(2)}, median ${mid.toFixed(2)}, max ${hi.toFixed(2)} (goal: max ≤ 2); cqa build ${median(build).toFixed(0)} ms (output to ${inMemory ? 'tmpfs' : 'disk'}) vs read+parse only ${median(parse).toFixed(0)} ms, medians of 3 runs, ${MEDIUM} Markdown entries, process start included in both${disk}`,
+  );
 }
 
 // P5: under --watch at 10,000 entries, one file written → the new answer served.
@@ -206,8 +249,13 @@ async function p5(dir) {
     await server.stop();
   }
   const m = median(times);
-  return result(Math.round(m), 200, 'ms', m <= 200,
-    `median of ${times.length} changes ${m.toFixed(0)} ms (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)}) at ${MEDIUM} entries`);
+  return result(
+    Math.round(m),
+    200,
+    'ms',
+    m <= 200,
+    `median of ${times.length} changes ${m.toFixed(0)} ms (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)}) at ${MEDIUM} entries`,
+  );
 }
 
 // P7: start-up. Warm: startServer({ content }) on the sample, median of 10 in one process. Cold:
@@ -250,7 +298,8 @@ async function p7() {
     const headers = { authorization: 'Bearer demo-token', accept: 'application/json' };
     const project = await (await fetch(`${ours.url}/api/demo`, { headers })).json();
     const out = {};
-    for (const c of project.data.collections) out[c.slug] = (await (await fetch(`${ours.url}/api/demo/${c.slug}?limit=1000`, { headers })).json()).data;
+    for (const c of project.data.collections)
+      out[c.slug] = (await (await fetch(`${ours.url}/api/demo/${c.slug}?limit=1000`, { headers })).json()).data;
     writeFileSync(db, JSON.stringify(out));
   } finally {
     await ours.stop();
@@ -261,17 +310,36 @@ async function p7() {
   const sample = { authorization: 'Bearer demo-token', accept: 'application/json' };
   for (let i = 0; i < 5; i++) {
     const port = await freePort();
-    cold.ours.push(await firstAnswer([CQA, 'serve', content, '--port', String(port), '--quiet'], `http://127.0.0.1:${port}${SAMPLE_ENTRY}`, sample));
+    cold.ours.push(
+      await firstAnswer([CQA, 'serve', content, '--port', String(port), '--quiet'], `http://127.0.0.1:${port}${SAMPLE_ENTRY}`, sample),
+    );
     const jsPort = await freePort();
-    cold.jsonServer.push(await firstAnswer([join(ROOT, 'node_modules/json-server/lib/cli/bin.js'), db, '--port', String(jsPort), '--host', '127.0.0.1', '--quiet'], `http://127.0.0.1:${jsPort}/posts/hello-world`, {}));
+    cold.jsonServer.push(
+      await firstAnswer(
+        [join(ROOT, 'node_modules/json-server/lib/cli/bin.js'), db, '--port', String(jsPort), '--host', '127.0.0.1', '--quiet'],
+        `http://127.0.0.1:${jsPort}/posts/hello-world`,
+        {},
+      ),
+    );
     const firstPort = await freePort();
-    cold.first.push(await firstAnswer([CQA, 'serve', content, '--port', String(firstPort), '--quiet', '--no-cache'], `http://127.0.0.1:${firstPort}${SAMPLE_ENTRY}`, sample));
+    cold.first.push(
+      await firstAnswer(
+        [CQA, 'serve', content, '--port', String(firstPort), '--quiet', '--no-cache'],
+        `http://127.0.0.1:${firstPort}${SAMPLE_ENTRY}`,
+        sample,
+      ),
+    );
   }
   const ratio = median(cold.ours) / median(cold.jsonServer);
   const firstRatio = median(cold.first) / median(cold.jsonServer);
   const spread = (xs) => `median ${median(xs).toFixed(0)} ms (min ${Math.min(...xs).toFixed(0)}, max ${Math.max(...xs).toFixed(0)})`;
-  return result(Math.round(warmMs), 100, 'ms', warmMs <= 100 && ratio <= 1,
-    `startServer({ content: 'content' }) warm ${spread(warm)} of ${warm.length} (goal ≤ 100 ms); cqa serve cold start to first 200 ${spread(cold.ours)} vs json-server 0.17 on the same entries ${spread(cold.jsonServer)} = ${ratio.toFixed(2)}× (goal ≤ 1.0×); the first start, without the parse cache (--no-cache): ${spread(cold.first)} = ${firstRatio.toFixed(2)}×; 5 alternating runs`);
+  return result(
+    Math.round(warmMs),
+    100,
+    'ms',
+    warmMs <= 100 && ratio <= 1,
+    `startServer({ content: 'content' }) warm ${spread(warm)} of ${warm.length} (goal ≤ 100 ms); cqa serve cold start to first 200 ${spread(cold.ours)} vs json-server 0.17 on the same entries ${spread(cold.jsonServer)} = ${ratio.toFixed(2)}× (goal ≤ 1.0×); the first start, without the parse cache (--no-cache): ${spread(cold.first)} = ${firstRatio.toFixed(2)}×; 5 alternating runs`,
+  );
 }
 
 function p3() {
@@ -281,7 +349,10 @@ function p3() {
 // The minified size of a worker importing content-query-api/edge and of the client, against budgets.
 async function bundles() {
   const out = {};
-  for (const [key, size, what] of [['edge_bundle', edgeBundleSize, 'a worker importing content-query-api/edge'], ['client_bundle', clientBundleSize, 'content-query-api/client for a browser']]) {
+  for (const [key, size, what] of [
+    ['edge_bundle', edgeBundleSize, 'a worker importing content-query-api/edge'],
+    ['client_bundle', clientBundleSize, 'content-query-api/client for a browser'],
+  ]) {
     const { bytes, budget } = await size();
     out[key] = result(round(bytes / 1024, 1), round(budget / 1024, 0), 'KiB', bytes <= budget, `${what}, esbuild --minify: ${bytes} bytes`);
   }
@@ -294,7 +365,8 @@ function printTable(results) {
   console.log('\n| goal | value | target | pass | detail |\n|---|---|---|---|---|');
   for (const k of rows) {
     const r = results[k];
-    const target = r.unit === 'ratio' ? (k === 'p4' || k === 'p6' || k === 'p8' ? `≤ ${r.goal}×` : `≥ ${r.goal}×`) : `≤ ${r.goal} ${r.unit}`;
+    const target =
+      r.unit === 'ratio' ? (k === 'p4' || k === 'p6' || k === 'p8' ? `≤ ${r.goal}×` : `≥ ${r.goal}×`) : `≤ ${r.goal} ${r.unit}`;
     const value = r.unit === 'ratio' ? `${r.value}×` : `${r.value} ${r.unit}`;
     console.log(`| ${k.toUpperCase()} | ${value} | ${target} | ${r.pass ? 'yes' : 'NO'} | ${r.detail} |`);
   }
@@ -328,7 +400,10 @@ async function main() {
     const large = dataset(`mixed-${LARGE}`, LARGE, 'mixed');
     await step('P2 vs json-server, P6 memory', () => p2p6(large));
   }
-  if (scale) await step('P8 a million entries', async () => ({ p8: await runP8({ entries: Number(process.env.SCALE_ENTRIES ?? 1_000_000), content: process.env.SCALE_CONTENT, log }) }));
+  if (scale)
+    await step('P8 a million entries', async () => ({
+      p8: await runP8({ entries: Number(process.env.SCALE_ENTRIES ?? 1_000_000), content: process.env.SCALE_CONTENT, log }),
+    }));
   if (results.p3) {
     const { engine, baseline, perQuery, ...rest } = results.p3;
     results.p3 = rest;
@@ -338,7 +413,12 @@ async function main() {
   const out = {
     ...previous,
     ...results,
-    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', memory_gib: Math.round(totalmem() / 2 ** 30), platform: process.platform },
+    machine: {
+      cpus: cpus().length,
+      model: cpus()[0]?.model ?? 'unknown',
+      memory_gib: Math.round(totalmem() / 2 ** 30),
+      platform: process.platform,
+    },
     node: process.version,
     date: new Date().toISOString(),
     seconds: Math.round((performance.now() - started) / 1000),

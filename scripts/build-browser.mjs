@@ -66,7 +66,12 @@ export async function writeBrowserBundles(lib = join(ROOT, 'lib')) {
   mkdirSync(dir, { recursive: true });
   const text = await bundleModule();
   writeFileSync(join(dir, 'bundle.js'), text);
-  writeFileSync(join(dir, 'bundle.d.ts'), `${Object.keys(ENTRIES).map((n) => `export declare const ${n}: string;`).join('\n')}\n`);
+  writeFileSync(
+    join(dir, 'bundle.d.ts'),
+    `${Object.keys(ENTRIES)
+      .map((n) => `export declare const ${n}: string;`)
+      .join('\n')}\n`,
+  );
   const vendor = join(lib, 'vendor/swagger-ui');
   mkdirSync(vendor, { recursive: true });
   const from = swaggerDist();
@@ -77,5 +82,6 @@ export async function writeBrowserBundles(lib = join(ROOT, 'lib')) {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const scripts = await browserScripts();
   await writeBrowserBundles();
-  for (const [name, text] of Object.entries(scripts)) console.log(`${name}: ${Buffer.byteLength(text).toLocaleString('en')} bytes minified`);
+  for (const [name, text] of Object.entries(scripts))
+    console.log(`${name}: ${Buffer.byteLength(text).toLocaleString('en')} bytes minified`);
 }

@@ -17,7 +17,9 @@ export async function cliReference() {
   const { formatHelp } = await import(`${ROOT}lib/node/commands/help.js`);
   const parts = [START, '', '```text', USAGE, '```'];
   // The commands in the order `cqa --help` lists them (`  build    [content]   …`).
-  const commands = USAGE.slice(USAGE.indexOf('Commands:')).match(/^ {2}[a-z]+/gm).map((line) => line.trim());
+  const commands = USAGE.slice(USAGE.indexOf('Commands:'))
+    .match(/^ {2}[a-z]+/gm)
+    .map((line) => line.trim());
   for (const name of commands) {
     const { spec } = await import(`${ROOT}lib/node/commands/${name}.js`);
     parts.push('', `### cqa ${name}`, '', '```text', formatHelp(spec).trimEnd(), '```');

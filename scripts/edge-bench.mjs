@@ -151,12 +151,19 @@ export async function runEdgeBench({ sizes = [1000, 10000], log = (line) => proc
 }
 
 if (process.argv[1] && import.meta.filename === process.argv[1]) {
-  const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+  const sizes = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((n) => n > 0);
   const rows = await runEdgeBench(sizes.length ? { sizes } : {});
   const mb = (n) => `${(n / 1e6).toFixed(1)} MB`;
-  console.log('\n| entries | snapshot | gzip | workerd start | first request (loads) | later query | workerd RSS growth | JS heap: kept (text + snapshot) | JS heap: reserved while loading |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log(
+    '\n| entries | snapshot | gzip | workerd start | first request (loads) | later query | workerd RSS growth | JS heap: kept (text + snapshot) | JS heap: reserved while loading |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  );
   for (const r of rows) {
-    console.log(`| ${r.entries.toLocaleString('en')} | ${mb(r.snapshot_bytes)} | ${mb(r.snapshot_gzip_bytes)} | ${r.ready_ms} ms | ${r.first_request_ms} ms | ${r.query_ms} ms | ${mb(r.workerd_rss_growth_bytes)} | ${mb(r.heap_bytes)} | ${mb(r.heap_reserved_while_loading_bytes)} |`);
+    console.log(
+      `| ${r.entries.toLocaleString('en')} | ${mb(r.snapshot_bytes)} | ${mb(r.snapshot_gzip_bytes)} | ${r.ready_ms} ms | ${r.first_request_ms} ms | ${r.query_ms} ms | ${mb(r.workerd_rss_growth_bytes)} | ${mb(r.heap_bytes)} | ${mb(r.heap_reserved_while_loading_bytes)} |`,
+    );
   }
   writeFileSync(join(DATA, 'edge-bench.json'), `${JSON.stringify(rows, null, 2)}\n`);
 }

@@ -31,7 +31,8 @@ export default {
 `;
 
 // Node's built-in modules as a bundler sees them: `node:x`, or a bare name of one.
-const NODE_BUILTIN = /^(node:.*|assert|async_hooks|buffer|child_process|cluster|console|constants|crypto|dgram|diagnostics_channel|dns|domain|events|fs|fs\/promises|http|http2|https|inspector|module|net|os|path|path\/posix|perf_hooks|process|punycode|querystring|readline|repl|stream|stream\/web|string_decoder|sys|timers|tls|trace_events|tty|url|util|v8|vm|wasi|worker_threads|zlib)$/;
+const NODE_BUILTIN =
+  /^(node:.*|assert|async_hooks|buffer|child_process|cluster|console|constants|crypto|dgram|diagnostics_channel|dns|domain|events|fs|fs\/promises|http|http2|https|inspector|module|net|os|path|path\/posix|perf_hooks|process|punycode|querystring|readline|repl|stream|stream\/web|string_decoder|sys|timers|tls|trace_events|tty|url|util|v8|vm|wasi|worker_threads|zlib)$/;
 
 /**
  * Bundles `source` (a worker module, resolved from the repository root, so `content-query-api/edge`
@@ -83,6 +84,8 @@ export async function edgeBundleSize() {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const r = await edgeBundleSize();
-  console.log(`edge worker bundle: ${(r.bytes / 1024).toFixed(1)} KiB minified (budget ${r.budget / 1024} KiB), ${r.modules} modules${r.nodeImports.length ? `, Node imports: ${r.nodeImports.join(', ')}` : ''}`);
+  console.log(
+    `edge worker bundle: ${(r.bytes / 1024).toFixed(1)} KiB minified (budget ${r.budget / 1024} KiB), ${r.modules} modules${r.nodeImports.length ? `, Node imports: ${r.nodeImports.join(', ')}` : ''}`,
+  );
   process.exitCode = r.pass ? 0 : 1;
 }

@@ -47,9 +47,9 @@ export function itemId(index: number, total: number): string;
 export function authorId(index: number): string;
 export function generateItems(options: { entries: number; seed?: number }): Generator<GeneratedItem>;
 export function generateContent(options: { entries: number; out: string; seed?: number; format?: Format }): GenerateResult;
-export function exportJsonServerDb(
-  source: string | GeneratedItem[] | { entries: number; seed?: number },
-): { items: Omit<GeneratedItem, 'draft'>[] };
+export function exportJsonServerDb(source: string | GeneratedItem[] | { entries: number; seed?: number }): {
+  items: Omit<GeneratedItem, 'draft'>[];
+};
 export function exportJsonServerDb(
   source: string | GeneratedItem[] | { entries: number; seed?: number },
   file: string,

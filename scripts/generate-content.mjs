@@ -24,9 +24,29 @@ export const PROJECT_ID = 'bench';
 export const TOKEN = 'bench-token';
 export const AUTHOR_COUNT = 50;
 export const CATEGORIES = ['books', 'garden', 'kitchen', 'music', 'office', 'outdoor', 'sports', 'toys', 'travel', 'tools'];
-export const TAGS = ['new', 'sale', 'eco', 'gift', 'bestseller', 'limited', 'handmade', 'imported', 'refurbished', 'bundle', 'vegan', 'local'];
+export const TAGS = [
+  'new',
+  'sale',
+  'eco',
+  'gift',
+  'bestseller',
+  'limited',
+  'handmade',
+  'imported',
+  'refurbished',
+  'bundle',
+  'vegan',
+  'local',
+];
 export const MEDIA = ['covers/amber.png', 'covers/blue.png', 'covers/green.png', 'covers/grey.png', 'covers/red.png', 'covers/violet.png'];
-const MEDIA_COLOURS = [[230, 160, 40], [50, 100, 200], [60, 160, 90], [128, 128, 128], [200, 50, 50], [130, 70, 180]];
+const MEDIA_COLOURS = [
+  [230, 160, 40],
+  [50, 100, 200],
+  [60, 160, 90],
+  [128, 128, 128],
+  [200, 50, 50],
+  [130, 70, 180],
+];
 const BASE_TIME = Date.UTC(2020, 0, 1); // all dates are offsets from here
 const DAY = 86_400_000;
 
@@ -41,12 +61,81 @@ const WORDS = (
   'spring spruce steel stone storm summer sun timber trail tundra urban valley velvet vintage violet walnut ' +
   'willow winter wool yarrow zephyr'
 ).split(' ');
-const NOUNS = ['lamp', 'mug', 'chair', 'blanket', 'notebook', 'kettle', 'backpack', 'jacket', 'candle', 'bottle',
-  'board', 'basket', 'speaker', 'tent', 'glove', 'scarf', 'bowl', 'clock', 'shelf', 'stool', 'pen', 'map', 'kit', 'set'];
-const FIRST = ['Anna', 'Ben', 'Clara', 'David', 'Elif', 'Felix', 'Greta', 'Hassan', 'Ida', 'Jonas', 'Kim', 'Lena',
-  'Marco', 'Nora', 'Omar', 'Paula', 'Quentin', 'Rosa', 'Sami', 'Tara', 'Umut', 'Vera', 'Wim', 'Xenia', 'Yusuf'];
-const LAST = ['Becker', 'Costa', 'Dubois', 'Eriksen', 'Fischer', 'Garcia', 'Hoffmann', 'Ivanova', 'Jansen', 'Kowalski',
-  'Lindqvist', 'Meyer', 'Novak', 'Okafor', 'Petrov', 'Rossi', 'Schmidt', 'Tanaka', 'Unger', 'Weber'];
+const NOUNS = [
+  'lamp',
+  'mug',
+  'chair',
+  'blanket',
+  'notebook',
+  'kettle',
+  'backpack',
+  'jacket',
+  'candle',
+  'bottle',
+  'board',
+  'basket',
+  'speaker',
+  'tent',
+  'glove',
+  'scarf',
+  'bowl',
+  'clock',
+  'shelf',
+  'stool',
+  'pen',
+  'map',
+  'kit',
+  'set',
+];
+const FIRST = [
+  'Anna',
+  'Ben',
+  'Clara',
+  'David',
+  'Elif',
+  'Felix',
+  'Greta',
+  'Hassan',
+  'Ida',
+  'Jonas',
+  'Kim',
+  'Lena',
+  'Marco',
+  'Nora',
+  'Omar',
+  'Paula',
+  'Quentin',
+  'Rosa',
+  'Sami',
+  'Tara',
+  'Umut',
+  'Vera',
+  'Wim',
+  'Xenia',
+  'Yusuf',
+];
+const LAST = [
+  'Becker',
+  'Costa',
+  'Dubois',
+  'Eriksen',
+  'Fischer',
+  'Garcia',
+  'Hoffmann',
+  'Ivanova',
+  'Jansen',
+  'Kowalski',
+  'Lindqvist',
+  'Meyer',
+  'Novak',
+  'Okafor',
+  'Petrov',
+  'Rossi',
+  'Schmidt',
+  'Tanaka',
+  'Unger',
+  'Weber',
+];
 
 /** mulberry32: a tiny, fast, well-distributed 32-bit PRNG. Returns floats in [0, 1). */
 export function mulberry32(seed) {
@@ -75,7 +164,9 @@ export function* generateItems({ entries, seed = 1 }) {
   const int = (lo, hi) => lo + Math.floor(rnd() * (hi - lo + 1));
   for (let i = 0; i < entries; i++) {
     const id = itemId(i, entries);
-    const adjective = pick(WORDS), adjective2 = pick(WORDS), noun = pick(NOUNS);
+    const adjective = pick(WORDS),
+      adjective2 = pick(WORDS),
+      noun = pick(NOUNS);
     const title = `${cap(adjective)} ${adjective2} ${noun} ${i + 1}`;
     // Prices from 0.50 to ~10,000, log-uniform; about a third are whole numbers.
     const raw = Math.exp(rnd() * Math.log(20_000)) / 2;
@@ -83,7 +174,10 @@ export function* generateItems({ entries, seed = 1 }) {
     const stock = rnd() < 0.15 ? 0 : int(1, 5000);
     const tags = [];
     const tagCount = int(0, 3);
-    for (let t = 0; t < tagCount; t++) { const tag = pick(TAGS); if (!tags.includes(tag)) tags.push(tag); }
+    for (let t = 0; t < tagCount; t++) {
+      const tag = pick(TAGS);
+      if (!tags.includes(tag)) tags.push(tag);
+    }
     const created = BASE_TIME + Math.floor(rnd() * 4 * 365 * DAY);
     const updated = created + Math.floor(rnd() * 200 * DAY);
     const draft = rnd() < 0.02;
@@ -122,7 +216,9 @@ export function* generateItems({ entries, seed = 1 }) {
     };
   }
 }
-function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
+function cap(s) {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
 
 // JSON strings are valid YAML 1.2 double-quoted scalars: safe quoting for any text.
 const q = JSON.stringify;
@@ -195,23 +291,34 @@ export function generateContent({ entries, out, seed = 1, format = 'mixed' } = {
   rmSync(stamp, { force: true }); // written last: its presence means the tree is complete
   rmSync(project, { recursive: true, force: true });
   for (const d of ['items', 'authors', 'media/covers']) mkdirSync(join(project, d), { recursive: true });
-  let files = 0, bytes = 0;
-  const write = (path, data) => { writeFileSync(path, data); files++; bytes += Buffer.byteLength(data); };
+  let files = 0,
+    bytes = 0;
+  const write = (path, data) => {
+    writeFileSync(path, data);
+    files++;
+    bytes += Buffer.byteLength(data);
+  };
 
   write(join(project, 'project.yaml'), PROJECT);
   write(join(project, 'items', '_collection.yaml'), ITEMS_COLLECTION);
   write(join(project, 'authors', '_collection.yaml'), AUTHORS_COLLECTION);
   const arnd = mulberry32(seed ^ 0x5eed);
   for (let a = 0; a < AUTHOR_COUNT; a++) {
-    const first = FIRST[Math.floor(arnd() * FIRST.length)], last = LAST[Math.floor(arnd() * LAST.length)];
-    write(join(project, 'authors', `${authorId(a)}.yaml`),
+    const first = FIRST[Math.floor(arnd() * FIRST.length)],
+      last = LAST[Math.floor(arnd() * LAST.length)];
+    write(
+      join(project, 'authors', `${authorId(a)}.yaml`),
       `name: ${first} ${last}\nemail: ${first.toLowerCase()}.${last.toLowerCase()}${a + 1}@example.com\n` +
-      `bio: Writes about ${CATEGORIES[a % CATEGORIES.length]}.\ncreated_at: ${iso(BASE_TIME + a * DAY)}\nupdated_at: ${iso(BASE_TIME + a * DAY)}\n`);
+        `bio: Writes about ${CATEGORIES[a % CATEGORIES.length]}.\ncreated_at: ${iso(BASE_TIME + a * DAY)}\nupdated_at: ${iso(BASE_TIME + a * DAY)}\n`,
+    );
   }
   MEDIA.forEach((m, k) => {
     write(join(project, 'media', m), tinyPng(32, 32, MEDIA_COLOURS[k]));
   });
-  write(join(project, 'media', '_media.yaml'), MEDIA.map((m) => `${m}:\n  caption: ${q(`Cover ${m}`)}\n  alt: ${q(`A plain square`)}\n`).join(''));
+  write(
+    join(project, 'media', '_media.yaml'),
+    MEDIA.map((m) => `${m}:\n  caption: ${q(`Cover ${m}`)}\n  alt: ${q(`A plain square`)}\n`).join(''),
+  );
 
   const frnd = mulberry32(seed ^ 0xf11e); // file-format choice, independent of the values
   let drafts = 0;
@@ -239,16 +346,28 @@ export function exportJsonServerDb(source, file) {
     const params = JSON.parse(readFileSync(join(source, '.generate.json'), 'utf8'));
     items = generateItems(params);
   } else items = generateItems(source);
-  const flat = (item) => { const { draft: _draft, ...row } = item; return row; };
-  if (!file) return { items: Array.from(items).filter((i) => !i.draft).map(flat) };
+  const flat = (item) => {
+    const { draft: _draft, ...row } = item;
+    return row;
+  };
+  if (!file)
+    return {
+      items: Array.from(items)
+        .filter((i) => !i.draft)
+        .map(flat),
+    };
   // Streamed in ~1 MiB chunks: 100,000 rows never sit in memory as one array or string.
   const fd = openSync(file, 'w');
-  let count = 0, chunk = '{"items":[\n';
+  let count = 0,
+    chunk = '{"items":[\n';
   try {
     for (const item of items) {
       if (item.draft) continue;
       chunk += `${count++ ? ',\n' : ''}${JSON.stringify(flat(item))}`;
-      if (chunk.length > 1 << 20) { writeSync(fd, chunk); chunk = ''; }
+      if (chunk.length > 1 << 20) {
+        writeSync(fd, chunk);
+        chunk = '';
+      }
     }
     writeSync(fd, `${chunk}\n]}\n`);
   } finally {
@@ -279,33 +398,46 @@ export function pngChunk(type, data) {
 }
 export function tinyPng(w, h, [r, g, b]) {
   const raw = Buffer.alloc((w * 3 + 1) * h);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-    const edge = x === 0 || y === 0 || x === w - 1 || y === h - 1 ? 0.6 : 1;
-    raw.set([r * edge, g * edge, b * edge].map(Math.round), y * (w * 3 + 1) + 1 + x * 3);
-  }
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const edge = x === 0 || y === 0 || x === w - 1 || y === h - 1 ? 0.6 : 1;
+      raw.set([r * edge, g * edge, b * edge].map(Math.round), y * (w * 3 + 1) + 1 + x * 3);
+    }
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(w, 0);
   ihdr.writeUInt32BE(h, 4);
-  ihdr[8] = 8; ihdr[9] = 2;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', deflateSync(raw)), pngChunk('IEND', Buffer.alloc(0))]);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', deflateSync(raw)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 // ------------------------------------------------------------------------------------------ CLI
-const USAGE = 'Usage: node scripts/generate-content.mjs --entries N (or --count N) --out DIR [--seed S] [--format md|yaml|mixed] [--json-server FILE] [--quiet]';
+const USAGE =
+  'Usage: node scripts/generate-content.mjs --entries N (or --count N) --out DIR [--seed S] [--format md|yaml|mixed] [--json-server FILE] [--quiet]';
 function parseArgs(argv) {
   const opts = { seed: 1, format: 'mixed', quiet: false };
   for (let k = 0; k < argv.length; k++) {
     const a = argv[k];
-    const value = () => { const v = argv[++k]; if (v === undefined) throw new Error(`${a} needs a value`); return v; };
+    const value = () => {
+      const v = argv[++k];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
     if (a === '--entries' || a === '--count') opts.entries = Number(value());
     else if (a === '--out') opts.out = value();
     else if (a === '--seed') opts.seed = Number(value());
     else if (a === '--format') opts.format = value();
     else if (a === '--json-server') opts.jsonServer = value();
     else if (a === '--quiet') opts.quiet = true;
-    else if (a === '--help' || a === '-h') { console.log(USAGE); process.exit(0); }
-    else throw new Error(`unknown option ${a}`);
+    else if (a === '--help' || a === '-h') {
+      console.log(USAGE);
+      process.exit(0);
+    } else throw new Error(`unknown option ${a}`);
   }
   if (!Number.isInteger(opts.entries) || opts.entries < 0) throw new Error('--entries must be a non-negative integer');
   if (!opts.out) throw new Error('--out is required');
@@ -315,11 +447,18 @@ function parseArgs(argv) {
 
 if (process.argv[1] && resolve(process.argv[1]) === new URL(import.meta.url).pathname) {
   let opts;
-  try { opts = parseArgs(process.argv.slice(2)); } catch (err) { console.error(`${err.message}\n${USAGE}`); process.exit(2); }
+  try {
+    opts = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    console.error(`${err.message}\n${USAGE}`);
+    process.exit(2);
+  }
   const info = generateContent(opts);
   if (!opts.quiet) {
-    console.log(`wrote ${info.entries} items (${info.drafts} drafts), ${info.files} files, ` +
-      `${(info.bytes / 1048576).toFixed(1)} MiB to ${info.project} in ${info.ms} ms`);
+    console.log(
+      `wrote ${info.entries} items (${info.drafts} drafts), ${info.files} files, ` +
+        `${(info.bytes / 1048576).toFixed(1)} MiB to ${info.project} in ${info.ms} ms`,
+    );
   }
   if (opts.jsonServer) {
     const t = performance.now();

@@ -19,7 +19,8 @@ function fixtureTokens() {
     try {
       const doc = parse(readFileSync(file, 'utf8')) ?? {};
       for (const t of doc.tokens ?? []) {
-        if (typeof t?.token === 'string') found.push({ project: String(doc.id ?? dir.name), name: t.name, token: t.token, scopes: t.scopes ?? ['read'] });
+        if (typeof t?.token === 'string')
+          found.push({ project: String(doc.id ?? dir.name), name: t.name, token: t.token, scopes: t.scopes ?? ['read'] });
       }
     } catch {
       /* the server reports broken files itself */
@@ -33,7 +34,13 @@ try {
   server = await startServer({ content, port, watch: true, quiet: false });
 } catch (err) {
   if (err?.issues) {
-    console.error(`cqa: ${err.issues.length} content error(s):\n${err.message.split('\n').slice(1).map((l) => `  ${l}`).join('\n')}`);
+    console.error(
+      `cqa: ${err.issues.length} content error(s):\n${err.message
+        .split('\n')
+        .slice(1)
+        .map((l) => `  ${l}`)
+        .join('\n')}`,
+    );
     process.exit(1);
   }
   if (err?.code === 'EADDRINUSE') {
@@ -76,7 +83,9 @@ for (const p of projects) {
     const slug = col.record.slug;
     console.log(`    curl ${h} ${q(`${url}/api/${p.record.id}/${slug}?fields=id&limit=5`)}`);
     const locale = p.record.locales.find((l) => l !== p.record.default_locale) ?? p.record.default_locale;
-    console.log(`    curl -g ${h} ${q(`${url}/api/${p.record.id}/${slug}?where[locale]=${locale}&sort=published_at:desc&limit=3&timestamps`)}`);
+    console.log(
+      `    curl -g ${h} ${q(`${url}/api/${p.record.id}/${slug}?where[locale]=${locale}&sort=published_at:desc&limit=3&timestamps`)}`,
+    );
   }
   console.log('');
 }

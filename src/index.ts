@@ -3,7 +3,14 @@ export { createSnapshot, type SnapshotOptions } from './core/snapshot/create.js'
 export type * from './core/model/model.js';
 export type * from './core/model/types.js';
 export { buildSnapshot, type BuildSnapshotOptions } from './node/build-snapshot.js';
-export { createContentLoader, loadContent, ContentError, type ContentLoader, type LoadOptions, type LoadResult } from './node/content/index.js';
+export {
+  createContentLoader,
+  loadContent,
+  ContentError,
+  type ContentLoader,
+  type LoadOptions,
+  type LoadResult,
+} from './node/content/index.js';
 export { querySerializer } from './core/client/query-serializer.js';
 export { startServer, type StartServerOptions, type RunningServer, type ReloadEvent } from './node/server/start.js';
 export type { ControlOptions, Delay, FailStatus } from './core/http/controls.js';

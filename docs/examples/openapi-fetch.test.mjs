@@ -19,5 +19,7 @@ it('sends where[f][op] and in lists', async () => {
   expect(response.status).toBe(200);
   expect(data.data.length).toBeGreaterThan(0);
   expect(data.data.every((post) => post.reading_time >= 5)).toBe(true);
-  expect(new URL(response.url).search).toBe('?where[reading_time][gte]=5&where[tags][in][]=travel&where[tags][in][]=food&sort=reading_time:asc');
+  expect(new URL(response.url).search).toBe(
+    '?where[reading_time][gte]=5&where[tags][in][]=travel&where[tags][in][]=food&sort=reading_time:asc',
+  );
 });

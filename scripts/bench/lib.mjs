@@ -30,10 +30,14 @@ export function spawnServer(args, { timeoutMs = 180_000, env = {} } = {}) {
       child.stdout.resume();
       child.stderr.resume();
       const exited = new Promise((done) => child.once('exit', done));
-      resolve({ url: m[0], child, stop: () => {
-        child.kill('SIGTERM');
-        return exited;
-      } });
+      resolve({
+        url: m[0],
+        child,
+        stop: () => {
+          child.kill('SIGTERM');
+          return exited;
+        },
+      });
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', (chunk) => (output += chunk));

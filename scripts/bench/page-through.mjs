@@ -22,7 +22,9 @@ function fetchRaw(path) {
     get(base + path, { headers, agent }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode, encoding: res.headers['content-encoding'] ?? 'identity', body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode, encoding: res.headers['content-encoding'] ?? 'identity', body: Buffer.concat(chunks) }),
+      );
     }).on('error', reject);
   });
 }

@@ -32,7 +32,9 @@ const PAGES = 1000;
 function pageThrough(base, request, routesOut) {
   return new Promise((resolve, reject) => {
     const args = [join(ROOT, 'scripts/bench/page-through.mjs'), base, request, ...(routesOut ? [routesOut] : [])];
-    execFile(process.execPath, args, { maxBuffer: 1 << 20 }, (err, stdout, stderr) => (err ? reject(new Error(`P8 client: ${stderr || err.message}`)) : resolve(JSON.parse(stdout))));
+    execFile(process.execPath, args, { maxBuffer: 1 << 20 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`P8 client: ${stderr || err.message}`)) : resolve(JSON.parse(stdout)),
+    );
   });
 }
 
@@ -50,7 +52,10 @@ function peakOf(pid) {
 function timedBuild(dir, out) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [CQA, 'build', dir, '--out', out, '--include-private'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [CQA, 'build', dir, '--out', out, '--include-private'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let peak = 0;
     let stderr = '';
     const poll = setInterval(() => {
@@ -113,18 +118,31 @@ export async function runP8({ entries = 1_000_000, content, log = () => {} } = {
     perQuery.forEach((p, k) => {
       Object.assign(p, { floor_p50_ms: floor[k].p50_ms, floor_p99_ms: floor[k].p99_ms });
     });
-    log(`  queries p50/p99 ms (bare floor): ${perQuery.map((p) => `${p.p50_ms}/${p.p99_ms} (${p.floor_p50_ms}/${p.floor_p99_ms})`).join(', ')}`);
+    log(
+      `  queries p50/p99 ms (bare floor): ${perQuery.map((p) => `${p.p50_ms}/${p.p99_ms} (${p.floor_p50_ms}/${p.floor_p99_ms})`).join(', ')}`,
+    );
     log(`  RSS ${(rss / MiB).toFixed(0)} MiB; building …`);
     const out = join(tmp, 'dist');
     // A failed build is a result too: keep what the server measured.
-    const build = await timedBuild(dir, out).catch((err) => ({ error: String(err.message).split('\n').find((l) => /FATAL|Error/.test(l)) ?? 'failed' }));
-    log(build.error ? `  cqa build failed: ${build.error}` : `  cqa build ${(build.ms / 1000).toFixed(0)} s, peak RSS ${(build.peak / MiB).toFixed(0)} MiB`);
+    const build = await timedBuild(dir, out).catch((err) => ({
+      error:
+        String(err.message)
+          .split('\n')
+          .find((l) => /FATAL|Error/.test(l)) ?? 'failed',
+    }));
+    log(
+      build.error
+        ? `  cqa build failed: ${build.error}`
+        : `  cqa build ${(build.ms / 1000).toFixed(0)} s, peak RSS ${(build.peak / MiB).toFixed(0)} MiB`,
+    );
 
     const ratio = rss / dbBytes;
     const p99 = Math.max(...perQuery.map((p) => p.p99_ms));
     const floorP99 = Math.max(...perQuery.map((p) => p.floor_p99_ms));
     const pass = ratio <= 3 && p99 <= 5 && !build.error;
-    const built = build.error ? `cqa build failed: ${build.error}` : `cqa build ${(build.ms / 1000).toFixed(0)} s, peak RSS ${(build.peak / MiB).toFixed(0)} MiB`;
+    const built = build.error
+      ? `cqa build failed: ${build.error}`
+      : `cqa build ${(build.ms / 1000).toFixed(0)} s, peak RSS ${(build.peak / MiB).toFixed(0)} MiB`;
     return {
       value: round(ratio),
       goal: 3,
@@ -138,7 +156,9 @@ export async function runP8({ entries = 1_000_000, content, log = () => {} } = {
       rss_mib: Math.round(rss / MiB),
       data_mib: Math.round(dbBytes / MiB),
       queries: perQuery,
-      ...(build.error ? { build_error: build.error } : { build_ms: Math.round(build.ms), build_peak_rss_mib: Math.round(build.peak / MiB) }),
+      ...(build.error
+        ? { build_error: build.error }
+        : { build_ms: Math.round(build.ms), build_peak_rss_mib: Math.round(build.peak / MiB) }),
     };
   } finally {
     rmSync(tmp, { recursive: true, force: true });

@@ -39,12 +39,19 @@ export function loadSqlite(log) {
   // registry's node packages do), not the one npm itself runs on.
   const headers = join(dirname(dirname(process.execPath)), 'include', 'node');
   const target = existsSync(headers) ? { npm_config_nodedir: dirname(dirname(headers)) } : { npm_config_target: process.versions.node };
-  const npm = spawnSync('npm', ['install', '--prefix', SQLITE_CACHE, '--no-save', '--no-audit', '--no-fund', '--foreground-scripts', 'better-sqlite3@12'], {
-    env: { ...process.env, npm_config_ignore_scripts: 'false', ...target },
-    encoding: 'utf8',
-    timeout: 15 * 60_000,
-  });
-  mod = npm.status === 0 ? attempt() : new Error(`npm install exited with ${npm.status}: ${(npm.stderr ?? '').trim().split('\n').slice(-3).join(' / ')}`);
+  const npm = spawnSync(
+    'npm',
+    ['install', '--prefix', SQLITE_CACHE, '--no-save', '--no-audit', '--no-fund', '--foreground-scripts', 'better-sqlite3@12'],
+    {
+      env: { ...process.env, npm_config_ignore_scripts: 'false', ...target },
+      encoding: 'utf8',
+      timeout: 15 * 60_000,
+    },
+  );
+  mod =
+    npm.status === 0
+      ? attempt()
+      : new Error(`npm install exited with ${npm.status}: ${(npm.stderr ?? '').trim().split('\n').slice(-3).join(' / ')}`);
   if (mod instanceof Error) return { skipped: `better-sqlite3 could not be installed or loaded (${mod.message.split('\n')[0]})` };
   return { Database: mod };
 }
@@ -53,9 +60,17 @@ export function loadSqlite(log) {
 const ORDER_PRICE_DESC = 'price IS NULL, price DESC, id';
 export const SQL_QUERIES = [
   { where: 'category = ?', params: ['c7'], order: ORDER_PRICE_DESC },
-  { where: 'category IN (?, ?, ?) AND price BETWEEN ? AND ?', params: ['c1', 'c2', 'c3', 100, 400], order: 'released IS NULL, released DESC, id' },
+  {
+    where: 'category IN (?, ?, ?) AND price BETWEEN ? AND ?',
+    params: ['c1', 'c2', 'c3', 100, 400],
+    order: 'released IS NULL, released DESC, id',
+  },
   { where: 'price BETWEEN ? AND ?', params: [500, 520], order: 'title IS NULL, title, id' },
-  { where: "released >= ? AND released < ? AND stock > ?", params: ['2021-03-01', '2021-03-08', 100], order: 'stock IS NULL, stock DESC, id' },
+  {
+    where: 'released >= ? AND released < ? AND stock > ?',
+    params: ['2021-03-01', '2021-03-08', 100],
+    order: 'stock IS NULL, stock DESC, id',
+  },
   { where: 'id IN (?, ?, ?)', params: ['p000010', 'p050000', 'p099999'], order: 'price IS NULL, price, id' },
 ];
 
@@ -72,7 +87,16 @@ export function sqliteAnchor(Database, col, { entryJson, list }) {
   db.transaction(() => {
     for (const e of col.entries) {
       const v = e.record.values;
-      insert.run(e.record.id, e.record.draft ? 1 : 0, v.title ?? null, v.category ?? null, v.price ?? null, v.stock ?? null, v.released ?? null, entryJson(e));
+      insert.run(
+        e.record.id,
+        e.record.draft ? 1 : 0,
+        v.title ?? null,
+        v.category ?? null,
+        v.price ?? null,
+        v.stock ?? null,
+        v.released ?? null,
+        entryJson(e),
+      );
     }
   })();
   for (const c of ['category', 'price', 'stock', 'released']) db.exec(`CREATE INDEX products_${c} ON products (${c})`);

@@ -25,7 +25,10 @@ export async function buildSnapshot(options: BuildSnapshotOptions): Promise<Snap
   // A tree is loaded from a temp folder removed once loaded (its media files go with it).
   const written = isContentTree(content) ? await writeContentTree(content) : undefined;
   try {
-    const { model, issues } = await loadContentIsolated(written ? written.root : (content as string), { drafts: options.drafts ?? false, ...(options.timestamps ? { timestamps: options.timestamps } : {}) });
+    const { model, issues } = await loadContentIsolated(written ? written.root : (content as string), {
+      drafts: options.drafts ?? false,
+      ...(options.timestamps ? { timestamps: options.timestamps } : {}),
+    });
     if (issues.length > 0) throw new ContentError(issues);
     return createSnapshot(model, { baseUrl: options.baseUrl ?? '' });
   } finally {

@@ -56,7 +56,10 @@ export interface ModelOutline {
 // Resolved when called, not at import time (see dist.ts's distWorker).
 const loadProcess = () => workerScript('./load-process.js', import.meta.url);
 
-const where = (options: LoadOptions) => ({ drafts: options.drafts ?? false, ...(options.timestamps ? { timestamps: options.timestamps } : {}) });
+const where = (options: LoadOptions) => ({
+  drafts: options.drafts ?? false,
+  ...(options.timestamps ? { timestamps: options.timestamps } : {}),
+});
 
 /** loadContent(), in the load process for a large tree: the validated model. */
 export async function loadContentIsolated(root: string, options: LoadOptions & LoadPathOptions = {}): Promise<LoadResult> {
@@ -84,7 +87,10 @@ export interface SnapshotResult extends Omit<LoadResult, 'model'> {
  * large tree only the kept records and the entries' texts come back from the load process, so
  * this process never holds the full records beside the texts, nor keeps what loading allocated.
  */
-export async function loadSnapshotIsolated(root: string, options: LoadOptions & LoadPathOptions & { readonly baseUrl?: string } = {}): Promise<SnapshotResult> {
+export async function loadSnapshotIsolated(
+  root: string,
+  options: LoadOptions & LoadPathOptions & { readonly baseUrl?: string } = {},
+): Promise<SnapshotResult> {
   const { baseUrl, inThreadUpTo = SMALL_TREE, ...load } = options;
   const snapshot = { compact: true, ...(baseUrl !== undefined ? { baseUrl } : {}) };
   if (await isSmallTree(root, inThreadUpTo)) {
@@ -92,7 +98,10 @@ export async function loadSnapshotIsolated(root: string, options: LoadOptions & 
     const { model, issues, warnings } = await loadContent(root, load);
     return issues.length > 0 ? { issues, warnings } : { issues, warnings, snapshot: createSnapshot(model, snapshot) };
   }
-  const { outcome, records, buffers } = await runLoadProcess({ kind: 'snapshot', root, ...where(load), snapshot }, { onProgress: load.onProgress });
+  const { outcome, records, buffers } = await runLoadProcess(
+    { kind: 'snapshot', root, ...where(load), snapshot },
+    { onProgress: load.onProgress },
+  );
   const { issues, warnings, outline } = outcome;
   if (!outline) return { issues, warnings };
   const { snapshotFromParts } = await import('../core/snapshot/create.js');
@@ -104,12 +113,20 @@ export async function loadSnapshotIsolated(root: string, options: LoadOptions & 
  * event wherever it ran, so the messages and exit codes are the same. Resolves when the build is
  * over (whatever it reported), rejects on a bug.
  */
-export async function buildOutputIsolated(root: string, options: BuildOptions, report: (event: BuildEvent) => void, limits: LoadPathOptions = {}): Promise<void> {
+export async function buildOutputIsolated(
+  root: string,
+  options: BuildOptions,
+  report: (event: BuildEvent) => void,
+  limits: LoadPathOptions = {},
+): Promise<void> {
   if (await isSmallTree(root, limits.inThreadUpTo ?? SMALL_TREE)) {
     const { buildOutput } = await import('./output/build-output.js');
     return buildOutput(root, options, report);
   }
-  await runLoadProcess({ kind: 'build', root, drafts: options.drafts, ...(options.timestamps ? { timestamps: options.timestamps } : {}), options }, { onEvent: report });
+  await runLoadProcess(
+    { kind: 'build', root, drafts: options.drafts, ...(options.timestamps ? { timestamps: options.timestamps } : {}), options },
+    { onEvent: report },
+  );
 }
 
 const utf8 = new TextDecoder();
@@ -149,7 +166,8 @@ async function runLoadProcess(
     new Promise((ok) => ours.on('close', ok)),
   ]);
   if (failure) throw failure;
-  if (!outcome || records.length !== (outcome.records ?? 0) || buffers.length !== (outcome.buffers ?? 0)) throw stopped(code, signal, stderr, heapMb);
+  if (!outcome || records.length !== (outcome.records ?? 0) || buffers.length !== (outcome.buffers ?? 0))
+    throw stopped(code, signal, stderr, heapMb);
   return { outcome, records, buffers };
 }
 
@@ -167,9 +185,14 @@ function stopped(code: number | null, signal: NodeJS.Signals | null, stderr: str
   if (/heap out of memory|Allocation failed/.test(stderr)) {
     return new Error(`the content loader ran out of memory (its heap may grow to ${heapMb} MiB): the tree is too large for this machine`);
   }
-  const how = signal ? `killed by ${signal}${signal === 'SIGKILL' ? ', perhaps by the system for want of memory' : ''}` : `exit code ${code}`;
+  const how = signal
+    ? `killed by ${signal}${signal === 'SIGKILL' ? ', perhaps by the system for want of memory' : ''}`
+    : `exit code ${code}`;
   // Node prints the source line before the error, and its version after it.
-  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l && !/^Node\.js v/.test(l));
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/^Node\.js v/.test(l));
   const why = lines.find((l) => /^(\w*Error\b|FATAL ERROR)/.test(l)) ?? lines.at(-1);
   return new Error(`the content loader stopped unexpectedly (${how})${why ? `: ${why}` : ''}`);
 }

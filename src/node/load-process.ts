@@ -63,7 +63,10 @@ try {
       sendRecords(records);
     } else if (issues.length > 0) sendOutcome({ issues, warnings });
     else {
-      const [{ compactParts, splitParts }, { createSnapshot }] = await Promise.all([import('../core/snapshot/compact.js'), import('../core/snapshot/create.js')]);
+      const [{ compactParts, splitParts }, { createSnapshot }] = await Promise.all([
+        import('../core/snapshot/compact.js'),
+        import('../core/snapshot/create.js'),
+      ]);
       const { outline, records, buffers } = splitParts(compactParts(createSnapshot(model, job.snapshot)));
       sendOutcome({ issues, warnings, outline, records: records.length, buffers: buffers.length });
       sendRecords(records);

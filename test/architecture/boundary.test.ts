@@ -49,7 +49,10 @@ describe('the runtime boundary', () => {
   it('src/core/ holds the runtime-free core', () => {
     expect(core.length).toBeGreaterThan(80);
     for (const folder of ['model', 'snapshot', 'query', 'http', 'dialects', 'describe', 'client']) {
-      expect(core.some((f) => relative(SRC, f).startsWith(`core/${folder}/`)), folder).toBe(true);
+      expect(
+        core.some((f) => relative(SRC, f).startsWith(`core/${folder}/`)),
+        folder,
+      ).toBe(true);
     }
   });
 
@@ -68,13 +71,17 @@ describe('the runtime boundary', () => {
 
   it('the runtime-free entries (edge, client, MSW in the browser) import only src/core/', () => {
     for (const entry of ['edge.ts', 'msw-browser.ts']) {
-      const outside = (imports.get(join(SRC, entry)) ?? []).filter((i) => NODE_BUILTINS.has(i.spec) || (i.target && !relative(SRC, i.target).startsWith('core/')));
+      const outside = (imports.get(join(SRC, entry)) ?? []).filter(
+        (i) => NODE_BUILTINS.has(i.spec) || (i.target && !relative(SRC, i.target).startsWith('core/')),
+      );
       expect(outside, entry).toEqual([]);
     }
   });
 
   it('no import cycle carries a value', () => {
-    const graph = new Map(files.map((f) => [f, (imports.get(f) ?? []).filter((i) => !i.typeOnly && i.target).map((i) => i.target as string)]));
+    const graph = new Map(
+      files.map((f) => [f, (imports.get(f) ?? []).filter((i) => !i.typeOnly && i.target).map((i) => i.target as string)]),
+    );
     const cycles: string[] = [];
     const state = new Map<string, 'open' | 'done'>();
     const visit = (file: string, path: string[]): void => {

@@ -19,8 +19,23 @@ const always = { inThreadUpTo: { files: 0, bytes: 0 } }; // limits of zero: the 
 const work = mkdtempSync(join(tmpdir(), 'cqa-build-isolated-'));
 afterAll(() => rm(work, { recursive: true, force: true }));
 
-const digests = (dir: string) => new Map(listFiles(dir).map((f) => [f, createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')]));
-const options = (out: string, more: Partial<BuildOptions> = {}): BuildOptions => ({ drafts: false, baseUrl: '', out, precompress: 'none', includePrivate: true, ...more });
+const digests = (dir: string) =>
+  new Map(
+    listFiles(dir).map((f) => [
+      f,
+      createHash('sha256')
+        .update(readFileSync(join(dir, f)))
+        .digest('hex'),
+    ]),
+  );
+const options = (out: string, more: Partial<BuildOptions> = {}): BuildOptions => ({
+  drafts: false,
+  baseUrl: '',
+  out,
+  precompress: 'none',
+  includePrivate: true,
+  ...more,
+});
 /** Every event but progress (how often that comes depends on timing). */
 const record = (into: BuildEvent[]) => (e: BuildEvent) => void (e.kind !== 'progress' && into.push(e));
 
@@ -29,7 +44,12 @@ describe('buildOutputIsolated', () => {
     const { buildOutputIsolated } = await compiled();
     const inWorker: BuildEvent[] = [];
     const here: BuildEvent[] = [];
-    await buildOutputIsolated('content', options(join(work, 'worker'), { precompress: 'gzip', snapshotFile: join(work, 'w.json') }), record(inWorker), always);
+    await buildOutputIsolated(
+      'content',
+      options(join(work, 'worker'), { precompress: 'gzip', snapshotFile: join(work, 'w.json') }),
+      record(inWorker),
+      always,
+    );
     await buildOutput('content', options(join(work, 'here'), { precompress: 'gzip', snapshotFile: join(work, 'h.json') }), record(here));
     expect(inWorker.map((e) => e.kind)).toEqual(['loaded', 'snapshot', 'dist']);
     const withoutFile = (events: BuildEvent[]) => events.map((e) => (e.kind === 'snapshot' ? { ...e, file: '' } : e));
@@ -47,7 +67,15 @@ describe('buildOutputIsolated', () => {
     });
     const events: BuildEvent[] = [];
     await buildOutputIsolated(root, options(join(work, 'bad')), record(events), always);
-    expect(events).toEqual([{ kind: 'loaded', issues: [expect.objectContaining({ file: 'p/posts/a.yaml', line: 1, field: 'price' })], warnings: [], needToken: [], leftOut: [] }]);
+    expect(events).toEqual([
+      {
+        kind: 'loaded',
+        issues: [expect.objectContaining({ file: 'p/posts/a.yaml', line: 1, field: 'price' })],
+        warnings: [],
+        needToken: [],
+        leftOut: [],
+      },
+    ]);
     expect(listFiles(work).some((f) => f.startsWith('bad'))).toBe(false);
   });
 

@@ -53,9 +53,18 @@ describe('cqa: option values out of range', () => {
     [['serve', '--port', '1e3'], /^cqa serve: --port must be an integer/],
     // Each malformed --delay names its problem and what to write instead.
     [['serve', '--delay', '3000000000'], /^cqa serve: --delay '3000000000': 3000000000 ms is more than 600000 ms \(ten minutes\)/],
-    [['serve', '--delay', '0x10'], /^cqa serve: --delay '0x10': not a number of milliseconds; write milliseconds \(200\) or a range MIN-MAX \(100-400\)/],
-    [['serve', '--delay', 'a-b'], /^cqa serve: --delay 'a-b': not a number of milliseconds; write milliseconds \(200\) or a range MIN-MAX \(100-400\)/],
-    [['serve', '--delay', '400-100'], /^cqa serve: --delay '400-100': the range's minimum \(400\) is above its maximum \(100\); write 100-400$/m],
+    [
+      ['serve', '--delay', '0x10'],
+      /^cqa serve: --delay '0x10': not a number of milliseconds; write milliseconds \(200\) or a range MIN-MAX \(100-400\)/,
+    ],
+    [
+      ['serve', '--delay', 'a-b'],
+      /^cqa serve: --delay 'a-b': not a number of milliseconds; write milliseconds \(200\) or a range MIN-MAX \(100-400\)/,
+    ],
+    [
+      ['serve', '--delay', '400-100'],
+      /^cqa serve: --delay '400-100': the range's minimum \(400\) is above its maximum \(100\); write 100-400$/m,
+    ],
     [['serve', '--delay=-5'], /^cqa serve: --delay '-5': a delay cannot be negative; write 5, or 0-5 for a range from 0$/m],
     // A negative number after the option is its value, not an option parseArgs calls ambiguous.
     [['serve', '--delay', '-5'], /^cqa serve: --delay '-5': a delay cannot be negative; write 5, or 0-5 for a range from 0$/m],
@@ -96,9 +105,18 @@ describe('cqa: where to listen', () => {
   });
 
   it.each(['serve', 'preview'])('cqa %s on a port in use: one line saying so, exit 2', async (command) => {
-    const r = await cqa([command, command === 'serve' ? 'content' : dist, '--port', String(busyPort), '--host', '127.0.0.1', '--quiet'].filter((a) => command === 'serve' || a !== '--quiet'));
+    const r = await cqa(
+      [command, command === 'serve' ? 'content' : dist, '--port', String(busyPort), '--host', '127.0.0.1', '--quiet'].filter(
+        (a) => command === 'serve' || a !== '--quiet',
+      ),
+    );
     expect(r.code).toBe(2);
-    expect(r.err.trim().split('\n').filter((l) => !l.startsWith('warning:'))).toEqual([
+    expect(
+      r.err
+        .trim()
+        .split('\n')
+        .filter((l) => !l.startsWith('warning:')),
+    ).toEqual([
       `cqa ${command}: cannot listen on 127.0.0.1:${busyPort}: the port is in use; choose another --port (--port 0 picks a free one)`,
     ]);
   });
@@ -158,6 +176,8 @@ describe('cqa: unexpected failures', () => {
 
 describe('startServer', () => {
   it.each([3_000_000_000, -1, 1.5, Number.NaN])('refuses delay %s (Node would fire a timer over 2^31-1 ms after 1 ms)', async (delay) => {
-    await expect(startServer({ snapshot: { projects: new Map() } as never, port: 0, delay })).rejects.toThrow(/delay must be an integer from 0 to 600000/);
+    await expect(startServer({ snapshot: { projects: new Map() } as never, port: 0, delay })).rejects.toThrow(
+      /delay must be an integer from 0 to 600000/,
+    );
   });
 });

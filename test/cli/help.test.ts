@@ -29,7 +29,11 @@ const SPECS = { build, serve, preview, check, token, types, pull, init };
 describe('cqa <command> --help', () => {
   it.each(Object.entries(SPECS))('%s: exit 0, every option with its value and default, an example', (name, spec) => {
     const args = name === 'token' ? ['token', 'create'] : [name];
-    for (const help of [[...args, '--help'], [...args, '-h'], ['help', name]]) {
+    for (const help of [
+      [...args, '--help'],
+      [...args, '-h'],
+      ['help', name],
+    ]) {
       const r = cqa(help);
       expect(r.code, help.join(' ')).toBe(0);
       expect(r.out).toMatch(new RegExp(`^Usage: cqa ${name}`));
@@ -62,9 +66,9 @@ describe('mistakes that point at the fix (issue 24)', () => {
     [['serve', '-p', '4001'], "cqa serve: unknown option '-p' (did you mean --port?); options:"],
     [['build', '--ot', 'x'], "cqa build: unknown option '--ot' (did you mean --out?); options:"],
     [['check', '--strict'], "cqa check: unknown option '--strict'; options: --timestamps, --help\n(see 'cqa check --help')"],
-    [['serve', '--port'], "cqa serve: --port needs a value: write --port <value> or --port=<value>"],
-    [['serve', '--port', '--watch'], "cqa serve: --port needs a value: write --port <value> or --port=<value>"],
-    [['serve', '--watch=yes'], "cqa serve: --watch is a flag and takes no value: write --watch alone"],
+    [['serve', '--port'], 'cqa serve: --port needs a value: write --port <value> or --port=<value>'],
+    [['serve', '--port', '--watch'], 'cqa serve: --port needs a value: write --port <value> or --port=<value>'],
+    [['serve', '--watch=yes'], 'cqa serve: --watch is a flag and takes no value: write --watch alone'],
     [['serv'], "cqa: unknown command 'serv' (did you mean 'cqa serve'?). Commands:"],
     [['--verison'], "cqa: unknown option '--verison' (did you mean 'cqa --version'?). Commands:"],
   ])('%j: exit 2 and the fix', (args, start) => {
@@ -76,7 +80,10 @@ describe('mistakes that point at the fix (issue 24)', () => {
   });
 
   it('cqa help --help prints the usage; the usage names --version', () => {
-    for (const args of [['help', '--help'], ['help', '-h']]) {
+    for (const args of [
+      ['help', '--help'],
+      ['help', '-h'],
+    ]) {
       const r = cqa(args);
       expect(r.code).toBe(0);
       expect(r.out).toMatch(/^Usage: cqa <command> \[options\]/);
@@ -98,7 +105,9 @@ describe('mistakes that point at the fix (issue 24)', () => {
     for (const command of ['check', 'build', 'types']) {
       const r = cqa([command, '.'], app);
       expect(r.code, r.err).toBe(2);
-      expect(r.err).toBe(`cqa ${command}: '.' holds no project: a project is a folder with a project.yaml (demo/project.yaml); start one with \`cqa init .\`\n(see 'cqa ${command} --help')\n`);
+      expect(r.err).toBe(
+        `cqa ${command}: '.' holds no project: a project is a folder with a project.yaml (demo/project.yaml); start one with \`cqa init .\`\n(see 'cqa ${command} --help')\n`,
+      );
     }
   });
 });
@@ -114,7 +123,9 @@ describe('the same mistake, the same exit code', () => {
     cpSync('content', join(work, 'repo', 'content'), { recursive: true });
     const high = cqa(['check', '.'], join(work, 'repo'));
     expect(high.code).toBe(2);
-    expect(high.err).toContain("'.' holds no project (a folder with a project.yaml), but 'content' does: did you mean `cqa check content`?");
+    expect(high.err).toContain(
+      "'.' holds no project (a folder with a project.yaml), but 'content' does: did you mean `cqa check content`?",
+    );
     expect(high.err.split('\n').length).toBeLessThan(4); // not a warning per file of the wrong tree
     const low = cqa(['build', 'content/demo'], join(work, 'repo'));
     expect(low.code).toBe(2);

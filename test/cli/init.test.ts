@@ -37,7 +37,9 @@ describe('cqa init', () => {
       'demo/site/project.yaml',
     ]);
     for (const f of files) expect(readFileSync(f, 'utf8')).not.toContain(token);
-    expect(readFileSync(join(work, 'demo/site/project.yaml'), 'utf8')).toContain(`sha256: ${createHash('sha256').update(token).digest('hex')}`);
+    expect(readFileSync(join(work, 'demo/site/project.yaml'), 'utf8')).toContain(
+      `sha256: ${createHash('sha256').update(token).digest('hex')}`,
+    );
     const check = cqa(['check', 'demo']);
     expect(check.code, check.err).toBe(0);
     expect(check.out).toBe('✓ content ok: 1 project, 1 collection, 3 entries, 1 media\n');
@@ -46,7 +48,10 @@ describe('cqa init', () => {
 
   it('cqa serve serves it: the printed token reads the posts, the German variant included', async () => {
     const token = /^ {2}([A-Za-z0-9_-]{43})$/m.exec(cqa(['init', 'served']).out)?.[1] as string;
-    const child = spawn(process.execPath, [join(process.cwd(), 'bin/cqa.js'), 'serve', 'served', '--port', '0'], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(process.cwd(), 'bin/cqa.js'), 'serve', 'served', '--port', '0'], {
+      cwd: work,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const url = await new Promise<string>((ok, fail) => {
         let out = '';
@@ -60,7 +65,9 @@ describe('cqa init', () => {
           }
         });
       });
-      const res = await fetch(`${url}/api/site/posts?fields=title&sort=id`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+      const res = await fetch(`${url}/api/site/posts?fields=title&sort=id`, {
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+      });
       expect(res.status).toBe(200);
       const body = (await res.json()) as { data: { id: string; locale: string; title: string }[] };
       expect(body.data.map((e) => [e.id, e.locale, e.title])).toEqual([
@@ -71,8 +78,12 @@ describe('cqa init', () => {
       const media = await fetch(`${url}/media/site/welcome.svg`);
       expect(media.status).toBe(200);
       await media.arrayBuffer();
-      const hello = await fetch(`${url}/api/site/posts/hello?fields=translations,body_html`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
-      expect(await hello.json()).toEqual({ data: { id: 'hello', locale: 'en', body_html: expect.stringContaining('<strong>body</strong>'), translations: { de: 'hello.de' } } });
+      const hello = await fetch(`${url}/api/site/posts/hello?fields=translations,body_html`, {
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+      });
+      expect(await hello.json()).toEqual({
+        data: { id: 'hello', locale: 'en', body_html: expect.stringContaining('<strong>body</strong>'), translations: { de: 'hello.de' } },
+      });
     } finally {
       child.kill('SIGTERM');
     }
@@ -83,7 +94,9 @@ describe('cqa init', () => {
     writeFileSync(join(work, 'busy', 'notes.txt'), 'mine');
     const r = cqa(['init', 'busy']);
     expect(r.code).toBe(2);
-    expect(r.err).toBe("cqa init: 'busy' is not empty (1 item); give a new or empty folder, or --force to write the starter files into it (files of the same names are replaced)\n(see 'cqa init --help')\n");
+    expect(r.err).toBe(
+      "cqa init: 'busy' is not empty (1 item); give a new or empty folder, or --force to write the starter files into it (files of the same names are replaced)\n(see 'cqa init --help')\n",
+    );
     expect(readdirSync(join(work, 'busy'))).toEqual(['notes.txt']);
     const forced = cqa(['init', 'busy', '--force', '--project', 'blog']);
     expect(forced.code, forced.err).toBe(0);
@@ -92,8 +105,13 @@ describe('cqa init', () => {
   });
 
   it('refuses a bad project id and a file for a folder', () => {
-    expect(cqa(['init', 'x', '--project', '../up']).err).toBe("cqa init: --project '../up' is not a valid project id (letters, digits, '_' and '-', starting with a letter or digit)\n(see 'cqa init --help')\n");
+    expect(cqa(['init', 'x', '--project', '../up']).err).toBe(
+      "cqa init: --project '../up' is not a valid project id (letters, digits, '_' and '-', starting with a letter or digit)\n(see 'cqa init --help')\n",
+    );
     writeFileSync(join(work, 'file'), '');
-    expect(cqa(['init', 'file'])).toMatchObject({ code: 2, err: "cqa init: 'file' is a file; give a folder to create (cqa init <folder>)\n(see 'cqa init --help')\n" });
+    expect(cqa(['init', 'file'])).toMatchObject({
+      code: 2,
+      err: "cqa init: 'file' is a file; give a folder to create (cqa init <folder>)\n(see 'cqa init --help')\n",
+    });
   });
 });

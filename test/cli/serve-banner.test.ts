@@ -36,8 +36,13 @@ async function banner(args: string[], env: Record<string, string> = {}): Promise
       child.once('exit', (code) => fail(new Error(`exited ${code}: ${out}`)));
     });
     // Each curl line, pasted into a shell while the server runs.
-    const curls = out.split('\n').filter((l) => /^\s*(try: )?curl /.test(l)).map((l) => l.replace(/^\s*(try: )?/, ''));
-    const statuses = curls.map((c) => execFileSync('sh', ['-c', `${c} -s -o /dev/null -w '%{http_code}'`], { encoding: 'utf8', timeout: 10_000 }));
+    const curls = out
+      .split('\n')
+      .filter((l) => /^\s*(try: )?curl /.test(l))
+      .map((l) => l.replace(/^\s*(try: )?/, ''));
+    const statuses = curls.map((c) =>
+      execFileSync('sh', ['-c', `${c} -s -o /dev/null -w '%{http_code}'`], { encoding: 'utf8', timeout: 10_000 }),
+    );
     return { curls: curls.map((c, i) => `${statuses[i]} ${c}`), out };
   } finally {
     child.kill('SIGTERM');

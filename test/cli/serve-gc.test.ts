@@ -5,7 +5,6 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-
 const lib = fileURLToPath(new URL('../../lib/node/commands/serve-gc.js', import.meta.url));
 
 describe('collecting after a slow request', () => {

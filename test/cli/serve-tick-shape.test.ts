@@ -22,7 +22,11 @@ await s.close();
 
 describe('nextTick after a full GC', () => {
   it("keeps the tick object's inline caches monomorphic in a server that loaded its content", () => {
-    const out = execFileSync(process.execPath, ['--allow-natives-syntax', '--expose-gc', '--input-type=module', '-e', PROBE], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    const out = execFileSync(process.execPath, ['--allow-natives-syntax', '--expose-gc', '--input-type=module', '-e', PROBE], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     // `slot #52 DefineKeyedOwnPropertyInLiteral MONOMORPHIC {`: one per property of the literal.
     const states = [...out.matchAll(/DefineKeyedOwnPropertyInLiteral (\w+)/g)].map((m) => m[1]);
     expect(states.length, 'the printout of this V8 names no literal caches: the probe needs updating').toBeGreaterThan(0);

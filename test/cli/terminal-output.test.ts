@@ -13,9 +13,11 @@ import { printable, printableJson, printableLines } from '../../src/node/printab
 const TITLE_FILE = '\x1b]0;pwned\x07.md';
 const BIDI_FILE = 'evil\u202Egnp.md';
 const roots: string[] = [];
-afterAll(() => roots.forEach((r) => {
-  rmSync(r, { recursive: true, force: true });
-}));
+afterAll(() =>
+  roots.forEach((r) => {
+    rmSync(r, { recursive: true, force: true });
+  }),
+);
 
 /** A project whose posts have a hostile file name, hostile keys and a hostile value. */
 function hostileTree(): string {
@@ -26,7 +28,10 @@ function hostileTree(): string {
   writeFileSync(join(root, 'demo', 'posts', '_collection.yaml'), 'fields:\n  title: { type: text, required: true }\n  price: number\n');
   writeFileSync(join(root, 'demo', 'posts', TITLE_FILE), '---\ntitle: A\n---\n');
   writeFileSync(join(root, 'demo', 'posts', BIDI_FILE), '---\ntitle: B\n---\n');
-  writeFileSync(join(root, 'demo', 'posts', 'keys.md'), '---\ntitle: K\n"\\e[2J": 1\n"\\u009b31m": 2\nprice: "\\e]52;c;cHduZWQ=\\a"\n---\n');
+  writeFileSync(
+    join(root, 'demo', 'posts', 'keys.md'),
+    '---\ntitle: K\n"\\e[2J": 1\n"\\u009b31m": 2\nprice: "\\e]52;c;cHduZWQ=\\a"\n---\n',
+  );
   writeFileSync(join(root, 'demo', 'posts', 'raw.md'), '---\ntitle: R\n\x1b[2J: 1\n---\n');
   return root;
 }
@@ -79,7 +84,8 @@ describe('terminal output of content-derived text', () => {
     try {
       writeFileSync(join(root, 'demo', 'posts', TITLE_FILE), '---\n"\\e[2J": 1\n---\n');
       const deadline = Date.now() + 15_000;
-      while (!lines.some((l) => l.includes('still serving the last good snapshot')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (!lines.some((l) => l.includes('still serving the last good snapshot')) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
       const report = lines.join('\n');
       expect(report).toContain('still serving the last good snapshot');
       expect(report).not.toMatch(CONTROL);
@@ -97,7 +103,8 @@ describe('printable()', () => {
       if (c >= 0x20 && c < 0x7f) continue;
       expect(printable(`a${String.fromCharCode(c)}b`)).toBe(`a\\u${c.toString(16).padStart(4, '0')}b`);
     }
-    for (const c of ['\u061c', '\u200e', '\u200f', '\u2028', '\u2029', '\u202a', '\u202e', '\u2066', '\u2069']) expect(printable(c)).toMatch(/^\\u[0-9a-f]{4}$/);
+    for (const c of ['\u061c', '\u200e', '\u200f', '\u2028', '\u2029', '\u202a', '\u202e', '\u2066', '\u2069'])
+      expect(printable(c)).toMatch(/^\\u[0-9a-f]{4}$/);
     expect(printable('café 😀 日本 "quoted" \\ path/x.md')).toBe('café 😀 日本 "quoted" \\ path/x.md');
     expect(printableLines('a\n\tb\x1b')).toBe('a\n\tb\\u001b');
   });

@@ -11,7 +11,16 @@ import { buildSnapshot } from '../../src/node/build-snapshot.js';
 import { serveBoth, serverAnswer, type Sites } from './fixture.js';
 
 const CHROMIUM = process.env.CQA_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let sites: Sites;
 let context: BrowserContext;
@@ -35,7 +44,10 @@ beforeAll(async () => {
     logLevel: 'silent',
   });
   writeFileSync(join(sites.dist, 'client-page.js'), bundle.outputFiles[0]!.text);
-  writeFileSync(join(sites.dist, 'client-page.html'), '<!doctype html><meta charset="utf-8"><title>loading</title><script type="module" src="/client-page.js"></script>\n');
+  writeFileSync(
+    join(sites.dist, 'client-page.html'),
+    '<!doctype html><meta charset="utf-8"><title>loading</title><script type="module" src="/client-page.js"></script>\n',
+  );
   context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, timeout: 30_000 });
 }, 60_000);
 
@@ -68,7 +80,11 @@ describe('static client in headless Chromium', () => {
     await page.goto(`${sites.preview.url}/client-page.html`);
     await page.waitForFunction(() => document.title === 'ready', undefined, { timeout: 10_000 });
 
-    const answers = await page.evaluate((requests) => (window as unknown as { cqa: { run: (r: [string, string][]) => Promise<{ status: number; body: string }[]> } }).cqa.run(requests), REQUESTS);
+    const answers = await page.evaluate(
+      (requests) =>
+        (window as unknown as { cqa: { run: (r: [string, string][]) => Promise<{ status: number; body: string }[]> } }).cqa.run(requests),
+      REQUESTS,
+    );
     for (const [k, [path, query]] of REQUESTS.entries()) {
       const expected = await serverAnswer(sites, 'demo', path, query, 'demo-token');
       const got = answers[k]!;
@@ -87,8 +103,12 @@ describe('static client in headless Chromium', () => {
       count: number;
       first: { title: string } | null;
     };
-    expect(methods.latest).toEqual(JSON.parse((await serverAnswer(sites, 'demo', '/posts', 'where[locale]=de&sort=published_at:desc&limit=3', 'demo-token')).body));
-    expect(methods.count).toBe(JSON.parse((await serverAnswer(sites, 'demo', '/products', 'where[price][gt]=20&count', 'demo-token')).body).count);
+    expect(methods.latest).toEqual(
+      JSON.parse((await serverAnswer(sites, 'demo', '/posts', 'where[locale]=de&sort=published_at:desc&limit=3', 'demo-token')).body),
+    );
+    expect(methods.count).toBe(
+      JSON.parse((await serverAnswer(sites, 'demo', '/products', 'where[price][gt]=20&count', 'demo-token')).body).count,
+    );
     expect(methods.first?.title).toEqual(expect.any(String));
     const lists = responses.filter((r) => r.url.endsWith('/api/demo/posts')).map((r) => r.status);
     expect(lists[0]).toBe(200);

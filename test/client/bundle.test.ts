@@ -9,7 +9,10 @@ describe('client bundle', () => {
     const { bytes, budget, code, inputs } = await clientBundle();
     expect(budget).toBe(70 * 1024);
     expect(bytes).toBeLessThanOrEqual(budget);
-    for (const input of inputs) expect(input).toMatch(/^src\/core\/(client|query|model|dialects)\/|^src\/core\/snapshot\/(order|serialize)\.ts$|^src\/core\/http\/problem\.ts$/);
+    for (const input of inputs)
+      expect(input).toMatch(
+        /^src\/core\/(client|query|model|dialects)\/|^src\/core\/snapshot\/(order|serialize)\.ts$|^src\/core\/http\/problem\.ts$/,
+      );
     expect(code).not.toMatch(/\bprocess\.|\bBuffer\b|\bimport\.meta\b|\brequire\(/);
   }, 30_000);
 });

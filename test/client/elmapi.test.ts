@@ -21,7 +21,8 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const cms = () => createClient({ baseUrl: server.url, project: TRAVEL, token: 'travel-token', mode: 'server', dialect: 'elmapi', fetch: recording });
+const cms = () =>
+  createClient({ baseUrl: server.url, project: TRAVEL, token: 'travel-token', mode: 'server', dialect: 'elmapi', fetch: recording });
 
 /** What the server answers to the same request, parsed. */
 async function raw(path: string, query = ''): Promise<unknown> {
@@ -68,11 +69,18 @@ describe("createClient({ dialect: 'elmapi' }) in server mode", () => {
     const jorg = await c.first('authors', { where: { name: 'jorg muller' } });
     expect(jorg).toEqual({ id: 2, locale: 'en', name: 'Jörg Müller', email: 'joerg@example.com', bio: 'Coffee, trains and cities.' });
     expect(await c.first('authors', { where: { name: 'nobody' } })).toBeNull();
-    expect(await c.first('articles', { sort: 'id:desc', offset: 1 })).toEqual((await c.entries('articles', { sort: 'id:desc', limit: 1, offset: 1 }))[0]);
+    expect(await c.first('articles', { sort: 'id:desc', offset: 1 })).toEqual(
+      (await c.entries('articles', { sort: 'id:desc', limit: 1, offset: 1 }))[0],
+    );
 
     const hut = await c.entry('articles', 1, { timestamps: true });
     expect(hut).toEqual(await raw('/articles/1', 'timestamps'));
-    expect(hut).toMatchObject({ id: 1, created_at: '2022-03-01 09:00:00', tags: 'mountains,hiking', meta: '{"difficulty":"hard","days":6}' });
+    expect(hut).toMatchObject({
+      id: 1,
+      created_at: '2022-03-01 09:00:00',
+      tags: 'mountains,hiking',
+      meta: '{"difficulty":"hard","days":6}',
+    });
     expect(Object.keys(hut).slice(0, 5)).toEqual(['id', 'locale', 'created_at', 'updated_at', 'published_at']);
   });
 

@@ -25,7 +25,8 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const cms = (token = 'shop3-token') => createClient({ baseUrl: server.url, project: SHOP, token, mode: 'server', dialect: 'elmapi3', fetch: recording });
+const cms = (token = 'shop3-token') =>
+  createClient({ baseUrl: server.url, project: SHOP, token, mode: 'server', dialect: 'elmapi3', fetch: recording });
 const titles = (list: readonly { fields: unknown }[]) => list.map((e) => (e.fields as { title?: string }).title);
 
 async function rejection(p: Promise<unknown>): Promise<ClientError> {
@@ -69,13 +70,23 @@ describe("createClient({ dialect: 'elmapi3' }) in server mode", () => {
     sent.length = 0;
     server.clearRequests();
     expect(titles(await cms().entries('products', { where: { price: { between: [30, 120] } } }))).toEqual(['Summit Pack', 'Trail Jacket']);
-    expect(titles(await cms().entries('products', { where: { title: { in: ['Alpha Shirt', 'Summit Pack'] } } }))).toEqual(['Summit Pack', 'Alpha Shirt']);
+    expect(titles(await cms().entries('products', { where: { title: { in: ['Alpha Shirt', 'Summit Pack'] } } }))).toEqual([
+      'Summit Pack',
+      'Alpha Shirt',
+    ]);
     expect(titles(await cms().entries('products', { whereRelation: { related: { title: 'Trail Jacket' } } }))).toEqual(['Alpha Shirt']);
-    expect(titles(await cms().entries('products', { where: { or: [{ title: { like: 'shirt' } }, { title: { like: 'jacket' } }] } }))).toEqual(['Trail Jacket', 'Alpha Shirt']);
+    expect(
+      titles(await cms().entries('products', { where: { or: [{ title: { like: 'shirt' } }, { title: { like: 'jacket' } }] } })),
+    ).toEqual(['Trail Jacket', 'Alpha Shirt']);
     expect(titles(await cms().entries('products', { where: { images: 'not_null', season: null } }))).toEqual([]);
     expect(titles(await cms().entries('products', { state: 'only_draft' }))).toEqual(['Glacier Boots']);
     // Nothing the server had to drop silently: no X-Cqa-Warning on these (the null filter on a date field excepted).
-    expect(server.requests().filter((r) => r.warnings && !r.url.includes('season')).map((r) => r.url)).toEqual([]);
+    expect(
+      server
+        .requests()
+        .filter((r) => r.warnings && !r.url.includes('season'))
+        .map((r) => r.url),
+    ).toEqual([]);
     expect(sent[0]).toBe('/api/products?where[price][between][]=30&where[price][between][]=120');
     expect(sent[2]).toBe('/api/products?where[related][title]=Trail%20Jacket');
     expect(sent[4]).toBe('/api/products?where[images][not_null]=1&where[season][null]=1');
@@ -88,9 +99,15 @@ describe("createClient({ dialect: 'elmapi3' }) in server mode", () => {
     await expect(cms().entries('products', { state: 'with_draft' })).rejects.toThrow(/no with_draft; use 'only_draft'/);
     await expect(cms().media({ limit: 2 })).rejects.toThrow(/takes a query string/);
     await expect(cms().entry('products', 'alpha-shirt')).rejects.toThrow(/not an entry uuid/);
-    await expect(cms().mediaItem('../products')).rejects.toThrow(/not a media id of the elmapi3 dialect \(a positive integer, a uuid, or name/);
-    expect(() => createClient({ baseUrl: server.url, project: 'shop3', mode: 'server', dialect: 'elmapi3' })).toThrow(/the uuid of an elmapi3 project/);
-    expect(() => createClient({ baseUrl: server.url, project: SHOP, mode: 'static', dialect: 'elmapi3' })).toThrow(/mode 'static' does not support the elmapi3 dialect/);
+    await expect(cms().mediaItem('../products')).rejects.toThrow(
+      /not a media id of the elmapi3 dialect \(a positive integer, a uuid, or name/,
+    );
+    expect(() => createClient({ baseUrl: server.url, project: 'shop3', mode: 'server', dialect: 'elmapi3' })).toThrow(
+      /the uuid of an elmapi3 project/,
+    );
+    expect(() => createClient({ baseUrl: server.url, project: SHOP, mode: 'static', dialect: 'elmapi3' })).toThrow(
+      /mode 'static' does not support the elmapi3 dialect/,
+    );
     expect(sent).toEqual([]);
   });
 
@@ -114,11 +131,19 @@ describe("createClient({ dialect: 'elmapi3' }) in server mode", () => {
   });
 
   it('errors are ClientErrors with the v3 message', async () => {
-    expect(await rejection(cms().entry('products', '00000000-0000-4000-8000-000000000000'))).toMatchObject({ status: 404, detail: 'Content not found.' });
+    expect(await rejection(cms().entry('products', '00000000-0000-4000-8000-000000000000'))).toMatchObject({
+      status: 404,
+      detail: 'Content not found.',
+    });
     expect(await rejection(cms().entries('nope'))).toMatchObject({ status: 404, detail: 'Collection not found.' });
     expect(await rejection(cms().mediaItem('name/nope.png'))).toMatchObject({ status: 404, detail: 'Asset not found' });
     expect(await rejection(cms('travel-token').entries('products'))).toMatchObject({ status: 401, detail: 'Unauthenticated.' });
-    const other = createClient({ baseUrl: server.url, project: '00000000-0000-4000-8000-000000000000', mode: 'server', dialect: 'elmapi3' });
+    const other = createClient({
+      baseUrl: server.url,
+      project: '00000000-0000-4000-8000-000000000000',
+      mode: 'server',
+      dialect: 'elmapi3',
+    });
     expect(await rejection(other.project())).toMatchObject({ status: 404, detail: 'Project not found.' });
   });
 });

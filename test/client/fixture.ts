@@ -34,7 +34,13 @@ export async function serveBoth(snapshot: Snapshot): Promise<Sites> {
 }
 
 /** The server's answer to `GET /api/<project><path>?<query>`: status and body text. */
-export async function serverAnswer(sites: Sites, project: string, path: string, query: string, token?: string): Promise<{ status: number; body: string }> {
+export async function serverAnswer(
+  sites: Sites,
+  project: string,
+  path: string,
+  query: string,
+  token?: string,
+): Promise<{ status: number; body: string }> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
   const url = `${sites.server.url}/api/${project}${path.split('/').map(encodeURIComponent).join('/')}${query ? `?${query}` : ''}`;

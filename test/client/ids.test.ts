@@ -20,7 +20,8 @@ const clients: [string, () => Client][] = [
   ['static', () => createClient({ baseUrl: sites.preview.url, project: 'demo', mode: 'static', fetch: recording })],
 ];
 const TRAVEL = '5f2b8c1e9a4d4e7fb3c60a1d2e8f9b47';
-const elmapi = () => createClient({ baseUrl: sites.server.url, project: TRAVEL, token: 'travel-token', mode: 'server', dialect: 'elmapi', fetch: recording });
+const elmapi = () =>
+  createClient({ baseUrl: sites.server.url, project: TRAVEL, token: 'travel-token', mode: 'server', dialect: 'elmapi', fetch: recording });
 
 beforeAll(async () => {
   sites = await serveBoth(await buildSnapshot({ content: 'content' }));
@@ -39,7 +40,22 @@ async function refused(run: () => Promise<unknown>): Promise<ClientError> {
   return err as ClientError;
 }
 
-const BAD_IDS = ['../authors/anna-schmidt', '..', '.', 'a/b', '%2e%2e', '..%2Fauthors%2Fanna-schmidt', 'x?y', 'x#y', '', ' ', 'a\\b', '-x', 'é', 'a'.repeat(201)];
+const BAD_IDS = [
+  '../authors/anna-schmidt',
+  '..',
+  '.',
+  'a/b',
+  '%2e%2e',
+  '..%2Fauthors%2Fanna-schmidt',
+  'x?y',
+  'x#y',
+  '',
+  ' ',
+  'a\\b',
+  '-x',
+  'é',
+  'a'.repeat(201),
+];
 const BAD_SLUGS = ['../authors', '..', 'posts/..', 'project-media', 'posts?x', '', '%2e%2e'];
 const BAD_MEDIA = ['../authors', 'a/../../x', './hero.png', 'a//b', '', 'a\\b', 'x\u0000'];
 
@@ -54,7 +70,12 @@ describe.each(clients)('createClient in %s mode', (_mode, make) => {
 
   it.each(BAD_SLUGS)('a collection %j is refused in entries, first, count and entry', async (slug) => {
     const c = make();
-    for (const run of [() => c.entries(slug as never), () => c.first(slug as never), () => c.count(slug as never), () => c.entry(slug as never, 'hello-world')]) {
+    for (const run of [
+      () => c.entries(slug as never),
+      () => c.first(slug as never),
+      () => c.count(slug as never),
+      () => c.entry(slug as never, 'hello-world'),
+    ]) {
       const err = await refused(run);
       expect(err.param).toBe('collection');
       expect(err.detail).toContain(`collection '${slug}' is not a collection slug`);
@@ -68,7 +89,8 @@ describe.each(clients)('createClient in %s mode', (_mode, make) => {
   });
 
   it("get() refuses '.' and '..' segments", async () => {
-    for (const path of ['/posts/../authors', '/..', '/./posts', 'posts']) expect((await refused(() => make().get(path))).param).toBe('path');
+    for (const path of ['/posts/../authors', '/..', '/./posts', 'posts'])
+      expect((await refused(() => make().get(path))).param).toBe('path');
   });
 
   it('valid ids still answer, a missing one with the 404 as before', async () => {
@@ -86,9 +108,12 @@ describe("createClient({ dialect: 'elmapi' })", () => {
     expect((await refused(() => elmapi().entry('articles', id))).param).toBe('id');
   });
 
-  it.each(['abc', '1/..', '0', '-1', '../1', 1.5, 0])('mediaItem(%j) is refused: the dialect names media by positive integers', async (id) => {
-    expect((await refused(() => elmapi().mediaItem(id as never))).param).toBe('id');
-  });
+  it.each(['abc', '1/..', '0', '-1', '../1', 1.5, 0])(
+    'mediaItem(%j) is refused: the dialect names media by positive integers',
+    async (id) => {
+      expect((await refused(() => elmapi().mediaItem(id as never))).param).toBe('id');
+    },
+  );
 
   it('a project id that is not one is refused when the client is made', () => {
     expect(() => createClient({ baseUrl: sites.server.url, project: '../demo', mode: 'server' })).toThrow(/project must be a project id/);
@@ -110,12 +135,15 @@ describe('the server never resolves .. in a request path', () => {
     });
   }
 
-  it.each(['/api/demo/posts/../authors/anna-schmidt', '/api/demo/posts/%2e%2e/authors/anna-schmidt', '/api/demo/posts/..%2Fauthors%2Fanna-schmidt', '/api/demo/posts/%2E%2E%2Fauthors%2Fanna-schmidt', '/api/demo/posts/..%5Cauthors%5Canna-schmidt'])(
-    '%s is no author',
-    async (path) => {
-      const r = await raw(path);
-      expect([400, 404]).toContain(r.status);
-      expect(r.body).not.toContain('"Anna');
-    },
-  );
+  it.each([
+    '/api/demo/posts/../authors/anna-schmidt',
+    '/api/demo/posts/%2e%2e/authors/anna-schmidt',
+    '/api/demo/posts/..%2Fauthors%2Fanna-schmidt',
+    '/api/demo/posts/%2E%2E%2Fauthors%2Fanna-schmidt',
+    '/api/demo/posts/..%5Cauthors%5Canna-schmidt',
+  ])('%s is no author', async (path) => {
+    const r = await raw(path);
+    expect([400, 404]).toContain(r.status);
+    expect(r.body).not.toContain('"Anna');
+  });
 });

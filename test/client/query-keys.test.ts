@@ -11,18 +11,60 @@ const fetchNothing = async (url: string) => {
 };
 
 describe.each(['cqa', 'elmapi'] as const)('client (%s): unknown query keys', (dialect) => {
-  const cms = createClient({ baseUrl: 'http://127.0.0.1:9', project: 'demo', mode: 'server', fetch: fetchNothing, dialect } as never) as ReturnType<typeof createClient>;
+  const cms = createClient({
+    baseUrl: 'http://127.0.0.1:9',
+    project: 'demo',
+    mode: 'server',
+    fetch: fetchNothing,
+    dialect,
+  } as never) as ReturnType<typeof createClient>;
 
   it.each([
-    ['entries', () => cms.entries('posts', { first: true } as never), "entries(): unknown query key 'first'; use first(collection, query) for the first match (null when none)"],
-    ['entries', () => cms.entries('posts', { count: true } as never), "entries(): unknown query key 'count'; use count(collection, query) for the number of matches"],
-    ['entries', () => cms.entries('posts', { where_relation: {} } as never), "entries(): unknown query key 'where_relation'; the keys are where, whereRelation, sort, limit, offset, locale, state, timestamps, fields, exclude"],
-    ['first', () => cms.first('posts', { limit: 5 } as never), "first(): unknown query key 'limit'; use entries(collection, { limit }) for several entries; first() returns one"],
-    ['first', () => cms.first('posts', { count: true } as never), "first(): unknown query key 'count'; use count(collection, query) for the number of matches"],
-    ['count', () => cms.count('posts', { sort: 'title' } as never), "count(): unknown query key 'sort'; use entries(collection, { sort }) for entries; count() takes where, whereRelation, locale, state"],
-    ['count', () => cms.count('posts', { first: true } as never), "count(): unknown query key 'first'; use first(collection, query) for the first match (null when none)"],
-    ['entry', () => cms.entry('posts', 'a', { where: {} } as never), "entry(): unknown query key 'where'; use entries(collection, { where }) to query a list; entry() fetches one id"],
-    ['media', () => cms.media({ locale: 'de' } as never), "media(): unknown query key 'locale'; the keys are where, sort, limit, offset, fields, exclude"],
+    [
+      'entries',
+      () => cms.entries('posts', { first: true } as never),
+      "entries(): unknown query key 'first'; use first(collection, query) for the first match (null when none)",
+    ],
+    [
+      'entries',
+      () => cms.entries('posts', { count: true } as never),
+      "entries(): unknown query key 'count'; use count(collection, query) for the number of matches",
+    ],
+    [
+      'entries',
+      () => cms.entries('posts', { where_relation: {} } as never),
+      "entries(): unknown query key 'where_relation'; the keys are where, whereRelation, sort, limit, offset, locale, state, timestamps, fields, exclude",
+    ],
+    [
+      'first',
+      () => cms.first('posts', { limit: 5 } as never),
+      "first(): unknown query key 'limit'; use entries(collection, { limit }) for several entries; first() returns one",
+    ],
+    [
+      'first',
+      () => cms.first('posts', { count: true } as never),
+      "first(): unknown query key 'count'; use count(collection, query) for the number of matches",
+    ],
+    [
+      'count',
+      () => cms.count('posts', { sort: 'title' } as never),
+      "count(): unknown query key 'sort'; use entries(collection, { sort }) for entries; count() takes where, whereRelation, locale, state",
+    ],
+    [
+      'count',
+      () => cms.count('posts', { first: true } as never),
+      "count(): unknown query key 'first'; use first(collection, query) for the first match (null when none)",
+    ],
+    [
+      'entry',
+      () => cms.entry('posts', 'a', { where: {} } as never),
+      "entry(): unknown query key 'where'; use entries(collection, { where }) to query a list; entry() fetches one id",
+    ],
+    [
+      'media',
+      () => cms.media({ locale: 'de' } as never),
+      "media(): unknown query key 'locale'; the keys are where, sort, limit, offset, fields, exclude",
+    ],
   ])('%s: %s', async (_, call, message) => {
     const before = requested.length;
     await expect(call()).rejects.toThrow(new TypeError(message));

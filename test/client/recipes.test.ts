@@ -33,11 +33,18 @@ async function outcome(run: () => Promise<unknown>): Promise<unknown> {
 
 describe('docs/client.md', () => {
   it('shows every recipe file of docs/examples verbatim (here, or on the page of its topic)', () => {
-    const pages = readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => readFileSync(join('docs', f), 'utf8'));
+    const pages = readdirSync('docs')
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => readFileSync(join('docs', f), 'utf8'));
     for (const file of readdirSync('docs/examples')) {
       // Less the line naming the page that shows it (test/docs/examples-shown.test.ts checks that page).
-      const text = readFileSync(join('docs/examples', file), 'utf8').replace(/^\/\/ docs\/\S+ shows this file\.\n/m, '').trim();
-      expect(pages.some((page) => page.includes(text)), file).toBe(true);
+      const text = readFileSync(join('docs/examples', file), 'utf8')
+        .replace(/^\/\/ docs\/\S+ shows this file\.\n/m, '')
+        .trim();
+      expect(
+        pages.some((page) => page.includes(text)),
+        file,
+      ).toBe(true);
     }
   });
 
@@ -46,8 +53,12 @@ describe('docs/client.md', () => {
       latestGermanPosts: (baseUrl: string) => Promise<{ titles: string[]; total: number; travel: number }>;
     };
     const got = await latestGermanPosts(sites.preview.url);
-    const list = JSON.parse((await serverAnswer(sites, 'demo', '/posts', 'where[locale]=de&sort=published_at:desc&limit=3', 'demo-token')).body);
-    const travel = JSON.parse((await serverAnswer(sites, 'demo', '/posts', 'where[tags][in][]=travel&where[tags][in][]=hiking&count', 'demo-token')).body);
+    const list = JSON.parse(
+      (await serverAnswer(sites, 'demo', '/posts', 'where[locale]=de&sort=published_at:desc&limit=3', 'demo-token')).body,
+    );
+    const travel = JSON.parse(
+      (await serverAnswer(sites, 'demo', '/posts', 'where[tags][in][]=travel&where[tags][in][]=hiking&count', 'demo-token')).body,
+    );
     expect(got).toEqual({ titles: list.data.map((p: { title: string }) => p.title), total: list.meta.total, travel: travel.count });
     expect(got.titles).toHaveLength(3);
     expect(got.travel).toBeGreaterThan(0);
@@ -56,7 +67,10 @@ describe('docs/client.md', () => {
   it('query examples: each runs, with the same answer in both modes', async () => {
     const examples = [...DOC.matchAll(/```js\n(await cms\.[\s\S]*?)```/g)].map((m) => m[1] as string);
     expect(examples.length).toBeGreaterThan(0);
-    const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (arg: string, body: string) => (cms: Client) => Promise<unknown>;
+    const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (
+      arg: string,
+      body: string,
+    ) => (cms: Client) => Promise<unknown>;
     for (const code of examples) {
       const run = new AsyncFunction('cms', `return ${code.trim().replace(/;$/, '')}`);
       const [a, b] = await Promise.all([outcome(() => run(server)), outcome(() => run(local))]);
@@ -69,10 +83,22 @@ describe('docs/client.md', () => {
 describe('server mode = static mode, method by method', () => {
   const calls: [string, (c: Client) => Promise<unknown>][] = [
     ['project', (c) => c.project()],
-    ['entries', (c) => c.entries('posts', { where: { tags: { in: ['travel', 'food'] }, or: [{ featured: true }] }, sort: ['reading_time:desc', 'id'], limit: 4, timestamps: true })],
+    [
+      'entries',
+      (c) =>
+        c.entries('posts', {
+          where: { tags: { in: ['travel', 'food'] }, or: [{ featured: true }] },
+          sort: ['reading_time:desc', 'id'],
+          limit: 4,
+          timestamps: true,
+        }),
+    ],
     ['entries, raw string', (c) => c.entries('products', 'where[price][between]=10,40&fields=name,price')],
     ['entries, groups', (c) => c.entries('products', { where: [{ tags: 'sale' }, { tags: 'eco' }], exclude: ['description'] })],
-    ['whereRelation', (c) => c.entries('posts', { whereRelation: { author: { role: { in: ['editor', 'writer'] } } }, fields: ['title', 'author'] })],
+    [
+      'whereRelation',
+      (c) => c.entries('posts', { whereRelation: { author: { role: { in: ['editor', 'writer'] } } }, fields: ['title', 'author'] }),
+    ],
     ['first', (c) => c.first('posts', { where: { locale: 'de' }, sort: 'published_at', offset: 1 })],
     ['first, none', (c) => c.first('posts', { where: { title: 'no such title' } })],
     ['count', (c) => c.count('products', { where: { in_stock: true, price: { lt: 30 } } })],

@@ -33,8 +33,13 @@ function faulty() {
       const body = new ReadableStream({ start: (c) => c.error(new TypeError('network error')) });
       return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
     }
-    if (state.fault === 'html') return new Response('<!doctype html><title>Index of /api/</title>', { status: 200, headers: { 'content-type': 'text/html' } });
-    if (state.fault === 'listing') return new Response('{"files":[{"base":"index.json"}],"directory":"/api/demo/"}', { status: 200, headers: { 'content-type': 'application/json' } });
+    if (state.fault === 'html')
+      return new Response('<!doctype html><title>Index of /api/</title>', { status: 200, headers: { 'content-type': 'text/html' } });
+    if (state.fault === 'listing')
+      return new Response('{"files":[{"base":"index.json"}],"directory":"/api/demo/"}', {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
     return fetch(url.replace(sites.server.url, sites.preview.url), init);
   };
   return { state, fetch: f };
@@ -98,7 +103,10 @@ describe('errors name the host problem and the fix, never a bare TypeError', () 
       state.fault = fault;
       const client = createClient({ baseUrl: PREVIEW(), project: 'demo', mode: 'static', fetch });
       for (const call of calls(client)) {
-        const err = await call().then(() => undefined, (e: unknown) => e);
+        const err = await call().then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         expect(err).toBeInstanceOf(StaticTreeError);
         expect((err as Error).message).toMatch(message);
       }
@@ -108,9 +116,14 @@ describe('errors name the host problem and the fix, never a bare TypeError', () 
   it('a list document replaced by a directory listing: StaticTreeError, not a TypeError', async () => {
     const { fetch } = faulty();
     const listing: Fetch = (url, init) =>
-      url.endsWith('/api/demo/posts') ? Promise.resolve(new Response('{"files":[{"base":"index.json"}]}', { status: 200 })) : fetch(url, init);
+      url.endsWith('/api/demo/posts')
+        ? Promise.resolve(new Response('{"files":[{"base":"index.json"}]}', { status: 200 }))
+        : fetch(url, init);
     const client = createClient({ baseUrl: PREVIEW(), project: 'demo', mode: 'static', fetch: listing });
-    const err = await client.entries('posts').then(() => undefined, (e: unknown) => e);
+    const err = await client.entries('posts').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(StaticTreeError);
     expect((err as Error).message).toMatch(/not those of a cqa build/);
     await expect(client.entry('posts', 'nope')).rejects.toBeInstanceOf(StaticTreeError);
@@ -118,7 +131,10 @@ describe('errors name the host problem and the fix, never a bare TypeError', () 
 
   it('an unknown entry is still a ClientError 404 (a host answer, not a host problem)', async () => {
     const client = createClient({ baseUrl: PREVIEW(), project: 'demo', mode: 'static' });
-    const err = await client.entry('posts', 'no-such-post').then(() => undefined, (e: unknown) => e);
+    const err = await client.entry('posts', 'no-such-post').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ClientError);
     expect((err as ClientError).status).toBe(404);
   });
@@ -143,7 +159,9 @@ describe('revalidate option', () => {
 
   it('a value that is none of those is refused when the client is made', () => {
     for (const bad of [-1, Number.NaN, 'sometimes', Number.POSITIVE_INFINITY]) {
-      expect(() => createClient({ baseUrl: PREVIEW(), project: 'demo', mode: 'static', revalidate: bad as never })).toThrow(/revalidate must be 'always', 'never' or a number/);
+      expect(() => createClient({ baseUrl: PREVIEW(), project: 'demo', mode: 'static', revalidate: bad as never })).toThrow(
+        /revalidate must be 'always', 'never' or a number/,
+      );
     }
   });
 });

@@ -49,7 +49,9 @@ function trapsModel(dir: string): ContentModel {
           writeFileSync(source, 'x'.repeat(m.size));
           return { ...m, source };
         }),
-        collections: p.collections.map((c) => (c.slug === 'items' ? { ...c, entries: [...c.entries, entry('x1', { label: 'draft', n: 1 }, { draft: true })] } : c)),
+        collections: p.collections.map((c) =>
+          c.slug === 'items' ? { ...c, entries: [...c.entries, entry('x1', { label: 'draft', n: 1 }, { draft: true })] } : c,
+        ),
       },
     ],
   };
@@ -81,14 +83,15 @@ afterAll(async () => {
 
 const enc = encodeURIComponent;
 /** Absent most of the time, present now and then. */
-const rare = <T,>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
-const sometimes = <T,>(arb: fc.Arbitrary<T>) => fc.oneof(fc.constant(undefined), arb);
+const rare = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
+const sometimes = <T>(arb: fc.Arbitrary<T>) => fc.oneof(fc.constant(undefined), arb);
 
 /** Operators that apply to a field of this type (src/core/query/plan.ts), so most clauses are valid. */
 function opsFor(type: string, multiple: boolean): readonly string[] {
   const sets = ['eq', 'not', 'in', 'not_in', 'null', 'not_null'];
   if (type === 'json') return ['null', 'not_null'];
-  if (type === 'boolean' || type === 'relation' || type === 'media' || multiple) return type === 'text' || type === 'enumeration' ? [...sets, 'like'] : sets;
+  if (type === 'boolean' || type === 'relation' || type === 'media' || multiple)
+    return type === 'text' || type === 'enumeration' ? [...sets, 'like'] : sets;
   const ranges = ['lt', 'lte', 'gt', 'gte', 'between', 'not_between'];
   return ['number', 'date', 'datetime', 'time'].includes(type) ? [...sets, ...ranges] : [...sets, ...ranges, 'like'];
 }
@@ -113,7 +116,10 @@ function valuePool(col: CollectionSnapshot, name: string): string[] {
   const seen = new Set<string>();
   for (const e of col.entries) {
     const r = e.record;
-    const v = name === 'id' || name === 'locale' || name === 'created_at' || name === 'updated_at' || name === 'published_at' ? r[name] : ownValue(r.values, name);
+    const v =
+      name === 'id' || name === 'locale' || name === 'created_at' || name === 'updated_at' || name === 'published_at'
+        ? r[name]
+        : ownValue(r.values, name);
     for (const s of scalars(v)) if (seen.size < 12) seen.add(s);
   }
   const type = typeOf(col, name);
@@ -126,7 +132,10 @@ function typeOf(col: CollectionSnapshot, name: string): string {
   return col.fields.get(name)?.type ?? 'datetime'; // the timestamps
 }
 
-function collectionQuery(col: CollectionSnapshot, project: Snapshot['projects'] extends ReadonlyMap<string, infer P> ? P : never): fc.Arbitrary<string> {
+function collectionQuery(
+  col: CollectionSnapshot,
+  project: Snapshot['projects'] extends ReadonlyMap<string, infer P> ? P : never,
+): fc.Arbitrary<string> {
   const names = ['id', 'locale', ...col.visibleFields.map((f) => f.name), 'created_at', 'updated_at', 'published_at'];
   const pools = new Map(names.map((n) => [n, valuePool(col, n)]));
   const clause = (prefix: string, target: CollectionSnapshot, fieldNames: readonly string[], poolOf: (n: string) => string[]) =>
@@ -176,7 +185,9 @@ function collectionQuery(col: CollectionSnapshot, project: Snapshot['projects'] 
       mode: fc.constantFrom('list', 'list', 'list', 'list', 'count', 'count', 'first', 'first', 'first&count'),
       keep: rare(fc.tuple(fc.constantFrom('fields', 'exclude'), fc.subarray([...visible, 'id', 'nope'], { minLength: 1, maxLength: 3 }))),
       timestamps: fc.boolean(),
-      odd: rare(fc.constantFrom('where[nope]=1', 'limit=x', 'sort=', 'bogus=1', 'limit=2000', 'where[or][0][or][x]=1', 'where[__proto__]=1')),
+      odd: rare(
+        fc.constantFrom('where[nope]=1', 'limit=x', 'sort=', 'bogus=1', 'limit=2000', 'where[or][0][or][x]=1', 'where[__proto__]=1'),
+      ),
     })
     .map((q) => {
       const parts: string[] = [...q.and];
@@ -185,8 +196,8 @@ function collectionQuery(col: CollectionSnapshot, project: Snapshot['projects'] 
       });
       q.or.forEach((g, k) => {
         g.forEach((c) => {
-        parts.push(c.replace(/^where/, `where[or][${k}]`));
-      });
+          parts.push(c.replace(/^where/, `where[or][${k}]`));
+        });
       });
       if (q.rel) parts.push(q.rel);
       if (q.sort) parts.push(`sort=${q.sort.join(',')}`);
@@ -206,13 +217,18 @@ function collectionQuery(col: CollectionSnapshot, project: Snapshot['projects'] 
 async function compareGenerated(set: typeof sample, projectId: string, numRuns: number, seed: number) {
   const project = set.snapshot.projects.get(projectId)!;
   const requests = fc.oneof(
-    ...[...project.collections.values()].map((col) => collectionQuery(col, project).map((q) => ({ path: `/${col.record.slug}`, query: q }))),
+    ...[...project.collections.values()].map((col) =>
+      collectionQuery(col, project).map((q) => ({ path: `/${col.record.slug}`, query: q })),
+    ),
   );
   let ok = 0;
   const codes = new Set<string>();
   await fc.assert(
     fc.asyncProperty(requests, async ({ path, query }) => {
-      const [expected, actual] = await Promise.all([serverAnswer(set.sites, projectId, path, query, READER), set.source.answer(path, query)]);
+      const [expected, actual] = await Promise.all([
+        serverAnswer(set.sites, projectId, path, query, READER),
+        set.source.answer(path, query),
+      ]);
       expect({ status: actual.status, body: actual.body }, `${path}?${query}`).toEqual(expected);
       if (expected.status === 200) ok++;
       else codes.add((JSON.parse(expected.body) as { code: string }).code);
@@ -230,7 +246,7 @@ describe('static client = cqa serve on published content', () => {
     expect(codes.size).toBeGreaterThan(8);
   }, 60_000);
 
-  it('…and on the query engine\'s trap fixture (unicode, empty values, integer ids beside a draft)', async () => {
+  it("…and on the query engine's trap fixture (unicode, empty values, integer ids beside a draft)", async () => {
     const { ok } = await compareGenerated(traps, 'shop', 400, 5);
     expect(ok).toBeGreaterThan(120);
     // Integer ids beside a draft 'x1': the server compares ids as text; so must the client.
@@ -258,11 +274,17 @@ describe('static client = cqa serve on published content', () => {
     ];
     const media = sample.snapshot.projects.get('demo')!.media[0]!.record.id;
     requests.push([`/project-media/${media}`, ''], [`/project-media/${media}`, 'fields=size']);
-    for (const draft of sample.snapshot.projects.get('demo')!.collections.get('posts')!.entries.filter((e) => e.record.draft)) {
+    for (const draft of sample.snapshot.projects
+      .get('demo')!
+      .collections.get('posts')!
+      .entries.filter((e) => e.record.draft)) {
       requests.push([`/posts/${draft.record.id}`, ''], [`/posts/${draft.record.id}`, 'state=with_draft']);
     }
     for (const [path, query] of requests) {
-      const [expected, actual] = await Promise.all([serverAnswer(sample.sites, 'demo', path, query, READER), sample.source.answer(path, query)]);
+      const [expected, actual] = await Promise.all([
+        serverAnswer(sample.sites, 'demo', path, query, READER),
+        sample.source.answer(path, query),
+      ]);
       expect(actual, `${path}?${query}`).toEqual(expected);
     }
   });
@@ -307,7 +329,9 @@ describe('the static client after a new deploy', () => {
         {
           ...p,
           collections: p.collections.map((c) =>
-            c.slug === 'authors' ? { ...c, entries: c.entries.map((e) => (e.id === 'ann' ? { ...e, published_at: '2023-05-01T00:00:00.000Z' } : e)) } : c,
+            c.slug === 'authors'
+              ? { ...c, entries: c.entries.map((e) => (e.id === 'ann' ? { ...e, published_at: '2023-05-01T00:00:00.000Z' } : e)) }
+              : c,
           ),
         },
       ],

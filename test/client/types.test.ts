@@ -24,7 +24,10 @@ afterAll(() => {
 
 function tsc(dir: string): { status: number; output: string } {
   try {
-    const output = execFileSync(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8', timeout: 60_000 });
+    const output = execFileSync(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', dir], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     return { status: 0, output };
   } catch (e) {
     const err = e as { status: number; stdout: string };
@@ -47,7 +50,16 @@ describe('cqa types', () => {
     writeFileSync(
       join(project, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [], skipLibCheck: true },
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          lib: ['es2022', 'dom'],
+          types: [],
+          skipLibCheck: true,
+        },
         files: ['consumer.ts', 'consumer-elmapi.ts', 'consumer-elmapi3.ts', 'typed.ts', 'cms-types.ts'],
       }),
     );
@@ -68,7 +80,9 @@ describe('cqa types', () => {
     writeFileSync(join(project, 'consumer-elmapi.ts'), elmapi.replace('// @ts-expect-error: absent, never null\n', ''));
     const brokenElmapi = tsc(project);
     expect(brokenElmapi.status).not.toBe(0);
-    expect(brokenElmapi.output).toMatch(/consumer-elmapi\.ts\(\d+,\d+\): error TS2322: Type 'number \| undefined' is not assignable to type 'number \| null'/);
+    expect(brokenElmapi.output).toMatch(
+      /consumer-elmapi\.ts\(\d+,\d+\): error TS2322: Type 'number \| undefined' is not assignable to type 'number \| null'/,
+    );
   }, 60_000);
 
   it('refuses an --out that is not a TypeScript file, and reports content errors without writing', async () => {

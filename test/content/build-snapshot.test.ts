@@ -6,7 +6,9 @@ describe('buildSnapshot', () => {
   it('builds a snapshot from a content folder', async () => {
     const root = writeTree({ 'p/project.yaml': 'public: true\n', 'p/posts/hello.md': '---\ntitle: Hello\n---\nHi\n' });
     const snapshot = await buildSnapshot({ content: root, baseUrl: 'https://cdn.test' });
-    expect(JSON.parse(snapshot.document('/api/p/posts/hello') as string)).toEqual({ data: { id: 'hello', locale: 'en', title: 'Hello', body: 'Hi' } });
+    expect(JSON.parse(snapshot.document('/api/p/posts/hello') as string)).toEqual({
+      data: { id: 'hello', locale: 'en', title: 'Hello', body: 'Hi' },
+    });
   });
 
   it('throws a ContentError that lists every issue', async () => {

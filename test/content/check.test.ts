@@ -17,7 +17,8 @@ describe('cqa check', () => {
     const root = writeTree({
       'demo/project.yaml': 'locales: [en]\n',
       'demo/authors/ann.yaml': 'name: Ann\n',
-      'demo/posts/_collection.yaml': 'fields:\n  title: { type: text, required: true }\n  price: number\n  author: { type: relation, collection: authors }\n  tags: { type: enumeration, values: [news, tech] }\n',
+      'demo/posts/_collection.yaml':
+        'fields:\n  title: { type: text, required: true }\n  price: number\n  author: { type: relation, collection: authors }\n  tags: { type: enumeration, values: [news, tech] }\n',
       'demo/posts/a.md': '---\ntitle: A\nprice: cheap\n---\n',
       'demo/posts/b.md': '---\nprice: 3\n---\n',
       'demo/posts/c.md': '---\ntitle: C\nauthor: bob\n---\n',

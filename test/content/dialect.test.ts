@@ -15,7 +15,14 @@ describe('dialect in project.yaml', () => {
 
   it('an unknown value is a content error with file, line and the choices', async () => {
     const r = await load({ 'p/project.yaml': 'name: P\ndialect: laravel\n' });
-    expect(r.issues).toEqual([{ file: 'p/project.yaml', line: 2, field: 'dialect', message: expect.stringMatching(/unknown dialect "laravel"; use one of cqa, elmapi/) }]);
+    expect(r.issues).toEqual([
+      {
+        file: 'p/project.yaml',
+        line: 2,
+        field: 'dialect',
+        message: expect.stringMatching(/unknown dialect "laravel"; use one of cqa, elmapi/),
+      },
+    ]);
   });
 });
 
@@ -42,7 +49,12 @@ describe('media ids of the elmapi dialect', () => {
 
   it('the same id twice is an error naming both files; a bad id is an error', async () => {
     const r = await load(tree('a.png: { id: 3 }\ndir/b.png: { id: 3 }\n'));
-    expect(r.issues).toEqual([expect.objectContaining({ file: 'p/media/_media.yaml', message: expect.stringMatching(/'dir\/b.png' and 'a.png' have the same id 3/) })]);
+    expect(r.issues).toEqual([
+      expect.objectContaining({
+        file: 'p/media/_media.yaml',
+        message: expect.stringMatching(/'dir\/b.png' and 'a.png' have the same id 3/),
+      }),
+    ]);
     const bad = await load(tree('a.png: { id: -1 }\n'));
     expect(bad.issues).toEqual([expect.objectContaining({ line: 1, message: expect.stringMatching(/id: expected a positive integer/) })]);
   });

@@ -7,7 +7,14 @@ const P = 'id: 3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10\nname: S\ndialect: elmapi3\n
 describe('elmapi3 content', () => {
   it('a project id that is not a uuid is a content error naming file, line and field', async () => {
     const r = await load({ 'p/project.yaml': 'name: S\ndialect: elmapi3\nid: shop\n' });
-    expect(r.issues).toEqual([expect.objectContaining({ file: 'p/project.yaml', line: 3, field: 'id', message: expect.stringContaining('needs \'id:\' to be a uuid') })]);
+    expect(r.issues).toEqual([
+      expect.objectContaining({
+        file: 'p/project.yaml',
+        line: 3,
+        field: 'id',
+        message: expect.stringContaining("needs 'id:' to be a uuid"),
+      }),
+    ]);
   });
 
   it('entry uuids: given ones must be uuids; others are derived (v5) from project, collection and file name', async () => {
@@ -22,12 +29,21 @@ describe('elmapi3 content', () => {
   });
 
   it('group, password and range fields are checked like any field', async () => {
-    const schema = 'fields:\n  title: text\n  secret: password\n  season: { type: date, range: true }\n  links: { type: group, repeatable: true, fields: { label: text, url: text } }\n';
-    const ok = await load({ 'p/project.yaml': P, 'p/posts/_collection.yaml': schema, 'p/posts/a.yaml': 'title: A\nsecret: x\nseason: { start: 2026-01-01 }\nlinks: [{ label: L, url: u }]\n' });
+    const schema =
+      'fields:\n  title: text\n  secret: password\n  season: { type: date, range: true }\n  links: { type: group, repeatable: true, fields: { label: text, url: text } }\n';
+    const ok = await load({
+      'p/project.yaml': P,
+      'p/posts/_collection.yaml': schema,
+      'p/posts/a.yaml': 'title: A\nsecret: x\nseason: { start: 2026-01-01 }\nlinks: [{ label: L, url: u }]\n',
+    });
     expect(ok.issues).toEqual([]);
     const fields = ok.model.projects[0]?.collections[0]?.fields;
     expect(fields?.find((f) => f.name === 'secret')?.hidden).toBe(true);
-    const bad = await load({ 'p/project.yaml': P, 'p/posts/_collection.yaml': schema, 'p/posts/a.yaml': 'title: A\nseason: 2026-01-01\nlinks: [{ label: L, colour: red }]\n' });
+    const bad = await load({
+      'p/project.yaml': P,
+      'p/posts/_collection.yaml': schema,
+      'p/posts/a.yaml': 'title: A\nseason: 2026-01-01\nlinks: [{ label: L, colour: red }]\n',
+    });
     expect(bad.issues.map((i) => `${i.line}:${i.field}`)).toEqual(['2:season', '3:links']);
     expect(bad.issues[1]?.message).toContain("'colour' is not a field of group 'links'");
   });
@@ -49,7 +65,9 @@ describe('elmapi3 content', () => {
       expect.stringMatching(/^p\/files: .*ElmapiCMS answers \/api\/files with its own route/),
     ]);
     expect(r.warnings.map((i) => `${i.file}: ${i.message}`)).toEqual([
-      expect.stringMatching(/^p\/site\/b\.yaml: 'site' is a singleton: in locale 'en' ElmapiCMS answers one entry \(p\/site\/a\.yaml here\)/),
+      expect.stringMatching(
+        /^p\/site\/b\.yaml: 'site' is a singleton: in locale 'en' ElmapiCMS answers one entry \(p\/site\/a\.yaml here\)/,
+      ),
       expect.stringMatching(/^p\/webhooks: ElmapiCMS answers \/api\/webhooks with its own/),
     ]);
     const other = await load({ 'p/project.yaml': 'id: p\nname: P\n', 'p/files/a.yaml': 'title: A\n' });

@@ -21,12 +21,18 @@ describe('validation errors: all of them, each with file, line, field and what w
       { file: 'p/posts/a.md', line: 3, field: 'price', message: 'expected a number, got "cheap"' },
       { file: 'p/posts/a.md', line: 4, field: 'tags', message: 'item 2: expected one of news, tech, life, got "sport"' },
       { file: 'p/posts/a.md', line: 5, field: 'author', message: "no entry 'bob' in collection 'authors'" },
-      { file: 'p/posts/a.md', line: 6, field: 'cover', message: "no media file 'nope.png' under media/ (media ids are paths under the project's media/ folder)" },
+      {
+        file: 'p/posts/a.md',
+        line: 6,
+        field: 'cover',
+        message: "no media file 'nope.png' under media/ (media ids are paths under the project's media/ folder)",
+      },
       {
         file: 'p/posts/a.md',
         line: 7,
         field: 'subtitle',
-        message: "not in the schema of collection 'posts' (fields: title, price, tags, author, cover, body); add it to p/posts/_collection.yaml or remove it",
+        message:
+          "not in the schema of collection 'posts' (fields: title, price, tags, author, cover, body); add it to p/posts/_collection.yaml or remove it",
       },
       { file: 'p/posts/b.md', field: 'title', message: 'required field is missing' },
     ]);
@@ -44,7 +50,11 @@ describe('validation errors: all of them, each with file, line, field and what w
   it('names both files of a duplicate id', async () => {
     const r = await load({ 'p/posts/a.md': '---\nid: same\n---\n', 'p/posts/b.yaml': 'id: same\n' });
     expect(r.issues).toEqual([
-      { file: 'p/posts/b.yaml', field: 'id', message: "duplicate id 'same': p/posts/a.md has the same id (ids must be unique in a collection)" },
+      {
+        file: 'p/posts/b.yaml',
+        field: 'id',
+        message: "duplicate id 'same': p/posts/a.md has the same id (ids must be unique in a collection)",
+      },
     ]);
   });
 
@@ -58,13 +68,36 @@ describe('validation errors: all of them, each with file, line, field and what w
       'p/posts/f.md': '---toml\ntitle = "x"\n---\n',
     });
     const byFile = Object.fromEntries(r.issues.map((i) => [i.file, i]));
-    expect(Object.keys(byFile)).toEqual(['p/posts/a.md', 'p/posts/b.md', 'p/posts/c.yaml', 'p/posts/d.json', 'p/posts/e.yaml', 'p/posts/f.md']);
+    expect(Object.keys(byFile)).toEqual([
+      'p/posts/a.md',
+      'p/posts/b.md',
+      'p/posts/c.yaml',
+      'p/posts/d.json',
+      'p/posts/e.yaml',
+      'p/posts/f.md',
+    ]);
     expect(byFile['p/posts/a.md']).toMatchObject({ line: 3, message: expect.stringMatching(/^broken YAML: /) });
-    expect(byFile['p/posts/b.md']).toEqual({ file: 'p/posts/b.md', line: 1, message: "front matter is not closed: add a line '---' after it" });
-    expect(byFile['p/posts/c.yaml']).toEqual({ file: 'p/posts/c.yaml', line: 2, message: 'duplicate key "title" (first on line 1): keys must be unique' });
+    expect(byFile['p/posts/b.md']).toEqual({
+      file: 'p/posts/b.md',
+      line: 1,
+      message: "front matter is not closed: add a line '---' after it",
+    });
+    expect(byFile['p/posts/c.yaml']).toEqual({
+      file: 'p/posts/c.yaml',
+      line: 2,
+      message: 'duplicate key "title" (first on line 1): keys must be unique',
+    });
     expect(byFile['p/posts/d.json']).toMatchObject({ line: 3, message: expect.stringMatching(/^broken JSON: /) });
-    expect(byFile['p/posts/e.yaml']).toEqual({ file: 'p/posts/e.yaml', line: 1, message: 'expected a mapping of field names to values, got a list' });
-    expect(byFile['p/posts/f.md']).toEqual({ file: 'p/posts/f.md', line: 1, message: "front matter language 'toml' is not supported; use YAML" });
+    expect(byFile['p/posts/e.yaml']).toEqual({
+      file: 'p/posts/e.yaml',
+      line: 1,
+      message: 'expected a mapping of field names to values, got a list',
+    });
+    expect(byFile['p/posts/f.md']).toEqual({
+      file: 'p/posts/f.md',
+      line: 1,
+      message: "front matter language 'toml' is not supported; use YAML",
+    });
   });
 
   it('does not report a relation to an entry whose own file is broken a second time', async () => {
@@ -79,13 +112,19 @@ describe('validation errors: all of them, each with file, line, field and what w
   it('rejects a body given twice (front matter and Markdown body)', async () => {
     const r = await load({ 'p/posts/a.md': '---\nbody: also here\n---\nThe body\n' });
     expect(r.issues).toEqual([
-      { file: 'p/posts/a.md', line: 2, field: 'body', message: "'body' is the body field of this collection and the file also has a Markdown body: keep one of them" },
+      {
+        file: 'p/posts/a.md',
+        line: 2,
+        field: 'body',
+        message: "'body' is the body field of this collection and the file also has a Markdown body: keep one of them",
+      },
     ]);
   });
 
   it('reports a required field that is present but empty', async () => {
     const r = await load({
-      'p/posts/_collection.yaml': 'fields:\n  title: { type: text, required: true }\n  tags: { type: text, multiple: true, required: true }\n',
+      'p/posts/_collection.yaml':
+        'fields:\n  title: { type: text, required: true }\n  tags: { type: text, multiple: true, required: true }\n',
       'p/posts/a.yaml': 'title: ""\ntags: []\n',
     });
     expect(r.issues).toEqual([
@@ -119,20 +158,68 @@ extra: 1
 `,
     });
     expect(r.issues).toEqual([
-      { file: 'p/posts/_collection.yaml', line: 2, field: 'a', message: expect.stringMatching(/^unknown type "strnig"; types are text, longtext, markdown, /) },
-      { file: 'p/posts/_collection.yaml', line: 3, field: 'b', message: "an enumeration needs 'values': a list of the allowed values, like { type: enumeration, values: [news, tech] }" },
-      { file: 'p/posts/_collection.yaml', line: 4, field: 'c', message: "a relation needs 'collection': the slug of the target collection, like { type: relation, collection: authors }" },
-      { file: 'p/posts/_collection.yaml', line: 5, field: 'd', message: "relation to collection 'nowhere', which does not exist; collections: posts" },
-      { file: 'p/posts/_collection.yaml', line: 6, field: 'e', message: 'unknown option \'requried\'; field options are type, required, multiple, hidden, values, collection, fields, repeatable, range' },
-      { file: 'p/posts/_collection.yaml', line: 7, field: 'f', message: "'values' only applies to type enumeration (this field is number)" },
-      { file: 'p/posts/_collection.yaml', line: 8, field: 'id', message: "'id' is reserved (id, locale, draft, created_at, updated_at, published_at) and cannot be a field name" },
-      { file: 'p/posts/_collection.yaml', line: 9, field: 'sort', message: expect.stringMatching(/^cannot sort by 'nope': not a visible field of this collection; sortable: id, locale, /) },
-      { file: 'p/posts/_collection.yaml', line: 10, field: 'extra', message: "unknown key 'extra'; _collection.yaml keys are name, body_field, sort, fields, render, translations, singleton" },
+      {
+        file: 'p/posts/_collection.yaml',
+        line: 2,
+        field: 'a',
+        message: expect.stringMatching(/^unknown type "strnig"; types are text, longtext, markdown, /),
+      },
+      {
+        file: 'p/posts/_collection.yaml',
+        line: 3,
+        field: 'b',
+        message: "an enumeration needs 'values': a list of the allowed values, like { type: enumeration, values: [news, tech] }",
+      },
+      {
+        file: 'p/posts/_collection.yaml',
+        line: 4,
+        field: 'c',
+        message: "a relation needs 'collection': the slug of the target collection, like { type: relation, collection: authors }",
+      },
+      {
+        file: 'p/posts/_collection.yaml',
+        line: 5,
+        field: 'd',
+        message: "relation to collection 'nowhere', which does not exist; collections: posts",
+      },
+      {
+        file: 'p/posts/_collection.yaml',
+        line: 6,
+        field: 'e',
+        message:
+          "unknown option 'requried'; field options are type, required, multiple, hidden, values, collection, fields, repeatable, range",
+      },
+      {
+        file: 'p/posts/_collection.yaml',
+        line: 7,
+        field: 'f',
+        message: "'values' only applies to type enumeration (this field is number)",
+      },
+      {
+        file: 'p/posts/_collection.yaml',
+        line: 8,
+        field: 'id',
+        message: "'id' is reserved (id, locale, draft, created_at, updated_at, published_at) and cannot be a field name",
+      },
+      {
+        file: 'p/posts/_collection.yaml',
+        line: 9,
+        field: 'sort',
+        message: expect.stringMatching(/^cannot sort by 'nope': not a visible field of this collection; sortable: id, locale, /),
+      },
+      {
+        file: 'p/posts/_collection.yaml',
+        line: 10,
+        field: 'extra',
+        message: "unknown key 'extra'; _collection.yaml keys are name, body_field, sort, fields, render, translations, singleton",
+      },
     ]);
   });
 
   it('does not let a hidden field be the sort key', async () => {
     const r = await load({ 'p/posts/_collection.yaml': 'sort: secret\nfields:\n  secret: { type: text, hidden: true }\n' });
-    expect(r.issues).toEqual([{ file: 'p/posts/_collection.yaml', line: 1, field: 'sort', message: expect.stringMatching(/^cannot sort by 'secret'/) }]);
+    expect(r.issues).toEqual([
+      { file: 'p/posts/_collection.yaml', line: 1, field: 'sort', message: expect.stringMatching(/^cannot sort by 'secret'/) },
+    ]);
   });
 });

@@ -26,7 +26,8 @@ describe('FrameReader', () => {
   });
 
   it('gives back every frame wherever the bytes are cut in two, and byte by byte', () => {
-    for (let cut = 0; cut <= wire.length; cut++) expect(read([wire.subarray(0, cut), wire.subarray(cut)]), `cut at ${cut}`).toEqual(expected);
+    for (let cut = 0; cut <= wire.length; cut++)
+      expect(read([wire.subarray(0, cut), wire.subarray(cut)]), `cut at ${cut}`).toEqual(expected);
     expect(read([...wire].map((b) => Uint8Array.of(b)))).toEqual(expected);
   });
 

@@ -12,14 +12,36 @@ function grayMatter(text: string): { body: string; engine?: string; matter?: str
     return {};
   };
   try {
-    const file = matter(text, { engines: { yaml: engine('yaml'), json: engine('json'), javascript: engine('javascript'), coffee: engine('coffee') } } as never);
+    const file = matter(text, {
+      engines: { yaml: engine('yaml'), json: engine('json'), javascript: engine('javascript'), coffee: engine('coffee') },
+    } as never);
     return { body: file.content, ...called };
   } catch (err) {
     return { body: '', error: (err as Error).message };
   }
 }
 
-const PIECES = ['---', '----', '-', '\n', '\r\n', '\r', ' ', 'yaml', 'YML', 'json', 'js', 'cson', 'toml', '# note', '#', 'a: 1', 'b', '---x', '\n---\n'];
+const PIECES = [
+  '---',
+  '----',
+  '-',
+  '\n',
+  '\r\n',
+  '\r',
+  ' ',
+  'yaml',
+  'YML',
+  'json',
+  'js',
+  'cson',
+  'toml',
+  '# note',
+  '#',
+  'a: 1',
+  'b',
+  '---x',
+  '\n---\n',
+];
 
 describe('front matter, split as gray-matter splits it', () => {
   it('gives the same front matter, language and body as gray-matter for any text', () => {
@@ -56,8 +78,12 @@ describe('front matter, split as gray-matter splits it', () => {
   });
 
   it('names a language it does not read, unless the front matter holds only comments', () => {
-    expect(parseEntry('markdown', '---toml\ntitle = "x"\n---\nBody').problems).toEqual([{ line: 1, message: "front matter language 'toml' is not supported; use YAML" }]);
-    expect(parseEntry('markdown', '---js\n{ title: 1 }\n---\nBody').problems).toEqual([{ line: 1, message: "front matter language 'javascript' is not supported; use YAML" }]);
+    expect(parseEntry('markdown', '---toml\ntitle = "x"\n---\nBody').problems).toEqual([
+      { line: 1, message: "front matter language 'toml' is not supported; use YAML" },
+    ]);
+    expect(parseEntry('markdown', '---js\n{ title: 1 }\n---\nBody').problems).toEqual([
+      { line: 1, message: "front matter language 'javascript' is not supported; use YAML" },
+    ]);
     expect(parseEntry('markdown', '---toml\n# nothing yet\n---\nBody').data).toEqual({});
   });
 });

@@ -82,6 +82,10 @@ describe('loadContent progress', () => {
     const root = writeTree({ 'p/project.yaml': '', 'p/posts/a.md': 'a', 'p/posts/b.md': 'b', 'p/media/x.txt': 'x' });
     const calls: [number, number][] = [];
     await createContentLoader(root, { onProgress: (done, total) => calls.push([done, total]) }).load();
-    expect(calls).toEqual([[1, 3], [2, 3], [3, 3]]);
+    expect(calls).toEqual([
+      [1, 3],
+      [2, 3],
+      [3, 3],
+    ]);
   });
 });

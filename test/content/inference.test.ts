@@ -45,8 +45,15 @@ describe('_collection.yaml', () => {
     const c = collection(r, 'posts');
     expect(c.name).toBe('Blog posts');
     expect(c.body_field).toBe('content');
-    expect(c.sort).toEqual([{ field: 'rank', desc: true }, { field: 'title', desc: false }]);
-    expect(c.fields.map((f) => [f.name, f.type])).toEqual([['title', 'text'], ['rank', 'number'], ['content', 'markdown']]);
+    expect(c.sort).toEqual([
+      { field: 'rank', desc: true },
+      { field: 'title', desc: false },
+    ]);
+    expect(c.fields.map((f) => [f.name, f.type])).toEqual([
+      ['title', 'text'],
+      ['rank', 'number'],
+      ['content', 'markdown'],
+    ]);
     expect(c.entries.map((e) => e.id)).toEqual(['c', 'b', 'a']);
     expect(entry(r, 'posts', 'a').values.content).toBe('A body');
     expect(entry(r, 'posts', 'b').values).not.toHaveProperty('content'); // an empty body is absent

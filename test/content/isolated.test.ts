@@ -9,15 +9,17 @@ import { writeFileSync } from 'node:fs';
 import { generateContent } from '../../scripts/generate-content.mjs';
 import { writeTree } from './helpers.js';
 
-const compiled = (): Promise<{ loadContentIsolated: typeof LoadIsolated }> =>
-  import(pathToFileURL(resolve('lib/node/load-path.js')).href);
+const compiled = (): Promise<{ loadContentIsolated: typeof LoadIsolated }> => import(pathToFileURL(resolve('lib/node/load-path.js')).href);
 
 describe('loadContentIsolated', () => {
   it('loads the sample in the load process into the same model as loadContent, reporting progress', async () => {
     const { loadContentIsolated } = await compiled();
     const progress: number[] = [];
     // Limits of zero: the load process even for the small sample (which otherwise loads in this thread).
-    const isolated = await loadContentIsolated('content', { inThreadUpTo: { files: 0, bytes: 0 }, onProgress: (done) => progress.push(done) });
+    const isolated = await loadContentIsolated('content', {
+      inThreadUpTo: { files: 0, bytes: 0 },
+      onProgress: (done) => progress.push(done),
+    });
     const inThread = await loadContent('content');
     expect(isolated.issues).toEqual([]);
     expect(isolated.model).toEqual(inThread.model);
@@ -51,4 +53,3 @@ describe('loadContentIsolated', () => {
     expect(isolated.model).toEqual(inThread.model);
   });
 });
-

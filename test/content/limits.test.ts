@@ -32,7 +32,10 @@ describe('content file limits', () => {
 
   it('rejects a file larger than the size limit without parsing it', async () => {
     const big = `title: x\nbody: "${'a'.repeat(LIMITS.fileBytes)}"\n`;
-    const r = await load({ 'p/posts/a.yaml': big, 'p/posts/_collection.yaml': `fields:\n  title: text\nx: "${'a'.repeat(LIMITS.fileBytes)}"\n` });
+    const r = await load({
+      'p/posts/a.yaml': big,
+      'p/posts/_collection.yaml': `fields:\n  title: text\nx: "${'a'.repeat(LIMITS.fileBytes)}"\n`,
+    });
     expect(r.issues).toEqual([
       { file: 'p/posts/_collection.yaml', message: 'the file is 4 MiB, more than the limit of 4 MiB for a content file: split it up' },
       { file: 'p/posts/a.yaml', message: 'the file is 4 MiB, more than the limit of 4 MiB for a content file: split it up' },
@@ -61,8 +64,13 @@ describe('content file limits', () => {
   it('rejects an alias inside its own anchor, and aliases that nest beyond the limit', async () => {
     let chain = `a0: &a0 ${nested(60)}\n`;
     for (let i = 1; i < 5; i++) chain += `a${i}: &a${i} ${'['.repeat(60)}*a${i - 1}${']'.repeat(60)}\n`;
-    const r = await load({ 'p/posts/self.yaml': 'title: x\ntags: &t\n  - 1\n  - *t\n', 'p/posts/chain.yaml': chain, 'p/posts/ok.yaml': 'a: &x [1, 2]\nb: *x\n' });
-    const message = 'aliases (*name) nest the data more than 100 levels deep (an alias inside its own anchor nests forever): use fewer aliases';
+    const r = await load({
+      'p/posts/self.yaml': 'title: x\ntags: &t\n  - 1\n  - *t\n',
+      'p/posts/chain.yaml': chain,
+      'p/posts/ok.yaml': 'a: &x [1, 2]\nb: *x\n',
+    });
+    const message =
+      'aliases (*name) nest the data more than 100 levels deep (an alias inside its own anchor nests forever): use fewer aliases';
     expect(r.issues).toEqual([
       { file: 'p/posts/chain.yaml', line: 2, message },
       { file: 'p/posts/self.yaml', line: 4, message },

@@ -54,7 +54,8 @@ describe('symbolic links', () => {
     link('../media/real.txt', 'p/posts/real.yaml');
 
     const { model, issues } = await loadContent(root);
-    const media = 'not published: a symbolic link in media/ may lead only to another media file of this project (under p/media/, not named _… or .…)';
+    const media =
+      'not published: a symbolic link in media/ may lead only to another media file of this project (under p/media/, not named _… or .…)';
     const entry = 'not read: a symbolic link to an entry may lead only to another entry file (in a collection folder, not named _… or .…)';
     expect(issues.map((i) => [i.file, i.message])).toEqual([
       ['p/media/c.txt', media],

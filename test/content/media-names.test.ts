@@ -17,7 +17,53 @@ import { writeTree } from './helpers.js';
 
 // Pieces of names: plain, URL-special, percent sequences (valid, invalid, encoded separators),
 // controls (C0, DEL, C1), non-ASCII, and the backslash.
-const PIECES = ['a', 'B', '1', '.', '-', '_', ' ', '~', '+', '&', '=', ';', ':', '@', '!', '$', "'", '(', ')', '*', ',', '[', ']', '?', '#', '%', '%41', '%zz', '%2F', '%5C', '%00', '%25', '\\', '\t', '\n', '\x01', '\x1b', '\x7f', '\u0085', 'é', 'ß', '\u00a0', '\u200b', '😀', '中'];
+const PIECES = [
+  'a',
+  'B',
+  '1',
+  '.',
+  '-',
+  '_',
+  ' ',
+  '~',
+  '+',
+  '&',
+  '=',
+  ';',
+  ':',
+  '@',
+  '!',
+  '$',
+  "'",
+  '(',
+  ')',
+  '*',
+  ',',
+  '[',
+  ']',
+  '?',
+  '#',
+  '%',
+  '%41',
+  '%zz',
+  '%2F',
+  '%5C',
+  '%00',
+  '%25',
+  '\\',
+  '\t',
+  '\n',
+  '\x01',
+  '\x1b',
+  '\x7f',
+  '\u0085',
+  'é',
+  'ß',
+  '\u00a0',
+  '\u200b',
+  '😀',
+  '中',
+];
 
 /** A seeded generator (mulberry32), so a failure names a name that can be tried again. */
 function random(seed: number): () => number {
@@ -43,7 +89,18 @@ function generatedNames(count: number, seed: number): string[] {
   return [...names];
 }
 
-const NAMES = [...generatedNames(150, 20), 'a\\b.txt', 'x\x01.txt', 'ctl\u0085.txt', '100%.txt', 'q?.txt', 'h#1.txt', 'p%41.txt', 'sp ace.txt', 'd/nested %2F.txt'];
+const NAMES = [
+  ...generatedNames(150, 20),
+  'a\\b.txt',
+  'x\x01.txt',
+  'ctl\u0085.txt',
+  '100%.txt',
+  'q?.txt',
+  'h#1.txt',
+  'p%41.txt',
+  'sp ace.txt',
+  'd/nested %2F.txt',
+];
 const SECRET_FREE = (name: string) => `bytes of ${name}`;
 
 let root: string;
@@ -97,15 +154,25 @@ describe('media names', () => {
   it('refuses a backslash, control characters, bytes that are not UTF-8 and an over-long path, naming the file', () => {
     const errors = loaded.issues.map((i) => `${i.file}: ${i.message}`);
     expect(errors).toContain('p/media/a\\b.txt: not published: its name has a backslash (\\), which no URL can serve: rename the file');
-    expect(errors).toContain('p/media/x\x01.txt: not published: its name has a control character (U+0001), which no URL can serve: rename the file');
-    expect(errors).toContain('p/media/ctl\u0085.txt: not published: its name has a control character (U+0085), which no URL can serve: rename the file');
-    expect(errors).toContain('p/media/latin\uFFFD.txt: its name is not valid UTF-8 (saved in another encoding), so it cannot be read or published: rename it');
-    expect(errors.some((e) => /long\.txt: not published: its path under media\/ is 1214 bytes long, more than 1024: shorten it$/.test(e))).toBe(true);
+    expect(errors).toContain(
+      'p/media/x\x01.txt: not published: its name has a control character (U+0001), which no URL can serve: rename the file',
+    );
+    expect(errors).toContain(
+      'p/media/ctl\u0085.txt: not published: its name has a control character (U+0085), which no URL can serve: rename the file',
+    );
+    expect(errors).toContain(
+      'p/media/latin\uFFFD.txt: its name is not valid UTF-8 (saved in another encoding), so it cannot be read or published: rename it',
+    );
+    expect(
+      errors.some((e) => /long\.txt: not published: its path under media\/ is 1214 bytes long, more than 1024: shorten it$/.test(e)),
+    ).toBe(true);
   });
 
   it('every published name is served at its full_url by cqa serve, and by cqa preview from the built tree', async () => {
     const media = published();
-    const list = (await (await fetch(`${server.url}/api/p/project-media?limit=1000`)).json()) as { data: { id: string; full_url: string }[] };
+    const list = (await (await fetch(`${server.url}/api/p/project-media?limit=1000`)).json()) as {
+      data: { id: string; full_url: string }[];
+    };
     expect(list.data.map((m) => m.id).sort()).toEqual([...media.keys()].sort());
     for (const m of list.data) {
       for (const base of [server.url, preview.url]) {

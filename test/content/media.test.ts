@@ -15,9 +15,39 @@ describe('media', () => {
     });
     expect(r.issues).toEqual([]);
     expect(project(r).media).toEqual([
-      { id: 'a.pdf', file_name: 'a.pdf', mime_type: 'application/pdf', size: 8, width: null, height: null, caption: 'The manual', alt: null, source: join(r.root, 'p/media/a.pdf') },
-      { id: 'data.unknownext', file_name: 'data.unknownext', mime_type: 'application/octet-stream', size: 1, width: null, height: null, caption: null, alt: null, source: join(r.root, 'p/media/data.unknownext') },
-      { id: 'photos/b.png', file_name: 'b.png', mime_type: 'image/png', size: image.length, width: 3, height: 2, caption: 'A photo', alt: 'Black pixels', source: join(r.root, 'p/media/photos/b.png') },
+      {
+        id: 'a.pdf',
+        file_name: 'a.pdf',
+        mime_type: 'application/pdf',
+        size: 8,
+        width: null,
+        height: null,
+        caption: 'The manual',
+        alt: null,
+        source: join(r.root, 'p/media/a.pdf'),
+      },
+      {
+        id: 'data.unknownext',
+        file_name: 'data.unknownext',
+        mime_type: 'application/octet-stream',
+        size: 1,
+        width: null,
+        height: null,
+        caption: null,
+        alt: null,
+        source: join(r.root, 'p/media/data.unknownext'),
+      },
+      {
+        id: 'photos/b.png',
+        file_name: 'b.png',
+        mime_type: 'image/png',
+        size: image.length,
+        width: 3,
+        height: 2,
+        caption: 'A photo',
+        alt: 'Black pixels',
+        source: join(r.root, 'p/media/photos/b.png'),
+      },
     ]);
   });
 
@@ -29,7 +59,12 @@ describe('media', () => {
     expect(r.issues).toEqual([
       { file: 'p/media/_media.yaml', line: 1, field: 'a.png', message: "unknown key 'size'; media keys are caption, alt" },
       { file: 'p/media/_media.yaml', line: 1, field: 'a.png', message: 'caption: expected text, got a list' },
-      { file: 'p/media/_media.yaml', line: 2, field: 'missing.png', message: "no media file 'missing.png' under media/ (keys are paths under media/, like images/cover.jpg)" },
+      {
+        file: 'p/media/_media.yaml',
+        line: 2,
+        field: 'missing.png',
+        message: "no media file 'missing.png' under media/ (keys are paths under media/, like images/cover.jpg)",
+      },
     ]);
   });
 

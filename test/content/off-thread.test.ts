@@ -77,7 +77,9 @@ describe('the load process, with the default limits, from the sources', () => {
       expect(started.processes).toEqual([expect.stringMatching(LOAD_PROCESS)]);
       const same = createSnapshot(here.model, { compact: true });
       expect(server.snapshot.hash).toBe(same.hash);
-      const res = await fetch(`${server.url}/api/bench/items?where[category]=garden&sort=price:desc&limit=5`, { headers: { authorization: 'Bearer bench-token', accept: 'application/json' } });
+      const res = await fetch(`${server.url}/api/bench/items?where[category]=garden&sort=price:desc&limit=5`, {
+        headers: { authorization: 'Bearer bench-token', accept: 'application/json' },
+      });
       expect(res.status).toBe(200);
       expect((await res.json()).data.length).toBe(5);
     } finally {
@@ -96,7 +98,15 @@ describe('the load process, with the default limits, from the sources', () => {
     await buildOutput(root, options(join(work, 'here')), kinds(inThread));
     expect(there).toEqual(['loaded', 'dist']);
     expect(there).toEqual(inThread);
-    const digests = (dir: string) => new Map(listFiles(dir).map((f) => [f, createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')]));
+    const digests = (dir: string) =>
+      new Map(
+        listFiles(dir).map((f) => [
+          f,
+          createHash('sha256')
+            .update(readFileSync(join(dir, f)))
+            .digest('hex'),
+        ]),
+      );
     expect(digests(join(work, 'there'))).toEqual(digests(join(work, 'here')));
   }, 120_000);
 

@@ -25,7 +25,10 @@ const TREE = {
  */
 async function freshLoad(root: string, cache: boolean): Promise<LoadResult> {
   vi.resetModules();
-  const [{ loadContent }, { openParseCache }] = await Promise.all([import('../../src/node/content/load.js'), import('../../src/node/content/parse-cache.js')]);
+  const [{ loadContent }, { openParseCache }] = await Promise.all([
+    import('../../src/node/content/load.js'),
+    import('../../src/node/content/parse-cache.js'),
+  ]);
   return loadContent(root, cache ? { parseCache: openParseCache(root, KEYS) } : {});
 }
 
@@ -61,7 +64,9 @@ describe('the parse cache (<content>/.cqa-cache/)', () => {
     const root = writeTree(TREE);
     await freshLoad(root, true);
     // Changed and signed with the key, as only cqa run by this user could: then it is believed.
-    const planted = cacheBody(root).replace('"title":"Hello"', '"title":"From the cache"').replace('<strong>bold</strong>', '<em>from the cache</em>');
+    const planted = cacheBody(root)
+      .replace('"title":"Hello"', '"title":"From the cache"')
+      .replace('<strong>bold</strong>', '<em>from the cache</em>');
     writeSigned(root, planted);
     const warm = await freshLoad(root, true);
     const hello = warm.model.projects[0]?.collections[0]?.entries.find((e) => e.id === 'hello');
@@ -92,7 +97,8 @@ describe('the parse cache (<content>/.cqa-cache/)', () => {
     }
     // Of this version and signed, but its results of another shape: parsed again.
     const stored = JSON.parse(cacheBody(root)) as { results: Record<string, unknown> };
-    for (const key of Object.keys(stored.results)) stored.results[key] = key.startsWith('image:') ? { width: 'wide' } : { data: 5, value: 1 };
+    for (const key of Object.keys(stored.results))
+      stored.results[key] = key.startsWith('image:') ? { width: 'wide' } : { data: 5, value: 1 };
     writeSigned(root, JSON.stringify(stored));
     expect(plain(await freshLoad(root, true))).toEqual(plain(without));
   });
@@ -107,7 +113,12 @@ describe('the parse cache (<content>/.cqa-cache/)', () => {
     const other = writeTree(TREE);
     await freshLoad(other, true);
     const outside = join(mkdtempSync(join(tmpdir(), 'cqa-outside-')), 'parse.json');
-    writeFileSync(outside, readFileSync(join(other, CACHE), 'utf8').replace('"title":"Hello"', '"title":"outside"').replace('<strong>bold</strong>', '<em>outside</em>'));
+    writeFileSync(
+      outside,
+      readFileSync(join(other, CACHE), 'utf8')
+        .replace('"title":"Hello"', '"title":"outside"')
+        .replace('<strong>bold</strong>', '<em>outside</em>'),
+    );
     const linked = writeTree(TREE);
     mkdirSync(join(linked, '.cqa-cache'));
     symlinkSync(outside, join(linked, CACHE));
@@ -156,7 +167,10 @@ describe('the parse cache (<content>/.cqa-cache/)', () => {
       chmodSync(join(keys, 'parse-cache.key'), 0o644);
       const root = writeTree(TREE);
       vi.resetModules();
-      const [{ loadContent }, { openParseCache }] = await Promise.all([import('../../src/node/content/load.js'), import('../../src/node/content/parse-cache.js')]);
+      const [{ loadContent }, { openParseCache }] = await Promise.all([
+        import('../../src/node/content/load.js'),
+        import('../../src/node/content/parse-cache.js'),
+      ]);
       const loaded = await loadContent(root, { parseCache: openParseCache(root, keys) });
       expect(hello(loaded)).toContain('<strong>bold</strong>');
       expect(existsSync(join(root, CACHE))).toBe(false);

@@ -67,7 +67,10 @@ describe('the loader with a FileParser', () => {
 describe('ParseThread (compiled)', () => {
   it('gives entries with their lines, settings files with lineOf, and read failures as problems', async () => {
     const { ParseThread } = await compiled();
-    const root = writeTree({ 'p/posts/a.yaml': 'title: A\ntags:\n  - x\n  - y\n', 'p/posts/_collection.yaml': 'fields:\n  title: text\n  tags: { type: text }\n' });
+    const root = writeTree({
+      'p/posts/a.yaml': 'title: A\ntags:\n  - x\n  - y\n',
+      'p/posts/_collection.yaml': 'fields:\n  title: text\n  tags: { type: text }\n',
+    });
     const thread = new ParseThread({ lines: true });
     try {
       const out = await thread.parse([
@@ -118,7 +121,9 @@ describe('serve --watch (compiled): parsing on the parse thread', () => {
     writeFileSync(join(root, 'w/posts/b.md'), '---\ntitle: B\nn: many\n---\n');
     await until(async () => events.some((e) => !e.ok));
     const failed = events.find((e) => !e.ok);
-    expect(failed && !failed.ok && failed.issues).toEqual([{ file: 'w/posts/b.md', line: 3, field: 'n', message: 'expected a number, got "many"' }]);
+    expect(failed && !failed.ok && failed.issues).toEqual([
+      { file: 'w/posts/b.md', line: 3, field: 'n', message: 'expected a number, got "many"' },
+    ]);
     expect(await title()).toBe('Two');
   });
 });

@@ -14,7 +14,17 @@ const withAll = (value: string) => `${NAMES.map((n) => `${n}: ${value}`).join('\
 
 describe('field names of Object.prototype', () => {
   it('enumerates them all (the list this file tests)', () => {
-    expect(ALL).toEqual(expect.arrayContaining([...REFUSED, 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', '__defineGetter__', '__lookupSetter__']));
+    expect(ALL).toEqual(
+      expect.arrayContaining([
+        ...REFUSED,
+        'toString',
+        'valueOf',
+        'hasOwnProperty',
+        'isPrototypeOf',
+        '__defineGetter__',
+        '__lookupSetter__',
+      ]),
+    );
     expect(NAMES.length).toBe(ALL.length - 2);
   });
 
@@ -62,20 +72,37 @@ describe('field names of Object.prototype', () => {
   });
 
   it('can be the body field', async () => {
-    const r = await load({ 'p/posts/_collection.yaml': 'body_field: valueOf\n', 'p/posts/a.md': '---\ntitle: A\n---\nHello\n', 'p/posts/b.yaml': 'title: B\n' });
+    const r = await load({
+      'p/posts/_collection.yaml': 'body_field: valueOf\n',
+      'p/posts/a.md': '---\ntitle: A\n---\nHello\n',
+      'p/posts/b.yaml': 'title: B\n',
+    });
     expect(r.issues).toEqual([]);
     expect(entry(r, 'posts', 'a').values).toEqual({ title: 'A', valueOf: 'Hello' });
     expect(Object.hasOwn(entry(r, 'posts', 'b').values, 'valueOf')).toBe(false);
   });
 
   it.each(REFUSED)('%s is refused with a message naming the file, line and field, schema or not', async (name) => {
-    const declared = await load({ 'p/posts/_collection.yaml': `fields:\n  title: text\n  ${name}: text\n`, 'p/posts/a.yaml': 'title: A\n' });
+    const declared = await load({
+      'p/posts/_collection.yaml': `fields:\n  title: text\n  ${name}: text\n`,
+      'p/posts/a.yaml': 'title: A\n',
+    });
     expect(declared.issues).toEqual([
-      { file: 'p/posts/_collection.yaml', line: 3, field: name, message: expect.stringMatching(new RegExp(`^'${name}' cannot be a field name: .*rename the field$`)) },
+      {
+        file: 'p/posts/_collection.yaml',
+        line: 3,
+        field: name,
+        message: expect.stringMatching(new RegExp(`^'${name}' cannot be a field name: .*rename the field$`)),
+      },
     ]);
     const inferred = await load({ 'p/posts/a.yaml': `title: A\n${name}: { a: 1 }\n` });
     expect(inferred.issues).toEqual([
-      { file: 'p/posts/a.yaml', line: 2, field: name, message: expect.stringMatching(new RegExp(`^'${name}' cannot be a field name: .*rename the field$`)) },
+      {
+        file: 'p/posts/a.yaml',
+        line: 2,
+        field: name,
+        message: expect.stringMatching(new RegExp(`^'${name}' cannot be a field name: .*rename the field$`)),
+      },
     ]);
     expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual([...ALL].sort());
     expect(({} as Record<string, unknown>).a).toBeUndefined();

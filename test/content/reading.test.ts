@@ -30,7 +30,11 @@ const isRoot = process.getuid?.() === 0;
 
 describe('non-regular files in the content tree', () => {
   it('skips a FIFO or a socket, named as an entry, a settings file or a media file, with a warning naming it', async () => {
-    const root = writeTree({ 'p/project.yaml': 'id: p\n', 'p/posts/a.md': '---\ntitle: A\n---\n', 'p/posts/_collection.yaml': 'fields:\n  title: text\n' });
+    const root = writeTree({
+      'p/project.yaml': 'id: p\n',
+      'p/posts/a.md': '---\ntitle: A\n---\n',
+      'p/posts/_collection.yaml': 'fields:\n  title: text\n',
+    });
     mkfifo(join(root, 'p/posts/fifo.md'));
     mkdirSync(join(root, 'p/media'));
     mkfifo(join(root, 'p/media/pipe.png'));
@@ -62,7 +66,10 @@ describe('non-regular files in the content tree', () => {
     mkfifo(join(root, 'p/posts/fifo.md'));
     // spawnSync: the warning goes to stderr of a run that succeeds.
     const out = join(writeTree({}), 'dist');
-    const run = spawnSync(process.execPath, [resolve('bin/cqa.js'), 'build', root, '--out', out, '--include-private'], { timeout: 15_000, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [resolve('bin/cqa.js'), 'build', root, '--out', out, '--include-private'], {
+      timeout: 15_000,
+      encoding: 'utf8',
+    });
     expect(run.status).toBe(0);
     expect(run.stderr).toContain('warning: p/posts/fifo.md: skipped: not a regular file');
   });
@@ -75,7 +82,11 @@ describe('UTF-8', () => {
       'p/posts/a.md': Buffer.concat([Buffer.from('---\ntitle: ok\n---\nline 4\nline 5 '), bad, Buffer.from('\n')]),
       'p/posts/b.yaml': Buffer.concat([Buffer.from('title: '), Buffer.from([0xff]), Buffer.from('\n')]),
       'p/posts/c.json': Buffer.concat([Buffer.from('{\n\n  "title": "'), Buffer.from([0xe2, 0x82]), Buffer.from('"\n}\n')]),
-      'p/posts/_collection.yaml': Buffer.concat([Buffer.from('fields:\n  title: text\n# '), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('\n')]),
+      'p/posts/_collection.yaml': Buffer.concat([
+        Buffer.from('fields:\n  title: text\n# '),
+        Buffer.from([0xed, 0xa0, 0x80]),
+        Buffer.from('\n'),
+      ]),
     });
     expect(r.issues.map((i) => [i.file, i.line, i.message.replace(/\(byte \d+ of the file\)/, '(byte N)')])).toEqual([
       ['p/posts/_collection.yaml', 3, 'not valid UTF-8 (byte N): save the file as UTF-8'],
@@ -98,18 +109,23 @@ describe('UTF-8', () => {
 
 describe('a folder that cannot be listed', () => {
   it('is a content error naming the folder and what to do; the rest still loads', async () => {
-    const root = writeTree({ 'p/project.yaml': 'id: p\n', 'p/posts/a.md': '---\ntitle: A\n---\n', 'p/posts/locked-by-test/b.md': '---\ntitle: B\n---\n' });
+    const root = writeTree({
+      'p/project.yaml': 'id: p\n',
+      'p/posts/a.md': '---\ntitle: A\n---\n',
+      'p/posts/locked-by-test/b.md': '---\ntitle: B\n---\n',
+    });
     const r = await loadContent(root);
     expect(r.issues).toEqual([
       {
         file: 'p/posts/locked-by-test/',
-        message: 'cannot list this folder (EACCES): give the user running cqa permission to read it, or start its name with _ to leave it out',
+        message:
+          'cannot list this folder (EACCES): give the user running cqa permission to read it, or start its name with _ to leave it out',
       },
     ]);
   });
 
   // As root, the loader runs without root's capabilities (setpriv drops them all), so that chmod 000
-// does stop it. Still root, it reads the checkout wherever that is (under a 0700 home, say).
+  // does stop it. Still root, it reads the checkout wherever that is (under a 0700 home, say).
   it.skipIf(isRoot && !existsSync('/usr/bin/setpriv'))('is reported for a real chmod 000 folder', async () => {
     const root = writeTree({ 'p/project.yaml': 'id: p\n', 'p/posts/a.md': '---\ntitle: A\n---\n' });
     mkdirSync(join(root, 'p/posts/closed'));
@@ -127,7 +143,9 @@ describe('a folder that cannot be listed', () => {
       } else {
         issues = (await loadContent(root)).issues;
       }
-      expect(issues).toEqual([expect.objectContaining({ file: 'p/posts/closed/', message: expect.stringMatching(/^cannot list this folder \(EACCES\): /) })]);
+      expect(issues).toEqual([
+        expect.objectContaining({ file: 'p/posts/closed/', message: expect.stringMatching(/^cannot list this folder \(EACCES\): /) }),
+      ]);
     } finally {
       chmodSync(join(root, 'p/posts/closed'), 0o755);
     }

@@ -16,7 +16,12 @@ describe('render: html', () => {
     });
     expect(r.issues).toEqual([]);
     const posts = project(r).collections.find((c) => c.slug === 'posts')!;
-    expect(posts.fields.map((f) => [f.name, f.type])).toEqual([['title', 'text'], ['intro', 'richtext'], ['body', 'markdown'], ['body_html', 'richtext']]);
+    expect(posts.fields.map((f) => [f.name, f.type])).toEqual([
+      ['title', 'text'],
+      ['intro', 'richtext'],
+      ['body', 'markdown'],
+      ['body_html', 'richtext'],
+    ]);
     const values = posts.entries[0]!.values;
     expect(values.body).toBe(markdown);
     expect(values.body_html).toBe(values.intro);
@@ -39,16 +44,36 @@ describe('render: html', () => {
   });
 
   it.each([
-    ['render: markdown', { 'p/posts/_collection.yaml': 'render: markdown\n' }, { file: 'p/posts/_collection.yaml', line: 1, field: 'render', message: "render must be html (the Markdown body also served as HTML, in 'body_html'), got \"markdown\"" }],
+    [
+      'render: markdown',
+      { 'p/posts/_collection.yaml': 'render: markdown\n' },
+      {
+        file: 'p/posts/_collection.yaml',
+        line: 1,
+        field: 'render',
+        message: 'render must be html (the Markdown body also served as HTML, in \'body_html\'), got "markdown"',
+      },
+    ],
     [
       'a schema field named body_html',
       { 'p/posts/_collection.yaml': schema('  body_html: text\n'), 'p/posts/a.md': '---\ntitle: A\n---\nx\n' },
-      { file: 'p/posts/_collection.yaml', line: 1, field: 'render', message: "render: html serves the body as HTML in the field 'body_html', but the schema has a field 'body_html' already: rename that field" },
+      {
+        file: 'p/posts/_collection.yaml',
+        line: 1,
+        field: 'render',
+        message:
+          "render: html serves the body as HTML in the field 'body_html', but the schema has a field 'body_html' already: rename that field",
+      },
     ],
     [
       'body_html written in an entry',
       { 'p/posts/_collection.yaml': schema(), 'p/posts/a.md': '---\ntitle: A\nbody_html: <b>x</b>\n---\nx\n' },
-      { file: 'p/posts/a.md', line: 3, field: 'body_html', message: "'body_html' is the body rendered as HTML (render: html in p/posts/_collection.yaml): remove it from the file" },
+      {
+        file: 'p/posts/a.md',
+        line: 3,
+        field: 'body_html',
+        message: "'body_html' is the body rendered as HTML (render: html in p/posts/_collection.yaml): remove it from the file",
+      },
     ],
   ])('%s: an error naming the file, line and fix', async (_, tree, issue) => {
     const r = await load(tree);

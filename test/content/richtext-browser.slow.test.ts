@@ -13,7 +13,16 @@ import { scriptLinkMarkdown } from './script-link-arbitraries.js';
 import { SCRIPT_LINKS } from './script-links.js';
 
 const CHROMIUM = process.env.CQA_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 // Never fetched: every request of the page is answered by page.route below.
 const SITE = 'http://cqa.test';
 
@@ -25,11 +34,15 @@ const navigations: string[] = [];
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's package (\`apt-get install -y chromium\`) or point CQA_CHROMIUM at a Chromium binary.`);
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: install Debian's package (\`apt-get install -y chromium\`) or point CQA_CHROMIUM at a Chromium binary.`,
+    );
   }
   context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, timeout: 30_000 });
   page = await context.newPage();
-  await page.route('**/*', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><meta charset="utf-8"><body></body>' }));
+  await page.route('**/*', (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><meta charset="utf-8"><body></body>' }),
+  );
   page.on('dialog', (dialog) => {
     dialogs.push(dialog.message());
     void dialog.dismiss().catch(() => undefined);
@@ -90,7 +103,9 @@ describe('richtext links in Chromium', () => {
     const urls = await page.evaluate((html) => {
       const div = document.createElement('div');
       div.innerHTML = html;
-      return [...div.querySelectorAll('a[href], img[src]')].map((e) => (e instanceof HTMLAnchorElement ? e.href : (e as HTMLImageElement).src));
+      return [...div.querySelectorAll('a[href], img[src]')].map((e) =>
+        e instanceof HTMLAnchorElement ? e.href : (e as HTMLImageElement).src,
+      );
     }, html);
     expect(urls.length).toBeGreaterThan(0);
     expect(urls.filter((url) => !/^(?:https?|mailto):/.test(url))).toEqual([]);

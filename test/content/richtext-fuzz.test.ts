@@ -12,7 +12,9 @@ describe('richtext link targets, fuzzed', () => {
   it('the generator spells script URLs a browser resolves as such', () => {
     // Guards the property below against a generator that only makes harmless text.
     const urls = fc.sample(scriptUrl, { numRuns: 300, seed: 20 });
-    const scripts = urls.filter((u) => emittedUrls(`<a href="${u.replace(/"/g, '&quot;')}">x</a>`).some((e) => /^(?:javascript|vbscript|data):/.test(e.resolved ?? '')));
+    const scripts = urls.filter((u) =>
+      emittedUrls(`<a href="${u.replace(/"/g, '&quot;')}">x</a>`).some((e) => /^(?:javascript|vbscript|data):/.test(e.resolved ?? '')),
+    );
     expect(scripts.length).toBeGreaterThan(urls.length * 0.8);
   });
 
@@ -26,7 +28,32 @@ describe('richtext link targets, fuzzed', () => {
   });
 
   it('emits no unsafe URL for arbitrary text around a link either', () => {
-    const noise = fc.string({ unit: fc.constantFrom('&', '#', ';', 'x', '1', ':', 'j', 'a', '\t', '\n', ' ', '<', '>', '(', ')', '[', ']', '!', '"', '\\', '\x00', 'colon') });
+    const noise = fc.string({
+      unit: fc.constantFrom(
+        '&',
+        '#',
+        ';',
+        'x',
+        '1',
+        ':',
+        'j',
+        'a',
+        '\t',
+        '\n',
+        ' ',
+        '<',
+        '>',
+        '(',
+        ')',
+        '[',
+        ']',
+        '!',
+        '"',
+        '\\',
+        '\x00',
+        'colon',
+      ),
+    });
     fc.assert(
       fc.property(noise, scriptUrl, noise, (before, url, after) => {
         expect(unsafeUrls(renderRichtext(`[t](${before}${url}${after})`))).toEqual([]);

@@ -33,7 +33,9 @@ describe('richtext link targets', () => {
   });
 
   it('still escapes raw HTML, including links written as HTML', () => {
-    const html = renderRichtext('<a href="javascript:alert(1)">x</a> <img src=x onerror=alert(1)>\n\n<iframe src="javascript:alert(1)"></iframe>');
+    const html = renderRichtext(
+      '<a href="javascript:alert(1)">x</a> <img src=x onerror=alert(1)>\n\n<iframe src="javascript:alert(1)"></iframe>',
+    );
     expect(emittedUrls(html)).toEqual([]);
     expect(html).not.toMatch(/<(?:a|img|iframe)\b/);
   });

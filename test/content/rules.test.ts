@@ -59,9 +59,20 @@ tokens:
       { file: 'p/project.yaml', line: 1, field: 'id', message: expect.stringMatching(/^project id 'bad id' is not valid/) },
       { file: 'p/project.yaml', line: 2, field: 'default_locale', message: "default_locale 'fr' is not in locales [en, de]" },
       { file: 'p/project.yaml', line: 4, field: 'public', message: 'expected true or false, got "sometimes"' },
-      { file: 'p/project.yaml', line: 5, field: 'colour', message: "unknown key 'colour'; project.yaml keys are id, name, description, default_locale, locales, public, dialect, tokens, strict" },
-      { file: 'p/project.yaml', line: 8, field: 'tokens', message: "token 'a': sha256 must be 64 hex digits (make one with 'cqa token create'), got 1234" },
-      { file: 'p/project.yaml', line: 11, field: 'tokens', message: "token 'b': unknown scope \"write\"; scopes are read, drafts" },
+      {
+        file: 'p/project.yaml',
+        line: 5,
+        field: 'colour',
+        message:
+          "unknown key 'colour'; project.yaml keys are id, name, description, default_locale, locales, public, dialect, tokens, strict",
+      },
+      {
+        file: 'p/project.yaml',
+        line: 8,
+        field: 'tokens',
+        message: "token 'a': sha256 must be 64 hex digits (make one with 'cqa token create'), got 1234",
+      },
+      { file: 'p/project.yaml', line: 11, field: 'tokens', message: 'token \'b\': unknown scope "write"; scopes are read, drafts' },
       { file: 'p/project.yaml', line: 12, field: 'tokens', message: "token 3: needs a 'name' (text)" },
     ]);
   });
@@ -80,7 +91,10 @@ describe('content root', () => {
     const r = await load({});
     const { loadContent } = await import('../../src/node/content/load.js');
     const inner = await loadContent(`${r.root}/p`);
-    expect(inner.issues[0]).toEqual({ file: 'project.yaml', message: expect.stringMatching(/^this is a project folder, but a content folder is expected/) });
+    expect(inner.issues[0]).toEqual({
+      file: 'project.yaml',
+      message: expect.stringMatching(/^this is a project folder, but a content folder is expected/),
+    });
   });
 });
 
@@ -94,7 +108,11 @@ describe('identifiers and reserved names', () => {
     });
     expect(r.issues).toEqual([
       { file: 'p/bad.slug/', message: expect.stringMatching(/^collection slug 'bad.slug' is not valid/) },
-      { file: 'p/posts/-dash.md', field: 'id', message: expect.stringMatching(/^entry id '-dash' is not valid: .*; it comes from the file name: rename the file or set 'id:'$/) },
+      {
+        file: 'p/posts/-dash.md',
+        field: 'id',
+        message: expect.stringMatching(/^entry id '-dash' is not valid: .*; it comes from the file name: rename the file or set 'id:'$/),
+      },
       { file: 'p/posts/ok.md', line: 2, field: 'id', message: expect.stringMatching(/^entry id 'has space' is not valid/) },
       { file: 'p/project-media/', message: "'project-media' is reserved for the media list; rename the folder" },
     ]);
@@ -113,13 +131,20 @@ describe('identifiers and reserved names', () => {
     expect(r.issues).toEqual([]);
     expect(collection(r, 'posts').entries.map((e) => e.id)).toEqual(['a', 'b']);
     expect(project(r).collections.map((c) => c.slug)).toEqual(['posts']);
-    expect(r.warnings).toEqual([{ file: 'p/posts/notes.txt', message: 'ignored: not an entry file (entries are .md, .markdown, .yaml, .yml or .json)' }]);
+    expect(r.warnings).toEqual([
+      { file: 'p/posts/notes.txt', message: 'ignored: not an entry file (entries are .md, .markdown, .yaml, .yml or .json)' },
+    ]);
   });
 
   it('rejects field names that a query could not name', async () => {
     const r = await load({ 'p/posts/a.yaml': 'ok: 1\n"a b": 2\n' });
     expect(r.issues).toEqual([
-      { file: 'p/posts/a.yaml', line: 2, field: 'a b', message: "'a b' is not a valid field name: use a letter or _ first, then letters, digits, _ or - (at most 64)" },
+      {
+        file: 'p/posts/a.yaml',
+        line: 2,
+        field: 'a b',
+        message: "'a b' is not a valid field name: use a letter or _ first, then letters, digits, _ or - (at most 64)",
+      },
     ]);
     expect(collection(r, 'posts').fields.map((f) => f.name)).toEqual(['ok']);
   });
@@ -135,7 +160,12 @@ describe('entries: locale, draft, timestamps', () => {
       'p/posts/bad.yaml': 'locale: fr\n',
     });
     expect(r.issues).toEqual([
-      { file: 'p/posts/bad.yaml', line: 1, field: 'locale', message: "unknown locale \"fr\": project 'p' has locales en, de (add it to locales in project.yaml)" },
+      {
+        file: 'p/posts/bad.yaml',
+        line: 1,
+        field: 'locale',
+        message: 'unknown locale "fr": project \'p\' has locales en, de (add it to locales in project.yaml)',
+      },
     ]);
     const locales = Object.fromEntries(collection(r, 'posts').entries.map((e) => [e.id, e.locale]));
     // bad.yaml is reported and kept with the default locale
@@ -152,7 +182,12 @@ describe('entries: locale, draft, timestamps', () => {
     });
     const mtime = MTIME.toISOString();
     expect(r.issues).toEqual([
-      { file: 'p/posts/bad.yaml', line: 1, field: 'created_at', message: 'expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "yesterday"' },
+      {
+        file: 'p/posts/bad.yaml',
+        line: 1,
+        field: 'created_at',
+        message: 'expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "yesterday"',
+      },
       { file: 'p/posts/bad.yaml', line: 2, field: 'draft', message: 'expected true or false, got "no"' },
     ]);
     const pick = (id: string) => {
@@ -168,7 +203,10 @@ describe('entries: locale, draft, timestamps', () => {
   it('keeps drafts in the model, and treats them as published with drafts: true', async () => {
     const tree = { 'p/posts/a.yaml': 'draft: true\n', 'p/posts/b.yaml': 'x: 1\n' };
     const normal = await load(tree);
-    expect(collection(normal, 'posts').entries.map((e) => [e.id, e.draft])).toEqual([['a', true], ['b', false]]);
+    expect(collection(normal, 'posts').entries.map((e) => [e.id, e.draft])).toEqual([
+      ['a', true],
+      ['b', false],
+    ]);
     const drafts = await load(tree, { drafts: true });
     expect(entry(drafts, 'posts', 'a')).toMatchObject({ draft: false, published_at: MTIME.toISOString() });
   });

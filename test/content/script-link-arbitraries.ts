@@ -23,7 +23,9 @@ const spelledChar = (c: string): fc.Arbitrary<string> =>
 const ignorable = fc.constantFrom('', '', '', '\t', '&Tab;', '&#9;', '&#x09;', '&NewLine;', '&#10;', '&#x0a;', '&#13;', '&#x0D;');
 
 /** What the URL parser trims before a URL: C0 controls and spaces, mostly as references. */
-const leading = fc.array(fc.constantFrom('&#32;', '&#x20;', '&#1;', '&#x1F;', '&#x7;', '&Tab;', '&NewLine;', '\x01', ' '), { maxLength: 3 }).map((a) => a.join(''));
+const leading = fc
+  .array(fc.constantFrom('&#32;', '&#x20;', '&#1;', '&#x1F;', '&#x7;', '&Tab;', '&NewLine;', '\x01', ' '), { maxLength: 3 })
+  .map((a) => a.join(''));
 
 const PAYLOADS: Record<string, string> = {
   javascript: 'alert(1)',
@@ -32,11 +34,13 @@ const PAYLOADS: Record<string, string> = {
 };
 
 /** A destination that a browser resolves to a javascript:, vbscript: or data: URL (most of the time). */
-export const scriptUrl: fc.Arbitrary<string> = fc.constantFrom('javascript', 'vbscript', 'data').chain((scheme) =>
-  fc
-    .tuple(leading, fc.tuple(...[...`${scheme}:`].map((c) => fc.tuple(spelledChar(c), ignorable).map(([a, b]) => a + b))))
-    .map(([lead, chars]) => lead + chars.join('') + PAYLOADS[scheme]),
-);
+export const scriptUrl: fc.Arbitrary<string> = fc
+  .constantFrom('javascript', 'vbscript', 'data')
+  .chain((scheme) =>
+    fc
+      .tuple(leading, fc.tuple(...[...`${scheme}:`].map((c) => fc.tuple(spelledChar(c), ignorable).map(([a, b]) => a + b))))
+      .map(([lead, chars]) => lead + chars.join('') + PAYLOADS[scheme]),
+  );
 
 /** `url` in each Markdown form that emits a URL: inline, angle, titled, reference, image, image in link, autolink. */
 export const inMarkdown = (url: string): fc.Arbitrary<string> =>

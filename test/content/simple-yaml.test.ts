@@ -39,32 +39,171 @@ function yamlTexts(dir: string): string[] {
 
 const SAMPLE = yamlTexts('content');
 
-const KEYS = ['k'.repeat(1000), 'k'.repeat(1025), 'k\u00a0', '\u00a0k', 'hero.png', 'posts/a.png', '1.5', '0x1', 'a.', 'a', 'b', 'title', 'key-1', '_x', 'A', '1', 'null', 'True', '__proto__', 'a b', '"q"', "'q'", 'x.y', 'on', '-a', 'constructor', '? a', 'a:b', '&x a', '[a]'];
-const SCALARS = [
-  'a', 'hello world', 'x y  z', '1', '-1', '0', '-0', '007', '1.5', '-0.5', '1.', '1e3', '.5', '0x1F', '0o17', '+1', '~', 'null', 'Null', 'nUll',
-  'true', 'False', 'TRUE', 'yes', 'no', '2021-03-01', '2023-01-30T16:00:00Z', '12:30', 'http://x.y/z', 'C#', 'a #b', 'a#b', 'a: b', 'a:', ':a', '-a',
-  '- a', '--', '---', '?x', '*x', '&x', '!x', '!!str 1', '%x', '@x', '`x', '"q"', "'q'", '"a\\"b"', '"a\\nb"', "'it''s'", '"x" y', "'x'y", '"a # b"',
-  '"unclosed', '[a, b]', '[]', '{}', '{ a: 1 }', '{a: 1, a: 2}', '{a:1}', '[a, [b]]', '[a,]', '[a, , b]', '[ "x, y", z ]', "['a''b', c]", '{ a: [1] }',
-  '[a] x', '[a] # c', '{ b: c } #', '#c', '.inf', '-.inf', '.NaN', '12345678901234567890', '1_000', '0.1234567890123456789', 'é ü', '🙂', '|', '>',
-  '|-', '>-', '|+', '|2', '| # c', 'a\tb', 'a  ', '', '…', 'a \\ b', "'multi", '[a,', '{ a: b', '"a\\u00e9"',
-  'a\u00a0', '\u00a0a', 'a\u00a0#b', 'x\u3000y', 'a:\u00a0b', '[\u00a0x ]', 'x\u0085y', 'x\u0080y', 'x\ufffey', '-\u00a0x', `${'v'.repeat(1030)}`,
+const KEYS = [
+  'k'.repeat(1000),
+  'k'.repeat(1025),
+  'k\u00a0',
+  '\u00a0k',
+  'hero.png',
+  'posts/a.png',
+  '1.5',
+  '0x1',
+  'a.',
+  'a',
+  'b',
+  'title',
+  'key-1',
+  '_x',
+  'A',
+  '1',
+  'null',
+  'True',
+  '__proto__',
+  'a b',
+  '"q"',
+  "'q'",
+  'x.y',
+  'on',
+  '-a',
+  'constructor',
+  '? a',
+  'a:b',
+  '&x a',
+  '[a]',
 ];
-const key = fc.oneof({ arbitrary: fc.constantFrom('a', 'b', 'title', 'key-1', '_x', 'A'), weight: 6 }, { arbitrary: fc.constantFrom(...KEYS), weight: 1 });
-const scalar = fc.oneof({ arbitrary: fc.constantFrom('a', 'hello world', '1', '1.5', 'true', '~', '"q"', "'q'", '[a, b]', '{ a: 1, b: [c] }'), weight: 3 }, { arbitrary: fc.constantFrom(...SCALARS), weight: 1 });
+const SCALARS = [
+  'a',
+  'hello world',
+  'x y  z',
+  '1',
+  '-1',
+  '0',
+  '-0',
+  '007',
+  '1.5',
+  '-0.5',
+  '1.',
+  '1e3',
+  '.5',
+  '0x1F',
+  '0o17',
+  '+1',
+  '~',
+  'null',
+  'Null',
+  'nUll',
+  'true',
+  'False',
+  'TRUE',
+  'yes',
+  'no',
+  '2021-03-01',
+  '2023-01-30T16:00:00Z',
+  '12:30',
+  'http://x.y/z',
+  'C#',
+  'a #b',
+  'a#b',
+  'a: b',
+  'a:',
+  ':a',
+  '-a',
+  '- a',
+  '--',
+  '---',
+  '?x',
+  '*x',
+  '&x',
+  '!x',
+  '!!str 1',
+  '%x',
+  '@x',
+  '`x',
+  '"q"',
+  "'q'",
+  '"a\\"b"',
+  '"a\\nb"',
+  "'it''s'",
+  '"x" y',
+  "'x'y",
+  '"a # b"',
+  '"unclosed',
+  '[a, b]',
+  '[]',
+  '{}',
+  '{ a: 1 }',
+  '{a: 1, a: 2}',
+  '{a:1}',
+  '[a, [b]]',
+  '[a,]',
+  '[a, , b]',
+  '[ "x, y", z ]',
+  "['a''b', c]",
+  '{ a: [1] }',
+  '[a] x',
+  '[a] # c',
+  '{ b: c } #',
+  '#c',
+  '.inf',
+  '-.inf',
+  '.NaN',
+  '12345678901234567890',
+  '1_000',
+  '0.1234567890123456789',
+  'é ü',
+  '🙂',
+  '|',
+  '>',
+  '|-',
+  '>-',
+  '|+',
+  '|2',
+  '| # c',
+  'a\tb',
+  'a  ',
+  '',
+  '…',
+  'a \\ b',
+  "'multi",
+  '[a,',
+  '{ a: b',
+  '"a\\u00e9"',
+  'a\u00a0',
+  '\u00a0a',
+  'a\u00a0#b',
+  'x\u3000y',
+  'a:\u00a0b',
+  '[\u00a0x ]',
+  'x\u0085y',
+  'x\u0080y',
+  'x\ufffey',
+  '-\u00a0x',
+  `${'v'.repeat(1030)}`,
+];
+const key = fc.oneof(
+  { arbitrary: fc.constantFrom('a', 'b', 'title', 'key-1', '_x', 'A'), weight: 6 },
+  { arbitrary: fc.constantFrom(...KEYS), weight: 1 },
+);
+const scalar = fc.oneof(
+  { arbitrary: fc.constantFrom('a', 'hello world', '1', '1.5', 'true', '~', '"q"', "'q'", '[a, b]', '{ a: 1, b: [c] }'), weight: 3 },
+  { arbitrary: fc.constantFrom(...SCALARS), weight: 1 },
+);
 const INDENTS = ['', '', '', '', '', '  ', '  ', '  ', '    ', ' ', '   ', '\u00a0', ' \u00a0'];
 const LINE_SHAPES: fc.Arbitrary<string>[] = [
   fc.tuple(fc.constantFrom(...INDENTS), key, fc.constantFrom(': ', ': ', ':  ', ':', ' : '), scalar).map((p) => p.join('')),
   fc.tuple(fc.constantFrom(...INDENTS), key).map(([i, k]) => `${i}${k}:`),
   fc.tuple(fc.constantFrom(...INDENTS), fc.constantFrom('- ', '- ', '-  ', '-'), scalar).map((p) => p.join('')),
   fc.tuple(fc.constantFrom(...INDENTS), fc.constantFrom('- ', '-   '), key, scalar).map(([i, d, k, v]) => `${i}${d}${k}: ${v}`),
-  fc.tuple(fc.constantFrom(...INDENTS), fc.constantFrom('text', 'more text', '# not a comment', '', 'a: b', '- x', '  deeper', 'trailing ')).map((p) => p.join('')),
+  fc
+    .tuple(fc.constantFrom(...INDENTS), fc.constantFrom('text', 'more text', '# not a comment', '', 'a: b', '- x', '  deeper', 'trailing '))
+    .map((p) => p.join('')),
   fc.constantFrom('', '', '# comment', '  # indented comment', '   ', '---', '...', '%YAML 1.2', '\r', '\t'),
 ];
 
 /** A text of lines drawn from YAML's usual shapes, right or wrong. */
-const lineSoup = fc.array(fc.oneof(...LINE_SHAPES), { minLength: 1, maxLength: 14 }).chain((lines) =>
-  fc.constantFrom('', '\n', '\n\n').map((end) => lines.join('\n') + end),
-);
+const lineSoup = fc
+  .array(fc.oneof(...LINE_SHAPES), { minLength: 1, maxLength: 14 })
+  .chain((lines) => fc.constantFrom('', '\n', '\n\n').map((end) => lines.join('\n') + end));
 
 // A tree of mappings, lists, scalars and block scalars, written with a random indentation and
 // comments and blank lines between: mostly right, often not.
@@ -76,7 +215,12 @@ const { node } = fc.letrec<{ node: Node }>((tie) => ({
     { arbitrary: scalar.map((s) => ({ s })), weight: 3 },
     { arbitrary: fc.array(fc.tuple(key, tie('node')), { minLength: 1, maxLength: 4 }).map((m) => ({ m })), weight: 2 },
     { arbitrary: fc.array(tie('node'), { minLength: 1, maxLength: 3 }).map((q) => ({ q })), weight: 1 },
-    { arbitrary: fc.tuple(fc.constantFrom('|', '|-', '>', '>-', '|+', '>2'), fc.array(fc.constantFrom(...BLOCK_LINES), { minLength: 1, maxLength: 5 })).map((b) => ({ b })), weight: 1 },
+    {
+      arbitrary: fc
+        .tuple(fc.constantFrom('|', '|-', '>', '>-', '|+', '>2'), fc.array(fc.constantFrom(...BLOCK_LINES), { minLength: 1, maxLength: 5 }))
+        .map((b) => ({ b })),
+      weight: 1,
+    },
   ),
 }));
 
@@ -113,11 +257,45 @@ const tree = fc
   });
 
 /** A sample file with a few characters that matter to YAML put in or taken out. */
-const TRICKY = ['\u00a0', '\u3000', ' ', '  ', ':', ': ', '#', ' #', '-', '- ', '\n', '\n  ', '"', "'", '|', '>', '[', ']', '{', '}', ',', '&', '*', '!', '0', '.', 'e', '~', '\\', '\t'];
+const TRICKY = [
+  '\u00a0',
+  '\u3000',
+  ' ',
+  '  ',
+  ':',
+  ': ',
+  '#',
+  ' #',
+  '-',
+  '- ',
+  '\n',
+  '\n  ',
+  '"',
+  "'",
+  '|',
+  '>',
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  '&',
+  '*',
+  '!',
+  '0',
+  '.',
+  'e',
+  '~',
+  '\\',
+  '\t',
+];
 const mutated = fc
   .tuple(
     fc.constantFrom(...SAMPLE),
-    fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.nat({ max: 3 }), fc.constantFrom(...TRICKY)), { minLength: 1, maxLength: 3 }),
+    fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.nat({ max: 3 }), fc.constantFrom(...TRICKY)), {
+      minLength: 1,
+      maxLength: 3,
+    }),
   )
   .map(([text, edits]) => {
     let out = text;
@@ -156,7 +334,16 @@ describe('the fast path of YAML parsing (simple-yaml.ts)', () => {
   });
 
   it('leaves anything with an error or a check to the yaml package', () => {
-    for (const text of ['a: 1\na: 2\n', 'a: &x 1\nb: *x\n', 'a: [#fff, #000]\n', 'a: "x\\ny"\n', 'a: !!str 1\n', 'a:\n  b: 1\n c: 2\n', '- a\n- b\n', 'a: b: c\n']) {
+    for (const text of [
+      'a: 1\na: 2\n',
+      'a: &x 1\nb: *x\n',
+      'a: [#fff, #000]\n',
+      'a: "x\\ny"\n',
+      'a: !!str 1\n',
+      'a:\n  b: 1\n c: 2\n',
+      '- a\n- b\n',
+      'a: b: c\n',
+    ]) {
       expect(parseSimpleYaml(text), text).toBeUndefined();
     }
   });

@@ -12,13 +12,17 @@ import { createSnapshot } from '../../src/core/snapshot/create.js';
 import type { Snapshot } from '../../src/core/model/types.js';
 import { writeTree } from './helpers.js';
 
-const compiled = (): Promise<{ loadSnapshotIsolated: typeof LoadSnapshot }> =>
-  import(pathToFileURL(resolve('lib/node/load-path.js')).href);
+const compiled = (): Promise<{ loadSnapshotIsolated: typeof LoadSnapshot }> => import(pathToFileURL(resolve('lib/node/load-path.js')).href);
 
 /** Limits of zero: the child process even for a small tree (which otherwise loads in this thread). */
 const always = { inThreadUpTo: { files: 0, bytes: 0 } };
 
-function expectSameAnswers(isolated: Snapshot | undefined, root: string, model: Parameters<typeof createSnapshot>[0], baseUrl?: string): void {
+function expectSameAnswers(
+  isolated: Snapshot | undefined,
+  root: string,
+  model: Parameters<typeof createSnapshot>[0],
+  baseUrl?: string,
+): void {
   const here = createSnapshot(model, { compact: true, ...(baseUrl ? { baseUrl } : {}) });
   expect(isolated, root).toBeDefined();
   expect(isolated!.hash).toBe(here.hash);
@@ -66,7 +70,10 @@ describe('loadSnapshotIsolated', () => {
   // What a crash, an uncaught error and V8 running out of heap look like to the server: each must
   // end the call with a sentence saying so, never leave it waiting. (NODE_OPTIONS reaches the child.)
   it.each([
-    ['process.kill(process.pid, "SIGKILL")', /^the content loader stopped unexpectedly \(killed by SIGKILL, perhaps by the system for want of memory\)$/],
+    [
+      'process.kill(process.pid, "SIGKILL")',
+      /^the content loader stopped unexpectedly \(killed by SIGKILL, perhaps by the system for want of memory\)$/,
+    ],
     ['throw new Error("disk on fire")', /^the content loader stopped unexpectedly \(exit code 1\): Error: disk on fire$/],
     [
       'process.stderr.write("\\nFATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory\\n"); process.exit(134)',

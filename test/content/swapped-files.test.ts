@@ -26,21 +26,20 @@ function outsideFile(name: string, text: string): string {
   return file;
 }
 
-
 /**
  * Another process that swaps `rel` between the real file and a link to `secret`, by atomic
  * renames, until killed (at most 20 s).
  */
 async function startSwapper(root: string, rel: string, secret: string): Promise<ChildProcess> {
-    const spare = join(root, '_spare'); // not content: folders named _… are never listed
-    mkdirSync(spare);
-    // Another process swaps p/posts/e7.yaml between the real file and a link to the secret, by
-    // atomic renames, for as long as this test loads.
-    const swapper = spawn(
-      process.execPath,
-      [
-        '-e',
-        `const fs = require('node:fs'); const [entry, spare, secret] = process.argv.slice(1);
+  const spare = join(root, '_spare'); // not content: folders named _… are never listed
+  mkdirSync(spare);
+  // Another process swaps p/posts/e7.yaml between the real file and a link to the secret, by
+  // atomic renames, for as long as this test loads.
+  const swapper = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const fs = require('node:fs'); const [entry, spare, secret] = process.argv.slice(1);
          fs.writeFileSync(spare + '/file', 'title: E7\\n');
          process.stdout.write('ready\\n');
          for (const end = Date.now() + 20000; Date.now() < end; ) {
@@ -50,13 +49,13 @@ async function startSwapper(root: string, rel: string, secret: string): Promise<
            fs.writeFileSync(spare + '/file', 'title: E7\\n');
            fs.renameSync(spare + '/file', entry);
          }`,
-        join(root, rel),
-        spare,
-        secret,
-      ],
-      { stdio: ['ignore', 'pipe', 'ignore'] },
-    );
-    await new Promise((ready) => swapper.stdout.once('data', ready));
+      join(root, rel),
+      spare,
+      secret,
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  await new Promise((ready) => swapper.stdout.once('data', ready));
   return swapper;
 }
 
@@ -86,9 +85,14 @@ describe('a file listed as a regular file but a link when it is read', () => {
   });
 
   it('refuses a listed link that now leads somewhere other than its listed target (project.yaml with its tokens)', () => {
-    const root = writeTree({ 'p/project.yaml': `id: p\ntokens: [{ name: t, token: ${SECRET}, scopes: [read] }]\n`, 'p/posts/b.yaml': 'title: B\n' });
+    const root = writeTree({
+      'p/project.yaml': `id: p\ntokens: [{ name: t, token: ${SECRET}, scopes: [read] }]\n`,
+      'p/posts/b.yaml': 'title: B\n',
+    });
     symlinkSync('../project.yaml', join(root, 'p/posts/a.yaml'));
-    expect(() => readContentText({ abs: join(root, 'p/posts/a.yaml'), rel: 'p/posts/a.yaml', target: 'p/posts/b.yaml' })).toThrow(/changed while it was read/);
+    expect(() => readContentText({ abs: join(root, 'p/posts/a.yaml'), rel: 'p/posts/a.yaml', target: 'p/posts/b.yaml' })).toThrow(
+      /changed while it was read/,
+    );
     // The link as listed still reads.
     rmSync(join(root, 'p/posts/a.yaml'));
     symlinkSync('b.yaml', join(root, 'p/posts/a.yaml'));
@@ -101,7 +105,9 @@ describe('a file listed as a regular file but a link when it is read', () => {
     const root = writeTree({ 'p/media/x.png': PNG_1x1 });
     rmSync(join(root, 'p/media/x.png'));
     symlinkSync(image, join(root, 'p/media/x.png'));
-    await expect(readDimensions({ abs: join(root, 'p/media/x.png'), rel: 'p/media/x.png' }, 'image/png', PNG_1x1.length)).rejects.toThrow(/changed while it was read/);
+    await expect(readDimensions({ abs: join(root, 'p/media/x.png'), rel: 'p/media/x.png' }, 'image/png', PNG_1x1.length)).rejects.toThrow(
+      /changed while it was read/,
+    );
   });
 });
 

@@ -23,7 +23,11 @@ describe('translations: true', () => {
     });
     expect(r.issues).toEqual([]);
     const posts = project(r).collections[0]!;
-    expect(posts.fields.map((f) => [f.name, f.type])).toEqual([['title', 'text'], ['body', 'markdown'], ['translations', 'json']]);
+    expect(posts.fields.map((f) => [f.name, f.type])).toEqual([
+      ['title', 'text'],
+      ['body', 'markdown'],
+      ['translations', 'json'],
+    ]);
     const of = (id: string) => posts.entries.find((e) => e.id === id)!.values.translations;
     expect(of('hello')).toEqual({ de: 'hello.de', fr: 'hello.fr' });
     expect(Object.keys(of('hello') as object)).toEqual(['de', 'fr']);
@@ -43,9 +47,15 @@ describe('translations: true', () => {
       'p/posts/solo.md': md('Solo'),
     });
     const handler = createHandler(await buildSnapshot({ content: root }));
-    const get = async (q: string) => (await (await handler(new Request(`http://x/api/p/posts${q}`, { headers: { accept: 'application/json' } }))).json()) as { data: unknown };
+    const get = async (q: string) =>
+      (await (await handler(new Request(`http://x/api/p/posts${q}`, { headers: { accept: 'application/json' } }))).json()) as {
+        data: unknown;
+      };
     expect(await get('/hello?fields=translations')).toEqual({ data: { id: 'hello', locale: 'en', translations: { de: 'hello.de' } } });
-    expect(((await get('?where[translations][not_null]&fields=id&sort=id')).data as { id: string }[]).map((e) => e.id)).toEqual(['hello', 'hello.de']);
+    expect(((await get('?where[translations][not_null]&fields=id&sort=id')).data as { id: string }[]).map((e) => e.id)).toEqual([
+      'hello',
+      'hello.de',
+    ]);
   });
 
   it('in an elmapi project: an ordinary json field, JSON-encoded as that dialect sends json fields', async () => {
@@ -67,16 +77,36 @@ describe('translations: true', () => {
   });
 
   it.each([
-    ['translations: yes', { 'p/posts/_collection.yaml': 'translations: yes\n' }, { file: 'p/posts/_collection.yaml', line: 1, field: 'translations', message: 'translations must be true or false (true: each entry names its locale variants, hello.de for hello), got "yes"' }],
+    [
+      'translations: yes',
+      { 'p/posts/_collection.yaml': 'translations: yes\n' },
+      {
+        file: 'p/posts/_collection.yaml',
+        line: 1,
+        field: 'translations',
+        message: 'translations must be true or false (true: each entry names its locale variants, hello.de for hello), got "yes"',
+      },
+    ],
     [
       'a schema field named translations',
       { 'p/posts/_collection.yaml': 'translations: true\nfields:\n  translations: text\n' },
-      { file: 'p/posts/_collection.yaml', line: 1, field: 'translations', message: "translations: true adds the field 'translations', but the schema has a field 'translations' already: rename that field" },
+      {
+        file: 'p/posts/_collection.yaml',
+        line: 1,
+        field: 'translations',
+        message: "translations: true adds the field 'translations', but the schema has a field 'translations' already: rename that field",
+      },
     ],
     [
       'translations written in an entry',
       { 'p/posts/_collection.yaml': 'translations: true\n', 'p/posts/a.md': md('A', 'translations: { de: x }\n') },
-      { file: 'p/posts/a.md', line: 3, field: 'translations', message: "'translations' is the list of this entry's locale variants (translations: true in p/posts/_collection.yaml): remove it from the file" },
+      {
+        file: 'p/posts/a.md',
+        line: 3,
+        field: 'translations',
+        message:
+          "'translations' is the list of this entry's locale variants (translations: true in p/posts/_collection.yaml): remove it from the file",
+      },
     ],
   ])('%s: an error naming the file, line and fix', async (_, tree, issue) => {
     const r = await load(tree);

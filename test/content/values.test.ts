@@ -169,17 +169,33 @@ describe('an unquoted colour', () => {
       'p/themes/same-line.yaml': 'title: S\naccent: #000\n',
     });
     expect(r.issues).toEqual([
-      { file: 'p/themes/dark.md', line: 3, field: 'accent', message: `required field is empty: ${hint('accent', '#ff8800').replace('no value: ', '')}` },
-      { file: 'p/themes/same-line.yaml', line: 2, field: 'accent', message: `required field is empty: ${hint('accent', '#000').replace('no value: ', '')}` },
+      {
+        file: 'p/themes/dark.md',
+        line: 3,
+        field: 'accent',
+        message: `required field is empty: ${hint('accent', '#ff8800').replace('no value: ', '')}`,
+      },
+      {
+        file: 'p/themes/same-line.yaml',
+        line: 2,
+        field: 'accent',
+        message: `required field is empty: ${hint('accent', '#000').replace('no value: ', '')}`,
+      },
     ]);
     expect(r.warnings).toEqual([
-      { file: 'p/themes/light.yaml', line: 3, field: 'shade', message: `no value: '#eee  # grey' after 'shade:' is a YAML comment; quote the value (shade: "#eee"  # grey) or remove the comment` },
+      {
+        file: 'p/themes/light.yaml',
+        line: 3,
+        field: 'shade',
+        message: `no value: '#eee  # grey' after 'shade:' is a YAML comment; quote the value (shade: "#eee"  # grey) or remove the comment`,
+      },
     ]);
   });
 
   it('a colour in a flow list or mapping: the parse error says to quote it, on its line', async () => {
     const schema = 'fields:\n  colors: { type: color, multiple: true }\n  meta: json\n  title: text\n';
-    const quote = (word: string, where: string, line: string) => `broken YAML: '${word}' in a ${where} starts a YAML comment, which takes the rest of the line; quote the value (${line})`;
+    const quote = (word: string, where: string, line: string) =>
+      `broken YAML: '${word}' in a ${where} starts a YAML comment, which takes the rest of the line; quote the value (${line})`;
     const r = await load({
       'p/themes/_collection.yaml': schema,
       'p/themes/a.md': '---\ntitle: A\ncolors: [#fff, #000]\n---\nBody\n',

@@ -62,7 +62,7 @@ describe('broken YAML: one message per mistake, on its line, with a hint and a f
       'p/posts/a.yaml',
       'title: Hello: World\n',
       1,
-      'broken YAML: \': \' inside the value of \'title\' would start a mapping: quote the value (title: "Hello: World")',
+      "broken YAML: ': ' inside the value of 'title' would start a mapping: quote the value (title: \"Hello: World\")",
       '  > 1 | title: Hello: World\n      |             ^',
     ],
     [
@@ -96,16 +96,61 @@ describe('broken YAML: one message per mistake, on its line, with a hint and a f
 
   // Variants of the classes above, each with its message (the lines as the mistake is).
   it.each([
-    ['a key of a list item indented one space short', 'authors:\n  - name: A\n    role: x\n  - name: B\n   role: y\n', 5, "broken YAML: this line is indented under 'name:' (line 4), which already has a value: start it in the column of 'name' to make it a key of its own, or leave nothing after 'name:' to nest it"],
-    ['a nested key between two levels', 'a:\n  b:\n    c: 1\n   d: 2\n', 4, 'broken YAML: this line is indented 3 spaces, which lines up with no line above it (those are at 0, 2, 4): indent it like the lines it belongs with (4 to continue the list or mapping above, 2 for the level before)'],
-    ['a block text line indented too little', 'x: |\n  text\n more\ny: 1\n', 3, 'broken YAML: this line is indented 1 space, which lines up with no line above it (those are at 0, 2): indent it like the lines it belongs with (2 to continue the list or mapping above, 0 for the level before)'],
-    ['no space after the colon', 'title: A\nsub:x\nz: 1\n', 2, "broken YAML: no space after ':' in 'sub:x': YAML needs one between a key and its value (sub: x)"],
+    [
+      'a key of a list item indented one space short',
+      'authors:\n  - name: A\n    role: x\n  - name: B\n   role: y\n',
+      5,
+      "broken YAML: this line is indented under 'name:' (line 4), which already has a value: start it in the column of 'name' to make it a key of its own, or leave nothing after 'name:' to nest it",
+    ],
+    [
+      'a nested key between two levels',
+      'a:\n  b:\n    c: 1\n   d: 2\n',
+      4,
+      'broken YAML: this line is indented 3 spaces, which lines up with no line above it (those are at 0, 2, 4): indent it like the lines it belongs with (4 to continue the list or mapping above, 2 for the level before)',
+    ],
+    [
+      'a block text line indented too little',
+      'x: |\n  text\n more\ny: 1\n',
+      3,
+      'broken YAML: this line is indented 1 space, which lines up with no line above it (those are at 0, 2): indent it like the lines it belongs with (2 to continue the list or mapping above, 0 for the level before)',
+    ],
+    [
+      'no space after the colon',
+      'title: A\nsub:x\nz: 1\n',
+      2,
+      "broken YAML: no space after ':' in 'sub:x': YAML needs one between a key and its value (sub: x)",
+    ],
     ['a closing bracket too many', 'title: A\ntags: [a, b]]\n', 2, "broken YAML: a ']' with no '[' open before it: remove it"],
-    ['a { never closed', 'title: A\nmeta: {a: 1, b: 2\nz: 1\n', 2, "broken YAML: the '{' opened here is not closed: add '}' at the end of the line (or quote the value if the '{' is text)"],
-    ["an apostrophe inside '…'", "title: 'it's here'\n", 1, 'broken YAML: a \' inside a \'…\' value ends it: write it twice (title: \'it\'\'s here\') or use double quotes (title: "it\'s here")'],
-    ['text after the closing quote', 'title: "a"b\n', 1, 'broken YAML: text after the closing " of the value of \'title\': put all of the value inside the quotes (title: "\\"a\\"b")'],
-    ['a tab before a key', 'title: A\n\ttags: x\n', 2, 'broken YAML: a tab indents this line; YAML indents with spaces only: replace the tab with spaces'],
-    ['a list item, then a key', '- a\nb: 1\n', 2, 'broken YAML: a list item (line 1) and a key (line 2) at the same indentation: a list and a mapping cannot mix; indent the list under a key, or make every line a key'],
+    [
+      'a { never closed',
+      'title: A\nmeta: {a: 1, b: 2\nz: 1\n',
+      2,
+      "broken YAML: the '{' opened here is not closed: add '}' at the end of the line (or quote the value if the '{' is text)",
+    ],
+    [
+      "an apostrophe inside '…'",
+      "title: 'it's here'\n",
+      1,
+      "broken YAML: a ' inside a '…' value ends it: write it twice (title: 'it''s here') or use double quotes (title: \"it's here\")",
+    ],
+    [
+      'text after the closing quote',
+      'title: "a"b\n',
+      1,
+      'broken YAML: text after the closing " of the value of \'title\': put all of the value inside the quotes (title: "\\"a\\"b")',
+    ],
+    [
+      'a tab before a key',
+      'title: A\n\ttags: x\n',
+      2,
+      'broken YAML: a tab indents this line; YAML indents with spaces only: replace the tab with spaces',
+    ],
+    [
+      'a list item, then a key',
+      '- a\nb: 1\n',
+      2,
+      'broken YAML: a list item (line 1) and a key (line 2) at the same indentation: a list and a mapping cannot mix; indent the list under a key, or make every line a key',
+    ],
   ])('%s', async (_, text, line, message) => {
     const r = await load({ 'p/posts/a.yaml': text });
     expect(r.issues.map((i) => [i.line, i.message])).toEqual([[line, message]]);
@@ -114,7 +159,7 @@ describe('broken YAML: one message per mistake, on its line, with a hint and a f
   it('two mistakes in one file: two messages, each on its line', async () => {
     const r = await load({ 'p/posts/a.yaml': 'title: Hello\n  sub: x\nok: 1\nmore:\n\tb: 2\n' });
     expect(r.issues.map((i) => [i.line, i.message.slice(0, 40)])).toEqual([
-      [2, "broken YAML: this line is indented under"],
+      [2, 'broken YAML: this line is indented under'],
       [5, 'broken YAML: a tab indents this line; YA'],
     ]);
   });
@@ -128,7 +173,11 @@ describe('broken YAML: one message per mistake, on its line, with a hint and a f
   it('a settings file (project.yaml) gets the same', async () => {
     const r = await load({ 'p/project.yaml': 'name: P\nlocales: [en, de\n' });
     expect(r.issues).toEqual([
-      expect.objectContaining({ file: 'p/project.yaml', line: 2, message: expect.stringMatching(/^broken YAML: the '\[' opened here is not closed/) }),
+      expect.objectContaining({
+        file: 'p/project.yaml',
+        line: 2,
+        message: expect.stringMatching(/^broken YAML: the '\[' opened here is not closed/),
+      }),
     ]);
   });
 });

@@ -8,7 +8,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const PAGES = ['README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync('docs')
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 const work = mkdtempSync(join(tmpdir(), 'cqa-docs-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -43,10 +48,13 @@ const shim = (name: string, body: string) => {
   chmodSync(join(shims, name), 0o755);
 };
 shim('cqa', `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(resolve('bin/cqa.js'))} "$@"`);
-shim('npx', `[ "$1" = cqa ] && { shift; exec ${JSON.stringify(join(shims, 'cqa'))} "$@"; }
+shim(
+  'npx',
+  `[ "$1" = cqa ] && { shift; exec ${JSON.stringify(join(shims, 'cqa'))} "$@"; }
 tool="$1"; shift
 [ -x ${JSON.stringify(resolve('node_modules/.bin'))}/"$tool" ] || { echo "npx: $tool is not a dependency of this repository" >&2; exit 127; }
-exec ${JSON.stringify(resolve('node_modules/.bin'))}/"$tool" "$@"`);
+exec ${JSON.stringify(resolve('node_modules/.bin'))}/"$tool" "$@"`,
+);
 
 const commands = PAGES.flatMap(blocks).filter((b) => b.info === 'sh' || b.info.startsWith('sh '));
 
@@ -77,7 +85,11 @@ function anchors(page: string): Set<string> {
   const out = new Set<string>();
   const text = readFileSync(page, 'utf8').replace(/^```[\s\S]*?^```/gm, '');
   for (const [, title] of text.matchAll(/^#{1,6} (.+)$/gm)) {
-    const base = title!.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const base = title!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     out.add(n === 0 ? base : `${base}-${n}`);
@@ -88,14 +100,17 @@ function anchors(page: string): Set<string> {
 describe('the links of the docs', () => {
   it.each(PAGES)('%s: every relative link and anchor resolves', (page) => {
     // Code blocks and inline code show Markdown, not links (security.md quotes attack links).
-    const text = readFileSync(page, 'utf8').replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
+    const text = readFileSync(page, 'utf8')
+      .replace(/^```[\s\S]*?^```/gm, '')
+      .replace(/`[^`\n]*`/g, '');
     const broken: string[] = [];
     for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
       if (/^[a-z]+:/i.test(target!)) continue; // https:, mailto:
       const [path, anchor] = target!.split('#') as [string, string | undefined];
       const file = path === '' ? page : join(dirname(page), path);
       if (!existsSync(file)) broken.push(`${target}: no file ${file}`);
-      else if (anchor !== undefined && file.endsWith('.md') && !anchors(file).has(anchor)) broken.push(`${target}: no heading #${anchor} in ${file}`);
+      else if (anchor !== undefined && file.endsWith('.md') && !anchors(file).has(anchor))
+        broken.push(`${target}: no heading #${anchor} in ${file}`);
     }
     expect(broken).toEqual([]);
   });

@@ -16,7 +16,11 @@ let server: RunningServer;
 
 beforeAll(async () => {
   const file = join(work, 'snapshot.json');
-  execFileSync(process.execPath, [join(ROOT, 'bin', 'cqa.js'), 'build', 'content', '--snapshot', file], { cwd: ROOT, stdio: 'pipe', timeout: 60_000 });
+  execFileSync(process.execPath, [join(ROOT, 'bin', 'cqa.js'), 'build', 'content', '--snapshot', file], {
+    cwd: ROOT,
+    stdio: 'pipe',
+    timeout: 60_000,
+  });
   const toml = docBlock('wrangler.toml');
   worker = await startWorker({
     code: await bundle(docBlock('worker.js')),

@@ -25,7 +25,8 @@ let client: Client;
 beforeAll(async () => {
   const snapshot = createSnapshot(makeModel(tempDir()));
   const media: Record<string, Uint8Array> = {};
-  for (const p of snapshot.projects.values()) for (const m of p.media) media[`${p.record.id}/${m.record.id}`] = new Uint8Array(readFileSync(m.record.source)); // a plain copy: miniflare cannot pass a pooled Buffer
+  for (const p of snapshot.projects.values())
+    for (const m of p.media) media[`${p.record.id}/${m.record.id}`] = new Uint8Array(readFileSync(m.record.source)); // a plain copy: miniflare cannot pass a pooled Buffer
   worker = await startWorker({
     code: await bundle(docBlock('worker-kv.js')),
     compatibilityDate: tomlString(docBlock('wrangler-kv.toml'), 'compatibility_date'),
@@ -62,7 +63,16 @@ describe('the edge worker in workerd', () => {
 
   it('answers with the same status, body and ETag as the node:http server', async () => {
     const local = socketClient(node.url);
-    for (const path of ['/api/alpha', '/api/alpha/posts', '/api/alpha/posts/p3', '/api/alpha/posts?sort=title&limit=4', '/api/alpha/posts?where[locale]=de&count', '/api/nope', '/healthz', '/openapi.json']) {
+    for (const path of [
+      '/api/alpha',
+      '/api/alpha/posts',
+      '/api/alpha/posts/p3',
+      '/api/alpha/posts?sort=title&limit=4',
+      '/api/alpha/posts?where[locale]=de&count',
+      '/api/nope',
+      '/healthz',
+      '/openapi.json',
+    ]) {
       const headers = { ...READ, 'accept-encoding': 'identity' };
       const [a, b] = await Promise.all([local({ path, headers }), client({ path, headers })]);
       expect(b.status, path).toBe(a.status);

@@ -52,7 +52,9 @@ export interface RunningWorker {
 }
 
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
-  const modules: { type: 'ESModule' | 'Text'; path: string; contents: string }[] = [{ type: 'ESModule', path: 'worker.js', contents: options.code }];
+  const modules: { type: 'ESModule' | 'Text'; path: string; contents: string }[] = [
+    { type: 'ESModule', path: 'worker.js', contents: options.code },
+  ];
   if (options.snapshotModule !== undefined) modules.push({ type: 'Text', path: 'snapshot.json', contents: options.snapshotModule });
   const mf = new Miniflare({
     modules,

@@ -39,7 +39,20 @@ describe('cqa build --host, --api-cache-control, --media-cache-control', () => {
 
   it('the Cache-Control values go into _headers and the host files', async () => {
     const out = join(work, 'nginx');
-    expect(await run(['content', '--out', out, '--include-private', '--host', 'nginx', '--api-cache-control', 'public, max-age=60', '--media-cache-control', 'public, max-age=86400, immutable'])).toBe(0);
+    expect(
+      await run([
+        'content',
+        '--out',
+        out,
+        '--include-private',
+        '--host',
+        'nginx',
+        '--api-cache-control',
+        'public, max-age=60',
+        '--media-cache-control',
+        'public, max-age=86400, immutable',
+      ]),
+    ).toBe(0);
     const conf = readFileSync(join(out, '_nginx.conf'), 'utf8');
     expect(conf).toContain('add_header Cache-Control "public, max-age=60" always;');
     expect(conf).toContain('add_header Cache-Control "public, max-age=86400, immutable" always;');
@@ -49,7 +62,9 @@ describe('cqa build --host, --api-cache-control, --media-cache-control', () => {
   it('writeDist refuses an unknown host and a Cache-Control value that would break a file', async () => {
     const snapshot = await buildSnapshot({ content: 'content' });
     await expect(writeDist(snapshot, { out: join(work, 'x'), host: 'iis' as never })).rejects.toThrow(DistError);
-    await expect(writeDist(snapshot, { out: join(work, 'y'), cacheControl: { api: 'no-cache\n/evil/*' } })).rejects.toThrow(/cacheControl\.api must be a Cache-Control value on one line without quotes/);
+    await expect(writeDist(snapshot, { out: join(work, 'y'), cacheControl: { api: 'no-cache\n/evil/*' } })).rejects.toThrow(
+      /cacheControl\.api must be a Cache-Control value on one line without quotes/,
+    );
     await expect(writeDist(snapshot, { out: join(work, 'z'), cacheControl: { media: 'a"b' } })).rejects.toThrow(/cacheControl\.media/);
   });
 });

@@ -18,7 +18,16 @@ import { serveBoth, serverAnswer, type Sites } from '../client/fixture.js';
 import { missing, NGINX, startNginx, type RunningHost } from './servers.js';
 
 const CHROMIUM = process.env.CQA_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 // Skipped only without nginx; without Chromium it fails, as test/client/browser.test.ts does.
 const absent = missing(NGINX, 'nginx-light');
 
@@ -63,17 +72,31 @@ describe.skipIf(absent !== undefined)(`static client in Chromium against nginx${
 
   let recipeDist: string;
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium) or point CQA_CHROMIUM at a Chromium binary`);
+    if (!existsSync(CHROMIUM))
+      throw new Error(
+        `Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium) or point CQA_CHROMIUM at a Chromium binary`,
+      );
     const snapshot = await buildSnapshot({ content: 'content' });
     sites = await serveBoth(snapshot);
     recipeDist = join(profile, 'nginx-dist');
     await writeDist(snapshot, { out: recipeDist, host: 'nginx', precompress: 'gzip' });
-    const bundle = await build({ entryPoints: ['test/hosting/client-page.ts'], bundle: true, minify: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent' });
+    const bundle = await build({
+      entryPoints: ['test/hosting/client-page.ts'],
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'browser',
+      write: false,
+      logLevel: 'silent',
+    });
     const js = bundle.outputFiles[0]!.text;
     // The page's own origin: another port than nginx's, so every request to the tree is cross-origin.
     pages = createServer((req, res) => {
       if (req.url?.startsWith('/page.js')) res.writeHead(200, { 'content-type': 'text/javascript' }).end(js);
-      else res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><meta charset="utf-8"><title>loading</title><script type="module" src="/page.js"></script>\n');
+      else
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<!doctype html><meta charset="utf-8"><title>loading</title><script type="module" src="/page.js"></script>\n');
     });
     await new Promise<void>((ok) => pages.listen(0, '127.0.0.1', ok));
     pageOrigin = `http://127.0.0.1:${(pages.address() as { port: number }).port}`;
@@ -99,7 +122,15 @@ describe.skipIf(absent !== undefined)(`static client in Chromium against nginx${
     await page.waitForFunction(() => document.title === 'ready', undefined, { timeout: 10_000 });
     const rounds = [];
     for (let round = 0; round < 3; round++) {
-      rounds.push(await page.evaluate((requests) => (window as unknown as { cqa: { run: (r: [string, string][]) => Promise<{ status: number; body: string }[]> } }).cqa.run(requests), REQUESTS));
+      rounds.push(
+        await page.evaluate(
+          (requests) =>
+            (window as unknown as { cqa: { run: (r: [string, string][]) => Promise<{ status: number; body: string }[]> } }).cqa.run(
+              requests,
+            ),
+          REQUESTS,
+        ),
+      );
     }
     await page.close();
     for (const [k, [path, query]] of REQUESTS.entries()) {

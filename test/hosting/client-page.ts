@@ -12,7 +12,8 @@ async function run(requests: readonly [string, string][]): Promise<{ status: num
     try {
       out.push({ status: 200, body: JSON.stringify(await cms.get(path, query)) });
     } catch (e) {
-      if (e instanceof ClientError) out.push({ status: e.status, body: JSON.stringify({ code: e.code, detail: e.detail, param: e.param }) });
+      if (e instanceof ClientError)
+        out.push({ status: e.status, body: JSON.stringify({ code: e.code, detail: e.detail, param: e.param }) });
       else out.push({ status: 0, body: `${(e as Error).name}: ${(e as Error).message}` });
     }
   }

@@ -49,10 +49,52 @@ interface HostCase {
 
 const pagesWarnings: string[] = [];
 const HOSTS: HostCase[] = [
-  { name: 'nginx', build: 'nginx', precompress: 'gzip', start: (d) => startNginx(d), absent: missing(NGINX, 'nginx-light'), codings: ['gzip'], vary: true, projectNotFound: true, headersOn304: true, range: true },
-  { name: 'Caddy', build: 'caddy', precompress: 'all', start: startCaddy, absent: missing(CADDY, 'caddy'), codings: ['gzip', 'br'], vary: true, projectNotFound: true, headersOn304: true, range: true },
-  { name: 'Cloudflare Pages (miniflare)', build: 'cloudflare', precompress: 'none', start: (d) => startPages(d, pagesWarnings), codings: ['br'], vary: false, projectNotFound: true, headersOn304: true, range: false },
-  { name: 'serve', build: 'serve', precompress: 'none', start: startServe, codings: ['gzip'], vary: true, projectNotFound: false, headersOn304: false, range: true },
+  {
+    name: 'nginx',
+    build: 'nginx',
+    precompress: 'gzip',
+    start: (d) => startNginx(d),
+    absent: missing(NGINX, 'nginx-light'),
+    codings: ['gzip'],
+    vary: true,
+    projectNotFound: true,
+    headersOn304: true,
+    range: true,
+  },
+  {
+    name: 'Caddy',
+    build: 'caddy',
+    precompress: 'all',
+    start: startCaddy,
+    absent: missing(CADDY, 'caddy'),
+    codings: ['gzip', 'br'],
+    vary: true,
+    projectNotFound: true,
+    headersOn304: true,
+    range: true,
+  },
+  {
+    name: 'Cloudflare Pages (miniflare)',
+    build: 'cloudflare',
+    precompress: 'none',
+    start: (d) => startPages(d, pagesWarnings),
+    codings: ['br'],
+    vary: false,
+    projectNotFound: true,
+    headersOn304: true,
+    range: false,
+  },
+  {
+    name: 'serve',
+    build: 'serve',
+    precompress: 'none',
+    start: startServe,
+    codings: ['gzip'],
+    vary: true,
+    projectNotFound: false,
+    headersOn304: false,
+    range: true,
+  },
   {
     name: 'cqa preview (Netlify files)',
     build: 'netlify',
@@ -68,7 +110,9 @@ const HOSTS: HostCase[] = [
 
 /** Every file under `dir`, '/'-separated. */
 function files(dir: string, rel = ''): string[] {
-  return readdirSync(join(dir, rel), { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(dir, `${rel}${d.name}/`) : [`${rel}${d.name}`]));
+  return readdirSync(join(dir, rel), { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? files(dir, `${rel}${d.name}/`) : [`${rel}${d.name}`],
+  );
 }
 
 for (const host of HOSTS) {
@@ -82,12 +126,18 @@ for (const host of HOSTS) {
     }, 60_000);
     afterAll(() => server?.close());
 
-    const get = (path: string, headers: Record<string, string> = {}) => fetch(server.url + path, { headers: { 'accept-encoding': 'identity', ...headers }, redirect: 'manual' });
+    const get = (path: string, headers: Record<string, string> = {}) =>
+      fetch(server.url + path, { headers: { 'accept-encoding': 'identity', ...headers }, redirect: 'manual' });
 
-    it('every API path (and each .query index) answers 200, application/json; charset=utf-8, the build\'s bytes, CORS and the default Cache-Control', async () => {
+    it("every API path (and each .query index) answers 200, application/json; charset=utf-8, the build's bytes, CORS and the default Cache-Control", async () => {
       // The elmapi3 project (content/shop3) is left out of a tree with other projects (built alone with --project).
       const v3 = [...snapshot.projects.values()].filter((p) => p.record.dialect === 'elmapi3').map((p) => p.record.id);
-      const paths = [...snapshot.paths.filter((p) => !v3.includes(p.split('/')[2] as string)), ...files(dist).filter((f) => f.endsWith('.query/index.json')).map((f) => `/${f.slice(0, -'/index.json'.length)}`)];
+      const paths = [
+        ...snapshot.paths.filter((p) => !v3.includes(p.split('/')[2] as string)),
+        ...files(dist)
+          .filter((f) => f.endsWith('.query/index.json'))
+          .map((f) => `/${f.slice(0, -'/index.json'.length)}`),
+      ];
       expect(paths.length).toBeGreaterThan(50);
       for (const path of paths) {
         const res = await get(path.split('/').map(encodeURIComponent).join('/'));
@@ -146,7 +196,16 @@ for (const host of HOSTS) {
     });
 
     it('configuration files (_headers, _redirects, _nginx.conf, _Caddyfile), dot files and compressed siblings are never served', async () => {
-      for (const path of ['/_headers', '/_redirects', '/_nginx.conf', '/_Caddyfile', '/.well-known/x', '/api/demo/_x', '/api/demo/posts/index.json.br', '/api/demo/posts/index.json.gz']) {
+      for (const path of [
+        '/_headers',
+        '/_redirects',
+        '/_nginx.conf',
+        '/_Caddyfile',
+        '/.well-known/x',
+        '/api/demo/_x',
+        '/api/demo/posts/index.json.br',
+        '/api/demo/posts/index.json.gz',
+      ]) {
         const res = await get(path);
         expect(res.status, path).toBe(404);
         await res.arrayBuffer();

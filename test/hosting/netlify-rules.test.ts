@@ -72,7 +72,10 @@ describe('Netlify _redirects and _headers (documented syntax)', () => {
     const prefixes = lines.slice(1).map((l) => l.split(/\s+/)[0] as string);
     for (let i = 1; i < prefixes.length; i++) {
       const before = prefixes.slice(0, i).map((p) => p.slice(0, -1));
-      expect(before.some((p) => (prefixes[i] as string).slice(0, -1).startsWith(p)), `${prefixes[i]} is shadowed by an earlier rule`).toBe(false);
+      expect(
+        before.some((p) => (prefixes[i] as string).slice(0, -1).startsWith(p)),
+        `${prefixes[i]} is shadowed by an earlier rule`,
+      ).toBe(false);
     }
   });
 

@@ -18,7 +18,9 @@ export interface RunningHost {
 
 /** Why a server cannot be tested here (its binary is absent), or undefined. */
 export function missing(binary: string, apt: string): string | undefined {
-  return existsSync(binary) ? undefined : `${binary} not found: install Debian's ${apt} (apt-get install -y --no-install-recommends ${apt}); .ci/run does`;
+  return existsSync(binary)
+    ? undefined
+    : `${binary} not found: install Debian's ${apt} (apt-get install -y --no-install-recommends ${apt}); .ci/run does`;
 }
 
 export function freePort(): Promise<number> {
@@ -97,7 +99,8 @@ export function recipe(name: string): string {
 }
 
 /** docs/hosting.md's nginx server block, for `dist` on 127.0.0.1:`port`. */
-const nginxRecipe = (dist: string) => (port: number) => recipe('nginx').replaceAll('/srv/dist', dist).replace('listen 80;', `listen 127.0.0.1:${port};`);
+const nginxRecipe = (dist: string) => (port: number) =>
+  recipe('nginx').replaceAll('/srv/dist', dist).replace('listen 80;', `listen 127.0.0.1:${port};`);
 
 /**
  * nginx, not a daemon, on its own config: the http block a distribution's nginx.conf has
@@ -149,9 +152,15 @@ export async function startCaddy(dist: string): Promise<RunningHost> {
 export async function startServe(dist: string): Promise<RunningHost> {
   const dir = mkdtempSync(join(tmpdir(), 'cqa-serve-'));
   const port = await freePort();
-  return run(process.execPath, [SERVE, dist, '--listen', `tcp://127.0.0.1:${port}`, '--no-clipboard', '--no-request-logging'], dir, `http://127.0.0.1:${port}`, {
-    NO_UPDATE_CHECK: '1',
-  });
+  return run(
+    process.execPath,
+    [SERVE, dist, '--listen', `tcp://127.0.0.1:${port}`, '--no-clipboard', '--no-request-logging'],
+    dir,
+    `http://127.0.0.1:${port}`,
+    {
+      NO_UPDATE_CHECK: '1',
+    },
+  );
 }
 
 /**
@@ -178,7 +187,11 @@ export async function startPages(dist: string, warnings: string[]): Promise<Runn
     host: '127.0.0.1',
     port,
     log: new Collect(LogLevel.INFO),
-    assets: { directory: dist, assetConfig: { not_found_handling: '404-page', html_handling: 'none' }, routerConfig: { has_user_worker: false } },
+    assets: {
+      directory: dist,
+      assetConfig: { not_found_handling: '404-page', html_handling: 'none' },
+      routerConfig: { has_user_worker: false },
+    },
   });
   const url = (await mf.ready).origin;
   return { url, close: () => mf.dispose() };

@@ -28,7 +28,11 @@ function request(path: string, headers: Record<string, string>, method = 'GET'):
   return { method, path: q < 0 ? path : path.slice(0, q), query: q < 0 ? '' : path.slice(q + 1), headers };
 }
 
-const shown = (r: CoreResponse) => ({ status: r.status, headers: r.headers, body: r.body === null ? null : Buffer.from(r.body).toString('latin1') });
+const shown = (r: CoreResponse) => ({
+  status: r.status,
+  headers: r.headers,
+  body: r.body === null ? null : Buffer.from(r.body).toString('latin1'),
+});
 
 describe('remembered answers', () => {
   it('answers a repeated request without consulting the snapshot again, until a new snapshot is served', () => {

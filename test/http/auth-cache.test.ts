@@ -8,7 +8,9 @@ import { makeModel, sha, tempDir, TOKENS } from './fixture.js';
 
 function counting() {
   const seen: string[] = [];
-  return { seen, sha256Hex: (token: string) => {
+  return {
+    seen,
+    sha256Hex: (token: string) => {
       seen.push(token);
       return sha(token);
     },
@@ -51,7 +53,8 @@ describe('token digests', () => {
   it('starts afresh for a new snapshot: a token removed by a reload is refused', () => {
     const { seen, sha256Hex } = counting();
     const before = createSnapshot(model);
-    for (let i = 0; i < 2; i++) expect(authorize(before, before.projects.get('alpha')!, `Bearer ${TOKENS.read}`, sha256Hex).kind).toBe('ok');
+    for (let i = 0; i < 2; i++)
+      expect(authorize(before, before.projects.get('alpha')!, `Bearer ${TOKENS.read}`, sha256Hex).kind).toBe('ok');
     const edited = structuredClone(model);
     const p = edited.projects.find((x) => x.id === 'alpha')!;
     (p as { tokens: readonly unknown[] }).tokens = p.tokens.filter((t) => t.sha256 !== sha(TOKENS.read));

@@ -33,12 +33,15 @@ describe('compression of answers', () => {
   });
 
   it('uses a cheap brotli quality for transient answers (the bytes decode to the same JSON)', () => {
-    const data = Buffer.from(JSON.stringify({ data: Array.from({ length: 300 }, (_, i) => ({ id: `p${i}`, title: `Title ${i * 7919}` })) }));
+    const data = Buffer.from(
+      JSON.stringify({ data: Array.from({ length: 300 }, (_, i) => ({ id: `p${i}`, title: `Title ${i * 7919}` })) }),
+    );
     const transient = nodePlatform.compress?.(data, 'br', true) as Uint8Array;
     const cached = nodePlatform.compress?.(data, 'br', false) as Uint8Array;
     expect(Buffer.from(brotliDecompressSync(transient))).toEqual(data);
     expect(Buffer.from(brotliDecompressSync(cached))).toEqual(data);
-    const q = (quality: number) => brotliCompressSync(data, { params: { [zc.BROTLI_PARAM_QUALITY]: quality, [zc.BROTLI_PARAM_SIZE_HINT]: data.length } });
+    const q = (quality: number) =>
+      brotliCompressSync(data, { params: { [zc.BROTLI_PARAM_QUALITY]: quality, [zc.BROTLI_PARAM_SIZE_HINT]: data.length } });
     expect(Buffer.from(transient)).toEqual(q(4));
     expect(Buffer.from(cached)).toEqual(q(9));
   });
@@ -55,7 +58,8 @@ describe('the answers cache', () => {
       },
     };
     const core = new HttpCore(snapshot, nodePlatform, engine);
-    const get = (query: string, headers: Record<string, string> = READ) => core.handle({ method: 'GET', path: '/api/alpha/posts', query, headers });
+    const get = (query: string, headers: Record<string, string> = READ) =>
+      core.handle({ method: 'GET', path: '/api/alpha/posts', query, headers });
     const first = get('sort=price:desc&limit=3');
     const again = get('sort=price:desc&limit=3');
     expect(again.body).toEqual(first.body);

@@ -191,7 +191,9 @@ describe('overrides, the journal of answers, waitForRequest', () => {
       expect(() => quiet.override('GET', '/x', { headers: { 'x-a': 'b\r\nset-cookie: pwn=1' } })).toThrow(
         'override GET /x: the value of header x-a holds a line break or NUL; one line only',
       );
-      expect(() => quiet.override('GET', '/x', { headers: { 'bad name': 'v' } })).toThrow(/header name "bad name" is not a valid HTTP header name/);
+      expect(() => quiet.override('GET', '/x', { headers: { 'bad name': 'v' } })).toThrow(
+        /header name "bad name" is not a valid HTTP header name/,
+      );
       expect(() => quiet.override('GET', '/x', { headers: { 'Transfer-Encoding': 'chunked' }, body: 'x' })).toThrow(
         'override GET /x: header Transfer-Encoding is set by the server from the body; leave it out',
       );

@@ -11,7 +11,8 @@ import type { Snapshot } from '../../src/core/model/types.js';
 import { fetchClient, makeModel, socketClient, tempDir, TOKENS } from './fixture.js';
 
 const READ = { accept: 'application/json', authorization: `Bearer ${TOKENS.read}` };
-const statuses = (c: Controls, n: number, path = '/api/alpha/posts') => Array.from({ length: n }, () => c.decide('GET', path, undefined)?.problem?.status ?? 200);
+const statuses = (c: Controls, n: number, path = '/api/alpha/posts') =>
+  Array.from({ length: n }, () => c.decide('GET', path, undefined)?.problem?.status ?? 200);
 
 describe('the decider', () => {
   it('does nothing unless asked', () => {
@@ -25,8 +26,17 @@ describe('the decider', () => {
   it('fails every API request at rate 1, never a preflight or a path outside /api/', () => {
     const c = new Controls({ failRate: 1, failStatus: 429, retryAfter: 7 });
     const fate = c.decide('GET', '/api/alpha/posts', undefined);
-    expect(fate).toMatchObject({ injected: true, problem: { status: 429, code: 'too_many_requests', situation: { kind: 'injected', retryAfter: 7 } }, headers: { 'retry-after': '7' } });
-    for (const [method, path] of [['OPTIONS', '/api/alpha/posts'], ['GET', '/healthz'], ['GET', '/openapi.json'], ['GET', '/media/alpha/a.png']]) {
+    expect(fate).toMatchObject({
+      injected: true,
+      problem: { status: 429, code: 'too_many_requests', situation: { kind: 'injected', retryAfter: 7 } },
+      headers: { 'retry-after': '7' },
+    });
+    for (const [method, path] of [
+      ['OPTIONS', '/api/alpha/posts'],
+      ['GET', '/healthz'],
+      ['GET', '/openapi.json'],
+      ['GET', '/media/alpha/a.png'],
+    ]) {
       expect(c.decide(method as string, path as string, undefined), `${method} ${path}`).toBeUndefined();
     }
     expect(new Controls({ failRate: 1, failStatus: 500 }).decide('GET', '/api/a', undefined)?.headers).toEqual({}); // no Retry-After on a 500
@@ -52,7 +62,9 @@ describe('the decider', () => {
     expect(Math.max(...d)).toBeLessThanOrEqual(20);
     expect(new Set(d).size).toBeGreaterThan(5);
     expect(delays({ delay: { min: 10, max: 20 }, seed: 1 })).toEqual(d);
-    expect(statuses(new Controls({ failRate: 0.3, seed: 9, delay: { min: 0, max: 50 } }), 100)).toEqual(statuses(new Controls({ failRate: 0.3, seed: 9 }), 100));
+    expect(statuses(new Controls({ failRate: 0.3, seed: 9, delay: { min: 0, max: 50 } }), 100)).toEqual(
+      statuses(new Controls({ failRate: 0.3, seed: 9 }), 100),
+    );
   });
 
   it('reads Prefer as RFC 7240 writes it, and names the accepted values when a value of ours is wrong', () => {
@@ -67,10 +79,20 @@ describe('the decider', () => {
   });
 
   it('refuses options that would do something else than asked', () => {
-    for (const o of [{ failRate: 1.5 }, { failRate: -0.1 }, { failStatus: 404 }, { seed: -1 }, { seed: 2 ** 32 }, { delay: { min: 5, max: 1 } }, { delay: 700_000 }] as ControlOptions[]) {
+    for (const o of [
+      { failRate: 1.5 },
+      { failRate: -0.1 },
+      { failStatus: 404 },
+      { seed: -1 },
+      { seed: 2 ** 32 },
+      { delay: { min: 5, max: 1 } },
+      { delay: 700_000 },
+    ] as ControlOptions[]) {
       expect(() => new Controls(o), JSON.stringify(o)).toThrow(RangeError);
     }
-    expect(() => new Controls({ delay: { min: 400, max: 100 } })).toThrow('delay {"min":400,"max":100}: min is above max; write { min: 100, max: 400 }');
+    expect(() => new Controls({ delay: { min: 400, max: 100 } })).toThrow(
+      'delay {"min":400,"max":100}: min is above max; write { min: 100, max: 400 }',
+    );
   });
 });
 
@@ -110,9 +132,12 @@ describe('startServer', () => {
     [429, '{"message":"Too Many Attempts."}'],
     [500, '{"message":"Server Error"}'],
     [503, '{"message":"Service Unavailable"}'],
-  ] as const)('elmapi: an injected %i looks like Laravel\'s', async (status, body) => {
+  ] as const)("elmapi: an injected %i looks like Laravel's", async (status, body) => {
     const server = await start({ snapshot: travel, failRate: 1, failStatus: status });
-    const r = await socketClient(server.url)({ path: `/api/${[...travel.projects.keys()][0]}/articles`, headers: { accept: 'application/json' } });
+    const r = await socketClient(server.url)({
+      path: `/api/${[...travel.projects.keys()][0]}/articles`,
+      headers: { accept: 'application/json' },
+    });
     expect(r.status).toBe(status);
     expect(r.text).toBe(body);
     expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -148,7 +173,7 @@ describe('startServer', () => {
     const forced = await get({ path: '/api/alpha/posts', headers: { ...READ, prefer: 'status=503' } });
     expect(forced.status).toBe(503);
     expect(forced.headers['preference-applied']).toBe('status=503');
-    expect(JSON.parse(forced.text).detail).toContain("Prefer: status=503");
+    expect(JSON.parse(forced.text).detail).toContain('Prefer: status=503');
     expect((await get({ path: '/api/alpha/posts', headers: READ })).status).toBe(200);
     const notFound = await get({ path: '/api/alpha/posts', headers: { ...READ, prefer: 'status=404' } });
     expect(JSON.parse(notFound.text)).toMatchObject({ status: 404, code: 'not_found' });
@@ -165,14 +190,21 @@ describe('startServer', () => {
     expect(JSON.parse(bad.text).detail).toMatch(/status= takes an HTTP error status from 400 to 599.*delay= milliseconds/);
 
     const elm = await start({ snapshot: travel });
-    const e = await socketClient(elm.url)({ path: `/api/${[...travel.projects.keys()][0]}/articles`, headers: { accept: 'application/json', prefer: 'delay=soon' } });
+    const e = await socketClient(elm.url)({
+      path: `/api/${[...travel.projects.keys()][0]}/articles`,
+      headers: { accept: 'application/json', prefer: 'delay=soon' },
+    });
     expect(e.status).toBe(422);
     expect(JSON.parse(e.text)).toMatchObject({ code: 'invalid_prefer' });
   });
 
   it('CORS: a browser may send Prefer and read Retry-After', async () => {
     const server = await start({ snapshot });
-    const pre = await socketClient(server.url)({ method: 'OPTIONS', path: '/api/alpha/posts', headers: { prefer: 'status=503', origin: 'https://app.example' } });
+    const pre = await socketClient(server.url)({
+      method: 'OPTIONS',
+      path: '/api/alpha/posts',
+      headers: { prefer: 'status=503', origin: 'https://app.example' },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers['access-control-allow-headers']).toContain('Prefer');
   });
@@ -180,7 +212,10 @@ describe('startServer', () => {
   it('keeps a journal of the last requests, without credentials', async () => {
     const server = await start({ snapshot, journal: 3 });
     const get = socketClient(server.url);
-    await get({ path: '/api/alpha/posts?where[locale]=de&where[tags][in][]=news&where[tags][in][]=tech&sort=title', headers: { ...READ, cookie: 'session=s3cret', 'x-client': 'app/1.0' } });
+    await get({
+      path: '/api/alpha/posts?where[locale]=de&where[tags][in][]=news&where[tags][in][]=tech&sort=title',
+      headers: { ...READ, cookie: 'session=s3cret', 'x-client': 'app/1.0' },
+    });
     await get({ path: '/api/alpha/posts', headers: { ...READ, prefer: 'status=429' } });
     const list = server.requests();
     expect(list).toHaveLength(2);
@@ -216,7 +251,14 @@ describe('startServer', () => {
 
   it('a failing onRequest hook goes to onError; the server keeps answering', async () => {
     const errors: unknown[] = [];
-    const server = await start({ snapshot, journal: 0, onRequest: () => { throw new Error('hook broke'); }, onError: (e) => errors.push(e) });
+    const server = await start({
+      snapshot,
+      journal: 0,
+      onRequest: () => {
+        throw new Error('hook broke');
+      },
+      onError: (e) => errors.push(e),
+    });
     const get = socketClient(server.url);
     expect((await get({ path: '/healthz' })).status).toBe(200);
     expect((await get({ path: '/healthz' })).status).toBe(200);
@@ -233,11 +275,18 @@ describe('startServer', () => {
     await get({ path: '/api/alpha/posts', headers: { accept: 'application/json', authorization: TOKENS.read } });
     await get({ path: '/api/alpha/posts', headers: { accept: 'application/json', authorization: `Bearer:${TOKENS.read}` } });
     // Secret-looking headers and query parameters keep their name, not their value.
-    await get({ path: '/api/alpha/posts?access_token=q5ecret&limit=1', headers: { ...READ, 'x-api-key': 'k3y-s3cret', 'x-auth-token': 't0k3n' } });
+    await get({
+      path: '/api/alpha/posts?access_token=q5ecret&limit=1',
+      headers: { ...READ, 'x-api-key': 'k3y-s3cret', 'x-auth-token': 't0k3n' },
+    });
     const [bare, glued, named] = server.requests();
     expect(bare?.auth).toBe('invalid');
     expect(glued?.auth).toBe('invalid');
-    expect(named).toMatchObject({ auth: 'Bearer', url: '/api/alpha/posts?access_token=[redacted]&limit=1', query: { access_token: '[redacted]', limit: '1' } });
+    expect(named).toMatchObject({
+      auth: 'Bearer',
+      url: '/api/alpha/posts?access_token=[redacted]&limit=1',
+      query: { access_token: '[redacted]', limit: '1' },
+    });
     expect(named?.headers).toMatchObject({ 'x-api-key': '[redacted]', 'x-auth-token': '[redacted]' });
     const all = JSON.stringify(server.requests());
     for (const secret of [TOKENS.read, 'q5ecret', 'k3y-s3cret', 't0k3n']) expect(all).not.toContain(secret);
@@ -261,7 +310,9 @@ describe('startServer', () => {
     const server = await startServer({ snapshot });
     // The client gives up on a 20-second delay: its timer goes with it.
     const gaveUp = new AbortController();
-    const abandoned = fetch(`${server.url}/api/alpha/posts`, { headers: { ...READ, prefer: 'delay=20000' }, signal: gaveUp.signal }).catch((e: Error) => e.name);
+    const abandoned = fetch(`${server.url}/api/alpha/posts`, { headers: { ...READ, prefer: 'delay=20000' }, signal: gaveUp.signal }).catch(
+      (e: Error) => e.name,
+    );
     // Another one is still waiting when the server closes: it gets its answer now, not in 20 s.
     const waiting = fetch(`${server.url}/api/alpha/posts`, { headers: { ...READ, prefer: 'delay=20000' } });
     await new Promise((r) => setTimeout(r, 200));

@@ -15,7 +15,8 @@ const DRAFT_IDS = ['a0-draft', 'zz-draft', 'd1-draft', 'd2-draft'];
 const MISSING = 'no-such-id';
 
 const content = writeTree({
-  'd/project.yaml': 'tokens:\n  - name: reader\n    token: reader-tok\n    scopes: [read]\n  - name: editor\n    token: editor-tok\n    scopes: [read, drafts]\n',
+  'd/project.yaml':
+    'tokens:\n  - name: reader\n    token: reader-tok\n    scopes: [read]\n  - name: editor\n    token: editor-tok\n    scopes: [read, drafts]\n',
   'd/media/a.png': png(1, 1),
   'd/media/b.png': png(2, 2),
   'd/authors/_collection.yaml': 'fields:\n  name: text\n  mentor: { type: relation, collection: authors }\n',
@@ -82,7 +83,10 @@ function filters(): [string, (i: Item) => boolean][] {
       const [key, values] = rel;
       const embedded = (i: Item) => (([] as unknown[]).concat(i[field] ?? []) as Item[]).map((e) => e[key]);
       for (const v of values) out.push([`whereRelation[${field}][${key}]=${encodeURIComponent(v)}`, (i) => embedded(i).includes(v)]);
-      out.push([`whereRelation[${field}][${key}][not]=${encodeURIComponent(values[0] as string)}`, (i) => embedded(i).some((x) => x !== values[0])]);
+      out.push([
+        `whereRelation[${field}][${key}][not]=${encodeURIComponent(values[0] as string)}`,
+        (i) => embedded(i).some((x) => x !== values[0]),
+      ]);
       out.push([`whereRelation[${field}][id][in]=${ids.join(',')}`, (i) => shownValues(i, field).some((x) => ids.includes(x as string))]);
     }
   }
@@ -120,7 +124,10 @@ describe.each(['node', 'fetch'])('%s adapter', (kind) => {
       const want = shown.filter(keep).map((i) => i.id);
       const r = await get(withState(query), token);
       const body = JSON.parse(r.text);
-      expect(body.data.map((i: Item) => i.id), query).toEqual(want);
+      expect(
+        body.data.map((i: Item) => i.id),
+        query,
+      ).toEqual(want);
       expect(body.meta.total, query).toBe(want.length);
       expect(JSON.parse((await get(withState(`${query}&count`), token)).text), query).toEqual({ count: want.length });
     }
@@ -128,8 +135,14 @@ describe.each(['node', 'fetch'])('%s adapter', (kind) => {
       for (const desc of [false, true]) {
         const query = `sort=${field}${desc ? ':desc' : ''}`;
         const want = sortedIds(shown, field, desc);
-        expect(JSON.parse((await get(withState(query), token)).text).data.map((i: Item) => i.id), query).toEqual(want);
-        expect(JSON.parse((await get(withState(`${query}&limit=2&offset=1`), token)).text).data.map((i: Item) => i.id), query).toEqual(want.slice(1, 3));
+        expect(
+          JSON.parse((await get(withState(query), token)).text).data.map((i: Item) => i.id),
+          query,
+        ).toEqual(want);
+        expect(
+          JSON.parse((await get(withState(`${query}&limit=2&offset=1`), token)).text).data.map((i: Item) => i.id),
+          query,
+        ).toEqual(want.slice(1, 3));
         const first = await get(withState(`${query}&first`), token);
         if (want.length) expect(JSON.parse(first.text).data.id, query).toBe(want[0]);
       }

@@ -71,7 +71,14 @@ describe('adapters agree', () => {
   it('same status, body and ETag for identity answers', async () => {
     const node = (clients.node as () => Client)();
     const fetch = (clients.fetch as () => Client)();
-    for (const path of ['/api/alpha', '/api/alpha/posts', '/api/alpha/posts/p3', '/api/alpha/posts?sort=title&limit=4', '/api/nope', '/healthz']) {
+    for (const path of [
+      '/api/alpha',
+      '/api/alpha/posts',
+      '/api/alpha/posts/p3',
+      '/api/alpha/posts?sort=title&limit=4',
+      '/api/nope',
+      '/healthz',
+    ]) {
       const [a, b] = await Promise.all([node({ path, headers: READ }), fetch({ path, headers: READ })]);
       expect(b.status).toBe(a.status);
       expect(b.text).toBe(a.text);

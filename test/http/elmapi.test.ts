@@ -39,7 +39,12 @@ const api = (path: string) => `/api/${TRAVEL}${path}`;
 describe.each(['socket', 'fetch'])('elmapi dialect (%s)', (name) => {
   const get = async (path: string, headers: Record<string, string> = HEADERS) => {
     const r = await (clients[name] as Client)({ path: api(path), headers });
-    return { status: r.status, type: r.headers['content-type'], json: r.text === '' ? undefined : (JSON.parse(r.text) as unknown), text: r.text };
+    return {
+      status: r.status,
+      type: r.headers['content-type'],
+      json: r.text === '' ? undefined : (JSON.parse(r.text) as unknown),
+      text: r.text,
+    };
   };
   const ids = async (path: string) => ((await get(path)).json as { id: number }[]).map((e) => e.id);
 
@@ -48,7 +53,9 @@ describe.each(['socket', 'fetch'])('elmapi dialect (%s)', (name) => {
       const r = await get('');
       expect(r.status).toBe(200);
       expect(r.type).toBe('application/json; charset=utf-8');
-      expect(r.text).toBe(`{"uuid":"${TRAVEL}","name":"Wanderlust Travel Notes","description":"Sample content in the elmapi dialect: bilingual travel articles and their authors."}`);
+      expect(r.text).toBe(
+        `{"uuid":"${TRAVEL}","name":"Wanderlust Travel Notes","description":"Sample content in the elmapi dialect: bilingual travel articles and their authors."}`,
+      );
     });
 
     it('a list is a bare array, [] when nothing matches; published entries in id order', async () => {
@@ -95,7 +102,24 @@ describe.each(['socket', 'fetch'])('elmapi dialect (%s)', (name) => {
     it('key order id, locale, timestamps (with ?timestamps, YYYY-MM-DD HH:MM:SS), then fields; typed values', async () => {
       const r = await get('/articles/1?timestamps');
       const e = r.json as Record<string, unknown>;
-      expect(Object.keys(e)).toEqual(['id', 'locale', 'created_at', 'updated_at', 'published_at', 'title', 'slug', 'tags', 'price', 'featured', 'cover', 'gallery', 'author', 'co_authors', 'meta', 'body']);
+      expect(Object.keys(e)).toEqual([
+        'id',
+        'locale',
+        'created_at',
+        'updated_at',
+        'published_at',
+        'title',
+        'slug',
+        'tags',
+        'price',
+        'featured',
+        'cover',
+        'gallery',
+        'author',
+        'co_authors',
+        'meta',
+        'body',
+      ]);
       expect(e).toMatchObject({
         id: 1,
         locale: 'en',
@@ -118,7 +142,13 @@ describe.each(['socket', 'fetch'])('elmapi dialect (%s)', (name) => {
 
     it('relations embed the published related entries, which carry timestamps when asked; deeper relations stay ids', async () => {
       const plain = (await get('/articles/3')).json as Record<string, any>;
-      expect(plain.author).toEqual({ id: 2, locale: 'en', name: 'Jörg Müller', email: 'joerg@example.com', bio: 'Coffee, trains and cities.' });
+      expect(plain.author).toEqual({
+        id: 2,
+        locale: 'en',
+        name: 'Jörg Müller',
+        email: 'joerg@example.com',
+        bio: 'Coffee, trains and cities.',
+      });
       expect(plain.co_authors.map((a: { id: number }) => a.id)).toEqual([1]); // 3 is a draft
       expect(plain.co_authors[0].favourite).toBe(1);
       const stamped = (await get('/articles/3?timestamps')).json as Record<string, any>;
@@ -130,7 +160,14 @@ describe.each(['socket', 'fetch'])('elmapi dialect (%s)', (name) => {
     it('media fields embed media objects: key order, thumb and size only for images', async () => {
       const e = (await get('/articles/1')).json as Record<string, any>;
       expect(Object.keys(e.cover)).toEqual(['id', 'file_name', 'full_url', 'thumb', 'caption', 'size', 'width', 'height']);
-      expect(e.cover).toMatchObject({ id: 1, file_name: 'alps.png', caption: 'Morning above the Alpine huts', size: 5068, width: 640, height: 360 });
+      expect(e.cover).toMatchObject({
+        id: 1,
+        file_name: 'alps.png',
+        caption: 'Morning above the Alpine huts',
+        size: 5068,
+        width: 640,
+        height: 360,
+      });
       expect(e.cover.full_url).toBe(`/media/${TRAVEL}/alps.png`);
       expect(e.gallery.map((m: { file_name: string }) => m.file_name)).toEqual(['alps.png', 'leipzig.jpg']);
       const txt = (await get('/project-media/3')).json as Record<string, unknown>;
@@ -149,17 +186,47 @@ describe.each(['socket', 'fetch'])('elmapi dialect (%s)', (name) => {
       ['between without two values', '/articles?where[price][between]=1', 422, { error: 'Incorrect where statement' }],
       ['plain where on an unknown field', '/articles?where[nope]=1', 422, { error: 'Field not found [nope]' }],
       ['other where forms on an unknown field', '/articles?where[nope][like]=1', 422, { error: 'Field not found [nope]' }],
-      ['whereRelation not an array', '/articles?whereRelation=x', 422, { error: 'Incorrect whereRelation statement. See documentation: #where-through-relation' }],
+      [
+        'whereRelation not an array',
+        '/articles?whereRelation=x',
+        422,
+        { error: 'Incorrect whereRelation statement. See documentation: #where-through-relation' },
+      ],
       ['whereRelation on an unknown field', '/articles?whereRelation[nope][name]=x', 422, { error: 'Field not found [nope]' }],
-      ['whereRelation on a field that is no relation', '/articles?whereRelation[title][name]=x', 422, { error: 'This field is not a relation type field.' }],
-      ['whereRelation on an unknown field of the related collection', '/articles?whereRelation[author][nope]=x', 422, { error: 'Relation field not found [nope]' }],
+      [
+        'whereRelation on a field that is no relation',
+        '/articles?whereRelation[title][name]=x',
+        422,
+        { error: 'This field is not a relation type field.' },
+      ],
+      [
+        'whereRelation on an unknown field of the related collection',
+        '/articles?whereRelation[author][nope]=x',
+        422,
+        { error: 'Relation field not found [nope]' },
+      ],
       ['whereRelation matching no related entry', '/articles?whereRelation[author][name]=zzz', 404, { error: 'Record not found!' }],
       ['sort item without a direction', '/articles?sort=price', 422, { error: 'Incorrect sort statement' }],
       ['sort item with two colons', '/articles?sort=price:asc:desc', 422, { error: 'Incorrect sort statement' }],
-      ['offset without limit', '/articles?offset=2', 422, { error: 'Incorrect offset statement. Offset must be used with limit. Documentation: #limit' }],
+      [
+        'offset without limit',
+        '/articles?offset=2',
+        422,
+        { error: 'Incorrect offset statement. Offset must be used with limit. Documentation: #limit' },
+      ],
       // Our stricter checks: 422 in the dialect's shape, with our detail and code.
-      ['unknown parameter', '/articles?nope=1', 422, { error: expect.stringContaining("unknown parameter 'nope'"), code: 'unknown_parameter' }],
-      ['unknown operator', '/articles?where[price][foo]=1', 422, { error: expect.stringContaining("unknown operator 'foo'"), code: 'unknown_operator' }],
+      [
+        'unknown parameter',
+        '/articles?nope=1',
+        422,
+        { error: expect.stringContaining("unknown parameter 'nope'"), code: 'unknown_parameter' },
+      ],
+      [
+        'unknown operator',
+        '/articles?where[price][foo]=1',
+        422,
+        { error: expect.stringContaining("unknown operator 'foo'"), code: 'unknown_operator' },
+      ],
       ['wrong value type', '/articles?where[price]=cheap', 422, { error: expect.stringContaining("'cheap'"), code: 'invalid_value' }],
       ['first with count', '/articles?first&count', 422, { error: expect.any(String), code: 'conflicting_parameters' }],
       ['unknown state', '/articles?state=all', 422, { error: expect.any(String), code: 'invalid_state' }],
@@ -240,7 +307,12 @@ describe('OpenAPI of an elmapi project', () => {
     const client = clients.fetch as Client;
     const schemaOf = (path: string, status: string) => {
       const op = doc.paths[path].get.responses[status];
-      const resp = op.$ref ? op.$ref.split('/').slice(1).reduce((o: any, k: string) => o[k], doc) : op;
+      const resp = op.$ref
+        ? op.$ref
+            .split('/')
+            .slice(1)
+            .reduce((o: any, k: string) => o[k], doc)
+        : op;
       return resp.content['application/json'].schema;
     };
     const cases: [string, string, string][] = [
@@ -265,20 +337,27 @@ describe('OpenAPI of an elmapi project', () => {
     const unauth = await client({ path: api('/articles'), headers: { accept: 'application/json' } });
     expect(violations(JSON.parse(unauth.text), schemaOf(`/api/${TRAVEL}/articles`, '401'), doc)).toEqual([]);
     // …and a cqa answer does not pass for an elmapi one.
-    expect(violations({ data: [], meta: { total: 0, limit: null, offset: 0 } }, schemaOf(`/api/${TRAVEL}/articles`, '200'), doc)).not.toEqual([]);
+    expect(
+      violations({ data: [], meta: { total: 0, limit: null, offset: 0 } }, schemaOf(`/api/${TRAVEL}/articles`, '200'), doc),
+    ).not.toEqual([]);
   });
 });
 
 describe('a consumer written against the original API', () => {
   // What client code for ElmapiCMS looks like: bare arrays, numeric counts, {"error"} bodies.
   class ElmapiError extends Error {
-    constructor(readonly status: number, message: string) {
+    constructor(
+      readonly status: number,
+      message: string,
+    ) {
       super(message);
     }
   }
   function client(baseUrl: string, project: string, token: string) {
     const call = async <T>(path: string): Promise<T> => {
-      const res = await fetch(`${baseUrl}/api/${project}${path}`, { headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } });
+      const res = await fetch(`${baseUrl}/api/${project}${path}`, {
+        headers: { Accept: 'application/json', Authorization: `Bearer ${token}` },
+      });
       const body = (await res.json()) as { error?: string; message?: string };
       if (!res.ok) throw new ElmapiError(res.status, body.error ?? body.message ?? 'unknown');
       return body as T;
@@ -308,6 +387,9 @@ describe('a consumer written against the original API', () => {
     await expect(cms.entry('articles', 999)).rejects.toMatchObject({ status: 404, message: 'Not found!' });
     await expect(cms.entries('nope')).rejects.toMatchObject({ status: 404, message: 'Collection not found!' });
     await expect(cms.entries('articles', 'sort=title')).rejects.toMatchObject({ status: 422, message: 'Incorrect sort statement' });
-    await expect(client(server.url, TRAVEL, 'wrong').entries('articles')).rejects.toMatchObject({ status: 401, message: 'Unauthenticated.' });
+    await expect(client(server.url, TRAVEL, 'wrong').entries('articles')).rejects.toMatchObject({
+      status: 401,
+      message: 'Unauthenticated.',
+    });
   });
 });

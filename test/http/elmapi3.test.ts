@@ -28,7 +28,12 @@ beforeAll(async () => {
   expect(issues).toEqual([]);
   const shop = model.projects.find((p) => p.id === SHOP) as ProjectRecord;
   const strict: ProjectRecord = { ...shop, id: '11111111-2222-4333-8444-555555555555', strict: true };
-  const readOnly: ProjectRecord = { ...shop, id: '22222222-2222-4333-8444-555555555555', public: true, tokens: [{ name: 'r', sha256: shop.tokens[0]?.sha256 as string, scopes: ['read'] }] };
+  const readOnly: ProjectRecord = {
+    ...shop,
+    id: '22222222-2222-4333-8444-555555555555',
+    public: true,
+    tokens: [{ name: 'r', sha256: shop.tokens[0]?.sha256 as string, scopes: ['read'] }],
+  };
   // The whole sample (all three dialects in one server) plus a strict copy and a public copy.
   snapshot = createSnapshot({ projects: [...model.projects, strict, readOnly] });
   server = await startServer({ snapshot, host: '127.0.0.1', port: 0 });
@@ -48,7 +53,10 @@ type Params = Record<string, unknown>;
 
 /** The SDK's request: base + path, headers it sets, `.query(params)`; errors are answers too. */
 async function sdk(path: string, params: Params = {}, project = SHOP, token: string | undefined = TOKEN): Promise<Got> {
-  let req = superagent.get(`${server.url}/api${path}`).set('Accept', 'application/json').ok(() => true);
+  let req = superagent
+    .get(`${server.url}/api${path}`)
+    .set('Accept', 'application/json')
+    .ok(() => true);
   if (project) req = req.set('project-id', project);
   if (token) req = req.set('Authorization', `Bearer ${token}`);
   const res = await req.query(params);
@@ -104,15 +112,28 @@ describe.each([
     expect(Object.keys(alpha.fields)[0]).toBe('variants');
     expect(alpha.fields.supplier_code).toBeUndefined();
     expect(r.text).not.toContain('not-for-the-api');
-    expect(alpha.fields.variants).toEqual([{ size: 'S', sku: 'AS-S' }, { size: 'M', sku: 'AS-M' }]);
+    expect(alpha.fields.variants).toEqual([
+      { size: 'S', sku: 'AS-S' },
+      { size: 'M', sku: 'AS-M' },
+    ]);
     expect(alpha.fields.season).toEqual({ start: '2026-04-01 00:00:00', end: '2026-09-30 00:00:00' });
     expect(alpha.fields.tags).toEqual(['sale', 'summer']);
-    expect(alpha.fields.images[0]).toMatchObject({ uuid: '0d4c3e55-8f0a-4f7e-b2a1-5c9d6e7f8a90', filename: 'shirt.png', mime_type: 'image/png', pending_image_processing: false });
+    expect(alpha.fields.images[0]).toMatchObject({
+      uuid: '0d4c3e55-8f0a-4f7e-b2a1-5c9d6e7f8a90',
+      filename: 'shirt.png',
+      mime_type: 'image/png',
+      pending_image_processing: false,
+    });
     expect(alpha.fields.images[0].size).toMatch(/^\d+(\.\d\d KB| bytes)$/);
     expect(alpha.fields.images[0].metadata).toMatchObject({ alt_text: 'Alpha Shirt, front' });
     // Relations embed, cycles are stubbed.
     expect(alpha.fields.related[0].fields.title).toBe('Trail Jacket');
-    expect(alpha.fields.related[0].fields.related[0]).toEqual({ uuid: ALPHA, locale: 'en', published_at: '2026-03-01T09:00:00+00:00', fields: [] });
+    expect(alpha.fields.related[0].fields.related[0]).toEqual({
+      uuid: ALPHA,
+      locale: 'en',
+      published_at: '2026-03-01T09:00:00+00:00',
+      fields: [],
+    });
   });
 
   it('paginate + page: Laravel {data, links, meta}; links carry the query', async () => {
@@ -199,8 +220,12 @@ describe.each([
     const about = pages[0].uuid;
     expect((await call(`/pages/${about}`)).body.fields.title).toBe('About us');
     expect((await call(`/pages/${about}`, { translation_locale: 'fr' })).body.fields.title).toBe('À propos');
-    expect((await call(`/pages/${about}`, { translation_locale: 'de' })).body).toEqual({ message: "Translation not found for locale 'de'." });
-    expect((await call(`/products/${ALPHA}`, { translation_locale: 'fr' })).body).toEqual({ message: 'This entry has no translations linked.' });
+    expect((await call(`/pages/${about}`, { translation_locale: 'de' })).body).toEqual({
+      message: "Translation not found for locale 'de'.",
+    });
+    expect((await call(`/products/${ALPHA}`, { translation_locale: 'fr' })).body).toEqual({
+      message: 'This entry has no translations linked.',
+    });
     expect((await call('/products/00000000-0000-4000-8000-000000000000')).body).toEqual({ message: 'Content not found.' });
     expect((await call('/nope')).body).toEqual({ message: 'Collection not found.' });
     const drafts = await call('/products', { state: 'draft' });
@@ -220,13 +245,19 @@ describe.each([
 
   it('auth and project errors (§6, §7)', async () => {
     expect(await call('/products', {}, '', TOKEN)).toMatchObject({ status: 400, body: { message: 'Project header missing.' } });
-    expect(await call('/products', {}, '00000000-0000-4000-8000-000000000000')).toMatchObject({ status: 404, body: { message: 'Project not found.' } });
+    expect(await call('/products', {}, '00000000-0000-4000-8000-000000000000')).toMatchObject({
+      status: 404,
+      body: { message: 'Project not found.' },
+    });
     expect(await call('/products', {}, SHOP, '')).toMatchObject({ status: 401, body: { message: 'Unauthenticated.' } });
     expect(await call('/products', {}, SHOP, 'travel-token')).toMatchObject({ status: 401, body: { message: 'Unauthenticated.' } });
     expect(await call('/products', {}, SHOP, 'uak_x')).toMatchObject({ status: 401 });
     const pub = '22222222-2222-4333-8444-555555555555';
     expect((await call('/products', {}, pub, '')).status).toBe(200);
-    expect(await call('/files', {}, pub, '')).toMatchObject({ status: 403, body: { message: "API token doesn't have the right abilities!" } });
+    expect(await call('/files', {}, pub, '')).toMatchObject({
+      status: 403,
+      body: { message: "API token doesn't have the right abilities!" },
+    });
     expect(await call(`/products/${ALPHA}/versions`, {}, pub, '')).toMatchObject({ status: 403 });
     expect((await call(`/products/${ALPHA}/versions`)).body[0]).toMatchObject({ version_number: 1, is_current_published: true });
     expect((await call(`/products/${ALPHA}/versions/2`)).body).toEqual({ message: 'Version not found.' });
@@ -236,13 +267,18 @@ describe.each([
     const pub = '22222222-2222-4333-8444-555555555555';
     const drafts = (await call('/products', { state: 'draft' })).body;
     const boots = drafts[0].uuid;
-    for (const [project, token] of [[pub, ''], [pub, TOKEN]] as const) {
+    for (const [project, token] of [
+      [pub, ''],
+      [pub, TOKEN],
+    ] as const) {
       const r = await call('/products', { timestamps: '' }, project, token);
       expect(r.text).not.toContain(boots);
       expect(r.body[0].fields.related).toEqual([]);
       expect((await call('/products', { where: { related: { title: 'Glacier Boots' } } }, project, token)).body).toEqual([]);
       expect((await call(`/products/${boots}/versions`, {}, project, TOKEN)).status).toBe(404);
-      expect((await call(`/products/${boots}`, { translation_locale: 'fr' }, project, token)).body).toEqual({ message: 'Content not found.' });
+      expect((await call(`/products/${boots}`, { translation_locale: 'fr' }, project, token)).body).toEqual({
+        message: 'Content not found.',
+      });
     }
   });
 
@@ -252,11 +288,20 @@ describe.each([
     const fits = (doc: any, path: string, r: Got) => {
       let res = doc.paths[path].get.responses[String(r.status)];
       expect(res, `${path} ${r.status}`).toBeDefined();
-      if (res.$ref) res = res.$ref.split('/').slice(1).reduce((o: any, k: string) => o[k], doc);
+      if (res.$ref)
+        res = res.$ref
+          .split('/')
+          .slice(1)
+          .reduce((o: any, k: string) => o[k], doc);
       expect(violations(r.body, res.content['application/json'].schema, doc), `${path} ${r.status}: ${r.text.slice(0, 200)}`).toEqual([]);
     };
     const doc = docOf(SHOP);
-    expect(doc.paths['/api'].get.parameters[0]).toMatchObject({ name: 'project-id', in: 'header', required: true, schema: { enum: [SHOP] } });
+    expect(doc.paths['/api'].get.parameters[0]).toMatchObject({
+      name: 'project-id',
+      in: 'header',
+      required: true,
+      schema: { enum: [SHOP] },
+    });
     const about = (await call('/pages', { locale: 'en' })).body[0].uuid;
     const cases: [string, string, Params?, string?, string?][] = [
       ['/api', '/'],
@@ -330,13 +375,26 @@ describe('warnings in the request journal; strict for every project', () => {
   it('startServer({ strict: true }) (cqa serve --strict) makes every elmapi3 project strict; other dialects unchanged', async () => {
     const strict = await startServer({ snapshot, host: '127.0.0.1', port: 0, strict: true });
     try {
-      const r = await superagent.get(`${strict.url}/api/products`).set('Accept', 'application/json').set('project-id', SHOP).set('Authorization', `Bearer ${TOKEN}`).query({ where: { colour: 'red' } }).ok(() => true);
+      const r = await superagent
+        .get(`${strict.url}/api/products`)
+        .set('Accept', 'application/json')
+        .set('project-id', SHOP)
+        .set('Authorization', `Bearer ${TOKEN}`)
+        .query({ where: { colour: 'red' } })
+        .ok(() => true);
       expect(r.status).toBe(422);
       expect(r.body.errors['where[colour]'][0]).toContain("no field 'colour'");
       expect(strict.requests()[0]?.warnings?.[0]).toContain("no field 'colour'");
-      const clean = await superagent.get(`${strict.url}/api/products`).set('Accept', 'application/json').set('project-id', SHOP).set('Authorization', `Bearer ${TOKEN}`).ok(() => true);
+      const clean = await superagent
+        .get(`${strict.url}/api/products`)
+        .set('Accept', 'application/json')
+        .set('project-id', SHOP)
+        .set('Authorization', `Bearer ${TOKEN}`)
+        .ok(() => true);
       expect(clean.status).toBe(200);
-      const demo = await fetch(`${strict.url}/api/demo/posts?limit=1`, { headers: { accept: 'application/json', authorization: 'Bearer demo-token' } });
+      const demo = await fetch(`${strict.url}/api/demo/posts?limit=1`, {
+        headers: { accept: 'application/json', authorization: 'Bearer demo-token' },
+      });
       expect(demo.status).toBe(200);
     } finally {
       await strict.close();
@@ -347,17 +405,25 @@ describe('warnings in the request journal; strict for every project', () => {
 describe('an edge handler made without the elmapi3 routes', () => {
   it('answers a v3 request 501 naming the option, and the other dialects as before', async () => {
     const plain = createHandler(snapshot);
-    const v3 = await plain(new Request('http://x/api/products', { headers: { accept: 'application/json', 'project-id': SHOP, authorization: `Bearer ${TOKEN}` } }));
+    const v3 = await plain(
+      new Request('http://x/api/products', {
+        headers: { accept: 'application/json', 'project-id': SHOP, authorization: `Bearer ${TOKEN}` },
+      }),
+    );
     expect(v3.status).toBe(501);
     expect(((await v3.json()) as { message: string }).message).toContain('createHandler(snapshot, { elmapi3: elmapi3Routes })');
-    const demo = await plain(new Request('http://x/api/demo', { headers: { accept: 'application/json', authorization: 'Bearer demo-token' } }));
+    const demo = await plain(
+      new Request('http://x/api/demo', { headers: { accept: 'application/json', authorization: 'Bearer demo-token' } }),
+    );
     expect(demo.status).toBe(200);
     // A path naming no project and no header: the 404 of the other dialects (no v3 routes here).
     expect((await plain(new Request('http://x/api/products', { headers: { accept: 'application/json' } }))).status).toBe(404);
   });
 
   it('a cqa typo without the header stays a 404 naming the project, with the v3 routes too', async () => {
-    const res = await edge(new Request('http://x/api/dmeo/posts', { headers: { accept: 'application/json', authorization: 'Bearer demo-token' } }));
+    const res = await edge(
+      new Request('http://x/api/dmeo/posts', { headers: { accept: 'application/json', authorization: 'Bearer demo-token' } }),
+    );
     expect(res.status).toBe(404);
   });
 });

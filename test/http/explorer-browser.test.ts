@@ -11,7 +11,16 @@ import { buildSnapshot } from '../../src/node/build-snapshot.js';
 import { startServer, type RunningServer } from '../../src/node/server/start.js';
 
 const CHROMIUM = process.env.CQA_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const TRAVEL = '5f2b8c1e9a4d4e7fb3c60a1d2e8f9b47';
 
 let server: RunningServer;
@@ -38,7 +47,12 @@ beforeAll(async () => {
   openDemo = await startServer({ snapshot: await buildSnapshot({ content: join(work, 'content') }), port: 0 });
   cpSync('content', join(work, 'watched'), { recursive: true });
   watched = await startServer({ content: join(work, 'watched'), port: 0, watch: true, log: () => undefined });
-  context = await chromium.launchPersistentContext(join(work, 'profile'), { executablePath: CHROMIUM, args: ARGS, headless: true, timeout: 30_000 });
+  context = await chromium.launchPersistentContext(join(work, 'profile'), {
+    executablePath: CHROMIUM,
+    args: ARGS,
+    headless: true,
+    timeout: 30_000,
+  });
   context.on('request', (r) => requested.push(r.url()));
 }, 60_000);
 
@@ -65,7 +79,9 @@ async function openWithToken(token: string, on: RunningServer = server): Promise
     if (m.type() === 'error' && !m.text().includes('401')) problems.push(m.text());
   });
   await page.goto(`${on.url}/`);
-  await expect.poll(() => page.textContent('#token-status')).toMatch(on === openDemo ? /readable without a token/ : /No project here is public/);
+  await expect
+    .poll(() => page.textContent('#token-status'))
+    .toMatch(on === openDemo ? /readable without a token/ : /No project here is public/);
   await page.focus('#token');
   await page.keyboard.type(token);
   await page.keyboard.press('Enter');
@@ -118,13 +134,20 @@ describe('the explorer page in headless Chromium', () => {
     expect(shown.curl).toBe(`curl -g -H 'Accept: application/json' -H "Authorization: Bearer $CQA_TOKEN" '${server.url}${path}'`);
     expect(await page.content()).not.toContain('demo-token');
     // The page's URL names the request (a view to share), never the token.
-    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie, location.href])).toEqual([0, 0, '', `${server.url}/#${path}`]);
+    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie, location.href])).toEqual([
+      0,
+      0,
+      '',
+      `${server.url}/#${path}`,
+    ]);
 
     // A bad value is the API's 400, shown with its detail.
     await page.fill('#conditions .condition .value', 'cheap');
     const bad = await run(page);
     expect(bad.status).toBe('400 Bad Request');
-    expect(JSON.parse(bad.answer)).toEqual((await apiAnswer('/api/demo/products?where[price][gt]=cheap&sort=price:desc&limit=3', 'demo-token')).body);
+    expect(JSON.parse(bad.answer)).toEqual(
+      (await apiAnswer('/api/demo/products?where[price][gt]=cheap&sort=price:desc&limit=3', 'demo-token')).body,
+    );
 
     // A condition left empty is not sent: the form asks for its value.
     await page.click('#add-condition');
@@ -162,7 +185,11 @@ describe('the explorer page in headless Chromium', () => {
     await page.click('#add-condition');
     // The locale is picked from the project's locales.
     await page.selectOption('#conditions .condition .field', 'locale');
-    expect(await page.$$eval('#conditions .condition select.value option', (o) => o.map((x) => (x as HTMLOptionElement).value))).toEqual(['', 'en', 'de']);
+    expect(await page.$$eval('#conditions .condition select.value option', (o) => o.map((x) => (x as HTMLOptionElement).value))).toEqual([
+      '',
+      'en',
+      'de',
+    ]);
     await page.selectOption('#conditions .condition .value', 'de');
     await page.selectOption('#sort-field', 'title');
     const list = await run(page);
@@ -234,7 +261,8 @@ describe('the explorer page in headless Chromium', () => {
 
   it('a tour: switch collections with conditions set, pick values, click through, copy, the reference, live content errors', async () => {
     const page = await openWithToken('demo-token', watched);
-    const api = async (path: string) => (await fetch(watched.url + path, { headers: { accept: 'application/json', authorization: 'Bearer demo-token' } })).json();
+    const api = async (path: string) =>
+      (await fetch(watched.url + path, { headers: { accept: 'application/json', authorization: 'Bearer demo-token' } })).json();
     const condition = (n: number) => `#conditions .condition:nth-child(${n})`;
 
     // A collection's slug queries it at once (its first 20 entries); the page's URL names the request.
@@ -247,7 +275,20 @@ describe('the explorer page in headless Chromium', () => {
     await page.click('#add-condition');
     await page.selectOption(`${condition(1)} .field`, 'price');
     // The operators offered are the engine's for a number field (no `like`).
-    expect(await page.$$eval(`${condition(1)} .op option`, (o) => o.map((x) => (x as HTMLOptionElement).value))).toEqual(['eq', 'not', 'in', 'not_in', 'lt', 'lte', 'gt', 'gte', 'between', 'not_between', 'null', 'not_null']);
+    expect(await page.$$eval(`${condition(1)} .op option`, (o) => o.map((x) => (x as HTMLOptionElement).value))).toEqual([
+      'eq',
+      'not',
+      'in',
+      'not_in',
+      'lt',
+      'lte',
+      'gt',
+      'gte',
+      'between',
+      'not_between',
+      'null',
+      'not_null',
+    ]);
     await page.selectOption(`${condition(1)} .op`, 'gt');
     await page.fill(`${condition(1)} .value`, ' 20 ');
     await page.click('#add-condition');
@@ -255,7 +296,9 @@ describe('the explorer page in headless Chromium', () => {
     await page.selectOption(`${condition(2)} .op`, 'not_null');
     // Ctrl+Enter runs the query; the value went out trimmed.
     await page.press(`${condition(1)} .value`, 'Control+Enter');
-    await expect.poll(() => page.textContent('#request'), { timeout: 10_000 }).toBe(`GET ${watched.url}/api/demo/products?where[price][gt]=20&where[slug]=not_null`);
+    await expect
+      .poll(() => page.textContent('#request'), { timeout: 10_000 })
+      .toBe(`GET ${watched.url}/api/demo/products?where[price][gt]=20&where[slug]=not_null`);
     await page.waitForSelector('#result[aria-busy="false"]');
     const sentBefore = await page.textContent('#request');
 
@@ -264,7 +307,9 @@ describe('the explorer page in headless Chromium', () => {
     await page.selectOption('#collection', 'posts');
     expect(await page.inputValue(`${condition(1)} .field`)).toBe('price');
     expect(await page.getAttribute(condition(1), 'class')).toContain('missing');
-    expect(await page.textContent(`${condition(1)} .note`)).toBe("'price' is not a field of Blog posts: pick another field or remove this condition");
+    expect(await page.textContent(`${condition(1)} .note`)).toBe(
+      "'price' is not a field of Blog posts: pick another field or remove this condition",
+    );
     expect([await page.inputValue(`${condition(2)} .field`), await page.inputValue(`${condition(2)} .op`)]).toEqual(['slug', 'not_null']);
     await page.click('#run');
     expect(await page.evaluate(() => document.activeElement?.matches('#conditions .condition:nth-child(1) .field:invalid'))).toBe(true);
@@ -274,9 +319,22 @@ describe('the explorer page in headless Chromium', () => {
     // list of its values.
     await page.selectOption(`${condition(1)} .field`, 'tags');
     expect(await page.getAttribute(condition(1), 'class')).not.toContain('missing');
-    expect(await page.$$eval(`${condition(1)} .op option`, (o) => o.map((x) => (x as HTMLOptionElement).value))).toEqual(['eq', 'not', 'like', 'in', 'not_in', 'null', 'not_null']);
+    expect(await page.$$eval(`${condition(1)} .op option`, (o) => o.map((x) => (x as HTMLOptionElement).value))).toEqual([
+      'eq',
+      'not',
+      'like',
+      'in',
+      'not_in',
+      'null',
+      'not_null',
+    ]);
     const values = await page.$$eval(`${condition(1)} select.value option`, (o) => o.map((x) => (x as HTMLOptionElement).value));
-    expect(values).toEqual(['', ...((await api('/api/demo')).data.collections.find((c: { slug: string }) => c.slug === 'posts').fields.find((f: { name: string }) => f.name === 'tags').values)]);
+    expect(values).toEqual([
+      '',
+      ...(await api('/api/demo')).data.collections
+        .find((c: { slug: string }) => c.slug === 'posts')
+        .fields.find((f: { name: string }) => f.name === 'tags').values,
+    ]);
     await page.selectOption(`${condition(1)} .value`, 'travel');
     await page.click('#run');
     const path = '/api/demo/posts?where[tags]=travel&where[slug]=not_null';
@@ -286,7 +344,11 @@ describe('the explorer page in headless Chromium', () => {
     expect(JSON.parse((await page.textContent('#answer')) ?? '')).toEqual(listed);
     expect(await page.textContent('#summary')).toBe(`Entries 1–${listed.data.length} of ${listed.meta.total} matches.`);
     // Media show as thumbnails, loaded from this server.
-    await expect.poll(() => page.$$eval('#table img.thumb', (imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.$$eval('#table img.thumb', (imgs) => imgs.filter((i) => (i as HTMLImageElement).naturalWidth > 0).length), {
+        timeout: 10_000,
+      })
+      .toBeGreaterThan(0);
 
     // Copy the curl line: the clipboard holds exactly what the page shows, with no token in it.
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: watched.url });
@@ -304,7 +366,9 @@ describe('the explorer page in headless Chromium', () => {
     expect(JSON.parse((await page.textContent('#answer')) ?? '')).toEqual(await api(`/api/demo/posts/${first.id}`));
     // …and a related entry too, in its own collection; the back button returns to the post.
     await page.click(`#table a.entry-link[href="#/api/demo/authors/${first.author.id}"]`);
-    await expect.poll(() => page.textContent('#request'), { timeout: 10_000 }).toBe(`GET ${watched.url}/api/demo/authors/${first.author.id}`);
+    await expect
+      .poll(() => page.textContent('#request'), { timeout: 10_000 })
+      .toBe(`GET ${watched.url}/api/demo/authors/${first.author.id}`);
     expect(await page.inputValue('#collection')).toBe('authors');
     await page.goBack();
     await expect.poll(() => page.textContent('#request'), { timeout: 10_000 }).toBe(`GET ${watched.url}/api/demo/posts/${first.id}`);
@@ -312,7 +376,9 @@ describe('the explorer page in headless Chromium', () => {
     // A shared view: another tab opened at this URL shows the same request once the token is typed.
     const shared = await context.newPage();
     await shared.goto(page.url());
-    await expect.poll(() => shared.textContent('#token-status'), { timeout: 10_000 }).toMatch(/^The link asks for \/api\/demo\/posts\/.*use its token/);
+    await expect
+      .poll(() => shared.textContent('#token-status'), { timeout: 10_000 })
+      .toMatch(/^The link asks for \/api\/demo\/posts\/.*use its token/);
     await shared.fill('#token', 'demo-token');
     await shared.press('#token', 'Enter');
     await expect.poll(() => shared.textContent('#status'), { timeout: 10_000 }).toBe('200 OK');
@@ -330,7 +396,9 @@ describe('the explorer page in headless Chromium', () => {
     await reference.fill('#token', 'demo-token');
     await reference.press('#token', 'Enter');
     expect(await reference.inputValue('#token')).toBe('');
-    await expect.poll(() => reference.locator('.swagger-ui .opblock-summary-path', { hasText: '/api/demo/posts' }).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => reference.locator('.swagger-ui .opblock-summary-path', { hasText: '/api/demo/posts' }).count(), { timeout: 10_000 })
+      .toBeGreaterThan(0);
     expect(await reference.content()).not.toContain('demo-token');
     expect(refProblems).toEqual([]);
     await reference.close();
@@ -367,7 +435,11 @@ describe('the explorer page in headless Chromium', () => {
     await page.click('#add-relation');
     const row = '#relations .condition';
     // The relation fields of posts, each with its target collection; then the target's fields.
-    expect(await page.$$eval(`${row} .relation option`, (o) => o.map((x) => x.textContent))).toEqual(['author → authors', 'categories → categories', 'related → posts']);
+    expect(await page.$$eval(`${row} .relation option`, (o) => o.map((x) => x.textContent))).toEqual([
+      'author → authors',
+      'categories → categories',
+      'related → posts',
+    ]);
     await page.selectOption(`${row} .field`, 'role');
     await page.selectOption(`${row} .value`, 'writer');
     await page.selectOption('#pick', 'fields');

@@ -7,14 +7,23 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/index.js';
 import { OPERATORS, type Op } from '../../src/core/query/operators.js';
 import { compose, emptyQuery, parsePath, trimValue, type QueryState } from '../../src/core/http/explorer/browser/query.js';
-import { filterable, fromOpenApi, fromProjectAnswer, opsOf, type Field, type Project } from '../../src/core/http/explorer/browser/schema.js';
+import {
+  filterable,
+  fromOpenApi,
+  fromProjectAnswer,
+  opsOf,
+  type Field,
+  type Project,
+} from '../../src/core/http/explorer/browser/schema.js';
 import { createHandler } from '../../src/node/server/fetch-node.js';
 
 const TRAVEL = '5f2b8c1e9a4d4e7fb3c60a1d2e8f9b47';
 let handler: (r: Request) => Promise<Response>;
 
 async function get(path: string, token: string): Promise<{ status: number; body: unknown }> {
-  const res = await handler(new Request(`http://cqa.test${path}`, { headers: { accept: 'application/json', authorization: `Bearer ${token}` } }));
+  const res = await handler(
+    new Request(`http://cqa.test${path}`, { headers: { accept: 'application/json', authorization: `Bearer ${token}` } }),
+  );
   return { status: res.status, body: await res.json() };
 }
 
@@ -60,7 +69,13 @@ function sample(project: Project, f: Field): string {
   }
 }
 const valueFor = (project: Project, f: Field, op: Op): string =>
-  op === 'null' || op === 'not_null' ? '' : op.endsWith('between') ? `${sample(project, f)},${sample(project, f)}` : op.endsWith('in') ? `${sample(project, f)}, ${sample(project, f)}` : sample(project, f);
+  op === 'null' || op === 'not_null'
+    ? ''
+    : op.endsWith('between')
+      ? `${sample(project, f)},${sample(project, f)}`
+      : op.endsWith('in')
+        ? `${sample(project, f)}, ${sample(project, f)}`
+        : sample(project, f);
 
 describe('what the explorer learns from the API', () => {
   it('a cqa project: types, enumeration values and relation targets from its own answer', () => {
@@ -100,12 +115,18 @@ describe("the operators offered per field are the engine's", () => {
         for (const f of filterable(project, c)) {
           const offered = opsOf(f);
           for (const op of OPERATORS) {
-            const q: QueryState = { ...emptyQuery(project.id, c.slug), conditions: [{ field: f.name, op, value: valueFor(project, f, op) }], answer: 'count' };
+            const q: QueryState = {
+              ...emptyQuery(project.id, c.slug),
+              conditions: [{ field: f.name, op, value: valueFor(project, f, op) }],
+              answer: 'count',
+            };
             const r = await get(compose(q), token);
             // Refused for the operator (code unknown_operator), not for a value the sample lacks.
             const refused = r.status !== 200 && JSON.stringify(r.body).includes('unknown_operator');
-            if (r.status !== 200 && !refused && !JSON.stringify(r.body).includes('invalid_value')) wrong.push(`${c.slug}.${f.name} ${op}: ${r.status}`);
-            if (refused === offered.includes(op)) wrong.push(`${c.slug}.${f.name} (${f.type}) ${op}: ${r.status} ${JSON.stringify(r.body).slice(0, 160)}`);
+            if (r.status !== 200 && !refused && !JSON.stringify(r.body).includes('invalid_value'))
+              wrong.push(`${c.slug}.${f.name} ${op}: ${r.status}`);
+            if (refused === offered.includes(op))
+              wrong.push(`${c.slug}.${f.name} (${f.type}) ${op}: ${r.status} ${JSON.stringify(r.body).slice(0, 160)}`);
           }
         }
       }
@@ -145,8 +166,19 @@ describe('the paths the form composes', () => {
   it('are answered by the server (200), and read back into the same form', async () => {
     const trimmed = { ...full, conditions: full.conditions.map((c) => ({ ...c, value: trimValue(c.op, c.value) })) };
     const any: QueryState = { ...trimmed, any: true, conditions: trimmed.conditions.filter((c) => !c.relation) };
-    const entry: QueryState = { ...emptyQuery('demo', 'posts'), entry: 'hello-world', state: 'with_draft', timestamps: true, pick: 'exclude', pickFields: ['body'] };
-    const count: QueryState = { ...emptyQuery('demo', 'products'), answer: 'count', conditions: [{ field: 'name', op: 'like', value: '%a%' }] };
+    const entry: QueryState = {
+      ...emptyQuery('demo', 'posts'),
+      entry: 'hello-world',
+      state: 'with_draft',
+      timestamps: true,
+      pick: 'exclude',
+      pickFields: ['body'],
+    };
+    const count: QueryState = {
+      ...emptyQuery('demo', 'products'),
+      answer: 'count',
+      conditions: [{ field: 'name', op: 'like', value: '%a%' }],
+    };
     for (const q of [trimmed, any, entry, count, { ...count, answer: 'first' as const }]) {
       const path = compose(q);
       const r = await get(path, 'demo-token');

@@ -118,7 +118,13 @@ describe.each(['node', 'fetch', 'edge'])('the explorer page (%s)', (kind) => {
   it('leaves every other client where it was: the same 404 as without the page', async () => {
     expect((await client()({ path: '/', headers: { accept: BROWSER } })).status).toBe(200);
     const before = socketClient(serverWithoutUi.url);
-    const asks: Record<string, string>[] = [{}, { accept: '*/*' }, { accept: 'application/json' }, { accept: 'application/json, text/html' }, { accept: 'text/html;q=0.5, application/json' }];
+    const asks: Record<string, string>[] = [
+      {},
+      { accept: '*/*' },
+      { accept: 'application/json' },
+      { accept: 'application/json, text/html' },
+      { accept: 'text/html;q=0.5, application/json' },
+    ];
     for (const headers of asks) {
       for (const path of ['/', '/docs', '/api']) {
         const r = await client()({ path, headers });
@@ -155,9 +161,17 @@ describe("the page's live refresh", () => {
 
 describe('turning the page off', () => {
   it('startServer({ ui: false }), createHandler(…, { ui: false }) and an edge handler without explorer answer 404', async () => {
-    const on = [socketClient(server.url), fetchClient(createHandler(snapshot, { ui: true })), fetchClient(createEdgeHandler(snapshot, { explorer: explorerPage }))];
+    const on = [
+      socketClient(server.url),
+      fetchClient(createHandler(snapshot, { ui: true })),
+      fetchClient(createEdgeHandler(snapshot, { explorer: explorerPage })),
+    ];
     for (const c of on) expect((await c({ path: '/', headers: { accept: BROWSER } })).status).toBe(200);
-    const off = [socketClient(serverWithoutUi.url), fetchClient(createHandler(snapshot, { ui: false })), fetchClient(createEdgeHandler(snapshot))];
+    const off = [
+      socketClient(serverWithoutUi.url),
+      fetchClient(createHandler(snapshot, { ui: false })),
+      fetchClient(createEdgeHandler(snapshot)),
+    ];
     for (const c of off) {
       const r = await c({ path: '/', headers: { accept: BROWSER } });
       expect(r.status).toBe(404);
@@ -167,7 +181,9 @@ describe('turning the page off', () => {
 
   it('cqa serve prints the page URL, and --no-ui turns the page off', async () => {
     const serve = async (args: string[]) => {
-      const child = spawn(process.execPath, ['bin/cqa.js', 'serve', 'content', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['bin/cqa.js', 'serve', 'content', '--port', '0', ...args], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       try {
         let out = '';
         const url = await new Promise<string>((ok, fail) => {

@@ -41,7 +41,10 @@ const RANGES: [string, number, string][] = [
   ['', 200, FILE],
 ];
 
-function checkRange(r: { status: number; headers: Record<string, string>; text: string }, [range, status, expected]: [string, number, string]) {
+function checkRange(
+  r: { status: number; headers: Record<string, string>; text: string },
+  [range, status, expected]: [string, number, string],
+) {
   expect(r.status, range).toBe(status);
   if (status === 416) {
     expect(r.headers['content-range'], range).toBe(expected);
@@ -192,7 +195,17 @@ describe('cqa preview', () => {
   it('never serves the host configuration files, however they are asked for', async () => {
     symlinkSync('_headers', join(out, 'headers.json'));
     symlinkSync('../../_redirects', join(out, 'api', 'alpha', 'r.json'));
-    for (const path of ['/_headers', '/_headers/', '/_redirects/', '/_headers/.', '/%5Fheaders', '/headers.json', '/headers', '/api/alpha/r', '/.hidden']) {
+    for (const path of [
+      '/_headers',
+      '/_headers/',
+      '/_redirects/',
+      '/_headers/.',
+      '/%5Fheaders',
+      '/headers.json',
+      '/headers',
+      '/api/alpha/r',
+      '/.hidden',
+    ]) {
       const r = await client({ path });
       expect(r.status, path).toBe(404);
       expect(r.text, path).not.toMatch(/Content-Type|\/api\//);

@@ -11,7 +11,14 @@ import type { ContentModel, EntryRecord, FieldDef, MediaRecord, TokenRecord } fr
 
 export const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const tok = (name: string, token: string, scopes: TokenRecord['scopes']): TokenRecord => ({ name, sha256: sha(token), scopes });
-const f = (name: string, type: FieldDef['type'], extra: Partial<FieldDef> = {}): FieldDef => ({ name, type, required: false, multiple: false, hidden: false, ...extra });
+const f = (name: string, type: FieldDef['type'], extra: Partial<FieldDef> = {}): FieldDef => ({
+  name,
+  type,
+  required: false,
+  multiple: false,
+  hidden: false,
+  ...extra,
+});
 const T = '2024-01-01T00:00:00.000Z';
 
 export const TOKENS = { read: 'alpha-read', drafts: 'alpha-drafts', beta: 'beta-token' };
@@ -24,7 +31,13 @@ function post(i: number, draft = false): EntryRecord {
     created_at: T,
     updated_at: T,
     published_at: draft ? null : `2024-01-${String((i % 28) + 1).padStart(2, '0')}T00:00:00.000Z`,
-    values: { title: `Post number ${i}`, price: i * 1.5, tags: i % 3 ? ['news'] : ['tech', 'life'], secret: 'hidden!', body: `Some text for post ${i}. `.repeat(3) },
+    values: {
+      title: `Post number ${i}`,
+      price: i * 1.5,
+      tags: i % 3 ? ['news'] : ['tech', 'life'],
+      secret: 'hidden!',
+      body: `Some text for post ${i}. `.repeat(3),
+    },
     file: `posts/p${i}.md`,
   };
 }
@@ -34,7 +47,17 @@ export function makeModel(mediaDir: string): ContentModel {
     const source = join(mediaDir, 'alpha', 'media', id);
     mkdirSync(dirname(source), { recursive: true });
     writeFileSync(source, content);
-    return { id, file_name: id.split('/').pop() as string, mime_type: mime, size: Buffer.byteLength(content), width: null, height: null, caption: null, alt: null, source };
+    return {
+      id,
+      file_name: id.split('/').pop() as string,
+      mime_type: mime,
+      size: Buffer.byteLength(content),
+      width: null,
+      height: null,
+      caption: null,
+      alt: null,
+      source,
+    };
   };
   // A file next to media/ that must never be served.
   mkdirSync(join(mediaDir, 'alpha', 'media'), { recursive: true });
@@ -46,25 +69,94 @@ export function makeModel(mediaDir: string): ContentModel {
   return {
     projects: [
       {
-        id: 'alpha', name: 'Alpha', description: 'private', default_locale: 'en', locales: ['en', 'de'], public: false,
+        id: 'alpha',
+        name: 'Alpha',
+        description: 'private',
+        default_locale: 'en',
+        locales: ['en', 'de'],
+        public: false,
         tokens: [tok('reader', TOKENS.read, ['read']), tok('dev', TOKENS.drafts, ['read', 'drafts'])],
-        media: [media('a.png', 'image/png', 'PNGDATA-0123456789'), media('dir/b c.txt', 'text/plain', 'hello media')].sort((a, b) => (a.id < b.id ? -1 : 1)),
+        media: [media('a.png', 'image/png', 'PNGDATA-0123456789'), media('dir/b c.txt', 'text/plain', 'hello media')].sort((a, b) =>
+          a.id < b.id ? -1 : 1,
+        ),
         collections: [
           {
-            slug: 'posts', name: 'Posts', body_field: 'body', sort: [],
-            fields: [f('title', 'text'), f('price', 'number'), f('tags', 'enumeration', { multiple: true, values: ['news', 'tech', 'life'] }), f('secret', 'text', { hidden: true }), f('body', 'markdown')],
+            slug: 'posts',
+            name: 'Posts',
+            body_field: 'body',
+            sort: [],
+            fields: [
+              f('title', 'text'),
+              f('price', 'number'),
+              f('tags', 'enumeration', { multiple: true, values: ['news', 'tech', 'life'] }),
+              f('secret', 'text', { hidden: true }),
+              f('body', 'markdown'),
+            ],
             entries: posts.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)),
           },
         ],
       },
       {
-        id: 'beta', name: 'Beta', description: null, default_locale: 'en', locales: ['en'], public: false,
-        tokens: [tok('b', TOKENS.beta, ['read'])], media: [],
-        collections: [{ slug: 'things', name: 'Things', body_field: 'body', sort: [], fields: [f('name', 'text')], entries: [{ id: 't1', locale: 'en', draft: false, created_at: T, updated_at: T, published_at: T, values: { name: 'x' }, file: 't1.yaml' }] }],
+        id: 'beta',
+        name: 'Beta',
+        description: null,
+        default_locale: 'en',
+        locales: ['en'],
+        public: false,
+        tokens: [tok('b', TOKENS.beta, ['read'])],
+        media: [],
+        collections: [
+          {
+            slug: 'things',
+            name: 'Things',
+            body_field: 'body',
+            sort: [],
+            fields: [f('name', 'text')],
+            entries: [
+              {
+                id: 't1',
+                locale: 'en',
+                draft: false,
+                created_at: T,
+                updated_at: T,
+                published_at: T,
+                values: { name: 'x' },
+                file: 't1.yaml',
+              },
+            ],
+          },
+        ],
       },
       {
-        id: 'pub', name: 'Public', description: null, default_locale: 'en', locales: ['en'], public: true, tokens: [], media: [],
-        collections: [{ slug: 'notes', name: 'Notes', body_field: 'body', sort: [], fields: [f('text', 'text')], entries: [{ id: 'n1', locale: 'en', draft: false, created_at: T, updated_at: T, published_at: T, values: { text: 'hi' }, file: 'n1.yaml' }] }],
+        id: 'pub',
+        name: 'Public',
+        description: null,
+        default_locale: 'en',
+        locales: ['en'],
+        public: true,
+        tokens: [],
+        media: [],
+        collections: [
+          {
+            slug: 'notes',
+            name: 'Notes',
+            body_field: 'body',
+            sort: [],
+            fields: [f('text', 'text')],
+            entries: [
+              {
+                id: 'n1',
+                locale: 'en',
+                draft: false,
+                created_at: T,
+                updated_at: T,
+                published_at: T,
+                values: { text: 'hi' },
+                file: 'n1.yaml',
+              },
+            ],
+          },
+        ],
       },
     ],
   };

@@ -21,7 +21,12 @@ describe('the decider', () => {
     expect(a).toMatchObject({ delay: 600000 });
     expect(b).toMatchObject({ delay: 600000 });
     const full = c.decide('GET', '/api/alpha/posts', 'delay=10');
-    expect(full).toMatchObject({ delay: 0, injected: false, headers: { 'retry-after': '3' }, problem: { status: 503, code: 'too_many_delayed' } });
+    expect(full).toMatchObject({
+      delay: 0,
+      injected: false,
+      headers: { 'retry-after': '3' },
+      problem: { status: 503, code: 'too_many_delayed' },
+    });
     expect(full?.problem?.detail).toContain('2 answers are held back by a delay already');
     // Requests without a delay are not held, so the cap does not touch them.
     expect(c.decide('GET', '/api/alpha/posts', undefined)).toBeUndefined();
@@ -35,7 +40,8 @@ describe('the decider', () => {
     const c = new Controls({ delay: 50, maxHeld: 1 });
     expect(c.decide('GET', '/healthz', undefined)).toMatchObject({ delay: 50 });
     expect(c.decide('GET', '/healthz', undefined)?.problem?.code).toBe('too_many_delayed');
-    for (const maxHeld of [0, -1, 1.5, Number.NaN]) expect(() => new Controls({ maxHeld }), String(maxHeld)).toThrow(/maxHeld must be an integer from 1/);
+    for (const maxHeld of [0, -1, 1.5, Number.NaN])
+      expect(() => new Controls({ maxHeld }), String(maxHeld)).toThrow(/maxHeld must be an integer from 1/);
   });
 });
 

@@ -27,10 +27,14 @@ export const DISGUISED: Record<string, string> = {
 
 export async function mediaTree(root: string): Promise<void> {
   cpSync('content/travel', join(root, 'travel'), { recursive: true });
-  const tall = await sharp({ create: { width: 20, height: 700, channels: 3, background: '#3a6ea5' } }).png().toBuffer();
-  const files: Record<string, string | Buffer> = { 'site/project.yaml': 'name: Site\nlocales: [en]\npublic: true\n', 'travel/media/tall.png': tall };
+  const tall = await sharp({ create: { width: 20, height: 700, channels: 3, background: '#3a6ea5' } })
+    .png()
+    .toBuffer();
+  const files: Record<string, string | Buffer> = {
+    'site/project.yaml': 'name: Site\nlocales: [en]\npublic: true\n',
+    'travel/media/tall.png': tall,
+  };
   for (const [name, text] of Object.entries({ ...ACTIVE, ...DISGUISED })) files[`site/media/${name}`] = text;
   files['travel/media/page.html'] = ACTIVE['page.html'] as string;
   writeTree(files, root);
 }
-

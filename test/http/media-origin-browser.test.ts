@@ -16,7 +16,16 @@ import { writeDist } from '../../src/node/output/dist.js';
 import { ACTIVE, DISGUISED, mediaTree, TRAVEL } from './media-fixture.js';
 
 const CHROMIUM = process.env.CQA_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const work = mkdtempSync(join(tmpdir(), 'cqa-media-browser-'));
 let server: RunningServer;
 let preview: PreviewServer;
@@ -71,7 +80,10 @@ describe.each(['serve', 'preview'])('media files opened in Chromium (%s)', (name
     const paths = [...Object.keys(ACTIVE).map((f) => `/media/site/${f}`), `/media/${TRAVEL}/page.html`];
     for (const path of paths) {
       const r = await open(base() + path);
-      expect(r.logged.filter((l) => l.includes('MEDIA SCRIPT RAN')), path).toEqual([]);
+      expect(
+        r.logged.filter((l) => l.includes('MEDIA SCRIPT RAN')),
+        path,
+      ).toEqual([]);
       expect(r.downloaded, path).toBe(true);
     }
   }, 60_000);
@@ -79,7 +91,10 @@ describe.each(['serve', 'preview'])('media files opened in Chromium (%s)', (name
   it('runs no script from HTML disguised as an image or text', async () => {
     for (const f of Object.keys(DISGUISED)) {
       const r = await open(`${base()}/media/site/${f}`);
-      expect(r.logged.filter((l) => l.includes('MEDIA SCRIPT RAN')), f).toEqual([]);
+      expect(
+        r.logged.filter((l) => l.includes('MEDIA SCRIPT RAN')),
+        f,
+      ).toEqual([]);
     }
   }, 30_000);
 });

@@ -84,7 +84,11 @@ describe.each(['serve', 'createHandler', 'preview'])('media headers (%s)', (name
     expect(page.headers).toMatchObject({ 'content-security-policy': CSP, 'content-disposition': 'attachment' });
     const thumb = await client({ path: `/thumbs/${TRAVEL}/tall.png` });
     expect(thumb.status).toBe(200);
-    expect(thumb.headers).toMatchObject({ 'content-type': 'image/png', 'content-security-policy': CSP, 'x-content-type-options': 'nosniff' });
+    expect(thumb.headers).toMatchObject({
+      'content-type': 'image/png',
+      'content-security-policy': CSP,
+      'x-content-type-options': 'nosniff',
+    });
   });
 });
 
@@ -98,7 +102,8 @@ describe('dist/_headers', () => {
       for (let i = at + 1; i < lines.length && /^\s/.test(lines[i] as string); i++) out.push((lines[i] as string).trim());
       return out;
     };
-    for (const path of ['/media/*', '/thumbs/*']) expect(rule(path)).toEqual(expect.arrayContaining([`Content-Security-Policy: ${CSP}`, 'X-Content-Type-Options: nosniff']));
+    for (const path of ['/media/*', '/thumbs/*'])
+      expect(rule(path)).toEqual(expect.arrayContaining([`Content-Security-Policy: ${CSP}`, 'X-Content-Type-Options: nosniff']));
     for (const file of Object.keys(ACTIVE)) expect(rule(`/media/site/${file}`), file).toEqual(['Content-Disposition: attachment']);
     expect(rule(`/media/${TRAVEL}/page.html`)).toEqual(['Content-Disposition: attachment']);
     for (const file of Object.keys(DISGUISED)) expect(rule(`/media/site/${file}`), file).toEqual([]);
@@ -107,8 +112,36 @@ describe('dist/_headers', () => {
 
 describe('the inline-safe list', () => {
   it('lets through raster images, audio, video and plain text only', () => {
-    for (const t of ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'audio/mpeg', 'video/mp4', 'text/plain', 'text/plain; charset=utf-8', 'IMAGE/PNG']) expect(inlineSafe(t), t).toBe(true);
-    for (const t of ['image/svg+xml', 'text/html', 'application/xhtml+xml', 'text/xml', 'application/xml', 'text/javascript', 'application/javascript', 'application/pdf', 'application/octet-stream', 'text/css', 'image/svg', 'video/x+xml', 'multipart/x-mixed-replace', 'text/vtt', '']) {
+    for (const t of [
+      'image/png',
+      'image/jpeg',
+      'image/gif',
+      'image/webp',
+      'image/avif',
+      'audio/mpeg',
+      'video/mp4',
+      'text/plain',
+      'text/plain; charset=utf-8',
+      'IMAGE/PNG',
+    ])
+      expect(inlineSafe(t), t).toBe(true);
+    for (const t of [
+      'image/svg+xml',
+      'text/html',
+      'application/xhtml+xml',
+      'text/xml',
+      'application/xml',
+      'text/javascript',
+      'application/javascript',
+      'application/pdf',
+      'application/octet-stream',
+      'text/css',
+      'image/svg',
+      'video/x+xml',
+      'multipart/x-mixed-replace',
+      'text/vtt',
+      '',
+    ]) {
       expect(inlineSafe(t), t).toBe(false);
     }
   });

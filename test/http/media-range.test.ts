@@ -30,7 +30,17 @@ beforeAll(async () => {
   const fd2 = openSync(big, 'r+');
   writeSync(fd2, 'Z', SIZE - 1);
   closeSync(fd2);
-  const record: MediaRecord = { id: 'big.bin', file_name: 'big.bin', mime_type: 'application/octet-stream', size: SIZE, width: null, height: null, caption: null, alt: null, source: big };
+  const record: MediaRecord = {
+    id: 'big.bin',
+    file_name: 'big.bin',
+    mime_type: 'application/octet-stream',
+    size: SIZE,
+    width: null,
+    height: null,
+    caption: null,
+    alt: null,
+    source: big,
+  };
   (model.projects[0]!.media as MediaRecord[]).push(record);
   const snapshot = createSnapshot(model);
   handler = createHandler(snapshot);
@@ -71,7 +81,11 @@ const AUTH = { authorization: `Bearer ${TOKENS.read}` };
 describe('createHandler media on Node', () => {
   it('answers Range: bytes=0-0 of a 200 MB file with 206 and one byte, reading about that much', async () => {
     const client = fetchClient(handler);
-    const { result: r, bytes, wholeFiles } = await bytesRead(() => client({ path: '/media/alpha/big.bin', headers: { ...AUTH, range: 'bytes=0-0' } }));
+    const {
+      result: r,
+      bytes,
+      wholeFiles,
+    } = await bytesRead(() => client({ path: '/media/alpha/big.bin', headers: { ...AUTH, range: 'bytes=0-0' } }));
     expect(r.status).toBe(206);
     expect(r.body.toString()).toBe('A');
     expect(r.headers['content-range']).toBe(`bytes 0-0/${SIZE}`);
@@ -100,7 +114,10 @@ describe('createHandler media on Node', () => {
     expect(viaHandler.headers.etag).toBe(viaServe.headers.etag);
     expect(viaHandler.headers['last-modified']).toBe(viaServe.headers['last-modified']);
     expect(viaHandler.body.toString()).toBe('PNGDATA-0123456789');
-    const r = await fetchClient(handler)({ path: '/media/alpha/a.png', headers: { ...AUTH, 'if-none-match': viaServe.headers.etag as string } });
+    const r = await fetchClient(handler)({
+      path: '/media/alpha/a.png',
+      headers: { ...AUTH, 'if-none-match': viaServe.headers.etag as string },
+    });
     expect(r.status).toBe(304);
   });
 

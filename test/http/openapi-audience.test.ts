@@ -21,7 +21,14 @@ beforeAll(async () => {
   const model = makeModel(tempDir());
   const beta = model.projects[1]!;
   // A token that passes the hash lookup but grants nothing: 403, as on the API.
-  const withNoScope = { ...model, projects: [model.projects[0]!, { ...beta, tokens: [...beta.tokens, { name: 'none', sha256: sha(NO_SCOPE), scopes: [] }] }, model.projects[2]!] };
+  const withNoScope = {
+    ...model,
+    projects: [
+      model.projects[0]!,
+      { ...beta, tokens: [...beta.tokens, { name: 'none', sha256: sha(NO_SCOPE), scopes: [] }] },
+      model.projects[2]!,
+    ],
+  };
   snapshot = createSnapshot(withNoScope);
   server = await startServer({ snapshot });
   clients.node = () => socketClient(server.url);
@@ -40,7 +47,12 @@ describe.each(['node', 'fetch'])('/openapi.json (%s adapter)', (kind) => {
     expect(r.status).toBe(200);
     expect(projectsOf(r.text)).toEqual(['/api/pub']);
     const doc = JSON.parse(r.text);
-    expect(Object.keys(doc.components.schemas).filter((n) => n.includes('.'))).toEqual(['pub.notes', 'pub.notes.list', 'pub.notes.item', 'pub.notes.where']);
+    expect(Object.keys(doc.components.schemas).filter((n) => n.includes('.'))).toEqual([
+      'pub.notes',
+      'pub.notes.list',
+      'pub.notes.item',
+      'pub.notes.where',
+    ]);
     expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['pub']);
     for (const word of PRIVATE_WORDS) expect(r.text.includes(word), word).toBe(false);
     expect(r.headers['cache-control']).toBe('no-cache');

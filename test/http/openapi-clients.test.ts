@@ -23,10 +23,17 @@ const SHOP3 = '3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10';
 const work = mkdtempSync(join(tmpdir(), 'cqa-openapi-'));
 let server: RunningServer;
 /** The documents, by who asked: served per token (and anonymously), and the built one. */
-const docs: Record<'demo' | 'travel' | 'shop3' | 'anonymous' | 'built', string> = { demo: '', travel: '', shop3: '', anonymous: '', built: '' };
+const docs: Record<'demo' | 'travel' | 'shop3' | 'anonymous' | 'built', string> = {
+  demo: '',
+  travel: '',
+  shop3: '',
+  anonymous: '',
+  built: '',
+};
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-const get = (path: string, headers: Record<string, string> = {}) => socketClient(server.url)({ path, headers: { accept: 'application/json', ...headers } });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  socketClient(server.url)({ path, headers: { accept: 'application/json', ...headers } });
 
 beforeAll(async () => {
   server = await startServer({ content: 'content' });
@@ -55,7 +62,10 @@ describe('the OpenAPI documents of the sample', () => {
     const config = await createConfig({ extends: ['recommended'], rules: { 'info-license': 'off' } });
     for (const [who, text] of Object.entries(docs)) {
       const problems = await lintFromString({ source: text, absoluteRef: `/${who}/openapi.json`, config });
-      expect(problems.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`), who).toEqual([]);
+      expect(
+        problems.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`),
+        who,
+      ).toEqual([]);
     }
   }, 60_000);
 
@@ -66,7 +76,8 @@ describe('the OpenAPI documents of the sample', () => {
   });
 
   it('name --base-url, or the serverUrl option, rather than the listening address', async () => {
-    const servers = async (s: RunningServer) => JSON.parse((await socketClient(s.url)({ path: '/openapi.json', headers: bearer('demo-token') })).text).servers;
+    const servers = async (s: RunningServer) =>
+      JSON.parse((await socketClient(s.url)({ path: '/openapi.json', headers: bearer('demo-token') })).text).servers;
     const behindProxy = await startServer({ snapshot: await buildSnapshot({ content: 'content', baseUrl: 'https://cms.example.com' }) });
     const named = await startServer({ snapshot: server.snapshot, serverUrl: 'https://api.example.com/v1' });
     try {
@@ -82,13 +93,51 @@ describe('the OpenAPI documents of the sample', () => {
   }, 60_000);
 
   it('have one operationId style: a camelCase verb and noun, unique, short for one project', () => {
-    const ids = (text: string) => Object.values(JSON.parse(text).paths as Record<string, { get: { operationId: string } }>).map((p) => p.get.operationId);
-    expect(ids(docs.demo)).toEqual(expect.arrayContaining(['getProject', 'listPosts', 'getPost', 'listCategories', 'getCategory', 'listMedia', 'getMediaItem', 'getMediaFile', 'getHealth', 'getOpenApi']));
-    expect(ids(docs.travel)).toEqual(expect.arrayContaining(['getProject', 'listArticles', 'getArticle', 'listAuthors', 'getAuthor', 'getMediaItemByName']));
-    expect(ids(docs.shop3)).toEqual(expect.arrayContaining(['getProject', 'listCollections', 'getCollection', 'listProducts', 'getProduct', 'listProductVersions', 'listFiles', 'getFile', 'getFileByName', 'getMediaFile']));
+    const ids = (text: string) =>
+      Object.values(JSON.parse(text).paths as Record<string, { get: { operationId: string } }>).map((p) => p.get.operationId);
+    expect(ids(docs.demo)).toEqual(
+      expect.arrayContaining([
+        'getProject',
+        'listPosts',
+        'getPost',
+        'listCategories',
+        'getCategory',
+        'listMedia',
+        'getMediaItem',
+        'getMediaFile',
+        'getHealth',
+        'getOpenApi',
+      ]),
+    );
+    expect(ids(docs.travel)).toEqual(
+      expect.arrayContaining(['getProject', 'listArticles', 'getArticle', 'listAuthors', 'getAuthor', 'getMediaItemByName']),
+    );
+    expect(ids(docs.shop3)).toEqual(
+      expect.arrayContaining([
+        'getProject',
+        'listCollections',
+        'getCollection',
+        'listProducts',
+        'getProduct',
+        'listProductVersions',
+        'listFiles',
+        'getFile',
+        'getFileByName',
+        'getMediaFile',
+      ]),
+    );
     // Both projects in one document: what they share gets the project after the verb.
     const both = ids(docs.built);
-    expect(both).toEqual(expect.arrayContaining(['getDemoProject', `get${TRAVEL}Project`, 'listDemoAuthors', `list${TRAVEL}Authors`, 'listPosts', 'listArticles']));
+    expect(both).toEqual(
+      expect.arrayContaining([
+        'getDemoProject',
+        `get${TRAVEL}Project`,
+        'listDemoAuthors',
+        `list${TRAVEL}Authors`,
+        'listPosts',
+        'listArticles',
+      ]),
+    );
     for (const list of [ids(docs.demo), ids(docs.travel), ids(docs.shop3), both]) {
       expect(new Set(list).size).toBe(list.length);
       for (const id of list) expect(id).toMatch(/^(get|list)[A-Z0-9][A-Za-z0-9]*$/);
@@ -150,7 +199,8 @@ export const header: ShopOps['listProducts']['parameters']['header']['project-id
     // `cqa types` and the OpenAPI document agree on which fields are required (and, in cqa, nullable).
     const quiet = vi.spyOn(console, 'log').mockImplementation(() => {});
     expect(await types(['content', '--out', join(dir, 'cqa-types.ts')]).finally(() => quiet.mockRestore())).toBe(0);
-    const collections = (text: string) => Object.keys(JSON.parse(text).paths).flatMap((p) => /^\/api\/[^/]+\/(?!project-media)([^/]+)$/.exec(p)?.[1] ?? []);
+    const collections = (text: string) =>
+      Object.keys(JSON.parse(text).paths).flatMap((p) => /^\/api\/[^/]+\/(?!project-media)([^/]+)$/.exec(p)?.[1] ?? []);
     const pairs = [
       ...collections(docs.demo).map((c) => ['Demo', `Demo${c[0]!.toUpperCase()}${c.slice(1)}`, `demo.${c}`, true] as const),
       ...collections(docs.travel).map((c) => ['Travel', `_${TRAVEL}${c[0]!.toUpperCase()}${c.slice(1)}`, `${TRAVEL}.${c}`, false] as const),
@@ -181,7 +231,9 @@ ${pairs
       moduleResolution: ts.ModuleResolutionKind.NodeNext,
       types: [],
     });
-    const errors = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName.split('/').pop()}:${d.start}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    const errors = ts
+      .getPreEmitDiagnostics(program)
+      .map((d) => `${d.file?.fileName.split('/').pop()}:${d.start}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
     expect(errors).toEqual([]);
   }, 60_000);
 });

@@ -15,7 +15,11 @@ afterAll(() => server?.close());
 
 const encodePath = (p: string) => p.split('/').map(encodeURIComponent).join('/');
 /** The sample's fixture token of the project a path is in. */
-const TOKENS: Record<string, string> = { demo: 'demo-token', '5f2b8c1e9a4d4e7fb3c60a1d2e8f9b47': 'travel-token', '3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10': 'shop3-token' };
+const TOKENS: Record<string, string> = {
+  demo: 'demo-token',
+  '5f2b8c1e9a4d4e7fb3c60a1d2e8f9b47': 'travel-token',
+  '3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10': 'shop3-token',
+};
 
 describe('static parity with the sample content', () => {
   it('every query-less API path answers exactly the document bytes', async () => {

@@ -88,7 +88,9 @@ async function getJson(client: Client, path: string): Promise<{ status: number; 
 describe.each(['node', 'fetch'])('%s adapter', (kind) => {
   it('cqa build wrote valid JSON, byte-identical to the answers', async () => {
     const client = clients[kind] as Client;
-    const files = (readdirSync(join(out, 'api'), { recursive: true }) as string[]).filter((f) => f.endsWith('index.json') && !/\.query[\\/]index\.json$/.test(f)); // (not the static client's query indexes)
+    const files = (readdirSync(join(out, 'api'), { recursive: true }) as string[]).filter(
+      (f) => f.endsWith('index.json') && !/\.query[\\/]index\.json$/.test(f),
+    ); // (not the static client's query indexes)
     expect(files.length).toBeGreaterThan(15);
     for (const file of files) {
       const text = readFileSync(join(out, 'api', file), 'utf8');
@@ -100,48 +102,66 @@ describe.each(['node', 'fetch'])('%s adapter', (kind) => {
     }
   });
 
-  it.each(Object.entries(COLLECTIONS))('every query parameter on %s, with every name as the field', async (slug, { values: [a, b], lt, relation }) => {
-    const client = clients[kind] as Client;
-    const base = `/api/names/${slug}`;
-    const shown = (await getJson(client, base)).body.data as Item[];
-    expect(shown.length).toBe(3);
-    for (const n of NAMES) {
-      const clauses: [string, RefOp, string[]][] = [
-        [`where[${n}]=${a}`, 'eq', [a]],
-        [`where[${n}][eq]=${b}`, 'eq', [b]],
-        [`where[${n}][not]=${a}`, 'not', [a]],
-        [`where[${n}]=null`, 'null', []],
-        [`where[${n}][null]`, 'null', []],
-        [`where[${n}][not_null]`, 'not_null', []],
-        [`where[${n}][in]=${a},${b}`, 'in', [a, b]],
-        [`where[${n}][not_in][]=${b}`, 'not_in', [b]],
-        ...(lt ? [[`where[${n}][lt]=2`, 'lt', ['2']] as [string, RefOp, string[]]] : []),
-      ];
-      for (const [query, op, vals] of clauses) {
-        const want = shown.filter((i) => matches(i, n, op, vals)).map((i) => i.id);
-        const list = await getJson(client, `${base}?${query}`);
-        expect(list.status, query).toBe(200);
-        expect((list.body.data as Item[]).map((i) => i.id), query).toEqual(want);
-        expect((await getJson(client, `${base}?${query}&count`)).body, query).toEqual({ count: want.length });
+  it.each(Object.entries(COLLECTIONS))(
+    'every query parameter on %s, with every name as the field',
+    async (slug, { values: [a, b], lt, relation }) => {
+      const client = clients[kind] as Client;
+      const base = `/api/names/${slug}`;
+      const shown = (await getJson(client, base)).body.data as Item[];
+      expect(shown.length).toBe(3);
+      for (const n of NAMES) {
+        const clauses: [string, RefOp, string[]][] = [
+          [`where[${n}]=${a}`, 'eq', [a]],
+          [`where[${n}][eq]=${b}`, 'eq', [b]],
+          [`where[${n}][not]=${a}`, 'not', [a]],
+          [`where[${n}]=null`, 'null', []],
+          [`where[${n}][null]`, 'null', []],
+          [`where[${n}][not_null]`, 'not_null', []],
+          [`where[${n}][in]=${a},${b}`, 'in', [a, b]],
+          [`where[${n}][not_in][]=${b}`, 'not_in', [b]],
+          ...(lt ? [[`where[${n}][lt]=2`, 'lt', ['2']] as [string, RefOp, string[]]] : []),
+        ];
+        for (const [query, op, vals] of clauses) {
+          const want = shown.filter((i) => matches(i, n, op, vals)).map((i) => i.id);
+          const list = await getJson(client, `${base}?${query}`);
+          expect(list.status, query).toBe(200);
+          expect(
+            (list.body.data as Item[]).map((i) => i.id),
+            query,
+          ).toEqual(want);
+          expect((await getJson(client, `${base}?${query}&count`)).body, query).toEqual({ count: want.length });
+        }
+        for (const desc of [false, true]) {
+          const query = `sort=${n}${desc ? ':desc' : ''}`;
+          const list = await getJson(client, `${base}?${query}`);
+          expect(list.status, query).toBe(200);
+          expect(
+            (list.body.data as Item[]).map((i) => i.id),
+            query,
+          ).toEqual(sortedIds(shown, n, desc));
+        }
+        const only = (await getJson(client, `${base}?fields=${n}`)).body.data as Item[];
+        expect(
+          only.map((i) => Object.keys(i)),
+          n,
+        ).toEqual(shown.map(() => ['id', 'locale', n]));
+        const rest = (await getJson(client, `${base}?exclude=${n}`)).body.data as Item[];
+        expect(
+          rest.map((i) => Object.keys(i)),
+          n,
+        ).toEqual(shown.map((i) => Object.keys(i).filter((k) => k !== n)));
+        if (relation) {
+          const query = `whereRelation[${n}][label]=one`;
+          const list = await getJson(client, `${base}?${query}`);
+          expect(list.status, query).toBe(200);
+          expect(
+            (list.body.data as Item[]).map((i) => i.id),
+            query,
+          ).toEqual(shown.filter((i) => matches(i, n, 'eq', ['t1'])).map((i) => i.id));
+        }
       }
-      for (const desc of [false, true]) {
-        const query = `sort=${n}${desc ? ':desc' : ''}`;
-        const list = await getJson(client, `${base}?${query}`);
-        expect(list.status, query).toBe(200);
-        expect((list.body.data as Item[]).map((i) => i.id), query).toEqual(sortedIds(shown, n, desc));
-      }
-      const only = (await getJson(client, `${base}?fields=${n}`)).body.data as Item[];
-      expect(only.map((i) => Object.keys(i)), n).toEqual(shown.map(() => ['id', 'locale', n]));
-      const rest = (await getJson(client, `${base}?exclude=${n}`)).body.data as Item[];
-      expect(rest.map((i) => Object.keys(i)), n).toEqual(shown.map((i) => Object.keys(i).filter((k) => k !== n)));
-      if (relation) {
-        const query = `whereRelation[${n}][label]=one`;
-        const list = await getJson(client, `${base}?${query}`);
-        expect(list.status, query).toBe(200);
-        expect((list.body.data as Item[]).map((i) => i.id), query).toEqual(shown.filter((i) => matches(i, n, 'eq', ['t1'])).map((i) => i.id));
-      }
-    }
-  });
+    },
+  );
 
   it('answers 400, never 500, where the name is not a field, operator, parameter or value', async () => {
     const client = clients[kind] as Client;

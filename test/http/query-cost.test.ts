@@ -27,7 +27,12 @@ function post(i: number): EntryRecord {
     updated_at: T,
     published_at: T,
     // About 600 characters of body, as in the attack.
-    values: { title: `Post ${i}`, category: `c${i % 50}`, n: i, body: `Lorem ipsum dolor sit amet ${i}, consectetur adipiscing. `.repeat(10) },
+    values: {
+      title: `Post ${i}`,
+      category: `c${i % 50}`,
+      n: i,
+      body: `Lorem ipsum dolor sit amet ${i}, consectetur adipiscing. `.repeat(10),
+    },
     file: `posts/${i}.yaml`,
   };
 }
@@ -36,9 +41,25 @@ function project(id: string, dialect?: 'elmapi' | 'elmapi3'): ProjectRecord {
   const entries: EntryRecord[] = [];
   for (let i = 1; i <= ROWS; i++) entries.push(post(i));
   return {
-    id, name: id, description: null, default_locale: 'en', locales: ['en'], public: true, tokens: [], media: [],
+    id,
+    name: id,
+    description: null,
+    default_locale: 'en',
+    locales: ['en'],
+    public: true,
+    tokens: [],
+    media: [],
     ...(dialect ? { dialect } : {}),
-    collections: [{ slug: 'posts', name: 'Posts', body_field: 'body', sort: [], fields: [f('title', 'text'), f('category', 'text'), f('n', 'number'), f('body', 'text')], entries }],
+    collections: [
+      {
+        slug: 'posts',
+        name: 'Posts',
+        body_field: 'body',
+        sort: [],
+        fields: [f('title', 'text'), f('category', 'text'), f('n', 'number'), f('body', 'text')],
+        entries,
+      },
+    ],
   };
 }
 
@@ -73,13 +94,15 @@ describe.each(['socket', 'fetch'])('query cost budget (%s)', (name) => {
     expect(r.type).toBe('application/problem+json; charset=utf-8');
     expect(r.json.code).toBe('query_too_costly');
     expect(r.json.param).toBe('where');
-    expect(r.json.detail).toMatch(/^this query would cost ~[\d,]+ units .*; the limit is 1,000,000,000: use fewer or shorter like patterns/);
+    expect(r.json.detail).toMatch(
+      /^this query would cost ~[\d,]+ units .*; the limit is 1,000,000,000: use fewer or shorter like patterns/,
+    );
     expect(r.json.detail).toContain('add an equality or range condition');
     // Asked again (the answer caches key on the exact query): refused again, not run.
     expect((await get(`/api/plain/posts?${ATTACK}&limit=5`)).status).toBe(400);
   });
 
-  it('in the elmapi3 dialect (like as SQLite reads it): a 422 in Laravel\'s validation shape with the same words; a backtracking pattern answers', async () => {
+  it("in the elmapi3 dialect (like as SQLite reads it): a 422 in Laravel's validation shape with the same words; a backtracking pattern answers", async () => {
     const v3 = async (query: string) => {
       const r = await (clients[name] as Client)({ path: `/api/posts?${query}`, headers: { accept: 'application/json', 'project-id': V3 } });
       return { status: r.status, json: JSON.parse(r.text) as { message: string; errors?: Record<string, string[]>; data?: unknown[] } };
@@ -108,7 +131,9 @@ describe.each(['socket', 'fetch'])('query cost budget (%s)', (name) => {
     // category=c7 leaves 400 of 20,000 entries: the like tests only those.
     const r = await get(`/api/plain/posts?${DEAR}&where[category]=c7&count`);
     expect(r.status).toBe(200);
-    const expected = all().filter((p) => p.values.category === 'c7' && /i[\s\S]{300}r/.test((p.values.body as string).toLowerCase())).length;
+    const expected = all().filter(
+      (p) => p.values.category === 'c7' && /i[\s\S]{300}r/.test((p.values.body as string).toLowerCase()),
+    ).length;
     expect(expected).toBeGreaterThan(0);
     expect(r.json).toEqual({ count: expected });
   });
@@ -119,7 +144,9 @@ describe.each(['socket', 'fetch'])('query cost budget (%s)', (name) => {
     expect(r.json).toMatchObject({ data: [{ id: '1999', title: 'Post 1999' }], meta: { total: 1 } });
     const u = await get('/api/plain/posts?where[title][like]=post%201_9_&count');
     expect(u.json).toEqual({ count: all().filter((p) => /post 1.9./.test((p.values.title as string).toLowerCase())).length });
-    const or = await get(`/api/plain/posts?${Array.from({ length: 20 }, (_, i) => `where[or][${i}][title][like]=%25t%20${i}_9`).join('&')}&count`);
+    const or = await get(
+      `/api/plain/posts?${Array.from({ length: 20 }, (_, i) => `where[or][${i}][title][like]=%25t%20${i}_9`).join('&')}&count`,
+    );
     expect(or.status).toBe(200);
   });
 });

@@ -9,7 +9,25 @@ import { startServer, type RunningServer } from '../../src/node/server/start.js'
 import { createSnapshot } from '../../src/core/snapshot/create.js';
 import { makeModel, socketClient, tempDir } from './fixture.js';
 
-const SECRET_WORDS = ['token', 'auth', 'authorization', 'authentication', 'secret', 'password', 'passwd', 'pwd', 'key', 'apikey', 'cookie', 'session', 'signature', 'credential', 'credentials', 'bearer', 'jwt'];
+const SECRET_WORDS = [
+  'token',
+  'auth',
+  'authorization',
+  'authentication',
+  'secret',
+  'password',
+  'passwd',
+  'pwd',
+  'key',
+  'apikey',
+  'cookie',
+  'session',
+  'signature',
+  'credential',
+  'credentials',
+  'bearer',
+  'jwt',
+];
 const OTHER_WORDS = ['x', 'api', 'access', 'refresh', 'client', 'user', 'id', 'my', 'set', 'private', 'proxy', 'github'];
 
 /** Joins words the way names are written in the wild. */
@@ -24,7 +42,12 @@ const STYLES: Record<string, (w: string[]) => string> = {
 };
 
 const secretName = fc
-  .tuple(fc.array(fc.constantFrom(...OTHER_WORDS), { maxLength: 2 }), fc.constantFrom(...SECRET_WORDS), fc.array(fc.constantFrom(...OTHER_WORDS), { maxLength: 1 }), fc.constantFrom(...Object.keys(STYLES)))
+  .tuple(
+    fc.array(fc.constantFrom(...OTHER_WORDS), { maxLength: 2 }),
+    fc.constantFrom(...SECRET_WORDS),
+    fc.array(fc.constantFrom(...OTHER_WORDS), { maxLength: 1 }),
+    fc.constantFrom(...Object.keys(STYLES)),
+  )
   .map(([before, secret, after, style]) => STYLES[style]!([...before, secret, ...after]));
 // A value distinct enough to search for in the record (no `&`, `=`, `%` or `+`: kept as written in the URL).
 const secretValue = fc.stringMatching(/^[A-Za-z0-9._~-]{8,40}$/).map((s) => `S3CRET${s}`);
@@ -56,10 +79,18 @@ describe('secret names', () => {
   });
 
   it('names the issue listed: accessToken, apiToken, ?authorization=, X-Authorization, Authentication, Set-Cookie', () => {
-    const { headers } = safeHeaders({ 'x-authorization': 'v1', authentication: 'v2', 'set-cookie': 'v3', 'x-session-id': 'v4', 'x-amz-signature': 'v5' });
+    const { headers } = safeHeaders({
+      'x-authorization': 'v1',
+      authentication: 'v2',
+      'set-cookie': 'v3',
+      'x-session-id': 'v4',
+      'x-amz-signature': 'v5',
+    });
     expect(Object.values(headers)).toEqual(['[redacted]', '[redacted]', '[redacted]', '[redacted]', '[redacted]']);
     const url = safeUrl('/api/demo/posts?accessToken=v6&apiToken=v7&authorization=v8&APIKey=v9&sessionid=v10&limit=1');
-    expect(url).toBe('/api/demo/posts?accessToken=[redacted]&apiToken=[redacted]&authorization=[redacted]&APIKey=[redacted]&sessionid=[redacted]&limit=1');
+    expect(url).toBe(
+      '/api/demo/posts?accessToken=[redacted]&apiToken=[redacted]&authorization=[redacted]&APIKey=[redacted]&sessionid=[redacted]&limit=1',
+    );
   });
 
   it('keeps names that only look alike (author, keyword, monkey, passage, signal)', () => {
@@ -115,7 +146,13 @@ describe('through startServer', () => {
     const get = socketClient(server.url);
     await get({
       path: '/api/alpha/posts?accessToken=s3cret-a&apiToken=s3cret-b&authorization=s3cret-c&limit=1',
-      headers: { accept: 'application/json', authorization: 's3cret-d x', 'x-authorization': 's3cret-e', authentication: 's3cret-f', 'x-refresh-token': 's3cret-g' },
+      headers: {
+        accept: 'application/json',
+        authorization: 's3cret-d x',
+        'x-authorization': 's3cret-e',
+        authentication: 's3cret-f',
+        'x-refresh-token': 's3cret-g',
+      },
     });
     const [r] = server.requests();
     expect(r?.auth).toBe('invalid');

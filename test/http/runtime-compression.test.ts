@@ -14,7 +14,11 @@ describe("compression: 'runtime'", () => {
   const plain = createHandler(snapshot, { compression: 'handler' });
 
   it('sets the coding the client accepts (br too) on the plain body', async () => {
-    for (const [accept, coding] of [['gzip', 'gzip'], ['br, gzip;q=0.5', 'br'], ['gzip;q=0, br;q=0', null]] as const) {
+    for (const [accept, coding] of [
+      ['gzip', 'gzip'],
+      ['br, gzip;q=0.5', 'br'],
+      ['gzip;q=0, br;q=0', null],
+    ] as const) {
       const res = await handler(new Request('http://x/api/alpha/posts', { headers: { ...READ, 'accept-encoding': accept } }));
       expect(res.headers.get('content-encoding'), accept).toBe(coding);
       if (coding) expect(res.headers.get('etag')).toMatch(new RegExp(`-${coding}"$`));

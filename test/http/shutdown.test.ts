@@ -42,7 +42,10 @@ describe('cqa serve (compiled)', () => {
   it('finishes the request in flight on SIGTERM and exits 0', async () => {
     const p = cqa(['serve', 'content', '--port', '0', '--delay', '300', '--quiet']);
     const url = await waitFor(() => /http:\/\/127\.0\.0\.1:\d+/.exec(p.out())?.[0]);
-    const pending = socketClient(url)({ path: '/api/demo/posts', headers: { accept: 'application/json', authorization: 'Bearer demo-token' } });
+    const pending = socketClient(url)({
+      path: '/api/demo/posts',
+      headers: { accept: 'application/json', authorization: 'Bearer demo-token' },
+    });
     await new Promise((r) => setTimeout(r, 80));
     p.child.kill('SIGTERM');
     const res = await pending;
@@ -55,8 +58,16 @@ describe('cqa serve (compiled)', () => {
   it('logs one line per request without the token', async () => {
     const p = cqa(['serve', 'content', '--port', '0']);
     const url = await waitFor(() => /http:\/\/127\.0\.0\.1:\d+/.exec(p.out())?.[0]);
-    await socketClient(url)({ path: '/api/demo/posts?limit=1', headers: { accept: 'application/json', authorization: 'Bearer demo-token' } });
-    const line = await waitFor(() => p.out().split('\n').find((l) => l.startsWith('GET /api/demo/posts?limit=1')));
+    await socketClient(url)({
+      path: '/api/demo/posts?limit=1',
+      headers: { accept: 'application/json', authorization: 'Bearer demo-token' },
+    });
+    const line = await waitFor(() =>
+      p
+        .out()
+        .split('\n')
+        .find((l) => l.startsWith('GET /api/demo/posts?limit=1')),
+    );
     expect(line).toMatch(/^GET \/api\/demo\/posts\?limit=1 200 \d+\.\dms$/);
     p.child.kill('SIGINT');
     expect(await p.exited).toBe(0);
@@ -67,10 +78,16 @@ describe('cqa serve (compiled)', () => {
     const p = cqa(['serve', 'content', '--port', '0', '--log', 'json', '--fail-rate', '0.5', '--fail-status', '429', '--seed', '7']);
     const url = await waitFor(() => /http:\/\/127\.0\.0\.1:\d+/.exec(p.err())?.[0]);
     // Printed just after the address, possibly in a later chunk of stderr.
-    await waitFor(() => (p.err().includes('cqa: contract-test controls on: fail-rate 0.5 (429, Retry-After: 1), seed 7') ? 'ok' : undefined));
+    await waitFor(() =>
+      p.err().includes('cqa: contract-test controls on: fail-rate 0.5 (429, Retry-After: 1), seed 7') ? 'ok' : undefined,
+    );
     const get = socketClient(url);
     const seen: number[] = [];
-    for (let i = 0; i < 6; i++) seen.push((await get({ path: '/api/demo/posts?limit=1', headers: { accept: 'application/json', authorization: 'Bearer demo-token' } })).status);
+    for (let i = 0; i < 6; i++)
+      seen.push(
+        (await get({ path: '/api/demo/posts?limit=1', headers: { accept: 'application/json', authorization: 'Bearer demo-token' } }))
+          .status,
+      );
     await waitFor(() => (p.out().split('\n').length > 6 ? 'ok' : undefined));
     p.child.kill('SIGTERM');
     expect(await p.exited).toBe(0);
@@ -79,7 +96,13 @@ describe('cqa serve (compiled)', () => {
     const records = lines.map((l) => JSON.parse(l));
     expect(records.map((r) => r.status)).toEqual(seen);
     expect(new Set(seen)).toEqual(new Set([200, 429])); // seed 7 draws both within six requests
-    expect(records[0]).toMatchObject({ method: 'GET', path: '/api/demo/posts', query: { limit: '1' }, auth: 'Bearer', headers: { accept: 'application/json' } });
+    expect(records[0]).toMatchObject({
+      method: 'GET',
+      path: '/api/demo/posts',
+      query: { limit: '1' },
+      auth: 'Bearer',
+      headers: { accept: 'application/json' },
+    });
     expect(records.find((r) => r.status === 429)).toMatchObject({ injected: true });
     expect(p.out() + p.err()).not.toContain('demo-token');
   });
@@ -92,7 +115,12 @@ describe('cqa serve (compiled)', () => {
     const strict = await socketClient(url)({ path: '/api/products?where%5Bcolour%5D=red', headers: v3 });
     expect(strict.status).toBe(422);
     expect(JSON.parse(strict.text).errors['where[colour]'][0]).toContain("no field 'colour'");
-    const line = await waitFor(() => text.out().split('\n').find((l) => l.startsWith('GET /api/products?where')));
+    const line = await waitFor(() =>
+      text
+        .out()
+        .split('\n')
+        .find((l) => l.startsWith('GET /api/products?where')),
+    );
     expect(line).toMatch(/^GET \/api\/products\?where%5Bcolour%5D=red 422 \d+\.\dms warning: no field 'colour' in collection 'products'/);
     text.child.kill('SIGTERM');
     expect(await text.exited).toBe(0);
@@ -105,7 +133,11 @@ describe('cqa serve (compiled)', () => {
     await waitFor(() => (json.out().split('\n').length > 2 ? 'ok' : undefined));
     json.child.kill('SIGTERM');
     expect(await json.exited).toBe(0);
-    const [warned, clean] = json.out().trim().split('\n').map((l) => JSON.parse(l));
+    const [warned, clean] = json
+      .out()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(warned.warnings).toEqual([expect.stringContaining("no field 'colour' in collection 'products'")]);
     expect(clean.warnings).toBeUndefined();
     expect(json.out() + json.err() + text.out()).not.toContain('shop3-token');
@@ -127,7 +159,10 @@ describe('cqa serve (compiled)', () => {
     const answer = async (flags: string[]) => {
       const p = cqa(['serve', dir, '--port', '0', '--quiet', ...flags]);
       const url = await waitFor(() => /http:\/\/127\.0\.0\.1:\d+/.exec(p.out())?.[0]);
-      const res = await socketClient(url)({ path: '/api/demo/posts?limit=3', headers: { accept: 'application/json', authorization: 'Bearer demo-token' } });
+      const res = await socketClient(url)({
+        path: '/api/demo/posts?limit=3',
+        headers: { accept: 'application/json', authorization: 'Bearer demo-token' },
+      });
       p.child.kill('SIGTERM');
       expect(await p.exited).toBe(0);
       return res.text;

@@ -71,7 +71,9 @@ afterAll(async () => {
 
 describe('the header check', () => {
   it('names the limit an image breaks, before any decoding', () => {
-    expect(() => checkImage(BOMBS['bomb.webp'] as Buffer)).toThrow(/16383×16383 px \(268\.4 Mpx\): thumbnails are made of images up to 40 Mpx/);
+    expect(() => checkImage(BOMBS['bomb.webp'] as Buffer)).toThrow(
+      /16383×16383 px \(268\.4 Mpx\): thumbnails are made of images up to 40 Mpx/,
+    );
     expect(() => checkImage(BOMBS['strip.png'] as Buffer)).toThrow(/200000×1300 px/);
     expect(() => checkImage(BOMBS['long.png'] as Buffer)).toThrow(/30000×700 px \(43:1\): thumbnails are made of images up to 20:1/);
     expect(() => checkImage(Buffer.from('not an image at all'))).toThrow(/header cannot be read/);
@@ -83,7 +85,12 @@ describe('the header check', () => {
 describe.each(['serve', 'createHandler'])('image bombs (%s)', (name) => {
   it('answers each bomb 422 naming the limit, again and again', async () => {
     const client = clients[name] as Client;
-    for (const [file, limit] of [['bomb.webp', /40 Mpx/], ['strip.png', /40 Mpx/], ['long.png', /20:1/], ['broken.png', /cannot be decoded/]] as const) {
+    for (const [file, limit] of [
+      ['bomb.webp', /40 Mpx/],
+      ['strip.png', /40 Mpx/],
+      ['long.png', /20:1/],
+      ['broken.png', /cannot be decoded/],
+    ] as const) {
       for (let i = 0; i < 3; i++) {
         const r = await client({ path: `/thumbs/${TRAVEL}/${file}` });
         expect(r.status, `${file} #${i}: ${r.text}`).toBe(422);
@@ -97,7 +104,9 @@ describe.each(['serve', 'createHandler'])('image bombs (%s)', (name) => {
     const before = process.memoryUsage().rss;
     const started = performance.now();
     for (let round = 0; round < 20; round++) {
-      const answers = await Promise.all(Object.keys(BOMBS).flatMap((file) => [0, 1].map(() => client({ path: `/thumbs/${TRAVEL}/${file}` }))));
+      const answers = await Promise.all(
+        Object.keys(BOMBS).flatMap((file) => [0, 1].map(() => client({ path: `/thumbs/${TRAVEL}/${file}` }))),
+      );
       for (const r of answers) expect(r.status).toBe(422);
     }
     const grew = (process.memoryUsage().rss - before) / 1e6;

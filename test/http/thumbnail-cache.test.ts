@@ -14,8 +14,16 @@ const root = new ServedRoot(dir);
 const open = async (name: string) => (await openInside(root, name)) as OpenedFile;
 
 beforeAll(async () => {
-  for (const [name, background] of [['a.png', '#ff0000'], ['b.png', '#00ff00']] as const) {
-    writeFileSync(join(dir, name), await sharp({ create: { width: 900, height: 1200, channels: 3, background } }).png().toBuffer());
+  for (const [name, background] of [
+    ['a.png', '#ff0000'],
+    ['b.png', '#00ff00'],
+  ] as const) {
+    writeFileSync(
+      join(dir, name),
+      await sharp({ create: { width: 900, height: 1200, channels: 3, background } })
+        .png()
+        .toBuffer(),
+    );
   }
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,7 +48,12 @@ it('keeps within its budget: the least recently used thumbnail goes first', asyn
 it('an edited file gets a new thumbnail', async () => {
   const cache = new ThumbnailCache();
   const before = await cache.get(await open('a.png'));
-  writeFileSync(join(dir, 'a.png'), await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#0000ff' } }).png().toBuffer());
+  writeFileSync(
+    join(dir, 'a.png'),
+    await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#0000ff' } })
+      .png()
+      .toBuffer(),
+  );
   const after = await cache.get(await open('a.png'));
   expect(imageSize(after.bytes)).toMatchObject({ width: 800, height: 600 });
   expect(after.tag).not.toBe(before.tag);

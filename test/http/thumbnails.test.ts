@@ -38,9 +38,14 @@ async function picture(format: 'jpeg' | 'webp'): Promise<Buffer> {
 
 /** Two frames of 1000×1200. */
 async function animation(): Promise<Buffer> {
-  const frame = (background: string) => sharp({ create: { width: 1000, height: 1200, channels: 3, background } }).raw().toBuffer();
+  const frame = (background: string) =>
+    sharp({ create: { width: 1000, height: 1200, channels: 3, background } })
+      .raw()
+      .toBuffer();
   const frames = Buffer.concat([await frame('#ff0000'), await frame('#0000ff')]);
-  return sharp(frames, { raw: { width: 1000, height: 2400, channels: 3, pageHeight: 1200 } }).gif({ loop: 0 }).toBuffer();
+  return sharp(frames, { raw: { width: 1000, height: 2400, channels: 3, pageHeight: 1200 } })
+    .gif({ loop: 0 })
+    .toBuffer();
 }
 
 /** The header of a BMP 10×700 (libvips cannot read BMP; the header is all the loader reads). */
@@ -68,7 +73,10 @@ beforeAll(async () => {
       'travel/media/peak.jpg': big,
       'travel/media/photos/lake.webp': await picture('webp'),
       // Stored 1600×800 with EXIF orientation 6: displayed 800×1600.
-      'travel/media/turned.jpg': await sharp({ create: { width: 1600, height: 800, channels: 3, background: '#00aa00' } }).jpeg().withMetadata({ orientation: 6 }).toBuffer(),
+      'travel/media/turned.jpg': await sharp({ create: { width: 1600, height: 800, channels: 3, background: '#00aa00' } })
+        .jpeg()
+        .withMetadata({ orientation: 6 })
+        .toBuffer(),
       'travel/media/loop.gif': await animation(),
       'travel/media/scan.bmp': bmp(),
       'plain/project.yaml': 'name: Plain\nlocales: [en]\npublic: true\n',
@@ -98,7 +106,10 @@ describe.each(['socket', 'fetch'])('thumbnails (%s)', (name) => {
   const client = () => clients[name] as Client;
 
   it('an image over 600 px high: thumb answers 200 with the image 600 px high, aspect kept, same type', async () => {
-    for (const [file, type] of [['peak.jpg', 'image/jpeg'], ['photos/lake.webp', 'image/webp']] as const) {
+    for (const [file, type] of [
+      ['peak.jpg', 'image/jpeg'],
+      ['photos/lake.webp', 'image/webp'],
+    ] as const) {
       const m = await byName(client(), file.replace('photos/', ''));
       expect(m.height).toBe(1200);
       expect(m.thumb).toBe(`/thumbs/${TRAVEL}/${file}`);
@@ -127,11 +138,19 @@ describe.each(['socket', 'fetch'])('thumbnails (%s)', (name) => {
   });
 
   it('only items with a thumbnail have one: other paths under /thumbs/ answer 404', async () => {
-    for (const path of [`/thumbs/${TRAVEL}/alps.png`, `/thumbs/${TRAVEL}/scan.bmp`, `/thumbs/${TRAVEL}/guide.txt`, `/thumbs/${TRAVEL}/nope.jpg`, '/thumbs/plain/peak.jpg']) {
+    for (const path of [
+      `/thumbs/${TRAVEL}/alps.png`,
+      `/thumbs/${TRAVEL}/scan.bmp`,
+      `/thumbs/${TRAVEL}/guide.txt`,
+      `/thumbs/${TRAVEL}/nope.jpg`,
+      '/thumbs/plain/peak.jpg',
+    ]) {
       expect((await client()({ path })).status, path).toBe(404);
     }
     expect(JSON.parse((await client()({ path: `/thumbs/${TRAVEL}/alps.png` })).text)).toEqual({ error: 'File not found!' });
-    expect(JSON.parse((await client()({ path: '/thumbs/plain/peak.jpg' })).text).detail).toMatch(/has no thumbnail: only images over 600 px high/);
+    expect(JSON.parse((await client()({ path: '/thumbs/plain/peak.jpg' })).text).detail).toMatch(
+      /has no thumbnail: only images over 600 px high/,
+    );
   });
 });
 

@@ -85,7 +85,9 @@ describe('serve --watch', () => {
     try {
       for (let i = 0; i < 5; i++) {
         writeFileSync(join(dir, 'w', 'posts', 'a.md'), entry(`Load ${i}`));
-        await until(`swap ${i} (${JSON.stringify(events.slice(swaps).map((e) => e.ok && e.changed))})`, async () => ((await title('a')) === `Load ${i}` ? true : undefined));
+        await until(`swap ${i} (${JSON.stringify(events.slice(swaps).map((e) => e.ok && e.changed))})`, async () =>
+          (await title('a')) === `Load ${i}` ? true : undefined,
+        );
       }
     } finally {
       stop = true;
@@ -115,7 +117,8 @@ describe('serve --watch', () => {
 
 // Issue 24: broken content is visible outside the terminal, and its end is said.
 describe('serve --watch: /healthz while the content is broken', () => {
-  const health = async () => JSON.parse((await client({ path: '/healthz', headers: { accept: 'application/json' } })).text) as Record<string, unknown>;
+  const health = async () =>
+    JSON.parse((await client({ path: '/healthz', headers: { accept: 'application/json' } })).text) as Record<string, unknown>;
 
   it('says stale: true with the errors (status 200), then ok again once the fix restores the served snapshot', async () => {
     const good = server.snapshot.hash;
@@ -127,14 +130,20 @@ describe('serve --watch: /healthz while the content is broken', () => {
       return h.stale ? h : undefined;
     });
     expect(stale).toMatchObject({ status: 'ok', snapshot: good, stale: true, errors_total: 1 });
-    expect(stale.errors).toEqual([expect.objectContaining({ file: 'w/posts/c.md', line: expect.any(Number), message: expect.any(String) })]);
+    expect(stale.errors).toEqual([
+      expect.objectContaining({ file: 'w/posts/c.md', line: expect.any(Number), message: expect.any(String) }),
+    ]);
     expect((await client({ path: '/healthz', headers: { accept: 'application/json' } })).status).toBe(200);
     expect(await title('a')).toBe('Two'); // answers still come from the last good snapshot
     // Removing the broken file gives back exactly the snapshot being served: still "ok again".
     rmSync(join(dir, 'w', 'posts', 'c.md'));
     await until('healthy again', async () => ((await health()).stale === undefined ? true : undefined));
     expect(await health()).toEqual({ status: 'ok', snapshot: good });
-    await until('the ok-again line', async () => (lines.slice(n).some((l) => l.startsWith('cqa: content ok again — serving snapshot ')) ? true : undefined));
-    expect(lines.slice(n).find((l) => l.startsWith('cqa: content ok again'))).toMatch(new RegExp(`^cqa: content ok again — serving snapshot ${good} \\(rebuilt in \\d+ ms\\)$`));
+    await until('the ok-again line', async () =>
+      lines.slice(n).some((l) => l.startsWith('cqa: content ok again — serving snapshot ')) ? true : undefined,
+    );
+    expect(lines.slice(n).find((l) => l.startsWith('cqa: content ok again'))).toMatch(
+      new RegExp(`^cqa: content ok again — serving snapshot ${good} \\(rebuilt in \\d+ ms\\)$`),
+    );
   });
 });

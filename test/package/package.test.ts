@@ -13,25 +13,57 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe('npm pack', () => {
   it('ships lib, bin, LICENSE and package.json, and no tests, sources, source maps or content', () => {
     // --ignore-scripts: `prepack` would rebuild lib/ under the other suites' feet.
-    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const files = (JSON.parse(out) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'bin/cqa.js', 'lib/index.js', 'lib/index.d.ts', 'lib/edge.js', 'lib/core/client/index.js', 'lib/cli.js', 'lib/msw.js', 'lib/msw.d.ts', 'lib/msw-browser.js', 'lib/core/http/msw-handlers.js']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'LICENSE',
+        'README.md',
+        'package.json',
+        'bin/cqa.js',
+        'lib/index.js',
+        'lib/index.d.ts',
+        'lib/edge.js',
+        'lib/core/client/index.js',
+        'lib/cli.js',
+        'lib/msw.js',
+        'lib/msw.d.ts',
+        'lib/msw-browser.js',
+        'lib/core/http/msw-handlers.js',
+      ]),
+    );
     const outside = files.filter((f) => !f.startsWith('lib/'));
     expect(outside.sort()).toEqual(['LICENSE', 'README.md', 'bin/cqa.js', 'package.json']);
-    expect(files.filter((f) => f.endsWith('.map') || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+    expect(files.filter((f) => f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).toEqual([]);
   });
 
   it('names its repository and license, and lets tools read package.json through exports', async () => {
-    const pkg = (await import('../../package.json', { with: { type: 'json' } })).default as Record<string, unknown> & { exports: Record<string, unknown> };
+    const pkg = (await import('../../package.json', { with: { type: 'json' } })).default as Record<string, unknown> & {
+      exports: Record<string, unknown>;
+    };
     expect(pkg.license).toBe('MIT');
-    expect(pkg).toMatchObject({ repository: { url: expect.stringContaining('github.com/') }, homepage: expect.any(String), bugs: { url: expect.any(String) } });
+    expect(pkg).toMatchObject({
+      repository: { url: expect.stringContaining('github.com/') },
+      homepage: expect.any(String),
+      bugs: { url: expect.any(String) },
+    });
     expect(pkg.exports['./package.json']).toBe('./package.json');
   });
 
   it('exports content-query-api/msw (types too, for node10 resolution) with msw as an optional peer dependency', async () => {
-    const pkg = (await import('../../package.json', { with: { type: 'json' } })).default as Record<string, unknown> & { exports: Record<string, unknown> };
+    const pkg = (await import('../../package.json', { with: { type: 'json' } })).default as Record<string, unknown> & {
+      exports: Record<string, unknown>;
+    };
     expect(pkg.exports['./msw']).toEqual({ types: './lib/msw.d.ts', browser: './lib/msw-browser.js', default: './lib/msw.js' });
-    expect(pkg).toMatchObject({ typesVersions: { '*': { msw: ['./lib/msw.d.ts'] } }, peerDependencies: { msw: expect.stringMatching(/^\^2\./) }, peerDependenciesMeta: { msw: { optional: true } } });
+    expect(pkg).toMatchObject({
+      typesVersions: { '*': { msw: ['./lib/msw.d.ts'] } },
+      peerDependencies: { msw: expect.stringMatching(/^\^2\./) },
+      peerDependenciesMeta: { msw: { optional: true } },
+    });
     // Through a variable: tsc checks this file before lib/ is built (a fresh clone has no lib/msw.d.ts).
     const entry = 'content-query-api/msw';
     const { createMswHandlers } = (await import(entry)) as typeof import('../../src/msw.js');
@@ -43,7 +75,10 @@ describe('require()', () => {
   // Node 20.19+ can require() an ES module graph without a top-level await (richtext.ts loads
   // marked lazily without one): a CommonJS project can use the package.
   it.runIf((process.features as { require_module?: boolean }).require_module)('gives the library to a CommonJS project', () => {
-    const r = spawnSync(process.execPath, ['-e', "console.log(typeof require('./lib/index.js').startServer)"], { encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(process.execPath, ['-e', "console.log(typeof require('./lib/index.js').startServer)"], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('function');
   });
@@ -65,17 +100,19 @@ describe('bin/cqa.js', () => {
 describe('public types', () => {
   // nodenext reads package.json "exports"; node10 (`moduleResolution: "node"`, still common) does not,
   // and finds the subpaths through "typesVersions".
-  it.each(['nodenext', 'node10'])('of content-query-api/edge and /client compile without @types/node, lib checks on (moduleResolution %s)', (resolution) => {
-    // A copy of the package where no node_modules/@types/node can be found above it.
-    const project = join(work, `consumer-${resolution}`);
-    const pkg = join(project, 'node_modules', 'content-query-api');
-    mkdirSync(pkg, { recursive: true });
-    cpSync('lib', join(pkg, 'lib'), { recursive: true, filter: (src) => !src.endsWith('.js') });
-    cpSync('package.json', join(pkg, 'package.json'));
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module' }));
-    writeFileSync(
-      join(project, 'worker.ts'),
-      `import { createHandler, loadSnapshot, type FetchHandler, type HandlerOptions, type Snapshot } from 'content-query-api/edge';
+  it.each(['nodenext', 'node10'])(
+    'of content-query-api/edge and /client compile without @types/node, lib checks on (moduleResolution %s)',
+    (resolution) => {
+      // A copy of the package where no node_modules/@types/node can be found above it.
+      const project = join(work, `consumer-${resolution}`);
+      const pkg = join(project, 'node_modules', 'content-query-api');
+      mkdirSync(pkg, { recursive: true });
+      cpSync('lib', join(pkg, 'lib'), { recursive: true, filter: (src) => !src.endsWith('.js') });
+      cpSync('package.json', join(pkg, 'package.json'));
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module' }));
+      writeFileSync(
+        join(project, 'worker.ts'),
+        `import { createHandler, loadSnapshot, type FetchHandler, type HandlerOptions, type Snapshot } from 'content-query-api/edge';
 import { createClient, ClientError } from 'content-query-api/client';
 
 const options: HandlerOptions = { cors: '*' };
@@ -86,18 +123,31 @@ export function handler(text: string): FetchHandler {
 export const client = createClient({ baseUrl: 'http://127.0.0.1:4000', project: 'demo', mode: 'server' });
 export const isClientError = (e: unknown) => e instanceof ClientError;
 `,
-    );
-    writeFileSync(
-      join(project, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: { strict: true, noEmit: true, module: resolution === 'node10' ? 'es2022' : 'nodenext', moduleResolution: resolution, target: 'es2022', lib: ['es2022', 'dom', 'dom.iterable'], types: [], skipLibCheck: false },
-        files: ['worker.ts'],
-      }),
-    );
-    const tsc = spawnSync(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', project], { encoding: 'utf8', timeout: 60_000 });
-    expect(tsc.stdout).toBe('');
-    expect(tsc.status).toBe(0);
-  });
+      );
+      writeFileSync(
+        join(project, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            noEmit: true,
+            module: resolution === 'node10' ? 'es2022' : 'nodenext',
+            moduleResolution: resolution,
+            target: 'es2022',
+            lib: ['es2022', 'dom', 'dom.iterable'],
+            types: [],
+            skipLibCheck: false,
+          },
+          files: ['worker.ts'],
+        }),
+      );
+      const tsc = spawnSync(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', project], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(tsc.stdout).toBe('');
+      expect(tsc.status).toBe(0);
+    },
+  );
 });
 
 describe('installing the tarball (issue 24)', () => {
@@ -107,11 +157,19 @@ describe('installing the tarball (issue 24)', () => {
   it('warns about no install script; npx cqa and npx content-query-api both run the CLI', async () => {
     const packed = join(work, 'packed');
     mkdirSync(packed);
-    execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', packed], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'ignore'] });
+    execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', packed], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const app = join(work, 'app');
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true }));
-    const install = spawnSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(packed, 'content-query-api-0.1.0.tgz')], { cwd: app, encoding: 'utf8', timeout: 180_000 });
+    const install = spawnSync(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', join(packed, 'content-query-api-0.1.0.tgz')],
+      { cwd: app, encoding: 'utf8', timeout: 180_000 },
+    );
     expect(install.status, install.stderr).toBe(0);
     expect(`${install.stdout}${install.stderr}`).not.toMatch(/install-scripts|prepare/);
     const version = (await import('../../package.json', { with: { type: 'json' } })).default.version;

@@ -46,9 +46,15 @@ describe('cqa pull usage', () => {
     [['http://127.0.0.1:4000', '--project', 'demo', '--concurrency', '33'], /--concurrency must be an integer from 1 to 32, got '33'/],
     [['http://127.0.0.1:4000', '--project', 'demo', '--collections', ''], /--collections names no collection/],
     [['http://127.0.0.1:4000', '--project', 'demo', '--max-pages', '0'], /--max-pages must be a positive integer, got '0'/],
-    [['http://127.0.0.1:4000', '--project', 'demo', '--max-file-size', 'abc'], /--max-file-size must be a size in bytes, optionally with a unit/],
+    [
+      ['http://127.0.0.1:4000', '--project', 'demo', '--max-file-size', 'abc'],
+      /--max-file-size must be a size in bytes, optionally with a unit/,
+    ],
     [['http://127.0.0.1:4000', '--project', 'demo', '--collections', ' , '], /--collections names no collection \(got ' , '\)/],
-    [['http://127.0.0.1:99999', '--project', 'demo'], /BASE_URL 'http:\/\/127\.0\.0\.1:99999' is not a valid URL: check the host name and the port \(1 to 65535\)/],
+    [
+      ['http://127.0.0.1:99999', '--project', 'demo'],
+      /BASE_URL 'http:\/\/127\.0\.0\.1:99999' is not a valid URL: check the host name and the port \(1 to 65535\)/,
+    ],
     [['http://127.0.0.1:4000/x?y=1', '--project', 'demo'], /BASE_URL must have no query/],
     [['http://127.0.0.1:4000/x#y', '--project', 'demo'], /BASE_URL must have no query \(\?…\) or fragment/],
     [['http://127.0.0.1:4000', '--project', 'demo', '--token', 'abc'], /unknown option '--token'/],
@@ -87,13 +93,26 @@ describe('cqa pull usage', () => {
     await gone.close();
     const refused = cqa([goneUrl, '--project', 'demo', '--out', join(dir, 'x')]);
     // One line, at once (no retries): what is wrong and what to check.
-    expect(refused.err).toBe(`cqa pull: nothing listens at ${goneUrl} (connection refused): is the server running, and is ${new URL(goneUrl).port} its port? Check BASE_URL\n`);
+    expect(refused.err).toBe(
+      `cqa pull: nothing listens at ${goneUrl} (connection refused): is the server running, and is ${new URL(goneUrl).port} its port? Check BASE_URL\n`,
+    );
     expect(refused.code).toBe(1);
   }, 30_000);
 
   it('the summary: an absolute --out as given, singular counts, reused media not counted as downloaded', async () => {
     const dir = tempDir();
-    const args = [server.url, '--project', 'demo', '--out', join(dir, 'c'), '--collections', 'authors', '--media', '--token-file', join(dir, 'token')];
+    const args = [
+      server.url,
+      '--project',
+      'demo',
+      '--out',
+      join(dir, 'c'),
+      '--collections',
+      'authors',
+      '--media',
+      '--token-file',
+      join(dir, 'token'),
+    ];
     writeFileSync(join(dir, 'token'), 'demo-token\n');
     const first = await cqaAsync(args);
     expect(first.code, first.err).toBe(0);

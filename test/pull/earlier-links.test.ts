@@ -23,7 +23,8 @@ beforeEach(async () => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const json = (v: unknown) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(v));
     if (path === '/api/p') return json({ data: { id: 'p', name: 'P', collections: [] } });
-    if (path === '/api/p/project-media') return json({ data: [{ id: 'dir/a.txt', full_url: '/files/a.txt', size: FILE.length }], meta: { total: 1 } });
+    if (path === '/api/p/project-media')
+      return json({ data: [{ id: 'dir/a.txt', full_url: '/files/a.txt', size: FILE.length }], meta: { total: 1 } });
     if (path === '/files/a.txt') {
       if (req.headers['if-none-match'] === '"v1"') return res.writeHead(304).end();
       downloads++;

@@ -102,9 +102,15 @@ describe('cqa pull refuses with the fix in the message', () => {
   });
 
   it('404: an unknown project or collection names the option', async () => {
-    expect((await refusal(demo(server.url, tempDir(), { project: 'nope' }))).message).toMatch(/project 'nope' not found \(HTTP 404\).*--project/);
-    expect((await refusal(demo(server.url, tempDir(), { collections: ['posts', 'nope'] }))).message).toMatch(/no collection 'nope'; it has authors, /);
-    expect((await refusal(demo(server.url, tempDir(), { collections: ['posts'] }))).message).toMatch(/relates to 'authors'.*add it to --collections/);
+    expect((await refusal(demo(server.url, tempDir(), { project: 'nope' }))).message).toMatch(
+      /project 'nope' not found \(HTTP 404\).*--project/,
+    );
+    expect((await refusal(demo(server.url, tempDir(), { collections: ['posts', 'nope'] }))).message).toMatch(
+      /no collection 'nope'; it has authors, /,
+    );
+    expect((await refusal(demo(server.url, tempDir(), { collections: ['posts'] }))).message).toMatch(
+      /relates to 'authors'.*add it to --collections/,
+    );
     const elmapi = await refusal({ ...TRAVEL, baseUrl: server.url, collections: ['articles', 'nope'], dialect: 'elmapi', out: tempDir() });
     expect(elmapi.message).toMatch(/collection 'nope' not found \(HTTP 404\).*--collections/);
   });

@@ -70,7 +70,8 @@ export async function startProxy(target: string, options: { failEvery?: number; 
         return;
       }
       const headers: Record<string, string> = {};
-      for (const h of ['authorization', 'accept', 'if-none-match']) if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
+      for (const h of ['authorization', 'accept', 'if-none-match'])
+        if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
       const upstream = await fetch(new URL(req.url ?? '/', target), { headers });
       const out: Record<string, string> = {};
       // fetch has decoded the body already: no content-length or content-encoding of the original.

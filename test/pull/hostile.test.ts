@@ -38,7 +38,8 @@ afterEach(async () => {
 afterAll(removeTempDirs);
 
 const json = (v: unknown) => ({ body: JSON.stringify(v) });
-const project = (fields: unknown[] = [{ name: 'title', type: 'text' }], id = 'p') => json({ data: { id, name: 'P', collections: [{ slug: 'posts', name: 'Posts', fields }] } });
+const project = (fields: unknown[] = [{ name: 'title', type: 'text' }], id = 'p') =>
+  json({ data: { id, name: 'P', collections: [{ slug: 'posts', name: 'Posts', fields }] } });
 
 /** A cqa project `p` with one collection and the given list and media answers. */
 function cqaServer(list: Route, media: Route = () => json({ data: [], meta: { total: 0 } }), doc = project()): Route {
@@ -50,7 +51,15 @@ function cqaServer(list: Route, media: Route = () => json({ data: [], meta: { to
   };
 }
 const entry = (id: string) => ({ id, locale: 'en', title: id });
-const options = (out: string, extra: Partial<PullOptions> = {}): PullOptions => ({ baseUrl: url, project: 'p', dialect: 'cqa', out, pageSize: 2, tries: 1, ...extra });
+const options = (out: string, extra: Partial<PullOptions> = {}): PullOptions => ({
+  baseUrl: url,
+  project: 'p',
+  dialect: 'cqa',
+  out,
+  pageSize: 2,
+  tries: 1,
+  ...extra,
+});
 
 async function refusal(o: PullOptions): Promise<string> {
   const err = await pull(o).catch((e: unknown) => e);
@@ -73,7 +82,9 @@ describe('lists that would never end', () => {
   });
 
   it('cqa: a short page ends the list even when meta.total says more', async () => {
-    await serve(cqaServer((_, q) => json({ data: q.get('offset') === '0' ? [entry('a'), entry('b')] : [entry('c')], meta: { total: 1e9 } })));
+    await serve(
+      cqaServer((_, q) => json({ data: q.get('offset') === '0' ? [entry('a'), entry('b')] : [entry('c')], meta: { total: 1e9 } })),
+    );
     const r = await pull(options(tempDir()));
     expect(r.project.collections[0]?.entries.map((e) => e.id)).toEqual(['a', 'b', 'c']);
   });
@@ -92,14 +103,18 @@ describe('lists that would never end', () => {
 
 describe('answers too large', () => {
   it('a JSON document over the cap names the URL', async () => {
-    await serve(cqaServer(() => json({ data: [], meta: { total: 0 } }), undefined, { body: `{"data":{"id":"p","pad":"${'x'.repeat(5000)}"}}` }));
+    await serve(
+      cqaServer(() => json({ data: [], meta: { total: 0 } }), undefined, { body: `{"data":{"id":"p","pad":"${'x'.repeat(5000)}"}}` }),
+    );
     expect(await refusal(options(tempDir(), { maxDocumentBytes: 1000 }))).toMatch(/\/api\/p: the answer is larger than 1000 bytes/);
   });
 
   it('a media file larger than stated is cut off and not kept', async () => {
     const media = () => json({ data: [{ id: 'big.bin', full_url: '/files/big.bin', size: 10 }], meta: { total: 1 } });
     const route = cqaServer(() => json({ data: [], meta: { total: 0 } }), media);
-    await serve((path, q) => (path === '/files/big.bin' ? { body: Buffer.alloc(4 * 1024 * 1024), type: 'application/octet-stream' } : route(path, q)));
+    await serve((path, q) =>
+      path === '/files/big.bin' ? { body: Buffer.alloc(4 * 1024 * 1024), type: 'application/octet-stream' } : route(path, q),
+    );
     const out = tempDir();
     expect(await refusal(options(out, { media: true }))).toMatch(/media 'big\.bin': got more than 10 bytes/);
   });
@@ -116,7 +131,9 @@ describe('answers too large', () => {
       if (path === '/api/p/project-media') return json([{ id: 1, file_name: 'a.png', full_url: '/media/p/%E0%A4/a.png', size: 1 }]);
       return undefined;
     });
-    expect(await refusal(options(tempDir(), { dialect: 'elmapi', collections: ['posts'] }))).toMatch(/media "a\.png": its full_url .* bad percent-escape/);
+    expect(await refusal(options(tempDir(), { dialect: 'elmapi', collections: ['posts'] }))).toMatch(
+      /media "a\.png": its full_url .* bad percent-escape/,
+    );
   });
 });
 
@@ -140,7 +157,9 @@ describe('server text written or printed', () => {
 
   it('the CLI prints server text with control characters escaped', async () => {
     await serve(() => ({ status: 500, body: 'boom \x1b]0;pwned\x07 \x9b31m' }));
-    const child = spawn(process.execPath, ['bin/cqa.js', 'pull', url, '--project', 'p', '--out', join(tempDir(), 'c')], { env: { ...process.env, CQA_TOKEN: '' } });
+    const child = spawn(process.execPath, ['bin/cqa.js', 'pull', url, '--project', 'p', '--out', join(tempDir(), 'c')], {
+      env: { ...process.env, CQA_TOKEN: '' },
+    });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const code = await new Promise((r) => child.on('close', r));
@@ -150,4 +169,3 @@ describe('server text written or printed', () => {
     expect(err).not.toMatch(/[\x07\x1b\x9b]/);
   });
 });
-

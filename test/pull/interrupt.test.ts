@@ -34,10 +34,14 @@ describe('cqa pull interrupted with SIGINT', () => {
     const before = treeBytes(out);
     const start = slow.requests;
 
-    const child = spawn(process.execPath, ['bin/cqa.js', 'pull', slow.url, '--project', 'demo', '--out', out, '--media', '--concurrency', '1'], {
-      env: { ...process.env, CQA_TOKEN: DEMO.token },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['bin/cqa.js', 'pull', slow.url, '--project', 'demo', '--out', out, '--media', '--concurrency', '1'],
+      {
+        env: { ...process.env, CQA_TOKEN: DEMO.token },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));

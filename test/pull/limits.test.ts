@@ -47,7 +47,9 @@ afterAll(removeTempDirs);
 
 const json = (v: unknown): Answer => ({ body: JSON.stringify(v) });
 const entry = (id: string) => ({ id, locale: 'en', title: id });
-const DOC = json({ data: { id: 'p', name: 'P', collections: [{ slug: 'posts', name: 'Posts', fields: [{ name: 'title', type: 'text' }] }] } });
+const DOC = json({
+  data: { id: 'p', name: 'P', collections: [{ slug: 'posts', name: 'Posts', fields: [{ name: 'title', type: 'text' }] }] },
+});
 
 function cqaApi(media: unknown[], list: (offset: number) => Answer = () => json({ data: [], meta: { total: 0 } })) {
   return (path: string, q: URLSearchParams): Answer => {
@@ -59,7 +61,15 @@ function cqaApi(media: unknown[], list: (offset: number) => Answer = () => json(
   };
 }
 
-const options = (extra: Partial<PullOptions> = {}): PullOptions => ({ baseUrl: url, project: 'p', dialect: 'cqa', out: tempDir(), pageSize: 2, tries: 1, ...extra });
+const options = (extra: Partial<PullOptions> = {}): PullOptions => ({
+  baseUrl: url,
+  project: 'p',
+  dialect: 'cqa',
+  out: tempDir(),
+  pageSize: 2,
+  tries: 1,
+  ...extra,
+});
 
 async function refusal(o: PullOptions): Promise<string> {
   const err = await pull(o).catch((e: unknown) => e);
@@ -69,11 +79,16 @@ async function refusal(o: PullOptions): Promise<string> {
 }
 
 describe('media sizes the API states', () => {
-  it.each([['10'.repeat(20)], ['abc'], ['1e3'], [-1], [1.5], [null], [true], [{}], ['']])('size %j is refused before any download, naming the media', async (size) => {
-    await serve(cqaApi([{ id: 'a.bin', full_url: '/files/a.bin', size }]));
-    expect(await refusal(options({ media: true }))).toMatch(/^media 'a\.bin': the API states its size as .*, not a number of bytes \(a non-negative integer\)/);
-    expect(asked.filter((p) => p.startsWith('/files/'))).toEqual([]);
-  });
+  it.each([['10'.repeat(20)], ['abc'], ['1e3'], [-1], [1.5], [null], [true], [{}], ['']])(
+    'size %j is refused before any download, naming the media',
+    async (size) => {
+      await serve(cqaApi([{ id: 'a.bin', full_url: '/files/a.bin', size }]));
+      expect(await refusal(options({ media: true }))).toMatch(
+        /^media 'a\.bin': the API states its size as .*, not a number of bytes \(a non-negative integer\)/,
+      );
+      expect(asked.filter((p) => p.startsWith('/files/'))).toEqual([]);
+    },
+  );
 
   it('elmapi: a size that is not a number is refused too', async () => {
     await serve((path) => {
@@ -82,11 +97,15 @@ describe('media sizes the API states', () => {
       if (path === '/api/p/posts') return json([]);
       return undefined;
     });
-    expect(await refusal(options({ dialect: 'elmapi', collections: ['posts'], media: true }))).toMatch(/media "a\.png": the API states its size as "huge"/);
+    expect(await refusal(options({ dialect: 'elmapi', collections: ['posts'], media: true }))).toMatch(
+      /media "a\.png": the API states its size as "huge"/,
+    );
   });
 
   it('a size as a string of digits is read as the number (some APIs send numbers as strings)', async () => {
-    await serve((path, q) => (path === '/files/a.txt' ? { body: 'hello' } : cqaApi([{ id: 'a.txt', full_url: '/files/a.txt', size: '5' }])(path, q)));
+    await serve((path, q) =>
+      path === '/files/a.txt' ? { body: 'hello' } : cqaApi([{ id: 'a.txt', full_url: '/files/a.txt', size: '5' }])(path, q),
+    );
     const r = await pull(options({ media: true }));
     expect(r.mediaBytes).toBe(5);
   });
@@ -96,7 +115,9 @@ describe('caps on media bytes', () => {
   it('a file stated larger than --max-file-size is refused before it is downloaded', async () => {
     await serve(cqaApi([{ id: 'a.bin', full_url: '/files/a.bin', size: 20 * 1024 ** 3 }]));
     const message = await refusal(options({ media: true }));
-    expect(message).toBe(`media 'a.bin' (the API states 21474836480 bytes): more than ${DEFAULT_LIMITS.maxFileBytes} bytes, the limit of this pull; stopped. If that is expected, raise it with --max-file-size N`);
+    expect(message).toBe(
+      `media 'a.bin' (the API states 21474836480 bytes): more than ${DEFAULT_LIMITS.maxFileBytes} bytes, the limit of this pull; stopped. If that is expected, raise it with --max-file-size N`,
+    );
     expect(asked.filter((p) => p.startsWith('/files/'))).toEqual([]);
   });
 
@@ -146,8 +167,12 @@ describe('caps on lists', () => {
       if (path === '/api/p/posts') return json([entry(`e${offset}`), entry(`e${offset + 1}`)]);
       return undefined;
     });
-    expect(await refusal(options({ dialect: 'elmapi', collections: ['posts'], limits: { maxPages: 3 } }))).toMatch(/^collection 'posts': more than 3 pages/);
-    expect(await refusal(options({ dialect: 'elmapi', collections: ['posts'], limits: { maxEntries: 3 } }))).toMatch(/^collection 'posts': more than 3 items/);
+    expect(await refusal(options({ dialect: 'elmapi', collections: ['posts'], limits: { maxPages: 3 } }))).toMatch(
+      /^collection 'posts': more than 3 pages/,
+    );
+    expect(await refusal(options({ dialect: 'elmapi', collections: ['posts'], limits: { maxEntries: 3 } }))).toMatch(
+      /^collection 'posts': more than 3 items/,
+    );
   });
 
   it('a media list longer than --max-entries is refused', async () => {
@@ -171,6 +196,8 @@ describe('the limit options', () => {
   });
 
   it('refuses limits given to the library that are not positive integers', async () => {
-    await expect(pull(options({ limits: { maxFileBytes: Number.NaN } }))).rejects.toThrow('--max-file-size must be a positive integer, got NaN');
+    await expect(pull(options({ limits: { maxFileBytes: Number.NaN } }))).rejects.toThrow(
+      '--max-file-size must be a positive integer, got NaN',
+    );
   });
 });

@@ -30,7 +30,12 @@ function close(server: Server): Promise<void> {
 }
 
 afterEach(async () => {
-  await Promise.all(servers.splice(0).filter((s) => s.listening).map(close));
+  await Promise.all(
+    servers
+      .splice(0)
+      .filter((s) => s.listening)
+      .map(close),
+  );
 });
 afterAll(removeTempDirs);
 
@@ -40,7 +45,10 @@ const json = (res: ServerResponse, value: unknown) => res.writeHead(200, { 'Cont
 function api(media: unknown[] = []): Handler {
   return (req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (path === '/api/p') return json(res, { data: { id: 'p', name: 'P', collections: [{ slug: 'posts', name: 'Posts', fields: [{ name: 'title', type: 'text' }] }] } });
+    if (path === '/api/p')
+      return json(res, {
+        data: { id: 'p', name: 'P', collections: [{ slug: 'posts', name: 'Posts', fields: [{ name: 'title', type: 'text' }] }] },
+      });
     if (path === '/api/p/posts') return json(res, { data: [{ id: 'a', locale: 'en', title: 'A' }], meta: { total: 1 } });
     if (path === '/api/p/project-media') return json(res, { data: media, meta: { total: media.length } });
     res.writeHead(404).end('{}');
@@ -50,7 +58,18 @@ function api(media: unknown[] = []): Handler {
 /** Pull options with quick retries; `retried` collects the progress lines of retries. */
 function options(baseUrl: string, out: string, extra: Partial<PullOptions> = {}): PullOptions & { retried: string[] } {
   const retried: string[] = [];
-  return { baseUrl, project: 'p', dialect: 'cqa', out, token: 'secret', tries: 5, backoffMs: 1, onProgress: (line) => line.startsWith('retrying') && retried.push(line), retried, ...extra };
+  return {
+    baseUrl,
+    project: 'p',
+    dialect: 'cqa',
+    out,
+    token: 'secret',
+    tries: 5,
+    backoffMs: 1,
+    onProgress: (line) => line.startsWith('retrying') && retried.push(line),
+    retried,
+    ...extra,
+  };
 }
 
 describe('nothing to talk to at the base URL', () => {
@@ -60,14 +79,18 @@ describe('nothing to talk to at the base URL', () => {
     const o = options(gone.url, tempDir());
     const err = await pull(o).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PullError);
-    expect((err as Error).message).toBe(`nothing listens at ${gone.url} (connection refused): is the server running, and is ${gone.port} its port? Check BASE_URL`);
+    expect((err as Error).message).toBe(
+      `nothing listens at ${gone.url} (connection refused): is the server running, and is ${gone.port} its port? Check BASE_URL`,
+    );
     expect(o.retried).toEqual([]);
     expect(readdirSync(o.out)).toEqual([]);
   });
 
   it('a port fetch never connects to is named, without retries', async () => {
     const o = options('http://127.0.0.1:6000', tempDir());
-    await expect(pull(o)).rejects.toThrow('cannot reach http://127.0.0.1:6000: fetch never connects to port 6000 (a blocked port); run the server on another port, e.g. cqa serve --port 4000');
+    await expect(pull(o)).rejects.toThrow(
+      'cannot reach http://127.0.0.1:6000: fetch never connects to port 6000 (a blocked port); run the server on another port, e.g. cqa serve --port 4000',
+    );
     expect(o.retried).toEqual([]);
   });
 
@@ -117,7 +140,8 @@ describe('a media download whose connection breaks halfway', () => {
     const host = await listen((req, res) => {
       seen.push(req.headers.authorization);
       const b = body(seen.length);
-      if (b !== 'reset') return void res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(b.length) }).end(b);
+      if (b !== 'reset')
+        return void res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(b.length) }).end(b);
       res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(FILE.length) });
       res.write(FILE.subarray(0, 4), () => res.destroy());
     });
@@ -133,7 +157,9 @@ describe('a media download whose connection breaks halfway', () => {
     expect(readFileSync(join(o.out, 'p/media/a.bin'))).toEqual(FILE);
     expect(r.retries).toBe(1);
     expect(r.mediaBytes).toBe(FILE.length);
-    expect(o.retried).toEqual([expect.stringMatching(/^retrying http:\/\/127\.0\.0\.1:\d+\/files\/a\.bin \(the connection broke while reading /)]);
+    expect(o.retried).toEqual([
+      expect.stringMatching(/^retrying http:\/\/127\.0\.0\.1:\d+\/files\/a\.bin \(the connection broke while reading /),
+    ]);
     expect(host.seen).toEqual([undefined, undefined]);
   });
 

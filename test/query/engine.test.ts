@@ -188,7 +188,8 @@ describe('queryEntries: query → ids', () => {
   it('kept results: every case and its pages, asked again and again, answer the same', () => {
     const asked: [string, string[]][] = [...cases];
     for (const [q, expected] of cases) {
-      if (!/limit|offset|first|count/.test(q)) asked.push([`${q}&limit=2&offset=1`, expected.slice(1, 3)], [`${q}&limit=3&offset=3`, expected.slice(3, 6)]);
+      if (!/limit|offset|first|count/.test(q))
+        asked.push([`${q}&limit=2&offset=1`, expected.slice(1, 3)], [`${q}&limit=3&offset=3`, expected.slice(3, 6)]);
     }
     for (const round of [asked, [...asked].reverse(), asked]) {
       for (const [q, expected] of round) expect(ids(q, drafter), q).toEqual(expected);
@@ -196,7 +197,18 @@ describe('queryEntries: query → ids', () => {
   });
 
   it('kept results: paging a walk after its sort order was let go (more sorts than the table keeps) answers the same', () => {
-    const sorts = ['price', 'price:desc', 'title', 'title:desc', 'id:desc', 'active:desc', 'starts', 'tags', 'locale,price:desc', 'locale:desc,+id:desc'];
+    const sorts = [
+      'price',
+      'price:desc',
+      'title',
+      'title:desc',
+      'id:desc',
+      'active:desc',
+      'starts',
+      'tags',
+      'locale,price:desc',
+      'locale:desc,+id:desc',
+    ];
     const fresh = { ...drafter, reuse: false };
     // The first page of one entry of all walks the sort's order; ten sorts push the first ones
     // out (`timestamps=false` only keeps these queries apart from the cases').
@@ -265,7 +277,12 @@ describe('answers', () => {
     expect(Object.keys(JSON.parse(body('first&timestamps=false')).data)).not.toContain('created_at');
     expect(Object.keys(JSON.parse(body('first&fields=price,title')).data)).toEqual(['id', 'locale', 'title', 'price']);
     expect(Object.keys(JSON.parse(body('first&fields=price,id&timestamps')).data)).toEqual([
-      'id', 'locale', 'price', 'created_at', 'updated_at', 'published_at',
+      'id',
+      'locale',
+      'price',
+      'created_at',
+      'updated_at',
+      'published_at',
     ]);
     const ex = Object.keys(JSON.parse(body('first&exclude=related,author,meta,locale')).data);
     expect(ex).toEqual(['id', 'locale', 'title', 'price', 'tags', 'released', 'starts', 'opens', 'active', 'cover', 'gallery', 'scores']);
@@ -284,8 +301,12 @@ describe('answers', () => {
     expect(r5.ok ? 200 : r5.problem).toMatchObject({ status: 404, code: 'not_found' });
     const r6 = queryEntry(project, productsCol, 'p1', 'timestamps&fields=title', reader);
     expect(r6.ok && JSON.parse(r6.body).data).toEqual({
-      id: 'p1', locale: 'en', title: 'Apple',
-      created_at: '2021-01-31T10:00:00.000Z', updated_at: '2021-01-02T00:00:00.000Z', published_at: '2021-01-31T12:00:00.000Z',
+      id: 'p1',
+      locale: 'en',
+      title: 'Apple',
+      created_at: '2021-01-31T10:00:00.000Z',
+      updated_at: '2021-01-02T00:00:00.000Z',
+      published_at: '2021-01-31T12:00:00.000Z',
     });
     const r7 = queryEntry(project, productsCol, 'p1', 'sort=price', reader);
     expect(r7.ok ? 200 : r7.problem).toMatchObject({ status: 400, code: 'unknown_parameter' });

@@ -31,7 +31,7 @@ function likeRef(pattern: string, text: string): boolean {
   for (const tok of p) {
     const next = new Array<boolean>(t.length + 1).fill(false);
     for (let j = 0; j <= t.length; j++) {
-      if ('run' in tok) next[j] = !!(row[j] || (j > 0 && next[j - 1]) );
+      if ('run' in tok) next[j] = !!(row[j] || (j > 0 && next[j - 1]));
       else if (j > 0 && row[j - 1]) next[j] = 'any' in tok || tok.lit === t[j - 1];
     }
     row = next;
@@ -75,15 +75,20 @@ describe('like matcher = reference (SQL LIKE as documented)', () => {
 
   it('patterns with more than 32 positions (the matcher state spans several words)', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('a', 'b', '_', '😀'), { minLength: 30, maxLength: 80 }), textArb, fc.nat(), (chars, tail, cut) => {
-        const pattern = chars.join('');
-        // The text holds the pattern's literal letters in place, so some cases match.
-        const text = chars.map((c) => (c === '_' ? (['x', '😀', 'A'][cut++ % 3] as string) : c)).join('') + tail;
-        const shifted = `${tail}${text}`;
-        expect(run(pattern, text)).toBe(likeRef(pattern, text));
-        expect(run(pattern, shifted)).toBe(likeRef(pattern, shifted));
-        expect(run(`%${pattern}%b`, shifted)).toBe(likeRef(`%${pattern}%b`, shifted));
-      }),
+      fc.property(
+        fc.array(fc.constantFrom('a', 'b', '_', '😀'), { minLength: 30, maxLength: 80 }),
+        textArb,
+        fc.nat(),
+        (chars, tail, cut) => {
+          const pattern = chars.join('');
+          // The text holds the pattern's literal letters in place, so some cases match.
+          const text = chars.map((c) => (c === '_' ? (['x', '😀', 'A'][cut++ % 3] as string) : c)).join('') + tail;
+          const shifted = `${tail}${text}`;
+          expect(run(pattern, text)).toBe(likeRef(pattern, text));
+          expect(run(pattern, shifted)).toBe(likeRef(pattern, shifted));
+          expect(run(`%${pattern}%b`, shifted)).toBe(likeRef(`%${pattern}%b`, shifted));
+        },
+      ),
       { numRuns: 500, seed: 20_4 },
     );
   });
@@ -116,18 +121,22 @@ describe('like matcher: work grows with the text only (time-bounded)', () => {
     const deadline = Date.now() + 8_000;
     let checked = 0;
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('a', '_', 'a', '😀'), { minLength: 1, maxLength: 3000 }), fc.constantFrom('a', '😀a'), (chars, unit) => {
-        if (Date.now() > deadline) return;
-        // The one 'z' comes first: every literal is in the text, so the whole text is scanned.
-        const text = `z${unit.repeat(100_000)}`;
-        const pattern = `${chars.join('')}_z`;
-        const started = Date.now();
-        expect(run(pattern, text)).toBe(false);
-        expect(run(pattern.slice(0, -1), text.slice(0, 40))).toBe(likeRef(pattern.slice(0, -1), text.slice(0, 40)));
-        // Several seconds would mean a scan per pattern position again; these take milliseconds.
-        expect(Date.now() - started).toBeLessThan(5_000);
-        checked++;
-      }),
+      fc.property(
+        fc.array(fc.constantFrom('a', '_', 'a', '😀'), { minLength: 1, maxLength: 3000 }),
+        fc.constantFrom('a', '😀a'),
+        (chars, unit) => {
+          if (Date.now() > deadline) return;
+          // The one 'z' comes first: every literal is in the text, so the whole text is scanned.
+          const text = `z${unit.repeat(100_000)}`;
+          const pattern = `${chars.join('')}_z`;
+          const started = Date.now();
+          expect(run(pattern, text)).toBe(false);
+          expect(run(pattern.slice(0, -1), text.slice(0, 40))).toBe(likeRef(pattern.slice(0, -1), text.slice(0, 40)));
+          // Several seconds would mean a scan per pattern position again; these take milliseconds.
+          expect(Date.now() - started).toBeLessThan(5_000);
+          checked++;
+        },
+      ),
       { numRuns: 200, seed: 20_5 },
     );
     expect(checked).toBeGreaterThan(5);

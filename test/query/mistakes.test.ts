@@ -55,7 +55,6 @@ describe('consumer mistakes, with the fix in the message', () => {
     expect(problemOf('sort=price%20toString').detail).toMatch(/^sort: unknown field 'price toString'; sortable fields: /);
   });
 
-
   it('a valid locale in where[locale] still filters', () => {
     const r = queryEntries(project, productsCol, 'where[locale]=en&count', drafter);
     expect(r.ok).toBe(true);

@@ -30,7 +30,12 @@ const schema = [
   field('h', 'text', { hidden: true }),
 ];
 
-const maybe = <T,>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 1, arbitrary: fc.constant('absent' as const) }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 6, arbitrary: arb });
+const maybe = <T>(arb: fc.Arbitrary<T>) =>
+  fc.oneof(
+    { weight: 1, arbitrary: fc.constant('absent' as const) },
+    { weight: 1, arbitrary: fc.constant(null) },
+    { weight: 6, arbitrary: arb },
+  );
 
 const valuesArb = fc.record({
   num: maybe(fc.oneof(fc.integer({ min: -3, max: 12 }), fc.constant(9.5), fc.constant(200))),
@@ -72,7 +77,14 @@ function buildModel(data: Data, options: { compact?: boolean } = {}) {
     });
   });
   const sorted = sortEntries(entries, data.defaultSort);
-  const items: CollectionRecord = { slug: 'items', name: 'Items', body_field: 'body', sort: data.defaultSort, fields: schema, entries: sorted };
+  const items: CollectionRecord = {
+    slug: 'items',
+    name: 'Items',
+    body_field: 'body',
+    sort: data.defaultSort,
+    fields: schema,
+    entries: sorted,
+  };
   const targets: CollectionRecord = {
     slug: 'targets',
     name: 'Targets',
@@ -81,9 +93,12 @@ function buildModel(data: Data, options: { compact?: boolean } = {}) {
     fields: [field('name', 'text')],
     entries: data.targets.map((t, k) => entry(TARGETS[k] as string, { name: t.name }, { draft: t.draft })),
   };
-  const snapshot = createSnapshot({
-    projects: [{ ...fixtureModel.projects[0]!, id: 'p', media: [], collections: [items, targets] }],
-  }, options);
+  const snapshot = createSnapshot(
+    {
+      projects: [{ ...fixtureModel.projects[0]!, id: 'p', media: [], collections: [items, targets] }],
+    },
+    options,
+  );
   const project = snapshot.projects.get('p')!;
   return { project, items: project.collections.get('items')!, records: sorted, targets: targets.entries };
 }
@@ -105,7 +120,10 @@ const SETS: Op[] = ['eq', 'not', 'in', 'not_in', 'null', 'not_null'];
 
 const numVal = fc.oneof(fc.integer({ min: -4, max: 13 }).map(String), fc.constantFrom('9.5', '200', '9.0', '1e1'));
 const dayVal = fc.constantFrom(...DAYS, '2021-02-15');
-const dtVal = fc.oneof(dayVal, fc.tuple(dayVal, fc.constantFrom(...TIMES, 'T06:00:00.000Z')).map(([d, t]) => d + t));
+const dtVal = fc.oneof(
+  dayVal,
+  fc.tuple(dayVal, fc.constantFrom(...TIMES, 'T06:00:00.000Z')).map(([d, t]) => d + t),
+);
 
 function valueArb(name: string): fc.Arbitrary<string> {
   switch (name) {
@@ -144,7 +162,9 @@ function opsFor(name: string): Op[] {
   }
 }
 
-const likeVal = fc.array(fc.constantFrom('a', 'b', 'B', '%', '_', 'é', '😀', 'x', 'X'), { minLength: 0, maxLength: 3 }).map((a) => a.join(''));
+const likeVal = fc
+  .array(fc.constantFrom('a', 'b', 'B', '%', '_', 'é', '😀', 'x', 'X'), { minLength: 0, maxLength: 3 })
+  .map((a) => a.join(''));
 
 const clauseArb: fc.Arbitrary<QClause> = fc
   .constantFrom('num', 'cat', 'tags', 'day', 'at', 'flag', 'rel', 'locale', 'id', 'created_at')
@@ -153,16 +173,21 @@ const clauseArb: fc.Arbitrary<QClause> = fc
       if (op === 'null' || op === 'not_null') return fc.constant({ field: name, op, values: [], form: 'leaf' as const });
       if (op === 'like') return likeVal.map((v) => ({ field: name, op, values: [v], form: 'csv' as const }));
       if (op === 'in' || op === 'not_in') {
-        return fc.record({ values: fc.array(valueArb(name), { minLength: 1, maxLength: 3 }), form: fc.constantFrom('csv' as const, 'list' as const) }).map(
-          (r) => ({ field: name, op, ...r }),
-        );
+        return fc
+          .record({
+            values: fc.array(valueArb(name), { minLength: 1, maxLength: 3 }),
+            form: fc.constantFrom('csv' as const, 'list' as const),
+          })
+          .map((r) => ({ field: name, op, ...r }));
       }
       if (op === 'between' || op === 'not_between') {
-        return fc.record({ values: fc.tuple(valueArb(name), valueArb(name)), form: fc.constantFrom('csv' as const, 'list' as const) }).map((r) => ({
-          field: name,
-          op,
-          ...r,
-        }));
+        return fc
+          .record({ values: fc.tuple(valueArb(name), valueArb(name)), form: fc.constantFrom('csv' as const, 'list' as const) })
+          .map((r) => ({
+            field: name,
+            op,
+            ...r,
+          }));
       }
       return fc.record({ v: valueArb(name), leaf: fc.boolean() }).map(({ v, leaf }) => ({
         field: name,
@@ -210,8 +235,8 @@ function serialise(q: Query): string {
   });
   q.groups.forEach((g, k) => {
     g.forEach((c, j) => {
-    parts.push(...clauseParams(`where[${20 + k * 5 + j}]`, c));
-  });
+      parts.push(...clauseParams(`where[${20 + k * 5 + j}]`, c));
+    });
   });
   q.or.forEach((g, k) => {
     const seen = new Set<string>();
@@ -333,8 +358,7 @@ function clauseRef(rec: EntryRecord, c: QClause, numericIds: boolean, published:
           return position(c.field, s, c.values[0] as string, numericIds) >= 0;
         default:
           return (
-            position(c.field, s, c.values[0] as string, numericIds) >= 0 &&
-            position(c.field, s, c.values[1] as string, numericIds) <= 0
+            position(c.field, s, c.values[0] as string, numericIds) >= 0 && position(c.field, s, c.values[1] as string, numericIds) <= 0
           );
       }
     });
@@ -356,7 +380,10 @@ function expectSameAnswer(r: QueryOutcome, ref: ReturnType<typeof reference>, q:
     expect(parsed.data.id, raw).toBe(ref.first);
   } else {
     expect(parsed.meta, raw).toEqual({ total: ref.total, limit: q.limit ?? null, offset: q.offset ?? 0 });
-    expect(parsed.data.map((e: { id: string }) => e.id), raw).toEqual(ref.ids);
+    expect(
+      parsed.data.map((e: { id: string }) => e.id),
+      raw,
+    ).toEqual(ref.ids);
   }
 }
 
@@ -393,7 +420,8 @@ function reference(data: ReturnType<typeof buildModel>, q: Query): { total: numb
 function badIdRange(q: Query, numericIds: boolean): boolean {
   if (!numericIds) return false;
   return [...q.and, ...q.groups.flat(), ...orGroups(q).flat()].some(
-    (c) => c.field === 'id' && ['lt', 'lte', 'gt', 'gte', 'between', 'not_between'].includes(c.op) && c.values.some((v) => !/^[0-9]+$/.test(v)),
+    (c) =>
+      c.field === 'id' && ['lt', 'lte', 'gt', 'gte', 'between', 'not_between'].includes(c.op) && c.values.some((v) => !/^[0-9]+$/.test(v)),
   );
 }
 
@@ -432,7 +460,7 @@ describe('property: indexed engine = reference evaluator', () => {
 });
 
 describe('property: compact snapshot = full snapshot', () => {
-  it('what cqa serve holds (values read back from the entries\' texts) answers random queries the same', () => {
+  it("what cqa serve holds (values read back from the entries' texts) answers random queries the same", () => {
     const ctx: QueryContext = { scopes: new Set(['read', 'drafts']), maxLimit: 0 };
     fc.assert(
       fc.property(dataArb, fc.array(queryArb, { minLength: 1, maxLength: 4 }), (data, queries) => {
@@ -449,7 +477,14 @@ describe('property: compact snapshot = full snapshot', () => {
 });
 
 /** `numRuns` sampled queries on `entries` random rows, each = the reference evaluator (both kinds of ids). */
-function agreesAtScale(entries: number, defaultSort: SortKey[], queries: fc.Arbitrary<Query>, numRuns: number, seeds: readonly number[], paging = false): void {
+function agreesAtScale(
+  entries: number,
+  defaultSort: SortKey[],
+  queries: fc.Arbitrary<Query>,
+  numRuns: number,
+  seeds: readonly number[],
+  paging = false,
+): void {
   const ctx: QueryContext = { scopes: new Set(['read', 'drafts']), maxLimit: 0 };
   for (const numericIds of [false, true]) {
     const [rowSeed, querySeed] = numericIds ? [seeds[0], seeds[1]] : [seeds[2], seeds[3]];
@@ -460,7 +495,10 @@ function agreesAtScale(entries: number, defaultSort: SortKey[], queries: fc.Arbi
       if (repeatsKey(q) || badIdRange(q, numericIds)) continue;
       // Each query paged through (a client asking the next pages): from the second page on, the
       // matches kept for its filter and sort answer (src/core/query/results.ts).
-      const pages = paging && q.mode === 'list' ? [0, 1, 2, 7].map((k) => ({ ...q, limit: q.limit ?? 9, offset: (q.offset ?? 0) + k * (q.limit ?? 9) })) : [q];
+      const pages =
+        paging && q.mode === 'list'
+          ? [0, 1, 2, 7].map((k) => ({ ...q, limit: q.limit ?? 9, offset: (q.offset ?? 0) + k * (q.limit ?? 9) }))
+          : [q];
       for (const page of pages) {
         const raw = serialise(page);
         expectSameAnswer(queryEntries(built.project, built.items, raw, ctx), reference(built, page), page, raw);
@@ -486,7 +524,11 @@ const broadClauseArb: fc.Arbitrary<QClause> = fc.oneof(
 );
 
 const broadQueryArb = fc
-  .tuple(queryArb, fc.array(broadClauseArb, { minLength: 1, maxLength: 2 }), fc.array(fc.tuple(fc.constantFrom(...SORT_FIELDS), fc.boolean()), { minLength: 1, maxLength: 2 }))
+  .tuple(
+    queryArb,
+    fc.array(broadClauseArb, { minLength: 1, maxLength: 2 }),
+    fc.array(fc.tuple(fc.constantFrom(...SORT_FIELDS), fc.boolean()), { minLength: 1, maxLength: 2 }),
+  )
   .map(([q, and, sort]): Query => ({ ...q, and, groups: [], or: [], rel: undefined, sort }));
 
 describe('at scale: broad matches, short pages (the walk of a sorted order)', () => {
@@ -505,11 +547,78 @@ describe('at scale: paging through a list (kept results)', () => {
 // Garbage in: only typed 4xx problems out
 
 const TOKENS = [
-  'where', 'whereRelation', 'sort', 'limit', 'offset', 'first', 'count', 'state', 'locale', 'timestamps', 'fields', 'exclude',
-  '[', ']', '[]', '[or]', '[0]', '[1]', '[price]', '[title]', '[tags]', '[author]', '[released]', '[starts]', '[meta]', '[id]',
-  '[eq]', '[in]', '[between]', '[like]', '[gt]', '[null]', '=', '&', '%', '%2', '%ZZ', '%E0%A4', '%5B', '%5D', '%00', '+', ',', ':',
-  'desc', 'asc', 'null', 'not_null', '__proto__', 'constructor', 'prototype', '9', '10', '-1', '1e999', '2021-01-31', 'with_draft',
-  'only_draft', 'de', 'fr', 'true', '😀', '\u0000', '\uD800', 'p1', 'name', 'country', '[name]', '[country]', '.', '..', '/',
+  'where',
+  'whereRelation',
+  'sort',
+  'limit',
+  'offset',
+  'first',
+  'count',
+  'state',
+  'locale',
+  'timestamps',
+  'fields',
+  'exclude',
+  '[',
+  ']',
+  '[]',
+  '[or]',
+  '[0]',
+  '[1]',
+  '[price]',
+  '[title]',
+  '[tags]',
+  '[author]',
+  '[released]',
+  '[starts]',
+  '[meta]',
+  '[id]',
+  '[eq]',
+  '[in]',
+  '[between]',
+  '[like]',
+  '[gt]',
+  '[null]',
+  '=',
+  '&',
+  '%',
+  '%2',
+  '%ZZ',
+  '%E0%A4',
+  '%5B',
+  '%5D',
+  '%00',
+  '+',
+  ',',
+  ':',
+  'desc',
+  'asc',
+  'null',
+  'not_null',
+  '__proto__',
+  'constructor',
+  'prototype',
+  '9',
+  '10',
+  '-1',
+  '1e999',
+  '2021-01-31',
+  'with_draft',
+  'only_draft',
+  'de',
+  'fr',
+  'true',
+  '😀',
+  '\u0000',
+  '\uD800',
+  'p1',
+  'name',
+  'country',
+  '[name]',
+  '[country]',
+  '.',
+  '..',
+  '/',
 ];
 
 const garbageArb = fc.oneof(

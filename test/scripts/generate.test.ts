@@ -5,7 +5,13 @@ import matter from 'gray-matter';
 import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  AUTHOR_COUNT, CATEGORIES, MEDIA, TAGS, exportJsonServerDb, generateContent, generateItems,
+  AUTHOR_COUNT,
+  CATEGORIES,
+  MEDIA,
+  TAGS,
+  exportJsonServerDb,
+  generateContent,
+  generateItems,
 } from '../../scripts/generate-content.mjs';
 
 const tmp = mkdtempSync(join(tmpdir(), 'cqa-generate-'));
@@ -32,7 +38,9 @@ describe('scripts/generate-content.mjs', () => {
   const c = generateContent({ entries: N, out: join(tmp, 'c'), seed: 43 });
 
   it('gives byte-identical trees for the same seed, and a different tree for another seed', () => {
-    const ta = tree(a.root), tb = tree(b.root), tc = tree(c.root);
+    const ta = tree(a.root),
+      tb = tree(b.root),
+      tc = tree(c.root);
     expect([...ta.keys()]).toEqual([...tb.keys()]);
     for (const [path, bytes] of ta) expect(bytes.equals(tb.get(path)!), path).toBe(true);
     const changed = [...ta].filter(([path, bytes]) => !tc.get(path)?.equals(bytes));

@@ -34,8 +34,12 @@ describe('content/ sample', () => {
       expect(fields.some((f) => f.type === type && !f.multiple)).toBe(true);
     }
     expect(fields.some((f) => f.hidden)).toBe(true);
-    expect(demo.media.filter((m) => m.width && m.height).map((m) => m.mime_type).sort())
-      .toEqual(expect.arrayContaining(['image/jpeg', 'image/png', 'image/svg+xml']));
+    expect(
+      demo.media
+        .filter((m) => m.width && m.height)
+        .map((m) => m.mime_type)
+        .sort(),
+    ).toEqual(expect.arrayContaining(['image/jpeg', 'image/png', 'image/svg+xml']));
   });
 });
 

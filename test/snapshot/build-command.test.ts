@@ -37,8 +37,15 @@ function fixture(root: string): void {
   });
 }
 
-
-const digest = (dir: string) => new Map(listFiles(dir).map((f) => [f, createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')]));
+const digest = (dir: string) =>
+  new Map(
+    listFiles(dir).map((f) => [
+      f,
+      createHash('sha256')
+        .update(readFileSync(join(dir, f)))
+        .digest('hex'),
+    ]),
+  );
 
 describe('cqa build', () => {
   let logs: string[];
@@ -85,7 +92,11 @@ describe('cqa build', () => {
     const sha = createHash('sha256').update(TOKEN).digest('hex');
     for (const f of listFiles(out)) {
       const raw = readFileSync(join(out, f));
-      const text = f.endsWith('.gz') ? gunzipSync(raw).toString() : f.endsWith('.br') ? brotliDecompressSync(raw).toString() : raw.toString('latin1');
+      const text = f.endsWith('.gz')
+        ? gunzipSync(raw).toString()
+        : f.endsWith('.br')
+          ? brotliDecompressSync(raw).toString()
+          : raw.toString('latin1');
       for (const secret of [TOKEN, sha, HIDDEN, DRAFT, 'secret']) expect(text.includes(secret), `${secret} in ${f}`).toBe(false);
     }
   });
@@ -147,8 +158,14 @@ describe('cqa build', () => {
     expect(gz).toContain('api/shop/posts/index.json.gz');
     expect(gz.every((f) => f.endsWith('.json.gz'))).toBe(true);
     expect(await run([content, '--out', plain, '--include-private', '--precompress', 'br'])).toBe(0);
-    expect(listFiles(plain).filter((f) => /\.(gz|br)$/.test(f)).every((f) => f.endsWith('.json.br'))).toBe(true);
-    await expect(run([content, '--out', plain, '--include-private', '--precompress', 'zstd'])).rejects.toThrow(/--precompress must be one of none, gzip, br, all, got 'zstd'/);
+    expect(
+      listFiles(plain)
+        .filter((f) => /\.(gz|br)$/.test(f))
+        .every((f) => f.endsWith('.json.br')),
+    ).toBe(true);
+    await expect(run([content, '--out', plain, '--include-private', '--precompress', 'zstd'])).rejects.toThrow(
+      /--precompress must be one of none, gzip, br, all, got 'zstd'/,
+    );
     await expect(run([content, '--out', plain, '--include-private', '--precompress', 'zstd'])).rejects.toBeInstanceOf(UsageError);
     rmSync(plain, { recursive: true });
   });
@@ -165,13 +182,18 @@ describe('cqa build', () => {
     const paths = snapshot.paths.filter((p) => !v3.includes(p.split('/')[2] as string));
     for (const p of paths) expect(readFileSync(join(sampleOut, p.slice(1), 'index.json'), 'utf8'), p).toBe(snapshot.document(p));
     // (The sample's posts mention the plaintext token in their text, so only hashes are checked.)
-    const secrets = ['a2466fd3664aa79f8aa32ab7d09cb8a481d178408d5951ba7745ef2de9f710cc', createHash('sha256').update('demo-token').digest('hex')];
+    const secrets = [
+      'a2466fd3664aa79f8aa32ab7d09cb8a481d178408d5951ba7745ef2de9f710cc',
+      createHash('sha256').update('demo-token').digest('hex'),
+    ];
     for (const f of listFiles(sampleOut).filter((x) => !x.startsWith('media/') && !/\.(gz|br)$/.test(x))) {
       const text = readFileSync(join(sampleOut, f), 'utf8');
       for (const secret of secrets) expect(text.includes(secret), `${secret} in ${f}`).toBe(false);
     }
     // every API document, and the query index of each collection (for the static client)
-    const indexes = [...snapshot.projects.values()].filter((p) => !v3.includes(p.record.id)).flatMap((p) => [...p.collections.keys()].map((slug) => `api/${p.record.id}/${slug}.query/index.json`));
+    const indexes = [...snapshot.projects.values()]
+      .filter((p) => !v3.includes(p.record.id))
+      .flatMap((p) => [...p.collections.keys()].map((slug) => `api/${p.record.id}/${slug}.query/index.json`));
     const documents = listFiles(sampleOut).filter((f) => f.endsWith('/index.json'));
     expect(documents.filter((f) => !indexes.includes(f)).length).toBe(paths.length);
     expect(documents).toEqual(expect.arrayContaining(indexes));

@@ -46,7 +46,13 @@ function compare(model: ContentModel): { answers: number; ok: number; utf8: numb
   const { outline, records, buffers } = splitParts(compactParts(compact));
   const ownRecord = recordMaker();
   const received = (deserialize(serialize(records)) as EntryRecord[]).map(ownRecord);
-  const posted = snapshotFromParts(joinParts(deserialize(serialize(outline)) as PartsOutline, received, buffers.map((b) => b.slice())));
+  const posted = snapshotFromParts(
+    joinParts(
+      deserialize(serialize(outline)) as PartsOutline,
+      received,
+      buffers.map((b) => b.slice()),
+    ),
+  );
   let answers = 0;
   let ok = 0;
   let utf8 = 0;
@@ -111,7 +117,8 @@ describe('compact snapshot (what cqa serve holds without --watch)', () => {
           for (const f of col.visibleFields.filter((f) => f.type === 'relation' || f.type === 'media')) {
             for (const c of small.entries) {
               const v = ownValue(col.byId.get(c.record.id)!.record.values, f.name);
-              if (v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0)) expect(Object.hasOwn(c.record.values, f.name)).toBe(true);
+              if (v !== null && v !== undefined && !(Array.isArray(v) && v.length === 0))
+                expect(Object.hasOwn(c.record.values, f.name)).toBe(true);
             }
           }
         }

@@ -5,16 +5,51 @@ import type { ContentModel } from '../../src/core/model/model.js';
 const model: ContentModel = {
   projects: [
     {
-      id: 'p', name: 'P', description: null, default_locale: 'en', locales: ['en'], public: true, tokens: [],
-      media: [{ id: 'a b.png', file_name: 'a b.png', mime_type: 'image/png', size: 3, width: 1, height: 1, caption: null, alt: null, source: '/x' }],
+      id: 'p',
+      name: 'P',
+      description: null,
+      default_locale: 'en',
+      locales: ['en'],
+      public: true,
+      tokens: [],
+      media: [
+        {
+          id: 'a b.png',
+          file_name: 'a b.png',
+          mime_type: 'image/png',
+          size: 3,
+          width: 1,
+          height: 1,
+          caption: null,
+          alt: null,
+          source: '/x',
+        },
+      ],
       collections: [
         {
-          slug: 'authors', name: 'Authors', body_field: 'body', sort: [],
+          slug: 'authors',
+          name: 'Authors',
+          body_field: 'body',
+          sort: [],
           fields: [{ name: 'name', type: 'text', required: false, multiple: false, hidden: false }],
-          entries: [{ id: 'ann', locale: 'en', draft: false, created_at: 't', updated_at: 't', published_at: 't', values: { name: 'Ann' }, file: 'x' }],
+          entries: [
+            {
+              id: 'ann',
+              locale: 'en',
+              draft: false,
+              created_at: 't',
+              updated_at: 't',
+              published_at: 't',
+              values: { name: 'Ann' },
+              file: 'x',
+            },
+          ],
         },
         {
-          slug: 'posts', name: 'Posts', body_field: 'body', sort: [],
+          slug: 'posts',
+          name: 'Posts',
+          body_field: 'body',
+          sort: [],
           fields: [
             { name: 'title', type: 'text', required: false, multiple: false, hidden: false },
             { name: 'secret', type: 'text', required: false, multiple: false, hidden: true },
@@ -22,7 +57,16 @@ const model: ContentModel = {
             { name: 'cover', type: 'media', required: false, multiple: false, hidden: false },
           ],
           entries: [
-            { id: 'a', locale: 'en', draft: false, created_at: 't', updated_at: 't', published_at: 't', values: { title: 'A', secret: 's', author: 'ann', cover: 'a b.png' }, file: 'x' },
+            {
+              id: 'a',
+              locale: 'en',
+              draft: false,
+              created_at: 't',
+              updated_at: 't',
+              published_at: 't',
+              values: { title: 'A', secret: 's', author: 'ann', cover: 'a b.png' },
+              file: 'x',
+            },
             { id: 'b', locale: 'en', draft: true, created_at: 't', updated_at: 't', published_at: null, values: {}, file: 'y' },
           ],
         },
@@ -36,9 +80,21 @@ describe('createSnapshot', () => {
     const s = createSnapshot(model, { baseUrl: 'https://cdn.test/' });
     expect(JSON.parse(s.document('/api/p/posts/a') as string)).toEqual({
       data: {
-        id: 'a', locale: 'en', title: 'A',
+        id: 'a',
+        locale: 'en',
+        title: 'A',
         author: { id: 'ann', locale: 'en', name: 'Ann' },
-        cover: { id: 'a b.png', file_name: 'a b.png', full_url: 'https://cdn.test/media/p/a%20b.png', mime_type: 'image/png', size: 3, width: 1, height: 1, caption: null, alt: null },
+        cover: {
+          id: 'a b.png',
+          file_name: 'a b.png',
+          full_url: 'https://cdn.test/media/p/a%20b.png',
+          mime_type: 'image/png',
+          size: 3,
+          width: 1,
+          height: 1,
+          caption: null,
+          alt: null,
+        },
       },
     });
     expect(s.document('/api/p/posts/b')).toBeUndefined();
@@ -68,11 +124,29 @@ describe('createSnapshot', () => {
     // authors/ann → mentor bob; posts/a → author ann. Embedded in a, ann shows bob's id while bob
     // is published, and not once bob becomes a draft (ann's and a's records are the same objects).
     const [authors, posts] = model.projects[0]!.collections;
-    const mentorField = { name: 'mentor', type: 'relation', required: false, multiple: false, hidden: false, collection: 'authors' } as const;
+    const mentorField = {
+      name: 'mentor',
+      type: 'relation',
+      required: false,
+      multiple: false,
+      hidden: false,
+      collection: 'authors',
+    } as const;
     const ann = { ...authors!.entries[0]!, values: { name: 'Ann', mentor: 'bob' } };
-    const bob = { id: 'bob', locale: 'en', draft: false, created_at: 't', updated_at: 't', published_at: 't', values: { name: 'Bob' }, file: 'z' };
+    const bob = {
+      id: 'bob',
+      locale: 'en',
+      draft: false,
+      created_at: 't',
+      updated_at: 't',
+      published_at: 't',
+      values: { name: 'Bob' },
+      file: 'z',
+    };
     const withBob = (b: typeof bob): ContentModel => ({
-      projects: [{ ...model.projects[0]!, collections: [{ ...authors!, fields: [...authors!.fields, mentorField], entries: [ann, b] }, posts!] }],
+      projects: [
+        { ...model.projects[0]!, collections: [{ ...authors!, fields: [...authors!.fields, mentorField], entries: [ann, b] }, posts!] },
+      ],
     });
     const embedded = (m: ContentModel) => JSON.parse(createSnapshot(m).document('/api/p/posts/a') as string).data.author;
     expect(embedded(withBob(bob))).toEqual({ id: 'ann', locale: 'en', name: 'Ann', mentor: 'bob' });
@@ -82,4 +156,3 @@ describe('createSnapshot', () => {
     expect(embedded(withBob(bob)).mentor).toBe('bob');
   });
 });
-

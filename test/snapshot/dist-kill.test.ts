@@ -23,7 +23,15 @@ const contentB = join(work, 'b');
 const broken = join(work, 'broken');
 
 type Digest = Map<string, string>;
-const digest = (dir: string): Digest => new Map(listFiles(dir).map((f) => [f, createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')]));
+const digest = (dir: string): Digest =>
+  new Map(
+    listFiles(dir).map((f) => [
+      f,
+      createHash('sha256')
+        .update(readFileSync(join(dir, f)))
+        .digest('hex'),
+    ]),
+  );
 const siblings = () => readdirSync(site).sort();
 
 interface Run {
@@ -37,7 +45,10 @@ interface Run {
 function build(content: string, options: { killAfter?: number; killAt?: string } = {}): Promise<Run> {
   const started = performance.now();
   const env = { ...process.env, ...(options.killAt ? { CQA_TEST_KILL_AT: options.killAt } : {}) };
-  const child = spawn(process.execPath, ['bin/cqa.js', 'build', content, '--out', out, '--include-private', '--precompress', 'all'], { stdio: ['ignore', 'ignore', 'pipe'], env });
+  const child = spawn(process.execPath, ['bin/cqa.js', 'build', content, '--out', out, '--include-private', '--precompress', 'all'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env,
+  });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const timers = [setTimeout(() => child.kill('SIGKILL'), options.killAfter ?? 60_000)];
@@ -61,7 +72,9 @@ beforeAll(async () => {
   writeFileSync(join(broken, 'bench/authors/zz-broken.yaml'), 'name: [unclosed\n');
   mkdirSync(site);
   const refB = join(work, 'ref-b');
-  const r = spawnSync(process.execPath, ['bin/cqa.js', 'build', contentB, '--out', refB, '--include-private', '--precompress', 'all'], { timeout: 60_000 });
+  const r = spawnSync(process.execPath, ['bin/cqa.js', 'build', contentB, '--out', refB, '--include-private', '--precompress', 'all'], {
+    timeout: 60_000,
+  });
   expect(r.status).toBe(0);
   treeB = digest(refB);
   rmSync(refB, { recursive: true });

@@ -19,7 +19,15 @@ const work = mkdtempSync(join(tmpdir(), 'cqa-dist-parallel-'));
 // blocked the worker's messages to vitest ("Timeout calling onTaskUpdate").
 afterAll(() => rm(work, { recursive: true, force: true }), 180_000);
 
-const digests = (dir: string) => new Map(listFiles(dir).map((f) => [f, createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')]));
+const digests = (dir: string) =>
+  new Map(
+    listFiles(dir).map((f) => [
+      f,
+      createHash('sha256')
+        .update(readFileSync(join(dir, f)))
+        .digest('hex'),
+    ]),
+  );
 
 it('writes the same bytes in worker threads as in this thread', async () => {
   generateContent({ entries: 2100, out: join(work, 'content'), seed: 5, format: 'mixed' });

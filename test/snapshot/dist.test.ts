@@ -16,9 +16,15 @@ afterAll(() => {
   rmSync(mediaDir, { recursive: true, force: true });
 });
 
-
 function treeDigest(dir: string): Map<string, string> {
-  return new Map(listFiles(dir).map((f) => [f, createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')]));
+  return new Map(
+    listFiles(dir).map((f) => [
+      f,
+      createHash('sha256')
+        .update(readFileSync(join(dir, f)))
+        .digest('hex'),
+    ]),
+  );
 }
 
 const snapshot = createSnapshot(fixtureModel(media), { baseUrl: 'https://cdn.test' });
@@ -80,7 +86,16 @@ describe('writeDist', () => {
       snapshot: snapshot.hash,
       base_url: 'https://cdn.test',
       documents: snapshot.paths.length + 2,
-      projects: [{ id: 'demo', collections: [{ slug: 'authors', count: 2 }, { slug: 'posts', count: 3 }], media: 2 }],
+      projects: [
+        {
+          id: 'demo',
+          collections: [
+            { slug: 'authors', count: 2 },
+            { slug: 'posts', count: 3 },
+          ],
+          media: 2,
+        },
+      ],
     });
     expect(readFileSync(join(out, 'manifest.json'), 'utf8')).not.toMatch(/\d{4}-\d\d-\d\dT/);
   });
@@ -91,7 +106,10 @@ describe('writeDist', () => {
     expect(headers).toContain('/openapi.json\n  Content-Type: application/json; charset=utf-8');
     expect(headers).toContain('/manifest.json\n  Content-Type: application/json; charset=utf-8');
     const redirects = readFileSync(join(out, '_redirects'), 'utf8');
-    expect(redirects.split('\n').filter((l) => l && !l.startsWith('#'))).toEqual(['/api/*  /api/:splat/index.json  200', '/api/*  /api/404.json  404']);
+    expect(redirects.split('\n').filter((l) => l && !l.startsWith('#'))).toEqual([
+      '/api/*  /api/:splat/index.json  200',
+      '/api/*  /api/404.json  404',
+    ]);
   });
 
   it('never writes the token, its sha256, a hidden value or a draft', () => {
@@ -130,7 +148,10 @@ describe('writeDist', () => {
     const target = join(work, 'failing');
     await writeDist(snapshot, { out: target });
     const before = treeDigest(target);
-    const model = fixtureModel([...media, { ...media[0]!, id: 'gone.txt', file_name: 'gone.txt', source: join(mediaDir, 'does-not-exist') }]);
+    const model = fixtureModel([
+      ...media,
+      { ...media[0]!, id: 'gone.txt', file_name: 'gone.txt', source: join(mediaDir, 'does-not-exist') },
+    ]);
     await expect(writeDist(createSnapshot(model), { out: target })).rejects.toThrow(/media 'gone.txt' is no longer a regular file/);
     expect(treeDigest(target)).toEqual(before);
     expect(readdirSync(work).filter((n) => n.startsWith('failing'))).toEqual(['failing']);
@@ -178,9 +199,13 @@ describe('writeDist', () => {
     const target = join(work, 'described');
     const s = createSnapshot({ projects: [...both.projects, open] });
     await writeDist(s, { out: target });
-    const inTree = readdirSync(join(target, 'api')).filter((n) => n !== '404.json').sort(); // (api/404.json: the static 404)
+    const inTree = readdirSync(join(target, 'api'))
+      .filter((n) => n !== '404.json')
+      .sort(); // (api/404.json: the static 404)
     const doc = JSON.parse(readFileSync(join(target, 'openapi.json'), 'utf8'));
-    const described = Object.keys(doc.paths).filter((p) => /^\/api\/[^/]+$/.test(p)).map((p) => p.slice(5));
+    const described = Object.keys(doc.paths)
+      .filter((p) => /^\/api\/[^/]+$/.test(p))
+      .map((p) => p.slice(5));
     expect(inTree).toEqual(['demo', 'open']);
     expect(described.sort()).toEqual(inTree);
     expect(JSON.parse(s.openapi).paths['/api/demo']).toBeUndefined();
@@ -189,17 +214,28 @@ describe('writeDist', () => {
 
   it('writes no siblings by default, and only the asked ones with precompress gzip or br', async () => {
     const documents = listFiles(out).filter((f) => f.endsWith('.json'));
-    for (const [precompress, kept] of [[undefined, []], ['none', []], ['gzip', ['.gz']], ['br', ['.br']]] as const) {
+    for (const [precompress, kept] of [
+      [undefined, []],
+      ['none', []],
+      ['gzip', ['.gz']],
+      ['br', ['.br']],
+    ] as const) {
       const target = join(work, `precompress-${precompress}`);
       const r = await writeDist(snapshot, { out: target, ...(precompress ? { precompress } : {}) });
       const files = listFiles(target);
-      expect(files.filter((f) => /\.(gz|br)$/.test(f)).sort(), precompress).toEqual(documents.flatMap((d) => kept.map((ext) => `${d}${ext}`)).sort());
+      expect(files.filter((f) => /\.(gz|br)$/.test(f)).sort(), precompress).toEqual(
+        documents.flatMap((d) => kept.map((ext) => `${d}${ext}`)).sort(),
+      );
       expect(r.files).toBe(files.length);
-      for (const f of files.filter((x) => x.endsWith('.gz'))) expect(gunzipSync(readFileSync(join(target, f)))).toEqual(readFileSync(join(target, f.slice(0, -3))));
-      for (const f of files.filter((x) => x.endsWith('.br'))) expect(brotliDecompressSync(readFileSync(join(target, f)))).toEqual(readFileSync(join(target, f.slice(0, -3))));
+      for (const f of files.filter((x) => x.endsWith('.gz')))
+        expect(gunzipSync(readFileSync(join(target, f)))).toEqual(readFileSync(join(target, f.slice(0, -3))));
+      for (const f of files.filter((x) => x.endsWith('.br')))
+        expect(brotliDecompressSync(readFileSync(join(target, f)))).toEqual(readFileSync(join(target, f.slice(0, -3))));
       rmSync(target, { recursive: true });
     }
-    await expect(writeDist(snapshot, { out: join(work, 'bad'), precompress: 'zstd' as never })).rejects.toThrow(/precompress must be one of none, gzip, br, all/);
+    await expect(writeDist(snapshot, { out: join(work, 'bad'), precompress: 'zstd' as never })).rejects.toThrow(
+      /precompress must be one of none, gzip, br, all/,
+    );
   });
 
   it('reports progress up to the total', async () => {

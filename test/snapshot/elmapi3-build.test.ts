@@ -45,13 +45,29 @@ afterAll(async () => {
 
 /** The SDK's request (superagent, project-id, Bearer); the answer with the origin taken out. */
 async function sdk(base: string, path: string): Promise<{ status: number; body: unknown }> {
-  const res = await superagent.get(`${base}/api${path}`).set('Accept', 'application/json').set('project-id', SHOP).set('Authorization', 'Bearer shop3-token').ok(() => true);
+  const res = await superagent
+    .get(`${base}/api${path}`)
+    .set('Accept', 'application/json')
+    .set('project-id', SHOP)
+    .set('Authorization', 'Bearer shop3-token')
+    .ok(() => true);
   return { status: res.status, body: JSON.parse(res.text.replaceAll(base.replaceAll('/', '\\/'), '')) };
 }
 
 describe('cqa build --project <elmapi3 uuid>', () => {
   it('writes the v3 paths, each answering as cqa serve does without a query', async () => {
-    const paths = ['/', '/collections', '/collections/products', '/products', '/pages', '/settings', `/products/${ALPHA}`, '/files', '/files/0d4c3e55-8f0a-4f7e-b2a1-5c9d6e7f8a90', '/files/name/shirt.png'];
+    const paths = [
+      '/',
+      '/collections',
+      '/collections/products',
+      '/products',
+      '/pages',
+      '/settings',
+      `/products/${ALPHA}`,
+      '/files',
+      '/files/0d4c3e55-8f0a-4f7e-b2a1-5c9d6e7f8a90',
+      '/files/name/shirt.png',
+    ];
     for (const path of paths) {
       const built = await sdk(preview.url, path);
       expect(built.status, path).toBe(200);
@@ -66,7 +82,10 @@ describe('cqa build --project <elmapi3 uuid>', () => {
   });
 
   it('unknown paths answer the v3 404 bodies; a query is refused in the v3 shape', async () => {
-    expect(await sdk(preview.url, '/products/00000000-0000-4000-8000-000000000000')).toEqual({ status: 404, body: { message: 'Content not found.' } });
+    expect(await sdk(preview.url, '/products/00000000-0000-4000-8000-000000000000')).toEqual({
+      status: 404,
+      body: { message: 'Content not found.' },
+    });
     expect(await sdk(preview.url, '/nope')).toEqual({ status: 404, body: { message: 'Collection not found.' } });
     expect(await sdk(preview.url, '/collections/nope')).toEqual({ status: 404, body: { message: 'Collection not found.' } });
     expect(await sdk(preview.url, '/files/name/nope.png')).toEqual({ status: 404, body: { error: 'Asset not found' } });
@@ -91,19 +110,27 @@ describe('cqa build --project <elmapi3 uuid>', () => {
     expect(all.code).toBe(0);
     expect(all.err).toContain(`note: left out of`);
     expect(all.err).toContain(`cqa build --project ${SHOP} --out <another folder>`);
-    expect(JSON.parse(readFileSync(join(work, 'all', 'manifest.json'), 'utf8')).projects.map((p: { id: string }) => p.id)).not.toContain(SHOP);
+    expect(JSON.parse(readFileSync(join(work, 'all', 'manifest.json'), 'utf8')).projects.map((p: { id: string }) => p.id)).not.toContain(
+      SHOP,
+    );
     const unknown = await quiet(['content', '--project', 'nope', '--out', join(work, 'x')]);
     expect(unknown.code).toBe(1);
-    expect(unknown.err).toMatch(/--project nope: no such project in content; the projects are .*3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10 \(elmapi3\)/);
+    expect(unknown.err).toMatch(
+      /--project nope: no such project in content; the projects are .*3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10 \(elmapi3\)/,
+    );
     // Another project alone is a plain one-project tree.
     expect((await quiet(['content', '--project', 'demo', '--include-private', '--out', join(work, 'demo')])).code).toBe(0);
-    expect(JSON.parse(readFileSync(join(work, 'demo', 'manifest.json'), 'utf8')).projects.map((p: { id: string }) => p.id)).toEqual(['demo']);
+    expect(JSON.parse(readFileSync(join(work, 'demo', 'manifest.json'), 'utf8')).projects.map((p: { id: string }) => p.id)).toEqual([
+      'demo',
+    ]);
     // A tree of elmapi3 projects only: nothing to write without --project.
     mkdirSync(join(work, 'v3only', 'p', 'posts'), { recursive: true });
     writeFileSync(join(work, 'v3only', 'p', 'project.yaml'), `id: ${SHOP}\nname: P\ndialect: elmapi3\npublic: true\n`);
     writeFileSync(join(work, 'v3only', 'p', 'posts', 'a.yaml'), 'title: A\n');
     const none = await quiet([join(work, 'v3only'), '--out', join(work, 'none')]);
     expect(none.code).toBe(1);
-    expect(none.err).toContain(`every project here is elmapi3, and a static host cannot read the project-id header that names one: build each alone with --project <uuid> (${SHOP})`);
+    expect(none.err).toContain(
+      `every project here is elmapi3, and a static host cannot read the project-id header that names one: build each alone with --project <uuid> (${SHOP})`,
+    );
   }, 60_000);
 });

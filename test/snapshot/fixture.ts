@@ -28,15 +28,38 @@ export function mediaFiles(): { dir: string; media: MediaRecord[] } {
   writeFileSync(join(dir, 'photos', 'a b.png'), png);
   writeFileSync(join(dir, 'doc.txt'), 'hello media\n');
   const media: MediaRecord[] = [
-    { id: 'doc.txt', file_name: 'doc.txt', mime_type: 'text/plain', size: 12, width: null, height: null, caption: 'A doc', alt: null, source: join(dir, 'doc.txt') },
-    { id: 'photos/a b.png', file_name: 'a b.png', mime_type: 'image/png', size: png.length, width: 1, height: 1, caption: null, alt: 'dot', source: join(dir, 'photos', 'a b.png') },
+    {
+      id: 'doc.txt',
+      file_name: 'doc.txt',
+      mime_type: 'text/plain',
+      size: 12,
+      width: null,
+      height: null,
+      caption: 'A doc',
+      alt: null,
+      source: join(dir, 'doc.txt'),
+    },
+    {
+      id: 'photos/a b.png',
+      file_name: 'a b.png',
+      mime_type: 'image/png',
+      size: png.length,
+      width: 1,
+      height: 1,
+      caption: null,
+      alt: 'dot',
+      source: join(dir, 'photos', 'a b.png'),
+    },
   ];
   return { dir, media };
 }
 
 export function fixtureModel(media: MediaRecord[], posts = 3): ContentModel {
   const authors: CollectionRecord = {
-    slug: 'authors', name: 'Authors', body_field: 'body', sort: [],
+    slug: 'authors',
+    name: 'Authors',
+    body_field: 'body',
+    sort: [],
     fields: [field('name', 'text', { required: true }), field('friend', 'relation', { collection: 'authors' })],
     entries: [entry('ann', { name: 'Ann', friend: 'bob' }), entry('bob', { name: 'Bob', friend: 'ann' })],
   };
@@ -60,7 +83,10 @@ export function fixtureModel(media: MediaRecord[], posts = 3): ContentModel {
   }
   postEntries.push(entry('draft-1', { title: DRAFT_VALUE, secret: HIDDEN_VALUE }, { draft: true, published_at: null }));
   const posts_: CollectionRecord = {
-    slug: 'posts', name: 'Posts', body_field: 'body', sort: [],
+    slug: 'posts',
+    name: 'Posts',
+    body_field: 'body',
+    sort: [],
     fields: [
       field('title', 'text', { required: true }),
       field('price', 'number'),
@@ -79,7 +105,12 @@ export function fixtureModel(media: MediaRecord[], posts = 3): ContentModel {
   return {
     projects: [
       {
-        id: 'demo', name: 'Demo', description: 'Fixture', default_locale: 'en', locales: ['en', 'de'], public: false,
+        id: 'demo',
+        name: 'Demo',
+        description: 'Fixture',
+        default_locale: 'en',
+        locales: ['en', 'de'],
+        public: false,
         tokens: [{ name: 'dev', sha256: TOKEN_SHA, scopes: ['read', 'drafts'] }],
         collections: [authors, posts_],
         media,

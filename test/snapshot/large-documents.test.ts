@@ -41,7 +41,8 @@ describe('writeLargeDocument', () => {
   it('streams the pieces into the file and its .gz/.br siblings, byte for byte', async () => {
     // ~3 MiB over several chunks, with multi-byte characters (a chunk ends inside no character).
     const pieces = ['{"data":['];
-    for (let i = 0; i < 20_000; i++) pieces.push(i === 0 ? '' : ',', JSON.stringify({ id: `e-${i}`, title: `Grüße ${'ä€𝄞'.repeat(i % 40)}`, n: i }));
+    for (let i = 0; i < 20_000; i++)
+      pieces.push(i === 0 ? '' : ',', JSON.stringify({ id: `e-${i}`, title: `Grüße ${'ä€𝄞'.repeat(i % 40)}`, n: i }));
     pieces.push(']}');
     const expected = Buffer.from(pieces.join(''), 'utf8');
     const target = join(work, 'list.json');

@@ -40,9 +40,26 @@ describe('openapi', () => {
   it('documents every query parameter on lists and the entry ones on a single entry', () => {
     const names = (ps: { $ref?: string; name?: string }[]) => ps.map((p) => p.name ?? p.$ref?.split('/').pop());
     expect(names(doc.paths['/api/demo/posts'].get.parameters)).toEqual([
-      'where', 'whereRelation', 'sort', 'limit', 'offset', 'first', 'count', 'state', 'locale', 'timestamps', 'fields', 'exclude',
+      'where',
+      'whereRelation',
+      'sort',
+      'limit',
+      'offset',
+      'first',
+      'count',
+      'state',
+      'locale',
+      'timestamps',
+      'fields',
+      'exclude',
     ]);
-    expect(names(doc.paths['/api/demo/posts/{content_id}'].get.parameters)).toEqual(['content_id', 'state', 'timestamps', 'fields', 'exclude']);
+    expect(names(doc.paths['/api/demo/posts/{content_id}'].get.parameters)).toEqual([
+      'content_id',
+      'state',
+      'timestamps',
+      'fields',
+      'exclude',
+    ]);
     expect(doc.components.parameters.where).toMatchObject({ in: 'query', style: 'deepObject', explode: true });
     for (const p of Object.values(doc.components.parameters)) expect((p as { description: string }).description).toBeTruthy();
   });
@@ -50,7 +67,9 @@ describe('openapi', () => {
   it('answers 200/304/400/401/403/404/406 with RFC 9457 problems', () => {
     const r = doc.paths['/api/demo/posts'].get.responses;
     expect(Object.keys(r)).toEqual(['200', '304', '400', '401', '403', '404', '406']);
-    expect(doc.components.responses.BadRequest.content['application/problem+json'].schema).toEqual({ $ref: '#/components/schemas/Problem' });
+    expect(doc.components.responses.BadRequest.content['application/problem+json'].schema).toEqual({
+      $ref: '#/components/schemas/Problem',
+    });
     expect(doc.components.schemas.Problem.required).toEqual(['type', 'title', 'status', 'code', 'detail']);
     expect(Object.keys(doc.components.schemas.Problem.properties)).toEqual(['type', 'title', 'status', 'code', 'detail', 'param']);
   });
@@ -59,7 +78,21 @@ describe('openapi', () => {
     const posts = doc.components.schemas['demo.posts'];
     expect(doc.components.schemas['demo.authors']).toBeDefined();
     expect(Object.keys(posts.properties)).toEqual([
-      'id', 'locale', 'title', 'price', 'published', 'day', 'at', 'tags', 'cover', 'author', 'meta', 'body', 'created_at', 'updated_at', 'published_at',
+      'id',
+      'locale',
+      'title',
+      'price',
+      'published',
+      'day',
+      'at',
+      'tags',
+      'cover',
+      'author',
+      'meta',
+      'body',
+      'created_at',
+      'updated_at',
+      'published_at',
     ]);
     const p = posts.properties;
     expect(p.title).toEqual({ type: 'string' });
@@ -108,7 +141,20 @@ describe('openapi required fields', () => {
   // Every visible field is in every cqa answer (null or [] when empty): all are required keys, and
   // only the schema's required fields are non-null. fields=/exclude= are described as narrowing.
   it('requires every visible field, top level and embedded; nullable unless required', () => {
-    expect(doc.components.schemas['demo.posts'].required).toEqual(['id', 'locale', 'title', 'price', 'published', 'day', 'at', 'tags', 'cover', 'author', 'meta', 'body']);
+    expect(doc.components.schemas['demo.posts'].required).toEqual([
+      'id',
+      'locale',
+      'title',
+      'price',
+      'published',
+      'day',
+      'at',
+      'tags',
+      'cover',
+      'author',
+      'meta',
+      'body',
+    ]);
     expect(doc.components.schemas['demo.authors.shallow'].required).toEqual(['id', 'locale', 'name', 'friend']);
     expect(doc.components.schemas['demo.authors'].properties.name).toEqual({ type: 'string' });
     expect(doc.components.parameters.fields.description).toMatch(/fewer keys than its schema requires/);
@@ -123,15 +169,30 @@ describe('openapi required fields', () => {
 });
 
 describe('openapi operationIds', () => {
-  const ids = (text: string) => Object.values(JSON.parse(text).paths as Record<string, { get: { operationId: string } }>).map((p) => p.get.operationId);
+  const ids = (text: string) =>
+    Object.values(JSON.parse(text).paths as Record<string, { get: { operationId: string } }>).map((p) => p.get.operationId);
 
   it('are a camelCase verb and noun, the collection singular for one entry', () => {
     expect(ids(openapiJson(model, ''))).toEqual([
-      'getProject', 'listAuthors', 'getAuthor', 'listPosts', 'getPost', 'listMedia', 'getMediaItem', 'getMediaFile', 'getHealth', 'getOpenApi',
+      'getProject',
+      'listAuthors',
+      'getAuthor',
+      'listPosts',
+      'getPost',
+      'listMedia',
+      'getMediaItem',
+      'getMediaFile',
+      'getHealth',
+      'getOpenApi',
     ]);
-    expect([listEntriesId('blog-posts'), getEntryId('blog-posts'), getEntryId('categories'), getEntryId('boxes'), getEntryId('news'), getEntryId('status')]).toEqual([
-      'listBlogPosts', 'getBlogPost', 'getCategory', 'getBox', 'getNews', 'getStatus',
-    ]);
+    expect([
+      listEntriesId('blog-posts'),
+      getEntryId('blog-posts'),
+      getEntryId('categories'),
+      getEntryId('boxes'),
+      getEntryId('news'),
+      getEntryId('status'),
+    ]).toEqual(['listBlogPosts', 'getBlogPost', 'getCategory', 'getBox', 'getNews', 'getStatus']);
   });
 
   it('step aside for the fixed names: a collection `media` or `projects`', () => {
@@ -142,8 +203,22 @@ describe('openapi operationIds', () => {
     const demo = model.projects[0]!;
     const two = { projects: [demo, { ...demo, id: 'shop', collections: [demo.collections[1]!] }] };
     expect(ids(openapiJson(two, ''))).toEqual([
-      'getDemoProject', 'listAuthors', 'getAuthor', 'listDemoPosts', 'getDemoPost', 'listDemoMedia', 'getDemoMediaItem', 'getDemoMediaFile',
-      'getShopProject', 'listShopPosts', 'getShopPost', 'listShopMedia', 'getShopMediaItem', 'getShopMediaFile', 'getHealth', 'getOpenApi',
+      'getDemoProject',
+      'listAuthors',
+      'getAuthor',
+      'listDemoPosts',
+      'getDemoPost',
+      'listDemoMedia',
+      'getDemoMediaItem',
+      'getDemoMediaFile',
+      'getShopProject',
+      'listShopPosts',
+      'getShopPost',
+      'listShopMedia',
+      'getShopMediaItem',
+      'getShopMediaFile',
+      'getHealth',
+      'getOpenApi',
     ]);
     const posts = demo.collections[1]!;
     const twins = { projects: [{ ...demo, collections: [posts, { ...posts, slug: 'posts_' }] }] };

@@ -22,7 +22,10 @@ function model(): ContentModel {
   const project = m.projects[0] as ContentModel['projects'][number];
   const posts = project.collections[1] as ContentModel['projects'][number]['collections'][number];
   const first = posts.entries[0] as (typeof posts.entries)[number];
-  const entries = [{ ...first, values: { ...first.values, meta: { id: 'x', draft: true, file: 'keep.md', source: '/keep', mime_type: 'a/b' } } }, ...posts.entries.slice(1)];
+  const entries = [
+    { ...first, values: { ...first.values, meta: { id: 'x', draft: true, file: 'keep.md', source: '/keep', mime_type: 'a/b' } } },
+    ...posts.entries.slice(1),
+  ];
   return { projects: [{ ...project, collections: [project.collections[0] as typeof posts, { ...posts, entries }] }] };
 }
 
@@ -42,7 +45,9 @@ async function answers(snapshot: Snapshot): Promise<string[]> {
   const handler = createHandler(snapshot);
   const out: string[] = [];
   for (const path of QUERIES) {
-    const res = await handler(new Request(`http://x${path}`, { headers: { accept: 'application/json', authorization: `Bearer ${TOKEN}` } }));
+    const res = await handler(
+      new Request(`http://x${path}`, { headers: { accept: 'application/json', authorization: `Bearer ${TOKEN}` } }),
+    );
     out.push(`${res.status} ${res.headers.get('etag')} ${await res.text()}`);
   }
   return out;
@@ -70,7 +75,7 @@ describe('loadSnapshot(snapshotText(s))', () => {
     for (const data of [bytes, bytes.buffer, JSON.parse(text)]) expect(loadSnapshot(data).hash).toBe(original.hash);
   });
 
-  it('keys media by `<project>/<media id>`, their path under a build\'s media/ folder', () => {
+  it("keys media by `<project>/<media id>`, their path under a build's media/ folder", () => {
     expect(loaded.projects.get('demo')?.mediaById.get('photos/a b.png')?.record.source).toBe('demo/photos/a b.png');
   });
 

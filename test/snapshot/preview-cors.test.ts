@@ -48,7 +48,10 @@ describe('cqa preview: CORS on every answer', () => {
   }
 
   it('a preflight (OPTIONS) is answered 204 and allows If-None-Match', async () => {
-    const res = await fetch(`${server.url}/api/demo/posts`, { method: 'OPTIONS', headers: { origin: 'http://example.test', 'access-control-request-headers': 'if-none-match' } });
+    const res = await fetch(`${server.url}/api/demo/posts`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://example.test', 'access-control-request-headers': 'if-none-match' },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-allow-headers')).toMatch(/if-none-match/i);
@@ -68,15 +71,22 @@ describe('cqa preview: CORS on every answer', () => {
 
 describe('cqa preview refuses a folder that is no build', () => {
   it('startPreview: a NotABuildError naming manifest.json and cqa build', async () => {
-    const err = await startPreview({ dir: 'content', port: 0 }).then(() => undefined, (e: unknown) => e);
+    const err = await startPreview({ dir: 'content', port: 0 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(NotABuildError);
-    expect((err as Error).message).toMatch(/content has no manifest\.json, so it is not the output of cqa build: run `cqa build content --out content` first/);
+    expect((err as Error).message).toMatch(
+      /content has no manifest\.json, so it is not the output of cqa build: run `cqa build content --out content` first/,
+    );
   });
 
   it('the command: the same message (the CLI exits 2 on a UsageError), and nothing listens', async () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
     try {
-      await expect(run([join(work, 'empty-folder-that-is-no-build'), '--port', '0'])).rejects.toThrow(/is not a directory; run cqa build first/);
+      await expect(run([join(work, 'empty-folder-that-is-no-build'), '--port', '0'])).rejects.toThrow(
+        /is not a directory; run cqa build first/,
+      );
       await expect(run(['content', '--port', '0'])).rejects.toThrow(/no manifest\.json.*cqa build/);
       await expect(run(['content', '--port', '0'])).rejects.toBeInstanceOf(UsageError);
       expect(log).not.toHaveBeenCalled();

@@ -92,7 +92,15 @@ describe('cqa preview', () => {
   });
 
   it('answers 404 for anything else, including the host configuration files', async () => {
-    for (const p of ['/nope', '/api/demo/posts/draft-1', '/api/demo/nope', '/_headers', '/_redirects', '/media/demo/nope.png', '/media/demo/doc']) {
+    for (const p of [
+      '/nope',
+      '/api/demo/posts/draft-1',
+      '/api/demo/nope',
+      '/_headers',
+      '/_redirects',
+      '/media/demo/nope.png',
+      '/media/demo/doc',
+    ]) {
       expect((await get(p)).status, p).toBe(404);
     }
     expect((await get('/api/demo', {}, 'POST')).status).toBe(405);
@@ -127,7 +135,8 @@ describe('cqa preview', () => {
     expect(safePathname('/media/p/a%20b.png')).toBe('/media/p/a b.png');
     expect(safePathname('/media/p/100%25.png')).toBe('/media/p/100%.png');
     expect(safePathname('/a/')).toBe('/a/');
-    for (const bad of ['/..', '/a/%2e%2e/b', '/a%2fb', '/a%5cb', '/a%00', '/a//b', '/%zz', 'relative']) expect(safePathname(bad), bad).toBeNull();
+    for (const bad of ['/..', '/a/%2e%2e/b', '/a%2fb', '/a%5cb', '/a%00', '/a//b', '/%zz', 'relative'])
+      expect(safePathname(bad), bad).toBeNull();
   });
 
   it('parses _headers rules', () => {

@@ -21,7 +21,15 @@ function git(cwd: string, args: string[], date = FIRST): string {
   return execFileSync('git', args, {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+    env: {
+      ...process.env,
+      GIT_AUTHOR_DATE: date,
+      GIT_COMMITTER_DATE: date,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t',
+    },
   });
 }
 
@@ -57,7 +65,8 @@ function cloneAt(from: string, name: string, when: Date): string {
 }
 
 /** [id, created_at, updated_at, published_at] of each post, in list order (what the static client reads). */
-const times = (dist: string) => (JSON.parse(readFileSync(join(dist, 'api/blog/posts.query/index.json'), 'utf8')) as { timestamps: string[][] }).timestamps;
+const times = (dist: string) =>
+  (JSON.parse(readFileSync(join(dist, 'api/blog/posts.query/index.json'), 'utf8')) as { timestamps: string[][] }).timestamps;
 
 const tree = (dir: string) => new Map(listFiles(dir).map((f) => [f, readFileSync(join(dir, f)).toString('base64')]));
 
@@ -87,14 +96,19 @@ describe('reproducible builds', () => {
     expect(logs.join('\n')).not.toMatch(/not committed/);
   });
 
-  it('an entry without dates gets its file\'s first and last commit times', () => {
+  it("an entry without dates gets its file's first and last commit times", () => {
     const rows = times(join(work, 'dist-one'));
     expect(rows.map((r) => r[0])).toEqual(['a', 'b', 'c', 'd']);
-    expect(rows.find((r) => r[0] === 'b')).toEqual(['b', '2021-03-04T05:06:07.000Z', '2022-08-09T10:11:12.000Z', '2021-03-04T05:06:07.000Z']);
+    expect(rows.find((r) => r[0] === 'b')).toEqual([
+      'b',
+      '2021-03-04T05:06:07.000Z',
+      '2022-08-09T10:11:12.000Z',
+      '2021-03-04T05:06:07.000Z',
+    ]);
     expect(rows.find((r) => r[0] === 'd')?.slice(1, 3)).toEqual(['2022-08-09T10:11:12.000Z', '2022-08-09T10:11:12.000Z']);
   });
 
-  it('--timestamps mtime uses the files\' modification times instead', async () => {
+  it("--timestamps mtime uses the files' modification times instead", async () => {
     expect(await build([one, '--out', join(work, 'dist-mtime'), '--timestamps', 'mtime'])).toBe(0);
     expect(times(join(work, 'dist-mtime')).find((r) => r[0] === 'a')?.[1]).toBe('2030-01-01T00:00:00.000Z');
   });
@@ -109,11 +123,15 @@ describe('reproducible builds', () => {
     const warnings = logs.filter((l) => /not committed/.test(l));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/2 entry files have changes not committed to git/);
-    expect(times(join(work, 'dist-dirty')).find((r) => r[0] === 'a')?.slice(1, 3)).toEqual(['2032-02-02T00:00:00.000Z', '2032-02-02T00:00:00.000Z']);
+    expect(
+      times(join(work, 'dist-dirty'))
+        .find((r) => r[0] === 'a')
+        ?.slice(1, 3),
+    ).toEqual(['2032-02-02T00:00:00.000Z', '2032-02-02T00:00:00.000Z']);
     expect(times(join(work, 'dist-dirty')).find((r) => r[0] === 'c')?.[1]).toBe('2021-03-04T05:06:07.000Z'); // still from git
   });
 
-  it('a reload after an edit (serve --watch) takes the edited file as uncommitted; a full load after the commit takes git\'s times', async () => {
+  it("a reload after an edit (serve --watch) takes the edited file as uncommitted; a full load after the commit takes git's times", async () => {
     const content = cloneAt(repo, 'watched', new Date('2033-03-03T00:00:00Z'));
     const loader = createContentLoader(content);
     const times = (r: Awaited<ReturnType<typeof loader.load>>, id: string) => {
@@ -137,7 +155,10 @@ describe('reproducible builds', () => {
   });
 
   it('startServer (cqa serve) takes the same option: git by default in a work tree, mtime when asked', async () => {
-    for (const [timestamps, created] of [[undefined, '2021-03-04T05:06:07.000Z'], ['mtime', '2031-06-15T12:00:00.000Z']] as const) {
+    for (const [timestamps, created] of [
+      [undefined, '2021-03-04T05:06:07.000Z'],
+      ['mtime', '2031-06-15T12:00:00.000Z'],
+    ] as const) {
       const server = await startServer({ content: two, port: 0, ...(timestamps ? { timestamps } : {}) });
       try {
         const res = await fetch(`${server.url}/api/blog/posts/a?timestamps`);

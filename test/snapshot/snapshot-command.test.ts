@@ -16,9 +16,18 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const content = join(work, 'content');
 mkdirSync(join(content, 'shop', 'posts'), { recursive: true });
-writeFileSync(join(content, 'shop', 'project.yaml'), 'id: shop\ntokens:\n  - name: dev\n    token: snap-cmd-token\n    scopes: [read, drafts]\n');
-writeFileSync(join(content, 'shop', 'posts', 'hello.md'), '---\ntitle: Hello\ncreated_at: 2021-11-25T10:00:00Z\nupdated_at: 2021-11-25T10:00:00Z\n---\nText\n');
-writeFileSync(join(content, 'shop', 'posts', 'wip.md'), '---\ntitle: WIP\ndraft: true\ncreated_at: 2021-11-25T10:00:00Z\nupdated_at: 2021-11-25T10:00:00Z\n---\n');
+writeFileSync(
+  join(content, 'shop', 'project.yaml'),
+  'id: shop\ntokens:\n  - name: dev\n    token: snap-cmd-token\n    scopes: [read, drafts]\n',
+);
+writeFileSync(
+  join(content, 'shop', 'posts', 'hello.md'),
+  '---\ntitle: Hello\ncreated_at: 2021-11-25T10:00:00Z\nupdated_at: 2021-11-25T10:00:00Z\n---\nText\n',
+);
+writeFileSync(
+  join(content, 'shop', 'posts', 'wip.md'),
+  '---\ntitle: WIP\ndraft: true\ncreated_at: 2021-11-25T10:00:00Z\nupdated_at: 2021-11-25T10:00:00Z\n---\n',
+);
 
 describe('cqa build --snapshot', () => {
   let logs: string[];

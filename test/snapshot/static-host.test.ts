@@ -27,7 +27,11 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-function get(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function get(
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   const { port } = new URL(server.url);
   return new Promise((ok, fail) => {
     const req = request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
@@ -54,7 +58,12 @@ describe('static 404s', () => {
       `/api/${TRAVEL}/*  /api/${TRAVEL}/404.json  404`,
       '/api/*  /api/404.json  404',
     ]);
-    expect(json(readFileSync(join(out, 'api/404.json')))).toMatchObject({ type: 'about:blank', title: 'Not Found', status: 404, code: 'not_found' });
+    expect(json(readFileSync(join(out, 'api/404.json')))).toMatchObject({
+      type: 'about:blank',
+      title: 'Not Found',
+      status: 404,
+      code: 'not_found',
+    });
     expect(readFileSync(join(out, `api/${TRAVEL}/articles/404.json`), 'utf8')).toBe('{"error":"Not found!"}');
     expect(readFileSync(join(out, `api/${TRAVEL}/project-media/404.json`), 'utf8')).toBe('{"error":"File not found!"}');
     expect(readFileSync(join(out, `api/${TRAVEL}/404.json`), 'utf8')).toBe('{"error":"Collection not found!"}');
@@ -126,7 +135,10 @@ describe('cqa preview and query strings', () => {
     const r = await get(`/api/${TRAVEL}/articles?limit=1`);
     expect(r.status).toBe(400);
     expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(json(r.body)).toEqual({ error: expect.stringContaining('a static host does not evaluate queries'), code: 'query_not_supported' });
+    expect(json(r.body)).toEqual({
+      error: expect.stringContaining('a static host does not evaluate queries'),
+      code: 'query_not_supported',
+    });
   });
 
   it('still serves an empty query and media files with a query (cache busting)', async () => {

@@ -60,7 +60,8 @@ const elmapi: ClientDialect = {
 function v3Conditions(group: unknown): unknown {
   if (!group || typeof group !== 'object' || Array.isArray(group)) return group;
   const out: Record<string, unknown> = {};
-  for (const [k, c] of Object.entries(group)) out[k] = k === 'or' && Array.isArray(c) ? c.map(v3Conditions) : c === null ? { null: 1 } : c === 'not_null' ? { not_null: 1 } : c;
+  for (const [k, c] of Object.entries(group))
+    out[k] = k === 'or' && Array.isArray(c) ? c.map(v3Conditions) : c === null ? { null: 1 } : c === 'not_null' ? { not_null: 1 } : c;
   return out;
 }
 

@@ -106,7 +106,12 @@ export class ClientError extends Error {
   }
 }
 
-type Entry<P extends ProjectSchema, C extends Collection<P>, K extends string, T extends boolean> = Shaped<EntryOf<P, C>, K, T, TimestampsOf<P>>;
+type Entry<P extends ProjectSchema, C extends Collection<P>, K extends string, T extends boolean> = Shaped<
+  EntryOf<P, C>,
+  K,
+  T,
+  TimestampsOf<P>
+>;
 
 type ItemQuery<P extends ProjectSchema, C extends Collection<P>, K extends string, T extends boolean> = Pick<
   Query<P, C, K, T>,
@@ -163,12 +168,17 @@ export function createClient(options: ClientOptions): unknown {
   const doFetch: Fetch = options.fetch ?? ((url, init) => fetch(url, init));
   const base = options.baseUrl.replace(/\/+$/, '');
   const dialectName = options.dialect ?? 'cqa';
-  const d = Object.hasOwn(CLIENT_DIALECTS, dialectName) ? CLIENT_DIALECTS[dialectName] : invalid('dialect', "'cqa', 'elmapi' or 'elmapi3'", dialectName);
+  const d = Object.hasOwn(CLIENT_DIALECTS, dialectName)
+    ? CLIENT_DIALECTS[dialectName]
+    : invalid('dialect', "'cqa', 'elmapi' or 'elmapi3'", dialectName);
   const v3 = dialectName === 'elmapi3';
   if (options.mode === 'static' && dialectName !== 'cqa') {
-    throw new TypeError(`createClient: mode 'static' does not support the ${dialectName} dialect yet; use mode 'server' (cqa serve, or cqa preview for a built tree's plain documents)`);
+    throw new TypeError(
+      `createClient: mode 'static' does not support the ${dialectName} dialect yet; use mode 'server' (cqa serve, or cqa preview for a built tree's plain documents)`,
+    );
   }
-  if (typeof options.project !== 'string' || !PROJECT_ID.test(options.project)) invalid('project', 'a project id (letters, digits, _ and -)', options.project);
+  if (typeof options.project !== 'string' || !PROJECT_ID.test(options.project))
+    invalid('project', 'a project id (letters, digits, _ and -)', options.project);
   if (v3 && !UUID.test(options.project)) invalid('project', 'the uuid of an elmapi3 project', options.project);
   const source: Source =
     options.mode === 'static'
@@ -207,7 +217,8 @@ export function createClient(options: ClientOptions): unknown {
     first: async (collection, query) => {
       // `limit=1` rather than `first`: nothing matching is null, not a 404.
       checkQueryKeys('first', query);
-      const q = dialectName === 'cqa' ? qs('first', query as QueryObject, 'limit=1') : qs('entries', { ...(query as QueryObject), limit: 1 });
+      const q =
+        dialectName === 'cqa' ? qs('first', query as QueryObject, 'limit=1') : qs('entries', { ...(query as QueryObject), limit: 1 });
       return (d.listItems(await get(col(collection), q))[0] ?? null) as never;
     },
     count: async (collection, query) => d.count(await get(col(collection), qs('count', query as QueryObject, 'count'))),

@@ -86,13 +86,28 @@ export function publishedCollection(info: CollectionInfo, listText: string, inde
   }
   const entries = list.data.map((obj, i) => {
     const ts = index.timestamps[i] as QueryIndex['timestamps'][number];
-    if (ts[0] !== obj.id) throw new StaticTreeError(`${info.slug}.query lists '${ts[0]}' where the list has '${String(obj.id)}': rebuild the static tree`);
+    if (ts[0] !== obj.id)
+      throw new StaticTreeError(`${info.slug}.query lists '${ts[0]}' where the list has '${String(obj.id)}': rebuild the static tree`);
     return entrySnapshot(obj, fields, ts, i);
   });
-  if (listJson(entries.map((e) => e.json), entries.length, null, 0) !== listText) {
+  if (
+    listJson(
+      entries.map((e) => e.json),
+      entries.length,
+      null,
+      0,
+    ) !== listText
+  ) {
     throw new StaticTreeError(`the list of '${info.slug}' is not a document of this version of cqa build: rebuild the static tree`);
   }
-  const record: CollectionRecord = { slug: info.slug, name: info.name, body_field: '', sort: [], fields, entries: entries.map((e) => e.record) };
+  const record: CollectionRecord = {
+    slug: info.slug,
+    name: info.name,
+    body_field: '',
+    sort: [],
+    fields,
+    entries: entries.map((e) => e.record),
+  };
   return {
     record,
     fields: new Map(fields.map((f) => [f.name, f])),
@@ -107,7 +122,11 @@ export function publishedCollection(info: CollectionInfo, listText: string, inde
 /** The media items from the `project-media` list document (JSON text). */
 export function publishedMedia(listText: string): MediaSnapshot[] {
   const list = JSON.parse(listText) as { data: (Omit<MediaRecord, 'source'> & { full_url: string })[] };
-  const media = list.data.map(({ full_url, ...rest }, i) => ({ record: { ...rest, source: '' }, full_url, json: JSON.stringify(list.data[i]) }));
+  const media = list.data.map(({ full_url, ...rest }, i) => ({
+    record: { ...rest, source: '' },
+    full_url,
+    json: JSON.stringify(list.data[i]),
+  }));
   if (mediaListJson(media) !== listText) {
     throw new StaticTreeError('the project-media list is not a document of this version of cqa build: rebuild the static tree');
   }
@@ -115,7 +134,11 @@ export function publishedMedia(listText: string): MediaSnapshot[] {
 }
 
 /** The project the engine queries: the collections and media loaded so far. */
-export function publishedProject(doc: ProjectDocument, collections: readonly CollectionSnapshot[], media: readonly MediaSnapshot[]): ProjectSnapshot {
+export function publishedProject(
+  doc: ProjectDocument,
+  collections: readonly CollectionSnapshot[],
+  media: readonly MediaSnapshot[],
+): ProjectSnapshot {
   const project: ProjectSnapshot = {
     record: {
       id: doc.id,

@@ -20,7 +20,10 @@ export interface QueryObject {
 
 const enc = encodeURIComponent;
 /** A comma-separated list (sort, fields, exclude): `,` and `:` need no escaping in a query. */
-const encList = (v: string | readonly string[]) => enc(typeof v === 'string' ? v : v.join(',')).replace(/%2C/g, ',').replace(/%3A/g, ':');
+const encList = (v: string | readonly string[]) =>
+  enc(typeof v === 'string' ? v : v.join(','))
+    .replace(/%2C/g, ',')
+    .replace(/%3A/g, ':');
 
 function scalar(v: unknown, param: string): string {
   if (typeof v === 'string') return v;
@@ -66,9 +69,10 @@ function fields(prefix: string, group: unknown, out: string[]): void {
 export function queryString(q: QueryObject | undefined): string {
   if (!q) return '';
   const out: string[] = [];
-  if (Array.isArray(q.where)) q.where.forEach((g, k) => {
-    fields(`where[${k}]`, g, out);
-  });
+  if (Array.isArray(q.where))
+    q.where.forEach((g, k) => {
+      fields(`where[${k}]`, g, out);
+    });
   else if (q.where !== undefined) fields('where', q.where, out);
   if (q.whereRelation !== undefined) {
     if (!isPlainObject(q.whereRelation)) throw new TypeError('whereRelation: expected { relation: { field: condition } }');

@@ -14,7 +14,10 @@ const shown = (v: unknown) => (typeof v === 'string' ? `'${v.slice(0, 200)}'` : 
 
 export function slugProblem(slug: unknown): SegmentProblem {
   if (typeof slug === 'string' && PROJECT_ID.test(slug) && slug !== RESERVED_SLUG) return undefined;
-  return { param: 'collection', detail: `collection ${shown(slug)} is not a collection slug: letters, digits, _ and - (a letter or digit first, at most 128)` };
+  return {
+    param: 'collection',
+    detail: `collection ${shown(slug)} is not a collection slug: letters, digits, _ and - (a letter or digit first, at most 128)`,
+  };
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -29,15 +32,22 @@ export function entryIdProblem(id: unknown, dialect: DialectName): SegmentProble
   if (typeof id === 'string' && ENTRY_ID.test(id)) return undefined;
   // The elmapi dialect also names entries by their integer ids.
   if (dialect === 'elmapi' && isPositiveInteger(id)) return undefined;
-  return { param: 'id', detail: `entry id ${shown(id)} is not an entry id: letters, digits, '.', _ and - (a letter or digit first, at most 200); check where the id comes from` };
+  return {
+    param: 'id',
+    detail: `entry id ${shown(id)} is not an entry id: letters, digits, '.', _ and - (a letter or digit first, at most 200); check where the id comes from`,
+  };
 }
 
 export function mediaIdProblem(id: unknown, dialect: DialectName): SegmentProblem {
   if (dialect !== 'cqa') {
     // The elmapi dialects name media by a positive integer, or as name/<path under media/>; elmapi3 also by uuid.
-    if (isPositiveInteger(id) || (typeof id === 'string' && (/^[1-9]\d{0,15}$/.test(id) || (dialect === 'elmapi3' && UUID.test(id))))) return undefined;
+    if (isPositiveInteger(id) || (typeof id === 'string' && (/^[1-9]\d{0,15}$/.test(id) || (dialect === 'elmapi3' && UUID.test(id)))))
+      return undefined;
     if (typeof id === 'string' && id.startsWith('name/') && mediaNameProblem(id.slice(5)) === undefined) return undefined;
-    return { param: 'id', detail: `media id ${shown(id)} is not a media id of the ${dialect} dialect (a positive integer, ${dialect === 'elmapi3' ? 'a uuid, ' : ''}or name/<path under media/>)` };
+    return {
+      param: 'id',
+      detail: `media id ${shown(id)} is not a media id of the ${dialect} dialect (a positive integer, ${dialect === 'elmapi3' ? 'a uuid, ' : ''}or name/<path under media/>)`,
+    };
   }
   // The names the content loader publishes (content/media-name.ts): never an empty, '.' or '..' segment.
   const problem = typeof id === 'string' ? mediaNameProblem(id) : 'it is not a string';
@@ -47,6 +57,15 @@ export function mediaIdProblem(id: unknown, dialect: DialectName): SegmentProble
 
 /** A raw API path for get(): '' or '/…', without '.' or '..' segments (they would leave the project). */
 export function rawPathProblem(path: unknown): SegmentProblem {
-  if (typeof path === 'string' && (path === '' || (path.startsWith('/') && path.split('/').slice(1).every((s) => s !== '.' && s !== '..')))) return undefined;
+  if (
+    typeof path === 'string' &&
+    (path === '' ||
+      (path.startsWith('/') &&
+        path
+          .split('/')
+          .slice(1)
+          .every((s) => s !== '.' && s !== '..')))
+  )
+    return undefined;
   return { param: 'path', detail: `path ${shown(path)} is not a path under the project: '' or '/…' without '.' or '..' segments` };
 }

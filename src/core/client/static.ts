@@ -11,7 +11,15 @@ import { ProblemError } from '../query/problems.js';
 import type { QueryContext, QueryOutcome } from '../query/types.js';
 import { itemJson } from '../snapshot/serialize.js';
 import type { CollectionSnapshot, MediaSnapshot } from '../model/types.js';
-import { publishedCollection, publishedMedia, publishedProject, StaticTreeError, type CollectionInfo, type ProjectDocument, type QueryIndex } from './published.js';
+import {
+  publishedCollection,
+  publishedMedia,
+  publishedProject,
+  StaticTreeError,
+  type CollectionInfo,
+  type ProjectDocument,
+  type QueryIndex,
+} from './published.js';
 import { encodePath, type Answer, type Fetch, type Source } from './source.js';
 
 const MEDIA_SEGMENT = 'project-media';
@@ -101,7 +109,9 @@ class StaticFiles {
     if (res.status !== 200) {
       // A host failing for a moment (5xx, 429): answer from the copy we have, when we have one.
       if (known) return known.text;
-      throw new StaticTreeError(`${url}: the static host answered ${res.status}${res.status === 304 ? ' to a request without If-None-Match' : ''}; try again later, or check the host's logs`);
+      throw new StaticTreeError(
+        `${url}: the static host answered ${res.status}${res.status === 304 ? ' to a request without If-None-Match' : ''}; try again later, or check the host's logs`,
+      );
     }
     let text: string;
     try {
@@ -127,7 +137,7 @@ function unreachable(url: string, err: unknown): StaticTreeError {
   const why = err instanceof Error ? err.message : String(err);
   return new StaticTreeError(
     `could not fetch ${url} (${why}): the host is unreachable, or, from a page on another origin, it refused the cross-origin request — ` +
-      'the host must send `Access-Control-Allow-Origin: *` on the API documents (cqa build writes it into _headers; docs/hosting.md has each host\'s recipe)',
+      "the host must send `Access-Control-Allow-Origin: *` on the API documents (cqa build writes it into _headers; docs/hosting.md has each host's recipe)",
   );
 }
 
@@ -214,7 +224,8 @@ export class StaticSource implements Source {
 
   private async media(): Promise<MediaSnapshot[]> {
     const list = await this.files.text(`${this.base}/${MEDIA_SEGMENT}`);
-    if (list === null) throw new StaticTreeError(`${this.base}/${MEDIA_SEGMENT} is missing from the static tree: rebuild it with cqa build`);
+    if (list === null)
+      throw new StaticTreeError(`${this.base}/${MEDIA_SEGMENT} is missing from the static tree: rebuild it with cqa build`);
     if (this.builtMedia?.list !== list) this.builtMedia = { list, media: publishedMedia(list) };
     return this.builtMedia.media;
   }
@@ -228,7 +239,7 @@ export class StaticSource implements Source {
       // directory listing served for an API path): say so rather than let a SyntaxError through.
       throw new StaticTreeError(
         `the documents under ${this.baseUrl}${this.base} are not those of a cqa build (${err instanceof Error ? err.message : String(err)}): ` +
-          "the host must answer each API path with its index.json (the rewrite in docs/hosting.md), not with a page or a directory listing",
+          'the host must answer each API path with its index.json (the rewrite in docs/hosting.md), not with a page or a directory listing',
       );
     }
   }
@@ -240,7 +251,9 @@ export class StaticSource implements Source {
     const doc = (JSON.parse(projectText) as { data?: ProjectDocument }).data;
     if (doc === undefined) {
       // An `elmapi` project's document is `{"uuid", "name", "description"}`: no schema to query with.
-      throw new StaticTreeError(`${this.base} is not a cqa-dialect project document: static mode supports the cqa dialect only (yet); use mode 'server'`);
+      throw new StaticTreeError(
+        `${this.base} is not a cqa-dialect project document: static mode supports the cqa dialect only (yet); use mode 'server'`,
+      );
     }
     const [, name = '', ...rest] = path.split('/');
     const id = rest.join('/');

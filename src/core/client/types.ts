@@ -4,8 +4,23 @@
 // result shapes are checked at compile time.
 
 export type FieldType =
-  | 'text' | 'longtext' | 'markdown' | 'richtext' | 'slug' | 'email' | 'color' | 'number' | 'boolean'
-  | 'date' | 'datetime' | 'time' | 'enumeration' | 'media' | 'relation' | 'json' | 'group';
+  | 'text'
+  | 'longtext'
+  | 'markdown'
+  | 'richtext'
+  | 'slug'
+  | 'email'
+  | 'color'
+  | 'number'
+  | 'boolean'
+  | 'date'
+  | 'datetime'
+  | 'time'
+  | 'enumeration'
+  | 'media'
+  | 'relation'
+  | 'json'
+  | 'group';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -124,7 +139,13 @@ export interface Elmapi3Asset {
   readonly original_url: string | null;
   readonly thumbnail_url: string | null;
   readonly pending_image_processing: boolean;
-  readonly metadata: { readonly width: number | null; readonly height: number | null; readonly alt_text: string | null; readonly caption: string | null; readonly [key: string]: unknown } | null;
+  readonly metadata: {
+    readonly width: number | null;
+    readonly height: number | null;
+    readonly alt_text: string | null;
+    readonly caption: string | null;
+    readonly [key: string]: unknown;
+  } | null;
 }
 
 /** Added by `?timestamps`, after `fields` (`YYYY-MM-DDTHH:MM:SS+00:00`). */
@@ -141,7 +162,12 @@ export interface Elmapi3Page<T> {
     readonly current_page: number;
     readonly from: number | null;
     readonly last_page: number;
-    readonly links: readonly { readonly url: string | null; readonly label: string; readonly page?: number | null; readonly active: boolean }[];
+    readonly links: readonly {
+      readonly url: string | null;
+      readonly label: string;
+      readonly page?: number | null;
+      readonly active: boolean;
+    }[];
     readonly path: string;
     readonly per_page: number;
     readonly to: number | null;
@@ -186,7 +212,12 @@ export type TimestampsOf<P> = IsElmapi<P> extends true ? ElmapiTimestamps : IsEl
 /** An entry or media id as a method takes it (`elmapi` ids are integers; `elmapi3` asset numbers too). */
 export type IdOf<P> = IsElmapi<P> extends true ? string | number : IsElmapi3<P> extends true ? string | number : string;
 /** The `dialect` option a project needs: required for `elmapi` and `elmapi3`, whose documents say nothing of it. */
-export type DialectOption<P> = IsElmapi<P> extends true ? { readonly dialect: 'elmapi' } : IsElmapi3<P> extends true ? { readonly dialect: 'elmapi3' } : { readonly dialect?: 'cqa' };
+export type DialectOption<P> =
+  IsElmapi<P> extends true
+    ? { readonly dialect: 'elmapi' }
+    : IsElmapi3<P> extends true
+      ? { readonly dialect: 'elmapi3' }
+      : { readonly dialect?: 'cqa' };
 
 // ---------------------------------------------------------------------------------------------
 // The schema, as `cqa types` writes it
@@ -260,8 +291,12 @@ type OpsOf<F extends FieldSchema> = FieldType extends F['type']
     : F['type'] extends 'boolean' | 'relation' | 'media'
       ? SetOp
       : F['type'] extends TextType
-        ? F['multiple'] extends true ? SetOp | 'like' : SetOp | RangeOp | 'like'
-        : F['multiple'] extends true ? SetOp : SetOp | RangeOp;
+        ? F['multiple'] extends true
+          ? SetOp | 'like'
+          : SetOp | RangeOp | 'like'
+        : F['multiple'] extends true
+          ? SetOp
+          : SetOp | RangeOp;
 
 /** One value compared with the field (ids for relation and media). */
 type ValueOf<F extends FieldSchema> = FieldType extends F['type']
@@ -273,7 +308,9 @@ type ValueOf<F extends FieldSchema> = FieldType extends F['type']
       : F['type'] extends 'boolean'
         ? boolean
         : F['type'] extends 'enumeration'
-          ? string extends F['values'] ? string : NonNullable<F['values']>
+          ? string extends F['values']
+            ? string
+            : NonNullable<F['values']>
           : string;
 
 type OpValue<O, V> = O extends 'in' | 'not_in'

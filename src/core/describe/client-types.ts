@@ -145,9 +145,22 @@ function comment(text: string): string {
 /** Type names, unique in the file (`a-b` and `a_b` would both be `AB`). */
 class Names {
   private readonly used = new Set([
-    'JsonValue', 'Media', 'List', 'Item', 'Count', 'Timestamps', 'Types',
-    'ElmapiMedia', 'ElmapiList', 'ElmapiCount', 'ElmapiProject', 'ElmapiTimestamps',
-    'Elmapi3Asset', 'Elmapi3Timestamps', 'Elmapi3Page', 'Elmapi3Project',
+    'JsonValue',
+    'Media',
+    'List',
+    'Item',
+    'Count',
+    'Timestamps',
+    'Types',
+    'ElmapiMedia',
+    'ElmapiList',
+    'ElmapiCount',
+    'ElmapiProject',
+    'ElmapiTimestamps',
+    'Elmapi3Asset',
+    'Elmapi3Timestamps',
+    'Elmapi3Page',
+    'Elmapi3Project',
   ]);
 
   take(base: string): string {
@@ -257,7 +270,14 @@ function v3Field(f: FieldDef, refs: ReadonlyMap<string, CollectionNames>): strin
 }
 
 /** The declarations of one elmapi3 collection: its fields, the entry, the entry as embedded. */
-function v3Interfaces(p: ProjectRecord, c: CollectionRecord, n: CollectionNames, fieldsName: string, locale: string, refs: ReadonlyMap<string, CollectionNames>): string[] {
+function v3Interfaces(
+  p: ProjectRecord,
+  c: CollectionRecord,
+  n: CollectionNames,
+  fieldsName: string,
+  locale: string,
+  refs: ReadonlyMap<string, CollectionNames>,
+): string[] {
   const always = visible(c).filter((f) => f.required && f.type !== 'relation');
   const fields = [
     `/** ${comment(`${p.id}/${c.slug} (${c.name}): \`fields\` of an entry. A field without a value is absent; exclude= may drop any.`)} */`,
@@ -281,7 +301,8 @@ function v3Interfaces(p: ProjectRecord, c: CollectionRecord, n: CollectionNames,
 
 function schemaType(f: FieldDef): string {
   const parts = [`type: ${JSON.stringify(f.type)}`, `multiple: ${f.multiple}`];
-  if (f.type === 'enumeration' && f.values && f.values.length > 0) parts.push(`values: ${f.values.map((v) => JSON.stringify(v)).join(' | ')}`);
+  if (f.type === 'enumeration' && f.values && f.values.length > 0)
+    parts.push(`values: ${f.values.map((v) => JSON.stringify(v)).join(' | ')}`);
   if (f.type === 'relation' && f.collection) parts.push(`collection: ${JSON.stringify(f.collection)}`);
   return `{ ${parts.join('; ')} }`;
 }
@@ -300,7 +321,12 @@ function projectTypes(p: ProjectRecord, names: Names): { declarations: string[];
     `// ${'─'.repeat(4)} ${comment(`${p.id}: ${p.name}`)}`,
     `export type ${locale} = ${p.locales.map((l) => JSON.stringify(l)).join(' | ')};`,
   ];
-  const schema: string[] = [`  ${key(p.id)}: {`, `    locales: ${locale};`, ...(elmapi ? ["    dialect: 'elmapi';"] : v3 ? ["    dialect: 'elmapi3';"] : []), '    collections: {'];
+  const schema: string[] = [
+    `  ${key(p.id)}: {`,
+    `    locales: ${locale};`,
+    ...(elmapi ? ["    dialect: 'elmapi';"] : v3 ? ["    dialect: 'elmapi3';"] : []),
+    '    collections: {',
+  ];
   for (const c of p.collections) {
     const n = refs.get(c.slug) as CollectionNames;
     if (v3) {
@@ -312,9 +338,13 @@ function projectTypes(p: ProjectRecord, names: Names): { declarations: string[];
     }
     declarations.push(entryInterface(n.entry, `${p.id}/${c.slug} (${c.name}), as answers show an entry.`, locale, c, refs, false, elmapi));
     if (visible(c).some((f) => f.type === 'relation')) {
-      declarations.push(entryInterface(n.ref, `${p.id}/${c.slug} embedded in a relation: its own relations are ids.`, locale, c, refs, true, elmapi));
+      declarations.push(
+        entryInterface(n.ref, `${p.id}/${c.slug} embedded in a relation: its own relations are ids.`, locale, c, refs, true, elmapi),
+      );
     } else if (elmapi) {
-      declarations.push(`/** ${comment(`${p.id}/${c.slug} embedded in a relation.`)} */\nexport type ${n.ref} = ${n.entry} & Partial<ElmapiTimestamps>;`);
+      declarations.push(
+        `/** ${comment(`${p.id}/${c.slug} embedded in a relation.`)} */\nexport type ${n.ref} = ${n.entry} & Partial<ElmapiTimestamps>;`,
+      );
     } else {
       declarations.push(`/** ${comment(`${p.id}/${c.slug} embedded in a relation.`)} */\nexport type ${n.ref} = ${n.entry};`);
     }
@@ -329,7 +359,11 @@ function projectTypes(p: ProjectRecord, names: Names): { declarations: string[];
 /** The whole file. */
 export function clientTypes(model: ContentModel): string {
   const names = new Names();
-  const parts = [PREAMBLE, ...(model.projects.some((p) => p.dialect === 'elmapi') ? [ELMAPI_PREAMBLE] : []), ...(model.projects.some((p) => p.dialect === 'elmapi3') ? [ELMAPI3_PREAMBLE] : [])];
+  const parts = [
+    PREAMBLE,
+    ...(model.projects.some((p) => p.dialect === 'elmapi') ? [ELMAPI_PREAMBLE] : []),
+    ...(model.projects.some((p) => p.dialect === 'elmapi3') ? [ELMAPI3_PREAMBLE] : []),
+  ];
   const schemas: string[] = [];
   for (const p of model.projects) {
     const { declarations, schema } = projectTypes(p, names);
@@ -338,7 +372,7 @@ export function clientTypes(model: ContentModel): string {
   }
   parts.push(
     [
-      '/** Every project: `createClient<Types>()`, or `createClient<Types[\'<project>\']>()` with several. */',
+      "/** Every project: `createClient<Types>()`, or `createClient<Types['<project>']>()` with several. */",
       'export interface Types {',
       ...schemas,
       '}',

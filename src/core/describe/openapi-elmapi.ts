@@ -25,7 +25,10 @@ import {
 const JSON_TYPE = 'application/json';
 const MEDIA_SEGMENT = 'project-media';
 const TIME: Obj = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$', description: 'YYYY-MM-DD HH:MM:SS (UTC)' };
-const ID: Obj = { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }], description: 'an integer; a non-integer id in the content stays a string' };
+const ID: Obj = {
+  anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }],
+  description: 'an integer; a non-integer id in the content stays a string',
+};
 
 function scalar(field: FieldDef, projectId: string, shallow: boolean): Obj {
   switch (field.type) {
@@ -37,7 +40,11 @@ function scalar(field: FieldDef, projectId: string, shallow: boolean): Obj {
       // A multiple one is one string, so its values cannot be an `enum`: `x-cqa-enum` lists them
       // for tools that want them (the explorer offers them in its form).
       return field.multiple
-        ? { type: 'string', description: `values of ${(field.values ?? []).join(', ')}, joined by commas`, 'x-cqa-enum': [...(field.values ?? [])] }
+        ? {
+            type: 'string',
+            description: `values of ${(field.values ?? []).join(', ')}, joined by commas`,
+            'x-cqa-enum': [...(field.values ?? [])],
+          }
         : { type: 'string', enum: [...(field.values ?? [])] };
     case 'json':
       return { type: 'string', contentMediaType: 'application/json', description: 'the JSON text of the value' };
@@ -90,7 +97,11 @@ export function elmapiSchemas(project: ProjectRecord): Obj {
         id: { type: 'integer', minimum: 1 },
         file_name: { type: 'string' },
         full_url: { type: 'string', format: 'uri-reference' },
-        thumb: { type: 'string', format: 'uri-reference', description: 'images only: a copy 600 px high (/thumbs/…) for images over 600 px high, else full_url' },
+        thumb: {
+          type: 'string',
+          format: 'uri-reference',
+          description: 'images only: a copy 600 px high (/thumbs/…) for images over 600 px high, else full_url',
+        },
         caption: nullable({ type: 'string' }),
         size: { type: 'integer', minimum: 0 },
         width: { ...nullable({ type: 'integer', minimum: 0 }), description: 'images only' },
@@ -118,7 +129,11 @@ export function elmapiSchemas(project: ProjectRecord): Obj {
   for (const c of project.collections) {
     out[entrySchemaName(project.id, c.slug)] = entrySchema(project, c, false);
     if (embedded.has(c.slug)) out[entrySchemaName(project.id, c.slug, 'shallow')] = entrySchema(project, c, true);
-    out[entrySchemaName(project.id, c.slug, 'list')] = { type: 'array', description: 'A list answer: a bare array', items: ref(entrySchemaName(project.id, c.slug)) };
+    out[entrySchemaName(project.id, c.slug, 'list')] = {
+      type: 'array',
+      description: 'A list answer: a bare array',
+      items: ref(entrySchemaName(project.id, c.slug)),
+    };
   }
   return out;
 }
@@ -127,14 +142,18 @@ export function elmapiSchemas(project: ProjectRecord): Obj {
 export function elmapiResponses(): Obj {
   const error = (description: string): Obj => ({ description, content: { [JSON_TYPE]: { schema: ref('ElmapiError') } } });
   return {
-    ElmapiUnprocessable: error('Bad query: Incorrect where/sort/offset statement, Field not found […], or one of our stricter checks (then with a code)'),
+    ElmapiUnprocessable: error(
+      'Bad query: Incorrect where/sort/offset statement, Field not found […], or one of our stricter checks (then with a code)',
+    ),
     ElmapiUnauthorized: {
       description: 'Missing or invalid Bearer token',
       content: { [JSON_TYPE]: { schema: ref('ElmapiUnauthenticated') } },
       headers: { 'WWW-Authenticate': { schema: { type: 'string' }, description: 'Bearer realm="cqa"' } },
     },
     ElmapiForbidden: error('Drafts asked for without the drafts scope'),
-    ElmapiNotFound: error("Project not found!, Collection not found!, Not found!, File not found!, Record not found!, or API token does'nt have the right permissions!"),
+    ElmapiNotFound: error(
+      "Project not found!, Collection not found!, Not found!, File not found!, Record not found!, or API token does'nt have the right permissions!",
+    ),
     ElmapiNotAcceptable: error('The Accept header does not admit application/json'),
   };
 }
@@ -174,7 +193,14 @@ export function elmapiPaths(project: ProjectRecord): Obj {
   for (const c of project.collections) {
     const entry = ref(entrySchemaName(project.id, c.slug));
     const list = ref(entrySchemaName(project.id, c.slug, 'list'));
-    out[`${base}/${c.slug}`] = operation(project, listEntriesId(c.slug), `List ${c.name}`, LIST_PARAMS.map(param), ok(c.name, listAnswer(list, entry, count, SHAPES)), true);
+    out[`${base}/${c.slug}`] = operation(
+      project,
+      listEntriesId(c.slug),
+      `List ${c.name}`,
+      LIST_PARAMS.map(param),
+      ok(c.name, listAnswer(list, entry, count, SHAPES)),
+      true,
+    );
     out[`${base}/${c.slug}/{content_id}`] = operation(
       project,
       getEntryId(c.slug),
@@ -186,8 +212,26 @@ export function elmapiPaths(project: ProjectRecord): Obj {
   }
   const mediaAnswer = listAnswer(ref('ElmapiMediaList'), ref('ElmapiMedia'), count, SHAPES);
   out[media] = operation(project, OPERATION_IDS.mediaList, 'List media', MEDIA_LIST_PARAMS.map(param), ok('Media', mediaAnswer), true);
-  out[`${media}/{media_id}`] = operation(project, OPERATION_IDS.mediaItem, 'One media item', [pathParam('media_id', 'the integer id')], ok('The media item', ref('ElmapiMedia')), false);
-  out[`${media}/name/{file_name}`] = operation(project, OPERATION_IDS.mediaByName, 'One media item by file name', [pathParam('file_name', 'the file name')], ok('The media item', ref('ElmapiMedia')), false);
-  out[`/media/${project.id}/{media_path}`] = mediaFileOperation(project, pathParam('media_path', "the file's path under media/"), 'ElmapiNotFound');
+  out[`${media}/{media_id}`] = operation(
+    project,
+    OPERATION_IDS.mediaItem,
+    'One media item',
+    [pathParam('media_id', 'the integer id')],
+    ok('The media item', ref('ElmapiMedia')),
+    false,
+  );
+  out[`${media}/name/{file_name}`] = operation(
+    project,
+    OPERATION_IDS.mediaByName,
+    'One media item by file name',
+    [pathParam('file_name', 'the file name')],
+    ok('The media item', ref('ElmapiMedia')),
+    false,
+  );
+  out[`/media/${project.id}/{media_path}`] = mediaFileOperation(
+    project,
+    pathParam('media_path', "the file's path under media/"),
+    'ElmapiNotFound',
+  );
   return out;
 }

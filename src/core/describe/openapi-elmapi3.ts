@@ -11,15 +11,26 @@ import { entrySchemaName, mediaFileOperation, nullable, pathParam, ref, type Jso
 
 const JSON_TYPE = 'application/json';
 /** Carbon::toIso8601String in UTC (entries' published_at, created_at, updated_at). */
-const ISO: Obj = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\+00:00$', description: 'YYYY-MM-DDTHH:MM:SS+00:00 (UTC)' };
+const ISO: Obj = {
+  type: 'string',
+  pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\+00:00$',
+  description: 'YYYY-MM-DDTHH:MM:SS+00:00 (UTC)',
+};
 /** Carbon's toJSON (collections' and assets' timestamps). */
-const CARBON: Obj = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{6}Z$', description: 'YYYY-MM-DDTHH:MM:SS.ffffffZ (UTC)' };
+const CARBON: Obj = {
+  type: 'string',
+  pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{6}Z$',
+  description: 'YYYY-MM-DDTHH:MM:SS.ffffffZ (UTC)',
+};
 const DATE: Obj = {
   type: 'string',
   pattern: '^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}:\\d{2}|T\\d{2}:\\d{2}:\\d{2}\\.\\d{6}Z)$',
   description: 'YYYY-MM-DD HH:MM:SS; with state=draft YYYY-MM-DDTHH:MM:SS.000000Z',
 };
-const NUMBER: Obj = { anyOf: [{ type: 'number' }, { type: 'string', pattern: '^-?\\d+\\.\\d{6}$' }], description: 'a number; with state=draft a string with 6 decimals ("25.000000")' };
+const NUMBER: Obj = {
+  anyOf: [{ type: 'number' }, { type: 'string', pattern: '^-?\\d+\\.\\d{6}$' }],
+  description: 'a number; with state=draft a string with 6 decimals ("25.000000")',
+};
 const EMPTY: Obj = { type: 'array', maxItems: 0, description: 'what PHP writes for an empty object' };
 
 /** Schema names of an elmapi3 project's collection: the entry, its fields object, its paginated page, its bare list. */
@@ -52,7 +63,10 @@ function value(f: FieldDef, projectId: string): Obj {
     case 'group': {
       const children = (f.fields ?? []).filter((c) => !c.hidden);
       const instance: Obj = {
-        anyOf: [{ type: 'object', properties: Object.fromEntries(children.map((c): [string, Json] => [c.name, fieldValue(c, projectId)])) }, EMPTY],
+        anyOf: [
+          { type: 'object', properties: Object.fromEntries(children.map((c): [string, Json] => [c.name, fieldValue(c, projectId)])) },
+          EMPTY,
+        ],
         description: 'one instance: its children with a value ([] when none has one)',
       };
       return f.repeatable ? { type: 'array', items: instance } : instance;
@@ -77,7 +91,8 @@ function fieldsSchema(project: ProjectRecord, col: CollectionRecord): Obj {
   return {
     type: 'object',
     title: `${col.name} fields`,
-    description: 'A field with no value is absent, so only the required ones always have one (exclude= may still drop them); password and hidden fields never appear.',
+    description:
+      'A field with no value is absent, so only the required ones always have one (exclude= may still drop them); password and hidden fields never appear.',
     required: visible.filter((f) => f.required && f.type !== 'relation').map((f) => f.name),
     properties: Object.fromEntries(visible.map((f): [string, Json] => [f.name, fieldValue(f, project.id)])),
   };
@@ -103,7 +118,12 @@ function entrySchema(project: ProjectRecord, col: CollectionRecord): Obj {
 }
 
 function pageSchema(item: Obj, description: string): Obj {
-  return { type: 'object', description, required: ['data', 'links', 'meta'], properties: { data: { type: 'array', items: item }, links: ref('Elmapi3PageLinks'), meta: ref('Elmapi3PageMeta') } };
+  return {
+    type: 'object',
+    description,
+    required: ['data', 'links', 'meta'],
+    properties: { data: { type: 'array', items: item }, links: ref('Elmapi3PageLinks'), meta: ref('Elmapi3PageMeta') },
+  };
 }
 
 /** The schemas every elmapi3 project shares (once per document). */
@@ -115,7 +135,27 @@ export function elmapi3SharedSchemas(): Obj {
     properties: {
       id: { type: 'integer' },
       uuid: { type: 'string' },
-      type: { type: 'string', enum: ['text', 'longtext', 'richtext', 'slug', 'email', 'password', 'number', 'enumeration', 'boolean', 'color', 'date', 'time', 'media', 'relation', 'json', 'group'] },
+      type: {
+        type: 'string',
+        enum: [
+          'text',
+          'longtext',
+          'richtext',
+          'slug',
+          'email',
+          'password',
+          'number',
+          'enumeration',
+          'boolean',
+          'color',
+          'date',
+          'time',
+          'media',
+          'relation',
+          'json',
+          'group',
+        ],
+      },
       label: { type: 'string' },
       name: { type: 'string' },
       description: nullable({ type: 'string' }),
@@ -136,7 +176,11 @@ export function elmapi3SharedSchemas(): Obj {
       is_singleton: { type: 'boolean' },
       created_at: CARBON,
       updated_at: CARBON,
-      fields: { type: 'array', items: ref('Elmapi3Field'), description: withFields ? 'flat: each field, then its group children' : 'only with ?with=fields' },
+      fields: {
+        type: 'array',
+        items: ref('Elmapi3Field'),
+        description: withFields ? 'flat: each field, then its group children' : 'only with ?with=fields',
+      },
     },
   });
   const nullInt = nullable({ type: 'integer' });
@@ -152,7 +196,11 @@ export function elmapi3SharedSchemas(): Obj {
         preview_url: nullText,
         default_locale: nullText,
         locales: { type: 'array', items: { type: 'string' } },
-        collections: { type: 'array', items: ref('Elmapi3Collection'), description: 'only with ?with=collections (and ?with=fields: with their fields)' },
+        collections: {
+          type: 'array',
+          items: ref('Elmapi3Collection'),
+          description: 'only with ?with=collections (and ?with=fields: with their fields)',
+        },
       },
     },
     Elmapi3Field: field,
@@ -220,10 +268,27 @@ export function elmapi3SharedSchemas(): Obj {
         total: { type: 'integer', minimum: 0 },
       },
     },
-    Elmapi3Count: { type: 'object', description: 'A list asked with ?count (any value): the number of matches, limit/offset/paginate ignored', required: ['count'], properties: { count: { type: 'integer', minimum: 0 } } },
+    Elmapi3Count: {
+      type: 'object',
+      description: 'A list asked with ?count (any value): the number of matches, limit/offset/paginate ignored',
+      required: ['count'],
+      properties: { count: { type: 'integer', minimum: 0 } },
+    },
     Elmapi3Version: {
       type: 'object',
-      required: ['uuid', 'version_number', 'label', 'description', 'locale', 'translation_group_id', 'published_at', 'created_at', 'updated_at', 'is_current_published', 'created_by'],
+      required: [
+        'uuid',
+        'version_number',
+        'label',
+        'description',
+        'locale',
+        'translation_group_id',
+        'published_at',
+        'created_at',
+        'updated_at',
+        'is_current_published',
+        'created_by',
+      ],
       properties: {
         uuid: { type: 'string' },
         version_number: { type: 'integer', minimum: 1 },
@@ -246,7 +311,10 @@ export function elmapi3SharedSchemas(): Obj {
       type: 'object',
       description: "Laravel's validation answer (strict: true, cqa serve --strict): the first problem, and every problem by parameter",
       required: ['message', 'errors'],
-      properties: { message: { type: 'string' }, errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } },
+      properties: {
+        message: { type: 'string' },
+        errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+      },
     },
   };
 }
@@ -273,11 +341,16 @@ export function elmapi3Responses(): Obj {
   return {
     Elmapi3HeaderMissing: message('Project header missing. (the project-id header)'),
     Elmapi3Unauthorized: message('Unauthenticated. (no token for a project that is not public, a token of another project, a uak_ key)'),
-    Elmapi3Forbidden: message("Forbidden. (a token without read; state=draft without the drafts scope) or API token doesn't have the right abilities! (files and versions without a token)"),
-    Elmapi3NotFound: message('Project not found., Collection not found., Content not found., Version not found., Translation not found for locale …, This entry has no translations linked.'),
+    Elmapi3Forbidden: message(
+      "Forbidden. (a token without read; state=draft without the drafts scope) or API token doesn't have the right abilities! (files and versions without a token)",
+    ),
+    Elmapi3NotFound: message(
+      'Project not found., Collection not found., Content not found., Version not found., Translation not found for locale …, This entry has no translations linked.',
+    ),
     Elmapi3AssetNotFound: { description: 'An unknown asset', content: { [JSON_TYPE]: { schema: ref('Elmapi3AssetError') } } },
     Elmapi3Unprocessable: {
-      description: 'An array where ElmapiCMS reads one string (sort[]=, with[]=, state[]=; ElmapiCMS itself crashes with a 500), a query over the cost budget, and with strict: true (or cqa serve --strict) what ElmapiCMS silently accepts, by parameter',
+      description:
+        'An array where ElmapiCMS reads one string (sort[]=, with[]=, state[]=; ElmapiCMS itself crashes with a 500), a query over the cost budget, and with strict: true (or cqa serve --strict) what ElmapiCMS silently accepts, by parameter',
       content: { [JSON_TYPE]: { schema: ref('Elmapi3Validation') } },
     },
   };
@@ -291,15 +364,33 @@ const headerParam = (project: ProjectRecord): Obj => ({
   schema: { type: 'string', enum: [project.id] },
 });
 
-const query = (name: string, description: string, schema: Obj = { type: 'string' }, extra: Obj = {}): Obj => ({ name, in: 'query', required: false, description, schema, ...extra });
-const flag = (name: string, description: string): Obj => query(name, `${description}; on whenever present, whatever its value (timestamps=false too)`, { type: 'string' }, { allowEmptyValue: true });
+const query = (name: string, description: string, schema: Obj = { type: 'string' }, extra: Obj = {}): Obj => ({
+  name,
+  in: 'query',
+  required: false,
+  description,
+  schema,
+  ...extra,
+});
+const flag = (name: string, description: string): Obj =>
+  query(
+    name,
+    `${description}; on whenever present, whatever its value (timestamps=false too)`,
+    { type: 'string' },
+    { allowEmptyValue: true },
+  );
 
 const Q = {
   state: query('state', 'draft: drafts only (their live values; needs a token with the drafts scope here); anything else: published'),
   locale: query('locale', 'only entries in this locale'),
   exclude: query('exclude', 'a,b: leave these fields out, in groups and embedded entries too'),
   timestamps: flag('timestamps', 'adds created_at and updated_at'),
-  where: query('where', 'where[f]=v, where[f][op]=v (eq lt lte gt gte not like in not_in null not_null between not_between), where[rel][g]=v, where[0][f]…, where[or][0][f]…; never an error: see X-Cqa-Warning', { type: 'object', additionalProperties: true }, { style: 'deepObject', explode: true }),
+  where: query(
+    'where',
+    'where[f]=v, where[f][op]=v (eq lt lte gt gte not like in not_in null not_null between not_between), where[rel][g]=v, where[0][f]…, where[or][0][f]…; never an error: see X-Cqa-Warning',
+    { type: 'object', additionalProperties: true },
+    { style: 'deepObject', explode: true },
+  ),
   sort: query('sort', 'f[:asc|:desc][,…]; a custom field sorts only with paginate'),
   limit: query('limit', 'at most this many (with offset: skip that many first)', { type: 'integer' }),
   offset: query('offset', 'only with limit', { type: 'integer' }),
@@ -317,14 +408,25 @@ function ok(description: string, schema: Obj): Obj {
   return {
     description,
     headers: {
-      'X-Cqa-Warning': { schema: { type: 'string' }, description: 'what ElmapiCMS did silently with the request and how to ask instead; several joined by " | "' },
+      'X-Cqa-Warning': {
+        schema: { type: 'string' },
+        description: 'what ElmapiCMS did silently with the request and how to ask instead; several joined by " | "',
+      },
       'X-RateLimit-Limit': { schema: { type: 'integer' }, description: '300, as ElmapiCMS sends (nothing is counted)' },
     },
     content: { [JSON_TYPE]: { schema } },
   };
 }
 
-function operation(project: ProjectRecord, id: string, summary: string, params: Obj[], okResponse: Obj, errors: Record<string, string>, tokenNeeded = false): Obj {
+function operation(
+  project: ProjectRecord,
+  id: string,
+  summary: string,
+  params: Obj[],
+  okResponse: Obj,
+  errors: Record<string, string>,
+  tokenNeeded = false,
+): Obj {
   const r = (name: string): Obj => ({ $ref: `#/components/responses/${name}` });
   return {
     get: {
@@ -350,22 +452,63 @@ const QUERIED = { '404': 'Elmapi3NotFound', '422': 'Elmapi3Unprocessable' };
 /** The paths of one elmapi3 project (mergeElmapi3Paths joins those of several). */
 export function elmapi3Paths(project: ProjectRecord): Obj {
   const out: Obj = {
-    '/api': operation(project, OPERATION_IDS.project, `Project ${project.name}`, [Q.with], ok('The project', ref('Elmapi3Project')), QUERIED),
-    '/api/collections': operation(project, 'listCollections', 'The collections', [], ok('The collections, without their fields', ref('Elmapi3CollectionList')), NOT_FOUND),
-    '/api/collections/{slug}': operation(project, 'getCollection', 'One collection with its fields', [pathParam('slug', 'the collection slug')], ok('The collection', ref('Elmapi3CollectionWithFields')), NOT_FOUND),
+    '/api': operation(
+      project,
+      OPERATION_IDS.project,
+      `Project ${project.name}`,
+      [Q.with],
+      ok('The project', ref('Elmapi3Project')),
+      QUERIED,
+    ),
+    '/api/collections': operation(
+      project,
+      'listCollections',
+      'The collections',
+      [],
+      ok('The collections, without their fields', ref('Elmapi3CollectionList')),
+      NOT_FOUND,
+    ),
+    '/api/collections/{slug}': operation(
+      project,
+      'getCollection',
+      'One collection with its fields',
+      [pathParam('slug', 'the collection slug')],
+      ok('The collection', ref('Elmapi3CollectionWithFields')),
+      NOT_FOUND,
+    ),
   };
   for (const c of project.collections) {
     const n = names(project.id, c.slug);
     const entry = ref(n.entry);
     const listed = c.singleton
       ? ok(`${c.name}: a singleton, so its one entry (in the default locale unless locale= is given)`, entry)
-      : ok(c.name, { oneOf: [ref(n.list), ref(n.page), ref('Elmapi3Count'), entry], description: 'a bare array; with ?paginate the page; with ?count {"count": n}; with ?first one bare entry' });
-    const params = c.singleton ? [Q.state, Q.locale, Q.where, Q.exclude, Q.timestamps] : [Q.state, Q.locale, Q.where, Q.sort, Q.limit, Q.offset, Q.paginate, Q.page, Q.count, Q.first, Q.exclude, Q.timestamps];
+      : ok(c.name, {
+          oneOf: [ref(n.list), ref(n.page), ref('Elmapi3Count'), entry],
+          description: 'a bare array; with ?paginate the page; with ?count {"count": n}; with ?first one bare entry',
+        });
+    const params = c.singleton
+      ? [Q.state, Q.locale, Q.where, Q.exclude, Q.timestamps]
+      : [Q.state, Q.locale, Q.where, Q.sort, Q.limit, Q.offset, Q.paginate, Q.page, Q.count, Q.first, Q.exclude, Q.timestamps];
     out[`/api/${c.slug}`] = operation(project, listEntriesId(c.slug), `List ${c.name}`, params, listed, QUERIED);
     const uuid = pathParam('uuid', 'the entry uuid');
-    out[`/api/${c.slug}/{uuid}`] = operation(project, getEntryId(c.slug), `One entry of ${c.name}`, [uuid, Q.state, Q.locale, Q.translation_locale, Q.exclude, Q.timestamps], ok('The entry', entry), QUERIED);
+    out[`/api/${c.slug}/{uuid}`] = operation(
+      project,
+      getEntryId(c.slug),
+      `One entry of ${c.name}`,
+      [uuid, Q.state, Q.locale, Q.translation_locale, Q.exclude, Q.timestamps],
+      ok('The entry', entry),
+      QUERIED,
+    );
     const one = singular(pascalCase(c.slug));
-    out[`/api/${c.slug}/{uuid}/versions`] = operation(project, `list${one}Versions`, `Versions of an entry of ${c.name}`, [uuid], ok('Its versions, newest first', ref('Elmapi3VersionList')), NOT_FOUND, true);
+    out[`/api/${c.slug}/{uuid}/versions`] = operation(
+      project,
+      `list${one}Versions`,
+      `Versions of an entry of ${c.name}`,
+      [uuid],
+      ok('Its versions, newest first', ref('Elmapi3VersionList')),
+      NOT_FOUND,
+      true,
+    );
     out[`/api/${c.slug}/{uuid}/versions/{version}`] = operation(
       project,
       `get${one}Version`,
@@ -377,10 +520,38 @@ export function elmapi3Paths(project: ProjectRecord): Obj {
     );
   }
   const asset = ok('The asset', ref('Elmapi3Asset'));
-  out['/api/files'] = operation(project, 'listFiles', 'The assets, a page at a time', [Q.paginate, Q.page, Q.search, Q.type], ok('A page of assets', ref('Elmapi3AssetPage')), { '422': 'Elmapi3Unprocessable' }, true);
-  out['/api/files/{identifier}'] = operation(project, 'getFile', 'One asset by uuid or number', [pathParam('identifier', 'the asset uuid or number')], asset, { '404': 'Elmapi3AssetNotFound' }, true);
-  out['/api/files/name/{filename}'] = operation(project, 'getFileByName', 'One asset by file name', [pathParam('filename', 'the file name')], asset, { '404': 'Elmapi3AssetNotFound' }, true);
-  out[`/media/${project.id}/{media_path}`] = mediaFileOperation(project, pathParam('media_path', "the file's path under media/ (an asset's url)"), 'Elmapi3AssetNotFound');
+  out['/api/files'] = operation(
+    project,
+    'listFiles',
+    'The assets, a page at a time',
+    [Q.paginate, Q.page, Q.search, Q.type],
+    ok('A page of assets', ref('Elmapi3AssetPage')),
+    { '422': 'Elmapi3Unprocessable' },
+    true,
+  );
+  out['/api/files/{identifier}'] = operation(
+    project,
+    'getFile',
+    'One asset by uuid or number',
+    [pathParam('identifier', 'the asset uuid or number')],
+    asset,
+    { '404': 'Elmapi3AssetNotFound' },
+    true,
+  );
+  out['/api/files/name/{filename}'] = operation(
+    project,
+    'getFileByName',
+    'One asset by file name',
+    [pathParam('filename', 'the file name')],
+    asset,
+    { '404': 'Elmapi3AssetNotFound' },
+    true,
+  );
+  out[`/media/${project.id}/{media_path}`] = mediaFileOperation(
+    project,
+    pathParam('media_path', "the file's path under media/ (an asset's url)"),
+    'Elmapi3AssetNotFound',
+  );
   return out;
 }
 
@@ -412,7 +583,11 @@ export function mergeElmapi3Paths(paths: Obj, more: Obj, v3Paths: Set<string>): 
     const okB = (b.responses as Obj)['200'] as { content: { [k: string]: { schema: Obj } } };
     const sa = okA.content[JSON_TYPE]!.schema;
     const sb = okB.content[JSON_TYPE]!.schema;
-    if (JSON.stringify(sa) !== JSON.stringify(sb)) okA.content[JSON_TYPE]!.schema = { anyOf: [...((sa.anyOf as Obj[] | undefined) ?? [sa]), sb], description: 'the answer of the project the project-id header names' };
+    if (JSON.stringify(sa) !== JSON.stringify(sb))
+      okA.content[JSON_TYPE]!.schema = {
+        anyOf: [...((sa.anyOf as Obj[] | undefined) ?? [sa]), sb],
+        description: 'the answer of the project the project-id header names',
+      };
     // A public project's reads need no token: the merged path needs one if either does.
     if ((b.security as Json[]).length === 1) a.security = b.security as Json;
     a.responses = { ...(b.responses as Obj), ...(a.responses as Obj) };

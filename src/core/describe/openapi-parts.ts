@@ -28,13 +28,27 @@ export function entrySchemaName(projectId: string, slug: string, variant?: Schem
 /** The collections that a relation field of `project` points to: they need an embedded schema. */
 export function relationTargets(project: ProjectRecord): Set<string> {
   const out = new Set<string>();
-  for (const c of project.collections) for (const f of c.fields) if (f.type === 'relation' && !f.hidden && f.collection) out.add(f.collection);
+  for (const c of project.collections)
+    for (const f of c.fields) if (f.type === 'relation' && !f.hidden && f.collection) out.add(f.collection);
   return out;
 }
 
 export const param = (name: string): Obj => ({ $ref: `#/components/parameters/${name}` });
 
-export const LIST_PARAMS = ['where', 'whereRelation', 'sort', 'limit', 'offset', 'first', 'count', 'state', 'locale', 'timestamps', 'fields', 'exclude'];
+export const LIST_PARAMS = [
+  'where',
+  'whereRelation',
+  'sort',
+  'limit',
+  'offset',
+  'first',
+  'count',
+  'state',
+  'locale',
+  'timestamps',
+  'fields',
+  'exclude',
+];
 
 export const MEDIA_LIST_PARAMS = ['where', 'sort', 'limit', 'offset', 'first', 'count'];
 
@@ -53,7 +67,13 @@ export function security(project: ProjectRecord): Json[] {
   return project.public ? [{}, { bearerAuth: [] }] : [{ bearerAuth: [] }];
 }
 
-export const pathParam = (name: string, description: string): Obj => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+export const pathParam = (name: string, description: string): Obj => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'string' },
+});
 
 /**
  * A list's 200: one path answers three shapes, and OpenAPI keys answers by status and media type,
@@ -74,7 +94,10 @@ export function mediaFileOperation(project: ProjectRecord, pathParameter: Json, 
       security: [],
       parameters: [pathParameter],
       responses: {
-        '200': { description: 'The file', content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
+        '200': {
+          description: 'The file',
+          content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+        },
         '206': { description: 'Part of the file (Range)' },
         '304': { $ref: '#/components/responses/NotModified' },
         '404': { $ref: `#/components/responses/${notFound}` },

@@ -30,7 +30,11 @@ export const cqa: Dialect = {
   fieldPart: (name, json) => `,${JSON.stringify(name)}:${json ?? 'null'}`,
   fieldJson(f, value, media) {
     if (f.type === 'media') {
-      if (f.multiple) return `[${asList(value).map((id) => media(String(id))).filter((s) => s !== undefined).join(',')}]`;
+      if (f.multiple)
+        return `[${asList(value)
+          .map((id) => media(String(id)))
+          .filter((s) => s !== undefined)
+          .join(',')}]`;
       return (value !== undefined && value !== null && media(String(value))) || 'null';
     }
     if (f.multiple) return JSON.stringify(asList(value));

@@ -29,7 +29,11 @@ function asList(value: FieldValue | undefined): FieldValue[] {
   return Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
 }
 
-const error = (status: number, message: string): ErrorAnswer => ({ status, contentType: JSON_TYPE, body: JSON.stringify({ error: message }) });
+const error = (status: number, message: string): ErrorAnswer => ({
+  status,
+  contentType: JSON_TYPE,
+  body: JSON.stringify({ error: message }),
+});
 
 /** Laravel 9's default `throttle:api` limit (RouteServiceProvider): 60 requests a minute. */
 const RATE_LIMIT = 60;
@@ -45,7 +49,10 @@ function injectedError(status: number, retryAfter: number): ErrorAnswer {
   const answer = { status, contentType: JSON_TYPE, body: JSON.stringify({ message }) };
   if (status !== 429) return answer;
   const reset = Math.floor(Date.now() / 1000) + retryAfter;
-  return { ...answer, headers: { 'x-ratelimit-limit': String(RATE_LIMIT), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) } };
+  return {
+    ...answer,
+    headers: { 'x-ratelimit-limit': String(RATE_LIMIT), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
+  };
 }
 
 function elmapiError(p: Problem): ErrorAnswer {
@@ -109,7 +116,11 @@ export const elmapi: Dialect = {
   fieldJson(f, value, media) {
     if (value === undefined || value === null) return undefined;
     if (f.type === 'media') {
-      if (f.multiple) return `[${asList(value).map((id) => media(String(id))).filter((s) => s !== undefined).join(',')}]`;
+      if (f.multiple)
+        return `[${asList(value)
+          .map((id) => media(String(id)))
+          .filter((s) => s !== undefined)
+          .join(',')}]`;
       return media(String(value));
     }
     // The original stores a json field as text and returns that text; several enumeration values as one string.

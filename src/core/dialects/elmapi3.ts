@@ -9,7 +9,11 @@ import type { Dialect, ErrorAnswer } from './types.js';
 
 const JSON_TYPE = 'application/json';
 
-export const message = (status: number, text: string): ErrorAnswer => ({ status, contentType: JSON_TYPE, body: JSON.stringify({ message: text }) });
+export const message = (status: number, text: string): ErrorAnswer => ({
+  status,
+  contentType: JSON_TYPE,
+  body: JSON.stringify({ message: text }),
+});
 
 /** Laravel's `throttle:api` in ElmapiCMS 4.0 (config `app.api_rate_limit_per_minute`). */
 export const RATE_LIMIT = 300;
@@ -31,7 +35,10 @@ function elmapi3Error(p: Problem): ErrorAnswer {
   }
   if (p.status === 429) {
     const reset = Math.floor(Date.now() / 1000) + (p.situation?.kind === 'injected' ? (p.situation.retryAfter ?? 0) : 0);
-    return { ...message(429, 'Too Many Attempts.'), headers: { 'x-ratelimit-limit': String(RATE_LIMIT), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) } };
+    return {
+      ...message(429, 'Too Many Attempts.'),
+      headers: { 'x-ratelimit-limit': String(RATE_LIMIT), 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
+    };
   }
   if (p.status >= 500) return message(p.status, p.status === 500 ? 'Server Error' : (STATUS_TITLES[p.status] ?? 'Error'));
   // Our own checks (a too long target, a bad path): Laravel's shape, our words.
@@ -41,7 +48,14 @@ function elmapi3Error(p: Problem): ErrorAnswer {
 export const elmapi3: Dialect = {
   ...elmapi,
   name: 'elmapi3',
-  query: { ...elmapi.query, foldText: false, sortNeedsDirection: false, offsetNeedsLimit: false, timestampsByDay: false, relationContains: false },
+  query: {
+    ...elmapi.query,
+    foldText: false,
+    sortNeedsDirection: false,
+    offsetNeedsLimit: false,
+    timestampsByDay: false,
+    relationContains: false,
+  },
   mediaKeys: (m) => [m.uuid ?? m.id],
   compareMedia: (a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
   error: elmapi3Error,

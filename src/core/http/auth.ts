@@ -123,7 +123,11 @@ export function authorize(
     return {
       kind: 'unauthorized',
       challenge: REALM,
-      problem: { status: 401, code: 'missing_token', detail: "this project needs a token: send the header 'Authorization: Bearer <token>'" },
+      problem: {
+        status: 401,
+        code: 'missing_token',
+        detail: "this project needs a token: send the header 'Authorization: Bearer <token>'",
+      },
     };
   }
   const m = B64TOKEN.exec(authorization);
@@ -154,16 +158,18 @@ export function authorize(
 
 export type AudienceOutcome =
   /** `project`: the token's project; undefined when no token was sent (public projects only). */
-  | { readonly kind: 'ok'; readonly project: ProjectSnapshot | undefined }
-  | Unauthorized
-  | Extract<AuthOutcome, { kind: 'forbidden' }>;
+  { readonly kind: 'ok'; readonly project: ProjectSnapshot | undefined } | Unauthorized | Extract<AuthOutcome, { kind: 'forbidden' }>;
 
 /**
  * Who is asking, for answers that span projects (/openapi.json): nobody in particular without an
  * Authorization header, else the project of the token — checked by the same rules as authorize(),
  * so a malformed or unknown token is a 401 and a token without read or drafts a 403.
  */
-export function authorizeAudience(snapshot: Snapshot, authorization: string | undefined, sha256Hex: (token: string) => string): AudienceOutcome {
+export function authorizeAudience(
+  snapshot: Snapshot,
+  authorization: string | undefined,
+  sha256Hex: (token: string) => string,
+): AudienceOutcome {
   if (authorization === undefined || authorization === '') return { kind: 'ok', project: undefined };
   const m = B64TOKEN.exec(authorization);
   if (!m) return MALFORMED;

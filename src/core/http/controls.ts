@@ -70,16 +70,23 @@ const isMs = (n: unknown): n is number => Number.isInteger(n) && (n as number) >
 function check(o: ControlOptions): void {
   const d = o.delay;
   if (typeof d === 'object' && d !== null) {
-    if (isMs(d.min) && isMs(d.max) && d.min > d.max) throw new RangeError(`delay ${JSON.stringify(d)}: min is above max; write { min: ${d.max}, max: ${d.min} }`);
-    if (!isMs(d.min) || !isMs(d.max) || d.min > d.max) throw new RangeError(`delay must be { min, max } with integers 0 ≤ min ≤ max ≤ ${MAX_DELAY_MS} (ms), got ${JSON.stringify(d)}`);
+    if (isMs(d.min) && isMs(d.max) && d.min > d.max)
+      throw new RangeError(`delay ${JSON.stringify(d)}: min is above max; write { min: ${d.max}, max: ${d.min} }`);
+    if (!isMs(d.min) || !isMs(d.max) || d.min > d.max)
+      throw new RangeError(`delay must be { min, max } with integers 0 ≤ min ≤ max ≤ ${MAX_DELAY_MS} (ms), got ${JSON.stringify(d)}`);
   } else if (d !== undefined && !isMs(d)) {
     throw new RangeError(`delay must be an integer from 0 to ${MAX_DELAY_MS} (ms), got ${d}`);
   }
-  if (o.failRate !== undefined && !(typeof o.failRate === 'number' && o.failRate >= 0 && o.failRate <= 1)) throw new RangeError(`failRate must be a number from 0 to 1, got ${o.failRate}`);
-  if (o.failStatus !== undefined && !FAIL_STATUSES.includes(o.failStatus)) throw new RangeError(`failStatus must be one of ${FAIL_STATUSES.join(', ')}, got ${o.failStatus}`);
-  if (o.seed !== undefined && !(Number.isInteger(o.seed) && o.seed >= 0 && o.seed <= 0xffffffff)) throw new RangeError(`seed must be an integer from 0 to ${0xffffffff}, got ${o.seed}`);
-  if (o.retryAfter !== undefined && !(Number.isInteger(o.retryAfter) && o.retryAfter >= 0 && o.retryAfter <= 86_400)) throw new RangeError(`retryAfter must be an integer from 0 to 86400 (seconds), got ${o.retryAfter}`);
-  if (o.maxHeld !== undefined && !(Number.isInteger(o.maxHeld) && o.maxHeld >= 1 && o.maxHeld <= 1_000_000)) throw new RangeError(`maxHeld must be an integer from 1 to 1000000, got ${o.maxHeld}`);
+  if (o.failRate !== undefined && !(typeof o.failRate === 'number' && o.failRate >= 0 && o.failRate <= 1))
+    throw new RangeError(`failRate must be a number from 0 to 1, got ${o.failRate}`);
+  if (o.failStatus !== undefined && !FAIL_STATUSES.includes(o.failStatus))
+    throw new RangeError(`failStatus must be one of ${FAIL_STATUSES.join(', ')}, got ${o.failStatus}`);
+  if (o.seed !== undefined && !(Number.isInteger(o.seed) && o.seed >= 0 && o.seed <= 0xffffffff))
+    throw new RangeError(`seed must be an integer from 0 to ${0xffffffff}, got ${o.seed}`);
+  if (o.retryAfter !== undefined && !(Number.isInteger(o.retryAfter) && o.retryAfter >= 0 && o.retryAfter <= 86_400))
+    throw new RangeError(`retryAfter must be an integer from 0 to 86400 (seconds), got ${o.retryAfter}`);
+  if (o.maxHeld !== undefined && !(Number.isInteger(o.maxHeld) && o.maxHeld >= 1 && o.maxHeld <= 1_000_000))
+    throw new RangeError(`maxHeld must be an integer from 1 to 1000000, got ${o.maxHeld}`);
 }
 
 const PREFER_HELP = `status= takes an HTTP error status from 400 to 599 (e.g. status=503), delay= milliseconds from 0 to ${MAX_DELAY_MS} (e.g. delay=200)`;
@@ -103,7 +110,13 @@ export function parsePrefer(header: string): Preferences | Problem {
     const eq = pref.indexOf('=');
     const name = (eq < 0 ? pref : pref.slice(0, eq)).trim().toLowerCase();
     if (name !== 'status' && name !== 'code' && name !== 'delay') continue;
-    const value = eq < 0 ? '' : pref.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    const value =
+      eq < 0
+        ? ''
+        : pref
+            .slice(eq + 1)
+            .trim()
+            .replace(/^"(.*)"$/, '$1');
     const n = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
     if (name === 'delay' ? !isMs(n) : !(n >= 400 && n <= 599)) {
       const shown = pref.length > 60 ? `${pref.slice(0, 60)}…` : pref;
@@ -132,7 +145,12 @@ function codeOf(status: number): string {
 /** An injected failure: what the API says when it is down, not a verdict on the request. */
 function injectedProblem(status: number, why: string, retryAfter?: number): Problem {
   const detail = `${why}: the mock server injected this failure; the request itself is fine${retryAfter === undefined ? '' : ` (retry after ${retryAfter} s)`}`;
-  return { status, code: codeOf(status), detail, situation: retryAfter === undefined ? { kind: 'injected' } : { kind: 'injected', retryAfter } };
+  return {
+    status,
+    code: codeOf(status),
+    detail,
+    situation: retryAfter === undefined ? { kind: 'injected' } : { kind: 'injected', retryAfter },
+  };
 }
 
 export class Controls {
@@ -201,7 +219,9 @@ export class Controls {
     if (retry !== undefined) headers['retry-after'] = String(retry);
     // A forced 401 carries the challenge a real one does, so a client's re-authentication path runs.
     if (status === 401) headers['www-authenticate'] = REALM;
-    return status === undefined ? { delay, injected: false, headers, ...hold } : { delay, problem: injectedProblem(status, why, retry), injected: true, headers, ...hold };
+    return status === undefined
+      ? { delay, injected: false, headers, ...hold }
+      : { delay, problem: injectedProblem(status, why, retry), injected: true, headers, ...hold };
   }
 
   /** Too many answers held back already: a 503 now, which a client retries, rather than one more open connection. */
@@ -223,7 +243,8 @@ export class Controls {
     const d = this.delay;
     if (typeof d === 'object') parts.push(`delay ${d.min}-${d.max} ms`);
     else if (d > 0) parts.push(`delay ${d} ms`);
-    if (this.failRate > 0) parts.push(`fail-rate ${this.failRate} (${this.failStatus}${this.failStatus === 500 ? '' : `, Retry-After: ${this.retryAfter}`})`);
+    if (this.failRate > 0)
+      parts.push(`fail-rate ${this.failRate} (${this.failStatus}${this.failStatus === 500 ? '' : `, Retry-After: ${this.retryAfter}`})`);
     // The seed only matters when something is drawn; printed so that a run can be replayed.
     if (parts.length > 0 && (this.failRate > 0 || typeof d === 'object')) parts.push(`seed ${this.seed}`);
     return parts.join(', ');

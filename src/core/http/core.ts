@@ -139,7 +139,10 @@ const headerCase = (name: string) => name.replace(/(^|-)([a-z])/g, (_, dash: str
 
 /** `private` in front, `public` removed: for answers that needed a token. */
 export function privateCacheControl(value: string): string {
-  const parts = value.split(',').map((s) => s.trim()).filter((s) => s && s.toLowerCase() !== 'public' && s.toLowerCase() !== 'private');
+  const parts = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s && s.toLowerCase() !== 'public' && s.toLowerCase() !== 'private');
   return ['private', ...parts].join(', ');
 }
 
@@ -237,7 +240,9 @@ export class HttpCore {
 
   /** The answer held back, or a failure instead of it, with the headers that say why. */
   private withControls(req: CoreRequest, served: ServedSnapshot, decision: ControlDecision): CoreResponse {
-    const r = decision.problem ? this.problem(req, decision.problem, {}, dialectOf(served.snapshot, route(req.path))) : this.dispatch(req, served);
+    const r = decision.problem
+      ? this.problem(req, decision.problem, {}, dialectOf(served.snapshot, route(req.path)))
+      : this.dispatch(req, served);
     const extra = decision.headers;
     if (extra) {
       for (const k in extra) r.headers[k] = extra[k] as string;
@@ -245,14 +250,24 @@ export class HttpCore {
       const expose = r.headers['access-control-expose-headers'];
       if (expose) r.headers['access-control-expose-headers'] = [expose, ...Object.keys(extra).map(headerCase)].join(', ');
     }
-    return { ...r, delay: decision.delay, ...(decision.injected ? { injected: true } : {}), ...(decision.release ? { release: decision.release } : {}) };
+    return {
+      ...r,
+      delay: decision.delay,
+      ...(decision.injected ? { injected: true } : {}),
+      ...(decision.release ? { release: decision.release } : {}),
+    };
   }
 
   private dispatch(req: CoreRequest, served: ServedSnapshot): CoreResponse {
     const h = req.headers;
     const snapshot = served.snapshot;
     if (req.path.length + req.query.length + 1 > MAX_TARGET) {
-      return this.problem(req, { status: 414, code: 'uri_too_long', detail: `the request target is longer than ${MAX_TARGET} bytes` }, {}, dialectFor(snapshot, undefined));
+      return this.problem(
+        req,
+        { status: 414, code: 'uri_too_long', detail: `the request target is longer than ${MAX_TARGET} bytes` },
+        {},
+        dialectFor(snapshot, undefined),
+      );
     }
     const method = req.method;
     const page = this.explorer?.answer(req, this.platform);
@@ -283,7 +298,12 @@ export class HttpCore {
       };
     }
     if (method !== 'GET' && method !== 'HEAD') {
-      return this.problem(req, { status: 405, code: 'method_not_allowed', detail: `${method} is not allowed; this API is read-only (${ALLOWED_METHODS})` }, { allow: ALLOWED_METHODS }, d);
+      return this.problem(
+        req,
+        { status: 405, code: 'method_not_allowed', detail: `${method} is not allowed; this API is read-only (${ALLOWED_METHODS})` },
+        { allow: ALLOWED_METHODS },
+        d,
+      );
     }
     // An elmapi3 project is read at the v3 routes only: its path here would be an API the real one lacks.
     if (r.kind !== 'media-file' && 'project' in r && snapshot.projects.get(r.project)?.record.dialect === 'elmapi3') {
@@ -304,7 +324,21 @@ export class HttpCore {
         const found = snapshot.projects.get(r.project)?.mediaById.get(r.id);
         // `/thumbs/…`: only items with a thumbnail have one (src/core/snapshot/thumbs.ts).
         const m = r.thumb && !found?.thumb ? undefined : found;
-        if (!m) return this.problem(req, { status: 404, code: 'not_found', detail: r.thumb && found ? `media '${r.id}' has no thumbnail: only images over 600 px high in a project of dialect elmapi have one` : `no media file '${r.id}' in project '${r.project}'`, situation: { kind: 'media_not_found' } }, {}, d);
+        if (!m)
+          return this.problem(
+            req,
+            {
+              status: 404,
+              code: 'not_found',
+              detail:
+                r.thumb && found
+                  ? `media '${r.id}' has no thumbnail: only images over 600 px high in a project of dialect elmapi have one`
+                  : `no media file '${r.id}' in project '${r.project}'`,
+              situation: { kind: 'media_not_found' },
+            },
+            {},
+            d,
+          );
         // CSP sandbox, nosniff, and a download for active types (media-headers.ts): on every adapter.
         const headers = { ...this.cors.headers(header(h, 'origin')), ...this.vary(), ...mediaHeaders(m.record.mime_type) };
         return { status: 200, headers, body: null, media: m.record, ...(r.thumb ? { thumb: true } : {}) };
@@ -351,7 +385,12 @@ export class HttpCore {
       case 'entry': {
         const col = project.collections.get(r.collection);
         if (!col) {
-          return this.problem(req, API_PROBLEMS.collectionNotFound(r.project, r.collection, [...project.collections.keys(), MEDIA_SEGMENT]), {}, d);
+          return this.problem(
+            req,
+            API_PROBLEMS.collectionNotFound(r.project, r.collection, [...project.collections.keys(), MEDIA_SEGMENT]),
+            {},
+            d,
+          );
         }
         if (r.kind === 'entries') {
           key = `${base}/${r.collection}`;
@@ -429,7 +468,8 @@ export class HttpCore {
     const own = auth.project;
     const url = this.serverUrl;
     const described = (text: string): string => (url === undefined ? text : withServerUrl(text, url));
-    if (!own) return this.json(req, served.docs.get('openapi', () => described(snapshot.openapi)) as Doc, this.cacheControl, 'Authorization');
+    if (!own)
+      return this.json(req, served.docs.get('openapi', () => described(snapshot.openapi)) as Doc, this.cacheControl, 'Authorization');
     const ids = [...snapshot.projects.values()].filter((p) => p.record.public || p === own).map((p) => p.record.id);
     const doc = served.docs.get(`openapi:${own.record.id}`, () => described(snapshot.openapiOf(ids))) as Doc;
     return this.json(req, doc, this.privateCache, 'Authorization');
@@ -488,7 +528,9 @@ export class HttpCore {
     if (!encode) headers['content-length'] = String(body.length);
     const head = req.method === 'HEAD';
     if (encode) return { status: 200, headers, body: head ? null : body, encode };
-    return body === doc.bytes || head ? { status: 200, headers, body: head ? null : body } : { status: 200, headers, body, plain: doc.bytes };
+    return body === doc.bytes || head
+      ? { status: 200, headers, body: head ? null : body }
+      : { status: 200, headers, body, plain: doc.bytes };
   }
 
   /** An error answer, worded by `dialect` (default cqa: an RFC 9457 problem document). */

@@ -21,7 +21,10 @@ export function corsPolicy(cors: string | undefined): CorsPolicy {
     const fixed = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'ETag' };
     return { headers: () => fixed, preflight, varyOrigin: false };
   }
-  const origins = value.split(',').map((o) => o.trim()).filter(Boolean);
+  const origins = value
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   if (origins.length === 1) {
     const fixed = { 'access-control-allow-origin': origins[0] as string, 'access-control-expose-headers': 'ETag' };
     return { headers: () => fixed, preflight, varyOrigin: true };
@@ -29,9 +32,7 @@ export function corsPolicy(cors: string | undefined): CorsPolicy {
   const allowed = new Set(origins);
   return {
     headers: (origin): Record<string, string> =>
-      origin !== undefined && allowed.has(origin)
-        ? { 'access-control-allow-origin': origin, 'access-control-expose-headers': 'ETag' }
-        : {},
+      origin !== undefined && allowed.has(origin) ? { 'access-control-allow-origin': origin, 'access-control-expose-headers': 'ETag' } : {},
     preflight,
     varyOrigin: true,
   };

@@ -47,7 +47,10 @@ export interface HandlerOptions extends HttpOptions {
 
 /** Thrown by a reader to answer with `problem` (e.g. a thumbnail refused: 422) rather than 404. */
 export class MediaProblem extends Error {
-  constructor(readonly problem: Problem, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly problem: Problem,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(problem.detail);
   }
 }
@@ -99,7 +102,9 @@ function clientAcceptEncoding(request: Request): string | undefined {
 }
 
 function compressed(body: Uint8Array, encoding: Encoding): ReadableStream<Uint8Array> {
-  return new Blob([body as unknown as BlobPart]).stream().pipeThrough(new CompressionStream(encoding === 'br' ? ('br' as CompressionFormat) : 'gzip'));
+  return new Blob([body as unknown as BlobPart])
+    .stream()
+    .pipeThrough(new CompressionStream(encoding === 'br' ? ('br' as CompressionFormat) : 'gzip'));
 }
 
 function toResponse(r: CoreResponse, body: BodyInit | null = r.body as BodyInit | null): Response {
@@ -140,14 +145,27 @@ export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}):
         if (!(err instanceof MediaProblem)) throw err;
         return toResponse(core.problem({ method: request.method, path: '', query: '', headers: h }, err.problem, err.headers));
       }
-      if (bytes) return answer(request, r, m, h, bytes.length, digestTag(sha256(bytes)), undefined, (start, end) => bytes.subarray(start, end + 1) as BodyInit, () => undefined);
+      if (bytes)
+        return answer(
+          request,
+          r,
+          m,
+          h,
+          bytes.length,
+          digestTag(sha256(bytes)),
+          undefined,
+          (start, end) => bytes.subarray(start, end + 1) as BodyInit,
+          () => undefined,
+        );
     }
     const detail = r.thumb
       ? `the thumbnail of the media file '${m.id}' is not available here`
       : options.readMedia || openMedia
-      ? `the media file '${m.id}' is not available here`
-      : `media files are not served here (the handler was given no readMedia): fetch '${m.id}' from its full_url`;
-    return toResponse(core.problem({ method: request.method, path: '', query: '', headers: h }, { status: 404, code: 'not_found', detail }));
+        ? `the media file '${m.id}' is not available here`
+        : `media files are not served here (the handler was given no readMedia): fetch '${m.id}' from its full_url`;
+    return toResponse(
+      core.problem({ method: request.method, path: '', query: '', headers: h }, { status: 404, code: 'not_found', detail }),
+    );
   };
 
   /** A media answer: If-None-Match, Range, HEAD; `body` is asked only for the bytes sent. */

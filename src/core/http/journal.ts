@@ -97,7 +97,11 @@ class CapturedResponse implements ResponseRecord {
 }
 
 /** A response record of `body` (bytes or text), cut at RESPONSE_BODY_MAX bytes. */
-export function responseRecord(status: number, headers: Readonly<Record<string, string>>, body: Uint8Array | string | null): ResponseRecord {
+export function responseRecord(
+  status: number,
+  headers: Readonly<Record<string, string>>,
+  body: Uint8Array | string | null,
+): ResponseRecord {
   return new CapturedResponse(status, headers, body);
 }
 
@@ -117,7 +121,10 @@ export function queryObject(query: string): Record<string, string | string[]> {
 }
 
 /** The headers without credentials, and the scheme of Authorization. */
-export function safeHeaders(headers: Readonly<Record<string, string | string[] | undefined>>): { headers: Record<string, string>; auth: string | null } {
+export function safeHeaders(headers: Readonly<Record<string, string | string[] | undefined>>): {
+  headers: Record<string, string>;
+  auth: string | null;
+} {
   const out: Record<string, string> = Object.create(null);
   for (const k in headers) {
     const v = headers[k];
@@ -132,17 +139,20 @@ export function safeHeaders(headers: Readonly<Record<string, string | string[] |
 export function safeUrl(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
-  const parts = url.slice(q + 1).split('&').map((pair) => {
-    const eq = pair.indexOf('=');
-    if (eq < 0) return pair;
-    let name = pair.slice(0, eq);
-    try {
-      name = decodeURIComponent(name.replace(/\+/g, ' '));
-    } catch {
-      /* a malformed escape: test the name as written */
-    }
-    return isSecretName(name) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
-  });
+  const parts = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq < 0) return pair;
+      let name = pair.slice(0, eq);
+      try {
+        name = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        /* a malformed escape: test the name as written */
+      }
+      return isSecretName(name) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
+    });
   return `${url.slice(0, q)}?${parts.join('&')}`;
 }
 
@@ -160,11 +170,14 @@ function copy(r: RequestRecord): RequestRecord {
     Object.defineProperty(query, k, { value: Array.isArray(v) ? [...v] : v, enumerable: true, writable: true, configurable: true });
   }
   const headers: Record<string, string> = {};
-  for (const k in r.headers) Object.defineProperty(headers, k, { value: r.headers[k], enumerable: true, writable: true, configurable: true });
+  for (const k in r.headers)
+    Object.defineProperty(headers, k, { value: r.headers[k], enumerable: true, writable: true, configurable: true });
   const a = r.response;
   const w = r.warnings ? { warnings: [...r.warnings] } : {};
   // Plain data, as written: the body read (decoded) now.
-  return a ? { ...r, query, headers, ...w, response: { status: a.status, headers: { ...a.headers }, body: a.body, truncated: a.truncated } } : { ...r, query, headers, ...w };
+  return a
+    ? { ...r, query, headers, ...w, response: { status: a.status, headers: { ...a.headers }, body: a.body, truncated: a.truncated } }
+    : { ...r, query, headers, ...w };
 }
 
 /** A ring of the last `size` records (0: keeps none). */

@@ -13,7 +13,8 @@ export const MEDIA_CSP = "default-src 'none'; sandbox";
  * plain text (with nosniff). Everything else — HTML, SVG, XML, XHTML, JavaScript, PDF, unknown
  * types — is sent with `Content-Disposition: attachment`.
  */
-const INLINE_SAFE = /^(?:image\/(?:png|jpeg|gif|webp|avif|apng|bmp|x-ms-bmp|tiff|x-icon|vnd\.microsoft\.icon|heic|heif|jxl)|audio\/[a-z0-9.+-]+|video\/[a-z0-9.+-]+|text\/plain)$/;
+const INLINE_SAFE =
+  /^(?:image\/(?:png|jpeg|gif|webp|avif|apng|bmp|x-ms-bmp|tiff|x-icon|vnd\.microsoft\.icon|heic|heif|jxl)|audio\/[a-z0-9.+-]+|video\/[a-z0-9.+-]+|text\/plain)$/;
 
 /** Whether a file of `mimeType` may be shown inline (see INLINE_SAFE). */
 export function inlineSafe(mimeType: string): boolean {

@@ -74,7 +74,13 @@ export function mswControls(options: MswOptions): { origin: string; seed: number
 export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
   const { origin, seed, controls } = mswControls(options);
   // ui: false — the app's own pages are not the explorer's.
-  const handler = source.createHandler(source.snapshot, { ...options, prefer: options.prefer ?? true, seed, ui: false, elmapi3: elmapi3Routes });
+  const handler = source.createHandler(source.snapshot, {
+    ...options,
+    prefer: options.prefer ?? true,
+    seed,
+    ui: false,
+    elmapi3: elmapi3Routes,
+  });
   const journal = new Journal(options.journal ?? 1000);
   const overrides = new Overrides();
   const waiters = new RequestWaiters();

@@ -79,9 +79,13 @@ function checkAnswer(a: OverrideAnswer, where: string): void {
   if (s !== undefined && !(Number.isInteger(s) && s >= 200 && s <= 599))
     throw new TypeError(`${where}: status must be an integer from 200 to 599, got ${String(s)}`);
   for (const [name, value] of Object.entries(a.headers ?? {})) {
-    if (!TOKEN.test(name)) throw new TypeError(`${where}: header name ${JSON.stringify(name)} is not a valid HTTP header name (letters, digits and !#$%&'*+-.^_\`|~ only)`);
+    if (!TOKEN.test(name))
+      throw new TypeError(
+        `${where}: header name ${JSON.stringify(name)} is not a valid HTTP header name (letters, digits and !#$%&'*+-.^_\`|~ only)`,
+      );
     if (FRAMING.has(name.toLowerCase())) throw new TypeError(`${where}: header ${name} is set by the server from the body; leave it out`);
-    if (/[\r\n\0]/.test(String(value))) throw new TypeError(`${where}: the value of header ${name} holds a line break or NUL; one line only`);
+    if (/[\r\n\0]/.test(String(value)))
+      throw new TypeError(`${where}: the value of header ${name} holds a line break or NUL; one line only`);
   }
 }
 

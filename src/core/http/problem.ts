@@ -37,7 +37,12 @@ export interface Problem {
  * (src/core/client/static.ts) must answer them byte for byte the same.
  */
 export const API_PROBLEMS = {
-  projectNotFound: (project: string): Problem => ({ status: 404, code: 'not_found', detail: `project '${project}' not found`, situation: { kind: 'project_not_found' } }),
+  projectNotFound: (project: string): Problem => ({
+    status: 404,
+    code: 'not_found',
+    detail: `project '${project}' not found`,
+    situation: { kind: 'project_not_found' },
+  }),
   collectionNotFound: (project: string, collection: string, known: readonly string[]): Problem => ({
     status: 404,
     code: 'not_found',
@@ -50,7 +55,12 @@ export const API_PROBLEMS = {
     detail: `no published entry '${id}'${collection === undefined ? '' : ` in collection '${collection}'`}`,
     situation: { kind: 'entry_not_found' },
   }),
-  mediaItemNotFound: (project: string, id: string): Problem => ({ status: 404, code: 'not_found', detail: `no media item '${id}' in project '${project}'`, situation: { kind: 'media_not_found' } }),
+  mediaItemNotFound: (project: string, id: string): Problem => ({
+    status: 404,
+    code: 'not_found',
+    detail: `no media item '${id}' in project '${project}'`,
+    situation: { kind: 'media_not_found' },
+  }),
   queryOnProject: (): Problem => ({
     status: 400,
     code: 'unknown_parameter',

@@ -5,8 +5,25 @@
 
 /** Parts that name a secret on their own (a trailing `s` allowed: `tokens`, `keys`). */
 const SECRET_PARTS = new Set([
-  'token', 'auth', 'authorization', 'authentication', 'secret', 'password', 'passwd', 'pwd', 'pass',
-  'key', 'apikey', 'cookie', 'session', 'signature', 'sig', 'credential', 'bearer', 'jwt', 'otp',
+  'token',
+  'auth',
+  'authorization',
+  'authentication',
+  'secret',
+  'password',
+  'passwd',
+  'pwd',
+  'pass',
+  'key',
+  'apikey',
+  'cookie',
+  'session',
+  'signature',
+  'sig',
+  'credential',
+  'bearer',
+  'jwt',
+  'otp',
 ]);
 
 /** Words that give a secret away inside a longer part too (`xauthtoken`, `sessionid`, `privatekey`). */
@@ -43,8 +60,36 @@ function nameParts(name: string): string[] {
  * `X-ApiKey` is `x-apikey`, `XAuth` is `xauth`): a part made only of these and secret parts is split.
  */
 const FILLER = new Set([
-  'x', 'api', 'access', 'refresh', 'client', 'user', 'id', 'my', 'set', 'private', 'public', 'proxy', 'app', 'o',
-  'csrf', 'xsrf', 'aws', 'amz', 'github', 'gitlab', 'google', 'bot', 'admin', 'service', 'account', 'login', 'header', 'value', 'hmac', 'custom',
+  'x',
+  'api',
+  'access',
+  'refresh',
+  'client',
+  'user',
+  'id',
+  'my',
+  'set',
+  'private',
+  'public',
+  'proxy',
+  'app',
+  'o',
+  'csrf',
+  'xsrf',
+  'aws',
+  'amz',
+  'github',
+  'gitlab',
+  'google',
+  'bot',
+  'admin',
+  'service',
+  'account',
+  'login',
+  'header',
+  'value',
+  'hmac',
+  'custom',
 ]);
 const isSecretPart = (p: string) => SECRET_PARTS.has(p) || (p.endsWith('s') && SECRET_PARTS.has(p.slice(0, -1)));
 
@@ -76,12 +121,30 @@ export function isSecretName(name: string): boolean {
 
 /** Authorization schemes whose name may be recorded (IANA's registry, plus the common `Token`). */
 const SCHEMES = new Map(
-  ['Basic', 'Bearer', 'Digest', 'DPoP', 'HOBA', 'Mutual', 'Negotiate', 'NTLM', 'OAuth', 'PrivateToken', 'SCRAM-SHA-1', 'SCRAM-SHA-256', 'vapid', 'Token', 'ApiKey', 'AWS4-HMAC-SHA256'].map((s) => [s.toLowerCase(), s]),
+  [
+    'Basic',
+    'Bearer',
+    'Digest',
+    'DPoP',
+    'HOBA',
+    'Mutual',
+    'Negotiate',
+    'NTLM',
+    'OAuth',
+    'PrivateToken',
+    'SCRAM-SHA-1',
+    'SCRAM-SHA-256',
+    'vapid',
+    'Token',
+    'ApiKey',
+    'AWS4-HMAC-SHA256',
+  ].map((s) => [s.toLowerCase(), s]),
 );
 /** A token68 credential (RFC 9110 §11.2): `Bearer <this>`. */
 const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
 /** auth-params (`Digest username="a", realm="b"`): name=value pairs, commas between. */
-const AUTH_PARAMS = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+\s*=\s*(?:[^\s",]+|"(?:[^"\\]|\\.)*")(?:\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+\s*=\s*(?:[^\s",]+|"(?:[^"\\]|\\.)*"))*\s*,?$/;
+const AUTH_PARAMS =
+  /^[A-Za-z0-9!#$%&'*+.^_`|~-]+\s*=\s*(?:[^\s",]+|"(?:[^"\\]|\\.)*")(?:\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+\s*=\s*(?:[^\s",]+|"(?:[^"\\]|\\.)*"))*\s*,?$/;
 
 /**
  * What the journal records of an Authorization value: the scheme's name when the value is a known

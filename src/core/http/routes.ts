@@ -17,7 +17,10 @@ export type Route =
   | { readonly kind: 'media-file'; readonly project: string; readonly id: string; readonly thumb?: true }
   | { readonly kind: 'problem'; readonly problem: Problem };
 
-const notFound = (path: string): Route => ({ kind: 'problem', problem: { status: 404, code: 'not_found', detail: `nothing at '${path}'; API paths start with /api/<project_id>` } });
+const notFound = (path: string): Route => ({
+  kind: 'problem',
+  problem: { status: 404, code: 'not_found', detail: `nothing at '${path}'; API paths start with /api/<project_id>` },
+});
 
 function decodeSegment(seg: string): string | Problem | null {
   if (seg.indexOf('%') < 0) {

@@ -2,13 +2,12 @@
 // fetch handler on an edge runtime, where Web Crypto is async only). The node:http adapter
 // injects node:crypto instead; both give the same digests, so ETags agree across adapters.
 const K = new Uint32Array([
-  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01,
-  0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc,
-  0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
-  0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08,
-  0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
-  0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be,
+  0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa,
+  0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85,
+  0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3,
+  0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f,
+  0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 
 export function sha256(data: Uint8Array): Uint8Array {
@@ -36,8 +35,14 @@ export function sha256(data: Uint8Array): Uint8Array {
       const s1 = ((b >>> 17) | (b << 15)) ^ ((b >>> 19) | (b << 13)) ^ (b >>> 10);
       w[i] = ((w[i - 16] as number) + s0 + (w[i - 7] as number) + s1) | 0;
     }
-    let a = h[0] as number, b = h[1] as number, c = h[2] as number, d = h[3] as number;
-    let e = h[4] as number, f = h[5] as number, g = h[6] as number, hh = h[7] as number;
+    let a = h[0] as number,
+      b = h[1] as number,
+      c = h[2] as number,
+      d = h[3] as number;
+    let e = h[4] as number,
+      f = h[5] as number,
+      g = h[6] as number,
+      hh = h[7] as number;
     for (let i = 0; i < 64; i++) {
       const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
       const ch = (e & f) ^ (~e & g);
@@ -45,10 +50,23 @@ export function sha256(data: Uint8Array): Uint8Array {
       const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
       const maj = (a & b) ^ (a & c) ^ (b & c);
       const t2 = (S0 + maj) | 0;
-      hh = g; g = f; f = e; e = (d + t1) | 0; d = c; c = b; b = a; a = (t1 + t2) | 0;
+      hh = g;
+      g = f;
+      f = e;
+      e = (d + t1) | 0;
+      d = c;
+      c = b;
+      b = a;
+      a = (t1 + t2) | 0;
     }
-    h[0] = ((h[0] as number) + a) | 0; h[1] = ((h[1] as number) + b) | 0; h[2] = ((h[2] as number) + c) | 0; h[3] = ((h[3] as number) + d) | 0;
-    h[4] = ((h[4] as number) + e) | 0; h[5] = ((h[5] as number) + f) | 0; h[6] = ((h[6] as number) + g) | 0; h[7] = ((h[7] as number) + hh) | 0;
+    h[0] = ((h[0] as number) + a) | 0;
+    h[1] = ((h[1] as number) + b) | 0;
+    h[2] = ((h[2] as number) + c) | 0;
+    h[3] = ((h[3] as number) + d) | 0;
+    h[4] = ((h[4] as number) + e) | 0;
+    h[5] = ((h[5] as number) + f) | 0;
+    h[6] = ((h[6] as number) + g) | 0;
+    h[7] = ((h[7] as number) + hh) | 0;
   };
   for (let i = 0; i < fullBlocks; i++) block(data, i * 64);
   for (let off = 0; off < tail.length; off += 64) block(tail, off);

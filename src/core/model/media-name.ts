@@ -14,7 +14,12 @@ const UNSERVABLE = /[\x00-\x1f\x7f-\x9f\\\uFFFD\uD800-\uDFFF]/u;
 export function mediaNameProblem(id: string): string | undefined {
   const bad = UNSERVABLE.exec(id);
   if (bad) {
-    const what = bad[0] === '\\' ? 'a backslash (\\)' : bad[0] === '\uFFFD' || bad[0] >= '\uD800' ? 'bytes that are not UTF-8' : `a control character (U+${(bad[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')})`;
+    const what =
+      bad[0] === '\\'
+        ? 'a backslash (\\)'
+        : bad[0] === '\uFFFD' || bad[0] >= '\uD800'
+          ? 'bytes that are not UTF-8'
+          : `a control character (U+${(bad[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')})`;
     return `its name has ${what}, which no URL can serve: rename the file`;
   }
   for (const segment of id.split('/')) {

@@ -183,7 +183,8 @@ const isPoint = (iv: Interval) => iv.lo === iv.hi && iv.loInc && iv.hiInc;
 function numNode(table: Table, name: string, multiple: boolean, ivals: readonly Interval[], negate: boolean): Node {
   const node = numTests(table, name, multiple, ivals, negate);
   // Lists of intervals are walked per value (dates compare as days: not points).
-  const unit = ivals.length > 1 && !(ivals.length > 4 && !multiple && ivals.every(isPoint)) ? TEST_COST + INTERVAL_COST * ivals.length : TEST_COST;
+  const unit =
+    ivals.length > 1 && !(ivals.length > 4 && !multiple && ivals.every(isPoint)) ? TEST_COST + INTERVAL_COST * ivals.length : TEST_COST;
   return { ...node, unit, ...(node.cands ? { residualUnit: 0 } : {}) };
 }
 
@@ -233,7 +234,12 @@ function numTests(table: Table, name: string, multiple: boolean, ivals: readonly
         est += b.length;
       }
     }
-    return { test, est, residual: null, cands: () => (buckets.length === 0 ? { pos: EMPTY_I32, ordered: true } : union(buckets, true, false)) };
+    return {
+      test,
+      est,
+      residual: null,
+      cands: () => (buckets.length === 0 ? { pos: EMPTY_I32, ordered: true } : union(buckets, true, false)),
+    };
   }
   const { perm, vals } = table.sorted(name);
   const ranges: [number, number][] = [];
@@ -631,7 +637,8 @@ function runOn(table: Table, plan: ListPlan, key: string | null): ListResult {
     sort = sortKey(plan.sort);
     table.order(sort, comparator(table, plan.sort)); // cached for the walk
   }
-  if (sort !== undefined) return pageOf(table, { total, sorted: EMPTY_I32, found: 0, walk: { sort, test, next: 0 } }, plan.offset, want, key) as ListResult;
+  if (sort !== undefined)
+    return pageOf(table, { total, sorted: EMPTY_I32, found: 0, walk: { sort, test, next: 0 } }, plan.offset, want, key) as ListResult;
   if (plan.offset >= end) return { total, page: EMPTY_I32 };
   matches ??= filter(table, node).matches;
   // From its second asking, every match is ordered and kept when they fit.

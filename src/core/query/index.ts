@@ -92,7 +92,12 @@ function notFound(detail: string, what: 'entry_not_found' | 'media_not_found'): 
 }
 
 /** `GET /api/<project>/<collection>?<rawQuery>` */
-export function queryEntries(project: ProjectSnapshot, collection: CollectionSnapshot, rawQuery: string, ctx: QueryContext & { readonly utf8: true }): Utf8Outcome;
+export function queryEntries(
+  project: ProjectSnapshot,
+  collection: CollectionSnapshot,
+  rawQuery: string,
+  ctx: QueryContext & { readonly utf8: true },
+): Utf8Outcome;
 export function queryEntries(project: ProjectSnapshot, collection: CollectionSnapshot, rawQuery: string, ctx: QueryContext): QueryOutcome;
 export function queryEntries(project: ProjectSnapshot, collection: CollectionSnapshot, rawQuery: string, ctx: QueryContext): Utf8Outcome {
   return guard((): Utf8Outcome => {
@@ -124,7 +129,14 @@ const encoder = new TextEncoder();
  * text decoded, the list joined, the list flattened to encode it), most of what a request
  * allocated, and what set how often the young generation was collected (docs/performance.md).
  */
-function listUtf8(d: Dialect, entries: readonly EntrySnapshot[], page: ArrayLike<number>, total: number, limit: number | null, offset: number): Uint8Array | undefined {
+function listUtf8(
+  d: Dialect,
+  entries: readonly EntrySnapshot[],
+  page: ArrayLike<number>,
+  total: number,
+  limit: number | null,
+  offset: number,
+): Uint8Array | undefined {
   const texts: Uint8Array[] = new Array(page.length);
   let size = 0;
   for (let k = 0; k < page.length; k++) {
@@ -165,7 +177,12 @@ export function queryEntry(
     const plan = planItem(parseQuery(rawQuery), subject, ctx);
     const entry = collection.byId.get(id);
     if (!entry || !visibleIn(plan.state, entry.record.draft)) {
-      return fail(notFound(`no entry '${id}' in '${collection.record.slug}'${plan.state === 'published' ? ' (drafts are shown only with state=with_draft)' : ''}`, 'entry_not_found'));
+      return fail(
+        notFound(
+          `no entry '${id}' in '${collection.record.slug}'${plan.state === 'published' ? ' (drafts are shown only with state=with_draft)' : ''}`,
+          'entry_not_found',
+        ),
+      );
     }
     return ok(project.dialect.item(entryJson(entry, entryProjection(collection, plan.keep, plan.timestamps))));
   });

@@ -41,4 +41,3 @@ export function validOps(f: { readonly kind: Kind; readonly multiple: boolean })
       return f.multiple ? SET_OPS : NUM_OPS;
   }
 }
-

@@ -94,11 +94,7 @@ function decode(text: string, param: string): string {
   try {
     return decodeURIComponent(plus);
   } catch {
-    return bad(
-      'malformed_query',
-      `${param}: malformed percent-encoding; encode '%' as %25 and use valid UTF-8 sequences`,
-      param,
-    );
+    return bad('malformed_query', `${param}: malformed percent-encoding; encode '%' as %25 and use valid UTF-8 sequences`, param);
   }
 }
 
@@ -126,11 +122,7 @@ function splitKey(key: string): { base: string; segments: string[] } {
 
 function forbidden(name: string, param: string): void {
   if (FORBIDDEN.has(name)) {
-    bad(
-      'forbidden_key',
-      `${param}: '${name}' is not allowed as a key (prototype pollution guard); rename or remove it`,
-      param,
-    );
+    bad('forbidden_key', `${param}: '${name}' is not allowed as a key (prototype pollution guard); rename or remove it`, param);
   }
 }
 

@@ -11,7 +11,6 @@ import { likeMatcher, type LikeMatcher } from './like.js';
 import { OPERATORS, validOps, type Op } from './operators.js';
 import { parseBoolean, parseDateValue, parseNumber, parseTime, type NumValue } from './values.js';
 
-
 export const LIST_PARAMS = [
   'where',
   'whereRelation',
@@ -291,12 +290,9 @@ class Planner {
       bad('invalid_value', `${param}: ${op} needs at least one value: ${param}=a,b or ${param}[]=a&${param}[]=b`, param);
     }
     if ((op === 'between' || op === 'not_between') && texts.length !== 2) {
-      bad(
-        'invalid_value',
-        `${param}: '${op}' needs exactly two values (got ${texts.length}): ${param}=low,high`,
-        param,
-        { kind: 'between_count' },
-      );
+      bad('invalid_value', `${param}: '${op}' needs exactly two values (got ${texts.length}): ${param}=low,high`, param, {
+        kind: 'between_count',
+      });
     }
     if (op === 'eq' || op === 'not' || op === 'in' || op === 'not_in') this.checkLocales(f, texts, param, table);
     const negate = op === 'not' || op === 'not_in' || op === 'not_between';
@@ -306,7 +302,8 @@ class Planner {
     }
     if (numeric || (f.isId && range && table.numericIds)) {
       // The original compares these timestamps by day (whereDate) in the plain form and lt…gte.
-      const byDay = this.sem.timestampsByDay && f.kind === 'date' && TIMESTAMP_FIELDS.includes(f.name) && ['eq', 'lt', 'lte', 'gt', 'gte'].includes(op);
+      const byDay =
+        this.sem.timestampsByDay && f.kind === 'date' && TIMESTAMP_FIELDS.includes(f.name) && ['eq', 'lt', 'lte', 'gt', 'gte'].includes(op);
       const vals = texts.map((t) => this.numValue(f, t, param, byDay));
       return { t: 'num', ivals: intervals(op, vals), negate };
     }
@@ -377,12 +374,18 @@ class Planner {
 
   private group(table: Table, node: PNode, param: string, inRelation: boolean): Clause[] {
     if (node.kind !== 'map') {
-      bad('invalid_value', `${param}: expected ${param}[field]=value or ${param}[field][op]=value`, param, { kind: inRelation ? 'relation_shape' : 'where_shape' });
+      bad('invalid_value', `${param}: expected ${param}[field]=value or ${param}[field][op]=value`, param, {
+        kind: inRelation ? 'relation_shape' : 'where_shape',
+      });
     }
     const out: Clause[] = [];
     for (const [name, child] of node.entries) {
       if (name === 'or' || isIndexKey(name)) {
-        bad('too_deep', `${param}[${name}]: groups cannot be nested here; the deepest form is where[or][n][field][op]`, `${param}[${name}]`);
+        bad(
+          'too_deep',
+          `${param}[${name}]: groups cannot be nested here; the deepest form is where[or][n][field][op]`,
+          `${param}[${name}]`,
+        );
       }
       out.push(...this.fieldClauses(table, name, child, `${param}[${name}]`, inRelation));
     }
@@ -463,9 +466,17 @@ class Planner {
         if (fix) bad('invalid_sort', `sort: '${part}' is not a sort item here; write sort=${fix}`, 'sort');
       }
       if (this.sem.sortNeedsDirection && (colon === -1 || part.indexOf(':', colon + 1) !== -1)) {
-        bad('invalid_sort', `sort: '${part}' needs one direction: sort=${name}:asc or sort=${name}:desc`, 'sort', { kind: 'sort_direction' });
+        bad('invalid_sort', `sort: '${part}' needs one direction: sort=${name}:asc or sort=${name}:desc`, 'sort', {
+          kind: 'sort_direction',
+        });
       }
-      const dir = colon === -1 ? 'asc' : part.slice(colon + 1).trim().toLowerCase();
+      const dir =
+        colon === -1
+          ? 'asc'
+          : part
+              .slice(colon + 1)
+              .trim()
+              .toLowerCase();
       if (dir !== 'asc' && dir !== 'desc') {
         const meant = directionOf(dir);
         const fix = meant && table.fields.has(name) ? `; write sort=${name}:${meant}` : '';
@@ -599,13 +610,19 @@ export function planList(root: PMap, subject: Subject, ctx: QueryContext): ListP
   const limitNode = get('limit');
   const limit = limitNode ? nonNegative(limitNode, 'limit') : null;
   if (limit !== null && ctx.maxLimit > 0 && limit > ctx.maxLimit) {
-    bad('invalid_limit', `limit: ${limit} is over the maximum of ${ctx.maxLimit}; ask for at most ${ctx.maxLimit} and page with offset`, 'limit');
+    bad(
+      'invalid_limit',
+      `limit: ${limit} is over the maximum of ${ctx.maxLimit}; ask for at most ${ctx.maxLimit} and page with offset`,
+      'limit',
+    );
   }
   const offsetNode = get('offset');
   const offset = offsetNode ? nonNegative(offsetNode, 'offset') : 0;
   const sem = planner.sem;
   if (offsetNode && !limitNode && sem.offsetNeedsLimit) {
-    bad('invalid_offset', `offset: needs limit in this project (dialect elmapi): limit=20&offset=${offset}`, 'offset', { kind: 'offset_without_limit' });
+    bad('invalid_offset', `offset: needs limit in this project (dialect elmapi): limit=20&offset=${offset}`, 'offset', {
+      kind: 'offset_without_limit',
+    });
   }
   const firstNode = get('first');
   const countNode = get('count');

@@ -2,7 +2,16 @@
 // writes them: the 400 then says `write sort=price:desc` instead of "unknown field '+price'".
 
 /** Direction words people write after the colon or a space, and the one they mean. */
-const DIRECTION_WORDS: Readonly<Record<string, 'asc' | 'desc'>> = { asc: 'asc', desc: 'desc', ascending: 'asc', descending: 'desc', up: 'asc', down: 'desc', '+': 'asc', '-': 'desc' };
+const DIRECTION_WORDS: Readonly<Record<string, 'asc' | 'desc'>> = {
+  asc: 'asc',
+  desc: 'desc',
+  ascending: 'asc',
+  descending: 'desc',
+  up: 'asc',
+  down: 'desc',
+  '+': 'asc',
+  '-': 'desc',
+};
 
 /** The direction a word means (`descending` → desc), case ignored; an own key only (not `constructor`). */
 export const directionOf = (word: string): 'asc' | 'desc' | undefined => {

@@ -186,10 +186,12 @@ export class Table {
 
   numMulti(name: string): (readonly number[])[] {
     const kind = this.field(name).kind;
-    return cached(this.numMultiCols, name, () => this.multiColumn(name, (v) => {
-      const x = storedNumber(kind, v);
-      return Number.isNaN(x) ? undefined : x;
-    }));
+    return cached(this.numMultiCols, name, () =>
+      this.multiColumn(name, (v) => {
+        const x = storedNumber(kind, v);
+        return Number.isNaN(x) ? undefined : x;
+      }),
+    );
   }
 
   /** Single-valued text column (undefined = empty). */
@@ -341,8 +343,7 @@ export class Table {
       const perm = Array.from({ length: this.n }, (_, i) => i);
       const ids = this.ids;
       perm.sort(
-        (a, b) =>
-          compareIds(ids[a] as string, ids[b] as string, this.numericIds) || compareCodePoints(ids[a] as string, ids[b] as string),
+        (a, b) => compareIds(ids[a] as string, ids[b] as string, this.numericIds) || compareCodePoints(ids[a] as string, ids[b] as string),
       );
       const rank = new Int32Array(this.n);
       perm.forEach((p, r) => {
@@ -507,9 +508,7 @@ export function collectionTable(project: ProjectSnapshot, col: CollectionSnapsho
         isId: false,
         ...(f.type === 'relation' && f.collection ? { relation: f.collection } : {}),
         ...(f.type === 'enumeration' && f.values ? { values: f.values } : {}),
-        get: shown
-          ? (i) => keepShown(fieldValue(entries[i]!, name), shown)
-          : (i) => fieldValue(entries[i]!, name),
+        get: shown ? (i) => keepShown(fieldValue(entries[i]!, name), shown) : (i) => fieldValue(entries[i]!, name),
       });
     }
     for (const name of TIMESTAMPS) {

@@ -6,7 +6,14 @@
 // one typed array per collection, and the timestamps text is made when asked for.
 // What `cqa serve` holds without --watch (the incremental loader under --watch keeps its records
 // anyway, and its serialisation cache needs them whole). No Node imports.
-import { ownValue, type CollectionRecord, type ContentModel, type EntryRecord, type FieldValue, type ProjectRecord } from '../model/model.js';
+import {
+  ownValue,
+  type CollectionRecord,
+  type ContentModel,
+  type EntryRecord,
+  type FieldValue,
+  type ProjectRecord,
+} from '../model/model.js';
 import type { Dialect } from '../dialects/types.js';
 import type { CollectionSnapshot, EntrySnapshot, ProjectSnapshot } from '../model/types.js';
 
@@ -222,7 +229,9 @@ export function splitParts(parts: CompactParts): { outline: PartsOutline; record
   const buffers = parts.texts.flat().flatMap((t) => [bytes(t.where), bytes(t.offsets), ...t.chunks]);
   const records = parts.model.projects.flatMap((p) => p.collections.flatMap((c) => c.entries));
   const projects = parts.model.projects.map((p) => ({ ...p, collections: p.collections.map((c) => ({ ...c, entries: [] })) }));
-  const texts = parts.texts.map((p) => p.map((t) => (t.withTimestamps ? { chunks: t.chunks.length, withTimestamps: t.withTimestamps } : { chunks: t.chunks.length })));
+  const texts = parts.texts.map((p) =>
+    p.map((t) => (t.withTimestamps ? { chunks: t.chunks.length, withTimestamps: t.withTimestamps } : { chunks: t.chunks.length })),
+  );
   return { outline: { ...parts, model: { projects }, texts }, records, buffers };
 }
 
@@ -263,7 +272,10 @@ export function recordMaker(): (r: EntryRecord) => EntryRecord {
     created_at: r.created_at,
     updated_at: r.updated_at,
     published_at: r.published_at,
-    values: Object.fromEntries(Object.keys(r.values).map((name) => [name, internValue(ownValue(r.values, name), intern)])) as Record<string, FieldValue>,
+    values: Object.fromEntries(Object.keys(r.values).map((name) => [name, internValue(ownValue(r.values, name), intern)])) as Record<
+      string,
+      FieldValue
+    >,
     file: r.file,
   });
 }
@@ -273,7 +285,11 @@ function internValue(v: FieldValue | undefined, intern: ReturnType<typeof intern
 }
 
 /** A compact snapshot's data (see CompactParts); `snapshot` must have been made with `compact: true`. */
-export function compactParts(snapshot: { readonly hash: string; readonly baseUrl: string; readonly projects: ReadonlyMap<string, ProjectSnapshot> }): CompactParts {
+export function compactParts(snapshot: {
+  readonly hash: string;
+  readonly baseUrl: string;
+  readonly projects: ReadonlyMap<string, ProjectSnapshot>;
+}): CompactParts {
   const projects = [...snapshot.projects.values()];
   return {
     hash: snapshot.hash,
@@ -284,7 +300,12 @@ export function compactParts(snapshot: { readonly hash: string; readonly baseUrl
 }
 
 /** The entries of one collection back from its kept records and texts. */
-export function entriesFromParts(col: CollectionRecord, visibleFields: readonly { readonly name: string }[], t: CollectionTexts, d: Dialect): EntrySnapshot[] {
+export function entriesFromParts(
+  col: CollectionRecord,
+  visibleFields: readonly { readonly name: string }[],
+  t: CollectionTexts,
+  d: Dialect,
+): EntrySnapshot[] {
   const at = new Map<string, { k: number; prefix: number }>();
   visibleFields.forEach((f, k) => {
     const prefix = d.fieldPart(f.name, '');

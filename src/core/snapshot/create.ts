@@ -1,6 +1,15 @@
 // Content model → snapshot: serialise every entry and media item once, index them, and expose the
 // static documents. No Node imports, so a snapshot can be built in any runtime.
-import { ownValue, type CollectionRecord, type ContentModel, type EntryRecord, type FieldDef, type FieldValue, type MediaRecord, type ProjectRecord } from '../model/model.js';
+import {
+  ownValue,
+  type CollectionRecord,
+  type ContentModel,
+  type EntryRecord,
+  type FieldDef,
+  type FieldValue,
+  type MediaRecord,
+  type ProjectRecord,
+} from '../model/model.js';
 import { compactProjects, entriesFromParts, type CompactParts } from './compact.js';
 import { dialectOf, type Dialect } from '../dialects/index.js';
 import { idsAreIntegers } from './order.js';
@@ -106,7 +115,8 @@ class EntryWriter {
     if (text === undefined) {
       let json: EntryText;
       const deps: (string | undefined)[] = [];
-      for (const f of col.record.fields) if (!f.hidden && f.type === 'relation' && f.collection) deps.push(...this.publishedIds(f, ownValue(e.values, f.name)));
+      for (const f of col.record.fields)
+        if (!f.hidden && f.type === 'relation' && f.collection) deps.push(...this.publishedIds(f, ownValue(e.values, f.name)));
       const hit = this.reuse ? shallowCache.get(e) : undefined;
       if (hit && hit.fieldsKey === col.fieldsKey && hit.mediaKey === this.mediaKey && sameDeps(deps, hit.deps)) {
         json = hit;
@@ -159,9 +169,19 @@ class EntryWriter {
         if (deps) {
           const targets = this.relationTargets(f, value, timestamps);
           deps.push(...targets);
-          json = d.relationJson(f, present, targets.filter((t) => t !== undefined));
+          json = d.relationJson(
+            f,
+            present,
+            targets.filter((t) => t !== undefined),
+          );
         } else {
-          json = d.relationJson(f, present, this.publishedIds(f, value).filter((id) => id !== undefined).map(d.idJson));
+          json = d.relationJson(
+            f,
+            present,
+            this.publishedIds(f, value)
+              .filter((id) => id !== undefined)
+              .map(d.idJson),
+          );
         }
       } else {
         json = d.fieldJson(f, value, this.mediaJson);
@@ -230,7 +250,12 @@ function collectionSnapshot(col: CollectionRecord, entries: readonly EntrySnapsh
 function projectSnapshot(
   project: ProjectRecord,
   baseUrl: string,
-  entries: (col: CollectionRecord, index: number, dialect: Dialect, mediaById: ReadonlyMap<string, MediaSnapshot>) => readonly EntrySnapshot[],
+  entries: (
+    col: CollectionRecord,
+    index: number,
+    dialect: Dialect,
+    mediaById: ReadonlyMap<string, MediaSnapshot>,
+  ) => readonly EntrySnapshot[],
 ): ProjectSnapshot {
   const dialect = dialectOf(project);
   const media = [...project.media].sort(dialect.compareMedia).map((m) => mediaSnapshot(m, project.id, baseUrl, dialect));
@@ -314,7 +339,13 @@ function documentFor(projects: ReadonlyMap<string, ProjectSnapshot>, path: strin
   const d = project.dialect;
   if (parts.length === 3) return d.projectJson(project);
   if (parts[3] === MEDIA_SEGMENT) {
-    if (parts.length === 4) return d.list(project.media.map((m) => m.json), project.media.length, null, 0);
+    if (parts.length === 4)
+      return d.list(
+        project.media.map((m) => m.json),
+        project.media.length,
+        null,
+        0,
+      );
     const m = project.mediaByKey.get(parts.slice(4).join('/'));
     return m && d.item(m.json);
   }
@@ -333,7 +364,12 @@ function documentFor(projects: ReadonlyMap<string, ProjectSnapshot>, path: strin
 export type Describe = (projects: readonly ProjectRecord[], baseUrl: string) => string;
 
 export function createSnapshot(model: ContentModel, options: SnapshotOptions = {}): Snapshot {
-  return assembleSnapshot(model, options, (projects, baseUrl) => openapiJson({ projects }, baseUrl), options.compact ? compactProjects : undefined);
+  return assembleSnapshot(
+    model,
+    options,
+    (projects, baseUrl) => openapiJson({ projects }, baseUrl),
+    options.compact ? compactProjects : undefined,
+  );
 }
 
 /**
@@ -341,7 +377,12 @@ export function createSnapshot(model: ContentModel, options: SnapshotOptions = {
  * so that a worker importing content-query-api/edge does not bundle the OpenAPI generator (nor the
  * compact form, `compact`, which only `cqa serve` uses).
  */
-export function assembleSnapshot(model: ContentModel, options: SnapshotOptions, describe: Describe, compact?: typeof compactProjects): Snapshot {
+export function assembleSnapshot(
+  model: ContentModel,
+  options: SnapshotOptions,
+  describe: Describe,
+  compact?: typeof compactProjects,
+): Snapshot {
   const baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
   let projects = new Map(model.projects.map((p) => [p.id, serialisedProject(p, baseUrl, compact ? false : (options.reuse ?? true))]));
   const full = describe(model.projects, baseUrl);
@@ -358,7 +399,12 @@ export function snapshotFromParts(parts: CompactParts): Snapshot {
     model.projects.map((p, i) => [
       p.id,
       projectSnapshot(p, baseUrl, (col, k, dialect) =>
-        entriesFromParts(col, col.fields.filter((f) => !f.hidden), texts[i]![k]!, dialect),
+        entriesFromParts(
+          col,
+          col.fields.filter((f) => !f.hidden),
+          texts[i]![k]!,
+          dialect,
+        ),
       ),
     ]),
   );
@@ -377,7 +423,10 @@ function finishSnapshot(
 ): Snapshot {
   const openapiOf = (ids: Iterable<string>): string => {
     const wanted = new Set(ids);
-    return describe(model.projects.filter((p) => wanted.has(p.id)), baseUrl);
+    return describe(
+      model.projects.filter((p) => wanted.has(p.id)),
+      baseUrl,
+    );
   };
   // The hash covers every project's description; what is served without a token covers public ones.
   const publicIds = model.projects.filter((p) => p.public).map((p) => p.id);

@@ -67,10 +67,7 @@ export function compareIds(a: string, b: string, numeric: boolean): number {
  * A comparator for `keys` with empty values last (in both directions) and `id` ascending as the
  * final tie-break, so every order is total and deterministic.
  */
-export function entryComparator(
-  keys: readonly SortKey[],
-  numericIds: boolean,
-): (a: EntryRecord, b: EntryRecord) => number {
+export function entryComparator(keys: readonly SortKey[], numericIds: boolean): (a: EntryRecord, b: EntryRecord) => number {
   return (a, b) => {
     for (const key of keys) {
       if (key.field === 'id') {

@@ -84,7 +84,9 @@ function parse(data: string | ArrayBuffer | ArrayBufferView | SnapshotFile): unk
 }
 
 function fail(why: string): never {
-  throw new SnapshotFormatError(`not a snapshot this version of content-query-api can load: ${why} (make it with \`cqa build <content> --snapshot <file>\`)`);
+  throw new SnapshotFormatError(
+    `not a snapshot this version of content-query-api can load: ${why} (make it with \`cqa build <content> --snapshot <file>\`)`,
+  );
 }
 
 /**
@@ -121,7 +123,11 @@ function project(p: PortableProject): ProjectRecord {
   if (typeof p?.id !== 'string' || !Array.isArray(p.collections) || !Array.isArray(p.media) || !Array.isArray(p.tokens)) {
     fail('a project lacks its id, collections, media or tokens');
   }
-  return { ...p, collections: p.collections.map(collection), media: p.media.map((m): MediaRecord => ({ ...m, source: `${p.id}/${m.id}` })) };
+  return {
+    ...p,
+    collections: p.collections.map(collection),
+    media: p.media.map((m): MediaRecord => ({ ...m, source: `${p.id}/${m.id}` })),
+  };
 }
 
 function collection(c: PortableProject['collections'][number]): CollectionRecord {

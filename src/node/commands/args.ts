@@ -34,7 +34,7 @@ export function parseCommandArgs(args: string[], options: Options, maxPositional
  */
 function parseArgsMistake(err: NodeJS.ErrnoException, options: Options): string {
   const names = Object.keys(options);
-  const list = names.length > 0 ? `options: ${names.map((n) => `--${n}`).join(', ')}, --help` : "this command takes no options but --help";
+  const list = names.length > 0 ? `options: ${names.map((n) => `--${n}`).join(', ')}, --help` : 'this command takes no options but --help';
   const quoted = /'(-[^' ]*)/.exec(err.message)?.[1] ?? '';
   const name = quoted.replace(/^-{1,2}/, '').replace(/=.*$/s, '');
   if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
@@ -60,7 +60,13 @@ function negativeValuesJoined(args: string[], options: Options): string[] {
     const next = args[i + 1];
     if (arg === '--') return [...out, ...args.slice(i)];
     const name = arg.slice(2);
-    if (arg.startsWith('--') && Object.hasOwn(options, name) && options[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+    if (
+      arg.startsWith('--') &&
+      Object.hasOwn(options, name) &&
+      options[name]?.type === 'string' &&
+      next !== undefined &&
+      /^-\d/.test(next)
+    ) {
       out.push(`${arg}=${next}`);
       i++;
     } else {
@@ -101,14 +107,16 @@ export function hostOption(value: string | undefined, fallback: string): string 
 /** A value sent as an HTTP header field: visible characters, spaces and tabs only (RFC 9110 §5.5). */
 export function headerOption(name: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  if (!/^[\t\x20-\x7e]*$/.test(value)) throw new UsageError(`--${name} must be printable ASCII (it is sent as a header), got ${JSON.stringify(value)}`);
+  if (!/^[\t\x20-\x7e]*$/.test(value))
+    throw new UsageError(`--${name} must be printable ASCII (it is sent as a header), got ${JSON.stringify(value)}`);
   return value;
 }
 
 /** --base-url: an http(s) URL or a root-relative path, without spaces. */
 export function baseUrlOption(value: string | undefined): string | undefined {
   if (value === undefined || value === '') return value;
-  if (!/^(https?:\/\/[^/\s]+|\/)[^\s]*$/.test(value)) throw new UsageError(`--base-url must be an http(s) URL or a path starting with '/', got '${value}'`);
+  if (!/^(https?:\/\/[^/\s]+|\/)[^\s]*$/.test(value))
+    throw new UsageError(`--base-url must be an http(s) URL or a path starting with '/', got '${value}'`);
   return value;
 }
 
@@ -127,10 +135,13 @@ function delayProblem(value: string, range: [number, number] | undefined, max: n
   const forms = `write milliseconds (200) or a range MIN-MAX (100-400), from 0 to ${max}`;
   if (range) {
     const [min, top] = range;
-    return min > top ? `the range's minimum (${min}) is above its maximum (${top}); write ${top}-${min}` : `${top} ms is more than ${max} ms (ten minutes), the longest delay; write a smaller number`;
+    return min > top
+      ? `the range's minimum (${min}) is above its maximum (${top}); write ${top}-${min}`
+      : `${top} ms is more than ${max} ms (ten minutes), the longest delay; write a smaller number`;
   }
   if (/^-\d+$/.test(value)) return `a delay cannot be negative; write ${value.slice(1)}, or 0-${value.slice(1)} for a range from 0`;
-  if (/^\d+-$/.test(value)) return `the range has no maximum; write both ends (${value}${Math.min(Number(value.slice(0, -1)) + 100, max)}) or ${value.slice(0, -1)} alone`;
+  if (/^\d+-$/.test(value))
+    return `the range has no maximum; write both ends (${value}${Math.min(Number(value.slice(0, -1)) + 100, max)}) or ${value.slice(0, -1)} alone`;
   // 1.5 or 1.5-2.5: the same, rounded to whole milliseconds.
   const rounded = value.replace(/\d*\.\d+/g, (n) => String(Math.round(Number(n))));
   if (rounded !== value && /^\d+(-\d+)?$/.test(rounded)) return `milliseconds are whole numbers; write ${rounded}`;
@@ -162,6 +173,6 @@ export function timestampsOption(value: string | undefined): TimestampSource | u
 export const TIMESTAMPS_SPEC = {
   type: 'string',
   value: 'git|mtime',
-  help: 'created_at/updated_at of entries that set none: the file\'s first/last git commit, or its modification time',
+  help: "created_at/updated_at of entries that set none: the file's first/last git commit, or its modification time",
   fallback: 'git inside a git work tree, else mtime',
 } as const;

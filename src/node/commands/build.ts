@@ -82,12 +82,35 @@ export const spec: CommandSpec = {
       help: 'write .gz/.br siblings of every JSON document, for hosts that serve precompressed files (nginx gzip_static, Caddy precompressed); Netlify and Cloudflare Pages compress by themselves and count files',
       fallback: 'none',
     },
-    host: { type: 'string', value: HOST_CHOICES.join('|'), help: 'also write that host\'s configuration into the output (_nginx.conf, _Caddyfile, serve.json, 404.html for Cloudflare Pages); docs/hosting.md', fallback: 'netlify (_headers, _redirects)' },
-    'api-cache-control': { type: 'string', value: 'VALUE', help: 'Cache-Control of the API documents in _headers and the host files', fallback: DEFAULT_API_CACHE_CONTROL },
-    'media-cache-control': { type: 'string', value: 'VALUE', help: 'Cache-Control of media files and thumbnails', fallback: DEFAULT_MEDIA_CACHE_CONTROL },
+    host: {
+      type: 'string',
+      value: HOST_CHOICES.join('|'),
+      help: "also write that host's configuration into the output (_nginx.conf, _Caddyfile, serve.json, 404.html for Cloudflare Pages); docs/hosting.md",
+      fallback: 'netlify (_headers, _redirects)',
+    },
+    'api-cache-control': {
+      type: 'string',
+      value: 'VALUE',
+      help: 'Cache-Control of the API documents in _headers and the host files',
+      fallback: DEFAULT_API_CACHE_CONTROL,
+    },
+    'media-cache-control': {
+      type: 'string',
+      value: 'VALUE',
+      help: 'Cache-Control of media files and thumbnails',
+      fallback: DEFAULT_MEDIA_CACHE_CONTROL,
+    },
     timestamps: TIMESTAMPS_SPEC,
-    snapshot: { type: 'string', value: 'FILE', help: 'also write the portable snapshot for an edge worker (alone: only the snapshot; never inside --out)' },
-    project: { type: 'string', value: 'ID', help: 'build this project alone; an elmapi3 project (left out without it) at the v3 paths /api, /api/<slug>, /api/files…' },
+    snapshot: {
+      type: 'string',
+      value: 'FILE',
+      help: 'also write the portable snapshot for an edge worker (alone: only the snapshot; never inside --out)',
+    },
+    project: {
+      type: 'string',
+      value: 'ID',
+      help: 'build this project alone; an elmapi3 project (left out without it) at the v3 paths /api, /api/<slug>, /api/files…',
+    },
   },
   examples: [
     'cqa build content --out dist --base-url https://cdn.example.com',
@@ -123,7 +146,8 @@ export async function run(args: string[]): Promise<number> {
   const started = performance.now();
   const err = colours(process.stderr);
   // First, before content errors can end the run: put back a tree an interrupted build moved aside.
-  if (writeTree && (await recoverOutput(out))) console.error(`${err.yellow('note:')} restored ${displayPath(out)}, which an interrupted build had moved aside`);
+  if (writeTree && (await recoverOutput(out)))
+    console.error(`${err.yellow('note:')} restored ${displayPath(out)}, which an interrupted build had moved aside`);
   const progress = new Progress();
   let code = 0;
   // The build runs in the load process for a large tree (src/node/load-path.ts): its events are printed here.
@@ -156,22 +180,34 @@ export async function run(args: string[]): Promise<number> {
         if (issues.length > 0) {
           for (const e of issues) console.error(formatIssue(e));
           const files = new Set(issues.map((i) => i.file)).size;
-          console.error(err.red(`${plural(issues.length, 'error')} in ${plural(files, 'file')}; ${targets} ${writeTree && snapshotFile ? 'were' : 'was'} not changed`));
+          console.error(
+            err.red(
+              `${plural(issues.length, 'error')} in ${plural(files, 'file')}; ${targets} ${writeTree && snapshotFile ? 'were' : 'was'} not changed`,
+            ),
+          );
           code = 1;
         } else if (needToken.length > 0 && values['include-private'] !== true) {
           console.error(
-            err.red(`cqa build: ${plural(needToken.length, 'project')} need${needToken.length === 1 ? 's' : ''} a token (${needToken.join(', ')}), and a static host checks none: `) +
+            err.red(
+              `cqa build: ${plural(needToken.length, 'project')} need${needToken.length === 1 ? 's' : ''} a token (${needToken.join(', ')}), and a static host checks none: `,
+            ) +
               `anyone could read ${needToken.length === 1 ? 'it' : 'them'} from ${displayPath(out)}. Set \`public: true\` in project.yaml, or pass --include-private ` +
               `to publish ${needToken.length === 1 ? 'it' : 'them'} anyway (only for a host that checks access itself), or use --snapshot alone for an edge worker; ${targets} ${writeTree && snapshotFile ? 'were' : 'was'} not changed`,
           );
           code = 1;
         } else if (needToken.length > 0) {
-          console.error(`${err.yellow('warning:')} --include-private: ${needToken.join(', ')} will be readable by anyone who can read ${displayPath(out)} (no token is checked there)`);
+          console.error(
+            `${err.yellow('warning:')} --include-private: ${needToken.join(', ')} will be readable by anyone who can read ${displayPath(out)} (no token is checked there)`,
+          );
         }
       } else if (event.kind === 'snapshot') {
-        console.log(`${ok} wrote the snapshot of ${event.entries} ${event.entries === 1 ? 'entry' : 'entries'} (${formatBytes(event.bytes)}) to ${displayPath(event.file)}`);
+        console.log(
+          `${ok} wrote the snapshot of ${event.entries} ${event.entries === 1 ? 'entry' : 'entries'} (${formatBytes(event.bytes)}) to ${displayPath(event.file)}`,
+        );
         if (event.worldReadable) {
-          console.error(`${err.yellow('warning:')} ${displayPath(event.file)} is readable by every user of this machine; it holds token hashes and drafts (chmod 600 it, keep it out of anything published)`);
+          console.error(
+            `${err.yellow('warning:')} ${displayPath(event.file)} is readable by every user of this machine; it holds token hashes and drafts (chmod 600 it, keep it out of anything published)`,
+          );
         }
       } else if (event.kind === 'failed') {
         const unchanged = event.stage === 'snapshot' ? `${targets} ${writeTree ? 'were' : 'was'}` : `${displayPath(out)} was`;
@@ -179,7 +215,9 @@ export async function run(args: string[]): Promise<number> {
         code = 1;
       } else {
         const seconds = ((performance.now() - started) / 1000).toFixed(2);
-        console.log(`${ok} wrote ${plural(event.files, 'file')} (${formatBytes(event.bytes)}) to ${displayPath(out)}${sep} in ${seconds} s`);
+        console.log(
+          `${ok} wrote ${plural(event.files, 'file')} (${formatBytes(event.bytes)}) to ${displayPath(out)}${sep} in ${seconds} s`,
+        );
       }
     },
   );
@@ -190,14 +228,17 @@ export async function run(args: string[]): Promise<number> {
 /** A Cache-Control value: printable, and no quote (it is written into nginx and Caddy configurations). */
 function cacheControlOption(name: string, value: string | undefined, fallback: string): string {
   const v = headerOption(name, value) ?? fallback;
-  if (v.trim() === '' || v.includes('"')) throw new UsageError(`--${name} must be a Cache-Control value without quotes, e.g. 'public, max-age=60', got ${JSON.stringify(v)}`);
+  if (v.trim() === '' || v.includes('"'))
+    throw new UsageError(`--${name} must be a Cache-Control value without quotes, e.g. 'public, max-age=60', got ${JSON.stringify(v)}`);
   return v;
 }
 
 function precompressOption(value: string | undefined): Precompress {
   if (value === undefined) return 'none';
   if ((PRECOMPRESS_CHOICES as readonly string[]).includes(value)) return value as Precompress;
-  throw new UsageError(`--precompress must be one of ${PRECOMPRESS_CHOICES.join(', ')}, got '${value}' (none: for Netlify and Cloudflare Pages; gzip/br/all: for a server that sends precompressed files)`);
+  throw new UsageError(
+    `--precompress must be one of ${PRECOMPRESS_CHOICES.join(', ')}, got '${value}' (none: for Netlify and Cloudflare Pages; gzip/br/all: for a server that sends precompressed files)`,
+  );
 }
 
 /**
@@ -211,9 +252,12 @@ async function checkSnapshotFile(file: string, out: string | undefined, contentR
       `--snapshot ${displayPath(file)} is inside --out ${displayPath(out)}: the snapshot holds token hashes and drafts, and everything under --out is meant to be published; write it elsewhere (e.g. --snapshot snapshot.json)`,
     );
   }
-  if (inside(contentRoot)) throw new UsageError(`--snapshot ${displayPath(file)} must be outside the content folder ${displayPath(contentRoot)}`);
+  if (inside(contentRoot))
+    throw new UsageError(`--snapshot ${displayPath(file)} must be outside the content folder ${displayPath(contentRoot)}`);
   const info = await stat(file).catch(() => undefined);
-  if (info?.isDirectory()) throw new UsageError(`--snapshot ${displayPath(file)} is a folder; give a file name (e.g. --snapshot snapshot.json)`);
+  if (info?.isDirectory())
+    throw new UsageError(`--snapshot ${displayPath(file)} is a folder; give a file name (e.g. --snapshot snapshot.json)`);
   const parent = await stat(dirname(file)).catch(() => undefined);
-  if (!parent?.isDirectory()) throw new UsageError(`--snapshot ${displayPath(file)}: the folder ${displayPath(dirname(file))} does not exist`);
+  if (!parent?.isDirectory())
+    throw new UsageError(`--snapshot ${displayPath(file)}: the folder ${displayPath(dirname(file))} does not exist`);
 }

@@ -7,12 +7,19 @@ import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { UsageError } from './args.js';
 
-const isFile = (p: string) => stat(p).then((s) => s.isFile(), () => false);
+const isFile = (p: string) =>
+  stat(p).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 
 /** Sub-folders that can be content (names starting with `_` or `.` are not, nor node_modules). */
 async function folders(path: string): Promise<string[]> {
   const entries = await readdir(path, { withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isDirectory() && !/^[_.]/.test(e.name) && e.name !== 'node_modules').map((e) => e.name).sort();
+  return entries
+    .filter((e) => e.isDirectory() && !/^[_.]/.test(e.name) && e.name !== 'node_modules')
+    .map((e) => e.name)
+    .sort();
 }
 
 export async function contentFolder(path: string, command: string): Promise<string> {
@@ -20,7 +27,9 @@ export async function contentFolder(path: string, command: string): Promise<stri
   if (!info) throw new UsageError(`content folder '${path}' does not exist (give the path: cqa ${command} <content>)`);
   if (!info.isDirectory()) throw new UsageError(`'${path}' is not a folder (give the content folder: cqa ${command} <content>)`);
   if (await isFile(join(path, 'project.yaml'))) {
-    throw new UsageError(`'${path}' is a project folder; give the folder that holds the projects: did you mean \`cqa ${command} ${dirname(path)}\`?`);
+    throw new UsageError(
+      `'${path}' is a project folder; give the folder that holds the projects: did you mean \`cqa ${command} ${dirname(path)}\`?`,
+    );
   }
   const children = await folders(path);
   for (const child of children) if (await isFile(join(path, child, 'project.yaml'))) return path;
@@ -28,10 +37,14 @@ export async function contentFolder(path: string, command: string): Promise<stri
   for (const child of children) {
     for (const grandchild of await folders(join(path, child))) {
       if (await isFile(join(path, child, grandchild, 'project.yaml'))) {
-        throw new UsageError(`'${path}' holds no project (a folder with a project.yaml), but '${join(path, child)}' does: did you mean \`cqa ${command} ${join(path, child)}\`?`);
+        throw new UsageError(
+          `'${path}' holds no project (a folder with a project.yaml), but '${join(path, child)}' does: did you mean \`cqa ${command} ${join(path, child)}\`?`,
+        );
       }
     }
   }
   // Nothing to load: said before the loader walks a tree that is no content (node_modules, src).
-  throw new UsageError(`'${path}' holds no project: a project is a folder with a project.yaml (${join(path, 'demo', 'project.yaml')}); start one with \`cqa init ${path}\``);
+  throw new UsageError(
+    `'${path}' holds no project: a project is a folder with a project.yaml (${join(path, 'demo', 'project.yaml')}); start one with \`cqa init ${path}\``,
+  );
 }

@@ -31,7 +31,9 @@ export function explainListenError(err: unknown, host: string, port: number): un
     case 'EPERM':
       return new ListenError(`${where}: permission denied (ports below 1024 need privileges); choose a --port from 1024 to 65535`);
     case 'EADDRNOTAVAIL':
-      return new ListenError(`${where}: ${host} is not an address of this machine; use --host 127.0.0.1 (this machine only) or 0.0.0.0 (all interfaces)`);
+      return new ListenError(
+        `${where}: ${host} is not an address of this machine; use --host 127.0.0.1 (this machine only) or 0.0.0.0 (all interfaces)`,
+      );
     case 'EAFNOSUPPORT':
       return new ListenError(`${where}: this machine has no IPv6; use --host 127.0.0.1`);
     case 'ENOTFOUND':
@@ -41,7 +43,8 @@ export function explainListenError(err: unknown, host: string, port: number): un
     case 'EAI_NODATA':
       return new ListenError(`${where}: the host name '${host}' could not be resolved; give an IP address such as --host 127.0.0.1`);
     default:
-      if (e?.syscall === 'listen' || e?.syscall === 'bind' || e?.syscall === 'getaddrinfo') return new ListenError(`${where}: ${errorText(e)}`);
+      if (e?.syscall === 'listen' || e?.syscall === 'bind' || e?.syscall === 'getaddrinfo')
+        return new ListenError(`${where}: ${errorText(e)}`);
       return err;
   }
 }

@@ -25,14 +25,19 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, parseOptions(spec));
   const folder = positionals[0] ?? 'content';
   const project = (values.project as string | undefined) ?? 'site';
-  if (!ID.test(project)) throw new UsageError(`--project '${project}' is not a valid project id (letters, digits, '_' and '-', starting with a letter or digit)`);
+  if (!ID.test(project))
+    throw new UsageError(
+      `--project '${project}' is not a valid project id (letters, digits, '_' and '-', starting with a letter or digit)`,
+    );
   const present = await readdir(folder).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return [];
     if (err.code === 'ENOTDIR') throw new UsageError(`'${folder}' is a file; give a folder to create (cqa init <folder>)`);
     throw err;
   });
   if (present.length > 0 && values.force !== true) {
-    throw new UsageError(`'${folder}' is not empty (${present.length} item${present.length === 1 ? '' : 's'}); give a new or empty folder, or --force to write the starter files into it (files of the same names are replaced)`);
+    throw new UsageError(
+      `'${folder}' is not empty (${present.length} item${present.length === 1 ? '' : 's'}); give a new or empty folder, or --force to write the starter files into it (files of the same names are replaced)`,
+    );
   }
 
   const { token, sha256 } = newToken();
@@ -43,7 +48,9 @@ export async function run(args: string[]): Promise<number> {
   }
   const q = (s: string) => (/^[\w./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
   console.log(`✓ wrote a project '${project}' in ${folder}/ (${Object.keys(files).length} files):
-${Object.keys(files).map((f) => `  ${join(folder, f)}`).join('\n')}
+${Object.keys(files)
+  .map((f) => `  ${join(folder, f)}`)
+  .join('\n')}
 
 Its token (shown once; project.yaml keeps only its sha256 — store it as a secret):
 

@@ -7,7 +7,8 @@ import { parseOptions, type CommandSpec } from './help.js';
 
 export const spec: CommandSpec = {
   usage: 'cqa preview [dist] [options]',
-  summary: 'Serves a build output as a static host would (index.json rewrite, _headers, 404 rules, .br/.gz siblings); a query string is refused with 400.',
+  summary:
+    'Serves a build output as a static host would (index.json rewrite, _headers, 404 rules, .br/.gz siblings); a query string is refused with 400.',
   args: [['dist', 'the output of cqa build (default: ./dist)']],
   options: {
     port: { type: 'string', value: 'N', help: 'port to listen on; 0 picks a free one (printed)', fallback: '4173' },

@@ -3,12 +3,42 @@
 import { DEFAULT_LIMITS, type PullLimits } from '../pull/limits.js';
 import { UsageError } from './args.js';
 
-const UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3, t: 1024 ** 4, tb: 1024 ** 4, tib: 1024 ** 4 };
+const UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
+  t: 1024 ** 4,
+  tb: 1024 ** 4,
+  tib: 1024 ** 4,
+};
 
 export const LIMIT_HELP = {
-  'max-pages': { type: 'string', value: 'N', help: 'pages read per list (a collection, its drafts, the media list)', fallback: String(DEFAULT_LIMITS.maxPages) },
-  'max-entries': { type: 'string', value: 'N', help: 'items read per list (entries of a collection, media items)', fallback: String(DEFAULT_LIMITS.maxEntries) },
-  'max-file-size': { type: 'string', value: 'SIZE', help: 'bytes of one media file (e.g. 500MiB), whatever size the API states', fallback: '1GiB' },
+  'max-pages': {
+    type: 'string',
+    value: 'N',
+    help: 'pages read per list (a collection, its drafts, the media list)',
+    fallback: String(DEFAULT_LIMITS.maxPages),
+  },
+  'max-entries': {
+    type: 'string',
+    value: 'N',
+    help: 'items read per list (entries of a collection, media items)',
+    fallback: String(DEFAULT_LIMITS.maxEntries),
+  },
+  'max-file-size': {
+    type: 'string',
+    value: 'SIZE',
+    help: 'bytes of one media file (e.g. 500MiB), whatever size the API states',
+    fallback: '1GiB',
+  },
   'max-media-size': { type: 'string', value: 'SIZE', help: 'bytes of all media files of the pull (e.g. 50GiB)', fallback: '16GiB' },
 } as const;
 
@@ -22,7 +52,8 @@ function size(option: string, raw: string): number {
   const m = /^(\d{1,15})\s*([a-z]*)$/i.exec(raw.trim());
   const unit = m ? UNITS[(m[2] as string).toLowerCase()] : undefined;
   const n = m && unit !== undefined ? Number(m[1]) * unit : NaN;
-  if (!(n >= 1 && Number.isSafeInteger(n))) throw new UsageError(`--${option} must be a size in bytes, optionally with a unit (KiB, MiB, GiB, TiB), e.g. 500MiB; got '${raw}'`);
+  if (!(n >= 1 && Number.isSafeInteger(n)))
+    throw new UsageError(`--${option} must be a size in bytes, optionally with a unit (KiB, MiB, GiB, TiB), e.g. 500MiB; got '${raw}'`);
   return n;
 }
 

@@ -16,11 +16,17 @@ import { LIMIT_HELP, limitsFromArgs } from './pull-limits.js';
 
 export const spec: CommandSpec = {
   usage: 'cqa pull BASE_URL --project ID [options]',
-  summary: 'Reads a project from a live content API (cqa, elmapi or elmapi3) and writes it as a content tree (atomically). Token: CQA_TOKEN.',
+  summary:
+    'Reads a project from a live content API (cqa, elmapi or elmapi3) and writes it as a content tree (atomically). Token: CQA_TOKEN.',
   args: [['BASE_URL', 'the API address, the part before /api (http://127.0.0.1:4000)']],
   options: {
     project: { type: 'string', value: 'ID', help: 'the project to pull (required; elmapi3: its uuid, sent as the project-id header)' },
-    collections: { type: 'string', value: 'LIST', help: 'only these collections, comma-separated (required for --dialect elmapi)', fallback: 'all' },
+    collections: {
+      type: 'string',
+      value: 'LIST',
+      help: 'only these collections, comma-separated (required for --dialect elmapi)',
+      fallback: 'all',
+    },
     out: { type: 'string', value: 'DIR', help: 'content folder; the project goes to DIR/<project>', fallback: 'content' },
     dialect: { type: 'string', value: 'NAME', help: 'how the API answers: cqa, elmapi or elmapi3', fallback: 'cqa' },
     drafts: { type: 'boolean', help: 'also pull drafts (needs a token with the drafts scope)' },
@@ -70,25 +76,39 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, parseOptions(spec));
   const baseUrl = positionals[0];
   if (!baseUrl) throw new UsageError('missing BASE_URL: the API address, e.g. cqa pull http://127.0.0.1:4000 --project demo');
-  if (!/^https?:\/\/[^/\s]+[^\s]*$/.test(baseUrl)) throw new UsageError(`BASE_URL must be an http(s) URL (the part before /api), got '${baseUrl}'`);
-  if (!URL.canParse(baseUrl)) throw new UsageError(`BASE_URL '${baseUrl}' is not a valid URL: check the host name and the port (1 to 65535)`);
-  if (/[?#]/.test(baseUrl)) throw new UsageError(`BASE_URL must have no query (?…) or fragment (#…): pass the address before /api alone, got '${baseUrl}'`);
+  if (!/^https?:\/\/[^/\s]+[^\s]*$/.test(baseUrl))
+    throw new UsageError(`BASE_URL must be an http(s) URL (the part before /api), got '${baseUrl}'`);
+  if (!URL.canParse(baseUrl))
+    throw new UsageError(`BASE_URL '${baseUrl}' is not a valid URL: check the host name and the port (1 to 65535)`);
+  if (/[?#]/.test(baseUrl))
+    throw new UsageError(`BASE_URL must have no query (?…) or fragment (#…): pass the address before /api alone, got '${baseUrl}'`);
   if (/\/api\/?$/.test(baseUrl)) throw new UsageError(`BASE_URL is the part before /api: use '${baseUrl.replace(/\/api\/?$/, '')}'`);
   const project = values.project as string | undefined;
   if (!project) throw new UsageError('--project ID is required');
   if (!PROJECT_ID.test(project)) throw new UsageError(`--project '${project}' is not a project id (letters, digits, _ and -)`);
   const dialect = (values.dialect as string | undefined) ?? 'cqa';
-  if (!(DIALECTS as readonly string[]).includes(dialect)) throw new UsageError(`--dialect must be ${DIALECTS.join(' or ')}, got '${dialect}'`);
+  if (!(DIALECTS as readonly string[]).includes(dialect))
+    throw new UsageError(`--dialect must be ${DIALECTS.join(' or ')}, got '${dialect}'`);
   if (dialect === 'elmapi3' && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(project)) {
-    throw new UsageError(`--dialect elmapi3 needs --project to be the project uuid (36 characters, lower-case, hyphenated; ElmapiCMS sends it as the project-id header), got '${project}'`);
+    throw new UsageError(
+      `--dialect elmapi3 needs --project to be the project uuid (36 characters, lower-case, hyphenated; ElmapiCMS sends it as the project-id header), got '${project}'`,
+    );
   }
-  const collections = (values.collections as string | undefined)?.split(',').map((s) => s.trim()).filter(Boolean);
+  const collections = (values.collections as string | undefined)
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   // An empty list would pull nothing and replace an earlier pull with an empty project.
-  if (collections?.length === 0) throw new UsageError(`--collections names no collection (got '${values.collections as string}'): list them comma-separated, e.g. --collections posts,authors, or leave the option out for all`);
-  if (dialect === 'elmapi' && !collections?.length) throw new UsageError('--dialect elmapi needs --collections a,b: the elmapi project answer lists no collections');
+  if (collections?.length === 0)
+    throw new UsageError(
+      `--collections names no collection (got '${values.collections as string}'): list them comma-separated, e.g. --collections posts,authors, or leave the option out for all`,
+    );
+  if (dialect === 'elmapi' && !collections?.length)
+    throw new UsageError('--dialect elmapi needs --collections a,b: the elmapi project answer lists no collections');
   const rawConcurrency = values.concurrency as string | undefined;
   const concurrency = rawConcurrency === undefined ? 4 : /^\d+$/.test(rawConcurrency) ? Number(rawConcurrency) : NaN;
-  if (!(concurrency >= 1 && concurrency <= 32)) throw new UsageError(`--concurrency must be an integer from 1 to 32, got '${rawConcurrency}'`);
+  if (!(concurrency >= 1 && concurrency <= 32))
+    throw new UsageError(`--concurrency must be an integer from 1 to 32, got '${rawConcurrency}'`);
   const limits = limitsFromArgs(values);
   const token = await readToken(values['token-file'] as string | undefined);
   const givenOut = (values.out as string | undefined) ?? 'content';
@@ -124,13 +144,16 @@ export async function run(args: string[]): Promise<number> {
     const entries = r.project.collections.reduce((n, c) => n + c.entries.length, 0);
     const shown = show(r.folder);
     // Reused (304) files are unchanged, not downloaded: their bytes are not counted.
-    const mediaNote = [r.mediaBytes > 0 ? `${formatBytes(r.mediaBytes)} downloaded` : '', r.mediaReused ? `${r.mediaReused} unchanged` : ''].filter(Boolean).join(', ');
+    const mediaNote = [r.mediaBytes > 0 ? `${formatBytes(r.mediaBytes)} downloaded` : '', r.mediaReused ? `${r.mediaReused} unchanged` : '']
+      .filter(Boolean)
+      .join(', ');
     console.log(
       `✓ pulled ${project} into ${shown}: ${plural(r.project.collections.length, 'collection', 'collections')}, ${plural(entries, 'entry', 'entries')}, ${r.project.media.length} media` +
         (mediaNote ? ` (${mediaNote})` : '') +
         `; ${r.requests} requests${r.notModified ? `, ${r.notModified} unchanged (304)` : ''}${r.retries ? `, ${r.retries} retried` : ''}`,
     );
-    if (!r.project.public) console.log(`  no tokens were copied: 'cqa token create --project ${r.project.id}' prints the lines to add to ${shown}/project.yaml`);
+    if (!r.project.public)
+      console.log(`  no tokens were copied: 'cqa token create --project ${r.project.id}' prints the lines to add to ${shown}/project.yaml`);
     return 0;
   } catch (err) {
     status.clear();

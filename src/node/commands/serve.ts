@@ -7,7 +7,19 @@ import { FAIL_STATUSES, MAX_DELAY_MS } from '../../core/http/controls.js';
 import { startServer, type RunningServer } from '../server/start.js';
 import { collectGarbage, shrinkYoungGeneration } from './serve-gc.js';
 import { keepTickShape } from './serve-tick-shape.js';
-import { baseUrlOption, choiceOption, delayOption, headerOption, hostOption, intOption, parseCommandArgs, portOption, rateOption, TIMESTAMPS_SPEC, timestampsOption } from './args.js';
+import {
+  baseUrlOption,
+  choiceOption,
+  delayOption,
+  headerOption,
+  hostOption,
+  intOption,
+  parseCommandArgs,
+  portOption,
+  rateOption,
+  TIMESTAMPS_SPEC,
+  timestampsOption,
+} from './args.js';
 import { contentFolder } from './content-folder.js';
 import { tryLines } from './serve-banner.js';
 import type { RequestRecord } from '../../core/http/journal.js';
@@ -26,21 +38,61 @@ export const spec: CommandSpec = {
     host: { type: 'string', value: 'HOST', help: 'address to listen on (0.0.0.0: every interface)', fallback: '127.0.0.1' },
     watch: { type: 'boolean', help: 'rebuild on every change; a broken file keeps the last good snapshot' },
     cors: { type: 'string', value: 'ORIGIN', help: 'Access-Control-Allow-Origin: *, an origin, or a comma-separated list', fallback: '*' },
-    'cache-control': { type: 'string', value: 'VALUE', help: 'Cache-Control of answers (private is added when a token was needed)', fallback: 'no-cache' },
+    'cache-control': {
+      type: 'string',
+      value: 'VALUE',
+      help: 'Cache-Control of answers (private is added when a token was needed)',
+      fallback: 'no-cache',
+    },
     'max-limit': { type: 'string', value: 'N', help: `largest limit= accepted; 0 = no cap (at most ${MAX_MAX_LIMIT})`, fallback: '1000' },
-    delay: { type: 'string', value: 'MS|MIN-MAX', help: `hold every answer back this long, or a time drawn from the range (at most ${MAX_DELAY_MS})`, fallback: '0' },
-    'fail-rate': { type: 'string', value: 'R', help: 'share of API requests that fail on purpose, 0 to 1 (Prefer: status=503 forces one)', fallback: '0' },
-    'fail-status': { type: 'string', value: FAIL_STATUSES.join('|'), help: 'status of those failures, in the dialect of the project (429 and 503 with Retry-After)', fallback: '503' },
-    seed: { type: 'string', value: 'N', help: 'seed of --fail-rate and a --delay range: the same seed replays the same run', fallback: 'random, printed' },
-    log: { type: 'string', value: 'text|json', help: 'request log: a line of text, or one JSON object a line on stdout (the rest goes to stderr)', fallback: 'text' },
+    delay: {
+      type: 'string',
+      value: 'MS|MIN-MAX',
+      help: `hold every answer back this long, or a time drawn from the range (at most ${MAX_DELAY_MS})`,
+      fallback: '0',
+    },
+    'fail-rate': {
+      type: 'string',
+      value: 'R',
+      help: 'share of API requests that fail on purpose, 0 to 1 (Prefer: status=503 forces one)',
+      fallback: '0',
+    },
+    'fail-status': {
+      type: 'string',
+      value: FAIL_STATUSES.join('|'),
+      help: 'status of those failures, in the dialect of the project (429 and 503 with Retry-After)',
+      fallback: '503',
+    },
+    seed: {
+      type: 'string',
+      value: 'N',
+      help: 'seed of --fail-rate and a --delay range: the same seed replays the same run',
+      fallback: 'random, printed',
+    },
+    log: {
+      type: 'string',
+      value: 'text|json',
+      help: 'request log: a line of text, or one JSON object a line on stdout (the rest goes to stderr)',
+      fallback: 'text',
+    },
     'base-url': { type: 'string', value: 'URL', help: "prefix of media full_url (an http(s) URL or a path starting with '/')" },
     quiet: { type: 'boolean', help: 'no list of projects at start and no text request log (--log json still logs)' },
     'no-ui': { type: 'boolean', help: 'no explorer page for browsers at / (docs/explorer.md)' },
     timestamps: TIMESTAMPS_SPEC,
-    strict: { type: 'boolean', help: "every elmapi3 project strict (as strict: true in its project.yaml): what ElmapiCMS silently accepts is answered 422" },
-    'no-cache': { type: 'boolean', help: 'parse every file, keep nothing in <content>/.cqa-cache/ (kept there to start faster next time; not with --watch)' },
+    strict: {
+      type: 'boolean',
+      help: 'every elmapi3 project strict (as strict: true in its project.yaml): what ElmapiCMS silently accepts is answered 422',
+    },
+    'no-cache': {
+      type: 'boolean',
+      help: 'parse every file, keep nothing in <content>/.cqa-cache/ (kept there to start faster next time; not with --watch)',
+    },
   },
-  examples: ['cqa serve content --watch', 'cqa serve content --fail-rate 0.1 --fail-status 503 --seed 42 --log json', "curl -H 'Authorization: Bearer demo-token' -H 'Accept: application/json' http://127.0.0.1:4000/api/demo/posts"],
+  examples: [
+    'cqa serve content --watch',
+    'cqa serve content --fail-rate 0.1 --fail-status 503 --seed 42 --log json',
+    "curl -H 'Authorization: Bearer demo-token' -H 'Accept: application/json' http://127.0.0.1:4000/api/demo/posts",
+  ],
 };
 
 export async function run(args: string[]): Promise<number> {
@@ -110,7 +162,8 @@ export async function run(args: string[]): Promise<number> {
   const projects = [...s.projects.values()];
   say(`cqa: serving ${printable(content)} at ${server.url}  (snapshot ${s.hash}${values.watch ? ', watching for changes' : ''})`);
   if (server.controls) say(`cqa: contract-test controls on: ${server.controls}`);
-  if (values.strict === true && projects.some((p) => p.record.dialect === 'elmapi3')) say("cqa: --strict: every elmapi3 project answers 422 where ElmapiCMS would silently accept a request");
+  if (values.strict === true && projects.some((p) => p.record.dialect === 'elmapi3'))
+    say('cqa: --strict: every elmapi3 project answers 422 where ElmapiCMS would silently accept a request');
   if (!quiet) {
     for (const p of projects) {
       // Project and collection names are folder names: shown escaped, as every name from the content.

@@ -13,19 +13,30 @@ export const spec: CommandSpec = {
   options: {
     project: { type: 'string', value: 'ID', help: 'the project the token reads (required)' },
     name: { type: 'string', value: 'NAME', help: 'a name to recognise the token by', fallback: 'token-<today>' },
-    scopes: { type: 'string', value: 'LIST', help: 'read (published content), drafts (also state=with_draft|only_draft)', fallback: 'read' },
+    scopes: {
+      type: 'string',
+      value: 'LIST',
+      help: 'read (published content), drafts (also state=with_draft|only_draft)',
+      fallback: 'read',
+    },
   },
   examples: ['cqa token create --project demo --name website --scopes read'],
 };
 
 export async function run(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub !== 'create') throw new UsageError(sub ? `unknown token command '${sub}' (try 'cqa token create')` : "missing command: 'cqa token create --project ID'");
+  if (sub !== 'create')
+    throw new UsageError(
+      sub ? `unknown token command '${sub}' (try 'cqa token create')` : "missing command: 'cqa token create --project ID'",
+    );
   const { values } = parseCommandArgs(rest, parseOptions(spec), 0);
   const project = values.project as string | undefined;
   if (!project) throw new UsageError('--project ID is required');
   if (!ID.test(project)) throw new UsageError(`--project '${project}' is not a valid project id`);
-  const scopes = ((values.scopes as string | undefined) ?? 'read').split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes = ((values.scopes as string | undefined) ?? 'read')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const s of scopes) if (!SCOPES.has(s)) throw new UsageError(`unknown scope '${s}' (scopes: read, drafts)`);
   if (scopes.length === 0) throw new UsageError('--scopes needs at least one scope');
   const name = (values.name as string | undefined) ?? `token-${new Date().toISOString().slice(0, 10)}`;

@@ -23,7 +23,8 @@ export const spec: CommandSpec = {
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, parseOptions(spec));
   const out = values.out as string | undefined;
-  if (out !== undefined && !/\.(d\.)?[cm]?ts$/.test(out)) throw new UsageError(`--out must name a TypeScript file (types.ts), got '${out}'`);
+  if (out !== undefined && !/\.(d\.)?[cm]?ts$/.test(out))
+    throw new UsageError(`--out must name a TypeScript file (types.ts), got '${out}'`);
   const root = await contentFolder(positionals[0] ?? 'content', 'types');
 
   const { model, issues } = await loadContent(root);

@@ -31,7 +31,10 @@ export interface BuiltCollection {
  */
 export interface CollectionMemo {
   /** Built entries by parse result, valid for the context signature `sig`. */
-  readonly entries: WeakMap<ParsedEntry, { sig: string; rel: string; created: number; updated: number; record: EntryRecord | undefined; issues: IssueList }>;
+  readonly entries: WeakMap<
+    ParsedEntry,
+    { sig: string; rel: string; created: number; updated: number; record: EntryRecord | undefined; issues: IssueList }
+  >;
   /** Inferred fields of the last load, per collection path. */
   readonly inferred: Map<string, { parsed: readonly ParsedEntry[]; bodyField: string; fields: FieldDef[] }>;
   /** The last default order, per collection path. */
@@ -99,7 +102,9 @@ export function buildCollection(
   // Fields filled from elsewhere than the entry's file: writing one there is a mistake.
   const computed = new Map<string, string>();
   if (renderedField) computed.set(renderedField, 'the body rendered as HTML (render: html');
-  const linked = config.translations === true && computedFieldFree(TRANSLATIONS_FIELD, 'translations: true', config.translationsLine, fields, configFile, issues);
+  const linked =
+    config.translations === true &&
+    computedFieldFree(TRANSLATIONS_FIELD, 'translations: true', config.translationsLine, fields, configFile, issues);
   if (linked) {
     fields = [...fields, translationsField];
     computed.set(TRANSLATIONS_FIELD, "the list of this entry's locale variants (translations: true");
@@ -125,13 +130,30 @@ export function buildCollection(
   const parsedOf = new Map<EntryRecord, ParsedEntry>();
   const knownIds = new Set<string>();
   // Everything buildEntry reads besides the file itself: when it is unchanged, so is the entry.
-  const sig = JSON.stringify([ctx.collection.slug, ctx.collection.bodyField, fields, ctx.collection.declared, configFile, project.id, project.locales, project.default_locale, ctx.drafts]);
+  const sig = JSON.stringify([
+    ctx.collection.slug,
+    ctx.collection.bodyField,
+    fields,
+    ctx.collection.declared,
+    configFile,
+    project.id,
+    project.locales,
+    project.default_locale,
+    ctx.drafts,
+  ]);
   for (const { file, parsed } of entries) {
     let built = memo.entries.get(parsed);
     const { created, updated } = options.timesOf?.(file) ?? { created: file.mtimeMs, updated: file.mtimeMs };
     if (!built || built.sig !== sig || built.rel !== file.rel || built.created !== created || built.updated !== updated) {
       const local = new IssueList();
-      built = { sig, rel: file.rel, created, updated, record: buildEntry({ ...ctx, issues: local }, file, parsed, { created, updated }), issues: local };
+      built = {
+        sig,
+        rel: file.rel,
+        created,
+        updated,
+        record: buildEntry({ ...ctx, issues: local }, file, parsed, { created, updated }),
+        issues: local,
+      };
       memo.entries.set(parsed, built);
     }
     if (built.issues.errors.length > 0) issues.errors.push(...built.issues.errors);
@@ -146,7 +168,9 @@ export function buildCollection(
     if (project.dialect === 'elmapi3') knownIds.add(baseName(file.rel));
     const other = byId.get(record.id);
     if (other) {
-      issues.error(file.rel, `duplicate id '${record.id}': ${other.file} has the same id (ids must be unique in a collection)`, { field: 'id' });
+      issues.error(file.rel, `duplicate id '${record.id}': ${other.file} has the same id (ids must be unique in a collection)`, {
+        field: 'id',
+      });
       continue;
     }
     byId.set(record.id, record);
@@ -156,9 +180,10 @@ export function buildCollection(
   const built = [...byId.values()];
   const listed = linked ? linkTranslations(built, project.locales) : built;
   // The linked records are new objects: they keep their file's parse results (for later lines).
-  if (linked) listed.forEach((e, i) => {
-    parsedOf.set(e, parsedOf.get(built[i] as EntryRecord) as ParsedEntry);
-  });
+  if (linked)
+    listed.forEach((e, i) => {
+      parsedOf.set(e, parsedOf.get(built[i] as EntryRecord) as ParsedEntry);
+    });
   const sort = readSort(config.sort, fields, (message) => issues.error(configFile, message, { line: config.sortLine, field: 'sort' }));
   const record: CollectionRecord = {
     slug: layout.folder,
@@ -183,9 +208,19 @@ function sortOnce(memo: CollectionMemo, key: string, unsorted: EntryRecord[], ke
 }
 
 /** Whether no schema field has the name of the field `option` adds (else that is reported). */
-function computedFieldFree(name: string, option: string, line: number | undefined, fields: readonly FieldDef[], configFile: string, issues: IssueList): boolean {
+function computedFieldFree(
+  name: string,
+  option: string,
+  line: number | undefined,
+  fields: readonly FieldDef[],
+  configFile: string,
+  issues: IssueList,
+): boolean {
   if (!fields.some((f) => f.name === name)) return true;
-  issues.error(configFile, `${option} adds the field '${name}', but the schema has a field '${name}' already: rename that field`, { line, field: option.split(':')[0] });
+  issues.error(configFile, `${option} adds the field '${name}', but the schema has a field '${name}' already: rename that field`, {
+    line,
+    field: option.split(':')[0],
+  });
   return false;
 }
 
@@ -193,10 +228,19 @@ function computedFieldFree(name: string, option: string, line: number | undefine
  * `render: html`: the field that serves the body as HTML (`body_html`), or undefined when the
  * schema has a field of that name already (reported: renaming one of them is the fix).
  */
-function renderedBodyField(config: CollectionConfig, fields: readonly FieldDef[], configFile: string, issues: IssueList): string | undefined {
+function renderedBodyField(
+  config: CollectionConfig,
+  fields: readonly FieldDef[],
+  configFile: string,
+  issues: IssueList,
+): string | undefined {
   const name = `${config.body_field}_html`;
   if (!fields.some((f) => f.name === name)) return name;
-  issues.error(configFile, `render: html serves the body as HTML in the field '${name}', but the schema has a field '${name}' already: rename that field`, { line: config.renderLine, field: 'render' });
+  issues.error(
+    configFile,
+    `render: html serves the body as HTML in the field '${name}', but the schema has a field '${name}' already: rename that field`,
+    { line: config.renderLine, field: 'render' },
+  );
   return undefined;
 }
 

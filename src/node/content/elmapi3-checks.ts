@@ -12,16 +12,26 @@ export function checkElmapi3(project: ProjectRecord, folder: string, issues: Iss
   for (const c of project.collections) {
     const where = `${folder}/${c.slug}`;
     if (ROUTED.has(c.slug)) {
-      issues.error(where, `a collection of an elmapi3 project cannot be called '${c.slug}': ElmapiCMS answers /api/${c.slug} with its own route, so no client could read it; rename the folder (e.g. '${c.slug}-items')`);
+      issues.error(
+        where,
+        `a collection of an elmapi3 project cannot be called '${c.slug}': ElmapiCMS answers /api/${c.slug} with its own route, so no client could read it; rename the folder (e.g. '${c.slug}-items')`,
+      );
     } else if (c.slug === 'webhooks') {
-      issues.warn(where, "ElmapiCMS answers /api/webhooks with its own (admin) route, so the real API never serves this collection; the mock does: rename the folder to keep them alike");
+      issues.warn(
+        where,
+        'ElmapiCMS answers /api/webhooks with its own (admin) route, so the real API never serves this collection; the mock does: rename the folder to keep them alike',
+      );
     }
     if (c.singleton) {
       const seen = new Map<string, string>();
       for (const e of c.entries) {
         const first = seen.get(e.locale);
         if (first === undefined) seen.set(e.locale, e.file);
-        else issues.warn(e.file, `'${c.slug}' is a singleton: in locale '${e.locale}' ElmapiCMS answers one entry (${first} here); this one is only reachable by its uuid`);
+        else
+          issues.warn(
+            e.file,
+            `'${c.slug}' is a singleton: in locale '${e.locale}' ElmapiCMS answers one entry (${first} here); this one is only reachable by its uuid`,
+          );
       }
     }
   }
@@ -29,6 +39,10 @@ export function checkElmapi3(project: ProjectRecord, folder: string, issues: Iss
   for (const m of project.media) {
     const first = names.get(m.file_name);
     if (first === undefined) names.set(m.file_name, m.id);
-    else issues.warn(`${folder}/media/${m.id}`, `another asset has the file name '${m.file_name}' (media/${first}): /api/files/name/${m.file_name} answers that one only; rename one of them`);
+    else
+      issues.warn(
+        `${folder}/media/${m.id}`,
+        `another asset has the file name '${m.file_name}' (media/${first}): /api/files/name/${m.file_name} answers that one only; rename one of them`,
+      );
   }
 }

@@ -44,7 +44,6 @@ export function baseName(rel: string): string {
   return dot > 0 ? name.slice(0, dot) : name;
 }
 
-
 /**
  * `hello.fr.md` in a project without `fr`: the suffix is no locale of the project, so the entry is
  * in the default locale with the id `hello.fr` — said, since that is rarely what was meant.
@@ -67,7 +66,12 @@ function warnLocaleLikeSuffix(ctx: EntryContext, rel: string, fileId: string, lo
  * `fallback`: created_at/updated_at of an entry that sets none (the file's commit times under
  * `--timestamps git`, else its modification time).
  */
-export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntry, fallback: CommitTimes = { created: file.mtimeMs, updated: file.mtimeMs }): EntryRecord | undefined {
+export function buildEntry(
+  ctx: EntryContext,
+  file: FileInfo,
+  parsed: ParsedEntry,
+  fallback: CommitTimes = { created: file.mtimeMs, updated: file.mtimeMs },
+): EntryRecord | undefined {
   const { issues, collection, project } = ctx;
   const data = parsed.data;
   if (!data) return undefined;
@@ -83,12 +87,18 @@ export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntr
   }
   // elmapi3: entries are named by uuid; a file without one gets a uuid derived from where it lies.
   if (project.dialect === 'elmapi3') {
-    if (data.id === undefined || data.id === null) id = entryUuid(project.id, collection.slug, file.rel.slice(file.rel.lastIndexOf('/') + 1));
-    else if (!isUuid(id)) err('id', `in a project of dialect elmapi3 an entry's 'id:' must be ${UUID_HINT}; got '${id}' (or leave 'id:' out: a uuid is derived from the file name)`);
+    if (data.id === undefined || data.id === null)
+      id = entryUuid(project.id, collection.slug, file.rel.slice(file.rel.lastIndexOf('/') + 1));
+    else if (!isUuid(id))
+      err(
+        'id',
+        `in a project of dialect elmapi3 an entry's 'id:' must be ${UUID_HINT}; got '${id}' (or leave 'id:' out: a uuid is derived from the file name)`,
+      );
   }
   const idIssue = idProblem('entry id', id);
   if (idIssue) {
-    if (data.id === undefined) issues.error(file.rel, `${idIssue}; it comes from the file name: rename the file or set 'id:'`, { field: 'id' });
+    if (data.id === undefined)
+      issues.error(file.rel, `${idIssue}; it comes from the file name: rename the file or set 'id:'`, { field: 'id' });
     else err('id', idIssue);
   }
 
@@ -96,7 +106,11 @@ export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntr
   let locale = localeFromFileName(fileId, project.locales) ?? project.default_locale;
   if (data.locale !== undefined && data.locale !== null) {
     if (typeof data.locale === 'string' && project.locales.includes(data.locale)) locale = data.locale;
-    else err('locale', `unknown locale ${describe(data.locale)}: project '${project.id}' has locales ${listNames(project.locales, project.locales.length)} (add it to locales in project.yaml)`);
+    else
+      err(
+        'locale',
+        `unknown locale ${describe(data.locale)}: project '${project.id}' has locales ${listNames(project.locales, project.locales.length)} (add it to locales in project.yaml)`,
+      );
   } else if (data.id === undefined) {
     warnLocaleLikeSuffix(ctx, file.rel, fileId, locale);
   }
@@ -126,7 +140,10 @@ export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntr
   const hasBody = parsed.body !== undefined;
   // Leading blank lines and trailing whitespace are not content; CRLF becomes LF so a checkout on
   // Windows gives the same output.
-  const body = parsed.body?.replace(/\r\n?/g, '\n').replace(/^(?:[ \t]*\n)+/, '').trimEnd();
+  const body = parsed.body
+    ?.replace(/\r\n?/g, '\n')
+    .replace(/^(?:[ \t]*\n)+/, '')
+    .trimEnd();
   for (const [key, raw] of Object.entries(data)) {
     if (RESERVED_KEYS.includes(key)) continue;
     if (hasBody && key === collection.bodyField && body !== '') {
@@ -155,7 +172,10 @@ export function buildEntry(ctx: EntryContext, file: FileInfo, parsed: ParsedEntr
     const raw = hasBody && field.name === collection.bodyField ? body : inFile;
     if (field.required && isEmpty(value) && isEmpty(raw as FieldValue | undefined)) {
       const comment = parsed.comments?.get(field.name);
-      const message = value === undefined && inFile === undefined ? 'required field is missing' : `required field is empty${comment === undefined ? '' : `: ${commentedValueHint(field.name, comment)}`}`;
+      const message =
+        value === undefined && inFile === undefined
+          ? 'required field is missing'
+          : `required field is empty${comment === undefined ? '' : `: ${commentedValueHint(field.name, comment)}`}`;
       issues.error(file.rel, message, at(field.name));
     }
   }

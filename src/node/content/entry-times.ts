@@ -18,7 +18,10 @@ export class EntryTimes {
     if (source === 'mtime') return new EntryTimes(undefined);
     const git = await readGitTimes(root);
     if (!git && source === 'git') {
-      issues.error(root, '--timestamps git: the content folder is not inside a git work tree (or git could not be run); commit the content to a git repository, or use --timestamps mtime');
+      issues.error(
+        root,
+        '--timestamps git: the content folder is not inside a git work tree (or git could not be run); commit the content to a git repository, or use --timestamps mtime',
+      );
     }
     return new EntryTimes(git);
   }

@@ -6,7 +6,18 @@ import { parseMemo } from './parse-memo.js';
 import { isPlainObject } from './issues.js';
 import { FileProblem } from './file-problem.js';
 import { readContentText } from './read.js';
-import { entryFormat, fromPortable, lineInPaths, parseEntry, parseYaml, toPortable, type ParsedEntry, type ParsedYaml, type ParseProblem, type PortableEntry } from './parse.js';
+import {
+  entryFormat,
+  fromPortable,
+  lineInPaths,
+  parseEntry,
+  parseYaml,
+  toPortable,
+  type ParsedEntry,
+  type ParsedYaml,
+  type ParseProblem,
+  type PortableEntry,
+} from './parse.js';
 
 export interface ParseJob {
   readonly abs: string;
@@ -62,7 +73,8 @@ export function readYamlOnce(job: Pick<ParseJob, 'abs' | 'rel' | 'target'>, cach
   return parseMemo().get('settings', readContentText(job), (text) => {
     const parse = () => {
       const parsed = parseYaml(text);
-      return (fromOutcome({ yaml: { value: parsed.value, problems: parsed.problems, paths: parsed.paths() } }) as { yaml: ParsedYaml }).yaml;
+      return (fromOutcome({ yaml: { value: parsed.value, problems: parsed.problems, paths: parsed.paths() } }) as { yaml: ParsedYaml })
+        .yaml;
     };
     return cache ? cache.settings(text, parse, SETTINGS_CODEC) : parse();
   });

@@ -71,7 +71,8 @@ function listUnder(base: string, rel: string): FileInfo[] {
     } catch (err) {
       // Gone meanwhile: nothing to list. A folder that cannot be listed (EACCES) is reported by name.
       const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT') found.push({ rel: folder === '' ? './' : `${folder}/`, abs, mtimeMs: 0, size: 0, unreadable: code ?? (err as Error).message });
+      if (code !== 'ENOENT')
+        found.push({ rel: folder === '' ? './' : `${folder}/`, abs, mtimeMs: 0, size: 0, unreadable: code ?? (err as Error).message });
       continue;
     }
     for (const d of names) {
@@ -127,7 +128,11 @@ function isListed(rel: string): boolean {
  * file watcher reports them): each path is stat'ed again; a missing one is removed with everything under it; a
  * folder is listed again. Much cheaper than listing a large tree from scratch.
  */
-export async function updateListing(root: string, previous: ReadonlyMap<string, FileInfo>, paths: readonly string[]): Promise<Map<string, FileInfo>> {
+export async function updateListing(
+  root: string,
+  previous: ReadonlyMap<string, FileInfo>,
+  paths: readonly string[],
+): Promise<Map<string, FileInfo>> {
   const base = resolve(root);
   const next = new Map(previous);
   const removeUnder = (rel: string) => {
@@ -183,7 +188,15 @@ function isEntryFile(target: string): boolean {
 
 /** Sorts the listing into projects; files that mean nothing are reported as warnings. */
 export function layoutTree(files: readonly FileInfo[], issues: IssueList): ProjectLayout[] {
-  const folders = new Map<string, { projectFile?: FileInfo; collections: Map<string, { config?: FileInfo; entries: FileInfo[] }>; media: FileInfo[]; mediaMeta?: FileInfo }>();
+  const folders = new Map<
+    string,
+    {
+      projectFile?: FileInfo;
+      collections: Map<string, { config?: FileInfo; entries: FileInfo[] }>;
+      media: FileInfo[];
+      mediaMeta?: FileInfo;
+    }
+  >();
   const folderOf = (name: string) => {
     let f = folders.get(name);
     if (!f) folders.set(name, (f = { collections: new Map(), media: [] }));
@@ -191,7 +204,10 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
   };
   for (const file of files) {
     if (file.unreadable) {
-      issues.error(file.rel, `cannot list this folder (${file.unreadable}): give the user running cqa permission to read it, or start its name with _ to leave it out`);
+      issues.error(
+        file.rel,
+        `cannot list this folder (${file.unreadable}): give the user running cqa permission to read it, or start its name with _ to leave it out`,
+      );
       continue;
     }
     if (file.badName) {
@@ -214,7 +230,10 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
       // Other files in the content root (a README) are ignored, but a project.yaml means the path
       // given was a project folder rather than the content folder.
       else if (name === 'project.yaml') {
-        issues.error(file.rel, 'this is a project folder, but a content folder is expected: give the folder that holds the project folders (e.g. content, not content/demo)');
+        issues.error(
+          file.rel,
+          'this is a project folder, but a content folder is expected: give the folder that holds the project folders (e.g. content, not content/demo)',
+        );
       }
       continue;
     }
@@ -230,7 +249,10 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
       if (parts.length === 3 && name === '_media.yaml') project.mediaMeta = file;
       else if (isHidden(name)) continue;
       else if (file.target !== undefined && !isMediaOf(parts[0] as string, file.target)) {
-        issues.error(file.rel, `not published: a symbolic link in media/ may lead only to another media file of this project (under ${parts[0]}/media/, not named _… or .…)`);
+        issues.error(
+          file.rel,
+          `not published: a symbolic link in media/ may lead only to another media file of this project (under ${parts[0]}/media/, not named _… or .…)`,
+        );
       } else {
         const problem = mediaNameProblem(parts.slice(2).join('/'));
         if (problem) issues.error(file.rel, `not published: ${problem}`);
@@ -245,14 +267,20 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
     if (parts.length === 3 && name === '_collection.yaml') col.config = file;
     else if (isHidden(name)) continue;
     else if (file.target !== undefined && !isEntryFile(file.target)) {
-      issues.error(file.rel, 'not read: a symbolic link to an entry may lead only to another entry file (in a collection folder, not named _… or .…)');
+      issues.error(
+        file.rel,
+        'not read: a symbolic link to an entry may lead only to another entry file (in a collection folder, not named _… or .…)',
+      );
     } else if (entryFormat(name)) col.entries.push(file);
     else issues.warn(file.rel, 'ignored: not an entry file (entries are .md, .markdown, .yaml, .yml or .json)');
   }
   const projects: ProjectLayout[] = [];
   for (const [folder, f] of folders) {
     if (!f.projectFile) {
-      issues.error(`${folder}/`, `not a project: every folder of the content root needs a project.yaml (add ${folder}/project.yaml, or start the folder name with _ to ignore it)`);
+      issues.error(
+        `${folder}/`,
+        `not a project: every folder of the content root needs a project.yaml (add ${folder}/project.yaml, or start the folder name with _ to ignore it)`,
+      );
       continue;
     }
     projects.push({

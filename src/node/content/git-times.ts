@@ -32,22 +32,26 @@ const COMMIT = '\x01';
 export async function readGitTimes(root: string): Promise<GitTimes | undefined> {
   const times = new Map<string, { created: number; updated: number }>();
   let at: number | undefined;
-  const logged = await gitLines(root, ['log', '-z', `--format=${COMMIT}%ct`, '--name-only', '--no-renames', '--relative', '--', '.'], (token) => {
-    // A commit is `\x01<seconds>`; the first file after it starts with the newline git puts there.
-    if (token.startsWith(COMMIT)) {
-      at = Number(token.slice(1)) * 1000;
-      return;
-    }
-    const rel = token.startsWith('\n') ? token.slice(1) : token;
-    if (rel === '' || at === undefined) return;
-    const seen = times.get(rel);
-    if (!seen) times.set(rel, { created: at, updated: at });
-    else {
-      // Commit dates need not follow the log's order (rebases, clock skew): keep the extremes.
-      if (at < seen.created) seen.created = at;
-      if (at > seen.updated) seen.updated = at;
-    }
-  });
+  const logged = await gitLines(
+    root,
+    ['log', '-z', `--format=${COMMIT}%ct`, '--name-only', '--no-renames', '--relative', '--', '.'],
+    (token) => {
+      // A commit is `\x01<seconds>`; the first file after it starts with the newline git puts there.
+      if (token.startsWith(COMMIT)) {
+        at = Number(token.slice(1)) * 1000;
+        return;
+      }
+      const rel = token.startsWith('\n') ? token.slice(1) : token;
+      if (rel === '' || at === undefined) return;
+      const seen = times.get(rel);
+      if (!seen) times.set(rel, { created: at, updated: at });
+      else {
+        // Commit dates need not follow the log's order (rebases, clock skew): keep the extremes.
+        if (at < seen.created) seen.created = at;
+        if (at > seen.updated) seen.updated = at;
+      }
+    },
+  );
   if (!logged) return undefined;
   const changed = new Set<string>();
   // An empty repository has no HEAD: then nothing is committed and there is nothing to compare.

@@ -34,9 +34,7 @@ function issue(file: string, message: string, at: IssueAt): ContentIssue {
 
 /** Orders issues by file (code point), then line, so output is stable however files were read. */
 export function sortIssues(issues: readonly ContentIssue[]): ContentIssue[] {
-  return [...issues].sort(
-    (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || (a.line ?? 0) - (b.line ?? 0),
-  );
+  return [...issues].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || (a.line ?? 0) - (b.line ?? 0));
 }
 
 /**

@@ -75,8 +75,10 @@ function scanJson(text: string, wantLines: boolean): { problems: ParseProblem[];
         const raw = text.slice(i + 1, end);
         const key = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
         const first = frame.keys.get(key);
-        if (first !== undefined) problems.push({ line, message: `duplicate key ${describe(key)} (first on line ${first}): keys must be unique` });
-        else if (frame.keys.set(key, line).size > LIMITS.keysPerMapping) return { problems: [{ line: frame.line, message: TOO_MANY_KEYS }], lines };
+        if (first !== undefined)
+          problems.push({ line, message: `duplicate key ${describe(key)} (first on line ${first}): keys must be unique` });
+        else if (frame.keys.set(key, line).size > LIMITS.keysPerMapping)
+          return { problems: [{ line: frame.line, message: TOO_MANY_KEYS }], lines };
         if (frames.length === 1) {
           topKey = key;
           if (wantLines && first === undefined) lines.set(key, line);

@@ -24,7 +24,6 @@ export function groupDigits(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-export const TOO_MANY_KEYS =
-  `too many keys in one mapping (more than ${groupDigits(LIMITS.keysPerMapping)}, the limit per mapping): split the file up`;
+export const TOO_MANY_KEYS = `too many keys in one mapping (more than ${groupDigits(LIMITS.keysPerMapping)}, the limit per mapping): split the file up`;
 
 export const TOO_DEEP = `nested more than ${LIMITS.depth} levels deep (the limit): flatten the data`;

@@ -100,7 +100,10 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
     const layouts = layoutTree(files, issues);
     // git is read on every full load; a reload after edits (`changes`) keeps what it read and
     // takes the edited files as uncommitted, as they are until someone commits them.
-    const times = changes && lastTimes ? lastTimes.edited(changes.map((p) => relative(root, resolve(root, p)).split(sep).join('/'))) : await EntryTimes.open(root, options.timestamps, issues);
+    const times =
+      changes && lastTimes
+        ? lastTimes.edited(changes.map((p) => relative(root, resolve(root, p)).split(sep).join('/')))
+        : await EntryTimes.open(root, options.timestamps, issues);
     lastTimes = times;
     const jobs = options.parser ? staleFiles(layouts, cache) : [];
     const prepared = options.parser && jobs.length > 0 ? await options.parser.parse(jobs) : undefined;
@@ -262,7 +265,14 @@ async function loadProject(
   const mediaIds = new Set(layout.media.map((f) => f.rel.slice(mediaPrefix.length)));
   const numbered = config.dialect === 'elmapi';
   const v3 = config.dialect === 'elmapi3';
-  const meta = readMediaMeta(layout.mediaMeta && readYamlFile(layout.mediaMeta, ctx), mediaIds, layout.mediaMeta?.rel ?? '', issues, numbered, v3);
+  const meta = readMediaMeta(
+    layout.mediaMeta && readYamlFile(layout.mediaMeta, ctx),
+    mediaIds,
+    layout.mediaMeta?.rel ?? '',
+    issues,
+    numbered,
+    v3,
+  );
   const media: MediaRecord[] = layout.media
     .map((f, i) => {
       const id = f.rel.slice(mediaPrefix.length);
@@ -279,7 +289,12 @@ async function loadProject(
     const colConfig = readCollectionConfig(configFile, col.folder, col.config?.rel ?? '', issues);
     const parsed = col.entries.map((f) => readEntryFile(f, ctx));
     const built = buildCollection(
-      { projectFolder: layout.folder, layout: col, config: colConfig, entries: col.entries.map((file, i) => ({ file, parsed: parsed[i] as ParsedEntry })) },
+      {
+        projectFolder: layout.folder,
+        layout: col,
+        config: colConfig,
+        entries: col.entries.map((file, i) => ({ file, parsed: parsed[i] as ParsedEntry })),
+      },
       config,
       { drafts: options.drafts, render: options.render, issues, memo: options.memo, timesOf: options.timesOf },
     );

@@ -118,7 +118,12 @@ export function readMediaMeta(
       if (isUuid(value.uuid)) uuid = value.uuid;
       else err(['uuid'], `uuid: expected ${UUID_HINT}, got ${describe(value.uuid)}`);
     }
-    meta.set(id, { caption: text('caption'), alt: text('alt'), ...(number !== undefined ? { number } : {}), ...(uuid !== undefined ? { uuid } : {}) });
+    meta.set(id, {
+      caption: text('caption'),
+      alt: text('alt'),
+      ...(number !== undefined ? { number } : {}),
+      ...(uuid !== undefined ? { uuid } : {}),
+    });
   }
   return meta;
 }
@@ -150,7 +155,9 @@ export function checkMediaNumbers(media: readonly MediaRecord[], file: string, i
     const n = mediaNumber(m);
     const other = seen.get(n);
     if (other !== undefined) {
-      issues.error(file, `media '${m.id}' and '${other}' have the same id ${n}; give one of them another 'id:' in media/_media.yaml`, { field: m.id });
+      issues.error(file, `media '${m.id}' and '${other}' have the same id ${n}; give one of them another 'id:' in media/_media.yaml`, {
+        field: m.id,
+      });
     } else seen.set(n, m.id);
   }
 }

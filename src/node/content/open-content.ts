@@ -21,7 +21,8 @@ export interface OpenedContent {
   readonly stats: Stats;
 }
 
-export const MOVED = 'changed while it was read (it is now a symbolic link, or in a folder that was replaced): not read; save it again as a regular file inside the content folder';
+export const MOVED =
+  'changed while it was read (it is now a symbolic link, or in a folder that was replaced): not read; save it again as a regular file inside the content folder';
 
 // O_NONBLOCK: opening a FIFO waits for a writer otherwise (it is refused below as not a file).
 const BASE_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);

@@ -32,7 +32,11 @@ const FORMAT = 2;
 function version(): string {
   const require = createRequire(import.meta.url);
   const own = (require('../../../package.json') as { version: string }).version;
-  return [`cqa@${own}`, ...['yaml', 'marked', 'image-size'].map((name) => `${name}@${packageVersion(require, name)}`), `format ${FORMAT}`].join(' ');
+  return [
+    `cqa@${own}`,
+    ...['yaml', 'marked', 'image-size'].map((name) => `${name}@${packageVersion(require, name)}`),
+    `format ${FORMAT}`,
+  ].join(' ');
 }
 
 /** From the package's own package.json, found beside its entry point (not every package exports it). */

@@ -58,7 +58,9 @@ export function parseYamlFully(text: string, firstLine = 1): { parsed: ParsedYam
     return [line - 1, col - 1];
   };
   const tooDeepError = doc.errors.find((e) => e.message.startsWith('Maximum call stack size exceeded'));
-  let problems: ParseProblem[] = tooDeepError ? [{ line: lineAt(tooDeepError.pos[0]), message: TOO_DEEP }] : yamlMistakes(text, doc.errors, rowCol, firstLine);
+  let problems: ParseProblem[] = tooDeepError
+    ? [{ line: lineAt(tooDeepError.pos[0]), message: TOO_DEEP }]
+    : yamlMistakes(text, doc.errors, rowCol, firstLine);
   const colours = problems.length > 0 ? flowColourProblems(text, lineAt) : [];
   // The parser's errors from such a colour on are what the comment broke: the hint says it better.
   if (colours.length > 0) problems = [...problems.filter((p) => (p.line ?? 0) < (colours[0]?.line ?? 0)), ...colours];
@@ -84,7 +86,8 @@ export function parseYamlFully(text: string, firstLine = 1): { parsed: ParsedYam
 
 /** What the fast path read, as parseYamlDocument() gives it. */
 function simpleDocument({ value, paths, top }: SimpleYaml, firstLine: number): { parsed: ParsedYaml; topLines: () => Map<string, number> } {
-  const shift = (lines: Map<string, number>) => (firstLine === 1 ? lines : new Map([...lines].map(([k, line]) => [k, line + firstLine - 1])));
+  const shift = (lines: Map<string, number>) =>
+    firstLine === 1 ? lines : new Map([...lines].map(([k, line]) => [k, line + firstLine - 1]));
   const lines = shift(paths);
   return { parsed: { value, problems: [], paths: () => lines, lineOf: (path) => lineInPaths(lines, path) }, topLines: () => shift(top) };
 }
@@ -209,7 +212,9 @@ export function parseEntry(format: EntryFormat, source: string, eagerLines = fal
   if (format === 'markdown') return parseMarkdown(text, eagerLines);
   if (format === 'json') {
     const { value, problems } = parseJson(text);
-    return problems.length > 0 ? broken(problems) : asEntry(value, 1, { source: text, json: true, lines: eagerLines ? jsonTopLines(text) : undefined });
+    return problems.length > 0
+      ? broken(problems)
+      : asEntry(value, 1, { source: text, json: true, lines: eagerLines ? jsonTopLines(text) : undefined });
   }
   if (text.trim() === '') return asEntry({}, 1, { source: text, lines: undefined });
   const { parsed, topLines: lines } = parseYamlDocument(text, 1);
@@ -286,7 +291,8 @@ function parseMarkdown(text: string, eagerLines: boolean): ParsedEntry {
   let frontText = '';
   if (matter && !matter.empty) {
     const language = frontMatterLanguage(matter.language);
-    if ('unsupported' in language) return broken([{ line: 1, message: `front matter language '${language.unsupported}' is not supported; use YAML` }]);
+    if ('unsupported' in language)
+      return broken([{ line: 1, message: `front matter language '${language.unsupported}' is not supported; use YAML` }]);
     // The front matter is the text right after the opening '---' (the rest of line 1 included),
     // so line N of it is line N of the file. With CRLF line ends the last line keeps its '\r'.
     frontText = matter.matter.replace(/\r$/, '');

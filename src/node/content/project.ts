@@ -27,7 +27,8 @@ export function readProject(parsed: ParsedYaml, folder: string, file: string, is
   let raw: Record<string, unknown> = {};
   if (parsed.problems.length === 0) {
     if (isPlainObject(parsed.value)) raw = parsed.value;
-    else if (parsed.value !== null && parsed.value !== undefined) err([], `expected a mapping (id, name, locales, tokens, …), got ${describe(parsed.value)}`);
+    else if (parsed.value !== null && parsed.value !== undefined)
+      err([], `expected a mapping (id, name, locales, tokens, …), got ${describe(parsed.value)}`);
   }
   for (const key of Object.keys(raw)) {
     if (!KEYS.includes(key)) err([key], `unknown key '${key}'; project.yaml keys are ${KEYS.join(', ')}`, key);
@@ -42,7 +43,12 @@ export function readProject(parsed: ParsedYaml, folder: string, file: string, is
 
   const id = text('id', folder);
   const idIssue = idProblem('project id', id);
-  if (idIssue) err(raw.id === undefined ? [] : ['id'], raw.id === undefined ? `${idIssue} (it comes from the folder name; set 'id:' or rename the folder)` : idIssue, 'id');
+  if (idIssue)
+    err(
+      raw.id === undefined ? [] : ['id'],
+      raw.id === undefined ? `${idIssue} (it comes from the folder name; set 'id:' or rename the folder)` : idIssue,
+      'id',
+    );
 
   const defaultLocale = text('default_locale', 'en');
   if (!isLocaleTag(defaultLocale)) err(['default_locale'], `'${defaultLocale}' is not a locale tag like en or pt-BR`, 'default_locale');
@@ -51,7 +57,8 @@ export function readProject(parsed: ParsedYaml, folder: string, file: string, is
     const list = Array.isArray(raw.locales) ? raw.locales : [raw.locales];
     locales = [];
     list.forEach((l, i) => {
-      if (typeof l !== 'string' || !isLocaleTag(l)) err(['locales', i], `expected a locale tag like en or pt-BR, got ${describe(l)}`, 'locales');
+      if (typeof l !== 'string' || !isLocaleTag(l))
+        err(['locales', i], `expected a locale tag like en or pt-BR, got ${describe(l)}`, 'locales');
       else if (locales.includes(l)) err(['locales', i], `locale '${l}' is listed twice`, 'locales');
       else locales.push(l);
     });
@@ -69,7 +76,12 @@ export function readProject(parsed: ParsedYaml, folder: string, file: string, is
   let dialect: DialectName = 'cqa';
   if (raw.dialect !== undefined && raw.dialect !== null) {
     if (typeof raw.dialect === 'string' && (DIALECTS as readonly string[]).includes(raw.dialect)) dialect = raw.dialect as DialectName;
-    else err(['dialect'], `unknown dialect ${describe(raw.dialect)}; use one of ${DIALECTS.join(', ')} (cqa: this API's own shapes, elmapi: the original ElmapiCMS API's, elmapi3: today's ElmapiCMS v3/4 API)`, 'dialect');
+    else
+      err(
+        ['dialect'],
+        `unknown dialect ${describe(raw.dialect)}; use one of ${DIALECTS.join(', ')} (cqa: this API's own shapes, elmapi: the original ElmapiCMS API's, elmapi3: today's ElmapiCMS v3/4 API)`,
+        'dialect',
+      );
   }
   // The v3 API names a project by its uuid in the `project-id` header.
   if (dialect === 'elmapi3' && !isUuid(id)) {
@@ -78,7 +90,8 @@ export function readProject(parsed: ParsedYaml, folder: string, file: string, is
   let strict = false;
   if (raw.strict !== undefined && raw.strict !== null) {
     if (typeof raw.strict !== 'boolean') err(['strict'], `expected true or false, got ${describe(raw.strict)}`, 'strict');
-    else if (dialect !== 'elmapi3') err(['strict'], `'strict' applies to dialect elmapi3 only (it turns the real API's silent quirks into 422s)`, 'strict');
+    else if (dialect !== 'elmapi3')
+      err(['strict'], `'strict' applies to dialect elmapi3 only (it turns the real API's silent quirks into 422s)`, 'strict');
     else strict = raw.strict;
   }
 
@@ -135,10 +148,14 @@ function readTokens(value: unknown, parsed: ParsedYaml, file: string, issues: Is
     } else if (t.token !== undefined) {
       if (typeof t.token === 'string' && t.token !== '') {
         sha256 = sha256Hex(t.token);
-        issues.warn(file, `${label} is written in plaintext; fine for fixtures, but for real use replace 'token:' with 'sha256: ${sha256}'`, {
-          line: parsed.lineOf(['tokens', i, 'token']),
-          field: 'tokens',
-        });
+        issues.warn(
+          file,
+          `${label} is written in plaintext; fine for fixtures, but for real use replace 'token:' with 'sha256: ${sha256}'`,
+          {
+            line: parsed.lineOf(['tokens', i, 'token']),
+            field: 'tokens',
+          },
+        );
       } else err([i, 'token'], `${label}: token must be non-empty text, got ${describe(t.token)}`);
     } else {
       err([i], `${label}: needs 'sha256' (or a plaintext 'token' for fixtures)`);

@@ -24,7 +24,9 @@ export function readContentText(file: ListedFile): string {
 }
 
 function tooLarge(size: number): FileProblem {
-  return new FileProblem(`the file is ${formatBytes(size)}, more than the limit of ${formatBytes(LIMITS.fileBytes)} for a content file: split it up`);
+  return new FileProblem(
+    `the file is ${formatBytes(size)}, more than the limit of ${formatBytes(LIMITS.fileBytes)} for a content file: split it up`,
+  );
 }
 
 /** Decodes UTF-8 strictly; the byte order mark, if any, is dropped. */

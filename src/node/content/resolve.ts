@@ -22,7 +22,9 @@ export function resolveReferences(collections: readonly BuiltCollection[], media
   }
 
   for (const c of collections) {
-    const refFields = c.record.fields.filter((f) => f.type === 'media' || (f.type === 'relation' && f.collection !== undefined && bySlug.has(f.collection)));
+    const refFields = c.record.fields.filter(
+      (f) => f.type === 'media' || (f.type === 'relation' && f.collection !== undefined && bySlug.has(f.collection)),
+    );
     if (refFields.length === 0) continue;
     for (const entry of c.record.entries) {
       const parsed = c.parsed.get(entry);
@@ -34,7 +36,8 @@ export function resolveReferences(collections: readonly BuiltCollection[], media
           const ref = String(id);
           const at = () => ({ line: parsed && entryLine(parsed, field.name, Array.isArray(value) ? index : undefined), field: field.name });
           if (field.type === 'media') {
-            if (!mediaIds.has(ref)) issues.error(entry.file, `no media file '${ref}' under media/ (media ids are paths under the project's media/ folder)`, at());
+            if (!mediaIds.has(ref))
+              issues.error(entry.file, `no media file '${ref}' under media/ (media ids are paths under the project's media/ folder)`, at());
           } else {
             const target = bySlug.get(field.collection as string) as BuiltCollection;
             if (!target.knownIds.has(ref)) issues.error(entry.file, `no entry '${ref}' in collection '${field.collection}'`, at());

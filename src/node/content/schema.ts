@@ -30,12 +30,7 @@ export interface CollectionConfig {
 const KEYS = ['name', 'body_field', 'sort', 'fields', 'render', 'translations', 'singleton'];
 const OPTIONS = ['type', 'required', 'multiple', 'hidden', 'values', 'collection', 'fields', 'repeatable', 'range'];
 
-export function readCollectionConfig(
-  parsed: ParsedYaml | undefined,
-  folder: string,
-  file: string,
-  issues: IssueList,
-): CollectionConfig {
+export function readCollectionConfig(parsed: ParsedYaml | undefined, folder: string, file: string, issues: IssueList): CollectionConfig {
   const fieldLines = new Map<string, number>();
   if (!parsed) return { name: folder, body_field: 'body', fields: undefined, sort: undefined, sortLine: undefined, fieldLines };
   const err = (path: (string | number)[], message: string, field?: string) =>
@@ -86,19 +81,39 @@ export function readCollectionConfig(
   let render: 'html' | undefined;
   if (raw.render === 'html') render = 'html';
   else if (raw.render !== undefined && raw.render !== null) {
-    err(['render'], `render must be html (the Markdown body also served as HTML, in '${bodyField}_html'), got ${describe(raw.render)}`, 'render');
+    err(
+      ['render'],
+      `render must be html (the Markdown body also served as HTML, in '${bodyField}_html'), got ${describe(raw.render)}`,
+      'render',
+    );
   }
 
   if (raw.translations !== undefined && raw.translations !== null && typeof raw.translations !== 'boolean') {
-    err(['translations'], `translations must be true or false (true: each entry names its locale variants, hello.de for hello), got ${describe(raw.translations)}`, 'translations');
+    err(
+      ['translations'],
+      `translations must be true or false (true: each entry names its locale variants, hello.de for hello), got ${describe(raw.translations)}`,
+      'translations',
+    );
   }
-  const translations = raw.translations === true ? ({ translations: true, translationsLine: parsed.lineOf(['translations']) } as const) : {};
+  const translations =
+    raw.translations === true ? ({ translations: true, translationsLine: parsed.lineOf(['translations']) } as const) : {};
 
   let singleton = false;
   if (typeof raw.singleton === 'boolean') singleton = raw.singleton;
-  else if (raw.singleton !== undefined && raw.singleton !== null) err(['singleton'], `expected true or false, got ${describe(raw.singleton)}`, 'singleton');
+  else if (raw.singleton !== undefined && raw.singleton !== null)
+    err(['singleton'], `expected true or false, got ${describe(raw.singleton)}`, 'singleton');
 
-  return { name, body_field: bodyField, fields, sort, sortLine: parsed.lineOf(['sort']), fieldLines, ...(render ? { render, renderLine: parsed.lineOf(['render']) } : {}), ...translations, ...(singleton ? { singleton } : {}) };
+  return {
+    name,
+    body_field: bodyField,
+    fields,
+    sort,
+    sortLine: parsed.lineOf(['sort']),
+    fieldLines,
+    ...(render ? { render, renderLine: parsed.lineOf(['render']) } : {}),
+    ...translations,
+    ...(singleton ? { singleton } : {}),
+  };
 }
 
 type Report = (path: (string | number)[], message: string) => void;
@@ -159,7 +174,10 @@ export function readFieldDef(name: string, def: unknown, report: Report): FieldD
   if (type === 'enumeration') {
     const values = spec.values;
     if (!Array.isArray(values) || values.length === 0) {
-      report(typeof def === 'string' ? [] : ['values'], `an enumeration needs 'values': a list of the allowed values, like { type: enumeration, values: [news, tech] }`);
+      report(
+        typeof def === 'string' ? [] : ['values'],
+        `an enumeration needs 'values': a list of the allowed values, like { type: enumeration, values: [news, tech] }`,
+      );
       ok = false;
     } else {
       const list: string[] = [];
@@ -176,7 +194,10 @@ export function readFieldDef(name: string, def: unknown, report: Report): FieldD
   }
   if (type === 'relation') {
     if (typeof spec.collection !== 'string' || spec.collection === '') {
-      report(typeof def === 'string' ? [] : ['collection'], `a relation needs 'collection': the slug of the target collection, like { type: relation, collection: authors }`);
+      report(
+        typeof def === 'string' ? [] : ['collection'],
+        `a relation needs 'collection': the slug of the target collection, like { type: relation, collection: authors }`,
+      );
       ok = false;
     } else {
       field.collection = spec.collection;
@@ -189,7 +210,11 @@ export function readFieldDef(name: string, def: unknown, report: Report): FieldD
 }
 
 /** `fields:`/`repeatable:` of a group, `range:` of a date; false when something was reported. */
-function readGroupAndRange(field: { -readonly [K in keyof FieldDef]: FieldDef[K] }, spec: Record<string, unknown>, report: Report): boolean {
+function readGroupAndRange(
+  field: { -readonly [K in keyof FieldDef]: FieldDef[K] },
+  spec: Record<string, unknown>,
+  report: Report,
+): boolean {
   let ok = true;
   const only = (key: string, types: string) => {
     report([key], `'${key}' only applies to type ${types} (this field is ${field.type})`);
@@ -197,7 +222,10 @@ function readGroupAndRange(field: { -readonly [K in keyof FieldDef]: FieldDef[K]
   };
   if (field.type === 'group') {
     if (!isPlainObject(spec.fields) || Object.keys(spec.fields).length === 0) {
-      report(spec.fields === undefined ? [] : ['fields'], `a group needs 'fields': a mapping of its child fields, like { type: group, fields: { label: text, url: text } }`);
+      report(
+        spec.fields === undefined ? [] : ['fields'],
+        `a group needs 'fields': a mapping of its child fields, like { type: group, fields: { label: text, url: text } }`,
+      );
       return false;
     }
     const children: FieldDef[] = [];
@@ -229,11 +257,7 @@ function readGroupAndRange(field: { -readonly [K in keyof FieldDef]: FieldDef[K]
 }
 
 /** Parses `field[:asc|:desc]` keys separated by commas and checks that each field exists. */
-export function readSort(
-  text: string | undefined,
-  fields: readonly FieldDef[],
-  report: (message: string) => void,
-): SortKey[] {
+export function readSort(text: string | undefined, fields: readonly FieldDef[], report: (message: string) => void): SortKey[] {
   if (text === undefined || text.trim() === '') return [{ field: 'id', desc: false }];
   const keys: SortKey[] = [];
   for (const part of text.split(',')) {
@@ -287,7 +311,13 @@ function inferField(name: string, values: readonly unknown[]): FieldDef {
   const present = values.filter((v) => v !== null && v !== undefined);
   const multiple = present.some(Array.isArray);
   const scalars = multiple ? present.flatMap((v) => (Array.isArray(v) ? v : [v])) : present;
-  const field = (type: FieldType, isMultiple = multiple): FieldDef => ({ name, type, required: false, multiple: isMultiple, hidden: false });
+  const field = (type: FieldType, isMultiple = multiple): FieldDef => ({
+    name,
+    type,
+    required: false,
+    multiple: isMultiple,
+    hidden: false,
+  });
   if (scalars.some((v) => v === null || typeof v === 'object')) return field('json', false);
   if (scalars.length === 0) return field('text');
   if (scalars.every((v) => typeof v === 'number' && Number.isFinite(v))) return field('number');

@@ -31,7 +31,8 @@ const INDICATOR_FIRST = /^[-?:,[\]{}#&*!|>'"%@`]/;
 const INT = /^-?(?:0|[1-9][0-9]{0,14})$/;
 const FLOAT = /^-?(?:0|[1-9][0-9]{0,14})\.[0-9]{1,15}$/;
 // Every other number of YAML 1.2's core schema (the `yaml` package's tests): left to it.
-const OTHER_NUMBER = /^(?:0o[0-7]+|[-+]?[0-9]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+|[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*))$/;
+const OTHER_NUMBER =
+  /^(?:0o[0-7]+|[-+]?[0-9]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+|[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*))$/;
 const NULL = /^(?:~|[Nn]ull|NULL)$/;
 const BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
 // After a quoted scalar or a flow collection: nothing, or a comment.
@@ -189,7 +190,11 @@ class Reader {
   /** `[a, b]` or `{ a: 1, b: [x, y] }`, on one line. */
   private flow(text: string, lineNo: number, path: string, topKey: string | undefined): unknown {
     if ((text.match(/[[{]/g)?.length ?? 0) > MAX_FLOW_DEPTH) decline();
-    const { value, end } = new FlowReader(text, lineNo, this.paths).collection(0, path, topKey === undefined ? undefined : [topKey, this.top]);
+    const { value, end } = new FlowReader(text, lineNo, this.paths).collection(
+      0,
+      path,
+      topKey === undefined ? undefined : [topKey, this.top],
+    );
     if (!REST.test(text.slice(end))) decline();
     return value;
   }

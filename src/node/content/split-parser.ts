@@ -32,7 +32,11 @@ export function splitParser(): SplitParser {
 }
 
 /** loadContent() with a split parser, its progress passed on at most every 50 ms (progress.ts). */
-export async function loadSplit(root: string, how: Pick<LoadOptions, 'drafts' | 'timestamps'>, progress: (done: number, total: number) => void): Promise<LoadResult> {
+export async function loadSplit(
+  root: string,
+  how: Pick<LoadOptions, 'drafts' | 'timestamps'>,
+  progress: (done: number, total: number) => void,
+): Promise<LoadResult> {
   const { parser, close } = splitParser();
   const due = progressGate();
   try {

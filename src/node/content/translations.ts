@@ -34,7 +34,9 @@ export function linkTranslations(entries: readonly EntryRecord[], locales: reado
     for (const s of [...siblings].sort((a, b) => order(a.locale) - order(b.locale) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
       if (!Object.hasOwn(map, s.locale)) map[s.locale] = s.id;
     }
-    const values = Object.assign(Object.create(null) as Record<string, EntryRecord['values'][string]>, e.values, { [TRANSLATIONS_FIELD]: Object.keys(map).length > 0 ? map : null });
+    const values = Object.assign(Object.create(null) as Record<string, EntryRecord['values'][string]>, e.values, {
+      [TRANSLATIONS_FIELD]: Object.keys(map).length > 0 ? map : null,
+    });
     return { ...e, values };
   });
 }

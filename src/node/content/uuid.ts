@@ -30,4 +30,5 @@ export function mediaUuid(projectUuid: string, mediaId: string): string {
   return uuidV5(projectUuid, `media:${mediaId}`);
 }
 
-export const UUID_HINT = 'a uuid: 36 characters, lower-case hex, hyphenated like 550e8400-e29b-41d4-a716-446655440000 (make one with `node -e "console.log(crypto.randomUUID())"`)';
+export const UUID_HINT =
+  'a uuid: 36 characters, lower-case hex, hyphenated like 550e8400-e29b-41d4-a716-446655440000 (make one with `node -e "console.log(crypto.randomUUID())"`)';

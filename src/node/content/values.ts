@@ -43,7 +43,10 @@ export function coerceField(field: FieldDef, raw: unknown, render: RenderMarkdow
     return { value: values, problems };
   }
   if (Array.isArray(raw)) {
-    return { value: undefined, problems: [{ message: `expected ${expected(field)}, got a list (declare the field with 'multiple: true' to allow several values)` }] };
+    return {
+      value: undefined,
+      problems: [{ message: `expected ${expected(field)}, got a list (declare the field with 'multiple: true' to allow several values)` }],
+    };
   }
   const r = coerceScalar(field, raw, render);
   return typeof r === 'string' ? { value: undefined, problems: [{ message: r }] } : { value: r.value, problems: [] };
@@ -85,7 +88,10 @@ export function expected(field: FieldDef): string {
     case 'password':
       return 'text (never served)';
     case 'group':
-      return `a mapping of ${listNames((field.fields ?? []).map((f) => f.name), 8)}${field.repeatable ? ' (or a list of them)' : ''}`;
+      return `a mapping of ${listNames(
+        (field.fields ?? []).map((f) => f.name),
+        8,
+      )}${field.repeatable ? ' (or a list of them)' : ''}`;
   }
 }
 
@@ -103,7 +109,10 @@ function coerceGroup(field: FieldDef, raw: unknown, render: RenderMarkdown): Coe
     for (const [key, value] of Object.entries(item)) {
       const child = children.get(key);
       if (!child) {
-        problems.push({ message: `${where}'${key}' is not a field of group '${field.name}' (fields: ${listNames(children.keys(), children.size)})`, index });
+        problems.push({
+          message: `${where}'${key}' is not a field of group '${field.name}' (fields: ${listNames(children.keys(), children.size)})`,
+          index,
+        });
         continue;
       }
       const r = coerceField(child, value, render);
@@ -117,7 +126,11 @@ function coerceGroup(field: FieldDef, raw: unknown, render: RenderMarkdown): Coe
     const values = list.map((item, i) => one(item, i)).filter((v): v is Record<string, FieldValue> => v !== undefined);
     return { value: values, problems };
   }
-  if (Array.isArray(raw)) return { value: undefined, problems: [{ message: `expected ${expected(field)}, got a list (declare the group with 'repeatable: true' to allow several)` }] };
+  if (Array.isArray(raw))
+    return {
+      value: undefined,
+      problems: [{ message: `expected ${expected(field)}, got a list (declare the group with 'repeatable: true' to allow several)` }],
+    };
   return { value: one(raw, undefined), problems };
 }
 

@@ -16,11 +16,7 @@ export interface ContentWatcher {
  * Calls `onChange(absolutePath)` for every change under `root`, or `onChange(undefined)` when
  * directories came or went (then the whole tree should be listed again).
  */
-export function watchContent(
-  root: string,
-  onChange: (path: string | undefined) => void,
-  onError: (err: unknown) => void,
-): ContentWatcher {
+export function watchContent(root: string, onChange: (path: string | undefined) => void, onError: (err: unknown) => void): ContentWatcher {
   const watchers = new Map<string, FSWatcher>();
 
   const unwatch = (dir: string) => {

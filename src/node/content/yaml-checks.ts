@@ -57,7 +57,8 @@ export function checkDocument(doc: Document, lineAt: (offset: number) => number)
       for (const item of node.items) stack.push([item, depth + 1]);
       continue;
     }
-    if (node.items.length > LIMITS.keysPerMapping) return { problems: [{ line: lineAt(startOf(node)), message: TOO_MANY_KEYS }], firstAlias };
+    if (node.items.length > LIMITS.keysPerMapping)
+      return { problems: [{ line: lineAt(startOf(node)), message: TOO_MANY_KEYS }], firstAlias };
     // Keys as the plain object will have them: `1` and `"1"` are the same key there.
     const seen = new Map<string, unknown>();
     for (const pair of node.items) {
@@ -65,7 +66,11 @@ export function checkDocument(doc: Document, lineAt: (offset: number) => number)
         const name = pair.key.value === null || pair.key.value === undefined ? '' : String(pair.key.value);
         const first = seen.get(name);
         if (first === undefined) seen.set(name, pair.key);
-        else problems.push({ line: lineAt(startOf(pair.key)), message: `duplicate key ${describe(name)} (first on line ${lineAt(startOf(first))}): keys must be unique` });
+        else
+          problems.push({
+            line: lineAt(startOf(pair.key)),
+            message: `duplicate key ${describe(name)} (first on line ${lineAt(startOf(first))}): keys must be unique`,
+          });
       }
       stack.push([pair.key, depth + 1], [pair.value, depth + 1]);
     }
@@ -86,7 +91,8 @@ export function aliasProblem(value: unknown): string | undefined {
   while (stack.length > 0) {
     const [v, depth] = stack.pop() as [unknown, number];
     if (typeof v !== 'object' || v === null) continue;
-    if (depth > LIMITS.depth) return `aliases (*name) nest the data more than ${LIMITS.depth} levels deep (an alias inside its own anchor nests forever): use fewer aliases`;
+    if (depth > LIMITS.depth)
+      return `aliases (*name) nest the data more than ${LIMITS.depth} levels deep (an alias inside its own anchor nests forever): use fewer aliases`;
     for (const child of Array.isArray(v) ? v : Object.values(v)) {
       if (--budget < 0) return `aliases expand to more than ${groupDigits(LIMITS.fileBytes / 2)} values: use fewer aliases`;
       stack.push([child, depth + 1]);

@@ -42,7 +42,13 @@ export type BuildEvent =
    * The tree is loaded. Nothing is written when there are issues, or when a project needs a token
    * (`needToken`, only for a tree) and includePrivate is not set.
    */
-  | { readonly kind: 'loaded'; readonly issues: ContentIssue[]; readonly warnings: ContentIssue[]; readonly needToken: string[]; readonly leftOut: string[] }
+  | {
+      readonly kind: 'loaded';
+      readonly issues: ContentIssue[];
+      readonly warnings: ContentIssue[];
+      readonly needToken: string[];
+      readonly leftOut: string[];
+    }
   | { readonly kind: 'snapshot'; readonly file: string; readonly bytes: number; readonly worldReadable: boolean; readonly entries: number }
   | { readonly kind: 'dist'; readonly files: number; readonly bytes: number }
   /** A refused layout or a file system failure (a media file gone, no space, no permission); nothing more is written. */
@@ -53,7 +59,12 @@ function expected(e: unknown): boolean {
   return e instanceof DistError || typeof (e as NodeJS.ErrnoException).code === 'string';
 }
 
-export async function buildOutput(root: string, options: BuildOptions, report: (event: BuildEvent) => void, parser?: FileParser): Promise<void> {
+export async function buildOutput(
+  root: string,
+  options: BuildOptions,
+  report: (event: BuildEvent) => void,
+  parser?: FileParser,
+): Promise<void> {
   const { model, issues, warnings } = await loadContent(root, {
     drafts: options.drafts,
     ...(options.timestamps ? { timestamps: options.timestamps } : {}),
@@ -64,7 +75,10 @@ export async function buildOutput(root: string, options: BuildOptions, report: (
   // host cannot read the project-id header; each is built alone with --project).
   const chosen = options.project === undefined ? undefined : model.projects.find((p) => p.id === options.project);
   const tree = options.project !== undefined ? (chosen ? [chosen] : []) : model.projects.filter((p) => p.dialect !== 'elmapi3');
-  const leftOut = options.out !== undefined && options.project === undefined ? model.projects.filter((p) => p.dialect === 'elmapi3').map((p) => p.id) : [];
+  const leftOut =
+    options.out !== undefined && options.project === undefined
+      ? model.projects.filter((p) => p.dialect === 'elmapi3').map((p) => p.id)
+      : [];
   // A static host checks no token: a project that needs one is published only when asked for.
   // (The snapshot file is for a worker, which checks tokens.)
   const needToken = options.out !== undefined && issues.length === 0 ? tree.filter((p) => !p.public).map((p) => p.id) : [];
@@ -76,18 +90,26 @@ export async function buildOutput(root: string, options: BuildOptions, report: (
     return;
   }
   if (options.out !== undefined && tree.length === 0) {
-    report({ kind: 'failed', stage: 'dist', message: `every project here is elmapi3, and a static host cannot read the project-id header that names one: build each alone with --project <uuid> (${leftOut.join(', ')})` });
+    report({
+      kind: 'failed',
+      stage: 'dist',
+      message: `every project here is elmapi3, and a static host cannot read the project-id header that names one: build each alone with --project <uuid> (${leftOut.join(', ')})`,
+    });
     return;
   }
   if (needToken.length > 0 && !options.includePrivate) return;
 
   // A one-off snapshot: no serialisations kept for a next one (see SnapshotOptions.reuse).
   const snapshot = createSnapshot(model, { baseUrl: options.baseUrl, reuse: false });
-  const treeSnapshot = tree.length === model.projects.length ? snapshot : createSnapshot({ projects: tree }, { baseUrl: options.baseUrl, reuse: false });
+  const treeSnapshot =
+    tree.length === model.projects.length ? snapshot : createSnapshot({ projects: tree }, { baseUrl: options.baseUrl, reuse: false });
   if (options.snapshotFile !== undefined) {
     try {
       const written = await writeSnapshot(snapshot, { file: options.snapshotFile });
-      const entries = [...snapshot.projects.values()].reduce((n, p) => [...p.collections.values()].reduce((m, c) => m + c.entries.length, n), 0);
+      const entries = [...snapshot.projects.values()].reduce(
+        (n, p) => [...p.collections.values()].reduce((m, c) => m + c.entries.length, n),
+        0,
+      );
       report({ kind: 'snapshot', ...written, entries });
     } catch (e) {
       if (!expected(e)) throw e;

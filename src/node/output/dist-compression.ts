@@ -44,4 +44,3 @@ export function brotliOptions(size: number, quality?: number): zlib.BrotliOption
     },
   };
 }
-

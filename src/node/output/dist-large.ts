@@ -41,7 +41,12 @@ async function pass(pieces: readonly string[], target: string, transform?: Trans
 }
 
 /** The document and the siblings `siblings` asks for (.gz, then .br): the bytes of each file written. */
-export async function writeLargeDocument(target: string, pieces: readonly string[], siblings: Siblings, quality: number | undefined): Promise<number[]> {
+export async function writeLargeDocument(
+  target: string,
+  pieces: readonly string[],
+  siblings: Siblings,
+  quality: number | undefined,
+): Promise<number[]> {
   const { in: size } = await pass(pieces, target);
   const written = [size];
   if (siblings.gzip) written.push((await pass(pieces, `${target}.gz`, zlib.createGzip({ level: GZIP_LEVEL }))).out);

@@ -51,7 +51,10 @@ export class DistPool {
   async send(batch: NonNullable<DistBatch>): Promise<void> {
     for (;;) {
       if (this.failure !== undefined) throw this.failure;
-      const slot = this.slots.reduce<Slot | undefined>((best, s) => (s.busy < IN_FLIGHT && (!best || s.busy < best.busy) ? s : best), undefined);
+      const slot = this.slots.reduce<Slot | undefined>(
+        (best, s) => (s.busy < IN_FLIGHT && (!best || s.busy < best.busy) ? s : best),
+        undefined,
+      );
       if (slot) {
         slot.busy++;
         slot.worker.postMessage(batch satisfies DistBatch);

@@ -13,7 +13,10 @@ export interface MediaSource {
 
 async function opened(media: MediaSource): Promise<OpenedFile> {
   const file = await openInside(new ServedRoot(media.root), media.id);
-  if (!file) throw new Error(`media '${media.id}' is no longer a regular file inside ${media.root} (replaced by a link, or removed since it was read): build again`);
+  if (!file)
+    throw new Error(
+      `media '${media.id}' is no longer a regular file inside ${media.root} (replaced by a link, or removed since it was read): build again`,
+    );
   return file;
 }
 

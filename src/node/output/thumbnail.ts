@@ -38,11 +38,16 @@ export function checkImage(bytes: Uint8Array, limits: ThumbnailLimits = THUMBNAI
   const frames = size.images?.length ?? 1;
   const pixels = width * height * Math.max(1, frames);
   if (pixels > limits.maxPixels) {
-    throw new ThumbnailRefused(`the image is ${width}×${height} px${frames > 1 ? ` × ${frames} frames` : ''} (${(pixels / 1e6).toFixed(1)} Mpx): thumbnails are made of images up to ${limits.maxPixels / 1e6} Mpx`);
+    throw new ThumbnailRefused(
+      `the image is ${width}×${height} px${frames > 1 ? ` × ${frames} frames` : ''} (${(pixels / 1e6).toFixed(1)} Mpx): thumbnails are made of images up to ${limits.maxPixels / 1e6} Mpx`,
+    );
   }
   // Tall strips are cheap (the thumbnail is narrower still); wide ones make a wide thumbnail.
   const aspect = width / height;
-  if (aspect > limits.maxAspect) throw new ThumbnailRefused(`the image is ${width}×${height} px (${aspect.toFixed(0)}:1): thumbnails are made of images up to ${limits.maxAspect}:1`);
+  if (aspect > limits.maxAspect)
+    throw new ThumbnailRefused(
+      `the image is ${width}×${height} px (${aspect.toFixed(0)}:1): thumbnails are made of images up to ${limits.maxAspect}:1`,
+    );
 }
 
 /** A copy of the image `bytes` scaled to THUMB_HEIGHT px high, aspect kept, never enlarged. */

@@ -28,7 +28,9 @@ export function readJson(answer: Answer, ctx: AnswerContext): unknown {
   const { status } = answer;
   if (status === 401) throw new PullError(`${ctx.url}: the server wants a valid token (HTTP 401): ${TOKEN_HINT(ctx.project)}`, true);
   if (status === 403) {
-    const fix = ctx.drafts ? '--drafts needs a token with the drafts scope; pull without --drafts or use such a token' : `use a token of project '${ctx.project}' that may read it`;
+    const fix = ctx.drafts
+      ? '--drafts needs a token with the drafts scope; pull without --drafts or use such a token'
+      : `use a token of project '${ctx.project}' that may read it`;
     throw new PullError(`${ctx.url}: the token may not read this (HTTP 403): ${fix}`, true);
   }
   if (status === 404) throw new PullError(`${ctx.url}: ${ctx.what} not found (HTTP 404): ${ctx.notFoundHint}`, true);
@@ -37,7 +39,9 @@ export function readJson(answer: Answer, ctx: AnswerContext): unknown {
   try {
     value = JSON.parse(answer.text);
   } catch {
-    throw new PullError(`${ctx.url}: the answer for ${ctx.what} is not JSON (${bodyText(answer.text)}): is the base URL the API's address (the part before /api)?`);
+    throw new PullError(
+      `${ctx.url}: the answer for ${ctx.what} is not JSON (${bodyText(answer.text)}): is the base URL the API's address (the part before /api)?`,
+    );
   }
   // The original elmapi API answers a missing or wrong token with a 200 and this body.
   if (isObject(value) && value.message === 'Unauthenticated.' && Object.keys(value).length === 1) {

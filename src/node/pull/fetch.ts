@@ -84,12 +84,16 @@ function reasonOf(err: unknown): string {
 function nothingThere(err: unknown, base: URL): string | undefined {
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   const port = base.port || (base.protocol === 'https:' ? '443' : '80');
-  if (cause?.code === 'ECONNREFUSED') return `nothing listens at ${base.origin} (connection refused): is the server running, and is ${port} its port? Check BASE_URL`;
-  if (cause?.code === 'ENOTFOUND') return `cannot reach ${base.origin}: no host named '${base.hostname}' (ENOTFOUND); check the host name in BASE_URL`;
+  if (cause?.code === 'ECONNREFUSED')
+    return `nothing listens at ${base.origin} (connection refused): is the server running, and is ${port} its port? Check BASE_URL`;
+  if (cause?.code === 'ENOTFOUND')
+    return `cannot reach ${base.origin}: no host named '${base.hostname}' (ENOTFOUND); check the host name in BASE_URL`;
   // https:// to a server that speaks http (a local `cqa serve`): the TLS handshake reads an HTTP answer.
-  if (cause?.code === 'ERR_SSL_WRONG_VERSION_NUMBER') return `cannot reach ${base.origin}: no https (TLS) there; if the server speaks plain http, use http://${base.host}`;
+  if (cause?.code === 'ERR_SSL_WRONG_VERSION_NUMBER')
+    return `cannot reach ${base.origin}: no https (TLS) there; if the server speaks plain http, use http://${base.host}`;
   // The fetch standard's "bad ports" (6000, 6667, 10080, …): fetch refuses them without trying.
-  if (cause?.message === 'bad port') return `cannot reach ${base.origin}: fetch never connects to port ${port} (a blocked port); run the server on another port, e.g. cqa serve --port 4000`;
+  if (cause?.message === 'bad port')
+    return `cannot reach ${base.origin}: fetch never connects to port ${port} (a blocked port); run the server on another port, e.g. cqa serve --port 4000`;
   return undefined;
 }
 
@@ -213,7 +217,8 @@ export class Fetcher {
       }
       const max = this.options.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
       const bytes = await readCapped(response, max, this.url(path).href);
-      if (bytes === undefined) throw new PullError(`${this.url(path).href}: the answer is larger than ${max} bytes; is that the API's address?`);
+      if (bytes === undefined)
+        throw new PullError(`${this.url(path).href}: the answer is larger than ${max} bytes; is that the API's address?`);
       const text = bytes.toString('utf8');
       const etag = response.headers.get('etag');
       if (response.ok && etag) this.seen[path] = { etag, text };

@@ -6,7 +6,11 @@ import { entryComparator, idsAreIntegers } from '../../core/snapshot/order.js';
 import type { PulledEntry } from './model.js';
 
 /** `sort:` for _collection.yaml: undefined when id ascending (the default) fits, '' when no single key does. */
-export function inferSort(listed: readonly PulledEntry[], fields: readonly FieldDef[], sortValues: (e: PulledEntry) => Record<string, JsonValue>): string | undefined | '' {
+export function inferSort(
+  listed: readonly PulledEntry[],
+  fields: readonly FieldDef[],
+  sortValues: (e: PulledEntry) => Record<string, JsonValue>,
+): string | undefined | '' {
   const records: EntryRecord[] = listed.map((e) => ({ ...e, draft: false, values: sortValues(e), file: '' }));
   const numeric = idsAreIntegers(records);
   const fits = (keys: SortKey[]) => {

@@ -30,11 +30,18 @@ export const LIMIT_OPTIONS: Record<keyof PullLimits, string> = {
   maxMediaBytes: '--max-media-size',
 };
 
-const UNITS: Record<keyof PullLimits, string> = { maxPages: 'pages', maxEntries: 'items', maxFileBytes: 'bytes', maxMediaBytes: 'bytes of media in all' };
+const UNITS: Record<keyof PullLimits, string> = {
+  maxPages: 'pages',
+  maxEntries: 'items',
+  maxFileBytes: 'bytes',
+  maxMediaBytes: 'bytes of media in all',
+};
 
 /** The error for a limit reached: what, the limit, and how to raise it. */
 export function overLimit(limits: PullLimits, limit: keyof PullLimits, what: string): PullError {
-  return new PullError(`${what}: more than ${limits[limit]} ${UNITS[limit]}, the limit of this pull; stopped. If that is expected, raise it with ${LIMIT_OPTIONS[limit]} N`);
+  return new PullError(
+    `${what}: more than ${limits[limit]} ${UNITS[limit]}, the limit of this pull; stopped. If that is expected, raise it with ${LIMIT_OPTIONS[limit]} N`,
+  );
 }
 
 /** Whether `n` is a count or a size: a non-negative safe integer. */
@@ -46,7 +53,10 @@ export const isCount = (n: unknown): n is number => typeof n === 'number' && Num
  */
 export function statedSize(value: unknown, what: string): number {
   const n = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value;
-  if (!isCount(n)) throw new PullError(`${what}: the API states its size as ${JSON.stringify(value) ?? String(value)}, not a number of bytes (a non-negative integer); cannot check the download`);
+  if (!isCount(n))
+    throw new PullError(
+      `${what}: the API states its size as ${JSON.stringify(value) ?? String(value)}, not a number of bytes (a non-negative integer); cannot check the download`,
+    );
   return n;
 }
 

@@ -26,7 +26,8 @@ export interface MediaDownload {
   readonly onFile?: () => void;
 }
 
-const wrongSize = (m: PulledMedia, got: string) => `media '${m.path}': got ${got} bytes from ${m.url}, the API says ${m.size}; pull again (the file may have changed meanwhile)`;
+const wrongSize = (m: PulledMedia, got: string) =>
+  `media '${m.path}': got ${got} bytes from ${m.url}, the API says ${m.size}; pull again (the file may have changed meanwhile)`;
 
 /** Whether `bytes` is the size the API states (elmapi3: one that prints as it states). */
 function sizeFits(m: PulledMedia, bytes: number): boolean {
@@ -40,17 +41,22 @@ function checkLimits(media: readonly PulledMedia[], limits: PullLimits): void {
     if (m.size > limits.maxFileBytes) throw overLimit(limits, 'maxFileBytes', `media '${m.path}' (the API states ${m.size} bytes)`);
     total += m.size;
   }
-  if (total > limits.maxMediaBytes) throw overLimit(limits, 'maxMediaBytes', `the ${media.length} media files (the API states ${total} bytes in all)`);
+  if (total > limits.maxMediaBytes)
+    throw overLimit(limits, 'maxMediaBytes', `the ${media.length} media files (the API states ${total} bytes in all)`);
 }
 
-export async function downloadMedia(media: readonly PulledMedia[], o: MediaDownload): Promise<{ etags: MediaEtags; bytes: number; reused: number }> {
+export async function downloadMedia(
+  media: readonly PulledMedia[],
+  o: MediaDownload,
+): Promise<{ etags: MediaEtags; bytes: number; reused: number }> {
   checkLimits(media, o.limits);
   const etags: MediaEtags = {};
   let bytes = 0;
   let reused = 0;
   await mapLimit(media, o.concurrency, async (m) => {
     const protocol = new URL(m.url).protocol;
-    if (protocol !== 'http:' && protocol !== 'https:') throw new PullError(`media '${m.path}': its URL ${m.url} is not http(s); only http and https media are downloaded`);
+    if (protocol !== 'http:' && protocol !== 'https:')
+      throw new PullError(`media '${m.path}': its URL ${m.url} is not http(s); only http and https media are downloaded`);
     const target = join(o.into, 'media', ...m.path.split('/'));
     await fsp.mkdir(dirname(target), { recursive: true });
     const before = Object.hasOwn(o.previous, m.path) ? o.previous[m.path] : undefined;

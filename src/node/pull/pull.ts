@@ -72,7 +72,8 @@ interface Marker {
   readonly media: MediaEtags;
 }
 
-const sorted = <T>(record: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+const sorted = <T>(record: Record<string, T>): Record<string, T> =>
+  Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 async function readMarker(folder: string): Promise<Marker | undefined> {
   try {
@@ -92,7 +93,10 @@ async function checkTarget(folder: string, out: string, force: boolean): Promise
   });
   const marker = await readMarker(folder);
   if (names.length > 0 && !marker && !force) {
-    throw new PullError(`${folder} is not empty and not an earlier pull (no ${MARKER}): choose another --out, or pass --force to replace it`, true);
+    throw new PullError(
+      `${folder} is not empty and not an earlier pull (no ${MARKER}): choose another --out, or pass --force to replace it`,
+      true,
+    );
   }
   return marker;
 }
@@ -120,7 +124,16 @@ export async function pull(o: PullOptions): Promise<PullResult> {
     ...(o.maxDocumentBytes !== undefined ? { maxDocumentBytes: o.maxDocumentBytes } : {}),
     onRetry: (path, reason) => progress(`retrying ${path} (${reason})`),
   });
-  const read: ReadOptions = { fetcher, project: o.project, collections: o.collections, drafts: o.drafts === true, pageSize: o.pageSize ?? 100, limits, warn, progress };
+  const read: ReadOptions = {
+    fetcher,
+    project: o.project,
+    collections: o.collections,
+    drafts: o.drafts === true,
+    pageSize: o.pageSize ?? 100,
+    limits,
+    warn,
+    progress,
+  };
   progress(`reading ${o.project} from ${o.baseUrl}`);
   const project = o.dialect === 'elmapi' ? await readElmapi(read) : o.dialect === 'elmapi3' ? await readElmapi3(read) : await readCqa(read);
 
@@ -144,13 +157,31 @@ export async function pull(o: PullOptions): Promise<PullResult> {
       });
       files += project.media.length;
     } else if (project.media.length > 0) {
-      warn(`${project.media.length} media files not downloaded (--media downloads them): until they are in ${join(folder, 'media')}, cqa check reports the entries that use them`);
+      warn(
+        `${project.media.length} media files not downloaded (--media downloads them): until they are in ${join(folder, 'media')}, cqa check reports the entries that use them`,
+      );
     }
-    const written: Marker = { cqa_pull: 1, base_url: o.baseUrl, project: o.project, dialect: o.dialect, documents: sorted(fetcher.seen), media: sorted(media.etags) };
+    const written: Marker = {
+      cqa_pull: 1,
+      base_url: o.baseUrl,
+      project: o.project,
+      dialect: o.dialect,
+      documents: sorted(fetcher.seen),
+      media: sorted(media.etags),
+    };
     await fsp.writeFile(join(tmp, MARKER), `${JSON.stringify(written, null, 1)}\n`);
     o.signal?.throwIfAborted();
     await swapIn(tmp, folder, suffix);
-    return { folder, project, files, requests: fetcher.requests, notModified: fetcher.notModified, retries: fetcher.retries, mediaBytes: media.bytes, mediaReused: media.reused };
+    return {
+      folder,
+      project,
+      files,
+      requests: fetcher.requests,
+      notModified: fetcher.notModified,
+      retries: fetcher.retries,
+      mediaBytes: media.bytes,
+      mediaReused: media.reused,
+    };
   } catch (err) {
     await fsp.rm(tmp, { recursive: true, force: true });
     if (made !== undefined) await fsp.rmdir(made).catch(() => undefined);

@@ -29,7 +29,8 @@ async function listAll(o: ReadOptions, path: string, query: string, what: string
     expectShape(Number.isSafeInteger(total) && (total as number) >= 0, url, '"meta.total", the number of items, a non-negative integer');
     const data = body.data as unknown[];
     const same = JSON.stringify(data);
-    if (data.length > 0 && same === last) throw new PullError(`${url}: the page repeats the one before (offset ignored?); cannot read ${what} to its end`);
+    if (data.length > 0 && same === last)
+      throw new PullError(`${url}: the page repeats the one before (offset ignored?); cannot read ${what} to its end`);
     last = same;
     if (items.length + data.length > o.limits.maxEntries) throw overLimit(o.limits, 'maxEntries', what);
     items.push(...data);
@@ -42,14 +43,27 @@ export async function readCqa(o: ReadOptions): Promise<PulledProject> {
   await richtextReady(); // htmlToMarkdown() renders its Markdown again
   const { fetcher, project } = o;
   const base = `/api/${encodeURIComponent(project)}`;
-  const doc = await readDocument(o, base, `project '${project}'`, 'check the base URL (the part before /api) and --project (a token of another project gets a 404 too)');
-  expectShape(isObject(doc) && isObject(doc.data) && Array.isArray(doc.data.collections), fetcher.url(base).href, '{"data": {…, "collections": […]}}; for the elmapi dialect pass --dialect elmapi');
+  const doc = await readDocument(
+    o,
+    base,
+    `project '${project}'`,
+    'check the base URL (the part before /api) and --project (a token of another project gets a 404 too)',
+  );
+  expectShape(
+    isObject(doc) && isObject(doc.data) && Array.isArray(doc.data.collections),
+    fetcher.url(base).href,
+    '{"data": {…, "collections": […]}}; for the elmapi dialect pass --dialect elmapi',
+  );
   const data = doc.data as Record<string, unknown>;
-  if (data.id !== project) throw new PullError(`${fetcher.url(base).href}: the answer is for project ${JSON.stringify(data.id)}, not '${project}': check the base URL and --project`);
+  if (data.id !== project)
+    throw new PullError(
+      `${fetcher.url(base).href}: the answer is for project ${JSON.stringify(data.id)}, not '${project}': check the base URL and --project`,
+    );
   const listed = (data.collections as unknown[]).filter(isObject);
   const slugs = listed.map((c) => String(c.slug));
   for (const wanted of o.collections ?? []) {
-    if (!slugs.includes(wanted)) throw new PullError(`--collections: project '${project}' has no collection '${wanted}'; it has ${slugs.join(', ') || 'none'}`, true);
+    if (!slugs.includes(wanted))
+      throw new PullError(`--collections: project '${project}' has no collection '${wanted}'; it has ${slugs.join(', ') || 'none'}`, true);
   }
   const chosen = listed.filter((c) => !o.collections || o.collections.includes(String(c.slug)));
   const fieldsOf = new Map(chosen.map((c) => [String(c.slug), readFields(c.fields, String(c.slug))]));
@@ -74,19 +88,38 @@ export async function readCqa(o: ReadOptions): Promise<PulledProject> {
     // Sorting compares what the loader stores: ids for media and relations, HTML for richtext.
     const sort = inferSort(entries.slice(0, published.length), fields, (e) => {
       const values: Record<string, JsonValue> = { ...e.values };
-      for (const f of fields) if (f.type === 'richtext' && Object.hasOwn(html.get(e) ?? {}, f.name)) values[f.name] = (html.get(e) as Record<string, JsonValue>)[f.name] as JsonValue;
+      for (const f of fields)
+        if (f.type === 'richtext' && Object.hasOwn(html.get(e) ?? {}, f.name))
+          values[f.name] = (html.get(e) as Record<string, JsonValue>)[f.name] as JsonValue;
       return values;
     });
     if (sort === '') o.warn(`collection '${slug}': no single sort key gives the order the API lists; add 'sort:' to its _collection.yaml`);
     const markdown = fields.find((f) => f.type === 'markdown' && !f.multiple) ?? fields.find((f) => f.type === 'richtext' && !f.multiple);
-    collections.push({ slug, name: String(c.name ?? slug), body_field: markdown?.name ?? 'body', sort: sort || undefined, fields, entries });
+    collections.push({
+      slug,
+      name: String(c.name ?? slug),
+      body_field: markdown?.name ?? 'body',
+      sort: sort || undefined,
+      fields,
+      entries,
+    });
   }
 
   const media: PulledMedia[] = (await listAll(o, `${base}/project-media`, '', 'the media list')).map((raw) => {
-    expectShape(isObject(raw) && typeof raw.id === 'string' && typeof raw.full_url === 'string', fetcher.url(`${base}/project-media`).href, 'media objects with id and full_url');
+    expectShape(
+      isObject(raw) && typeof raw.id === 'string' && typeof raw.full_url === 'string',
+      fetcher.url(`${base}/project-media`).href,
+      'media objects with id and full_url',
+    );
     const m = raw as Record<string, unknown>;
     const size = statedSize(m.size, `media '${m.id as string}'`);
-    return { path: m.id as string, caption: textOrNull(m.caption), alt: textOrNull(m.alt), url: fetcher.url(m.full_url as string).href, size };
+    return {
+      path: m.id as string,
+      caption: textOrNull(m.caption),
+      alt: textOrNull(m.alt),
+      url: fetcher.url(m.full_url as string).href,
+      size,
+    };
   });
 
   return {
@@ -108,7 +141,8 @@ function readFields(raw: unknown, slug: string): FieldDef[] {
   if (!Array.isArray(raw)) throw new PullError(`collection '${slug}': the project document lists no fields`);
   return raw.filter(isObject).map((f) => {
     const type = String(f.type) as FieldType;
-    if (!(FIELD_TYPES as readonly string[]).includes(type)) throw new PullError(`collection '${slug}', field '${String(f.name)}': unknown type '${type}'`);
+    if (!(FIELD_TYPES as readonly string[]).includes(type))
+      throw new PullError(`collection '${slug}', field '${String(f.name)}': unknown type '${type}'`);
     return {
       name: String(f.name),
       type,
@@ -137,7 +171,10 @@ function entryFrom(raw: unknown, draft: boolean, fields: readonly FieldDef[], sl
     if (f.type === 'media' || f.type === 'relation') v = Array.isArray(v) && f.multiple ? v.map(idOf) : idOf(v);
     else if (f.type === 'richtext' && typeof v === 'string') {
       const converted = htmlToMarkdown(v);
-      if (!converted.exact) warn(`collection '${slug}', entry '${raw.id}', field '${f.name}': the HTML converted to Markdown does not render exactly the same; check that entry`);
+      if (!converted.exact)
+        warn(
+          `collection '${slug}', entry '${raw.id}', field '${f.name}': the HTML converted to Markdown does not render exactly the same; check that entry`,
+        );
       v = converted.markdown;
     }
     values[f.name] = v;

@@ -35,9 +35,14 @@ async function listAll(o: ReadOptions, path: string, query: string, what: string
     const page = `${path}?${query ? `${query}&` : ''}limit=${o.pageSize}&offset=${offset}`;
     const url = o.fetcher.url(page).href;
     const body = await readDocument(o, page, what, 'check --collections (the names as in the API URLs) and --project');
-    expectShape(Array.isArray(body) && body.every(isObject), url, 'a JSON array of entries (the elmapi dialect); for a cqa API leave out --dialect');
+    expectShape(
+      Array.isArray(body) && body.every(isObject),
+      url,
+      'a JSON array of entries (the elmapi dialect); for a cqa API leave out --dialect',
+    );
     const same = JSON.stringify(body);
-    if (body.length > 0 && same === last) throw new PullError(`${url}: the page repeats the one before (offset ignored?); cannot read ${what} to its end`);
+    if (body.length > 0 && same === last)
+      throw new PullError(`${url}: the page repeats the one before (offset ignored?); cannot read ${what} to its end`);
     last = same;
     if (items.length + body.length > o.limits.maxEntries) throw overLimit(o.limits, 'maxEntries', what);
     items.push(...(body as Raw[]));
@@ -48,10 +53,23 @@ async function listAll(o: ReadOptions, path: string, query: string, what: string
 export async function readElmapi(o: ReadOptions): Promise<PulledProject> {
   const { fetcher, project } = o;
   const base = `/api/${encodeURIComponent(project)}`;
-  const doc = await readDocument(o, base, `project '${project}'`, 'check the base URL (the part before /api) and --project (the 32-character uuid)');
-  expectShape(isObject(doc) && typeof doc.uuid === 'string', fetcher.url(base).href, '{"uuid", "name", "description"}; for a cqa API leave out --dialect');
-  if (doc.uuid !== project) throw new PullError(`${fetcher.url(base).href}: the answer is for project ${JSON.stringify(doc.uuid)}, not '${project}': check the base URL and --project`);
-  if (!o.collections || o.collections.length === 0) throw new PullError('the elmapi dialect lists no collections: name them with --collections a,b', true);
+  const doc = await readDocument(
+    o,
+    base,
+    `project '${project}'`,
+    'check the base URL (the part before /api) and --project (the 32-character uuid)',
+  );
+  expectShape(
+    isObject(doc) && typeof doc.uuid === 'string',
+    fetcher.url(base).href,
+    '{"uuid", "name", "description"}; for a cqa API leave out --dialect',
+  );
+  if (doc.uuid !== project)
+    throw new PullError(
+      `${fetcher.url(base).href}: the answer is for project ${JSON.stringify(doc.uuid)}, not '${project}': check the base URL and --project`,
+    );
+  if (!o.collections || o.collections.length === 0)
+    throw new PullError('the elmapi dialect lists no collections: name them with --collections a,b', true);
 
   const mediaPath = `${base}/project-media`;
   const mediaList = await readDocument(o, mediaPath, 'the media list', 'check --project');
@@ -72,7 +90,8 @@ export async function readElmapi(o: ReadOptions): Promise<PulledProject> {
     for (const [slug, { published, drafts }] of lists) {
       const found = [...published, ...drafts].find((e) => e.id === embedded.id && e.locale === embedded.locale);
       // Embedded entries hold their own relations as ids, listed ones as objects: compare the plain values only.
-      const same = (k: string, v: JsonValue) => typeof v === 'object' || typeof found?.[k] === 'object' || TIMESTAMPS.includes(k) || found?.[k] === v;
+      const same = (k: string, v: JsonValue) =>
+        typeof v === 'object' || typeof found?.[k] === 'object' || TIMESTAMPS.includes(k) || found?.[k] === v;
       if (found && Object.entries(embedded).every(([k, v]) => same(k, v))) return slug;
     }
     return undefined;
@@ -83,7 +102,10 @@ export async function readElmapi(o: ReadOptions): Promise<PulledProject> {
   for (const [slug, { published, drafts }] of lists) {
     const all = [...published, ...drafts];
     const fields = inferFields(all, slug, targetOf);
-    const entries = [...published.map((e) => entryFrom(e, false, fields, mediaByNumber)), ...drafts.map((e) => entryFrom(e, true, fields, mediaByNumber))];
+    const entries = [
+      ...published.map((e) => entryFrom(e, false, fields, mediaByNumber)),
+      ...drafts.map((e) => entryFrom(e, true, fields, mediaByNumber)),
+    ];
     for (const e of entries) localeCount.set(e.locale, (localeCount.get(e.locale) ?? 0) + 1);
     const sort = inferSort(entries.slice(0, published.length), fields, (e) => e.values as Record<string, JsonValue>);
     if (sort === '') o.warn(`collection '${slug}': no single sort key gives the order the API lists; add 'sort:' to its _collection.yaml`);
@@ -154,20 +176,36 @@ function inferFields(entries: readonly Raw[], slug: string, targetOf: (e: Raw) =
     const values = entries.filter((e) => Object.hasOwn(e, name)).map((e) => e[name] as JsonValue);
     const multiple = values.some(Array.isArray);
     const scalars = values.flatMap((v) => (Array.isArray(v) ? v : [v])).filter((v) => v !== null);
-    const field = (type: FieldType, extra: Partial<FieldDef> = {}): FieldDef => ({ name, type, required: false, multiple, hidden: false, ...extra });
+    const field = (type: FieldType, extra: Partial<FieldDef> = {}): FieldDef => ({
+      name,
+      type,
+      required: false,
+      multiple,
+      hidden: false,
+      ...extra,
+    });
     if (scalars.length > 0 && scalars.every(isMedia)) return field('media');
     if (scalars.length > 0 && scalars.every(isEntry)) {
       const targets = new Set(scalars.map((v) => targetOf(v as Raw)));
       const target = [...targets][0];
       if (targets.size !== 1 || target === undefined) {
-        throw new PullError(`collection '${slug}', field '${name}': its related entries are in no collection pulled (or in several): add the related collection to --collections`, true);
+        throw new PullError(
+          `collection '${slug}', field '${name}': its related entries are in no collection pulled (or in several): add the related collection to --collections`,
+          true,
+        );
       }
       return field('relation', { collection: target });
     }
-    if (scalars.some((v) => typeof v === 'object')) throw new PullError(`collection '${slug}', field '${name}': values of mixed kinds (objects and others); cannot tell the field's type`);
+    if (scalars.some((v) => typeof v === 'object'))
+      throw new PullError(
+        `collection '${slug}', field '${name}': values of mixed kinds (objects and others); cannot tell the field's type`,
+      );
     if (scalars.length > 0 && scalars.every((v) => typeof v === 'number')) return field('number');
     if (scalars.length > 0 && scalars.every((v) => typeof v === 'boolean')) return field('boolean');
-    if (!scalars.every((v) => typeof v === 'string')) throw new PullError(`collection '${slug}', field '${name}': values of mixed types (${[...new Set(scalars.map((v) => typeof v))].join(', ')}); cannot tell the field's type`);
+    if (!scalars.every((v) => typeof v === 'string'))
+      throw new PullError(
+        `collection '${slug}', field '${name}': values of mixed types (${[...new Set(scalars.map((v) => typeof v))].join(', ')}); cannot tell the field's type`,
+      );
     return field(name === BODY_FIELD && !multiple ? 'markdown' : 'text');
   });
 }

@@ -17,7 +17,24 @@ import { isPublic, readDocument, type ReadOptions } from './read-options.js';
 import { htmlToMarkdown } from './richtext.js';
 
 type Raw = Record<string, JsonValue>;
-const V3_TYPES: readonly string[] = ['text', 'longtext', 'richtext', 'slug', 'email', 'password', 'number', 'enumeration', 'boolean', 'color', 'date', 'time', 'media', 'relation', 'json', 'group'];
+const V3_TYPES: readonly string[] = [
+  'text',
+  'longtext',
+  'richtext',
+  'slug',
+  'email',
+  'password',
+  'number',
+  'enumeration',
+  'boolean',
+  'color',
+  'date',
+  'time',
+  'media',
+  'relation',
+  'json',
+  'group',
+];
 /** `/api/files` pages hold at most 100 assets. */
 const MAX_FILES_PAGE = 100;
 
@@ -35,12 +52,17 @@ async function pages(o: ReadOptions, path: string, query: string, what: string, 
     const p = `${path}?${query ? `${query}&` : ''}paginate=${perPage}&page=${page}`;
     const url = o.fetcher.url(p).href;
     const body = await readDocument(o, p, what, 'check --project (the project uuid) and --collections');
-    expectShape(isObject(body) && Array.isArray(body.data) && isObject(body.meta), url, 'Laravel’s {"data": […], "links": {…}, "meta": {…}} (the elmapi3 dialect: is this ElmapiCMS v3?)');
+    expectShape(
+      isObject(body) && Array.isArray(body.data) && isObject(body.meta),
+      url,
+      'Laravel’s {"data": […], "links": {…}, "meta": {…}} (the elmapi3 dialect: is this ElmapiCMS v3?)',
+    );
     const data = (body.data as JsonValue[]).filter(isObject) as Raw[];
     const lastPage = (body.meta as Raw).last_page;
     expectShape(Number.isSafeInteger(lastPage) && (lastPage as number) >= 1, url, '"meta.last_page", a positive integer');
     const same = JSON.stringify(data);
-    if (data.length > 0 && same === last) throw new PullError(`${url}: the page repeats the one before (page ignored?); cannot read ${what} to its end`);
+    if (data.length > 0 && same === last)
+      throw new PullError(`${url}: the page repeats the one before (page ignored?); cannot read ${what} to its end`);
     last = same;
     if (items.length + data.length > o.limits.maxEntries) throw overLimit(o.limits, 'maxEntries', what);
     items.push(...data);
@@ -58,11 +80,21 @@ function fieldFrom(raw: Raw, children: readonly Raw[], slug: string, slugOf: (re
   const validations = isObject(raw.validations) ? (raw.validations as Raw) : {};
   const required = isObject(validations.required) && (validations.required as Raw).status === true;
   const multiple = relation ? relation.type === 2 : options.multiple === true;
-  const field: { -readonly [K in keyof FieldDef]: FieldDef[K] } = { name, type: type as FieldType, required, multiple, hidden: type === 'password' || options.hiddenInAPI === true };
+  const field: { -readonly [K in keyof FieldDef]: FieldDef[K] } = {
+    name,
+    type: type as FieldType,
+    required,
+    multiple,
+    hidden: type === 'password' || options.hiddenInAPI === true,
+  };
   if (Array.isArray(options.values)) field.values = options.values.map(String);
   if (type === 'relation') {
     const target = slugOf(relation?.collection);
-    if (target === undefined) throw new PullError(`collection '${slug}', field '${name}': relates to collection ${JSON.stringify(relation?.collection ?? null)}, which is not pulled: add it to --collections`, true);
+    if (target === undefined)
+      throw new PullError(
+        `collection '${slug}', field '${name}': relates to collection ${JSON.stringify(relation?.collection ?? null)}, which is not pulled: add it to --collections`,
+        true,
+      );
     field.collection = target;
   }
   if (type === 'group') {
@@ -76,9 +108,21 @@ function fieldFrom(raw: Raw, children: readonly Raw[], slug: string, slugOf: (re
 export async function readElmapi3(o: ReadOptions): Promise<PulledProject> {
   await richtextReady(); // htmlToMarkdown() renders its Markdown again
   const { fetcher, project } = o;
-  const doc = await readDocument(o, '/api', `project '${project}'`, 'check the base URL (the part before /api) and --project (the project uuid, sent as the project-id header)');
-  expectShape(isObject(doc) && typeof doc.uuid === 'string' && Array.isArray(doc.locales), fetcher.url('/api').href, '{"uuid", "name", …, "default_locale", "locales"} (ElmapiCMS v3); for another API pass its --dialect');
-  if (doc.uuid !== project) throw new PullError(`${fetcher.url('/api').href}: the answer is for project ${JSON.stringify(doc.uuid)}, not '${project}': check --project`);
+  const doc = await readDocument(
+    o,
+    '/api',
+    `project '${project}'`,
+    'check the base URL (the part before /api) and --project (the project uuid, sent as the project-id header)',
+  );
+  expectShape(
+    isObject(doc) && typeof doc.uuid === 'string' && Array.isArray(doc.locales),
+    fetcher.url('/api').href,
+    '{"uuid", "name", …, "default_locale", "locales"} (ElmapiCMS v3); for another API pass its --dialect',
+  );
+  if (doc.uuid !== project)
+    throw new PullError(
+      `${fetcher.url('/api').href}: the answer is for project ${JSON.stringify(doc.uuid)}, not '${project}': check --project`,
+    );
   const locales = (doc.locales as JsonValue[]).map(String);
   const defaultLocale = typeof doc.default_locale === 'string' ? doc.default_locale : (locales[0] ?? 'en');
 
@@ -87,7 +131,8 @@ export async function readElmapi3(o: ReadOptions): Promise<PulledProject> {
   const all = listed as Raw[];
   const slugs = all.map((c) => String(c.slug));
   for (const wanted of o.collections ?? []) {
-    if (!slugs.includes(wanted)) throw new PullError(`--collections: project '${project}' has no collection '${wanted}'; it has ${slugs.join(', ') || 'none'}`, true);
+    if (!slugs.includes(wanted))
+      throw new PullError(`--collections: project '${project}' has no collection '${wanted}'; it has ${slugs.join(', ') || 'none'}`, true);
   }
   const chosen = all.filter((c) => !o.collections || o.collections.includes(String(c.slug)));
   const pulled = new Set(chosen.map((c) => String(c.slug)));
@@ -107,9 +152,22 @@ export async function readElmapi3(o: ReadOptions): Promise<PulledProject> {
     const slug = String(c.slug);
     const path = `/api/${encodeURIComponent(slug)}`;
     const detail = await readDocument(o, `/api/collections/${encodeURIComponent(slug)}`, `collection '${slug}'`, 'check --collections');
-    expectShape(isObject(detail) && Array.isArray(detail.fields), fetcher.url(`/api/collections/${slug}`).href, 'a collection with its "fields"');
+    expectShape(
+      isObject(detail) && Array.isArray(detail.fields),
+      fetcher.url(`/api/collections/${slug}`).href,
+      'a collection with its "fields"',
+    );
     const flat = ((detail as Raw).fields as JsonValue[]).filter(isObject) as Raw[];
-    const fields = flat.filter((f) => f.parent_field_id === null || f.parent_field_id === undefined).map((f) => fieldFrom(f, flat.filter((x) => x.parent_field_id === f.id), slug, slugOf));
+    const fields = flat
+      .filter((f) => f.parent_field_id === null || f.parent_field_id === undefined)
+      .map((f) =>
+        fieldFrom(
+          f,
+          flat.filter((x) => x.parent_field_id === f.id),
+          slug,
+          slugOf,
+        ),
+      );
     const singleton = c.is_singleton === true;
     const read = async (state: string): Promise<Raw[]> => {
       const q = `timestamps${state}`;
@@ -120,14 +178,23 @@ export async function readElmapi3(o: ReadOptions): Promise<PulledProject> {
         const p = `${path}?${q}&locale=${encodeURIComponent(l)}`;
         const answer = await o.fetcher.document(p);
         if (answer.status === 404) continue;
-        const one = readJson(answer, { what: `singleton '${slug}' in '${l}'`, url: o.fetcher.url(p).href, project, notFoundHint: 'check --collections', drafts: o.drafts });
+        const one = readJson(answer, {
+          what: `singleton '${slug}' in '${l}'`,
+          url: o.fetcher.url(p).href,
+          project,
+          notFoundHint: 'check --collections',
+          drafts: o.drafts,
+        });
         if (isObject(one)) found.push(one as Raw);
       }
       return found;
     };
     const published = await read('');
     const drafts = o.drafts ? await read('&state=draft') : [];
-    const entries = [...published.map((e) => entryFrom(e, false, fields, slug, pathOf, o.warn)), ...drafts.map((e) => entryFrom(e, true, fields, slug, pathOf, o.warn))];
+    const entries = [
+      ...published.map((e) => entryFrom(e, false, fields, slug, pathOf, o.warn)),
+      ...drafts.map((e) => entryFrom(e, true, fields, slug, pathOf, o.warn)),
+    ];
     const stems = locales.length > 1 ? await translationStems(o, path, entries, defaultLocale) : new Map<string, string>();
     const body = fields.find((f) => f.name === 'body' && f.type === 'richtext' && !f.multiple);
     collections.push({
@@ -159,7 +226,12 @@ export async function readElmapi3(o: ReadOptions): Promise<PulledProject> {
  * every other locale (an entry already placed in a group asks nothing). The members of a group
  * are named after the uuid of its default-locale member (else its first), with `.<locale>` for the others.
  */
-async function translationStems(o: ReadOptions, path: string, entries: readonly PulledEntry[], defaultLocale: string): Promise<Map<string, string>> {
+async function translationStems(
+  o: ReadOptions,
+  path: string,
+  entries: readonly PulledEntry[],
+  defaultLocale: string,
+): Promise<Map<string, string>> {
   const groupOf = new Map<string, string[]>();
   const locales = [...new Set(entries.map((e) => e.locale))];
   for (const e of entries) {
@@ -174,7 +246,13 @@ async function translationStems(o: ReadOptions, path: string, entries: readonly 
         if (answer.text.includes('no translations linked')) break;
         continue;
       }
-      const t = readJson(answer, { what: `the '${l}' translation of ${e.id}`, url: o.fetcher.url(`${path}/${e.id}?${q}`).href, project: o.project, notFoundHint: 'check --project', drafts: o.drafts });
+      const t = readJson(answer, {
+        what: `the '${l}' translation of ${e.id}`,
+        url: o.fetcher.url(`${path}/${e.id}?${q}`).href,
+        project: o.project,
+        notFoundHint: 'check --project',
+        drafts: o.drafts,
+      });
       if (isObject(t) && typeof t.uuid === 'string' && !members.includes(t.uuid)) members.push(t.uuid);
     }
     if (members.length < 2) continue;
@@ -223,7 +301,10 @@ function assetFrom(a: Raw, project: string, o: ReadOptions): PulledMedia {
 /** ElmapiCMS states sizes formatted (`"100 bytes"`, `"35.12 KB"`): the range of byte counts that print so. */
 export function formattedSize(value: JsonValue | undefined, what: string): [number, number] {
   const m = typeof value === 'string' ? /^([\d,]+(?:\.\d\d)?) (bytes|KB|MB|GB)$/.exec(value) : null;
-  if (!m) throw new PullError(`asset ${JSON.stringify(what)}: the API states its size as ${JSON.stringify(value) ?? 'nothing'}, not as ElmapiCMS formats it ("35.12 KB"); cannot check the download`);
+  if (!m)
+    throw new PullError(
+      `asset ${JSON.stringify(what)}: the API states its size as ${JSON.stringify(value) ?? 'nothing'}, not as ElmapiCMS formats it ("35.12 KB"); cannot check the download`,
+    );
   const n = Number((m[1] as string).replace(/,/g, ''));
   if (m[2] === 'bytes') return [n, n];
   const unit = 1024 ** (['KB', 'MB', 'GB'].indexOf(m[2] as string) + 1);
@@ -238,7 +319,13 @@ function dateFrom(v: JsonValue): JsonValue {
   return m[2] === '00:00:00' ? (m[1] as string) : `${m[1]}T${m[2]}Z`;
 }
 
-function valueFrom(f: FieldDef, v: JsonValue, where: string, pathOf: ReadonlyMap<string, string>, warn: (message: string) => void): JsonValue | undefined {
+function valueFrom(
+  f: FieldDef,
+  v: JsonValue,
+  where: string,
+  pathOf: ReadonlyMap<string, string>,
+  warn: (message: string) => void,
+): JsonValue | undefined {
   const list = (x: JsonValue) => (Array.isArray(x) ? x : [x]);
   switch (f.type) {
     case 'number': {
@@ -248,16 +335,24 @@ function valueFrom(f: FieldDef, v: JsonValue, where: string, pathOf: ReadonlyMap
     case 'enumeration':
       return f.multiple ? list(v) : (list(v)[0] ?? null);
     case 'media': {
-      const paths = list(v).map((a) => (isObject(a) ? (pathOf.get(String(a.uuid)) ?? null) : null)).filter((p): p is string => p !== null);
+      const paths = list(v)
+        .map((a) => (isObject(a) ? (pathOf.get(String(a.uuid)) ?? null) : null))
+        .filter((p): p is string => p !== null);
       return f.multiple ? paths : paths[0];
     }
     case 'relation': {
-      const ids = list(v).map((e) => (isObject(e) ? (e.uuid as JsonValue) : null)).filter((x) => x !== null);
+      const ids = list(v)
+        .map((e) => (isObject(e) ? (e.uuid as JsonValue) : null))
+        .filter((x) => x !== null);
       return f.multiple ? ids : ids[0];
     }
     case 'date':
     case 'datetime':
-      if (f.range && isObject(v)) return { ...(v.start !== null ? { start: dateFrom(v.start as JsonValue) } : {}), ...(v.end !== null ? { end: dateFrom(v.end as JsonValue) } : {}) };
+      if (f.range && isObject(v))
+        return {
+          ...(v.start !== null ? { start: dateFrom(v.start as JsonValue) } : {}),
+          ...(v.end !== null ? { end: dateFrom(v.end as JsonValue) } : {}),
+        };
       return Array.isArray(v) ? v.map(dateFrom) : dateFrom(v);
     case 'group': {
       const instance = (x: JsonValue): JsonValue => {
@@ -283,7 +378,14 @@ function valueFrom(f: FieldDef, v: JsonValue, where: string, pathOf: ReadonlyMap
   }
 }
 
-function entryFrom(raw: Raw, draft: boolean, fields: readonly FieldDef[], slug: string, pathOf: ReadonlyMap<string, string>, warn: (message: string) => void): PulledEntry {
+function entryFrom(
+  raw: Raw,
+  draft: boolean,
+  fields: readonly FieldDef[],
+  slug: string,
+  pathOf: ReadonlyMap<string, string>,
+  warn: (message: string) => void,
+): PulledEntry {
   if (typeof raw.uuid !== 'string') throw new PullError(`collection '${slug}': an entry without a uuid in the list`);
   const values: Record<string, JsonValue> = {};
   const given = isObject(raw.fields) ? (raw.fields as Raw) : {};

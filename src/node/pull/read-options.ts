@@ -31,5 +31,11 @@ export async function isPublic(o: ReadOptions, path: string): Promise<boolean> {
 /** The JSON of the document at `path` (a PullError naming what to fix when it is not a 2xx). */
 export async function readDocument(o: ReadOptions, path: string, what: string, notFoundHint: string): Promise<unknown> {
   o.progress(`reading ${what}`);
-  return readJson(await o.fetcher.document(path), { what, url: o.fetcher.url(path).href, project: o.project, notFoundHint, drafts: o.drafts });
+  return readJson(await o.fetcher.document(path), {
+    what,
+    url: o.fetcher.url(path).href,
+    project: o.project,
+    notFoundHint,
+    drafts: o.drafts,
+  });
 }

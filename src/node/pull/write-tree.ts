@@ -14,7 +14,10 @@ const yaml = (value: unknown) => stringify(value, { lineWidth: 0 });
 
 /** What the loader makes of a Markdown body (entries.ts): a value equal to this survives as a body. */
 function asBody(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(/^(?:[ \t]*\n)+/, '').trimEnd();
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/^(?:[ \t]*\n)+/, '')
+    .trimEnd();
 }
 
 /**
@@ -25,7 +28,8 @@ function asBody(text: string): string {
 export function mediaPathProblem(path: string): string | undefined {
   const parts = path.split('/');
   const bad = parts.some((p, i) => p === '' || p.startsWith('.') || (i < parts.length - 1 && p.startsWith('_')));
-  if (bad || /[\\\x00-\x1f\x7f]/.test(path) || path === '_media.yaml') return `media '${path}': not a safe file name under media/ (no empty, '.'/'..' or hidden segments, no backslash)`;
+  if (bad || /[\\\x00-\x1f\x7f]/.test(path) || path === '_media.yaml')
+    return `media '${path}': not a safe file name under media/ (no empty, '.'/'..' or hidden segments, no backslash)`;
   return undefined;
 }
 
@@ -45,7 +49,9 @@ export async function writeTree(root: string, p: PulledProject, comment: string)
   // p.id goes into a comment unquoted: it must be a plain id (the readers use --project, checked against the answer).
   const idProblemText = idProblem('project id', p.id);
   if (idProblemText) throw new PullError(idProblemText);
-  const tokenHint = p.public ? '' : `# No tokens are copied: make one with \`cqa token create --project ${p.id}\` and paste its lines here.\n`;
+  const tokenHint = p.public
+    ? ''
+    : `# No tokens are copied: make one with \`cqa token create --project ${p.id}\` and paste its lines here.\n`;
   await fsp.mkdir(root, { recursive: true });
   await write('project.yaml', `# ${comment}\n${tokenHint}${yaml(project)}`);
 

@@ -7,7 +7,14 @@ import { elmapi3Routes } from '../../core/http/elmapi3/handler.js';
 import { nodeExplorer } from './explorer.js';
 import type { MediaRecord } from '../../core/model/model.js';
 import type { ThumbnailLimits } from '../output/thumbnail.js';
-import { createHandler as createFetchHandler, MediaProblem, type FetchHandler, type HandlerOptions as FetchHandlerOptions, type MediaFile, type MediaReader } from '../../core/http/fetch.js';
+import {
+  createHandler as createFetchHandler,
+  MediaProblem,
+  type FetchHandler,
+  type HandlerOptions as FetchHandlerOptions,
+  type MediaFile,
+  type MediaReader,
+} from '../../core/http/fetch.js';
 import { mediaRoot } from '../../core/http/media-root.js';
 
 export type { FetchHandler, MediaFile, MediaReader } from '../../core/http/fetch.js';
@@ -60,7 +67,10 @@ function nodeMediaOpener(roots: ReturnType<typeof nodeRoots>): (m: MediaRecord) 
 function nodeThumbnailReader(roots: ReturnType<typeof nodeRoots>, limits: ThumbnailLimits | undefined): MediaReader {
   let cache: Promise<{ thumbs: import('./thumbnails.js').ThumbnailCache; problem: typeof import('./thumbnail-problem.js') }> | undefined;
   return async (m) => {
-    cache ??= Promise.all([import('./thumbnails.js'), import('./thumbnail-problem.js')]).then(([t, problem]) => ({ thumbs: new t.ThumbnailCache(t.THUMB_CACHE_BYTES, limits), problem }));
+    cache ??= Promise.all([import('./thumbnails.js'), import('./thumbnail-problem.js')]).then(([t, problem]) => ({
+      thumbs: new t.ThumbnailCache(t.THUMB_CACHE_BYTES, limits),
+      problem,
+    }));
     const { thumbs, problem } = await cache;
     const { files, roots: r } = await roots();
     const file = await files.openInside(r.get(mediaRoot(m)), m.id);

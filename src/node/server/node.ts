@@ -96,11 +96,14 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
       return;
     }
     if (!file) {
-      const p = core.problem({ method: req.method ?? 'GET', path: '', query: '', headers: req.headers }, {
-        status: 404,
-        code: 'not_found',
-        detail: `the media file '${m.id}' is gone`,
-      });
+      const p = core.problem(
+        { method: req.method ?? 'GET', path: '', query: '', headers: req.headers },
+        {
+          status: 404,
+          code: 'not_found',
+          detail: `the media file '${m.id}' is gone`,
+        },
+      );
       res.writeHead(p.status, p.headers);
       res.end(p.body ?? undefined);
       return;
@@ -111,7 +114,11 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
     try {
       thumb = await thumbs.get(file);
     } catch (err) {
-      const p = core.problem({ method: req.method ?? 'GET', path: '', query: '', headers: req.headers }, thumbnailProblem(m.id, err), err instanceof ThumbnailBusy ? { 'retry-after': '1' } : {});
+      const p = core.problem(
+        { method: req.method ?? 'GET', path: '', query: '', headers: req.headers },
+        thumbnailProblem(m.id, err),
+        err instanceof ThumbnailBusy ? { 'retry-after': '1' } : {},
+      );
       res.writeHead(p.status, p.headers);
       res.end(p.body ?? undefined);
       return;
@@ -159,8 +166,23 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
         const url = safeUrl(req.url ?? '/');
         const ms = Math.round((performance.now() - start) * 10) / 10;
         try {
-          const record: RequestRecord = { time, method: req.method ?? 'GET', url, path, query: queryObject(query), ...safeHeaders(req.headers), status: res.statusCode, ms, injected, ...(warnings ? { warnings } : {}) };
-          onRequest(options.captureResponse ? { ...record, response: responseRecord(res.statusCode, sentHeaders(sentHead, res), sentBody) } : record);
+          const record: RequestRecord = {
+            time,
+            method: req.method ?? 'GET',
+            url,
+            path,
+            query: queryObject(query),
+            ...safeHeaders(req.headers),
+            status: res.statusCode,
+            ms,
+            injected,
+            ...(warnings ? { warnings } : {}),
+          };
+          onRequest(
+            options.captureResponse
+              ? { ...record, response: responseRecord(res.statusCode, sentHeaders(sentHead, res), sentBody) }
+              : record,
+          );
         } catch (err) {
           onError(err); // a failing log or hook must not take the server down
         }
@@ -211,7 +233,13 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
     if (!overrides || overrides.size === 0) return viaCore();
     let overridden: ReturnType<Overrides['answer']>;
     try {
-      overridden = overrides.answer({ method: req.method ?? 'GET', url: safeUrl(req.url ?? '/'), path, query: queryObject(query), headers: safeHeaders(req.headers).headers });
+      overridden = overrides.answer({
+        method: req.method ?? 'GET',
+        url: safeUrl(req.url ?? '/'),
+        path,
+        query: queryObject(query),
+        headers: safeHeaders(req.headers).headers,
+      });
     } catch (err) {
       return fail(res, err);
     }
@@ -255,8 +283,13 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
       /* ignore */
     }
     if (!res.headersSent && !res.destroyed) {
-      const body = '{"type":"about:blank","title":"Internal Server Error","status":500,"code":"internal_error","detail":"an unexpected error occurred; it has been logged"}';
-      res.writeHead(500, { 'content-type': 'application/problem+json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
+      const body =
+        '{"type":"about:blank","title":"Internal Server Error","status":500,"code":"internal_error","detail":"an unexpected error occurred; it has been logged"}';
+      res.writeHead(500, {
+        'content-type': 'application/problem+json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+        'cache-control': 'no-store',
+      });
       res.end(body);
     } else {
       res.destroy();

@@ -81,7 +81,10 @@ export function parseNotFoundRules(text: string): NotFoundRedirect[] {
 function projectDialects(root: string): Map<string, DialectName> {
   const dialects = new Map<string, DialectName>();
   try {
-    const manifest = JSON.parse(readFileSync(resolve(root, 'manifest.json'), 'utf8')) as { projects?: { id: string; dialect?: DialectName }[]; elmapi3?: string };
+    const manifest = JSON.parse(readFileSync(resolve(root, 'manifest.json'), 'utf8')) as {
+      projects?: { id: string; dialect?: DialectName }[];
+      elmapi3?: string;
+    };
     for (const p of manifest.projects ?? []) if (p.dialect !== undefined) dialects.set(p.id, p.dialect);
     // An elmapi3 tree (cqa build --project): every API path is that project's.
     if (typeof manifest.elmapi3 === 'string') dialects.set('', 'elmapi3');
@@ -271,11 +274,20 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new NotABuildError(`${options.dir} is not a directory; run cqa build first`);
   // Any other folder (the content itself, a project's source) would be served as if it were a build.
   if (!existsSync(resolve(dir, 'manifest.json'))) {
-    throw new NotABuildError(`${options.dir} has no manifest.json, so it is not the output of cqa build: run \`cqa build content --out ${options.dir}\` first, then cqa preview ${options.dir}`);
+    throw new NotABuildError(
+      `${options.dir} has no manifest.json, so it is not the output of cqa build: run \`cqa build content --out ${options.dir}\` first, then cqa preview ${options.dir}`,
+    );
   }
   const host = options.host ?? '127.0.0.1';
   const server = createServer(previewHandler(dir));
-  server.on('connect', refuseConnect(() => ({ status: 405, headers: { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }, body: 'Method Not Allowed\n' })));
+  server.on(
+    'connect',
+    refuseConnect(() => ({
+      status: 405,
+      headers: { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' },
+      body: 'Method Not Allowed\n',
+    })),
+  );
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   await new Promise<void>((ok, fail) => {

@@ -16,9 +16,17 @@ export function referenceAssets(): ReferenceAssets {
     // lib/node/server/ → lib/vendor/swagger-ui/
     let dir = fileURLToPath(new URL('../../vendor/swagger-ui/', import.meta.url));
     if (!fs.existsSync(path.join(dir, 'swagger-ui-bundle.js'))) {
-      dir = path.dirname(process.getBuiltinModule('node:module').createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+      dir = path.dirname(
+        process
+          .getBuiltinModule('node:module')
+          .createRequire(import.meta.url)
+          .resolve('swagger-ui-dist/package.json'),
+      );
     }
-    assets = { script: fs.readFileSync(path.join(dir, 'swagger-ui-bundle.js'), 'utf8'), style: fs.readFileSync(path.join(dir, 'swagger-ui.css'), 'utf8') };
+    assets = {
+      script: fs.readFileSync(path.join(dir, 'swagger-ui-bundle.js'), 'utf8'),
+      style: fs.readFileSync(path.join(dir, 'swagger-ui.css'), 'utf8'),
+    };
   }
   return assets;
 }

@@ -33,8 +33,22 @@ export function sendFile(req: IncomingMessage, res: ServerResponse, file: Opened
 }
 
 /** Answers `req` with bytes held in memory (a thumbnail), validated by `tag`; the same rules as sendFile. */
-export function sendBytes(req: IncomingMessage, res: ServerResponse, bytes: Uint8Array, tag: string, headers: Record<string, string>): void {
-  answer(req, res, bytes.length, tag, headers, () => undefined, (start, end) => res.end(bytes.subarray(start, end + 1)));
+export function sendBytes(
+  req: IncomingMessage,
+  res: ServerResponse,
+  bytes: Uint8Array,
+  tag: string,
+  headers: Record<string, string>,
+): void {
+  answer(
+    req,
+    res,
+    bytes.length,
+    tag,
+    headers,
+    () => undefined,
+    (start, end) => res.end(bytes.subarray(start, end + 1)),
+  );
 }
 
 function answer(

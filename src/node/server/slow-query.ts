@@ -14,5 +14,9 @@ export function reportingSlowQueries(engine: QueryEngine, onSlowQuery: (ms: numb
       if (ms > SLOW_QUERY_MS) setImmediate(() => onSlowQuery(ms));
       return r;
     };
-  return { ...engine, queryEntries: timed(engine.queryEntries) as QueryEngine['queryEntries'], queryMediaList: timed(engine.queryMediaList) };
+  return {
+    ...engine,
+    queryEntries: timed(engine.queryEntries) as QueryEngine['queryEntries'],
+    queryMediaList: timed(engine.queryMediaList),
+  };
 }

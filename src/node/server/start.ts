@@ -96,7 +96,10 @@ export interface RunningServer extends ContractControls {
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const content = options.content;
   if (!isContentTree(content)) return start(options as StartServerOptions & { content?: string });
-  if (options.watch) throw new TypeError('startServer: watch needs a content folder; an in-memory tree never changes (use override() or a new server per case)');
+  if (options.watch)
+    throw new TypeError(
+      'startServer: watch needs a content folder; an in-memory tree never changes (use override() or a new server per case)',
+    );
   const written = await writeContentTree(content);
   try {
     return await start({ ...options, content: written.root }, written);
@@ -131,7 +134,9 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
     // Without --watch nothing else keeps the records: the compact snapshot (snapshot/compact.ts) is
     // made where the tree is loaded (the load process for a large tree: load-path.ts).
     const parseCache = options.parseCache && !watchLoader ? { parseCache: openParseCache(root) } : {};
-    const loaded = watchLoader ? await watchLoader.load(changes) : await loadSnapshotIsolated(root, { ...opts, ...parseCache, ...timestamps });
+    const loaded = watchLoader
+      ? await watchLoader.load(changes)
+      : await loadSnapshotIsolated(root, { ...opts, ...parseCache, ...timestamps });
     if (loaded.issues.length > 0) return { issues: loaded.issues };
     if (!warned && options.quiet === false && loaded.warnings.length > 0) {
       warned = true;
@@ -143,10 +148,11 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   let snapshot: Snapshot;
   if (options.snapshot) {
     snapshot = options.snapshot;
-    if (options.watch) await watchLoader?.load().catch(async (err: unknown) => {
-      await parser?.close();
-      throw err;
-    }); // warm the incremental loader's cache
+    if (options.watch)
+      await watchLoader?.load().catch(async (err: unknown) => {
+        await parser?.close();
+        throw err;
+      }); // warm the incremental loader's cache
   } else {
     const first = await build().catch(async (err: unknown) => {
       await parser?.close();
@@ -165,7 +171,11 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
     snapshot,
     nodePlatform,
     options.onSlowQuery ? reportingSlowQueries(defaultEngine, options.onSlowQuery) : defaultEngine,
-    { ...options, explorer: options.ui === false ? undefined : (options.explorer ?? nodeExplorer()), elmapi3: options.strict === true ? strictElmapi3Routes : elmapi3Routes },
+    {
+      ...options,
+      explorer: options.ui === false ? undefined : (options.explorer ?? nodeExplorer()),
+      elmapi3: options.strict === true ? strictElmapi3Routes : elmapi3Routes,
+    },
     controls,
   );
   const textLog = options.quiet === false;
@@ -276,7 +286,9 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   const report = (ev: ReloadEvent) => {
     if (!ev.ok) {
       broken = true;
-      log(`cqa: content errors — still serving the last good snapshot (/healthz says stale: true):\n${ev.issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`);
+      log(
+        `cqa: content errors — still serving the last good snapshot (/healthz says stale: true):\n${ev.issues.map((i) => `  ${formatIssue(i)}`).join('\n')}`,
+      );
     } else if (broken) {
       broken = false;
       log(`cqa: content ok again — serving snapshot ${ev.snapshot.hash} (rebuilt in ${ev.ms.toFixed(0)} ms)`);
@@ -337,7 +349,9 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
     requests: () => journal.list(),
     clearRequests: () => journal.clear(),
     waitForRequest: (predicate, opts = {}) =>
-      journal.size === 0 ? Promise.reject(new Error('waitForRequest needs the journal: start the server without journal: 0')) : waiters.wait(predicate, opts, journal.list()),
+      journal.size === 0
+        ? Promise.reject(new Error('waitForRequest needs the journal: start the server without journal: 0'))
+        : waiters.wait(predicate, opts, journal.list()),
     override: (method, pattern, answer) => overrides.add(method, pattern, answer),
     reset: () => overrides.reset(),
     get snapshot() {

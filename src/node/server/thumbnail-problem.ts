@@ -6,8 +6,13 @@ import { ThumbnailBusy, ThumbnailRefused } from './thumbnails.js';
 
 export function thumbnailProblem(id: string, err: unknown): Problem {
   if (err instanceof ThumbnailRefused) {
-    return { status: 422, code: 'thumbnail_refused', detail: `no thumbnail is made of the media file '${id}': ${err.message}; link its full_url instead, or replace the file with a smaller image` };
+    return {
+      status: 422,
+      code: 'thumbnail_refused',
+      detail: `no thumbnail is made of the media file '${id}': ${err.message}; link its full_url instead, or replace the file with a smaller image`,
+    };
   }
-  if (err instanceof ThumbnailBusy) return { status: 503, code: 'busy', detail: `too many thumbnails are being made (${err.message}): try again in a second` };
+  if (err instanceof ThumbnailBusy)
+    return { status: 503, code: 'busy', detail: `too many thumbnails are being made (${err.message}): try again in a second` };
   return { status: 404, code: 'not_found', detail: `no thumbnail could be made of the media file '${id}': ${(err as Error).message}` };
 }

@@ -44,7 +44,14 @@ const byText = (a: string | null, b: string | null) => (a === b ? 0 : a === null
 
 /** PHP 8 comparison of two scalar values (numeric strings numerically). */
 function phpCompare(a: unknown, b: unknown): number {
-  const num = (x: unknown) => (typeof x === 'number' ? x : typeof x === 'boolean' ? Number(x) : typeof x === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$/.test(x) ? Number(x) : undefined);
+  const num = (x: unknown) =>
+    typeof x === 'number'
+      ? x
+      : typeof x === 'boolean'
+        ? Number(x)
+        : typeof x === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$/.test(x)
+          ? Number(x)
+          : undefined;
   const na = num(a);
   const nb = num(b);
   if (na !== undefined && nb !== undefined) return na - nb;
@@ -70,7 +77,8 @@ export function listEntries(r: ListRequest): Answer {
 
   if (col.snap.record.singleton) {
     const wanted = locale && locale !== '0' ? locale : r.index.project.record.default_locale;
-    for (const p of ['count', 'paginate', 'first', 'limit', 'sort']) if (params.has(p)) warn.add(p, `'${slug}' is a singleton collection: ElmapiCMS ignores ${p} and answers its one entry`);
+    for (const p of ['count', 'paginate', 'first', 'limit', 'sort'])
+      if (params.has(p)) warn.add(p, `'${slug}' is a singleton collection: ElmapiCMS ignores ${p} and answers its one entry`);
     const one = rows.find((e) => e.record.locale === wanted);
     return one ? { status: 200, json: renderer(r).entry(one, slug) } : notFound;
   }
@@ -78,12 +86,18 @@ export function listEntries(r: ListRequest): Answer {
 
   const perPage = phpInt(params.get('paginate'));
   const paginate = params.has('paginate') && perPage > 0;
-  if (params.has('paginate') && !paginate) warn.add('paginate', `paginate=${str(params, 'paginate') ?? ''} is not a positive number: ElmapiCMS does not paginate; send paginate=N (N ≥ 1)`);
+  if (params.has('paginate') && !paginate)
+    warn.add(
+      'paginate',
+      `paginate=${str(params, 'paginate') ?? ''} is not a positive number: ElmapiCMS does not paginate; send paginate=N (N ≥ 1)`,
+    );
   const sort = params.get('sort');
   const limit = phpInt(params.get('limit'));
   const offset = phpInt(params.get('offset'));
-  if (!paginate && params.has('offset') && limit <= 0) warn.add('offset', `offset without limit is ignored by ElmapiCMS: send limit too (e.g. limit=10&offset=${offset})`);
-  if (paginate && (params.has('limit') || params.has('offset') || params.has('first'))) warn.add(params.has('first') ? 'first' : 'limit', 'with paginate, ElmapiCMS ignores limit, offset and first: page with page=N');
+  if (!paginate && params.has('offset') && limit <= 0)
+    warn.add('offset', `offset without limit is ignored by ElmapiCMS: send limit too (e.g. limit=10&offset=${offset})`);
+  if (paginate && (params.has('limit') || params.has('offset') || params.has('first')))
+    warn.add(params.has('first') ? 'first' : 'limit', 'with paginate, ElmapiCMS ignores limit, offset and first: page with page=N');
 
   let inMemory: { name: string; desc: boolean } | undefined;
   if (sort instanceof Map) {
@@ -117,7 +131,11 @@ export function listEntries(r: ListRequest): Answer {
       } else if (draft) {
         if (!inMemory && cmps.length === 0) inMemory = { name, desc };
         else warn.add('sort', `without paginate, ElmapiCMS sorts drafts by the first sort item only: '${name}' is ignored`);
-      } else warn.add('sort', `without paginate, ElmapiCMS ignores sort on custom field '${name}' (and then lists oldest first): add paginate=N to sort by it`);
+      } else
+        warn.add(
+          'sort',
+          `without paginate, ElmapiCMS ignores sort on custom field '${name}' (and then lists oldest first): add paginate=N to sort by it`,
+        );
     }
     if (cmps.length > 0) rows = [...rows].sort((a, b) => cmps.reduce((acc, c) => acc || c(a, b), 0));
   } else rows = rows.reverse();
@@ -127,7 +145,17 @@ export function listEntries(r: ListRequest): Answer {
     const pageRaw = str(params, 'page');
     const page = pageRaw && /^[+-]?\d+$/.test(pageRaw.trim()) && Number(pageRaw) >= 1 ? Math.min(Number(pageRaw), 2 ** 31) : 1;
     const slice = rows.slice((page - 1) * perPage, page * perPage);
-    return { status: 200, json: paginated(slice.map((e) => render.entry(e, slug)), rows.length, perPage, page, r.path, params) };
+    return {
+      status: 200,
+      json: paginated(
+        slice.map((e) => render.entry(e, slug)),
+        rows.length,
+        perPage,
+        page,
+        r.path,
+        params,
+      ),
+    };
   }
   if (limit > 0) rows = rows.slice(Math.max(0, offset), Math.max(0, offset) + limit);
   if (inMemory) {
@@ -156,9 +184,12 @@ export function oneEntry(r: ListRequest, uuid: string): Answer {
     const group = col.groups.get(col.groupOf.get(e) ?? '') ?? [];
     if (group.length < 2) return { status: 404, message: 'This entry has no translations linked.' };
     const t = group.find((x) => x !== e && x.record.locale === translation && inMode(x, draft));
-    return t ? { status: 200, json: renderer(r).entry(t, slug) } : { status: 404, message: `Translation not found for locale '${translation}'.` };
+    return t
+      ? { status: 200, json: renderer(r).entry(t, slug) }
+      : { status: 404, message: `Translation not found for locale '${translation}'.` };
   }
   if (!e || !inMode(e, draft) || (locale && locale !== '0' && e.record.locale !== locale)) return notFound;
-  for (const p of ['where', 'sort', 'limit', 'offset', 'paginate', 'count', 'first']) if (params.has(p)) r.warn.add(p, `ElmapiCMS ignores ${p} on a single entry (/api/${slug}/{uuid})`);
+  for (const p of ['where', 'sort', 'limit', 'offset', 'paginate', 'count', 'first'])
+    if (params.has(p)) r.warn.add(p, `ElmapiCMS ignores ${p} on a single entry (/api/${slug}/{uuid})`);
   return { status: 200, json: renderer(r).entry(e, slug) };
 }

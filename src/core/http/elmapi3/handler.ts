@@ -46,13 +46,23 @@ function v3Words(snapshot: Snapshot): ReadonlySet<string> {
   if (!words) {
     const projects = [...snapshot.projects.values()];
     const v3 = projects.filter((p) => p.record.dialect === 'elmapi3');
-    words = new Set(['collections', 'files', ...v3.flatMap((p) => [...p.collections.keys()]), ...(v3.length === projects.length ? [''] : [])]);
+    words = new Set([
+      'collections',
+      'files',
+      ...v3.flatMap((p) => [...p.collections.keys()]),
+      ...(v3.length === projects.length ? [''] : []),
+    ]);
     v3WordsOf.set(snapshot, words);
   }
   return words;
 }
 
-const message = (status: number, text: string, warnings: readonly Warning[] = [], isPrivate = false): V3Answer => ({ status, body: phpJson({ message: text }), warnings, private: isPrivate });
+const message = (status: number, text: string, warnings: readonly Warning[] = [], isPrivate = false): V3Answer => ({
+  status,
+  body: phpJson({ message: text }),
+  warnings,
+  private: isPrivate,
+});
 
 function segmentsOf(path: string): string[] | undefined {
   if (path !== '/api' && !path.startsWith('/api/')) return undefined;
@@ -69,7 +79,13 @@ function segmentsOf(path: string): string[] | undefined {
  * The v3 answer, or undefined: not a v3 request (no elmapi3 project in the snapshot, or the
  * path/header names a project of another dialect), so the caller routes it as today.
  */
-export function elmapi3Routes(snapshot: Snapshot, req: V3Request, sha256Hex: Hash, nameKnownToday: (path: string) => boolean, strictAll = false): V3Answer | undefined {
+export function elmapi3Routes(
+  snapshot: Snapshot,
+  req: V3Request,
+  sha256Hex: Hash,
+  nameKnownToday: (path: string) => boolean,
+  strictAll = false,
+): V3Answer | undefined {
   if (!anyV3(snapshot)) return undefined;
   const segs = segmentsOf(req.path);
   if (!segs) return undefined;
@@ -86,7 +102,16 @@ export function elmapi3Routes(snapshot: Snapshot, req: V3Request, sha256Hex: Has
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     const route = `api${segs.length ? `/${segs.join('/')}` : ''}`;
-    return { status: 405, body: JSON.stringify({ message: `The ${req.method} method is not supported for route ${route}. Supported methods: GET, HEAD.` }, null, 4), warnings: [], private: false };
+    return {
+      status: 405,
+      body: JSON.stringify(
+        { message: `The ${req.method} method is not supported for route ${route}. Supported methods: GET, HEAD.` },
+        null,
+        4,
+      ),
+      warnings: [],
+      private: false,
+    };
   }
   return refusingCostly(() => answer(project, segs, req, sha256Hex, strictAll));
 }
@@ -101,14 +126,19 @@ function access(project: ProjectSnapshot, req: V3Request, sha256Hex: Hash): Acce
   const auth = header(req.headers, 'authorization');
   const m = auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth) : null;
   const bearer = m?.[1];
-  if (bearer?.startsWith('uak_')) return message(401, 'Unauthenticated.', [{ param: 'Authorization', text: 'uak_ keys are end-user API keys: ElmapiCMS never accepts them for content; send a project token' }]);
+  if (bearer?.startsWith('uak_'))
+    return message(401, 'Unauthenticated.', [
+      { param: 'Authorization', text: 'uak_ keys are end-user API keys: ElmapiCMS never accepts them for content; send a project token' },
+    ]);
   const token = bearer ? project.tokens.get(sha256Hex(bearer)) : undefined;
   if (token) {
     if (!token.scopes.includes('read')) return message(403, 'Forbidden.');
     return { token: true, drafts: token.scopes.includes('drafts') };
   }
   if (!project.record.public) {
-    const why = bearer ? 'the token is not one of this project (tokens are per project)' : 'this project is not public: send Authorization: Bearer <token>';
+    const why = bearer
+      ? 'the token is not one of this project (tokens are per project)'
+      : 'this project is not public: send Authorization: Bearer <token>';
     return message(401, 'Unauthenticated.', [{ param: 'Authorization', text: why }]);
   }
   return { token: false, drafts: false };
@@ -136,14 +166,24 @@ function refusingCostly(run: () => V3Answer): V3Answer {
   }
 }
 
-function answer(project: ProjectSnapshot, segs: string[], req: V3Request, sha256Hex: Hash, strictAll: boolean, given?: { who: Access; origin: string }): V3Answer {
+function answer(
+  project: ProjectSnapshot,
+  segs: string[],
+  req: V3Request,
+  sha256Hex: Hash,
+  strictAll: boolean,
+  given?: { who: Access; origin: string },
+): V3Answer {
   const who = given?.who ?? access(project, req, sha256Hex);
   if ('status' in who) return who;
   const index = projectIndex(project);
   const q: PhpQuery = parsePhpQuery(req.query);
   const warn = new Warnings();
   for (const [name, values] of q.collapsed) {
-    warn.add(name, `${name} was sent ${values.length} times; PHP keeps only '${values[values.length - 1]}': send '${values.join(',')}' (one comma-separated value) or ${name}[]=… for a list`);
+    warn.add(
+      name,
+      `${name} was sent ${values.length} times; PHP keeps only '${values[values.length - 1]}': send '${values.join(',')}' (one comma-separated value) or ${name}[]=… for a list`,
+    );
   }
   for (const d of q.dropped) warn.add('query', d);
   const done = (a: Answer): V3Answer => {
@@ -151,14 +191,16 @@ function answer(project: ProjectSnapshot, segs: string[], req: V3Request, sha256
     // here always a 422 naming the fix, as bad input gets everywhere in cqa (docs/dialects.md).
     const strict = (strictAll || project.record.strict === true || a.status >= 500) && warn.list.length > 0;
     if (strict) return { status: 422, body: validationBody(warn.list), warnings: warn.list, private: who.token };
-    const body = 'json' in a ? phpJson(a.json) : a.status >= 500 ? JSON.stringify({ message: a.message }, null, 4) : phpJson({ message: a.message });
+    const body =
+      'json' in a ? phpJson(a.json) : a.status >= 500 ? JSON.stringify({ message: a.message }, null, 4) : phpJson({ message: a.message });
     return { status: a.status, body, warnings: warn.list, private: who.token };
   };
   const o = given?.origin ?? origin(req);
   const [first, second, third, fourth] = segs;
 
   if (first === undefined) {
-    if (q.params.get('with') instanceof Map) warn.add('with', 'with must be one string like with=collections,fields (an array is a 500 in ElmapiCMS)');
+    if (q.params.get('with') instanceof Map)
+      warn.add('with', 'with must be one string like with=collections,fields (an array is a 500 in ElmapiCMS)');
     return done(projectAnswer(index, q));
   }
   if (first === 'collections') {
@@ -169,10 +211,15 @@ function answer(project: ProjectSnapshot, segs: string[], req: V3Request, sha256
     }
   }
   if (first === 'files' && segs.length <= 3 && !(segs.length === 3 && second !== 'name')) {
-    if (!who.token) return message(403, TOKEN_NEEDED, [{ param: 'Authorization', text: 'ElmapiCMS serves /files only to a project token with read, even on a public project' }]);
+    if (!who.token)
+      return message(403, TOKEN_NEEDED, [
+        { param: 'Authorization', text: 'ElmapiCMS serves /files only to a project token with read, even on a public project' },
+      ]);
     if (segs.length === 1) return done(filesList(index, q, o, req.path));
     const m = segs.length === 3 ? index.assetsByName.get(third as string) : index.assetsByKey.get(second as string);
-    return m ? done({ status: 200, json: assetJson(m, o) }) : { status: 404, body: '{"error":"Asset not found"}', warnings: warn.list, private: true };
+    return m
+      ? done({ status: 200, json: assetJson(m, o) })
+      : { status: 404, body: '{"error":"Asset not found"}', warnings: warn.list, private: true };
   }
   const col = index.collections.get(first);
   const draftAsked = str(q.params, 'state') === 'draft';
@@ -182,22 +229,50 @@ function answer(project: ProjectSnapshot, segs: string[], req: V3Request, sha256
   }
   if (draftAsked && !who.drafts) {
     // cqa's promise: drafts need a token with the drafts scope (v3 lets any reader ask).
-    return message(403, 'Forbidden.', [{ param: 'state', text: "state=draft needs a token with the 'drafts' scope in this mock (ElmapiCMS itself lets any reader ask): use such a token" }], who.token);
+    return message(
+      403,
+      'Forbidden.',
+      [
+        {
+          param: 'state',
+          text: "state=draft needs a token with the 'drafts' scope in this mock (ElmapiCMS itself lets any reader ask): use such a token",
+        },
+      ],
+      who.token,
+    );
   }
-  const lr = (c: NonNullable<typeof col>): ListRequest => ({ index, col: c, params: q.params, draft: draftAsked, warn, origin: o, path: `${o}${req.path.replace(/\/$/, '')}` });
+  const lr = (c: NonNullable<typeof col>): ListRequest => ({
+    index,
+    col: c,
+    params: q.params,
+    draft: draftAsked,
+    warn,
+    origin: o,
+    path: `${o}${req.path.replace(/\/$/, '')}`,
+  });
   if (segs.length === 1) return done(col ? listEntries(lr(col)) : { status: 404, message: 'Collection not found.' });
   if (segs.length === 2) return done(col ? oneEntry(lr(col), second as string) : { status: 404, message: 'Collection not found.' });
   if (third === 'versions' && (segs.length === 3 || (segs.length === 4 && /^\d+$/.test(fourth as string)))) {
-    if (!who.token) return message(403, TOKEN_NEEDED, [{ param: 'Authorization', text: 'ElmapiCMS serves versions only to a project token with read' }]);
+    if (!who.token)
+      return message(403, TOKEN_NEEDED, [{ param: 'Authorization', text: 'ElmapiCMS serves versions only to a project token with read' }]);
     if (!col) return done({ status: 404, message: 'Collection not found.' });
     const e = col.byUuid.get(second as string);
     // Drafts have no published version; and no answer without drafts may tell that one exists.
     if (!e || e.record.draft) return done({ status: 404, message: 'Content not found.' });
     const version = versionJson(e.record, col.snap.record.slug, index);
     if (segs.length === 3) return done({ status: 200, json: version ? [version] : [] });
-    return done(version && fourth === '1' ? { status: 200, json: { ...version, snapshot: { fields: {}, meta: { locale: e.record.locale, translation_group_id: null } } } } : { status: 404, message: 'Version not found.' });
+    return done(
+      version && fourth === '1'
+        ? { status: 200, json: { ...version, snapshot: { fields: {}, meta: { locale: e.record.locale, translation_group_id: null } } } }
+        : { status: 404, message: 'Version not found.' },
+    );
   }
-  return { status: 404, body: JSON.stringify({ message: `The route ${req.path.slice(1)} could not be found.` }, null, 4), warnings: [], private: false };
+  return {
+    status: 404,
+    body: JSON.stringify({ message: `The route ${req.path.slice(1)} could not be found.` }, null, 4),
+    warnings: [],
+    private: false,
+  };
 }
 
 function projectAnswer(index: ProjectIndex, q: PhpQuery): Answer {
@@ -205,8 +280,16 @@ function projectAnswer(index: ProjectIndex, q: PhpQuery): Answer {
   const withParam = q.params.get('with');
   if (withParam instanceof Map) return { status: 500, message: 'Server Error' };
   const withs = (withParam ?? '').split(',');
-  const json: { [k: string]: Json } = { uuid: p.id, name: p.name, description: p.description, preview_url: null, default_locale: p.default_locale, locales: [...p.locales] };
-  if (withs.includes('collections') || withs.includes('fields')) json.collections = [...index.collections.values()].map((c) => collectionJson(c, withs.includes('fields')));
+  const json: { [k: string]: Json } = {
+    uuid: p.id,
+    name: p.name,
+    description: p.description,
+    preview_url: null,
+    default_locale: p.default_locale,
+    locales: [...p.locales],
+  };
+  if (withs.includes('collections') || withs.includes('fields'))
+    json.collections = [...index.collections.values()].map((c) => collectionJson(c, withs.includes('fields')));
   return { status: 200, json };
 }
 
@@ -216,8 +299,20 @@ function collectionJson(c: ProjectIndex['collections'] extends ReadonlyMap<strin
   const r = c.snap.record;
   const stamps = r.entries.map((e) => e.created_at).sort();
   const created = carbonJson(stamps[0] ?? EPOCH);
-  const updated = carbonJson(r.entries.map((e) => e.updated_at).sort().pop() ?? EPOCH);
-  const json: { [k: string]: Json } = { uuid: r.slug, name: r.name, slug: r.slug, is_singleton: r.singleton === true, created_at: created, updated_at: updated };
+  const updated = carbonJson(
+    r.entries
+      .map((e) => e.updated_at)
+      .sort()
+      .pop() ?? EPOCH,
+  );
+  const json: { [k: string]: Json } = {
+    uuid: r.slug,
+    name: r.name,
+    slug: r.slug,
+    is_singleton: r.singleton === true,
+    created_at: created,
+    updated_at: updated,
+  };
   if (withFields) {
     const fields: Json[] = [];
     let id = 0;
@@ -240,7 +335,19 @@ function fieldJson(f: import('../../model/model.js').FieldDef, id: number, order
   if (f.range) options.mode = 'range';
   if (f.hidden && f.type !== 'password') options.hiddenInAPI = true;
   if (f.collection) options.relation = { collection: f.collection, type: f.multiple ? 2 : 1 };
-  return { id, uuid: `${f.name}`, type, label: f.name, name: f.name, description: null, placeholder: null, options: Object.keys(options).length ? options : [], validations: f.required ? { required: { status: true } } : null, order, parent_field_id: parent };
+  return {
+    id,
+    uuid: `${f.name}`,
+    type,
+    label: f.name,
+    name: f.name,
+    description: null,
+    placeholder: null,
+    options: Object.keys(options).length ? options : [],
+    validations: f.required ? { required: { status: true } } : null,
+    order,
+    parent_field_id: parent,
+  };
 }
 
 function filesList(index: ProjectIndex, q: PhpQuery, o: string, path: string): Answer {
@@ -249,16 +356,51 @@ function filesList(index: ProjectIndex, q: PhpQuery, o: string, path: string): A
   const page = pageRaw && /^\d+$/.test(pageRaw) && Number(pageRaw) >= 1 ? Math.min(Number(pageRaw), 2 ** 31) : 1;
   const search = str(q.params, 'search')?.toLowerCase();
   const type = str(q.params, 'type');
-  const EXT: Record<string, RegExp> = { image: /\.(jpe?g|png|gif|webp|svg|bmp)$/i, video: /\.(mp4|webm|ogg|mov|avi|wmv|flv)$/i, audio: /\.(mp3|wav|ogg|aac|flac)$/i, document: /\.(pdf|docx?|xlsx?|pptx?|txt)$/i };
-  const rows = index.assets.filter((m) => (!search || m.record.file_name.toLowerCase().includes(search) || m.record.mime_type.includes(search)) && (!type || !EXT[type] || (EXT[type] as RegExp).test(m.record.file_name)));
+  const EXT: Record<string, RegExp> = {
+    image: /\.(jpe?g|png|gif|webp|svg|bmp)$/i,
+    video: /\.(mp4|webm|ogg|mov|avi|wmv|flv)$/i,
+    audio: /\.(mp3|wav|ogg|aac|flac)$/i,
+    document: /\.(pdf|docx?|xlsx?|pptx?|txt)$/i,
+  };
+  const rows = index.assets.filter(
+    (m) =>
+      (!search || m.record.file_name.toLowerCase().includes(search) || m.record.mime_type.includes(search)) &&
+      (!type || !EXT[type] || (EXT[type] as RegExp).test(m.record.file_name)),
+  );
   const slice = rows.slice((page - 1) * per, page * per);
-  return { status: 200, json: paginated(slice.map((m) => assetJson(m, o)), rows.length, per, page, `${o}${path.replace(/\/$/, '')}`, q.params) };
+  return {
+    status: 200,
+    json: paginated(
+      slice.map((m) => assetJson(m, o)),
+      rows.length,
+      per,
+      page,
+      `${o}${path.replace(/\/$/, '')}`,
+      q.params,
+    ),
+  };
 }
 
 /** The single version of an entry (content files have no history): version 1, current when published. */
-function versionJson(e: import('../../model/model.js').EntryRecord, _slug: string, _index: ProjectIndex): { [k: string]: Json } | undefined {
+function versionJson(
+  e: import('../../model/model.js').EntryRecord,
+  _slug: string,
+  _index: ProjectIndex,
+): { [k: string]: Json } | undefined {
   if (e.draft) return undefined;
-  return { uuid: e.id, version_number: 1, label: null, description: null, locale: e.locale, translation_group_id: null, published_at: iso8601(e.published_at), created_at: iso8601(e.created_at), updated_at: iso8601(e.updated_at), is_current_published: true, created_by: null };
+  return {
+    uuid: e.id,
+    version_number: 1,
+    label: null,
+    description: null,
+    locale: e.locale,
+    translation_group_id: null,
+    published_at: iso8601(e.published_at),
+    created_at: iso8601(e.created_at),
+    updated_at: iso8601(e.updated_at),
+    is_current_published: true,
+    created_by: null,
+  };
 }
 
 /**
@@ -276,4 +418,5 @@ export function staticAnswer(project: ProjectSnapshot, path: string, origin: str
 export type Elmapi3Routes = typeof elmapi3Routes;
 
 /** The route table with every elmapi3 project strict, as `strict: true` makes one (`cqa serve --strict`). */
-export const strictElmapi3Routes: Elmapi3Routes = (snapshot, req, sha256Hex, nameKnownToday) => elmapi3Routes(snapshot, req, sha256Hex, nameKnownToday, true);
+export const strictElmapi3Routes: Elmapi3Routes = (snapshot, req, sha256Hex, nameKnownToday) =>
+  elmapi3Routes(snapshot, req, sha256Hex, nameKnownToday, true);

@@ -29,7 +29,9 @@ export function paginated(data: Json[], total: number, perPage: number, page: nu
   const url = (p: number) => pageUrl(path, params, p);
   const from = data.length === 0 ? null : (page - 1) * perPage + 1;
   const to = from === null ? null : from + data.length - 1;
-  const links: Json[] = [{ url: page > 1 ? url(page - 1) : null, label: '&laquo; Previous', page: page > 1 ? page - 1 : null, active: false }];
+  const links: Json[] = [
+    { url: page > 1 ? url(page - 1) : null, label: '&laquo; Previous', page: page > 1 ? page - 1 : null, active: false },
+  ];
   const window = (p: number) => ({ url: url(p), label: String(p), page: p, active: p === page });
   if (last < 14) for (let p = 1; p <= last; p++) links.push(window(p));
   else {

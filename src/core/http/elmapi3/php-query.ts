@@ -32,7 +32,10 @@ function decode(s: string): string {
 
 /** Laravel's TrimStrings (it trims Unicode spaces too) and ConvertEmptyStringsToNull. */
 function normalise(value: string): string | null {
-  const trimmed = value.replace(/^[\s\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+|[\s\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+$/g, '');
+  const trimmed = value.replace(
+    /^[\s\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+|[\s\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+$/g,
+    '',
+  );
   return trimmed === '' ? null : trimmed;
 }
 
@@ -46,7 +49,7 @@ export function splitKey(raw: string): string[] | undefined {
   const parts: string[] = [];
   if (i >= 0 && raw.indexOf(']', i) < 0) {
     // An unmatched `[`: PHP makes it `_` and keeps the rest as part of the name.
-    return [(`${top}_${raw.slice(i + 1)}`).replace(/[. ]/g, '_')];
+    return [`${top}_${raw.slice(i + 1)}`.replace(/[. ]/g, '_')];
   }
   parts.push(top.replace(/[. []/g, '_'));
   while (i >= 0 && raw[i] === '[') {

@@ -53,7 +53,9 @@ function collectionIndex(snap: CollectionSnapshot, locales: readonly string[]): 
     groups.set(group, members);
     groupOf.set(e, group);
   }
-  const newestFirst = [...snap.entries].sort((a, b) => compare(b.record.created_at, a.record.created_at) || compare(b.record.file, a.record.file));
+  const newestFirst = [...snap.entries].sort(
+    (a, b) => compare(b.record.created_at, a.record.created_at) || compare(b.record.file, a.record.file),
+  );
   return { snap, byUuid, byRef, newestFirst, groups, groupOf };
 }
 

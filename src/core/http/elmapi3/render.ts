@@ -68,7 +68,11 @@ export class Renderer {
           const o: { [key: string]: Json } = {};
           for (const c of f.fields ?? []) {
             if (c.hidden || c.type === 'password' || this.o.exclude.has(c.name)) continue;
-            const cv = this.value(c, item !== null && typeof item === 'object' && !Array.isArray(item) ? ownValue(item, c.name) : undefined, branch);
+            const cv = this.value(
+              c,
+              item !== null && typeof item === 'object' && !Array.isArray(item) ? ownValue(item, c.name) : undefined,
+              branch,
+            );
             if (cv !== undefined) o[c.name] = cv;
           }
           return Object.keys(o).length === 0 ? [] : o;
@@ -200,5 +204,7 @@ export function assetJson(m: MediaSnapshot, origin: string): Json {
 
 /** json_encode without flags: `/` as `\/`, everything beyond ASCII as `\uXXXX`. */
 export function phpJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007f-\uffff/]/g, (c) => (c === '/' ? '\\/' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return JSON.stringify(value).replace(/[\u007f-\uffff/]/g, (c) =>
+    c === '/' ? '\\/' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

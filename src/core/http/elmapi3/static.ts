@@ -39,7 +39,8 @@ export function elmapi3NotFound(project: ProjectSnapshot): { from: string; name:
   const rules: { from: string; name: string; text: string }[] = [];
   rules.push({ from: '/api/collections/*', name: 'collections', text: '{"message":"Collection not found."}' });
   rules.push({ from: '/api/files/*', name: 'files', text: '{"error":"Asset not found"}' });
-  for (const slug of project.collections.keys()) rules.push({ from: `/api/${slug}/*`, name: slug, text: '{"message":"Content not found."}' });
+  for (const slug of project.collections.keys())
+    rules.push({ from: `/api/${slug}/*`, name: slug, text: '{"message":"Content not found."}' });
   rules.push({ from: '/api/*', name: '', text: '{"message":"Collection not found."}' });
   return rules;
 }

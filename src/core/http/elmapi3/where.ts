@@ -126,19 +126,37 @@ function fieldTest(f: FieldDef, op: string, raw: PhpValue | undefined, param: st
   const v = raw instanceof Map ? null : (raw ?? null);
   const values = list(raw);
   if (f.type === 'date' || f.type === 'datetime') {
-    if (op !== 'null' && op !== 'not_null') c.warn.add(param, `ElmapiCMS cannot filter date field '${f.name}' (its values live in a date column no operator reads): ${op === 'not' || op === 'not_in' ? 'every entry passes' : 'no entry matches'}; filter on created_at/published_at or a text field instead`);
+    if (op !== 'null' && op !== 'not_null')
+      c.warn.add(
+        param,
+        `ElmapiCMS cannot filter date field '${f.name}' (its values live in a date column no operator reads): ${op === 'not' || op === 'not_in' ? 'every entry passes' : 'no entry matches'}; filter on created_at/published_at or a text field instead`,
+      );
   }
   if (f.type === 'number' && (op === 'in' || op === 'not' || op === 'not_in')) {
-    c.warn.add(param, `ElmapiCMS compares '${op}' on text only: on number field '${f.name}' ${op === 'in' ? 'no entry matches' : 'no entry is excluded'}; use where[${f.name}][between]=min,max or one where[or][N][${f.name}]=value per value`);
+    c.warn.add(
+      param,
+      `ElmapiCMS compares '${op}' on text only: on number field '${f.name}' ${op === 'in' ? 'no entry matches' : 'no entry is excluded'}; use where[${f.name}][between]=min,max or one where[or][N][${f.name}]=value per value`,
+    );
   }
-  if (f.type === 'boolean' && op === 'not') c.warn.add(param, `ElmapiCMS compares 'not' on text only: on boolean field '${f.name}' no entry is excluded; use where[${f.name}]=${'true|false'}`);
+  if (f.type === 'boolean' && op === 'not')
+    c.warn.add(
+      param,
+      `ElmapiCMS compares 'not' on text only: on boolean field '${f.name}' no entry is excluded; use where[${f.name}]=${'true|false'}`,
+    );
   if ((op === 'between' || op === 'not_between') && values.length < 2) {
-    c.warn.add(param, `${param} needs two values ('min,max'); with ${values.length === 0 ? 'none' : `only '${values[0]}'`} ElmapiCMS only checks that '${f.name}' has a value: send ${param}=min,max`);
+    c.warn.add(
+      param,
+      `${param} needs two values ('min,max'); with ${values.length === 0 ? 'none' : `only '${values[0]}'`} ElmapiCMS only checks that '${f.name}' has a value: send ${param}=min,max`,
+    );
     return (e) => rowsOf(f, fieldValue(e, f.name)).length > 0;
   }
   if (op === 'not') return (e) => !rowsOf(f, fieldValue(e, f.name)).some((r) => r.text === (v ?? '') || jsonHas(r, v ?? ''));
   if (op === 'not_in') return (e) => !rowsOf(f, fieldValue(e, f.name)).some((r) => values.some((w) => r.text === w || jsonHas(r, w)));
-  if (op === 'null') return (e) => rowsOf(f, fieldValue(e, f.name)).some((r) => r.date === undefined && r.text === undefined && r.number === undefined && r.bool === undefined && r.json === undefined);
+  if (op === 'null')
+    return (e) =>
+      rowsOf(f, fieldValue(e, f.name)).some(
+        (r) => r.date === undefined && r.text === undefined && r.number === undefined && r.bool === undefined && r.json === undefined,
+      );
   if (op === 'not_null') return (e) => rowsOf(f, fieldValue(e, f.name)).length > 0;
   const like = op === 'like' ? { contains: likeTest(`%${v ?? ''}%`, c.budget), whole: likeTest(v ?? '', c.budget) } : undefined;
   return (e) => rowsOf(f, fieldValue(e, f.name)).some((r) => r.date === undefined && rowMatches(r, op, v, values, like));
@@ -169,7 +187,10 @@ function coreTest(name: string, op: string, raw: PhpValue | undefined, param: st
   };
   if (name === 'id') c.warn.add(param, `'id' is ElmapiCMS's internal integer id, which no answer shows: filter on uuid instead`);
   if ((op === 'between' || op === 'not_between') && values.length < 2) {
-    c.warn.add(param, `${param} needs two values ('min,max'): with one, ElmapiCMS on SQLite matches nothing (on MySQL it is a 500); send ${param}=min,max`);
+    c.warn.add(
+      param,
+      `${param} needs two values ('min,max'): with one, ElmapiCMS on SQLite matches nothing (on MySQL it is a 500); send ${param}=min,max`,
+    );
     return () => false;
   }
   const like = op === 'like' ? likeTest(`%${v ?? ''}%`, c.budget) : undefined;
@@ -208,15 +229,22 @@ function conditions(name: string, value: PhpValue, prefix: string, c: Ctx, relat
   const isCore = CORE.includes(name);
   if (!f && !isCore) {
     const known = [...fields.values()].filter((x) => !x.hidden).map((x) => x.name);
-    c.warn.add(param, `no field '${name}' in collection '${(relationOf?.target ?? c.col).snap.record.slug}' (fields: ${known.join(', ') || 'none'}; core: uuid, locale, state, created_at, updated_at, published_at): ElmapiCMS matches no entry`);
+    c.warn.add(
+      param,
+      `no field '${name}' in collection '${(relationOf?.target ?? c.col).snap.record.slug}' (fields: ${known.join(', ') || 'none'}; core: uuid, locale, state, created_at, updated_at, published_at): ElmapiCMS matches no entry`,
+    );
   }
-  if (f && (f.hidden || f.type === 'password')) c.warn.add(param, `field '${name}' is not shown by the API (hidden or password); the mock does not filter on it: no entry matches`);
+  if (f && (f.hidden || f.type === 'password'))
+    c.warn.add(param, `field '${name}' is not shown by the API (hidden or password); the mock does not filter on it: no entry matches`);
   const usable = f && !f.hidden && f.type !== 'password' ? f : undefined;
   const ops: [string, PhpValue | undefined][] = value instanceof Map ? [...value] : [['eq', value]];
   if (value instanceof Map && value.size > 0 && !isOperator([...value.keys()][0] as string) && !relationOf) {
     // where[rel][g]…: a relation filter (the first key is not an operator).
     if (usable?.type !== 'relation') {
-      c.warn.add(param, `'${[...value.keys()][0]}' is not an operator (${OPERATORS.join(', ')}) and '${name}' is not a relation field: ElmapiCMS reads it as a relation filter that matches nothing`);
+      c.warn.add(
+        param,
+        `'${[...value.keys()][0]}' is not an operator (${OPERATORS.join(', ')}) and '${name}' is not a relation field: ElmapiCMS reads it as a relation filter that matches nothing`,
+      );
       return [() => false];
     }
     const target = c.index.collections.get(usable.collection ?? '');
@@ -242,19 +270,27 @@ function conditions(name: string, value: PhpValue, prefix: string, c: Ctx, relat
 function related(e: EntrySnapshot, f: FieldDef, target: CollectionIndex, drafts: boolean): EntrySnapshot[] {
   const v = fieldValue(e, f.name);
   if (v === undefined || v === null) return [];
-  return (Array.isArray(v) ? v : [v]).map((ref) => target.byRef.get(String(ref))).filter((x): x is EntrySnapshot => x !== undefined && (drafts || !x.record.draft));
+  return (Array.isArray(v) ? v : [v])
+    .map((ref) => target.byRef.get(String(ref)))
+    .filter((x): x is EntrySnapshot => x !== undefined && (drafts || !x.record.draft));
 }
 
 /** Operators on a relation or media field itself (sheet §3.4). */
 function relationOpTest(f: FieldDef, op: string, param: string, c: Ctx): Test {
   if (f.type === 'media' && (op === 'null' || op === 'not_null')) {
-    c.warn.add(param, `ElmapiCMS checks relation links, not media, for ${op} on media field '${f.name}': ${op === 'null' ? 'every entry matches' : 'no entry matches'}`);
+    c.warn.add(
+      param,
+      `ElmapiCMS checks relation links, not media, for ${op} on media field '${f.name}': ${op === 'null' ? 'every entry matches' : 'no entry matches'}`,
+    );
     return () => op === 'null';
   }
   const target = c.index.collections.get(f.collection ?? '');
   if (op === 'null') return (e) => !target || related(e, f, target, c.drafts).length === 0;
   if (op === 'not_null') return (e) => !!target && related(e, f, target, c.drafts).length > 0;
-  c.warn.add(param, `ElmapiCMS compares '${op}' on relation field '${f.name}' against stored integer ids, never a uuid: ${op === 'not' || op === 'not_in' ? 'every entry passes' : 'no entry matches'}; filter on the related entry instead: ${param.replace(/\[[^\]]*\]$/, '')}[uuid]=<uuid>`);
+  c.warn.add(
+    param,
+    `ElmapiCMS compares '${op}' on relation field '${f.name}' against stored integer ids, never a uuid: ${op === 'not' || op === 'not_in' ? 'every entry passes' : 'no entry matches'}; filter on the related entry instead: ${param.replace(/\[[^\]]*\]$/, '')}[uuid]=<uuid>`,
+  );
   return () => op === 'not' || op === 'not_in';
 }
 

@@ -36,7 +36,9 @@ function header(req: CoreRequest, name: string): string | undefined {
 
 /** `'sha256-…'` of an inline block, as CSP wants it (standard base64, padded). */
 function cspHash(platform: Platform, text: string): string {
-  const b64 = toBase64Url(platform.sha256(platform.encodeText(text))).replace(/-/g, '+').replace(/_/g, '/');
+  const b64 = toBase64Url(platform.sha256(platform.encodeText(text)))
+    .replace(/-/g, '+')
+    .replace(/_/g, '/');
   return `'sha256-${b64}='`;
 }
 
@@ -102,7 +104,11 @@ export function createExplorerPage(options: ExplorerOptions = {}): ExplorerPage 
       const isReference = reference !== undefined && REFERENCE_PATHS.has(req.path);
       if ((!PAGE_PATHS.has(req.path) && !isReference) || !prefersHtml(header(req, 'accept'))) return undefined;
       if (req.path !== '/' && req.path !== '/reference') {
-        return { status: 302, headers: { location: isReference ? '/reference' : '/', vary: 'Accept', 'cache-control': 'no-cache', 'content-length': '0' }, body: null };
+        return {
+          status: 302,
+          headers: { location: isReference ? '/reference' : '/', vary: 'Accept', 'cache-control': 'no-cache', 'content-length': '0' },
+          body: null,
+        };
       }
       const cache = isReference ? references : pages;
       let p = cache.get(platform);

@@ -158,5 +158,10 @@ export function referenceDocument(assets: ReferenceAssets): InlineDocument {
 </section>
 <main id="swagger-ui"></main>
 `;
-  return document('Content Query API reference', body, [assets.style.replace(/<\/style/gi, '<\\/style'), REFERENCE_STYLE], [inlineScript(assets.script), REFERENCE_SCRIPT]);
+  return document(
+    'Content Query API reference',
+    body,
+    [assets.style.replace(/<\/style/gi, '<\\/style'), REFERENCE_STYLE],
+    [inlineScript(assets.script), REFERENCE_SCRIPT],
+  );
 }

@@ -1,7 +1,16 @@
 // `cqa build --host caddy`: `_Caddyfile`, the directives of a site block serving the build
 // (imported where the block sets `root`). Tested against Debian's Caddy 2.6 in
 // test/hosting/hosts.test.ts. No Node imports.
-import { CORS_HEADERS, DOWNLOAD_HEADER, JSON_TYPE, MEDIA_HEADERS, PREFLIGHT_HEADERS, prefixOf, type CacheControl, type NotFoundDocument } from './policy.js';
+import {
+  CORS_HEADERS,
+  DOWNLOAD_HEADER,
+  JSON_TYPE,
+  MEDIA_HEADERS,
+  PREFLIGHT_HEADERS,
+  prefixOf,
+  type CacheControl,
+  type NotFoundDocument,
+} from './policy.js';
 
 const quoted = (s: string) => `"${s.replace(/["\\]/g, '\\$&')}"`;
 
@@ -9,7 +18,12 @@ function headerBlock(matcher: string, pairs: readonly (readonly [string, string]
   return [`header ${matcher} {`, ...pairs.map(([name, value]) => `    ${name} ${quoted(value)}`), '}'];
 }
 
-export function caddyfile(notFound: readonly NotFoundDocument[], cache: CacheControl, thumbs: boolean, downloads: readonly string[]): string {
+export function caddyfile(
+  notFound: readonly NotFoundDocument[],
+  cache: CacheControl,
+  thumbs: boolean,
+  downloads: readonly string[],
+): string {
   const json = [['Content-Type', JSON_TYPE] as const, ...CORS_HEADERS, ['Cache-Control', cache.api] as const];
   const media = [...CORS_HEADERS, ...MEDIA_HEADERS, ['Cache-Control', cache.media] as const];
   return [

@@ -52,7 +52,10 @@ export function hostFiles(host: Host, { notFound, cache, thumbs, depth, files, d
       // serve answers a missing file with the root 404.html, the `cqa` problem (typed by serve.json).
       const catchAll = notFound[notFound.length - 1];
       const own = ['serve.json', ...(catchAll ? ['404.html'] : [])];
-      return [{ rel: 'serve.json', text: serveJson(depth, cache, thumbs, [...files, ...own], downloads) }, ...(catchAll ? [{ rel: '404.html', text: catchAll.text }] : [])];
+      return [
+        { rel: 'serve.json', text: serveJson(depth, cache, thumbs, [...files, ...own], downloads) },
+        ...(catchAll ? [{ rel: '404.html', text: catchAll.text }] : []),
+      ];
     }
     default:
       return [];

@@ -1,7 +1,15 @@
 // `cqa build --host nginx`: `_nginx.conf`, the directives of a server block serving the build
 // (included where the block sets `root`). Tested against Debian's nginx in
 // test/hosting/hosts.test.ts. No Node imports.
-import { CORS_HEADERS, DOWNLOAD_HEADER, MEDIA_HEADERS, PREFLIGHT_HEADERS, prefixOf, type CacheControl, type NotFoundDocument } from './policy.js';
+import {
+  CORS_HEADERS,
+  DOWNLOAD_HEADER,
+  MEDIA_HEADERS,
+  PREFLIGHT_HEADERS,
+  prefixOf,
+  type CacheControl,
+  type NotFoundDocument,
+} from './policy.js';
 
 /** `add_header` lines; `always`: on 304 and 404 too, not only on 200. */
 function headers(pairs: readonly (readonly [string, string])[], indent: string): string[] {
@@ -11,7 +19,12 @@ function headers(pairs: readonly (readonly [string, string])[], indent: string):
 /** nginx quotes: the paths come from project and collection ids (letters, digits, `._-`), quoted all the same. */
 const quoted = (s: string) => `"${s.replace(/["\\$]/g, '\\$&')}"`;
 
-export function nginxConf(notFound: readonly NotFoundDocument[], cache: CacheControl, thumbs: boolean, downloads: readonly string[]): string {
+export function nginxConf(
+  notFound: readonly NotFoundDocument[],
+  cache: CacheControl,
+  thumbs: boolean,
+  downloads: readonly string[],
+): string {
   const api = [...CORS_HEADERS, ['Cache-Control', cache.api] as const];
   const media = [...CORS_HEADERS, ...MEDIA_HEADERS, ['Cache-Control', cache.media] as const];
   const apiLocation = (prefix: string, file: string): string[] => [

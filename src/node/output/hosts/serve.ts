@@ -58,7 +58,13 @@ export function listedFolders(files: readonly string[]): string[] {
 const NOWHERE = '/api/404-not-found';
 
 /** `depth`: the most segments after `/api/` of any document path of the build; `files`: every file of the build. */
-export function serveJson(depth: number, cache: CacheControl, thumbs: boolean, files: readonly string[], downloads: readonly string[]): string {
+export function serveJson(
+  depth: number,
+  cache: CacheControl,
+  thumbs: boolean,
+  files: readonly string[],
+  downloads: readonly string[],
+): string {
   const rewrites = [];
   for (let n = 1; n <= depth; n++) {
     const params = Array.from({ length: n }, (_, i) => `:p${i}`).join('/');

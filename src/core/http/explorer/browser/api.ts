@@ -36,7 +36,17 @@ export async function api(path: string, anonymous = false, extra: Record<string,
   try {
     res = await fetch(path, { headers, cache: 'no-store', credentials: 'omit' });
   } catch (err) {
-    return { path, status: 0, statusText: 'network error', text: String(err), body: undefined, headers: [], ms: performance.now() - started, bytes: 0, withToken };
+    return {
+      path,
+      status: 0,
+      statusText: 'network error',
+      text: String(err),
+      body: undefined,
+      headers: [],
+      ms: performance.now() - started,
+      bytes: 0,
+      withToken,
+    };
   }
   const buffer = await res.arrayBuffer();
   const ms = performance.now() - started;
@@ -47,7 +57,17 @@ export async function api(path: string, anonymous = false, extra: Record<string,
   } catch {
     body = undefined;
   }
-  return { path, status: res.status, statusText: res.statusText, text, body, headers: [...res.headers], ms, bytes: buffer.byteLength, withToken };
+  return {
+    path,
+    status: res.status,
+    statusText: res.statusText,
+    text,
+    body,
+    headers: [...res.headers],
+    ms,
+    bytes: buffer.byteLength,
+    withToken,
+  };
 }
 
 /** What an error answer says to a person, in either dialect. */

@@ -25,7 +25,13 @@ const OP_TEXT: Record<Op, string> = {
   null: 'is empty',
   not_null: 'is not empty',
 };
-const PLACEHOLDERS: Partial<Record<Op, string>> = { in: 'a,b,c', not_in: 'a,b,c', between: 'low,high', not_between: 'low,high', like: '%text%' };
+const PLACEHOLDERS: Partial<Record<Op, string>> = {
+  in: 'a,b,c',
+  not_in: 'a,b,c',
+  between: 'low,high',
+  not_between: 'low,high',
+  like: '%text%',
+};
 const TYPE_HINTS: Partial<Record<string, string>> = {
   number: 'a number',
   boolean: 'true or false',
@@ -77,7 +83,9 @@ let datalists = 0;
 /** A <datalist> filled (later) with the ids of a collection. */
 function idList(project: Project, slug: string): HTMLDataListElement {
   const list = el('datalist', { id: `ids-${++datalists}` });
-  void idsOf(project, slug).then((ids) => list.replaceChildren(...ids.map((s) => el('option', { value: s.id, text: s.label })))).catch(() => undefined);
+  void idsOf(project, slug)
+    .then((ids) => list.replaceChildren(...ids.map((s) => el('option', { value: s.id, text: s.label }))))
+    .catch(() => undefined);
   return list;
 }
 
@@ -121,7 +129,11 @@ class ConditionRow {
     const remove = el('button', { type: 'button', class: 'remove', 'aria-label': `Remove ${what} ${n}`, text: '×' });
     this.row = el(
       'div',
-      { class: relation ? 'condition related' : 'condition', role: 'group', 'aria-label': `${relation ? 'Related condition' : 'Condition'} ${n}` },
+      {
+        class: relation ? 'condition related' : 'condition',
+        role: 'group',
+        'aria-label': `${relation ? 'Related condition' : 'Condition'} ${n}`,
+      },
       this.relSelect,
       this.fieldSelect,
       this.opSelect,
@@ -158,7 +170,9 @@ class ConditionRow {
   /** The condition as the form holds it (the value as typed, trimmed when sent). */
   read(): Condition {
     const value =
-      this.value instanceof HTMLSelectElement && this.value.multiple ? [...this.value.selectedOptions].map((o) => o.value).join(',') : this.value.value;
+      this.value instanceof HTMLSelectElement && this.value.multiple
+        ? [...this.value.selectedOptions].map((o) => o.value).join(',')
+        : this.value.value;
     return { ...this.cond, value: FLAG_OPS.has(this.cond.op) ? '' : value };
   }
 
@@ -171,7 +185,10 @@ class ConditionRow {
     let relField: Field | undefined;
     if (this.relSelect) {
       const relations = (collection?.fields ?? []).filter((f) => f.type === 'relation' && f.collection);
-      setOptions(this.relSelect, relations.map((f) => [f.name, `${f.name} → ${f.collection}`]));
+      setOptions(
+        this.relSelect,
+        relations.map((f) => [f.name, `${f.name} → ${f.collection}`]),
+      );
       const rel = this.cond.relation ?? '';
       if (!rel && relations[0]) this.cond = { ...this.cond, relation: relations[0].name };
       const wanted = this.cond.relation ?? '';
@@ -179,25 +196,38 @@ class ConditionRow {
       const field = relField;
       if (!field) {
         ensureOption(this.relSelect, wanted, `${wanted || '(none)'} — not a relation of ${collection?.name ?? 'this collection'}`);
-        problems.push(wanted ? `'${wanted}' is not a relation field of ${collection?.name ?? 'this collection'}` : `${collection?.name ?? 'This collection'} has no relation field`);
+        problems.push(
+          wanted
+            ? `'${wanted}' is not a relation field of ${collection?.name ?? 'this collection'}`
+            : `${collection?.name ?? 'This collection'} has no relation field`,
+        );
       }
       this.relSelect.value = wanted;
       scope = field ? project?.collections.find((c) => c.slug === field.collection) : undefined;
     }
     const fields = project && scope ? filterable(project, scope) : [];
-    setOptions(this.fieldSelect, fields.map((f) => [f.name, `${f.name} (${f.type}${f.multiple ? ', multiple' : ''})`]));
+    setOptions(
+      this.fieldSelect,
+      fields.map((f) => [f.name, `${f.name} (${f.type}${f.multiple ? ', multiple' : ''})`]),
+    );
     if (!this.cond.field && fields[0] && !problems.length) this.cond = { ...this.cond, field: fields[0].name };
     const field = fields.find((f) => f.name === this.cond.field);
     if (!field && this.cond.field) {
       ensureOption(this.fieldSelect, this.cond.field, `${this.cond.field} — not in ${scope?.name ?? 'this collection'}`);
-      if (!problems.length) problems.push(`'${this.cond.field}' is not a field of ${scope?.name ?? 'this collection'}: pick another field or remove this condition`);
+      if (!problems.length)
+        problems.push(
+          `'${this.cond.field}' is not a field of ${scope?.name ?? 'this collection'}: pick another field or remove this condition`,
+        );
     }
     this.fieldSelect.value = this.cond.field;
     const ops = field ? opsOf(field) : [this.cond.op];
     const byHand = this.pickedByHand;
     this.pickedByHand = false;
     if (byHand && ops[0] && !ops.includes(this.cond.op)) this.cond = { ...this.cond, op: ops[0] };
-    setOptions(this.opSelect, ops.map((o) => [o, OP_TEXT[o]]));
+    setOptions(
+      this.opSelect,
+      ops.map((o) => [o, OP_TEXT[o]]),
+    );
     if (field && !ops.includes(this.cond.op)) {
       ensureOption(this.opSelect, this.cond.op, `${OP_TEXT[this.cond.op]} — not for ${field.type}`);
       problems.push(`'${this.cond.op}' does not apply to ${field.type} field '${field.name}'; it takes ${ops.join(', ')}`);
@@ -230,10 +260,22 @@ class ConditionRow {
     let control: HTMLInputElement | HTMLSelectElement;
     const extra: Node[] = [];
     if (kind === 'select' || kind === 'multi') {
-      const select = el('select', { class: 'value', 'aria-label': label, required: true, multiple: kind === 'multi', size: kind === 'multi' ? String(Math.min(5, (choices ?? []).length)) : undefined });
+      const select = el('select', {
+        class: 'value',
+        'aria-label': label,
+        required: true,
+        multiple: kind === 'multi',
+        size: kind === 'multi' ? String(Math.min(5, (choices ?? []).length)) : undefined,
+      });
       if (kind === 'select') select.append(el('option', { value: '', text: 'choose…' }));
       select.append(...(choices ?? []).map((v) => el('option', { value: v, text: v })));
-      const wanted = kind === 'multi' ? typed.split(',').map((v) => v.trim()).filter(Boolean) : [typed.trim()];
+      const wanted =
+        kind === 'multi'
+          ? typed
+              .split(',')
+              .map((v) => v.trim())
+              .filter(Boolean)
+          : [typed.trim()];
       // A value the field does not have stays (marked) when it came with the condition (a link); a
       // field picked by hand starts from its own values.
       if (!byHand) for (const v of wanted) if (v) ensureOption(select, v, `${v} (not a value of ${field?.name})`);
@@ -247,7 +289,9 @@ class ConditionRow {
       input.required = kind !== 'none';
       input.placeholder = kind === 'none' ? '' : (PLACEHOLDERS[op] ?? (field && TYPE_HINTS[field.type]) ?? 'value');
       if (kind === 'text' && project && (ref || choices)) {
-        const list = ref ? idList(project, ref) : el('datalist', { id: `ids-${++datalists}` }, ...(choices ?? []).map((v) => el('option', { value: v })));
+        const list = ref
+          ? idList(project, ref)
+          : el('datalist', { id: `ids-${++datalists}` }, ...(choices ?? []).map((v) => el('option', { value: v })));
         input.setAttribute('list', list.id);
         extra.push(list);
       }
@@ -300,14 +344,20 @@ export class Builder {
   /** New projects (a token, or new content): the form keeps what it can and marks the rest. */
   setProjects(projects: Project[]): void {
     this.projects = projects;
-    setOptions(this.projectSelect, projects.map((p) => [p.id, `${p.name} (${p.id})`]));
+    setOptions(
+      this.projectSelect,
+      projects.map((p) => [p.id, `${p.name} (${p.id})`]),
+    );
     ($('run') as HTMLButtonElement).disabled = projects.length === 0;
     this.showCollections();
   }
 
   private showCollections(): void {
     const p = this.project();
-    setOptions(this.collectionSelect, (p?.collections ?? []).map((c) => [c.slug, `${c.name} (${c.slug})`]));
+    setOptions(
+      this.collectionSelect,
+      (p?.collections ?? []).map((c) => [c.slug, `${c.name} (${c.slug})`]),
+    );
     const locales = p?.locales ?? [];
     setOptions(this.locale, [['', 'any'], ...locales.map((l): [string, string] => [l, l])]);
     this.showFields();
@@ -325,7 +375,12 @@ export class Builder {
     const picked = new Set(this.pickedFields());
     this.pickFields.replaceChildren(
       ...(c?.fields ?? []).map((f) =>
-        el('label', { class: 'inline' }, el('input', { type: 'checkbox', value: f.name, checked: picked.has(f.name), 'aria-label': `field ${f.name}` }), ` ${f.name}`),
+        el(
+          'label',
+          { class: 'inline' },
+          el('input', { type: 'checkbox', value: f.name, checked: picked.has(f.name), 'aria-label': `field ${f.name}` }),
+          ` ${f.name}`,
+        ),
       ),
     );
     this.pickChanged();
@@ -434,4 +489,3 @@ export class Builder {
     this.apply({ ...emptyQuery(project, collection), limit: String(FIRST_ENTRIES) });
   }
 }
-

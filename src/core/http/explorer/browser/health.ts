@@ -44,7 +44,8 @@ function showErrors(h: Health | undefined, down: string): void {
     }),
     el('ul', {}, ...items),
   );
-  if (h.total > h.errors.length) box.append(el('p', { text: `… and ${h.total - h.errors.length} more (the server's terminal lists them all).` }));
+  if (h.total > h.errors.length)
+    box.append(el('p', { text: `… and ${h.total - h.errors.length} more (the server's terminal lists them all).` }));
   box.hidden = false;
 }
 
@@ -59,7 +60,12 @@ export function watchHealth(changed: () => Promise<void>): void {
         // Marked, so that the server leaves these polls out of its request log and journal.
         const r = await api('/healthz', true, { [POLL_HEADER]: 'poll' });
         const h = r.status === 200 ? read(r.body) : undefined;
-        showErrors(h, h ? '' : `The server does not answer /healthz (${r.status ? `${r.status} ${r.statusText}` : r.statusText}): the page shows what it last got.`);
+        showErrors(
+          h,
+          h
+            ? ''
+            : `The server does not answer /healthz (${r.status ? `${r.status} ${r.statusText}` : r.statusText}): the page shows what it last got.`,
+        );
         if (h) {
           if (last && h.snapshot !== last) await changed();
           last = h.snapshot;

@@ -44,7 +44,8 @@ async function run(query: QueryState, remember = true): Promise<void> {
   result.setAttribute('aria-busy', 'true');
   $('request').textContent = `GET ${url}`;
   // -g: curl must not read the brackets as its own URL patterns. The token stays out of the page.
-  $('curl').textContent = `curl -g -H ${quote('Accept: application/json')}${sendToken ? ' -H "Authorization: Bearer $CQA_TOKEN"' : ''} ${quote(url)}`;
+  $('curl').textContent =
+    `curl -g -H ${quote('Accept: application/json')}${sendToken ? ' -H "Authorization: Bearer $CQA_TOKEN"' : ''} ${quote(url)}`;
   $('curl-note').hidden = !sendToken;
   for (const id of ['status', 'timing', 'summary', 'answer']) $(id).textContent = '';
   // The page's own URL names the request (never the token): a view to share or reload.
@@ -85,7 +86,12 @@ async function load(quiet = false): Promise<void> {
   builder.setProjects(projects);
   const n = `${projects.length} project${projects.length === 1 ? '' : 's'}`;
   if (tokenInUse()) setStatus(`Token accepted: ${n} to explore.`);
-  else setStatus(projects.length ? `${n} readable without a token; type a token to see its project.` : 'No project here is public: type a token to see its project.');
+  else
+    setStatus(
+      projects.length
+        ? `${n} readable without a token; type a token to see its project.`
+        : 'No project here is public: type a token to see its project.',
+    );
   if (pending) open(pending);
 }
 
@@ -151,7 +157,12 @@ document.addEventListener('click', (event) => {
   const b = event.target instanceof Element ? event.target.closest<HTMLButtonElement>('button[data-copy]') : null;
   const what = b?.dataset.copy;
   if (!what) return;
-  const text = what === 'url' ? ($('request').textContent ?? '').replace(/^GET /, '') : what === 'answer' ? shownAnswer() : ($(what).textContent ?? '');
+  const text =
+    what === 'url'
+      ? ($('request').textContent ?? '').replace(/^GET /, '')
+      : what === 'answer'
+        ? shownAnswer()
+        : ($(what).textContent ?? '');
   void copyText(text).then((ok) => {
     $('copied').textContent = ok ? `Copied ${COPIED[what] ?? what}.` : 'The browser did not allow copying: select the text instead.';
   });

@@ -53,7 +53,11 @@ export function renderProjects(projects: readonly Project[]): void {
         el('h3', {}, `${p.name} `, el('code', { text: p.id })),
         el('p', {
           class: 'meta',
-          text: [p.dialect ? `dialect ${p.dialect}` : '', p.anonymous ? 'public, asked without the token' : p.open ? 'public' : 'token needed', p.locales.length ? `locales ${p.locales.join(', ')}` : '']
+          text: [
+            p.dialect ? `dialect ${p.dialect}` : '',
+            p.anonymous ? 'public, asked without the token' : p.open ? 'public' : 'token needed',
+            p.locales.length ? `locales ${p.locales.join(', ')}` : '',
+          ]
             .filter(Boolean)
             .join(' · '),
         }),
@@ -72,7 +76,18 @@ export function renderProjects(projects: readonly Project[]): void {
                 el(
                   'tr',
                   {},
-                  el('th', { scope: 'row' }, el('button', { type: 'button', class: 'link', 'data-project': p.id, 'data-collection': c.slug, title: `Query ${c.name}`, text: c.slug })),
+                  el(
+                    'th',
+                    { scope: 'row' },
+                    el('button', {
+                      type: 'button',
+                      class: 'link',
+                      'data-project': p.id,
+                      'data-collection': c.slug,
+                      title: `Query ${c.name}`,
+                      text: c.slug,
+                    }),
+                  ),
                   el('td', { text: c.name }),
                   el('td', { class: 'num', text: c.count === null ? '?' : String(c.count) }),
                   el('td', { text: c.fields.map((f) => `${f.name} (${describeField(f)})`).join(', ') || '—' }),

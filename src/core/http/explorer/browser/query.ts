@@ -62,11 +62,17 @@ export const FLAG_OPS: ReadonlySet<Op> = new Set(['null', 'not_null']);
 
 /** A value as sent: trimmed, and for a list operator each element trimmed. */
 export function trimValue(op: Op, value: string): string {
-  return LIST_OPS.has(op) ? value.split(',').map((v) => v.trim()).join(',') : value.trim();
+  return LIST_OPS.has(op)
+    ? value
+        .split(',')
+        .map((v) => v.trim())
+        .join(',')
+    : value.trim();
 }
 
 // Brackets, commas and colons stay readable in the URL; the server reads them either way.
-export const enc = (s: string): string => encodeURIComponent(s).replace(/%5B/gi, '[').replace(/%5D/gi, ']').replace(/%2C/gi, ',').replace(/%3A/gi, ':');
+export const enc = (s: string): string =>
+  encodeURIComponent(s).replace(/%5B/gi, '[').replace(/%5D/gi, ']').replace(/%2C/gi, ',').replace(/%3A/gi, ':');
 
 /** The path and query string of the request `q` describes. */
 export function compose(q: QueryState): string {
@@ -185,7 +191,10 @@ export function parsePath(path: string): { query: QueryState; ignored: string[] 
         case 'fields':
         case 'exclude':
           q.pick = name;
-          q.pickFields = value.split(',').map((v) => v.trim()).filter(Boolean);
+          q.pickFields = value
+            .split(',')
+            .map((v) => v.trim())
+            .filter(Boolean);
           continue;
       }
     }

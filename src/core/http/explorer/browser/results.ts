@@ -116,7 +116,8 @@ function summary(ctx: Context, r: Answer): { text: string; entries: Obj[] } {
   if (r.status === 0) return { text: `No answer: ${r.text}`, entries: [] };
   if (r.status >= 400) return { text: `The API refused the request (${r.status} ${r.statusText}).`, entries: [] };
   if (typeof b === 'number') return { text: `${b} match${b === 1 ? '' : 'es'}.`, entries: [] };
-  if (isObj(b) && typeof b.count === 'number' && Object.keys(b).length === 1) return { text: `${b.count} match${b.count === 1 ? '' : 'es'}.`, entries: [] };
+  if (isObj(b) && typeof b.count === 'number' && Object.keys(b).length === 1)
+    return { text: `${b.count} match${b.count === 1 ? '' : 'es'}.`, entries: [] };
   const list = Array.isArray(b) ? b : isObj(b) && Array.isArray(b.data) ? b.data : undefined;
   if (list) {
     const entries = list.filter(isObj);
@@ -142,14 +143,17 @@ export function showAnswer(ctx: Context, r: Answer): void {
   $('status').className = r.status >= 400 || r.status === 0 ? 'error' : 'ok';
   const encoding = r.headers.find(([k]) => k === 'content-encoding')?.[1];
   const wire = r.headers.find(([k]) => k === 'content-length')?.[1];
-  $('timing').textContent = `${Math.round(r.ms)} ms · ${bytes(r.bytes)}${encoding ? ` (${encoding}${wire ? `, ${bytes(Number(wire))} sent` : ''})` : ''}`;
+  $('timing').textContent =
+    `${Math.round(r.ms)} ms · ${bytes(r.bytes)}${encoding ? ` (${encoding}${wire ? `, ${bytes(Number(wire))} sent` : ''})` : ''}`;
   const { text, entries } = summary(ctx, r);
   $('summary').textContent = entries.length > MAX_ROWS ? `${text} The table shows the first ${MAX_ROWS}: set a limit.` : text;
   $('table').replaceChildren(...(entries.length ? [entriesTable(ctx, entries)] : []));
   $('headers').replaceChildren(...r.headers.map(([k, v]) => el('tr', {}, el('th', { scope: 'row', text: k }), el('td', { text: v }))));
   answerText = r.body === undefined ? r.text : JSON.stringify(r.body, null, 2);
   $('answer').textContent =
-    answerText.length > MAX_TEXT ? `${answerText.slice(0, MAX_TEXT)}\n… (${answerText.length.toLocaleString('en')} characters in all: Copy answer copies them all)` : answerText;
+    answerText.length > MAX_TEXT
+      ? `${answerText.slice(0, MAX_TEXT)}\n… (${answerText.length.toLocaleString('en')} characters in all: Copy answer copies them all)`
+      : answerText;
 }
 
 /** Empties the result section (an answer fetched with a token that was then forgotten). */

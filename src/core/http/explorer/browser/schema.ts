@@ -75,13 +75,18 @@ const obj = (v: unknown): Json => (isObj(v) ? v : {});
 /** The name of the schema a `$ref` points to (`#/components/schemas/<name>`), if it is one. */
 function refName(s: Json): string | undefined {
   const r = s.$ref;
-  return typeof r === 'string' && r.startsWith('#/components/schemas/') ? r.slice('#/components/schemas/'.length).replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
+  return typeof r === 'string' && r.startsWith('#/components/schemas/')
+    ? r.slice('#/components/schemas/'.length).replace(/~1/g, '/').replace(/~0/g, '~')
+    : undefined;
 }
 
 function deref(doc: Json, s: unknown): Json {
   let cur = obj(s);
   for (let n = 0; typeof cur.$ref === 'string' && n < 20; n++) {
-    const path = cur.$ref.replace(/^#\//, '').split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const path = cur.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
     let at: unknown = doc;
     for (const k of path) at = obj(at)[k];
     cur = obj(at);
@@ -109,12 +114,15 @@ function fieldOf(doc: Json, name: string, schema: unknown, projectId: string): F
   const d = deref(doc, s);
   const props = obj(d.properties);
   if ('file_name' in props && 'full_url' in props) return { name, type: 'media', multiple };
-  const alt = alternatives(d).map((a) => deref(doc, a)).find((a) => a.type !== 'null');
+  const alt = alternatives(d)
+    .map((a) => deref(doc, a))
+    .find((a) => a.type !== 'null');
   if (alt) return { ...fieldOf(doc, name, alt, projectId), multiple: multiple || alt.type === 'array' };
   const type = Array.isArray(d.type) ? (d.type as unknown[]).find((x) => x !== 'null') : d.type;
   // The elmapi dialect's multiple enumeration: one string of values joined by commas.
   const joined = d['x-cqa-enum'];
-  if (Array.isArray(joined)) return { name, type: 'enumeration', multiple: true, values: joined.filter((v): v is string => typeof v === 'string') };
+  if (Array.isArray(joined))
+    return { name, type: 'enumeration', multiple: true, values: joined.filter((v): v is string => typeof v === 'string') };
   if (Array.isArray(d.enum)) {
     const values = d.enum.filter((v): v is string => typeof v === 'string');
     if (values.length) return { name, type: 'enumeration', multiple, values };
@@ -157,7 +165,12 @@ export function fromOpenApi(doc: unknown): Project[] {
     const fields = Object.keys(props)
       .filter((n) => n !== 'id' && n !== 'locale' && !(TIMESTAMPS as readonly string[]).includes(n))
       .map((n) => fieldOf(root, n, props[n], project.id));
-    project.collections.push({ slug: m[2] as string, name: typeof schema.title === 'string' ? schema.title : (m[2] as string), count: null, fields });
+    project.collections.push({
+      slug: m[2] as string,
+      name: typeof schema.title === 'string' ? schema.title : (m[2] as string),
+      count: null,
+      fields,
+    });
   }
   return [...byId.values()];
 }
