@@ -4,9 +4,9 @@
 // path, compression with Vary, `_` files and folder listings never served, media typed with
 // Range, the default Cache-Control. Each server is started once; a server whose binary is absent
 // is skipped with a message saying what to install.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/node/build-snapshot.js';
 import { startPreview } from '../../src/node/server/preview.js';
@@ -265,3 +265,39 @@ for (const host of HOSTS) {
     }
   });
 }
+
+// Media names a rule line of `_headers` cannot hold are still downloads on nginx and Caddy, whose
+// files quote any name (found from outside: `a b.svg`, `x#y.svg`, `dollar$uri.html` were inline).
+describe.each([
+  { name: 'nginx', build: 'nginx' as const, start: (d: string) => startNginx(d), absent: missing(NGINX, 'nginx-light') },
+  { name: 'Caddy', build: 'caddy' as const, start: startCaddy, absent: missing(CADDY, 'caddy') },
+])('$name: active media with awkward names', ({ build, start, absent }) => {
+  const NAMES = ['a b.svg', 'x#y.svg', 'dollar$uri.html', 'semi;colon.svg', 'quote"d.svg', 'plain.svg'];
+  let server: RunningHost | undefined;
+  afterAll(() => server?.close());
+
+  it.skipIf(absent !== undefined)('each is sent as a sandboxed download', async () => {
+    const content = join(work, `${build}-names-content`);
+    const files: Record<string, string> = {
+      'shop/project.yaml': 'id: shop\nname: Shop\npublic: true\n',
+      'shop/notes/_collection.yaml': 'name: Notes\nfields:\n  title: text\n',
+      'shop/notes/a.yaml': 'title: A\n',
+    };
+    for (const n of NAMES)
+      files[`shop/media/${n}`] = n.endsWith('.html') ? '<script>alert(1)</script>' : '<svg xmlns="http://www.w3.org/2000/svg"/>';
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(content, path)), { recursive: true });
+      writeFileSync(join(content, path), text);
+    }
+    const dist = join(work, `${build}-names`);
+    await writeDist(await buildSnapshot({ content }), { out: dist, host: build });
+    server = await start(dist);
+    for (const n of NAMES) {
+      const res = await fetch(`${server.url}/media/shop/${encodeURIComponent(n)}`, { headers: { 'accept-encoding': 'identity' } });
+      await res.arrayBuffer();
+      expect(res.status, n).toBe(200);
+      expect(res.headers.get('content-disposition'), n).toBe('attachment');
+      expect(res.headers.get('content-security-policy'), n).toBe(MEDIA_CSP);
+    }
+  });
+});

@@ -184,7 +184,10 @@ export function headersFile(thumbs = false, downloads: readonly string[] = [], c
     '/media/*',
     ...files,
     ...(thumbs ? ['/thumbs/*', ...files] : []),
-    ...downloads.slice(0, MAX_DOWNLOAD_RULES).flatMap((path) => [path, '  Content-Disposition: attachment']),
+    ...downloads
+      .filter(fitsRuleLine)
+      .slice(0, MAX_DOWNLOAD_RULES)
+      .flatMap((path) => [path, '  Content-Disposition: attachment']),
     '',
   ].join('\n');
 }
@@ -192,13 +195,13 @@ export function headersFile(thumbs = false, downloads: readonly string[] = [], c
 /** Cloudflare Pages reads at most 100 `_headers` rules; 5 are the ones above. */
 const MAX_DOWNLOAD_RULES = 90;
 
-/** The `_headers` path of a media file a browser could open as a document, or undefined (inline-safe, or a name a rule line cannot hold). */
+/** The path of a media file a browser could open as a document, or undefined (an inline-safe type). */
 function downloadPath(projectId: string, m: MediaRecord): string | undefined {
-  if (inlineSafe(m.mime_type)) return undefined;
-  const path = `/media/${projectId}/${m.id}`;
-  // A rule line is split on whitespace and `*` is a splat: such names keep only the sandbox.
-  return /[\s*#]|[\u0000-\u001f\u007f]/.test(path) ? undefined : path;
+  return inlineSafe(m.mime_type) ? undefined : `/media/${projectId}/${m.id}`;
 }
+
+/** A `_headers` rule line is split on whitespace and `*` is a splat: such names keep only the sandbox there. */
+const fitsRuleLine = (path: string) => !/[\s*#]|[\u0000-\u001f\u007f]/.test(path);
 
 /**
  * Netlify / Cloudflare Pages `_redirects`: `/api/demo/posts` is served from its index.json; an
