@@ -35,24 +35,10 @@ export function relationTargets(project: ProjectRecord): Set<string> {
 
 export const param = (name: string): Obj => ({ $ref: `#/components/parameters/${name}` });
 
-export const LIST_PARAMS = [
-  'where',
-  'whereRelation',
-  'sort',
-  'limit',
-  'offset',
-  'first',
-  'count',
-  'state',
-  'locale',
-  'timestamps',
-  'fields',
-  'exclude',
-];
-
 export const MEDIA_LIST_PARAMS = ['where', 'sort', 'limit', 'offset', 'first', 'count'];
 
-export const ENTRY_PARAMS = ['state', 'timestamps', 'fields', 'exclude'];
+/** The parameters of a list and of one entry: the engine's own lists (src/core/query/plan.ts). */
+export { LIST_PARAMS, ITEM_PARAMS as ENTRY_PARAMS } from '../query/plan.js';
 
 export function ok(description: string, schema: Obj): Obj {
   return {
