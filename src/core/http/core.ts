@@ -272,22 +272,8 @@ export class HttpCore {
     const method = req.method;
     const page = this.explorer?.answer(req, this.platform);
     if (page) return page;
-    // An edge worker made without the elmapi3 routes says so to a v3 request, instead of a 404.
-    if (method !== 'OPTIONS' && !this.elmapi3) {
-      const named = snapshot.projects.get(header(h, 'project-id')?.trim() ?? '');
-      if (named?.record.dialect === 'elmapi3') {
-        const detail = `project '${named.record.id}' is in the elmapi3 dialect, and this handler was made without its routes: createHandler(snapshot, { elmapi3: elmapi3Routes }), elmapi3Routes from 'content-query-api/edge'`;
-        return this.v3(req, { status: 501, body: JSON.stringify({ message: detail }), warnings: [], private: false });
-      }
-    }
-    if (method !== 'OPTIONS' && this.elmapi3) {
-      const v3 = this.elmapi3(snapshot, req, this.platform.sha256Hex, (path) => {
-        const today = route(path);
-        const p = 'project' in today ? snapshot.projects.get(today.project) : undefined;
-        return p !== undefined && p.record.dialect !== 'elmapi3';
-      });
-      if (v3) return this.v3(req, v3);
-    }
+    const v3 = method === 'OPTIONS' ? undefined : this.elmapi3Answer(req, snapshot);
+    if (v3) return this.v3(req, v3);
     const r = route(req.path);
     const d = dialectOf(snapshot, r);
     if (method === 'OPTIONS') {
@@ -413,6 +399,24 @@ export class HttpCore {
       return this.problem(req, missing, {}, d);
     }
     return this.json(req, doc, cacheControl);
+  }
+
+  /**
+   * The answer of the elmapi3 route table, or undefined: not a v3 request. A handler made without
+   * the table (an edge worker that did not opt in) answers a v3 request 501 naming the option.
+   */
+  private elmapi3Answer(req: CoreRequest, snapshot: Snapshot): V3Answer | undefined {
+    if (!this.elmapi3) {
+      const named = snapshot.projects.get(header(req.headers, 'project-id')?.trim() ?? '');
+      if (named?.record.dialect !== 'elmapi3') return undefined;
+      const detail = `project '${named.record.id}' is in the elmapi3 dialect, and this handler was made without its routes: createHandler(snapshot, { elmapi3: elmapi3Routes }), elmapi3Routes from 'content-query-api/edge'`;
+      return { status: 501, body: JSON.stringify({ message: detail }), warnings: [], private: false };
+    }
+    return this.elmapi3(snapshot, req, this.platform.sha256Hex, (path) => {
+      const today = route(path);
+      const p = 'project' in today ? snapshot.projects.get(today.project) : undefined;
+      return p !== undefined && p.record.dialect !== 'elmapi3';
+    });
   }
 
   /** A v3 answer (src/core/http/elmapi3/): its body, one X-Cqa-Warning per silent quirk, the journal's note. */
