@@ -54,9 +54,11 @@ export class EntryTimes {
   report(issues: IssueList): void {
     const n = this.uncommitted.size;
     if (n === 0) return;
+    // Named after the first such file, so the warning points somewhere an author can open.
+    const [first] = [...this.uncommitted].sort();
     issues.warn(
-      './',
-      `${n} entry file${n === 1 ? ' has' : 's have'} changes not committed to git: ${n === 1 ? 'its' : 'their'} created_at/updated_at (where the file sets none) come from the modification time, so this build is not reproducible; commit ${n === 1 ? 'it' : 'them'}, or pass --timestamps mtime`,
+      first as string,
+      `${n === 1 ? 'this entry file has' : `this and ${n - 1} other entry file${n === 2 ? '' : 's'} (${n} in all) have`} changes not committed to git: ${n === 1 ? 'its' : 'their'} created_at/updated_at (where the file sets none) come from the modification time, so this build is not reproducible; commit ${n === 1 ? 'it' : 'them'}, or pass --timestamps mtime`,
     );
   }
 }
