@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // The command's own process: V8's compiled code is kept between runs (Node 22.1+), in the user's
-// cache folder, never a shared one. A cold `cqa serve` answers its first request ~20 % sooner
-// (docs/benchmarks.md, P7). NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+// cache folder, never a shared one: a cold `cqa serve` answers its first request sooner
+// (docs/benchmarks.md#what-each-optimisation-buys). NODE_DISABLE_COMPILE_CACHE=1 turns it off.
 const cacheHome = process.env.XDG_CACHE_HOME || (homedir() ? join(homedir(), '.cache') : '');
 if (cacheHome && typeof module.enableCompileCache === 'function') {
   try {
