@@ -159,6 +159,23 @@ for (const host of HOSTS) {
       }
     });
 
+    it.skipIf(host.build === 'serve' || host.build === 'cloudflare')(
+      "the preflight allows what the clients send: If-None-Match, and the v3 SDK's Authorization and project-id",
+      async () => {
+        const res = await fetch(`${server.url}/api/demo/posts`, {
+          method: 'OPTIONS',
+          headers: {
+            origin: 'http://example.test',
+            'access-control-request-method': 'GET',
+            'access-control-request-headers': 'authorization,project-id,if-none-match',
+          },
+        });
+        await res.arrayBuffer();
+        expect(res.status).toBe(204);
+        expect(res.headers.get('access-control-allow-headers') ?? '').toMatch(/if-none-match.*authorization.*project-id/i);
+      },
+    );
+
     it('an ETag, and If-None-Match answers 304 with CORS', async () => {
       const first = await get('/api/demo/posts');
       const etag = first.headers.get('etag');
@@ -272,7 +289,7 @@ describe.each([
   { name: 'nginx', build: 'nginx' as const, start: (d: string) => startNginx(d), absent: missing(NGINX, 'nginx-light') },
   { name: 'Caddy', build: 'caddy' as const, start: startCaddy, absent: missing(CADDY, 'caddy') },
 ])('$name: active media with awkward names', ({ build, start, absent }) => {
-  const NAMES = ['a b.svg', 'x#y.svg', 'dollar$uri.html', 'semi;colon.svg', 'quote"d.svg', 'plain.svg'];
+  const NAMES = ['a b.svg', 'x#y.svg', 'dollar$uri.html', 'semi;colon.svg', 'quote"d.svg', '{br}.svg', 'pct%41.svg', 'plain.svg'];
   let server: RunningHost | undefined;
   afterAll(() => server?.close());
 

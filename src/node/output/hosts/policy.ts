@@ -41,7 +41,8 @@ export const DOWNLOAD_HEADER = ['Content-Disposition', 'attachment'] as const;
 export const PREFLIGHT_HEADERS: readonly (readonly [string, string])[] = [
   ['Access-Control-Allow-Origin', '*'],
   ['Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS'],
-  ['Access-Control-Allow-Headers', 'If-None-Match, Accept'],
+  // Authorization and project-id: the ElmapiCMS v3 SDK sends both on every request (a static tree ignores them).
+  ['Access-Control-Allow-Headers', 'If-None-Match, Accept, Authorization, project-id'],
   ['Access-Control-Max-Age', '86400'],
 ];
 
