@@ -87,6 +87,12 @@ describe('what the explorer learns from the API', () => {
     expect(filterable(demo, posts).find((f) => f.name === 'locale')).toMatchObject({ type: 'enumeration', values: ['en', 'de'] });
   });
 
+  it('an elmapi3 project is left out, and its header-routed paths are no projects', async () => {
+    const ids = fromOpenApi((await get('/openapi.json', 'shop3-token')).body).map((p) => p.id);
+    expect(ids).not.toContain('products');
+    expect(ids.filter((id) => ['collections', 'files', 'pages', 'settings'].includes(id))).toEqual([]);
+  });
+
   it('an elmapi project: types and relation targets from the OpenAPI document alone', () => {
     const articles = travel.collections.find((c) => c.slug === 'articles')!;
     const types = Object.fromEntries(articles.fields.map((f) => [f.name, [f.type, f.multiple, f.collection]]));

@@ -135,14 +135,30 @@ function fieldOf(doc: Json, name: string, schema: unknown, projectId: string): F
   return { name, type: 'text', multiple };
 }
 
-/** The projects and collections an OpenAPI document of this server describes. */
+/** An elmapi3 route (`/api/products` with a `project-id` header): no project in its path. */
+function headerRouted(root: Json, pathItem: unknown): boolean {
+  const params = obj(obj(pathItem).get).parameters;
+  return (
+    Array.isArray(params) &&
+    params.some((x) => {
+      const param = deref(root, x);
+      return param.in === 'header' && param.name === 'project-id';
+    })
+  );
+}
+
+/**
+ * The projects and collections an OpenAPI document of this server describes. elmapi3 projects
+ * are read at routes that name no project (the `project-id` header does): the form does not build
+ * such requests, so they are left out here (the API reference at /reference shows them).
+ */
 export function fromOpenApi(doc: unknown): Project[] {
   const root = obj(doc);
   const paths = obj(root.paths);
   const byId = new Map<string, Project>();
   for (const p of Object.keys(paths)) {
     const m = /^\/api\/([^/{}]+)$/.exec(p);
-    if (!m) continue;
+    if (!m || headerRouted(root, paths[p])) continue;
     const sec = obj(obj(paths[p]).get).security;
     const open = Array.isArray(sec) && (sec.length === 0 || sec.some((s) => Object.keys(obj(s)).length === 0));
     const id = m[1] as string;
