@@ -2,7 +2,7 @@
 // against the size the API states and the pull's limits (limits.ts). A file unchanged since the
 // earlier pull (304 to If-None-Match) is copied from the earlier tree instead of downloaded again,
 // only from a regular file at its place there (earlier-file.ts).
-import { createWriteStream, promises as fsp } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -87,10 +87,14 @@ export async function downloadMedia(
             done(got > cap ? new PullError(wrongSize(m, `more than ${m.size}`)) : null, chunk);
           },
         });
+        // Opened before the stream: a stream opens its file later, so a failure could remove the
+        // partial file before it existed, and the next try would find it there (EEXIST).
+        const file = await fsp.open(target, 'wx');
         try {
-          await pipeline(Readable.from(bodyChunks(response, m.url)), count, createWriteStream(target, { flags: 'wx' }));
+          await pipeline(Readable.from(bodyChunks(response, m.url)), count, file.createWriteStream());
           if (!sizeFits(m, got)) throw new PullError(wrongSize(m, String(got)));
         } catch (err) {
+          await file.close().catch(() => undefined);
           await fsp.rm(target, { force: true });
           throw err;
         }
