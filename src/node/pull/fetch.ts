@@ -173,11 +173,17 @@ export class Fetcher {
     for (let attempt = 1; ; attempt++) {
       let reason: string;
       let wait: number | undefined;
+      // Each request gets a signal of its own, tied to the pull's for as long as it runs: fetch
+      // leaves its listener on the signal it is given, and a pull sends thousands of requests.
+      if (signal?.aborted) throw signal.reason;
+      const thisRequest = new AbortController();
+      const forward = () => thisRequest.abort(signal?.reason);
+      signal?.addEventListener('abort', forward, { once: true });
       try {
         this.requests++;
         let response: Response;
         try {
-          response = await fetch(this.url(path), { headers, signal, redirect: 'follow' });
+          response = await fetch(this.url(path), { headers, signal: thisRequest.signal, redirect: 'follow' });
         } catch (err) {
           if (signal?.aborted) throw signal.reason;
           const nothing = this.answered ? undefined : nothingThere(err, this.url('/'));
@@ -194,6 +200,8 @@ export class Fetcher {
         if (signal?.aborted) throw signal.reason;
         if (!(err instanceof NetworkError) || attempt >= tries) throw err;
         reason = err.message;
+      } finally {
+        signal?.removeEventListener('abort', forward);
       }
       this.retries++;
       this.options.onRetry?.(path, reason);
