@@ -169,3 +169,18 @@ describe('server text written or printed', () => {
     expect(err).not.toMatch(/[\x07\x1b\x9b]/);
   });
 });
+
+describe('collection slugs the server lists', () => {
+  it('a slug no tree can hold is refused before any request is built with it, naming the server', async () => {
+    const asked: string[] = [];
+    const doc = json({
+      data: { id: 'p', name: 'P', collections: [{ slug: '../../escape', name: 'X', fields: [{ name: 'title', type: 'text' }] }] },
+    });
+    await serve((path) => {
+      asked.push(path);
+      return path === '/api/p' ? doc : undefined;
+    });
+    expect(await refusal(options(tempDir()))).toMatch(/^the server lists a collection that no content tree can hold: collection slug/);
+    expect(asked).toEqual(['/api/p']);
+  });
+});

@@ -1,6 +1,7 @@
 // Turning an API's answer into JSON, or into an error that says what to change: the token for a
 // 401, the token's scope for a 403, the base URL, project or collection for a 404.
 import type { Answer } from './fetch.js';
+import { idProblem } from '../../core/model/identifiers.js';
 import { PullError } from './model.js';
 
 export interface AnswerContext {
@@ -57,4 +58,15 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 /** A check on the shape of an answer: `cond` or a PullError saying what was expected. */
 export function expectShape(cond: boolean, url: string, expected: string): asserts cond {
   if (!cond) throw new PullError(`${url}: not the answer expected (${expected})`, true);
+}
+
+/**
+ * A collection slug the server listed, checked before any request is built with it: a slug no
+ * content tree can hold (`../x`, `a/b`) stops the pull naming the server's answer, not the user's options.
+ */
+export function listedSlug(slug: unknown): string {
+  const text = String(slug);
+  const problem = idProblem('collection slug', text);
+  if (problem) throw new PullError(`the server lists a collection that no content tree can hold: ${problem}`);
+  return text;
 }

@@ -3,7 +3,7 @@
 // their media and relations (turned back into ids), richtext comes back as HTML (turned back into
 // Markdown).
 import { FIELD_TYPES, type FieldDef, type FieldType, type JsonValue } from '../../core/model/model.js';
-import { expectShape, isObject } from './answers.js';
+import { expectShape, isObject, listedSlug } from './answers.js';
 import { inferSort } from './infer-sort.js';
 import { overLimit, statedSize } from './limits.js';
 import type { PulledCollection, PulledEntry, PulledMedia, PulledProject } from './model.js';
@@ -77,7 +77,7 @@ export async function readCqa(o: ReadOptions): Promise<PulledProject> {
 
   const collections: PulledCollection[] = [];
   for (const c of chosen) {
-    const slug = String(c.slug);
+    const slug = listedSlug(c.slug);
     const fields = fieldsOf.get(slug) as FieldDef[];
     const path = `${base}/${encodeURIComponent(slug)}`;
     const published = await listAll(o, path, 'timestamps', `collection '${slug}'`);

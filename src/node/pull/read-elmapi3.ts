@@ -10,7 +10,7 @@
 import type { FieldDef, FieldType, JsonValue } from '../../core/model/model.js';
 import { richtextReady } from '../content/richtext.js';
 import { mediaUuid } from '../content/uuid.js';
-import { expectShape, isObject, readJson } from './answers.js';
+import { expectShape, isObject, listedSlug, readJson } from './answers.js';
 import { overLimit } from './limits.js';
 import { PullError, type PulledCollection, type PulledEntry, type PulledMedia, type PulledProject } from './model.js';
 import { isPublic, readDocument, type ReadOptions } from './read-options.js';
@@ -149,7 +149,7 @@ export async function readElmapi3(o: ReadOptions): Promise<PulledProject> {
 
   const collections: PulledCollection[] = [];
   for (const c of chosen) {
-    const slug = String(c.slug);
+    const slug = listedSlug(c.slug);
     const path = `/api/${encodeURIComponent(slug)}`;
     const detail = await readDocument(o, `/api/collections/${encodeURIComponent(slug)}`, `collection '${slug}'`, 'check --collections');
     expectShape(
