@@ -4,6 +4,7 @@
 // none is left), Laravel's paginate envelope, assets, and the `{"message": …}` errors. Several
 // elmapi3 projects share the paths (the header tells them apart): mergeElmapi3Paths joins them.
 // No Node imports.
+import { V3_FIELD_TYPES } from '../dialects/elmapi3.js';
 import type { CollectionRecord, FieldDef, ProjectRecord } from '../model/model.js';
 import { pascalCase, singular } from '../model/names.js';
 import { getEntryId, listEntriesId, OPERATION_IDS } from './openapi-names.js';
@@ -137,24 +138,7 @@ export function elmapi3SharedSchemas(): Obj {
       uuid: { type: 'string' },
       type: {
         type: 'string',
-        enum: [
-          'text',
-          'longtext',
-          'richtext',
-          'slug',
-          'email',
-          'password',
-          'number',
-          'enumeration',
-          'boolean',
-          'color',
-          'date',
-          'time',
-          'media',
-          'relation',
-          'json',
-          'group',
-        ],
+        enum: [...V3_FIELD_TYPES],
       },
       label: { type: 'string' },
       name: { type: 'string' },

@@ -18,6 +18,26 @@ export const message = (status: number, text: string): ErrorAnswer => ({
 /** Laravel's `throttle:api` in ElmapiCMS 4.0 (config `app.api_rate_limit_per_minute`). */
 export const RATE_LIMIT = 300;
 
+/** The field types ElmapiCMS v3 names in `/api/collections/{slug}` (OpenAPI describes them; `cqa pull` reads them). */
+export const V3_FIELD_TYPES: readonly string[] = [
+  'text',
+  'longtext',
+  'richtext',
+  'slug',
+  'email',
+  'password',
+  'number',
+  'enumeration',
+  'boolean',
+  'color',
+  'date',
+  'time',
+  'media',
+  'relation',
+  'json',
+  'group',
+];
+
 function elmapi3Error(p: Problem): ErrorAnswer {
   if (p.status === 401) return message(401, 'Unauthenticated.');
   if (p.status === 403) return message(403, 'Forbidden.');

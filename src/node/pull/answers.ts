@@ -70,3 +70,20 @@ export function listedSlug(slug: unknown): string {
   if (problem) throw new PullError(`the server lists a collection that no content tree can hold: ${problem}`);
   return text;
 }
+
+/**
+ * A media file's path under media/, from the URL the API serves it at: the part after
+ * `/<project>/` when it ends in the file name (sub-folders kept), else the file name alone.
+ */
+export function mediaPathOf(url: URL, project: string, fileName: string, what: 'media' | 'asset', urlField: string): string {
+  const marker = `/${project}/`;
+  const at = url.pathname.lastIndexOf(marker);
+  if (at < 0) return fileName;
+  let tail: string;
+  try {
+    tail = decodeURIComponent(url.pathname.slice(at + marker.length));
+  } catch {
+    throw new PullError(`${what} ${JSON.stringify(fileName)}: its ${urlField} ${url.href} has a bad percent-escape (%XX)`);
+  }
+  return tail === fileName || tail.endsWith(`/${fileName}`) ? tail : fileName;
+}

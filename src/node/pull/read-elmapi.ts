@@ -7,7 +7,7 @@
 // same bytes.
 import { derivedMediaNumber } from '../../core/dialects/media-number.js';
 import type { FieldDef, FieldType, JsonValue } from '../../core/model/model.js';
-import { expectShape, isObject } from './answers.js';
+import { expectShape, isObject, mediaPathOf } from './answers.js';
 import { inferSort } from './infer-sort.js';
 import { overLimit, statedSize } from './limits.js';
 import { PullError, type PulledCollection, type PulledEntry, type PulledMedia, type PulledProject } from './model.js';
@@ -133,18 +133,7 @@ export async function readElmapi(o: ReadOptions): Promise<PulledProject> {
 function mediaFrom(m: Raw, project: string, o: ReadOptions): PulledMedia {
   const url = o.fetcher.url(m.full_url as string);
   const fileName = m.file_name as string;
-  const marker = `/${project}/`;
-  const at = url.pathname.lastIndexOf(marker);
-  let path = fileName;
-  if (at >= 0) {
-    let tail: string;
-    try {
-      tail = decodeURIComponent(url.pathname.slice(at + marker.length));
-    } catch {
-      throw new PullError(`media ${JSON.stringify(fileName)}: its full_url ${url.href} has a bad percent-escape (%XX)`);
-    }
-    if (tail === fileName || tail.endsWith(`/${fileName}`)) path = tail;
-  }
+  const path = mediaPathOf(url, project, fileName, 'media', 'full_url');
   const number = typeof m.id === 'number' ? m.id : Number(m.id);
   return {
     path,

@@ -10,31 +10,14 @@
 import type { FieldDef, FieldType, JsonValue } from '../../core/model/model.js';
 import { richtextReady } from '../content/richtext.js';
 import { mediaUuid } from '../content/uuid.js';
-import { expectShape, isObject, listedSlug, readJson } from './answers.js';
+import { expectShape, isObject, listedSlug, mediaPathOf, readJson } from './answers.js';
 import { overLimit } from './limits.js';
+import { V3_FIELD_TYPES } from '../../core/dialects/elmapi3.js';
 import { PullError, type PulledCollection, type PulledEntry, type PulledMedia, type PulledProject } from './model.js';
 import { isPublic, readDocument, type ReadOptions } from './read-options.js';
 import { htmlToMarkdown } from './richtext.js';
 
 type Raw = Record<string, JsonValue>;
-const V3_TYPES: readonly string[] = [
-  'text',
-  'longtext',
-  'richtext',
-  'slug',
-  'email',
-  'password',
-  'number',
-  'enumeration',
-  'boolean',
-  'color',
-  'date',
-  'time',
-  'media',
-  'relation',
-  'json',
-  'group',
-];
 /** `/api/files` pages hold at most 100 assets. */
 const MAX_FILES_PAGE = 100;
 
@@ -74,7 +57,7 @@ async function pages(o: ReadOptions, path: string, query: string, what: string, 
 function fieldFrom(raw: Raw, children: readonly Raw[], slug: string, slugOf: (ref: JsonValue | undefined) => string | undefined): FieldDef {
   const name = String(raw.name);
   const type = String(raw.type);
-  if (!V3_TYPES.includes(type)) throw new PullError(`collection '${slug}', field '${name}': unknown type '${type}'`);
+  if (!V3_FIELD_TYPES.includes(type)) throw new PullError(`collection '${slug}', field '${name}': unknown type '${type}'`);
   const options = isObject(raw.options) ? (raw.options as Raw) : {};
   const relation = isObject(options.relation) ? (options.relation as Raw) : undefined;
   const validations = isObject(raw.validations) ? (raw.validations as Raw) : {};
@@ -272,18 +255,7 @@ async function translationStems(
 function assetFrom(a: Raw, project: string, o: ReadOptions): PulledMedia {
   const fileName = String(a.filename);
   const url = o.fetcher.url(String(a.url));
-  const marker = `/${project}/`;
-  const at = url.pathname.lastIndexOf(marker);
-  let path = fileName;
-  if (at >= 0) {
-    let tail: string;
-    try {
-      tail = decodeURIComponent(url.pathname.slice(at + marker.length));
-    } catch {
-      throw new PullError(`asset ${JSON.stringify(fileName)}: its url ${url.href} has a bad percent-escape (%XX)`);
-    }
-    if (tail === fileName || tail.endsWith(`/${fileName}`)) path = tail;
-  }
+  const path = mediaPathOf(url, project, fileName, 'asset', 'url');
   const meta = isObject(a.metadata) ? (a.metadata as Raw) : {};
   const alt = typeof meta.alt_text === 'string' && meta.alt_text !== fileName.replace(/\.[^.]*$/, '') ? meta.alt_text : null;
   const range = formattedSize(a.size, fileName);
