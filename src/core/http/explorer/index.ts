@@ -5,6 +5,7 @@
 // core as an option (HttpOptions.explorer), so a worker that does not ask for it does not bundle it.
 // Given Swagger UI's files (the Node servers read them from the package), `/reference` is the API
 // reference page, rendered from /openapi.json.
+import { header } from '../header.js';
 import { negotiateEncoding, prefersHtml } from '../accept.js';
 import { COMPRESS_MIN, Doc, type Platform } from '../compress.js';
 import type { CoreRequest, CoreResponse } from '../core.js';
@@ -28,11 +29,6 @@ export interface ExplorerOptions {
 /** Paths a person may type for the page; `/` serves it, the others redirect there. */
 const PAGE_PATHS: ReadonlySet<string> = new Set(['/', '/api', '/api/', '/docs', '/docs/']);
 const REFERENCE_PATHS: ReadonlySet<string> = new Set(['/reference', '/reference/']);
-
-function header(req: CoreRequest, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v.join(', ') : v;
-}
 
 /** `'sha256-…'` of an inline block, as CSP wants it (standard base64, padded). */
 function cspHash(platform: Platform, text: string): string {
@@ -75,9 +71,10 @@ function prepare(page: InlineDocument, platform: Platform): Prepared {
 }
 
 function answerWith(req: CoreRequest, platform: Platform, { doc, headers: fixed }: Prepared): CoreResponse {
-  const encoding = doc.bytes.length > COMPRESS_MIN ? negotiateEncoding(header(req, 'accept-encoding'), platform.encodings) : undefined;
+  const encoding =
+    doc.bytes.length > COMPRESS_MIN ? negotiateEncoding(header(req.headers, 'accept-encoding'), platform.encodings) : undefined;
   const headers: Record<string, string> = { ...fixed, etag: etagOf(doc.tag, encoding), vary: 'Accept, Accept-Encoding' };
-  if (ifNoneMatch(header(req, 'if-none-match'), doc.tag)) {
+  if (ifNoneMatch(header(req.headers, 'if-none-match'), doc.tag)) {
     delete headers['content-type'];
     return { status: 304, headers, body: null };
   }
@@ -102,7 +99,7 @@ export function createExplorerPage(options: ExplorerOptions = {}): ExplorerPage 
     answer(req, platform) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return undefined;
       const isReference = reference !== undefined && REFERENCE_PATHS.has(req.path);
-      if ((!PAGE_PATHS.has(req.path) && !isReference) || !prefersHtml(header(req, 'accept'))) return undefined;
+      if ((!PAGE_PATHS.has(req.path) && !isReference) || !prefersHtml(header(req.headers, 'accept'))) return undefined;
       if (req.path !== '/' && req.path !== '/reference') {
         return {
           status: 302,
