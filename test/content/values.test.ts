@@ -73,7 +73,8 @@ secret: shh
   it('accepts datetimes with a space, fractions and no offset (UTC), and a date alone', async () => {
     const r = await load({
       'p/e/_collection.yaml': 'fields:\n  at: { type: datetime, multiple: true }\n',
-      'p/e/a.yaml': 'at: ["2021-11-25 10:00:00.12345", "2021-11-25T10:00Z", 2021-11-25, "0099-01-01T00:00:00-01:30"]\n',
+      'p/e/a.yaml':
+        'at: ["2021-11-25 10:00:00.12345", "2021-11-25T10:00Z", 2021-11-25, "0099-01-01T00:00:00-01:30", " 2024-02-29T23:59:59.999Z", 2000-02-29T00:00:00.000Z]\n',
     });
     expect(r.issues).toEqual([]);
     expect(entry(r, 'e', 'a').values.at).toEqual([
@@ -81,6 +82,8 @@ secret: shh
       '2021-11-25T10:00:00.000Z',
       '2021-11-25T00:00:00.000Z',
       '0099-01-01T01:30:00.000Z',
+      '2024-02-29T23:59:59.999Z',
+      '2000-02-29T00:00:00.000Z',
     ]);
   });
 
@@ -105,6 +108,10 @@ secret: shh
     ['day', '25.11.2021', 'expected a date YYYY-MM-DD, got "25.11.2021"'],
     ['at', 'tomorrow', 'expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "tomorrow"'],
     ['at', '2021-11-25T25:00:00Z', 'expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "2021-11-25T25:00:00Z"'],
+    // The stored form itself (read without being rebuilt) is checked as strictly.
+    ...['2021-02-29T10:00:00.000Z', '1900-02-29T10:00:00.000Z', '2021-04-31T10:00:00.000Z', '2021-13-01T10:00:00.000Z', '2021-11-25T10:60:00.000Z'].map(
+      (at) => ['at', at, `expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "${at}"`],
+    ),
     ['opens', '"9:30"', 'expected a time HH:MM or HH:MM:SS, got "9:30"'],
     ['opens', '"24:00"', 'expected a time HH:MM or HH:MM:SS, got "24:00"'],
     ['kind', 'c', 'expected one of a, b, got "c"'],

@@ -54,7 +54,7 @@ export function openListed(file: ListedFile): OpenedContent {
 
 /** The content root: `abs` minus `rel` (every listed path is the root joined with its rel). */
 function rootOf(file: ListedFile): string {
-  const tail = sep + file.rel.split('/').join(sep);
+  const tail = sep + (sep === '/' ? file.rel : file.rel.split('/').join(sep));
   if (!file.abs.endsWith(tail)) throw new FileProblem(`internal: ${file.abs} does not end with ${file.rel}`);
   return file.abs.slice(0, -tail.length) || sep;
 }
@@ -92,6 +92,9 @@ function openedPath(fd: number, abs: string, opened: Stats, root: string): strin
     const now = statSync(real);
     if (now.ino !== opened.ino || now.dev !== opened.dev) return undefined;
   }
+  // The kernel's path is absolute and canonical: a prefix test is enough (path.relative is slow).
+  if (sep === '/' && real.length > root.length + 1 && real.startsWith(root) && real[root.length] === '/' && root !== '/')
+    return real.slice(root.length + 1);
   const rel = relative(root, resolve(real));
   if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
   return sep === '/' ? rel : rel.split(sep).join('/');

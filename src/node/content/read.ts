@@ -15,7 +15,12 @@ export function readContentText(file: ListedFile): string {
     // One byte more than expected tells a file that grew past the limit since fstat.
     const bytes = Buffer.allocUnsafe(info.size + 1);
     let length = 0;
-    for (let n: number; length < bytes.length && (n = readSync(fd, bytes, length, bytes.length - length, null)) > 0; ) length += n;
+    // Done at the size fstat saw (a read that found more filled the spare byte): one read, not two.
+    while (length < bytes.length) {
+      const n = readSync(fd, bytes, length, bytes.length - length, null);
+      length += n;
+      if (n === 0 || length === info.size) break;
+    }
     if (length > LIMITS.fileBytes) throw tooLarge(length);
     return decodeUtf8(bytes.subarray(0, length));
   } finally {

@@ -15,6 +15,15 @@ function utcMs(y: number, mo: number, d: number, h = 0, mi = 0, s = 0, ms = 0): 
   return date.getTime();
 }
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** utcMs() !== undefined, without making a Date. */
+function validUtc(y: number, mo: number, d: number, h: number, mi: number, s: number): boolean {
+  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return false;
+  const leap = mo === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  return d <= (DAYS_IN_MONTH[mo - 1] as number) + (leap ? 1 : 0);
+}
+
 /** Whether `s` is a real calendar date written YYYY-MM-DD. */
 export function isDate(s: string): boolean {
   const m = DATE.exec(s);
@@ -26,9 +35,13 @@ export function isDate(s: string): boolean {
  * A date alone means midnight UTC; a time without an offset is taken as UTC.
  */
 export function parseDateTime(s: string): string | undefined {
-  const m = DATETIME.exec(s.trim());
+  const text = s.trim();
+  const m = DATETIME.exec(text);
   if (!m) return undefined;
   const [, y, mo, d, h, mi, sec, frac, zone] = m;
+  // Already in the stored form (what cqa pull and most tools write): checked, not rebuilt.
+  if (text.length === 24 && text[10] === 'T' && zone === 'Z' && validUtc(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(sec)))
+    return text;
   const ms = frac ? Number(frac.slice(0, 3).padEnd(3, '0')) : 0;
   const local = utcMs(Number(y), Number(mo), Number(d), Number(h ?? 0), Number(mi ?? 0), Number(sec ?? 0), ms);
   if (local === undefined) return undefined;
