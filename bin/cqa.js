@@ -14,7 +14,9 @@ import { fileURLToPath } from 'node:url';
 const cacheHome = process.env.XDG_CACHE_HOME || (homedir() ? join(homedir(), '.cache') : '');
 if (cacheHome && typeof module.enableCompileCache === 'function') {
   try {
-    module.enableCompileCache(join(cacheHome, 'cqa', 'compile-cache'));
+    const { directory } = module.enableCompileCache(join(cacheHome, 'cqa', 'compile-cache'));
+    // The load process and its threads (src/node/load-path.ts) start from the same cache.
+    if (directory) process.env.NODE_COMPILE_CACHE = directory;
   } catch {
     // an unwritable cache folder only costs the speed-up
   }

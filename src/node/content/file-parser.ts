@@ -48,6 +48,9 @@ export interface FileParser {
   parse(jobs: readonly ParseJob[]): Promise<Map<string, Outcome>>;
 }
 
+/** Jobs a thread takes at a time when two share a list (split-parser.ts): few enough that both end together. */
+export const CLAIM = 64;
+
 /** `eagerLines`: see parseEntry(). */
 export function readEntry(job: Pick<ParseJob, 'abs' | 'rel' | 'target'>, eagerLines = false): ParsedEntry {
   return parseEntry(entryFormat(job.rel) ?? 'yaml', readContentText(job), eagerLines);

@@ -19,14 +19,15 @@ export class ParseThread implements FileParser {
   /** `lines`: outcomes carry their line maps, so that messages never need a parse here. */
   constructor(private readonly options: { lines: boolean }) {}
 
-  async parse(jobs: readonly ParseJob[]): Promise<Map<string, Outcome>> {
+  /** `next`: share the jobs with another thread through this counter (see ParseRequest); only those this thread took come back. */
+  async parse(jobs: readonly ParseJob[], next?: Int32Array): Promise<Map<string, Outcome>> {
     const id = this.nextId++;
     const worker = this.started();
     // Held only while it works: idle, it must not keep the process alive.
     if (this.waiting.size === 0) worker.ref();
     const reply = await new Promise<ParseReply>((resolve, reject) => {
       this.waiting.set(id, { worker, resolve, reject });
-      const request: ParseRequest = { id, jobs, lines: this.options.lines };
+      const request: ParseRequest = { id, jobs, lines: this.options.lines, ...(next ? { next } : {}) };
       worker.postMessage(request);
     }).finally(() => {
       if (this.waiting.size === 0) worker.unref();

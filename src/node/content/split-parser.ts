@@ -1,8 +1,9 @@
-// A FileParser for a large tree on two threads: half of the entry files are parsed in the calling
-// thread, half on a parse thread (parse-thread.ts). Used where a large tree is loaded: the load
-// process (src/node/load-process.ts).
+// A FileParser for a large tree on two threads: the calling thread and a parse thread
+// (parse-thread.ts) take the files a few at a time from one shared counter, so the one that started
+// later or got the longer files does fewer. Used where a large tree is loaded: the load process
+// (src/node/load-process.ts).
 import { availableParallelism } from 'node:os';
-import { fromOutcome, runJob, type FileParser, type Outcome } from './file-parser.js';
+import { CLAIM, fromOutcome, runJob, type FileParser, type Outcome } from './file-parser.js';
 import { loadContent, type LoadOptions, type LoadResult } from './load.js';
 import { ParseThread } from './parse-thread.js';
 import { progressGate } from './progress.js';
@@ -16,14 +17,15 @@ export interface SplitParser {
 
 export function splitParser(): SplitParser {
   const other = new ParseThread({ lines: false });
-  /** Half of the files here, half on the parse thread; none when not worth it (the loader parses them). */
+  /** Shared between this thread and the parse thread; none when not worth it (the loader parses them). */
   const parser: FileParser = {
     async parse(jobs) {
       const outcomes = new Map<string, Outcome>();
       if (availableParallelism() < 2 || jobs.length < PARALLEL_PARSE_FILES) return outcomes;
-      const half = jobs.length >> 1;
-      const theirs = other.parse(jobs.slice(half)).catch(() => new Map<string, Outcome>()); // left to the loader
-      for (const job of jobs.slice(0, half)) outcomes.set(job.abs, fromOutcome(runJob(job, false)));
+      const next = new Int32Array(new SharedArrayBuffer(4));
+      const theirs = other.parse(jobs, next).catch(() => new Map<string, Outcome>()); // what it took is left to the loader
+      for (let i = Atomics.add(next, 0, CLAIM); i < jobs.length; i = Atomics.add(next, 0, CLAIM))
+        for (const job of jobs.slice(i, i + CLAIM)) outcomes.set(job.abs, fromOutcome(runJob(job, false)));
       for (const [abs, outcome] of await theirs) outcomes.set(abs, outcome);
       return outcomes;
     },

@@ -40,7 +40,12 @@ export function parseDateTime(s: string): string | undefined {
   if (!m) return undefined;
   const [, y, mo, d, h, mi, sec, frac, zone] = m;
   // Already in the stored form (what cqa pull and most tools write): checked, not rebuilt.
-  if (text.length === 24 && text[10] === 'T' && zone === 'Z' && validUtc(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(sec)))
+  if (
+    text.length === 24 &&
+    text[10] === 'T' &&
+    zone === 'Z' &&
+    validUtc(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(sec))
+  )
     return text;
   const ms = frac ? Number(frac.slice(0, 3).padEnd(3, '0')) : 0;
   const local = utcMs(Number(y), Number(mo), Number(d), Number(h ?? 0), Number(mi ?? 0), Number(sec ?? 0), ms);
