@@ -18,7 +18,7 @@ export const SMALL_TREE: TreeLimits = { files: 2_000, bytes: 8 * 2 ** 20 };
 /** The load process's V8 heap in MiB: 60 % of the machine, at least V8's 4 GiB (a million entries need more). */
 export const loaderHeapMb = (): number => Math.max(4096, Math.floor((totalmem() / 2 ** 20) * 0.6));
 
-/** From this many entry files on, the load process parses half of them on a second thread (below, its start-up costs more than it saves). */
+/** From this many entry files on, the load process parses them on two threads (below, the second's start-up costs more than it saves). */
 export const PARALLEL_PARSE_FILES = 1_000;
 
 /** From this many documents on, `cqa build` writes them from a pool of worker threads (below, their start-up costs more). */

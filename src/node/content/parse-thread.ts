@@ -1,7 +1,7 @@
 // A worker thread that reads and parses content files on request (a FileParser). The watch-mode
 // loader parses on one so that the thread answering requests never does: a large file would stall
-// every answer for as long as it takes to parse. The load process uses one to parse half of a large
-// tree in parallel (split-parser.ts).
+// every answer for as long as it takes to parse. The load process parses a large tree on one and
+// its own thread together (split-parser.ts).
 import { Worker } from 'node:worker_threads';
 import { fromOutcome, type FileParser, type Outcome, type ParseJob } from './file-parser.js';
 import type { ParseReply, ParseRequest } from './parse-worker.js';
