@@ -58,3 +58,58 @@ it('an edited file gets a new thumbnail', async () => {
   expect(imageSize(after.bytes)).toMatchObject({ width: 800, height: 600 });
   expect(after.tag).not.toBe(before.tag);
 });
+
+/** A file whose reading waits for `gate` and counts itself; its handle says whether it was closed. */
+function heldFile(name: string, bytes: Promise<Buffer>, reads: { n: number }) {
+  const handle = {
+    closed: false,
+    readFile: async () => {
+      reads.n++;
+      return bytes;
+    },
+    close: async () => {
+      handle.closed = true;
+    },
+  };
+  const stats = { size: 1, mtimeMs: 1, ino: name.length } as OpenedFile['stats'];
+  return { file: { handle, stats, real: name } as unknown as OpenedFile, handle };
+}
+
+it('makes 2 at a time, lets 64 wait, and answers the rest busy at once, closing their files', async () => {
+  const cache = new ThumbnailCache();
+  let open!: (b: Buffer) => void;
+  const image = new Promise<Buffer>((resolve) => (open = resolve));
+  const reads = { n: 0 };
+  const files = Array.from({ length: 70 }, (_, i) => heldFile(`held-${i}.png`, image, reads));
+  const answers = files.map(({ file }) =>
+    cache.get(file).then(
+      () => 'made',
+      (err: Error) => err.constructor.name,
+    ),
+  );
+  // The 4 beyond 2 running + 64 waiting are refused before anything is read.
+  const early = await Promise.race([Promise.all(answers.slice(66)), new Promise((r) => setTimeout(() => r('late'), 1000))]);
+  expect(early).toEqual(['ThumbnailBusy', 'ThumbnailBusy', 'ThumbnailBusy', 'ThumbnailBusy']);
+  expect(reads.n).toBe(2);
+  expect(files.slice(66).every(({ handle }) => handle.closed)).toBe(true);
+  open(
+    await sharp({ create: { width: 60, height: 80, channels: 3, background: '#123456' } })
+      .png()
+      .toBuffer(),
+  );
+  expect((await Promise.all(answers)).slice(0, 66)).toEqual(Array(66).fill('made'));
+  expect(reads.n).toBe(66);
+  expect(files.every(({ handle }) => handle.closed)).toBe(true);
+});
+
+it('remembers a file that is no image: asked again, it is refused without being read', async () => {
+  const cache = new ThumbnailCache();
+  const reads = { n: 0 };
+  const bad = () => heldFile('bad.png', Promise.resolve(Buffer.from('not an image')), reads);
+  const first = bad();
+  await expect(cache.get(first.file)).rejects.toThrow(/image header cannot be read/);
+  const again = bad();
+  await expect(cache.get(again.file)).rejects.toThrow(/image header cannot be read/);
+  expect(reads.n).toBe(1);
+  expect(again.handle.closed).toBe(true);
+});
