@@ -28,6 +28,8 @@ let server: RunningServer;
 let openDemo: RunningServer;
 /** A copy of the sample tree served with --watch: the tour edits it. */
 let watched: RunningServer;
+/** A tree whose enumeration values hold commas (started by its test). */
+let sizes: RunningServer | undefined;
 let context: BrowserContext;
 const work = mkdtempSync(join(tmpdir(), 'cqa-explorer-'));
 /** Every URL the browser asked for: the page must need nothing from anywhere else. */
@@ -61,6 +63,7 @@ afterAll(async () => {
   await server?.close();
   await openDemo?.close();
   await watched?.close();
+  await sizes?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -454,8 +457,37 @@ describe('the explorer page in headless Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it('picks enumeration values that hold commas, from a link and by hand, and sends each apart', async () => {
+    sizes = await startServer({
+      snapshot: await buildSnapshot({
+        content: {
+          'p/project.yaml': 'id: p\npublic: true\n',
+          'p/notes/_collection.yaml': "fields:\n  size: { type: enumeration, values: ['S', 'M, L', 'XL, XXL'] }\n",
+          'p/notes/a.yaml': 'size: S\n',
+          'p/notes/b.yaml': "size: 'M, L'\n",
+          'p/notes/c.yaml': "size: 'XL, XXL'\n",
+        },
+      }),
+      port: 0,
+    });
+    const page = await context.newPage();
+    const linked = '/api/p/notes?where[size][in][]=M%2C%20L&where[size][in][]=XL%2C%20XXL&limit=20';
+    await page.goto(`${sizes.url}/#${linked}`);
+    await expect.poll(() => page.textContent('#status'), { timeout: 10_000 }).toBe('200 OK');
+    expect(await page.textContent('#request')).toBe(`GET ${sizes.url}${linked}`);
+    const value = '#conditions .condition .value';
+    expect(await page.$eval(value, (s) => [...(s as HTMLSelectElement).selectedOptions].map((o) => o.value))).toEqual(['M, L', 'XL, XXL']);
+    expect((JSON.parse((await page.textContent('#answer')) ?? '') as { data: { id: string }[] }).data.map((e) => e.id)).toEqual(['b', 'c']);
+    await page.selectOption(value, ['S', 'M, L']);
+    const shown = await run(page);
+    expect(shown.request).toBe(`GET ${sizes.url}/api/p/notes?where[size][in][]=S&where[size][in][]=M%2C%20L&limit=20`);
+    expect((JSON.parse(shown.answer) as { data: { id: string }[] }).data.map((e) => e.id)).toEqual(['a', 'b']);
+    await page.close();
+  }, 60_000);
+
   it('loaded nothing from anywhere but the server', () => {
     expect(requested.length).toBeGreaterThan(0);
-    expect(requested.filter((u) => ![server, openDemo, watched].some((s) => u.startsWith(`${s.url}/`)))).toEqual([]);
+    const ours = [server, openDemo, watched, ...(sizes ? [sizes] : [])];
+    expect(requested.filter((u) => !ours.some((s) => u.startsWith(`${s.url}/`)))).toEqual([]);
   });
 });

@@ -202,3 +202,33 @@ describe('the paths the form composes', () => {
     expect(parsePath('/openapi.json')).toBeUndefined();
   });
 });
+
+describe('an in-condition whose picked values hold commas', () => {
+  const tree = {
+    'p/project.yaml': 'id: p\npublic: true\n',
+    'p/notes/_collection.yaml': "fields:\n  size: { type: enumeration, values: ['S', 'M, L', 'XL, XXL'] }\n",
+    'p/notes/a.yaml': 'size: S\n',
+    'p/notes/b.yaml': "size: 'M, L'\n",
+    'p/notes/c.yaml': "size: 'XL, XXL'\n",
+  };
+  const q: QueryState = {
+    ...emptyQuery('p', 'notes'),
+    conditions: [{ field: 'size', op: 'in', value: 'M, L,XL, XXL', values: ['M, L', 'XL, XXL'] }],
+  };
+
+  it('are sent one by one ([in][]=), answered as picked, and read back from the link', async () => {
+    const path = compose(q);
+    expect(path).toBe('/api/p/notes?where[size][in][]=M%2C%20L&where[size][in][]=XL%2C%20XXL');
+    const own = createHandler(await buildSnapshot({ content: tree }), { ui: false });
+    const res = await own(new Request(`http://cqa.test${path}`, { headers: { accept: 'application/json' } }));
+    const body = (await res.json()) as { data: { id: string }[] };
+    expect(body.data.map((e) => e.id)).toEqual(['b', 'c']);
+    expect(parsePath(path)).toEqual({ query: q, ignored: [] });
+  });
+
+  it('values without commas keep the short form', () => {
+    expect(compose({ ...q, conditions: [{ field: 'size', op: 'not_in', value: 'S,M', values: ['S', 'M'] }] })).toBe(
+      '/api/p/notes?where[size][not_in]=S,M',
+    );
+  });
+});

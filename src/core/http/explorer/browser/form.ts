@@ -169,11 +169,16 @@ class ConditionRow {
 
   /** The condition as the form holds it (the value as typed, trimmed when sent). */
   read(): Condition {
-    const value =
-      this.value instanceof HTMLSelectElement && this.value.multiple
-        ? [...this.value.selectedOptions].map((o) => o.value).join(',')
-        : this.value.value;
-    return { ...this.cond, value: FLAG_OPS.has(this.cond.op) ? '' : value };
+    const { values, ...cond } = this.cond;
+    if (FLAG_OPS.has(cond.op)) return { ...cond, value: '' };
+    if (this.value instanceof HTMLSelectElement && this.value.multiple) {
+      // Several picked values are kept apart: one of them may hold a comma.
+      const picked = [...this.value.selectedOptions].map((o) => o.value);
+      return { ...cond, value: picked.join(','), values: picked };
+    }
+    // The elements a link gave are kept while the text still shows them as they came.
+    const value = this.value.value;
+    return values && value === cond.value ? { ...cond, value, values } : { ...cond, value };
   }
 
   /** Re-draws the row for the builder's current collection; marks what is not there. */
@@ -256,7 +261,7 @@ class ConditionRow {
     if (key === this.pickerKey) return;
     this.pickerKey = key;
     const label = this.value.getAttribute('aria-label') ?? 'Value';
-    const typed = this.read().value;
+    const { value: typed, values: elements } = this.read();
     let control: HTMLInputElement | HTMLSelectElement;
     const extra: Node[] = [];
     if (kind === 'select' || kind === 'multi') {
@@ -271,10 +276,7 @@ class ConditionRow {
       select.append(...(choices ?? []).map((v) => el('option', { value: v, text: v })));
       const wanted =
         kind === 'multi'
-          ? typed
-              .split(',')
-              .map((v) => v.trim())
-              .filter(Boolean)
+          ? (elements ?? typed.split(',')).map((v) => v.trim()).filter(Boolean)
           : [typed.trim()];
       // A value the field does not have stays (marked) when it came with the condition (a link); a
       // field picked by hand starts from its own values.

@@ -11,6 +11,11 @@ export interface Condition {
   field: string;
   op: Op;
   value: string;
+  /**
+   * in/not_in: the elements when they came as a list (several picked values, or `[op][]=` in a
+   * link): one of them may hold a comma, which `value` (joined by commas) cannot carry.
+   */
+  values?: string[];
 }
 
 export type AnswerKind = 'list' | 'first' | 'count';
@@ -86,6 +91,8 @@ export function compose(q: QueryState): string {
       if (c.relation !== undefined) key = `whereRelation[${enc(c.relation)}][${enc(c.field)}]`;
       else key = `${q.any ? `where[or][${alt++}]` : 'where'}[${enc(c.field)}]`;
       if (FLAG_OPS.has(c.op)) out.push(`${key}=${c.op}`);
+      else if ((c.op === 'in' || c.op === 'not_in') && c.values?.some((v) => v.includes(',')))
+        for (const v of c.values) out.push(`${key}[${c.op}][]=${encodeURIComponent(v.trim())}`);
       else if (c.op === 'eq') out.push(`${key}=${enc(trimValue(c.op, c.value))}`);
       else out.push(`${key}[${c.op}]=${enc(trimValue(c.op, c.value))}`);
     }
@@ -146,6 +153,15 @@ export function parsePath(path: string): { query: QueryState; ignored: string[] 
         if (rest.length > 4) field = undefined;
       } else if (rest.length <= 2 && rest[0] !== 'or' && rest[0] !== '') {
         [field, op] = [rest[0], rest[1]];
+      } else if (rest.length === 3 && rest[2] === '' && rest[0] && (rest[1] === 'in' || rest[1] === 'not_in')) {
+        // where[f][in][]=a&where[f][in][]=b: one condition, its elements in turn.
+        const [f, listOp] = [rest[0], rest[1]] as const;
+        const last = q.conditions.at(-1);
+        if (last?.values && !last.relation && last.field === f && last.op === listOp) {
+          last.values.push(value);
+          last.value = last.values.join(',');
+        } else q.conditions.push({ field: f, op: listOp, value, values: [value] });
+        continue;
       }
       const o = op === undefined ? (flag(value) ?? 'eq') : op;
       if (field && isOp(o)) {
