@@ -109,9 +109,13 @@ secret: shh
     ['at', 'tomorrow', 'expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "tomorrow"'],
     ['at', '2021-11-25T25:00:00Z', 'expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "2021-11-25T25:00:00Z"'],
     // The stored form itself (read without being rebuilt) is checked as strictly.
-    ...['2021-02-29T10:00:00.000Z', '1900-02-29T10:00:00.000Z', '2021-04-31T10:00:00.000Z', '2021-13-01T10:00:00.000Z', '2021-11-25T10:60:00.000Z'].map(
-      (at) => ['at', at, `expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "${at}"`],
-    ),
+    ...[
+      '2021-02-29T10:00:00.000Z',
+      '1900-02-29T10:00:00.000Z',
+      '2021-04-31T10:00:00.000Z',
+      '2021-13-01T10:00:00.000Z',
+      '2021-11-25T10:60:00.000Z',
+    ].map((at) => ['at', at, `expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "${at}"`]),
     ['opens', '"9:30"', 'expected a time HH:MM or HH:MM:SS, got "9:30"'],
     ['opens', '"24:00"', 'expected a time HH:MM or HH:MM:SS, got "24:00"'],
     ['kind', 'c', 'expected one of a, b, got "c"'],

@@ -274,10 +274,7 @@ class ConditionRow {
       });
       if (kind === 'select') select.append(el('option', { value: '', text: 'choose…' }));
       select.append(...(choices ?? []).map((v) => el('option', { value: v, text: v })));
-      const wanted =
-        kind === 'multi'
-          ? (elements ?? typed.split(',')).map((v) => v.trim()).filter(Boolean)
-          : [typed.trim()];
+      const wanted = kind === 'multi' ? (elements ?? typed.split(',')).map((v) => v.trim()).filter(Boolean) : [typed.trim()];
       // A value the field does not have stays (marked) when it came with the condition (a link); a
       // field picked by hand starts from its own values.
       if (!byHand) for (const v of wanted) if (v) ensureOption(select, v, `${v} (not a value of ${field?.name})`);
