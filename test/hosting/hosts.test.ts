@@ -4,7 +4,7 @@
 // path, compression with Vary, `_` files and folder listings never served, media typed with
 // Range, the default Cache-Control. Each server is started once; a server whose binary is absent
 // is skipped with a message saying what to install.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -317,4 +317,38 @@ describe.each([
       expect(res.headers.get('content-security-policy'), n).toBe(MEDIA_CSP);
     }
   });
+});
+
+// An elmapi3 tree (`cqa build --project <uuid>`) holds its project document at /api itself: the
+// SDK asks `/api/`, other clients `/api`; both are that document on every host, not a redirect
+// (nginx answered `/api` with a 301, serve with a 302 to its 404, Caddy with a 404: found from
+// outside). serve alone redirects `/api/` to `/api` (its trailingSlash rule, for every path).
+describe('an elmapi3 build: /api and /api/ are the project document', () => {
+  const SHOP3 = '3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10';
+  let dist: string;
+  beforeAll(async () => {
+    const content = join(work, 'v3-content');
+    cpSync('content/shop3', join(content, 'shop3'), { recursive: true });
+    const v3 = await buildSnapshot({ content });
+    dist = join(work, 'v3');
+    for (const host of HOSTS) await writeDist(v3, { out: join(dist, host.build), host: host.build, precompress: host.precompress });
+  }, 60_000);
+
+  for (const host of HOSTS) {
+    it.skipIf(host.absent !== undefined)(host.name, async () => {
+      const server = await host.start(join(dist, host.build));
+      try {
+        const document = JSON.parse(readFileSync(join(dist, host.build, 'api', 'index.json'), 'utf8'));
+        expect(document).toMatchObject({ uuid: SHOP3 });
+        for (const path of ['/api', '/api/']) {
+          const redirect = host.build === 'serve' && path === '/api/' ? 'follow' : 'manual';
+          const res = await fetch(server.url + path, { headers: { 'project-id': SHOP3, accept: 'application/json' }, redirect });
+          expect(res.status, path).toBe(200);
+          expect(await res.json(), path).toEqual(document);
+        }
+      } finally {
+        await server.close();
+      }
+    });
+  }
 });

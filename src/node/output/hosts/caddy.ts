@@ -23,7 +23,10 @@ export function caddyfile(
   cache: CacheControl,
   thumbs: boolean,
   downloads: readonly string[],
+  /** The tree's project document is /api itself (an elmapi3 tree): `/api` answers it too. */
+  root = false,
 ): string {
+  const api = root ? '/api /api/*' : '/api/*';
   const json = [['Content-Type', JSON_TYPE] as const, ...CORS_HEADERS, ['Cache-Control', cache.api] as const];
   // Caddy expands {…} as a placeholder, and matches a pattern holding %xx against the raw path:
   // such names are written as the path a client sends, each segment percent-encoded.
@@ -45,8 +48,8 @@ export function caddyfile(
     'handle @siblings {',
     '    respond 404',
     '}',
-    '@api path /api/*',
-    '@json path /api/* /openapi.json /manifest.json',
+    `@api path ${api}`,
+    `@json path ${api} /openapi.json /manifest.json`,
     ...headerBlock('@json', json),
     `@media path /media/*${thumbs ? ' /thumbs/*' : ''}`,
     ...headerBlock('@media', media),
@@ -54,7 +57,7 @@ export function caddyfile(
     // The preflight of a cross-origin If-None-Match.
     '@preflight {',
     '    method OPTIONS',
-    '    path /api/*',
+    `    path ${api}`,
     '}',
     'handle @preflight {',
     ...PREFLIGHT_HEADERS.map(([name, value]) => `    header ${name} ${quoted(value)}`),

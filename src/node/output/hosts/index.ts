@@ -41,13 +41,15 @@ export function readsHeadersFile(host: Host): boolean {
 }
 
 export function hostFiles(host: Host, { notFound, cache, thumbs, depth, files, downloads }: HostInput): HostFile[] {
+  // An elmapi3 tree (`--project`) answers /api itself with its project document (the SDK asks /api/).
+  const root = files.includes('api/index.json');
   switch (host) {
     case 'cloudflare':
       return cloudflareNotFoundPages(notFound);
     case 'nginx':
-      return [{ rel: '_nginx.conf', text: nginxConf(notFound, cache, thumbs, downloads) }];
+      return [{ rel: '_nginx.conf', text: nginxConf(notFound, cache, thumbs, downloads, root) }];
     case 'caddy':
-      return [{ rel: '_Caddyfile', text: caddyfile(notFound, cache, thumbs, downloads) }];
+      return [{ rel: '_Caddyfile', text: caddyfile(notFound, cache, thumbs, downloads, root) }];
     case 'serve': {
       // serve answers a missing file with the root 404.html, the `cqa` problem (typed by serve.json).
       const catchAll = notFound[notFound.length - 1];

@@ -24,11 +24,13 @@ export function nginxConf(
   cache: CacheControl,
   thumbs: boolean,
   downloads: readonly string[],
+  /** The tree's project document is /api itself (an elmapi3 tree): `/api` answers it, not a redirect to `/api/`. */
+  root = false,
 ): string {
   const api = [...CORS_HEADERS, ['Cache-Control', cache.api] as const];
   const media = [...CORS_HEADERS, ...MEDIA_HEADERS, ['Cache-Control', cache.media] as const];
-  const apiLocation = (prefix: string, file: string): string[] => [
-    `location ${quoted(prefix)} {`,
+  const apiLocation = (prefix: string, file: string, match = prefix): string[] => [
+    `location ${match === prefix ? '' : '= '}${quoted(match)} {`,
     // The preflight of a cross-origin If-None-Match (nginx itself answers OPTIONS with 405).
     '    if ($request_method = OPTIONS) {',
     ...headers(PREFLIGHT_HEADERS, '        '),
@@ -41,11 +43,9 @@ export function nginxConf(
     `    error_page 404 ${quoted(`/${file}`)};`,
     '}',
     // The 404 document, only as the answer of error_page (status 404 kept).
-    `location = ${quoted(`/${file}`)} {`,
-    '    internal;',
-    '    default_type application/json;',
-    ...headers(api, '    '),
-    '}',
+    ...(match === prefix
+      ? [`location = ${quoted(`/${file}`)} {`, '    internal;', '    default_type application/json;', ...headers(api, '    '), '}']
+      : []),
   ];
   const files = (prefix: string) => [`location ${quoted(prefix)} {`, ...headers(media, '    '), '}'];
   // add_header in a location replaces the outer ones: a download's location repeats them all.
@@ -75,6 +75,7 @@ export function nginxConf(
     '    return 404;',
     '}',
     ...notFound.flatMap((r) => apiLocation(prefixOf(r.from), r.file)),
+    ...(root ? apiLocation('/api/', 'api/404.json', '/api') : []),
     ...json('/openapi.json'),
     ...json('/manifest.json'),
     ...files('/media/'),

@@ -47,7 +47,7 @@ export function listedFolders(files: readonly string[]): string[] {
   const listed: string[] = [];
   for (const [dir, names] of entries) {
     const last = dir.slice(dir.lastIndexOf('/') + 1);
-    const rewritten = dir.startsWith('api/') && names.has('index.json') && !last.includes('.');
+    const rewritten = (dir === 'api' || dir.startsWith('api/')) && names.has('index.json') && !last.includes('.');
     const single = names.size === 1 && names.has('index.json');
     if (!rewritten && !single) listed.push(`/${dir}`);
   }
@@ -65,7 +65,8 @@ export function serveJson(
   files: readonly string[],
   downloads: readonly string[],
 ): string {
-  const rewrites = [];
+  // An elmapi3 tree's project document is /api itself.
+  const rewrites = files.includes('api/index.json') ? [{ source: '/api', destination: '/api/index.json' }] : [];
   for (let n = 1; n <= depth; n++) {
     const params = Array.from({ length: n }, (_, i) => `:p${i}`).join('/');
     // serve applies the remaining rules to a rewritten path again: the rule one deeper must not
