@@ -75,6 +75,7 @@ export function nginxConf(
     '    return 404;',
     '}',
     ...notFound.flatMap((r) => apiLocation(prefixOf(r.from), r.file)),
+    // Exactly /api: the same answer (its 404 document's location is the catch-all's, above).
     ...(root ? apiLocation('/api/', 'api/404.json', '/api') : []),
     ...json('/openapi.json'),
     ...json('/manifest.json'),
