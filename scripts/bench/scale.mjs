@@ -7,9 +7,9 @@
 //     asking a bare node:http server for the same URLs, which answers the bytes cqa sent (on this
 //     2-core machine a client's own garbage collector and decompression, as `fetch` does them,
 //     cost more than the server's whole answer: see docs/benchmarks.md);
-//   - `cqa build`: time and peak RSS (VmHWM, read from /proc while it runs).
+//   - `cqa build`: time and peak RSS (VmHWM of its largest process, the load process, read from /proc while it runs).
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJsonServerDb, generateContent, TOKEN } from '../generate-content.mjs';
@@ -48,7 +48,21 @@ function peakOf(pid) {
   }
 }
 
-/** Runs `cqa build`, polling its peak RSS; resolves to { ms, peak }. */
+/** The process and its descendants (the build runs in the load process, a child of the CLI). */
+function treeOf(pid) {
+  const all = [pid];
+  for (let i = 0; i < all.length; i++) {
+    try {
+      for (const task of readdirSync(`/proc/${all[i]}/task`))
+        for (const c of readFileSync(`/proc/${all[i]}/task/${task}/children`, 'utf8').split(' ')) if (c.trim()) all.push(Number(c));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return all;
+}
+
+/** Runs `cqa build`, polling the peak RSS of its processes; resolves to { ms, peak }: the largest process's peak (the load process). */
 function timedBuild(dir, out) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -59,8 +73,10 @@ function timedBuild(dir, out) {
     let peak = 0;
     let stderr = '';
     const poll = setInterval(() => {
-      const p = peakOf(child.pid);
-      if (p > peak) peak = p;
+      for (const pid of treeOf(child.pid)) {
+        const p = peakOf(pid);
+        if (p > peak) peak = p;
+      }
     }, 100);
     child.stderr.on('data', (c) => (stderr += c));
     child.once('exit', (code) => {
