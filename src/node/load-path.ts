@@ -131,7 +131,7 @@ export async function buildOutputIsolated(
 
 const utf8 = new TextDecoder();
 
-/** Runs load-process.ts; settles once it has exited (never before: no load outlives the call). */
+/** Runs load-process.ts; settles once it has sent all it did (the system may still be taking back its memory). */
 async function runLoadProcess(
   job: LoadJob,
   on: { onProgress?: ((done: number, total: number) => void) | undefined; onEvent?: (event: BuildEvent) => void },
@@ -161,13 +161,21 @@ async function runLoadProcess(
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr = (stderr + text).slice(-8192)));
   ours.on('error', () => {}); // a child that died mid-write: its exit says so
-  const [[code, signal]] = await Promise.all([
-    new Promise<[number | null, NodeJS.Signals | null]>((ok, fail) => child.on('error', fail).on('close', (...end) => ok(end))),
-    new Promise((ok) => ours.on('close', ok)),
-  ]);
+  const exited = new Promise<[number | null, NodeJS.Signals | null]>((ok, fail) =>
+    child.on('error', fail).on('close', (...end) => ok(end)),
+  );
+  const read = new Promise((ok) => ours.on('close', ok));
+  await Promise.race([read, exited]); // a failed spawn rejects here
+  await read; // every frame, also from a child that exited first
   if (failure) throw failure;
-  if (!outcome || records.length !== (outcome.records ?? 0) || buffers.length !== (outcome.buffers ?? 0))
+  if (!outcome || records.length !== (outcome.records ?? 0) || buffers.length !== (outcome.buffers ?? 0)) {
+    const [code, signal] = await exited;
     throw stopped(code, signal, stderr, heapMb);
+  }
+  // All it did is here: what is left is the system taking back its memory (~50 ms for a large
+  // tree), which nothing needs to wait for (docs/architecture.md#load-path-and-thresholds).
+  child.stderr?.destroy();
+  child.unref();
   return { outcome, records, buffers };
 }
 
