@@ -110,8 +110,9 @@ describe('cqa serve (compiled)', () => {
   it('elmapi3: the X-Cqa-Warning texts in the text log and in --log json lines; --strict answers 422', async () => {
     const v3 = { accept: 'application/json', 'project-id': '3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10', authorization: 'Bearer shop3-token' };
     const text = cqa(['serve', 'content', '--port', '0', '--strict']);
-    const url = await waitFor(() => /http:\/\/127\.0\.0\.1:\d+/.exec(text.out())?.[0]);
-    expect(text.out()).toContain('--strict: every elmapi3 project answers 422');
+    // The line after the URL's: printed apart, so waited for (not only the URL).
+    await waitFor(() => (text.out().includes('--strict: every elmapi3 project answers 422') ? 'ok' : undefined));
+    const url = /http:\/\/127\.0\.0\.1:\d+/.exec(text.out())?.[0] as string;
     const strict = await socketClient(url)({ path: '/api/products?where%5Bcolour%5D=red', headers: v3 });
     expect(strict.status).toBe(422);
     expect(JSON.parse(strict.text).errors['where[colour]'][0]).toContain("no field 'colour'");
