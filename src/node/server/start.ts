@@ -1,5 +1,5 @@
 // startServer(): the mock server as a library call, for contract tests and for `cqa serve`.
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { loadSnapshotIsolated } from '../load-path.js';
@@ -27,6 +27,10 @@ import { Overrides } from '../../core/http/overrides.js';
 import { RequestWaiters } from '../../core/http/request-waiter.js';
 import { createNodeListener, nodePlatform } from './node.js';
 import { reportingSlowQueries } from './slow-query.js';
+
+// node:http is taken as Node's own module, not imported: importing it makes an ES module facade that
+// reads every export, and on Node 22+ one of them (WebSocket) loads undici (docs/performance.md#start-up).
+const { createServer } = process.getBuiltinModule('node:http');
 
 export interface StartServerOptions extends HttpOptions {
   /**
