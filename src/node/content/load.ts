@@ -78,6 +78,8 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
       issues.error(root, rootStat ? 'the content path is not a folder' : 'content folder not found');
       return { model: { projects: [] }, issues: issues.errors, warnings: [] };
     }
+    // A full load reads git (entry-times.ts) while it lists the tree; a reload after edits does not.
+    const gitRead = changes && lastTimes ? undefined : EntryTimes.readGit(root, options.timestamps);
     if (listing && changes) {
       listing = await updateListing(root, listing, changes);
       for (const path of changes) {
@@ -103,7 +105,7 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
     const times =
       changes && lastTimes
         ? lastTimes.edited(changes.map((p) => relative(root, resolve(root, p)).split(sep).join('/')))
-        : await EntryTimes.open(root, options.timestamps, issues);
+        : await EntryTimes.open(root, options.timestamps, issues, gitRead);
     lastTimes = times;
     const jobs = options.parser ? staleFiles(layouts, cache) : [];
     const prepared = options.parser && jobs.length > 0 ? await options.parser.parse(jobs) : undefined;
