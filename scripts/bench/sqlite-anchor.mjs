@@ -11,6 +11,13 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
+// better-sqlite3 12 built against Node 24.19+ headers aborts the process when the GC frees one of
+// its objects outside JavaScript (a V8 task between callbacks): `RemoveEnvironmentCleanupHook`,
+// Assertion failed: (env) != nullptr (nodejs/node#65446; fixed in better-sqlite3 13, which needs
+// Node 22+). Every database and statement the bench makes is kept here until the process ends, so
+// none is ever freed by the GC (docs/benchmarks.md#how-it-is-measured).
+const kept = [];
+
 // One install per Node ABI: a native module built for Node 20 does not load in Node 24.
 export const SQLITE_CACHE = join(process.env.CQA_BENCH_CACHE ?? join(homedir(), '.cache', 'cqa-bench'), `abi${process.versions.modules}`);
 
@@ -24,7 +31,9 @@ export function loadSqlite(log) {
     try {
       // By its path: a bare name would also find another ABI's install in a folder above.
       const Database = from(join(SQLITE_CACHE, 'node_modules', 'better-sqlite3'));
-      new Database(':memory:').close(); // the native part loads here: a build for another Node fails now
+      const probe = new Database(':memory:'); // the native part loads here: a build for another Node fails now
+      kept.push(probe);
+      probe.close();
       return Database;
     } catch (err) {
       return err;
@@ -83,7 +92,9 @@ export function sqliteAnchor(Database, col, { entryJson, list }) {
   const db = new Database(':memory:');
   db.exec(`CREATE TABLE products (id TEXT PRIMARY KEY, draft INTEGER NOT NULL, title TEXT, category TEXT,
     price REAL, stock INTEGER, released TEXT, json TEXT NOT NULL) WITHOUT ROWID`);
+  kept.push(db);
   const insert = db.prepare('INSERT INTO products VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  kept.push(insert);
   db.transaction(() => {
     for (const e of col.entries) {
       const v = e.record.values;
@@ -106,13 +117,15 @@ export function sqliteAnchor(Database, col, { entryJson, list }) {
     count: db.prepare(`SELECT count(*) FROM products WHERE draft = 0 AND ${q.where}`).pluck(),
     params: q.params,
   }));
+  const versionOf = db.prepare('SELECT sqlite_version()').pluck();
+  kept.push(prepared, versionOf);
   return {
     run(k) {
       const p = prepared[k];
       return list(p.page.all(...p.params), p.count.get(...p.params), 20, 0);
     },
     close: () => db.close(),
-    version: db.prepare('SELECT sqlite_version()').pluck().get(),
+    version: versionOf.get(),
   };
 }
 

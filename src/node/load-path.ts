@@ -17,7 +17,7 @@ import { joinParts, recordMaker, type PartsOutline } from '../core/snapshot/comp
 import type { SnapshotOptions } from '../core/snapshot/create.js';
 import { childPipe } from './content/child-pipe.js';
 import { FRAME, FrameReader } from './content/frames.js';
-import type { TimestampSource } from './content/git-times.js';
+import { readGitTimes, type TimestampSource } from './content/git-times.js';
 import type { LoadOptions, LoadResult } from './content/load.js';
 import { isSmallTree } from './content/tree-size.js';
 import { workerScript } from './content/worker-script.js';
@@ -56,6 +56,11 @@ export interface ModelOutline {
 // Resolved when called, not at import time (see dist.ts's distWorker).
 const loadProcess = () => workerScript('./load-process.js', import.meta.url);
 
+// git's times for a load in this thread, started before the loader's modules are imported: git
+// runs in processes of its own meanwhile (docs/performance.md#start-up).
+const gitFirst = (root: string, options: LoadOptions): LoadOptions =>
+  options.timestamps === 'mtime' || options.gitTimes ? options : { ...options, gitTimes: readGitTimes(root) };
+
 const where = (options: LoadOptions) => ({
   drafts: options.drafts ?? false,
   ...(options.timestamps ? { timestamps: options.timestamps } : {}),
@@ -65,7 +70,10 @@ const where = (options: LoadOptions) => ({
 export async function loadContentIsolated(root: string, options: LoadOptions & LoadPathOptions = {}): Promise<LoadResult> {
   const { inThreadUpTo = SMALL_TREE, ...load } = options;
   // Imported only for a small tree: the parsers' modules are otherwise the load process's.
-  if (await isSmallTree(root, inThreadUpTo)) return (await import('./content/load.js')).loadContent(root, load);
+  if (await isSmallTree(root, inThreadUpTo)) {
+    const first = gitFirst(root, load);
+    return (await import('./content/load.js')).loadContent(root, first);
+  }
   const { outcome, records } = await runLoadProcess({ kind: 'model', root, ...where(load) }, { onProgress: load.onProgress });
   const { issues, warnings, model } = outcome;
   if (!model) throw new Error('the content loader sent no model');
@@ -94,8 +102,9 @@ export async function loadSnapshotIsolated(
   const { baseUrl, inThreadUpTo = SMALL_TREE, ...load } = options;
   const snapshot = { compact: true, ...(baseUrl !== undefined ? { baseUrl } : {}) };
   if (await isSmallTree(root, inThreadUpTo)) {
+    const first = gitFirst(root, load);
     const [{ loadContent }, { createSnapshot }] = await Promise.all([import('./content/load.js'), import('../core/snapshot/create.js')]);
-    const { model, issues, warnings } = await loadContent(root, load);
+    const { model, issues, warnings } = await loadContent(root, first);
     return issues.length > 0 ? { issues, warnings } : { issues, warnings, snapshot: createSnapshot(model, snapshot) };
   }
   const { outcome, records, buffers } = await runLoadProcess(

@@ -14,9 +14,14 @@ export class EntryTimes {
    * `source` undefined: git when `root` is inside a git work tree, else mtime. An explicit `git`
    * outside one is an error (reported on `issues`), and the load goes on with mtimes.
    */
-  static async open(root: string, source: TimestampSource | undefined, issues: IssueList): Promise<EntryTimes> {
+  static async open(
+    root: string,
+    source: TimestampSource | undefined,
+    issues: IssueList,
+    started: Promise<GitTimes | undefined> | undefined = EntryTimes.readGit(root, source),
+  ): Promise<EntryTimes> {
     if (source === 'mtime') return new EntryTimes(undefined);
-    const git = await readGitTimes(root);
+    const git = await (started ?? readGitTimes(root));
     if (!git && source === 'git') {
       issues.error(
         root,
@@ -24,6 +29,14 @@ export class EntryTimes {
       );
     }
     return new EntryTimes(git);
+  }
+
+  /**
+   * Starts reading git for open() (nothing with `mtime`): git runs in processes of its own, so a
+   * load starts it before listing the tree and takes its answer after.
+   */
+  static readGit(root: string, source: TimestampSource | undefined): Promise<GitTimes | undefined> | undefined {
+    return source === 'mtime' ? undefined : readGitTimes(root);
   }
 
   /**

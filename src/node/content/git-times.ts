@@ -1,7 +1,8 @@
 // created_at/updated_at of entries that set none, from git: a file's first and last commit times,
 // which every clone of the same commit agrees on (file modification times are the checkout's).
 // One `git log` for the whole content folder, parsed as it streams, plus one `git diff` for the
-// files changed since the last commit: two processes whatever the size of the tree.
+// files changed since the last commit: two processes whatever the size of the tree, run side by
+// side (a cold start waits for the slower of the two, not for both: docs/performance.md#start-up).
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 
@@ -32,6 +33,11 @@ const COMMIT = '\x01';
 export async function readGitTimes(root: string): Promise<GitTimes | undefined> {
   const times = new Map<string, { created: number; updated: number }>();
   let at: number | undefined;
+  const changed = new Set<string>();
+  // Started with the log; its answer counts only when the log found commits (see below).
+  const diffing = gitLines(root, ['diff', '-z', '--name-only', '--no-renames', '--relative', 'HEAD', '--', '.'], (rel) => {
+    if (rel !== '') changed.add(rel);
+  });
   const logged = await gitLines(
     root,
     ['log', '-z', `--format=${COMMIT}%ct`, '--name-only', '--no-renames', '--relative', '--', '.'],
@@ -52,15 +58,11 @@ export async function readGitTimes(root: string): Promise<GitTimes | undefined> 
       }
     },
   );
+  const diffed = await diffing;
   if (!logged) return undefined;
-  const changed = new Set<string>();
-  // An empty repository has no HEAD: then nothing is committed and there is nothing to compare.
-  if (times.size > 0) {
-    const diffed = await gitLines(root, ['diff', '-z', '--name-only', '--no-renames', '--relative', 'HEAD', '--', '.'], (rel) => {
-      if (rel !== '') changed.add(rel);
-    });
-    if (!diffed) return undefined;
-  }
+  // An empty repository has no HEAD (the diff fails): then nothing is committed and there is nothing to compare.
+  if (times.size === 0) return { times, changed: new Set() };
+  if (!diffed) return undefined;
   return { times, changed };
 }
 

@@ -10,7 +10,7 @@ import { FileCache, mapLimit } from './cache.js';
 import { buildCollection, createCollectionMemo, type BuiltCollection, type CollectionMemo } from './collection.js';
 import { byPath, layoutTree, listFiles, updateListing, type FileInfo, type ProjectLayout } from './files.js';
 import { EntryTimes } from './entry-times.js';
-import type { CommitTimes, TimestampSource } from './git-times.js';
+import type { CommitTimes, GitTimes, TimestampSource } from './git-times.js';
 import { IssueList, sortIssues } from './issues.js';
 import { checkMediaNumbers, mediaRecord, mimeType, readDimensions, readMediaMeta, type Dimensions } from './media.js';
 import { readEntryOnce, readFailure, readYamlOnce, type FileParser, type Outcome, type ParseJob } from './file-parser.js';
@@ -39,6 +39,11 @@ export interface LoadOptions {
    * last commit), `mtime` (its modification time). Default: git inside a git work tree, else mtime.
    */
   readonly timestamps?: TimestampSource;
+  /**
+   * git's times for the first full load, read already: started before this module was imported,
+   * git has answered by the time the tree is listed (load-path.ts). Else the load reads git itself.
+   */
+  readonly gitTimes?: Promise<GitTimes | undefined>;
 }
 
 export interface LoadResult {
@@ -68,8 +73,11 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
   let order: string[] = [];
   let running: Promise<unknown> = Promise.resolve();
   let lastTimes: EntryTimes | undefined;
+  let gitStarted = options.gitTimes;
 
   const loadOnce = async (changes: readonly string[] | undefined): Promise<LoadResult> => {
+    const started = gitStarted;
+    gitStarted = undefined;
     await richtextReady();
     const issues = new IssueList();
     const rootStat = await stat(root).catch(() => undefined);
@@ -78,6 +86,8 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
       issues.error(root, rootStat ? 'the content path is not a folder' : 'content folder not found');
       return { model: { projects: [] }, issues: issues.errors, warnings: [] };
     }
+    // A full load reads git (entry-times.ts) while it lists the tree; a reload after edits does not.
+    const gitRead = changes && lastTimes ? undefined : (started ?? EntryTimes.readGit(root, options.timestamps));
     if (listing && changes) {
       listing = await updateListing(root, listing, changes);
       for (const path of changes) {
@@ -103,7 +113,7 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
     const times =
       changes && lastTimes
         ? lastTimes.edited(changes.map((p) => relative(root, resolve(root, p)).split(sep).join('/')))
-        : await EntryTimes.open(root, options.timestamps, issues);
+        : await EntryTimes.open(root, options.timestamps, issues, gitRead);
     lastTimes = times;
     const jobs = options.parser ? staleFiles(layouts, cache) : [];
     const prepared = options.parser && jobs.length > 0 ? await options.parser.parse(jobs) : undefined;

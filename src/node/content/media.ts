@@ -9,6 +9,7 @@ import { describe, isPlainObject, type IssueList } from './issues.js';
 import type { ParsedYaml } from './parse.js';
 import { openListed, type ListedFile } from './open-content.js';
 import { isUuid, UUID_HINT } from './uuid.js';
+import { imageSizePackage } from './image-size-package.js';
 
 export interface Dimensions {
   readonly width: number | null;
@@ -39,7 +40,7 @@ export async function readDimensions(file: ListedFile, mime: string, size: numbe
       const known = first ? cache?.dimensions(bytes) : undefined;
       if (known) return known;
       // Loaded by the first image not in the cache (~20 ms of a cold start).
-      const { imageSize } = await import('image-size');
+      const { imageSize } = imageSizePackage();
       try {
         const r = imageSize(bytes);
         // EXIF orientations 5–8 are rotated by a quarter turn: report the size as displayed.

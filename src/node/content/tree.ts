@@ -5,7 +5,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { stringify } from 'yaml';
+import { yamlPackage } from './yaml-package.js';
 import type { ContentTree } from '../../core/model/content-tree.js';
 
 export type { ContentTree };
@@ -42,7 +42,7 @@ function checkPath(path: string): void {
 
 function bytesOf(path: string, value: unknown): string | Uint8Array {
   if (typeof value === 'string' || value instanceof Uint8Array) return value;
-  if (typeof value === 'object' && value !== null && !Array.isArray(value) && /\.ya?ml$/.test(path)) return stringify(value);
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && /\.ya?ml$/.test(path)) return yamlPackage().stringify(value);
   throw new TypeError(
     `content tree: ${JSON.stringify(path)} must be a string or a Uint8Array${/\.ya?ml$/.test(path) ? ', or an object (written as YAML)' : ''}, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
   );

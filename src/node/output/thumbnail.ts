@@ -6,7 +6,7 @@
 // Media come from contributors and third-party APIs, so an image is measured from its header
 // first (image-size: no decoding) and refused before libvips sees it when it is too large or too
 // elongated; libvips is held to the same pixel limit in case the header lied.
-import { imageSize } from 'image-size';
+import { imageSizePackage } from '../content/image-size-package.js';
 import { THUMB_HEIGHT } from '../../core/snapshot/thumbs.js';
 
 type Sharp = typeof import('sharp').default;
@@ -27,9 +27,9 @@ export class ThumbnailRefused extends Error {}
 
 /** Refuses `bytes` unless its header names a size within `limits` (throws ThumbnailRefused). */
 export function checkImage(bytes: Uint8Array, limits: ThumbnailLimits = THUMBNAIL_LIMITS): void {
-  let size: ReturnType<typeof imageSize>;
+  let size: ReturnType<ReturnType<typeof imageSizePackage>['imageSize']>;
   try {
-    size = imageSize(bytes);
+    size = imageSizePackage().imageSize(bytes);
   } catch (err) {
     throw new ThumbnailRefused(`the image header cannot be read (${(err as Error).message})`);
   }

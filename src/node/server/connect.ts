@@ -2,8 +2,10 @@
 // 'connect' event and, with no listener, drops the connection without a word. This writes the
 // answer of any other method that is not allowed (405) onto the raw socket, and closes it.
 import type { IncomingMessage } from 'node:http';
-import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+
+// Not imported: see start.ts (an import of node:http loads undici on Node 22+).
+const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
 export interface RawAnswer {
   readonly status: number;

@@ -15,8 +15,7 @@ import type { Overrides } from '../../core/http/overrides.js';
 import { mediaRoot } from '../../core/http/media-root.js';
 import { openInside, ServedRoots } from './open-file.js';
 import { sendBytes, sendFile } from './send-file.js';
-import { thumbnailProblem } from './thumbnail-problem.js';
-import { ThumbnailBusy, ThumbnailCache, type Thumbnail } from './thumbnails.js';
+import type { Thumbnail, ThumbnailCache } from './thumbnails.js';
 
 /** Bodies larger than this are compressed as a stream by the adapter, off the main thread. */
 const SYNC_COMPRESS_MAX = 256 * 1024;
@@ -85,7 +84,10 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
   const onError = options.onError ?? ((err: unknown) => console.error('cqa: unexpected error', err));
   // Each project's media folder, pinned to its real path when the listener first sees it.
   const roots = new ServedRoots();
-  const thumbs = new ThumbnailCache();
+  // Loaded by the first thumbnail asked for (as in fetch-node.ts), never on the way to a first answer.
+  let thumbnails:
+    | Promise<{ t: typeof import('./thumbnails.js'); thumbs: ThumbnailCache; problem: typeof import('./thumbnail-problem.js') }>
+    | undefined;
   for (const p of core.snapshot.projects.values()) for (const m of p.mediaById.values()) roots.get(mediaRoot(m.record));
 
   const sendMedia = async (req: IncomingMessage, res: ServerResponse, r: CoreResponse, m: MediaRecord) => {
@@ -110,14 +112,20 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
     }
     const headers = { ...r.headers, 'content-type': m.mime_type, 'cache-control': 'no-cache' };
     if (!r.thumb) return sendFile(req, res, file, headers);
+    thumbnails ??= Promise.all([import('./thumbnails.js'), import('./thumbnail-problem.js')]).then(([t, problem]) => ({
+      t,
+      thumbs: new t.ThumbnailCache(),
+      problem,
+    }));
+    const { t, thumbs, problem } = await thumbnails;
     let thumb: Thumbnail;
     try {
       thumb = await thumbs.get(file);
     } catch (err) {
       const p = core.problem(
         { method: req.method ?? 'GET', path: '', query: '', headers: req.headers },
-        thumbnailProblem(m.id, err),
-        err instanceof ThumbnailBusy ? { 'retry-after': '1' } : {},
+        problem.thumbnailProblem(m.id, err),
+        err instanceof t.ThumbnailBusy ? { 'retry-after': '1' } : {},
       );
       res.writeHead(p.status, p.headers);
       res.end(p.body ?? undefined);

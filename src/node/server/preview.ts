@@ -7,7 +7,7 @@
 // reach the file system (no `..`, no encoded slash or backslash, no NUL), and every file is checked
 // again once opened: a regular file inside dist/, even through links (src/node/server/open-file.ts).
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { negotiateEncoding } from '../../core/http/accept.js';
@@ -19,6 +19,9 @@ import { mimeType } from '../content/media.js';
 import { dialectOf } from '../../core/dialects/index.js';
 import { PREFLIGHT_HEADERS } from '../output/hosts/policy.js';
 import type { DialectName } from '../../core/model/model.js';
+
+// Not imported: see start.ts (an import of node:http loads undici on Node 22+).
+const { createServer } = process.getBuiltinModule('node:http');
 
 export interface PreviewOptions {
   /** The build output directory. */

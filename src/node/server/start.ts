@@ -1,13 +1,10 @@
 // startServer(): the mock server as a library call, for contract tests and for `cqa serve`.
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { loadSnapshotIsolated } from '../load-path.js';
 import type { TimestampSource } from '../content/git-times.js';
-import { createContentLoader } from '../content/load.js';
 import { openParseCache } from '../content/parse-cache.js';
-import { ParseThread } from '../content/parse-thread.js';
-import { watchContent } from '../content/watch.js';
 import { ContentError, formatIssue } from '../content/issues.js';
 import { printable, printableLines } from '../printable.js';
 import { createSnapshot } from '../../core/snapshot/create.js';
@@ -27,6 +24,10 @@ import { Overrides } from '../../core/http/overrides.js';
 import { RequestWaiters } from '../../core/http/request-waiter.js';
 import { createNodeListener, nodePlatform } from './node.js';
 import { reportingSlowQueries } from './slow-query.js';
+
+// node:http is taken as Node's own module, not imported: importing it makes an ES module facade that
+// reads every export, and on Node 22+ one of them (WebSocket) loads undici (docs/performance.md#start-up).
+const { createServer } = process.getBuiltinModule('node:http');
 
 export interface StartServerOptions extends HttpOptions {
   /**
@@ -124,8 +125,12 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   // times the content's size), so then each build (the first, any reload()) starts afresh.
   // Files are read and parsed on a thread of their own: a large file would otherwise hold up
   // every answer while it is parsed.
-  const parser = options.watch ? new ParseThread({ lines: true }) : undefined;
-  const watchLoader = options.watch ? createContentLoader(root, { ...(parser ? { parser } : {}), ...timestamps }) : undefined;
+  // Their modules are loaded only with watch (docs/performance.md#start-up).
+  const watching = options.watch
+    ? await Promise.all([import('../content/parse-thread.js'), import('../content/load.js'), import('../content/watch.js')])
+    : undefined;
+  const parser = watching ? new watching[0].ParseThread({ lines: true }) : undefined;
+  const watchLoader = watching ? watching[1].createContentLoader(root, { ...(parser ? { parser } : {}), ...timestamps }) : undefined;
   let warned = false;
 
   const build = async (changes?: readonly string[]): Promise<{ snapshot: Snapshot } | { issues: readonly ContentIssue[] }> => {
@@ -300,10 +305,10 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   const reportFailure = (err: unknown) => log(`cqa: rebuild failed: ${printableLines((err as Error)?.stack ?? String(err))}`);
 
   let watcher: { close(): Promise<void> } | undefined;
-  if (options.watch) {
+  if (watching) {
     const debounce = options.debounce ?? 25;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    watcher = watchContent(
+    watcher = watching[2].watchContent(
       root,
       (path) => {
         if (path === undefined) full = true;
