@@ -206,10 +206,14 @@ describe('the paths the form composes', () => {
 describe('an in-condition whose picked values hold commas', () => {
   const tree = {
     'p/project.yaml': 'id: p\npublic: true\n',
-    'p/notes/_collection.yaml': "fields:\n  size: { type: enumeration, values: ['S', 'M, L', 'XL, XXL'] }\n",
-    'p/notes/a.yaml': 'size: S\n',
-    'p/notes/b.yaml': "size: 'M, L'\n",
+    'p/notes/_collection.yaml':
+      "fields:\n  size: { type: enumeration, values: ['S', 'M, L', 'XL, XXL'] }\n  owner: { type: relation, collection: people }\n",
+    'p/notes/a.yaml': 'size: S\nowner: ann\n',
+    'p/notes/b.yaml': "size: 'M, L'\nowner: bob\n",
     'p/notes/c.yaml': "size: 'XL, XXL'\n",
+    'p/people/_collection.yaml': "fields:\n  fit: { type: enumeration, values: ['S', 'M, L'] }\n",
+    'p/people/ann.yaml': 'fit: S\n',
+    'p/people/bob.yaml': "fit: 'M, L'\n",
   };
   const q: QueryState = {
     ...emptyQuery('p', 'notes'),
@@ -224,6 +228,51 @@ describe('an in-condition whose picked values hold commas', () => {
     const body = (await res.json()) as { data: { id: string }[] };
     expect(body.data.map((e) => e.id)).toEqual(['b', 'c']);
     expect(parsePath(path)).toEqual({ query: q, ignored: [] });
+  });
+
+  it('so are they in where[or] and whereRelation: the same answers as written by hand, and the same form read back', async () => {
+    const own = createHandler(await buildSnapshot({ content: tree }), { ui: false });
+    const ids = async (path: string) =>
+      (
+        (await (await own(new Request(`http://cqa.test${path}`, { headers: { accept: 'application/json' } }))).json()) as {
+          data: { id: string }[];
+        }
+      ).data.map((e) => e.id);
+    const anyOf: QueryState = {
+      ...q,
+      any: true,
+      conditions: [
+        { field: 'size', op: 'in', value: 'M, L,XL, XXL', values: ['M, L', 'XL, XXL'] },
+        { field: 'id', op: 'eq', value: 'none' },
+      ],
+    };
+    const related: QueryState = {
+      ...q,
+      conditions: [{ relation: 'owner', field: 'fit', op: 'in', value: 'M, L', values: ['M, L'] }],
+    };
+    expect(compose(anyOf)).toBe(
+      '/api/p/notes?where[or][0][size][in][]=M%2C%20L&where[or][0][size][in][]=XL%2C%20XXL&where[or][1][id]=none',
+    );
+    expect(compose(related)).toBe('/api/p/notes?whereRelation[owner][fit][in][]=M%2C%20L');
+    expect(await ids(compose(anyOf))).toEqual(['b', 'c']);
+    expect(await ids(compose(related))).toEqual(['b']);
+    for (const state of [anyOf, related]) expect(parsePath(compose(state))).toEqual({ query: state, ignored: [] });
+  });
+
+  it('two in-conditions on one field are not joined into one list: the server is asked as written and says why not', async () => {
+    const twice: QueryState = {
+      ...q,
+      conditions: [
+        { field: 'size', op: 'in', value: 'M, L', values: ['M, L'] },
+        { field: 'size', op: 'in', value: 'S', values: ['S'] },
+      ],
+    };
+    const path = compose(twice);
+    expect(path).toBe('/api/p/notes?where[size][in][]=M%2C%20L&where[size][in]=S');
+    const own = createHandler(await buildSnapshot({ content: tree }), { ui: false });
+    const res = await own(new Request(`http://cqa.test${path}`, { headers: { accept: 'application/json' } }));
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { code: string }).code).toBe('duplicate_parameter');
   });
 
   it('values without commas keep the short form', () => {

@@ -4,6 +4,8 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 // Date, optional time (T, t or a space), optional fraction, optional offset (only after a time).
 const DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:\s*(Z|z|[+-]\d{2}(?::?\d{2})?))?)?$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d)?$/;
+/** The form the model stores (Date#toISOString for years 0–9999). */
+const STORED = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 function utcMs(y: number, mo: number, d: number, h = 0, mi = 0, s = 0, ms = 0): number | undefined {
   if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return undefined;
@@ -40,13 +42,7 @@ export function parseDateTime(s: string): string | undefined {
   if (!m) return undefined;
   const [, y, mo, d, h, mi, sec, frac, zone] = m;
   // Already in the stored form (what cqa pull and most tools write): checked, not rebuilt.
-  if (
-    text.length === 24 &&
-    text[10] === 'T' &&
-    zone === 'Z' &&
-    validUtc(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(sec))
-  )
-    return text;
+  if (STORED.test(text) && validUtc(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(sec))) return text;
   const ms = frac ? Number(frac.slice(0, 3).padEnd(3, '0')) : 0;
   const local = utcMs(Number(y), Number(mo), Number(d), Number(h ?? 0), Number(mi ?? 0), Number(sec ?? 0), ms);
   if (local === undefined) return undefined;

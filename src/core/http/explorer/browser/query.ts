@@ -86,13 +86,17 @@ export function compose(q: QueryState): string {
   const entry = q.entry.trim();
   if (!entry) {
     let alt = 0;
+    const keys = new Set<string>();
     for (const c of q.conditions) {
       let key: string;
       if (c.relation !== undefined) key = `whereRelation[${enc(c.relation)}][${enc(c.field)}]`;
       else key = `${q.any ? `where[or][${alt++}]` : 'where'}[${enc(c.field)}]`;
+      // One element at a time when one holds a comma — unless another condition has the key: the
+      // server would join both lists into one, so it is sent as written and the server says why not.
+      const apart = (c.op === 'in' || c.op === 'not_in') && c.values?.some((v) => v.includes(',')) && !keys.has(`${key}[${c.op}]`);
+      keys.add(`${key}[${c.op}]`);
       if (FLAG_OPS.has(c.op)) out.push(`${key}=${c.op}`);
-      else if ((c.op === 'in' || c.op === 'not_in') && c.values?.some((v) => v.includes(',')))
-        for (const v of c.values) out.push(`${key}[${c.op}][]=${encodeURIComponent(v.trim())}`);
+      else if (apart) for (const v of c.values ?? []) out.push(`${key}[${c.op}][]=${encodeURIComponent(v.trim())}`);
       else if (c.op === 'eq') out.push(`${key}=${enc(trimValue(c.op, c.value))}`);
       else out.push(`${key}[${c.op}]=${enc(trimValue(c.op, c.value))}`);
     }
@@ -136,14 +140,23 @@ export function parsePath(path: string): { query: QueryState; ignored: string[] 
   const q = emptyQuery(decode(m[1] as string), decode(m[2] as string));
   q.entry = m[3] === undefined ? '' : decode(m[3]);
   const ignored: string[] = [];
+  // in/not_in given one element at a time (`…[in][]=a&…[in][]=b`): one condition, as the server reads it.
+  const lists = new Map<string, Condition & { values: string[] }>();
   for (const pair of search.split('&')) {
     if (!pair) continue;
     const eq = pair.indexOf('=');
-    const rawKey = eq < 0 ? pair : pair.slice(0, eq);
     const value = eq < 0 ? '' : decode(pair.slice(eq + 1));
-    const parts = keyParts(decode(rawKey));
-    const [name, ...rest] = parts ?? [''];
+    const key = decode(eq < 0 ? pair : pair.slice(0, eq));
+    const listKey = /\[(not_)?in\]\[\]$/.test(key) ? key.slice(0, -2) : undefined;
+    const listed = listKey === undefined ? undefined : lists.get(listKey);
+    if (listed) {
+      listed.values.push(value);
+      listed.value = listed.values.join(',');
+      continue;
+    }
+    const [name, ...rest] = keyParts(listKey ?? key) ?? [''];
     const flag = (v: string): Op | undefined => (v === 'null' || v === 'not_null' ? v : undefined);
+    let cond: Condition | undefined;
     if (name === 'where' && rest.length >= 1) {
       let field: string | undefined;
       let op: string | undefined;
@@ -153,28 +166,23 @@ export function parsePath(path: string): { query: QueryState; ignored: string[] 
         if (rest.length > 4) field = undefined;
       } else if (rest.length <= 2 && rest[0] !== 'or' && rest[0] !== '') {
         [field, op] = [rest[0], rest[1]];
-      } else if (rest.length === 3 && rest[2] === '' && rest[0] && (rest[1] === 'in' || rest[1] === 'not_in')) {
-        // where[f][in][]=a&where[f][in][]=b: one condition, its elements in turn.
-        const [f, listOp] = [rest[0], rest[1]] as const;
-        const last = q.conditions.at(-1);
-        if (last?.values && !last.relation && last.field === f && last.op === listOp) {
-          last.values.push(value);
-          last.value = last.values.join(',');
-        } else q.conditions.push({ field: f, op: listOp, value, values: [value] });
-        continue;
       }
       const o = op === undefined ? (flag(value) ?? 'eq') : op;
-      if (field && isOp(o)) {
-        q.conditions.push({ field, op: o, value: FLAG_OPS.has(o) ? '' : value });
-        continue;
-      }
+      if (field && isOp(o)) cond = { field, op: o, value: FLAG_OPS.has(o) ? '' : value };
     } else if (name === 'whereRelation' && (rest.length === 2 || rest.length === 3)) {
       const o = rest[2] === undefined ? (flag(value) ?? 'eq') : (rest[2] as string);
-      if (isOp(o) && rest[0] && rest[1]) {
-        q.conditions.push({ relation: rest[0], field: rest[1], op: o, value: FLAG_OPS.has(o) ? '' : value });
-        continue;
+      if (isOp(o) && rest[0] && rest[1]) cond = { relation: rest[0], field: rest[1], op: o, value: FLAG_OPS.has(o) ? '' : value };
+    }
+    if (cond) {
+      if (listKey !== undefined) {
+        const first = { ...cond, values: [value] };
+        lists.set(listKey, first);
+        cond = first;
       }
-    } else if (rest.length === 0) {
+      q.conditions.push(cond);
+      continue;
+    }
+    if (rest.length === 0) {
       switch (name) {
         case 'sort': {
           const [first = ''] = value.split(',');
