@@ -21,7 +21,7 @@ export class EntryTimes {
     started: Promise<GitTimes | undefined> | undefined = EntryTimes.readGit(root, source),
   ): Promise<EntryTimes> {
     if (source === 'mtime') return new EntryTimes(undefined);
-    const git = await (started ?? readGitTimes(root));
+    const git = await started;
     if (!git && source === 'git') {
       issues.error(
         root,

@@ -49,7 +49,12 @@ export interface FileParser {
 }
 
 /** Jobs a thread takes at a time when two share a list (split-parser.ts): few enough that both end together. */
-export const CLAIM = 64;
+const CLAIM = 64;
+
+/** The jobs this thread takes from `jobs`, CLAIM at a time from the counter `next` it shares with another thread. */
+export function* sharedJobs<T>(jobs: readonly T[], next: Int32Array): Generator<T> {
+  for (let i = Atomics.add(next, 0, CLAIM); i < jobs.length; i = Atomics.add(next, 0, CLAIM)) yield* jobs.slice(i, i + CLAIM);
+}
 
 /** `eagerLines`: see parseEntry(). */
 export function readEntry(job: Pick<ParseJob, 'abs' | 'rel' | 'target'>, eagerLines = false): ParsedEntry {

@@ -3,7 +3,7 @@
 // later or got the longer files does fewer. Used where a large tree is loaded: the load process
 // (src/node/load-process.ts).
 import { availableParallelism } from 'node:os';
-import { CLAIM, fromOutcome, runJob, type FileParser, type Outcome } from './file-parser.js';
+import { fromOutcome, runJob, sharedJobs, type FileParser, type Outcome } from './file-parser.js';
 import { loadContent, type LoadOptions, type LoadResult } from './load.js';
 import { ParseThread } from './parse-thread.js';
 import { progressGate } from './progress.js';
@@ -24,8 +24,7 @@ export function splitParser(): SplitParser {
       if (availableParallelism() < 2 || jobs.length < PARALLEL_PARSE_FILES) return outcomes;
       const next = new Int32Array(new SharedArrayBuffer(4));
       const theirs = other.parse(jobs, next).catch(() => new Map<string, Outcome>()); // what it took is left to the loader
-      for (let i = Atomics.add(next, 0, CLAIM); i < jobs.length; i = Atomics.add(next, 0, CLAIM))
-        for (const job of jobs.slice(i, i + CLAIM)) outcomes.set(job.abs, fromOutcome(runJob(job, false)));
+      for (const job of sharedJobs(jobs, next)) outcomes.set(job.abs, fromOutcome(runJob(job, false)));
       for (const [abs, outcome] of await theirs) outcomes.set(abs, outcome);
       return outcomes;
     },

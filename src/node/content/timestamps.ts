@@ -7,23 +7,22 @@ const TIME = /^([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d)?$/;
 /** The form the model stores (Date#toISOString for years 0–9999). */
 const STORED = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-function utcMs(y: number, mo: number, d: number, h = 0, mi = 0, s = 0, ms = 0): number | undefined {
-  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return undefined;
-  const date = new Date(0);
-  // setUTCFullYear, unlike Date.UTC, does not map years 0–99 to 1900–1999.
-  date.setUTCFullYear(y, mo - 1, d);
-  if (date.getUTCDate() !== d) return undefined; // e.g. 2021-02-30
-  date.setUTCHours(h, mi, s, ms);
-  return date.getTime();
-}
-
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-/** utcMs() !== undefined, without making a Date. */
+/** Whether the parts name a real UTC moment (2021-02-30, 24:00 and 60 seconds do not). */
 function validUtc(y: number, mo: number, d: number, h: number, mi: number, s: number): boolean {
   if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return false;
   const leap = mo === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
   return d <= (DAYS_IN_MONTH[mo - 1] as number) + (leap ? 1 : 0);
+}
+
+function utcMs(y: number, mo: number, d: number, h = 0, mi = 0, s = 0, ms = 0): number | undefined {
+  if (!validUtc(y, mo, d, h, mi, s)) return undefined;
+  const date = new Date(0);
+  // setUTCFullYear, unlike Date.UTC, does not map years 0–99 to 1900–1999.
+  date.setUTCFullYear(y, mo - 1, d);
+  date.setUTCHours(h, mi, s, ms);
+  return date.getTime();
 }
 
 /** Whether `s` is a real calendar date written YYYY-MM-DD. */

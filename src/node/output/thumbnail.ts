@@ -27,7 +27,7 @@ export class ThumbnailRefused extends Error {}
 
 /** Refuses `bytes` unless its header names a size within `limits` (throws ThumbnailRefused). */
 export function checkImage(bytes: Uint8Array, limits: ThumbnailLimits = THUMBNAIL_LIMITS): void {
-  let size: ReturnType<ReturnType<typeof imageSizePackage>['imageSize']>;
+  let size: ReturnType<typeof import('image-size').imageSize>;
   try {
     size = imageSizePackage().imageSize(bytes);
   } catch (err) {

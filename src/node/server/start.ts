@@ -127,10 +127,12 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   // every answer while it is parsed.
   // Their modules are loaded only with watch (docs/performance.md#start-up).
   const watching = options.watch
-    ? await Promise.all([import('../content/parse-thread.js'), import('../content/load.js'), import('../content/watch.js')])
+    ? await Promise.all([import('../content/parse-thread.js'), import('../content/load.js'), import('../content/watch.js')]).then(
+        ([{ ParseThread }, { createContentLoader }, { watchContent }]) => ({ ParseThread, createContentLoader, watchContent }),
+      )
     : undefined;
-  const parser = watching ? new watching[0].ParseThread({ lines: true }) : undefined;
-  const watchLoader = watching ? watching[1].createContentLoader(root, { ...(parser ? { parser } : {}), ...timestamps }) : undefined;
+  const parser = watching ? new watching.ParseThread({ lines: true }) : undefined;
+  const watchLoader = watching ? watching.createContentLoader(root, { ...(parser ? { parser } : {}), ...timestamps }) : undefined;
   let warned = false;
 
   const build = async (changes?: readonly string[]): Promise<{ snapshot: Snapshot } | { issues: readonly ContentIssue[] }> => {
@@ -308,7 +310,7 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   if (watching) {
     const debounce = options.debounce ?? 25;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    watcher = watching[2].watchContent(
+    watcher = watching.watchContent(
       root,
       (path) => {
         if (path === undefined) full = true;

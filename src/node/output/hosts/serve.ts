@@ -64,9 +64,10 @@ export function serveJson(
   thumbs: boolean,
   files: readonly string[],
   downloads: readonly string[],
+  /** The tree's project document is /api itself (an elmapi3 tree). */
+  root = false,
 ): string {
-  // An elmapi3 tree's project document is /api itself.
-  const rewrites = files.includes('api/index.json') ? [{ source: '/api', destination: '/api/index.json' }] : [];
+  const rewrites = root ? [{ source: '/api', destination: '/api/index.json' }] : [];
   for (let n = 1; n <= depth; n++) {
     const params = Array.from({ length: n }, (_, i) => `:p${i}`).join('/');
     // serve applies the remaining rules to a rewritten path again: the rule one deeper must not
