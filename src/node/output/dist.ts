@@ -282,7 +282,8 @@ function planFiles(snapshot: Snapshot, host: Host, cache: CacheControl): FileJob
   const notFound: NotFoundRule[] = v3
     ? elmapi3NotFound(v3).map((r) => ({ from: r.from, file: r.name ? `api/${r.name}/404.json` : 'api/404.json', text: r.text }))
     : notFoundRules(snapshot, described);
-  for (const r of notFound) jobs.push({ kind: 'json', rel: r.file, text: r.text });
+  // serve answers every missing file with the root 404.html (hosts/serve.ts): a 404 document there would only be a file it serves by name.
+  if (host !== 'serve') for (const r of notFound) jobs.push({ kind: 'json', rel: r.file, text: r.text });
   const thumbs = jobs.some((j) => j.kind === 'thumb');
   if (readsHeadersFile(host)) {
     jobs.push({ kind: 'text', rel: '_headers', text: headersFile(thumbs, downloads, cache) });

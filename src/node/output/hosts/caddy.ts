@@ -48,6 +48,10 @@ export function caddyfile(
     'handle @siblings {',
     '    respond 404',
     '}',
+    // The 404 documents are the answers of handle_errors, never asked for by name (nginx: internal).
+    ...(notFound.length > 0
+      ? [`@notfounddocs path ${notFound.map((r) => quoted(`/${r.file}`)).join(' ')}`, 'handle @notfounddocs {', '    error 404', '}']
+      : []),
     `@api path ${api}`,
     `@json path ${api} /openapi.json /manifest.json`,
     ...headerBlock('@json', json),
