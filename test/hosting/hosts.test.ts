@@ -360,6 +360,19 @@ describe('an elmapi3 build: /api and /api/ are the project document', () => {
           expect(res.status, path).toBe(200);
           expect(await res.json(), path).toEqual(document);
         }
+        // Another case: Caddy matches paths without case (the tree's files have one), serve's
+        // rewrites too. Either the document or a 404 whose body is what its type says.
+        const other = await fetch(`${server.url}/API`, {
+          headers: { 'project-id': SHOP3, accept: 'application/json' },
+          redirect: 'manual',
+        });
+        const json = other.headers.get('content-type') === JSON_TYPE;
+        if (other.status === 200) expect(await other.json()).toEqual(document);
+        else {
+          expect(other.status).toBe(404);
+          if (json) expect(await other.json()).toEqual({ message: 'Collection not found.' });
+          else expect(await other.text()).not.toMatch(/^[[{]/);
+        }
       } finally {
         await server.close();
       }

@@ -82,7 +82,8 @@ export function caddyfile(
     ...notFound.flatMap((r, i) => [
       `    @notfound${i} {`,
       '        expression {http.error.status_code} == 404',
-      `        path ${quoted(`${prefixOf(r.from)}*`)}`,
+      // Caddy matches paths case-insensitively: on an elmapi3 tree `/API` is an unknown /api too.
+      `        path ${quoted(`${prefixOf(r.from)}*`)}${root && r.file === 'api/404.json' ? ' "/api"' : ''}`,
       '    }',
       `    handle @notfound${i} {`,
       `        rewrite * ${quoted(`/${r.file}`)}`,
