@@ -4,7 +4,7 @@
 // without a query; unknown paths answer the v3 404 bodies. Checked through `cqa preview` against
 // startServer on the sample content/shop3, as the SDK calls it. Without --project the tree leaves
 // elmapi3 projects out, saying how to build them.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import superagent from 'superagent';
@@ -104,6 +104,39 @@ describe('cqa build --project <elmapi3 uuid>', () => {
     expect(Object.keys(doc.paths)).toContain('/api/products/{uuid}');
     expect(readFileSync(join(work, 'shop3', '_redirects'), 'utf8')).toContain('/api/  /api/index.json  200');
   });
+
+  it("a media name holding '%' is that asset's path; a singleton with nothing published is the host's 404, not a failed build", async () => {
+    const content = join(work, 'odd');
+    cpSync('content/shop3', join(content, 'shop3'), { recursive: true });
+    for (const name of ['50%off.txt', 'x%41.txt', '100%.png']) writeFileSync(join(content, 'shop3', 'media', name), 'hi\n');
+    // A singleton not filled in yet, and one whose only entry is in another locale.
+    for (const slug of ['home', 'about']) {
+      mkdirSync(join(content, 'shop3', slug));
+      writeFileSync(join(content, 'shop3', slug, '_collection.yaml'), 'singleton: true\nfields:\n  headline: text\n');
+    }
+    writeFileSync(join(content, 'shop3', 'about', 'about.fr.yaml'), 'headline: À propos\n');
+    const built = await quiet([content, '--project', SHOP, '--include-private', '--out', join(work, 'odd-dist')]);
+    expect(built.err).not.toMatch(/error|static document/);
+    expect(built.code).toBe(0);
+    const odd = await startPreview({ dir: join(work, 'odd-dist'), port: 0 });
+    const live = await startServer({ content, port: 0 });
+    try {
+      for (const name of ['50%off.txt', 'x%41.txt', '100%.png']) {
+        const path = `/files/name/${encodeURIComponent(name)}`;
+        const answer = await sdk(odd.url, path);
+        expect(answer.status, name).toBe(200);
+        expect((answer.body as { filename: string }).filename, name).toBe(name);
+        expect(answer.body, name).toEqual((await sdk(live.url, path)).body);
+      }
+      for (const slug of ['home', 'about']) {
+        expect((await sdk(live.url, `/${slug}`)).status, slug).toBe(404);
+        expect((await sdk(odd.url, `/${slug}`)).status, slug).toBe(404);
+      }
+    } finally {
+      await odd.close();
+      await live.close();
+    }
+  }, 60_000);
 
   it('without --project the tree leaves elmapi3 projects out, saying how to build them; --project names a known project', async () => {
     const all = await quiet(['content', '--include-private', '--out', join(work, 'all')]);

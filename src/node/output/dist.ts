@@ -249,8 +249,10 @@ function planFiles(snapshot: Snapshot, host: Host, cache: CacheControl): FileJob
   const v3 = elmapi3Project(snapshot);
   if (v3) {
     const origin = v3Origin(snapshot.baseUrl);
-    for (const path of elmapi3StaticPaths(v3))
-      jobs.push({ kind: 'json', rel: documentFile(path), text: elmapi3StaticDocument(v3, path, origin) });
+    for (const path of elmapi3StaticPaths(v3)) {
+      const text = elmapi3StaticDocument(v3, path, origin);
+      if (text !== undefined) jobs.push({ kind: 'json', rel: documentFile(path), text });
+    }
   }
   const inTree = new Set(treeProjects(snapshot).map((p) => p.record.id));
   const paths = v3

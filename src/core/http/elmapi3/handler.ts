@@ -404,13 +404,15 @@ function versionJson(
 }
 
 /**
- * The answer to a GET of `path` (`/api`, `/api/products`, …, no query) as a reader with a token
+ * The answer to a GET of `path` (`/api`, `/api/products`, …, no query; its segments as they are,
+ * not percent-encoded) as a reader with a token
  * of the project (no drafts) gets it, with `origin` before every absolute URL ('' for root-relative
  * ones): what `cqa build --project <uuid>` writes (src/core/http/elmapi3/static.ts).
  */
 export function staticAnswer(project: ProjectSnapshot, path: string, origin: string): V3Answer {
-  const segs = segmentsOf(path) ?? [];
-  const req: V3Request = { method: 'GET', path, query: '', headers: {} };
+  // The path as the tree's files name it, not decoded again: a file named `50%off.txt` is itself.
+  const segs = path === '/api' ? [] : path.slice('/api/'.length).split('/');
+  const req: V3Request = { method: 'GET', path: `/api${segs.map((s) => `/${encodeURIComponent(s)}`).join('')}`, query: '', headers: {} };
   return refusingCostly(() => answer(project, segs, req, () => '', false, { who: { token: true, drafts: false }, origin }));
 }
 

@@ -7,7 +7,7 @@ import { mediaNumber } from '../../dialects/media-number.js';
 import type { ProjectSnapshot } from '../../model/types.js';
 import { staticAnswer } from './handler.js';
 
-/** The API paths of the tree of `project`. */
+/** The API paths of the tree of `project`, as its files name them (a media name as it is, not percent-encoded). */
 export function elmapi3StaticPaths(project: ProjectSnapshot): string[] {
   const paths = ['/api', '/api/collections', '/api/files'];
   for (const [slug, c] of project.collections) {
@@ -26,10 +26,13 @@ export function elmapi3StaticPaths(project: ProjectSnapshot): string[] {
 
 /**
  * The document of `path` (a path of elmapi3StaticPaths); `origin` goes before absolute URLs (asset
- * urls, page links): the build's --base-url when it is an http(s) URL, else ''.
+ * urls, page links): the build's --base-url when it is an http(s) URL, else ''. Undefined when the
+ * path has nothing to answer (a singleton with no published entry in the default locale): the
+ * host's 404 answers it.
  */
-export function elmapi3StaticDocument(project: ProjectSnapshot, path: string, origin: string): string {
+export function elmapi3StaticDocument(project: ProjectSnapshot, path: string, origin: string): string | undefined {
   const a = staticAnswer(project, path, origin);
+  if (a.status === 404) return undefined;
   if (a.status !== 200) throw new Error(`elmapi3 static document ${path}: ${a.status} ${a.body}`);
   return a.body;
 }
