@@ -146,6 +146,11 @@ describe.each([
     expect(r.body.links.prev).toBeNull();
     const next = await call('/products', { paginate: 2, sort: 'price:asc', page: 2 });
     expect(titles(next.body.data)).toEqual(['Trail Jacket']);
+    // A name sorted by again changes nothing (and costs nothing: each repeat was one more comparison per pair).
+    const repeated = await call('/products', { paginate: 2, sort: ['price:asc', ...Array(500).fill('price:desc')].join(',') });
+    expect(repeated.status, JSON.stringify(repeated.body)).toBe(200);
+    expect(titles(repeated.body.data)).toEqual(['Alpha Shirt', 'Summit Pack']);
+    expect(repeated.warning).toContain("sort names 'price' more than once");
     const past = await call('/products', { paginate: 2, page: 9 });
     expect(past.body.data).toEqual([]);
     expect(past.body.meta).toMatchObject({ current_page: 9, from: null, to: null });
@@ -200,6 +205,25 @@ describe.each([
     expect(titles(sort.body)).toEqual(['Alpha Shirt', 'Trail Jacket', 'Summit Pack']);
     expect(sort.warning).toContain('add paginate=N');
     expect((await call('/products')).warning).toBeUndefined();
+  });
+
+  it("what v3 reads otherwise than the SDK's typed values suggest is said in a warning", async () => {
+    const published = titles((await call('/products')).body);
+    for (const state of ['with_draft', 'only_draft']) {
+      const r = await call('/products', { state });
+      expect(titles(r.body), state).toEqual(published);
+      expect(r.warning, state).toContain(`state=${state}: ElmapiCMS knows only state=draft`);
+    }
+    const stamped = await call('/products', { timestamps: false });
+    expect(Object.keys(stamped.body[0])).toContain('created_at');
+    expect(stamped.warning).toContain('timestamps=false turns timestamps on');
+    const locale = await call('/products', { locale: 'xx' });
+    expect(locale.body).toEqual([]);
+    expect(locale.warning).toContain("locale 'xx' is none of this project's (en, fr)");
+    expect((await call('/products', { fields: 'title' })).warning).toContain('ElmapiCMS has no fields parameter');
+    expect((await call(`/products/${ALPHA}`, { with: 'related' })).warning).toContain('reads with only on /api');
+    for (const fine of [{ state: 'published' }, { timestamps: true }, { locale: 'fr' }])
+      expect((await call('/products', fine)).warning, JSON.stringify(fine)).toBeUndefined();
   });
 
   it('strict: true turns the warnings into 422 in Laravel validation shape', async () => {

@@ -25,6 +25,29 @@ export interface ListRequest {
   readonly path: string;
 }
 
+/**
+ * The parameters of an entry route that v3 reads otherwise than a client may expect, said out
+ * loud (the SDK's own typed `state` values and `timestamps: false` among them).
+ */
+export function warnEntryParams(params: PhpArray, index: ProjectIndex, warn: Warnings): void {
+  const state = str(params, 'state');
+  if (typeof state === 'string' && state !== 'draft' && state !== 'published')
+    warn.add(
+      'state',
+      `state=${state}: ElmapiCMS knows only state=draft (drafts alone); any other value lists published entries only — there is no mode with both`,
+    );
+  const timestamps = str(params, 'timestamps');
+  if (typeof timestamps === 'string' && /^(false|0|no|off)$/i.test(timestamps.trim()))
+    warn.add('timestamps', `timestamps=${timestamps} turns timestamps on (ElmapiCMS looks only at whether it is sent): leave it out`);
+  const locale = str(params, 'locale');
+  const locales = index.project.record.locales;
+  if (typeof locale === 'string' && locale !== '0' && locales.length > 0 && !locales.includes(locale))
+    warn.add('locale', `locale '${locale}' is none of this project's (${locales.join(', ')}): ElmapiCMS matches no entry`);
+  if (params.has('fields'))
+    warn.add('fields', 'ElmapiCMS has no fields parameter and answers every field: leave out the ones you do not want with exclude=a,b');
+  if (params.has('with')) warn.add('with', 'ElmapiCMS reads with only on /api (the project); related entries are always embedded here');
+}
+
 function renderer(r: ListRequest): Renderer {
   return new Renderer(r.index, {
     draft: r.draft,
@@ -106,8 +129,16 @@ export function listEntries(r: ListRequest): Answer {
   }
   if (typeof sort === 'string') {
     const cmps: Cmp[] = [];
+    // A name sorted by again can change no order (its ties are equal on it), and 1,000 repeats
+    // would cost 1,000 comparisons per pair: each name counts once.
+    const seen = new Set<string>();
     for (const item of sort.split(',')) {
       const [name = '', dir] = item.trim().split(':');
+      if (seen.has(name)) {
+        warn.add('sort', `sort names '${name}' more than once: only its first place counts (ElmapiCMS ignores the others)`);
+        continue;
+      }
+      seen.add(name);
       const desc = (dir ?? '').trim().toLowerCase() === 'desc';
       const sign = desc ? -1 : 1;
       if (CORE_SORT.includes(name)) {

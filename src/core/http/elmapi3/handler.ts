@@ -4,7 +4,7 @@
 import { ProblemError } from '../../query/problems.js';
 import type { Snapshot, ProjectSnapshot } from '../../model/types.js';
 import { header } from '../header.js';
-import { listEntries, oneEntry, type Answer, type ListRequest } from './entries.js';
+import { listEntries, oneEntry, warnEntryParams, type Answer, type ListRequest } from './entries.js';
 import { paginated, phpInt } from './paginate.js';
 import { parsePhpQuery, str, type PhpQuery } from './php-query.js';
 import { projectIndex, type ProjectIndex } from './project-index.js';
@@ -241,6 +241,7 @@ function answer(
       who.token,
     );
   }
+  if (col && segs.length <= 2) warnEntryParams(q.params, index, warn);
   const lr = (c: NonNullable<typeof col>): ListRequest => ({
     index,
     col: c,
