@@ -109,6 +109,8 @@ describe('cqa build --project <elmapi3 uuid>', () => {
     const content = join(work, 'odd');
     cpSync('content/shop3', join(content, 'shop3'), { recursive: true });
     for (const name of ['50%off.txt', 'x%41.txt', '100%.png']) writeFileSync(join(content, 'shop3', 'media', name), 'hi\n');
+    // More assets than a page of /api/files holds (25).
+    for (let i = 0; i < 30; i++) writeFileSync(join(content, 'shop3', 'media', `file-${i}.txt`), `${i}\n`);
     // A singleton not filled in yet, and one whose only entry is in another locale.
     for (const slug of ['home', 'about']) {
       mkdirSync(join(content, 'shop3', slug));
@@ -128,6 +130,12 @@ describe('cqa build --project <elmapi3 uuid>', () => {
         expect((answer.body as { filename: string }).filename, name).toBe(name);
         expect(answer.body, name).toEqual((await sdk(live.url, path)).body);
       }
+      // A static host answers /api/files?page=2 with page 1: the tree's one page holds them all, and names no next page.
+      const files = (await sdk(odd.url, '/files')).body as { data: unknown[]; links: { next: unknown }; meta: Record<string, unknown> };
+      expect(files.data).toHaveLength(34);
+      expect(files.links.next).toBeNull();
+      expect(files.meta).toMatchObject({ current_page: 1, last_page: 1, per_page: 34, total: 34 });
+      expect(((await sdk(live.url, '/files')).body as { data: unknown[] }).data).toHaveLength(25);
       for (const slug of ['home', 'about']) {
         expect((await sdk(live.url, `/${slug}`)).status, slug).toBe(404);
         expect((await sdk(odd.url, `/${slug}`)).status, slug).toBe(404);

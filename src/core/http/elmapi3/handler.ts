@@ -172,7 +172,7 @@ function answer(
   req: V3Request,
   sha256Hex: Hash,
   strictAll: boolean,
-  given?: { who: Access; origin: string },
+  given?: { who: Access; origin: string; onePage?: boolean },
 ): V3Answer {
   const who = given?.who ?? access(project, req, sha256Hex);
   if ('status' in who) return who;
@@ -215,7 +215,7 @@ function answer(
       return message(403, TOKEN_NEEDED, [
         { param: 'Authorization', text: 'ElmapiCMS serves /files only to a project token with read, even on a public project' },
       ]);
-    if (segs.length === 1) return done(filesList(index, q, o, req.path));
+    if (segs.length === 1) return done(filesList(index, q, o, req.path, given?.onePage));
     const m = segs.length === 3 ? index.assetsByName.get(third as string) : index.assetsByKey.get(second as string);
     return m
       ? done({ status: 200, json: assetJson(m, o) })
@@ -351,8 +351,13 @@ function fieldJson(f: import('../../model/model.js').FieldDef, id: number, order
   };
 }
 
-function filesList(index: ProjectIndex, q: PhpQuery, o: string, path: string): Answer {
-  const per = q.params.has('paginate') ? Math.max(1, Math.min(100, phpInt(q.params.get('paginate')))) : 25;
+/** `onePage`: every asset on page 1, 25 a page or more (a static tree: its host cannot answer `?page=2`). */
+function filesList(index: ProjectIndex, q: PhpQuery, o: string, path: string, onePage = false): Answer {
+  const per = onePage
+    ? Math.max(25, index.assets.length)
+    : q.params.has('paginate')
+      ? Math.max(1, Math.min(100, phpInt(q.params.get('paginate'))))
+      : 25;
   const pageRaw = str(q.params, 'page');
   const page = pageRaw && /^\d+$/.test(pageRaw) && Number(pageRaw) >= 1 ? Math.min(Number(pageRaw), 2 ** 31) : 1;
   const search = str(q.params, 'search')?.toLowerCase();
@@ -408,13 +413,15 @@ function versionJson(
  * The answer to a GET of `path` (`/api`, `/api/products`, …, no query; its segments as they are,
  * not percent-encoded) as a reader with a token
  * of the project (no drafts) gets it, with `origin` before every absolute URL ('' for root-relative
- * ones): what `cqa build --project <uuid>` writes (src/core/http/elmapi3/static.ts).
+ * ones): what `cqa build --project <uuid>` writes (src/core/http/elmapi3/static.ts). `/api/files`
+ * holds every asset on its one page: a static host answers `?page=2` with page 1, so a client
+ * following `next` would never stop.
  */
 export function staticAnswer(project: ProjectSnapshot, path: string, origin: string): V3Answer {
   // The path as the tree's files name it, not decoded again: a file named `50%off.txt` is itself.
   const segs = path === '/api' ? [] : path.slice('/api/'.length).split('/');
   const req: V3Request = { method: 'GET', path: `/api${segs.map((s) => `/${encodeURIComponent(s)}`).join('')}`, query: '', headers: {} };
-  return refusingCostly(() => answer(project, segs, req, () => '', false, { who: { token: true, drafts: false }, origin }));
+  return refusingCostly(() => answer(project, segs, req, () => '', false, { who: { token: true, drafts: false }, origin, onePage: true }));
 }
 
 /** The v3 route table as a request core option (HttpOptions.elmapi3). */
