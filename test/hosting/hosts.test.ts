@@ -358,6 +358,9 @@ describe('an elmapi3 build: /api and /api/ are the project document', () => {
           const redirect = host.build === 'serve' && path === '/api/' ? 'follow' : 'manual';
           const res = await fetch(server.url + path, { headers: { 'project-id': SHOP3, accept: 'application/json' }, redirect });
           expect(res.status, path).toBe(200);
+          // cqa's client asks /api, the SDK /api/: both are read from pages of other origins.
+          expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
+          expect(res.headers.get('content-type'), path).toBe(JSON_TYPE);
           expect(await res.json(), path).toEqual(document);
         }
         // Another case: Caddy matches paths without case (the tree's files have one), serve's
