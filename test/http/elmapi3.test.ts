@@ -3,6 +3,9 @@
 // `.set('project-id', …)`, `.query(obj)` with nested where), answers read as the templates read
 // them (`entry.fields.title`, `meta.total`, `links.next`), against startServer() over a socket and
 // the same wire query through the edge handler (createHandler).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import qs from 'qs';
 import superagent from 'superagent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -449,5 +452,27 @@ describe('an edge handler made without the elmapi3 routes', () => {
       new Request('http://x/api/dmeo/posts', { headers: { accept: 'application/json', authorization: 'Bearer demo-token' } }),
     );
     expect(res.status).toBe(404);
+  });
+});
+
+describe('elmapi3: a Markdown field', () => {
+  it("shows as richtext whose output format is markdown, as the Markdown it answers (v3's richtext is HTML otherwise)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cqa-v3-md-'));
+    try {
+      const id = '33333333-2222-4333-8444-555555555555';
+      mkdirSync(join(dir, 'p', 'posts'), { recursive: true });
+      writeFileSync(join(dir, 'p', 'project.yaml'), `id: ${id}\ndialect: elmapi3\npublic: true\n`);
+      writeFileSync(join(dir, 'p', 'posts', 'hello.md'), '---\ntitle: Hello\n---\nBody *text*.\n');
+      const { model, issues } = await loadContent(dir);
+      expect(issues).toEqual([]);
+      const handle = createHandler(createSnapshot(model), { elmapi3: elmapi3Routes });
+      const get = async (path: string) =>
+        (await handle(new Request(`http://x/api${path}`, { headers: { 'project-id': id, accept: 'application/json' } }))).json() as any;
+      const body = (await get('/collections/posts')).fields.find((f: any) => f.name === 'body');
+      expect(body).toMatchObject({ type: 'richtext', options: { editor: { outputFormat: 'markdown' } } });
+      expect((await get('/posts'))[0].fields.body).toBe('Body *text*.');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

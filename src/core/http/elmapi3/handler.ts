@@ -336,6 +336,8 @@ function fieldJson(f: import('../../model/model.js').FieldDef, id: number, order
   if (f.range) options.mode = 'range';
   if (f.hidden && f.type !== 'password') options.hiddenInAPI = true;
   if (f.collection) options.relation = { collection: f.collection, type: f.multiple ? 2 : 1 };
+  // A markdown field answers its Markdown as written: v3's richtext that does so (else it is HTML).
+  if (f.type === 'markdown') options.editor = { outputFormat: 'markdown' };
   return {
     id,
     uuid: `${f.name}`,
