@@ -207,6 +207,14 @@ for (const host of HOSTS) {
     });
 
     // Netlify serves every file by its name (a rule cannot hide one without a forced rewrite); cqa preview does as it does.
+    it.skipIf(host.build === 'netlify' || host.build === 'serve')('an API path is no file path: …/index.json answers 404', async () => {
+      for (const path of ['/api/demo/posts/index.json', '/api/demo/index.json']) {
+        const res = await get(path);
+        expect(res.status, path).toBe(404);
+        await res.arrayBuffer();
+      }
+    });
+
     it.skipIf(host.build === 'netlify')('the 404 documents are no API paths: asked for by name, each answers 404', async () => {
       const docs = files(reference).filter((f) => f.startsWith('api/') && f.endsWith('/404.json'));
       expect(docs.length).toBeGreaterThan(1);

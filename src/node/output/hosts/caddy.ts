@@ -69,7 +69,7 @@ export function caddyfile(
     '}',
     // The API path /api/demo/posts is the file api/demo/posts/index.json.
     'handle @api {',
-    '    try_files {path}/index.json',
+    '    try_files {path}/index.json =404',
     '    file_server {',
     '        precompressed br gzip',
     '    }',
