@@ -17,10 +17,13 @@ beforeAll(() => {
   writeFileSync(join(dir, 'shut', 'project.yaml'), `id: shut\nname: Shut\ntokens:\n  - name: t\n    sha256: ${'ab'.repeat(32)}\n`);
   writeFileSync(join(dir, 'shut', 'posts', 'a.md'), '---\ntitle: A\n---\nbody\n');
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const made: string[] = [];
+afterAll(() => {
+  for (const d of [dir, ...made]) rmSync(d, { recursive: true, force: true });
+});
 
 /** Starts a command, waits (at most 20 s) for its `curl` lines, then stops it. */
-async function banner(args: string[], env: Record<string, string> = {}): Promise<{ curls: string[]; out: string }> {
+async function banner(args: string[], env: Record<string, string> = {}): Promise<{ curls: string[]; urls: string[]; out: string }> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
   try {
@@ -43,15 +46,63 @@ async function banner(args: string[], env: Record<string, string> = {}): Promise
     const statuses = curls.map((c) =>
       execFileSync('sh', ['-c', `${c} -s -o /dev/null -w '%{http_code}'`], { encoding: 'utf8', timeout: 10_000 }),
     );
-    return { curls: curls.map((c, i) => `${statuses[i]} ${c}`), out };
+    // Each project line's URL (with the project-id header it names), asked without a token.
+    const urls = await Promise.all(
+      out
+        .split('\n')
+        .filter((l) => /^ {2}http:\/\//.test(l))
+        .map(async (l) => {
+          const header = /with header project-id: (\S+)/.exec(l)?.[1];
+          const res = await fetch(l.trim().split(/\s+/)[0] as string, {
+            headers: { accept: 'application/json', ...(header ? { 'project-id': header } : {}) },
+          });
+          return `${res.status} ${l.trim()}`;
+        }),
+    );
+    return { curls: curls.map((c, i) => `${statuses[i]} ${c}`), urls, out };
   } finally {
     child.kill('SIGTERM');
   }
 }
 
+const V3 = '0c4e2f7a-1b3d-4c5e-8f90-a1b2c3d4e5f6';
+
 describe('start banners', () => {
+  it('cqa serve: an elmapi3 project is shown with its project-id header, and its curl lines answer when pasted', async () => {
+    const v3 = tempDir('cqa-banner-v3-');
+    made.push(v3);
+    const project = (id: string, extra: string) => {
+      mkdirSync(join(v3, id, 'posts'), { recursive: true });
+      writeFileSync(join(v3, id, 'project.yaml'), `id: ${id}\nname: V3\ndialect: elmapi3\n${extra}`);
+      writeFileSync(join(v3, id, 'posts', 'a.yaml'), 'title: A\n');
+    };
+    project(V3, 'public: true\n');
+    const open = await banner(['bin/cqa.js', 'serve', v3, '--port', '0']);
+    expect(open.out).toMatch(new RegExp(`^ {2}http://127\\.0\\.0\\.1:\\d+/api {2}with header project-id: ${V3} {2}\\(public\\)`, 'm'));
+    // The project root and one collection, each answering 200.
+    for (const c of [...open.curls, ...open.urls]) expect(c).toMatch(/^200 /);
+    expect(open.curls).toHaveLength(2);
+    for (const c of open.curls) expect(c).toMatch(new RegExp(`^200 curl -H 'project-id: ${V3}' -H 'Accept: application/json' '`));
+    expect(open.curls[1]).toMatch(/\/api\/posts'$/);
+
+    // Needing a token, next to a project of the path form: the placeholder's 401 (never a 404), each form shown once.
+    writeFileSync(
+      join(v3, V3, 'project.yaml'),
+      `id: ${V3}\nname: V3\ndialect: elmapi3\ntokens:\n  - name: t\n    sha256: ${'ab'.repeat(32)}\n`,
+    );
+    mkdirSync(join(v3, 'open', 'posts'), { recursive: true });
+    writeFileSync(join(v3, 'open', 'project.yaml'), 'id: open\nname: Open\npublic: true\n');
+    writeFileSync(join(v3, 'open', 'posts', 'a.md'), '---\ntitle: A\n---\nbody\n');
+    const mixed = await banner(['bin/cqa.js', 'serve', v3, '--port', '0']);
+    expect(mixed.curls.map((c) => c.slice(0, 4))).toEqual(['200 ', '401 ', '401 ']);
+    expect(mixed.curls[1]).toContain(`curl -H 'project-id: ${V3}' -H 'Authorization: Bearer <token>' -H 'Accept: application/json' '`);
+    expect(mixed.out).toContain(`(<token>: a token of project '${V3}'; make one with \`cqa token create --project ${V3}\`)`);
+    expect(mixed.urls.map((l) => l.slice(0, 4))).toEqual(['401 ', '200 ']);
+  }, 60_000);
+
   it('cqa serve: the try line of a public project answers 200 when pasted', async () => {
-    const { curls, out } = await banner(['bin/cqa.js', 'serve', dir, '--port', '0']);
+    const { curls, urls, out } = await banner(['bin/cqa.js', 'serve', dir, '--port', '0']);
+    expect(urls.map((l) => l.slice(0, 4))).toEqual(['200 ', '401 ']);
     expect(curls).toHaveLength(1);
     expect(curls[0]).toMatch(/^200 curl -H 'Accept: application\/json' 'http:\/\/127\.0\.0\.1:\d+\/api\/open'$/);
     expect(out).not.toContain('<token>');

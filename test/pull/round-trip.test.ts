@@ -2,7 +2,7 @@
 // documents under dist/api are byte-identical to building the sample itself, for both dialects.
 // What the API cannot reveal (docs/pull.md) does not reach dist/api: hidden fields are never
 // there, timestamps are written into the files, the default order is found from the list.
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/node/server/start.js';
@@ -146,6 +146,85 @@ describe('cqa pull round trip', () => {
     expect(readFileSync(join(out, SHOP3, `pages/${list0(r)}.fr.md`), 'utf8')).toMatch(/^id: [0-9a-f-]{36}$/m);
     expect(readFileSync(join(out, SHOP3, 'project.yaml'), 'utf8')).toMatch(/^dialect: elmapi3$/m);
   }, 60_000);
+});
+
+/** An elmapi3 project with date-times in every place a date can stand, as `cqa serve` holds it. */
+function datetimeTree(): { content: string; project: string } {
+  const content = tempDir('cqa-pull-src-');
+  const project = 'a1b2c3d4-0000-4000-8000-00000000d47e';
+  const write = (path: string, text: string) => {
+    mkdirSync(join(content, project, path, '..'), { recursive: true });
+    writeFileSync(join(content, project, path), text);
+  };
+  write(
+    'project.yaml',
+    `id: ${project}\nname: Events\ndialect: elmapi3\npublic: false\ntokens:\n  - { name: dev, token: ev-token, scopes: [read, drafts] }\n`,
+  );
+  write(
+    'events/_collection.yaml',
+    [
+      'name: Events',
+      'fields:',
+      '  title: text',
+      '  at: datetime',
+      '  day: date',
+      '  midnight: datetime',
+      '  times: { type: datetime, multiple: true }',
+      '  span: { type: datetime, range: true }',
+      '  slot: { type: group, fields: { label: text, starts: datetime } }',
+      '',
+    ].join('\n'),
+  );
+  const stamps = (day: number) => `created_at: 2026-01-0${day}T10:00:00Z\nupdated_at: 2026-01-0${day}T10:00:00Z\n`;
+  write(
+    'events/launch.yaml',
+    `title: Launch\nat: 2026-01-02T08:00:00Z\nday: 2026-03-15\nmidnight: 2026-01-05T00:00:00Z\ntimes: [2026-01-03, 2026-01-04T17:45:30Z]\nspan: { start: 2026-02-01, end: 2026-02-03 }\nslot: { label: doors, starts: 2026-01-02T07:30:00Z }\n${stamps(1)}published_at: 2026-01-01T10:00:00Z\n`,
+  );
+  write('events/dinner.yaml', `title: Dinner\nat: 2026-01-09\nslot: { label: table }\n${stamps(2)}`);
+  // The only time of `span` is a draft's: it still makes the field a date-time.
+  write(
+    'events/later.yaml',
+    `draft: true\ntitle: Later\nat: 2026-02-01\nday: 2026-04-01\nspan: { end: 2026-05-01T18:00:00Z }\n${stamps(3)}`,
+  );
+  return { content, project };
+}
+
+describe('cqa pull round trip, elmapi3 date-times', () => {
+  it('a field the schema reports as date but whose values hold a time comes back as datetime: the tree loads and answers the same', async () => {
+    const { content, project } = datetimeTree();
+    const source = await startServer({ content });
+    const out = tempDir();
+    try {
+      await pull({ baseUrl: source.url, project, token: 'ev-token', dialect: 'elmapi3', out, drafts: true });
+      const schema = readFileSync(join(out, project, 'events/_collection.yaml'), 'utf8');
+      // v3 reports every one of them as `date`; the values decide.
+      expect(schema).toMatch(/^ {2}at: datetime$/m);
+      expect(schema).toMatch(/^ {2}day: date$/m);
+      expect(schema).toMatch(/^ {2}midnight: date$/m);
+      expect(schema).toContain('times: { type: datetime, multiple: true }');
+      expect(schema).toContain('span: { type: datetime, range: true }');
+      expect(schema).toContain('starts: datetime');
+      appendFileSync(join(out, project, 'project.yaml'), 'tokens:\n  - { name: dev, token: ev-token, scopes: [read, drafts] }\n');
+      const pulled = await startServer({ content: out }); // loads only what cqa check accepts
+      try {
+        const headers = { accept: 'application/json', 'project-id': project, authorization: 'Bearer ev-token' };
+        const answer = async (base: string, path: string) => {
+          const res = await fetch(`${base}/api${path}`, { headers });
+          return { status: res.status, text: await res.text() };
+        };
+        for (const path of ['/collections/events', '/events?timestamps', '/events?state=draft&timestamps']) {
+          const want = await answer(source.url, path);
+          expect(want.status, path).toBe(200);
+          expect((await answer(pulled.url, path)).text, path).toBe(want.text);
+        }
+        expect((await answer(source.url, '/events')).text).toContain('"at":"2026-01-02 08:00:00"');
+      } finally {
+        await pulled.close();
+      }
+    } finally {
+      await source.close();
+    }
+  }, 30_000);
 });
 
 /** The uuid that names the pulled pages' translation group (its English member). */

@@ -21,7 +21,7 @@ import {
   timestampsOption,
 } from './args.js';
 import { contentFolder } from './content-folder.js';
-import { tryLines } from './serve-banner.js';
+import { projectLine, tryLines } from './serve-banner.js';
 import type { RequestRecord } from '../../core/http/journal.js';
 import { parseOptions, type CommandSpec } from './help.js';
 import { errorText, explainListenError } from './errors.js';
@@ -165,11 +165,8 @@ export async function run(args: string[]): Promise<number> {
   if (values.strict === true && projects.some((p) => p.record.dialect === 'elmapi3'))
     say('cqa: --strict: every elmapi3 project answers 422 where ElmapiCMS would silently accept a request');
   if (!quiet) {
-    for (const p of projects) {
-      // Project and collection names are folder names: shown escaped, as every name from the content.
-      const cols = printable([...p.collections.keys()].join(', '));
-      say(`  ${server.url}/api/${printable(p.record.id)}  ${p.record.public ? '(public)' : '(token needed)'}  collections: ${cols}`);
-    }
+    // Project and collection names are folder names: shown escaped, as every name from the content.
+    for (const p of projects) say(printable(projectLine(p, server.url)));
     for (const line of tryLines(s, server.url)) say(printable(line));
     if (values['no-ui'] !== true) say(`  explorer: ${server.url}/  (open it in a browser)`);
   }

@@ -185,7 +185,10 @@ export async function readElmapi3(o: ReadOptions): Promise<PulledProject> {
       name: String(c.name ?? slug),
       body_field: body ? body.name : 'body',
       sort: undefined,
-      fields,
+      fields: timedFields(
+        fields,
+        entries.map((e) => e.values),
+      ),
       entries: entries.map((e) => (stems.has(e.id) ? { ...e, stem: stems.get(e.id) as string } : e)),
       ...(singleton ? { singleton: true } : {}),
     });
@@ -289,6 +292,28 @@ function dateFrom(v: JsonValue): JsonValue {
   const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})/.exec(v);
   if (!m) return v;
   return m[2] === '00:00:00' ? (m[1] as string) : `${m[1]}T${m[2]}Z`;
+}
+
+/** A value as dateFrom() writes it (or a list, range or group of them) with a time in it. */
+function holdsTime(v: JsonValue): boolean {
+  if (typeof v === 'string') return /^\d{4}-\d{2}-\d{2}T/.test(v);
+  if (Array.isArray(v)) return v.some(holdsTime);
+  return isObject(v) && Object.values(v as Raw).some(holdsTime);
+}
+
+/**
+ * The schema endpoint reports a date-time field as `date` (v3 has no other type; cqa serve shows
+ * its `datetime` so), but a cqa `date` holds no time: a date field any of whose pulled values
+ * holds one is written as `datetime`, which v3 renders the same, so the answers stay the same.
+ */
+function timedFields(fields: readonly FieldDef[], values: readonly Readonly<Record<string, JsonValue>>[]): FieldDef[] {
+  return fields.map((f) => {
+    const given = values.flatMap((v) => (Object.hasOwn(v, f.name) ? [v[f.name] as JsonValue] : []));
+    if (f.type === 'date' && given.some(holdsTime)) return { ...f, type: 'datetime' };
+    if (f.type !== 'group' || !f.fields) return f;
+    const instances = given.flatMap((v) => (Array.isArray(v) ? v : [v])).filter(isObject) as Raw[];
+    return { ...f, fields: timedFields(f.fields, instances) };
+  });
 }
 
 function valueFrom(
