@@ -181,6 +181,11 @@ function datetimeTree(): { content: string; project: string } {
     `title: Launch\nat: 2026-01-02T08:00:00Z\nday: 2026-03-15\nmidnight: 2026-01-05T00:00:00Z\ntimes: [2026-01-03, 2026-01-04T17:45:30Z]\nspan: { start: 2026-02-01, end: 2026-02-03 }\nslot: { label: doors, starts: 2026-01-02T07:30:00Z }\n${stamps(1)}published_at: 2026-01-01T10:00:00Z\n`,
   );
   write('events/dinner.yaml', `title: Dinner\nat: 2026-01-09\nslot: { label: table }\n${stamps(2)}`);
+  // A Markdown body (no schema: the body field is markdown), answered as written.
+  write(
+    'notes/hello.md',
+    `---\ntitle: Hello\n${stamps(4)}published_at: 2026-01-04T10:00:00Z\n---\nSome *emphasis*, a [link](https://example.com).\n\n- one\n- two\n`,
+  );
   // The only time of `span` is a draft's: it still makes the field a date-time.
   write(
     'events/later.yaml',
@@ -197,10 +202,10 @@ describe('cqa pull round trip, elmapi3 date-times', () => {
     try {
       await pull({ baseUrl: source.url, project, token: 'ev-token', dialect: 'elmapi3', out, drafts: true });
       const schema = readFileSync(join(out, project, 'events/_collection.yaml'), 'utf8');
-      // v3 reports every one of them as `date`; the values decide.
+      // v3 reports every one of them as `date`; `includeTime` (cqa serve sends it for a datetime) or the values decide.
       expect(schema).toMatch(/^ {2}at: datetime$/m);
       expect(schema).toMatch(/^ {2}day: date$/m);
-      expect(schema).toMatch(/^ {2}midnight: date$/m);
+      expect(schema).toMatch(/^ {2}midnight: datetime$/m);
       expect(schema).toContain('times: { type: datetime, multiple: true }');
       expect(schema).toContain('span: { type: datetime, range: true }');
       expect(schema).toContain('starts: datetime');
@@ -212,7 +217,13 @@ describe('cqa pull round trip, elmapi3 date-times', () => {
           const res = await fetch(`${base}/api${path}`, { headers });
           return { status: res.status, text: await res.text() };
         };
-        for (const path of ['/collections/events', '/events?timestamps', '/events?state=draft&timestamps']) {
+        for (const path of [
+          '/collections/events',
+          '/events?timestamps',
+          '/events?state=draft&timestamps',
+          '/collections/notes',
+          '/notes?timestamps',
+        ]) {
           const want = await answer(source.url, path);
           expect(want.status, path).toBe(200);
           expect((await answer(pulled.url, path)).text, path).toBe(want.text);

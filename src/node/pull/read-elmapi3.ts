@@ -85,6 +85,10 @@ function fieldFrom(raw: Raw, children: readonly Raw[], slug: string, slugOf: (re
     if (options.repeatable === true) field.repeatable = true;
   }
   if (type === 'date' && options.mode === 'range') field.range = true;
+  // v3's richtext that answers its Markdown as written is a markdown field; a date with its time, a datetime.
+  const editor = isObject(options.editor) ? (options.editor as Raw) : {};
+  if (type === 'richtext' && editor.outputFormat === 'markdown') field.type = 'markdown';
+  if (type === 'date' && options.includeTime === true) field.type = 'datetime';
   return field;
 }
 
@@ -179,7 +183,7 @@ export async function readElmapi3(o: ReadOptions): Promise<PulledProject> {
       ...drafts.map((e) => entryFrom(e, true, fields, slug, pathOf, o.warn)),
     ];
     const stems = locales.length > 1 ? await translationStems(o, path, entries, defaultLocale) : new Map<string, string>();
-    const body = fields.find((f) => f.name === 'body' && f.type === 'richtext' && !f.multiple);
+    const body = fields.find((f) => f.name === 'body' && (f.type === 'richtext' || f.type === 'markdown') && !f.multiple);
     collections.push({
       slug,
       name: String(c.name ?? slug),

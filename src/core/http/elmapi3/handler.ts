@@ -338,6 +338,8 @@ function fieldJson(f: import('../../model/model.js').FieldDef, id: number, order
   if (f.collection) options.relation = { collection: f.collection, type: f.multiple ? 2 : 1 };
   // A markdown field answers its Markdown as written: v3's richtext that does so (else it is HTML).
   if (f.type === 'markdown') options.editor = { outputFormat: 'markdown' };
+  // A datetime is v3's date field that keeps the time.
+  if (f.type === 'datetime') options.includeTime = true;
   return {
     id,
     uuid: `${f.name}`,
