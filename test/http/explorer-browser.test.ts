@@ -30,6 +30,8 @@ let openDemo: RunningServer;
 let watched: RunningServer;
 /** A tree whose enumeration values hold commas (started by its test). */
 let sizes: RunningServer | undefined;
+/** A tree whose description and collection name are HTML and Markdown (started by its test). */
+let hostile: RunningServer | undefined;
 let context: BrowserContext;
 const work = mkdtempSync(join(tmpdir(), 'cqa-explorer-'));
 /** Every URL the browser asked for: the page must need nothing from anywhere else. */
@@ -64,6 +66,7 @@ afterAll(async () => {
   await openDemo?.close();
   await watched?.close();
   await sizes?.close();
+  await hostile?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -485,9 +488,54 @@ describe('the explorer page in headless Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it('shows a project description and a collection name on /reference as text, not as HTML or Markdown', async () => {
+    const description = [
+      '<img src=x onerror=alert(1)><a href="https://evil.example/login">Your token expired: click here</a>',
+      '<form action=https://evil.example><input name=t placeholder=token></form> [re-enter it](https://evil.example/login) **bold**',
+    ].join('\n');
+    const name = '<img src=y onerror=alert(2)>Posts <a href="https://evil.example/">here</a>';
+    hostile = await startServer({
+      snapshot: await buildSnapshot({
+        content: {
+          'h/project.yaml': `id: h\npublic: true\ndescription: ${JSON.stringify(description)}\n`,
+          'h/posts/_collection.yaml': `name: ${JSON.stringify(name)}\nfields:\n  title: text\n`,
+          'h/posts/a.yaml': 'title: A\n',
+        },
+      }),
+      port: 0,
+    });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.goto(`${hostile.url}/reference`);
+    const tag = page.locator('.swagger-ui .opblock-tag', { hasText: 'Your token expired' });
+    await expect.poll(() => tag.count(), { timeout: 10_000 }).toBe(1);
+    // The operation open: its answer's description (the collection name) is rendered too.
+    await page.click('.swagger-ui .opblock-summary-path[data-path="/api/h/posts"]');
+    await expect
+      .poll(() => page.locator('.swagger-ui .response-col_description', { hasText: 'Posts' }).count(), { timeout: 10_000 })
+      .toBeGreaterThan(0);
+    const ui = page.locator('.swagger-ui');
+    expect(await ui.locator('img[src="x"], img[src="y"], input[name="t"], form[action*="evil"], a[href*="evil"]').count()).toBe(0);
+    // Where the texts are shown (Swagger UI's Markdown), a paragraph of text and nothing else.
+    const tagText = tag.locator('.renderedMarkdown');
+    const answerText = ui.locator('.response-col_description__inner .renderedMarkdown', { hasText: 'Posts' });
+    for (const rendered of [tagText, answerText]) {
+      expect(await rendered.count()).toBe(1);
+      expect(await rendered.locator('*:not(p, br)').count()).toBe(0);
+    }
+    const shown = (s: string): string => s.replace(/\s+/g, ' ').trim();
+    expect(shown((await tagText.textContent()) ?? '')).toBe(shown(description));
+    expect(shown((await ui.textContent()) ?? '')).toContain(`List ${name}`);
+    expect(shown((await answerText.textContent()) ?? '')).toBe(name);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   it('loaded nothing from anywhere but the server', () => {
     expect(requested.length).toBeGreaterThan(0);
-    const ours = [server, openDemo, watched, ...(sizes ? [sizes] : [])];
+    const ours = [server, openDemo, watched, ...(sizes ? [sizes] : []), ...(hostile ? [hostile] : [])];
     expect(requested.filter((u) => !ours.some((s) => u.startsWith(`${s.url}/`)))).toEqual([]);
   });
 });

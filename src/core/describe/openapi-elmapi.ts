@@ -9,6 +9,7 @@ import {
   entrySchemaName,
   LIST_PARAMS,
   listAnswer,
+  markdownText,
   MEDIA_LIST_PARAMS,
   mediaFileOperation,
   nullable,
@@ -42,7 +43,7 @@ function scalar(field: FieldDef, projectId: string, shallow: boolean): Obj {
       return field.multiple
         ? {
             type: 'string',
-            description: `values of ${(field.values ?? []).join(', ')}, joined by commas`,
+            description: `values of ${markdownText((field.values ?? []).join(', '))}, joined by commas`,
             'x-cqa-enum': [...(field.values ?? [])],
           }
         : { type: 'string', enum: [...(field.values ?? [])] };
@@ -198,7 +199,7 @@ export function elmapiPaths(project: ProjectRecord): Obj {
       listEntriesId(c.slug),
       `List ${c.name}`,
       LIST_PARAMS.map(param),
-      ok(c.name, listAnswer(list, entry, count, SHAPES)),
+      ok(markdownText(c.name), listAnswer(list, entry, count, SHAPES)),
       true,
     );
     out[`${base}/${c.slug}/{content_id}`] = operation(

@@ -8,7 +8,7 @@ import { V3_FIELD_TYPES } from '../dialects/elmapi3.js';
 import type { CollectionRecord, FieldDef, ProjectRecord } from '../model/model.js';
 import { pascalCase, singular } from '../model/names.js';
 import { getEntryId, listEntriesId, OPERATION_IDS } from './openapi-names.js';
-import { entrySchemaName, mediaFileOperation, nullable, pathParam, ref, type Json, type Obj } from './openapi-parts.js';
+import { entrySchemaName, markdownText, mediaFileOperation, nullable, pathParam, ref, type Json, type Obj } from './openapi-parts.js';
 
 const JSON_TYPE = 'application/json';
 /** Carbon::toIso8601String in UTC (entries' published_at, created_at, updated_at). */
@@ -465,8 +465,8 @@ export function elmapi3Paths(project: ProjectRecord): Obj {
     const n = names(project.id, c.slug);
     const entry = ref(n.entry);
     const listed = c.singleton
-      ? ok(`${c.name}: a singleton, so its one entry (in the default locale unless locale= is given)`, entry)
-      : ok(c.name, {
+      ? ok(`${markdownText(c.name)}: a singleton, so its one entry (in the default locale unless locale= is given)`, entry)
+      : ok(markdownText(c.name), {
           oneOf: [ref(n.list), ref(n.page), ref('Elmapi3Count'), entry],
           description: 'a bare array; with ?paginate the page; with ?count {"count": n}; with ?first one bare entry',
         });

@@ -33,6 +33,26 @@ export function relationTargets(project: ProjectRecord): Set<string> {
   return out;
 }
 
+/**
+ * Plain text from the content (a project's description, a collection's name) as the CommonMark
+ * that OpenAPI says a `description` is, so that it renders as that same text: Swagger UI on
+ * /reference renders raw HTML and links in it, on the page where people type their token.
+ * Markup-starting punctuation gets a backslash (`<`, `>` and an entity-like `&` an HTML entity),
+ * a line's own marks (`#`, `-`, `+`, `=`, `1.`, `1)`) only at its start, and a line loses its
+ * indent, which would make it a code block that shows the backslashes.
+ * `summary` and `title` are plain text in OpenAPI (and in Swagger UI): they stay as written.
+ */
+export function markdownText(text: string): string {
+  return text
+    .replace(/^[ \t]+/gm, '')
+    .replace(/[\\`*_[\]|~]/g, '\\$&')
+    .replace(/&(?=#|[A-Za-z0-9]+;)/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/^([#=+-])/gm, '\\$1')
+    .replace(/^(\d+)([.)])/gm, '$1\\$2');
+}
+
 export const param = (name: string): Obj => ({ $ref: `#/components/parameters/${name}` });
 
 export const MEDIA_LIST_PARAMS = ['where', 'sort', 'limit', 'offset', 'first', 'count'];

@@ -7,7 +7,7 @@
 import { validOps } from '../query/operators.js';
 import { kindOf } from '../query/values.js';
 import type { CollectionRecord, FieldDef, ProjectRecord } from '../model/model.js';
-import type { Json, Obj } from './openapi-parts.js';
+import { type Json, markdownText, type Obj } from './openapi-parts.js';
 
 /** `<project>.<collection>.where`: ids and slugs never contain '.', so it cannot collide. */
 export const whereSchemaName = (projectId: string, slug: string): string => `${projectId}.${slug}.where`;
@@ -61,7 +61,7 @@ export function whereSchema(project: ProjectRecord, col: CollectionRecord): Obj 
   properties.or = { description: 'alternatives: an entry matches when one of them holds', type: 'array', items: self };
   return {
     type: 'object',
-    description: `Conditions on ${col.name}: where[field]=value or where[field][operator]=value.`,
+    description: `Conditions on ${markdownText(col.name)}: where[field]=value or where[field][operator]=value.`,
     properties,
     additionalProperties: false,
   };

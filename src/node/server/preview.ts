@@ -15,6 +15,7 @@ import { refuseConnect } from './connect.js';
 import { openInside, ServedRoot } from './open-file.js';
 import { mediaHeaders } from '../../core/http/media-headers.js';
 import { sendFile } from './send-file.js';
+import { CONNECTIONS_CHECK_MS } from './timeouts.js';
 import { mimeType } from '../content/media.js';
 import { dialectOf } from '../../core/dialects/index.js';
 import { PREFLIGHT_HEADERS } from '../output/hosts/policy.js';
@@ -282,7 +283,8 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
     );
   }
   const host = options.host ?? '127.0.0.1';
-  const server = createServer(previewHandler(dir));
+  // As in cqa serve: Node enforces the timeouts below only when it checks (timeouts.ts).
+  const server = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECK_MS }, previewHandler(dir));
   server.on(
     'connect',
     refuseConnect(() => ({

@@ -24,6 +24,7 @@ import { Overrides } from '../../core/http/overrides.js';
 import { RequestWaiters } from '../../core/http/request-waiter.js';
 import { createNodeListener, nodePlatform } from './node.js';
 import { reportingSlowQueries } from './slow-query.js';
+import { CONNECTIONS_CHECK_MS } from './timeouts.js';
 
 // node:http is taken as Node's own module, not imported: importing it makes an ES module facade that
 // reads every export, and on Node 22+ one of them (WebSocket) loads undici (docs/performance.md#start-up).
@@ -207,7 +208,11 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
     overrides,
     ...(options.onError ? { onError: options.onError } : {}),
   });
-  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, listener);
+  // CONNECTIONS_CHECK_MS: Node enforces the two timeouts only when it checks (timeouts.ts).
+  const server = createServer(
+    { requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: CONNECTIONS_CHECK_MS },
+    listener,
+  );
   server.on(
     'connect',
     refuseConnect((req) =>
