@@ -213,6 +213,66 @@ describe('the explorer page in headless Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it('works for an elmapi3 project: its project-id header on every request, in the curl line and the page URL', async () => {
+    const SHOP3 = '3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10';
+    const v3 = async (path: string) => {
+      const res = await fetch(server.url + path, {
+        headers: { accept: 'application/json', authorization: 'Bearer shop3-token', 'project-id': SHOP3 },
+      });
+      return res.json() as Promise<unknown>;
+    };
+    const page = await openWithToken('shop3-token');
+    expect(await page.textContent('#project-list')).toContain('dialect elmapi3');
+    const products = page.locator('#project-list tr', { has: page.locator('button[data-collection="products"]') });
+    await expect.poll(() => products.locator('td.num').textContent()).toBe('3');
+    // A click on the collection: its first entries, asked with the header.
+    await products.locator('button').click();
+    await page.waitForSelector('#result[aria-busy="false"]:not([hidden])');
+    await expect.poll(() => page.textContent('#request')).toBe(`GET ${server.url}/api/products?limit=20  (project-id: ${SHOP3})`);
+    expect(JSON.parse((await page.textContent('#answer')) ?? '')).toEqual(await v3('/api/products?limit=20'));
+    // The table shows each entry's fields beside its uuid, which links to that entry.
+    const headers = await page.$$eval('#table th', (th) => th.map((x) => x.textContent));
+    expect(headers).toEqual(expect.arrayContaining(['uuid', 'locale', 'title', 'price']));
+    // v3's states: published or drafts alone; no fields= (exclude= only).
+    expect(await page.$$eval('#state option', (o) => o.map((x) => (x as HTMLOptionElement).value))).toEqual(['published', 'only_draft']);
+    expect(await page.$$eval('#pick option', (o) => o.map((x) => (x as HTMLOptionElement).value))).toEqual(['all', 'exclude']);
+    await page.click('#add-condition');
+    await page.selectOption('#conditions .condition .field', 'price');
+    await page.selectOption('#conditions .condition .op', 'gt');
+    await page.fill('#conditions .condition .value', '30');
+    await page.click('#add-relation');
+    await page.selectOption('#relations .condition .field', 'title');
+    await page.selectOption('#relations .condition .op', 'like');
+    await page.fill('#relations .condition .value', 'Shirt');
+    await page.selectOption('#sort-field', 'price');
+    await page.fill('#limit', '');
+    const list = await run(page);
+    const path = '/api/products?where[price][gt]=30&where[related][title][like]=Shirt&sort=price:asc';
+    expect(list.request).toBe(`GET ${server.url}${path}  (project-id: ${SHOP3})`);
+    expect(list.curl).toBe(
+      `curl -g -H 'project-id: ${SHOP3}' -H 'Accept: application/json' -H "Authorization: Bearer $CQA_TOKEN" '${server.url}${path}'`,
+    );
+    expect(JSON.parse(list.answer)).toEqual(await v3(path));
+    expect(decodeURIComponent(new URL(page.url()).hash)).toBe(`#project-id:${SHOP3}${path}`);
+    // A click on an entry's uuid opens that entry, with the header.
+    const first = page.locator('#table a.entry-link').first();
+    const uuid = (await first.textContent()) ?? '';
+    await first.click();
+    await expect.poll(() => page.textContent('#request')).toBe(`GET ${server.url}/api/products/${uuid}  (project-id: ${SHOP3})`);
+    await expect.poll(async () => JSON.parse((await page.textContent('#answer')) || 'null')).toEqual(await v3(`/api/products/${uuid}`));
+    // The shared link opens the same view in a fresh page, once the token is typed.
+    const shared = await context.newPage();
+    await shared.goto(`${server.url}/#project-id:${SHOP3}${path}`);
+    await shared.focus('#token');
+    await shared.keyboard.type('shop3-token');
+    await shared.keyboard.press('Enter');
+    await expect.poll(() => shared.textContent('#request')).toBe(`GET ${server.url}${path}  (project-id: ${SHOP3})`);
+    expect(await shared.inputValue('#conditions .condition .value')).toBe('30');
+    await page.screenshot({ path: join(work, 'explorer-elmapi3.png'), fullPage: true });
+    await shared.close();
+    await page.close();
+  }, 60_000);
+
   it('says so when the token is refused (401), and shows no project', async () => {
     const page = await openWithToken('not-a-token');
     const status = (await page.textContent('#token-status')) ?? '';

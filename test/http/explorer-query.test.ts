@@ -6,11 +6,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/index.js';
 import { OPERATORS, type Op } from '../../src/core/query/operators.js';
-import { compose, emptyQuery, parsePath, trimValue, type QueryState } from '../../src/core/http/explorer/browser/query.js';
+import { compose, emptyQuery, hashOf, parsePath, trimValue, type QueryState } from '../../src/core/http/explorer/browser/query.js';
 import {
   filterable,
   fromOpenApi,
   fromProjectAnswer,
+  fromV3Answers,
   opsOf,
   type Field,
   type Project,
@@ -39,11 +40,31 @@ async function learn(token: string): Promise<Project[]> {
 
 let demo: Project;
 let travel: Project;
+let shop3: Project;
+const SHOP3 = '3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10';
+
+/** An elmapi3 request, as the page sends it: the project in the project-id header. */
+async function getV3(path: string): Promise<{ status: number; body: unknown; warning: string | null }> {
+  const res = await handler(
+    new Request(`http://cqa.test${path}`, {
+      headers: { accept: 'application/json', authorization: 'Bearer shop3-token', 'project-id': SHOP3 },
+    }),
+  );
+  return { status: res.status, body: await res.json(), warning: res.headers.get('x-cqa-warning') };
+}
 
 beforeAll(async () => {
   handler = createHandler(await buildSnapshot({ content: 'content' }), { ui: false });
   demo = (await learn('demo-token')).find((p) => p.id === 'demo') as Project;
   travel = (await learn('travel-token')).find((p) => p.id === TRAVEL) as Project;
+  shop3 = fromOpenApi((await get('/openapi.json', 'shop3-token')).body).find((p) => p.id === SHOP3) as Project;
+  const own = (await getV3('/api')).body as Record<string, unknown>;
+  const slugs = ((await getV3('/api/collections')).body as { slug: string }[]).map((c) => c.slug);
+  fromV3Answers(
+    shop3,
+    own,
+    await Promise.all(slugs.map(async (s) => (await getV3(`/api/collections/${s}`)).body as Record<string, unknown>)),
+  );
 });
 
 /** A value of the field's type that the sample content could hold. */
@@ -87,10 +108,16 @@ describe('what the explorer learns from the API', () => {
     expect(filterable(demo, posts).find((f) => f.name === 'locale')).toMatchObject({ type: 'enumeration', values: ['en', 'de'] });
   });
 
-  it('an elmapi3 project is left out, and its header-routed paths are no projects', async () => {
+  it('an elmapi3 project: found by its project-id header, types from its collections; its paths are no projects', async () => {
     const ids = fromOpenApi((await get('/openapi.json', 'shop3-token')).body).map((p) => p.id);
-    expect(ids).not.toContain('products');
-    expect(ids.filter((id) => ['collections', 'files', 'pages', 'settings'].includes(id))).toEqual([]);
+    expect(ids).toEqual([SHOP3]);
+    expect(shop3).toMatchObject({ dialect: 'elmapi3', name: 'Alpine Outfitters', locales: ['en', 'fr'] });
+    expect(shop3.collections.map((c) => c.slug)).toEqual(['pages', 'products', 'settings']);
+    const products = shop3.collections.find((c) => c.slug === 'products')!;
+    const types = Object.fromEntries(products.fields.map((f) => [f.name, [f.type, f.multiple, f.collection]]));
+    expect(types).toMatchObject({ price: ['number', false, undefined], related: ['relation', true, 'products'] });
+    expect(products.fields.some((f) => f.name === 'size')).toBe(false); // a group's child
+    expect(filterable(shop3, products)[0]).toMatchObject({ name: 'uuid', system: true });
   });
 
   it('an elmapi project: types and relation targets from the OpenAPI document alone', () => {
@@ -279,5 +306,64 @@ describe('an in-condition whose picked values hold commas', () => {
     expect(compose({ ...q, conditions: [{ field: 'size', op: 'not_in', value: 'S,M', values: ['S', 'M'] }] })).toBe(
       '/api/p/notes?where[size][not_in]=S,M',
     );
+  });
+});
+
+describe('an elmapi3 project', () => {
+  it('every operator offered per field selects without a warning, with the values it holds', async () => {
+    const wrong: string[] = [];
+    for (const c of shop3.collections.filter((x) => x.slug !== 'settings')) {
+      for (const f of filterable(shop3, c)) {
+        for (const op of opsOf(f, true)) {
+          const value = f.type === 'number' ? (op.endsWith('between') ? '10,200' : '25') : valueFor(shop3, f, op);
+          const q: QueryState = { ...emptyQuery(SHOP3, c.slug, true), conditions: [{ field: f.name, op, value }], answer: 'count' };
+          const r = await getV3(compose(q));
+          if (r.status !== 200 || r.warning) wrong.push(`${c.slug}.${f.name} (${f.type}) ${op}: ${r.status} ${r.warning ?? ''}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  }, 60_000);
+
+  it('composes v3 paths, answered as written by hand, and read back from the page URL', async () => {
+    const q: QueryState = {
+      ...emptyQuery(SHOP3, 'products', true),
+      conditions: [
+        { field: 'price', op: 'between', value: '20,130' },
+        { field: 'tags', op: 'in', value: 'sale,winter' },
+        { field: 'title', op: 'not_null', value: '' },
+        { relation: 'related', field: 'title', op: 'like', value: 'Jacket' },
+      ],
+      sort: 'price',
+      desc: true,
+      limit: '5',
+      state: 'only_draft',
+      locale: 'en',
+      timestamps: true,
+      pick: 'exclude',
+      pickFields: ['variants'],
+    };
+    const path = compose(q);
+    expect(path).toBe(
+      '/api/products?where[price][between]=20,130&where[tags][in]=sale,winter&where[title][not_null]=1&where[related][title][like]=Jacket&sort=price:desc&limit=5&state=draft&locale=en&timestamps&exclude=variants',
+    );
+    expect(hashOf(q)).toBe(`project-id:${SHOP3}${path}`);
+    expect(parsePath(hashOf(q))).toEqual({ query: q, ignored: [] });
+    const published = { ...q, state: 'published' as const, sort: '', limit: '' };
+    const byHand = await getV3(
+      '/api/products?where[price][between]=20,130&where[tags][in]=sale,winter&where[title][not_null]=1&where[related][title][like]=Jacket&locale=en&timestamps&exclude=variants',
+    );
+    const composed = await getV3(compose(published));
+    expect(composed.status).toBe(200);
+    expect(composed.body).toEqual(byHand.body);
+    // where[or], one entry by uuid, count.
+    const any: QueryState = { ...emptyQuery(SHOP3, 'products', true), any: true, conditions: q.conditions.slice(0, 2), answer: 'count' };
+    expect(compose(any)).toBe('/api/products?where[or][0][price][between]=20,130&where[or][1][tags][in]=sale,winter&count');
+    expect(parsePath(hashOf(any))).toEqual({ query: any, ignored: [] });
+    expect((await getV3(compose(any))).body).toEqual({ count: 3 });
+    const one = { ...emptyQuery(SHOP3, 'products', true), entry: '9b1f6c52-3a41-4d7e-9a57-0c1b8e2f4a10' };
+    expect((await getV3(compose(one))).body).toMatchObject({ uuid: one.entry });
+    expect(parsePath(hashOf(one))).toEqual({ query: one, ignored: [] });
+    expect(parsePath('project-id:/api/products')).toBeUndefined();
   });
 });

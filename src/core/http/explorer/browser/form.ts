@@ -69,6 +69,18 @@ function idsOf(project: Project, slug: string): Promise<Suggestion[]> {
     const collection = project.collections.find((c) => c.slug === slug);
     const label = slug === 'project-media' ? 'file_name' : labelField(collection);
     p = (async () => {
+      if (project.dialect === 'elmapi3') {
+        // Entries by uuid, their fields nested; the media are the project's files (a token's only).
+        const media = slug === 'project-media';
+        const r = await api(media ? '/api/files?paginate=100' : `/api/${encodeURIComponent(slug)}?limit=200`, project.anonymous, {
+          'project-id': project.id,
+        });
+        return listOf(r.body).map((e) => {
+          const fields = (e.fields ?? {}) as Record<string, unknown>;
+          const text = media ? e.filename : label ? fields[label] : undefined;
+          return { id: String(e.uuid), label: typeof text === 'string' ? text : '' };
+        });
+      }
       const base = `/api/${project.id}/${slug}?limit=200`;
       let r = label && slug !== 'project-media' ? await api(`${base}&fields=${label}`, project.anonymous) : undefined;
       if (r?.status !== 200) r = await api(base, project.anonymous);
@@ -225,7 +237,7 @@ class ConditionRow {
         );
     }
     this.fieldSelect.value = this.cond.field;
-    const ops = field ? opsOf(field) : [this.cond.op];
+    const ops = field ? opsOf(field, project?.dialect === 'elmapi3') : [this.cond.op];
     const byHand = this.pickedByHand;
     this.pickedByHand = false;
     if (byHand && ops[0] && !ops.includes(this.cond.op)) this.cond = { ...this.cond, op: ops[0] };
@@ -359,6 +371,19 @@ export class Builder {
     );
     const locales = p?.locales ?? [];
     setOptions(this.locale, [['', 'any'], ...locales.map((l): [string, string] => [l, l])]);
+    // What the dialect reads: elmapi3 has one other state, drafts alone, and no fields= (exclude= only).
+    const v3 = p?.dialect === 'elmapi3';
+    const only = (ok: boolean, option: [string, string]): [string, string][] => (ok ? [option] : []);
+    setOptions($<HTMLSelectElement>('state'), [
+      ['published', 'published'],
+      ...only(!v3, ['with_draft', 'with drafts']),
+      ['only_draft', 'drafts only'],
+    ]);
+    setOptions(this.pick, [
+      ['all', 'every field'],
+      ...only(!v3, ['fields', 'only these (fields=)']),
+      ['exclude', 'all but these (exclude=)'],
+    ]);
     this.showFields();
   }
 
@@ -428,6 +453,7 @@ export class Builder {
     const answer = (this.form.querySelector<HTMLInputElement>('input[name="answer"]:checked')?.value ?? 'list') as AnswerKind;
     return {
       project: this.projectSelect.value,
+      v3: this.project()?.dialect === 'elmapi3',
       collection: this.collectionSelect.value,
       entry: this.entry.value.trim(),
       conditions: this.rows.map((r) => {

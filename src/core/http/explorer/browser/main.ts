@@ -8,19 +8,22 @@ import { $, copyText } from './dom.js';
 import { Builder, forgetSuggestions } from './form.js';
 import { watchHealth } from './health.js';
 import { loadProjects, renderProjects } from './projects.js';
-import { compose, parsePath, type QueryState } from './query.js';
+import { compose, hashOf, headersOf, parsePath, type QueryState } from './query.js';
 import { clearAnswer, showAnswer, shownAnswer } from './results.js';
 
 const builder = new Builder();
-/** The request on show, and whether it carried the token. */
+/** The request on show (`path`: as the page's URL names it after `#`), and whether it carried the token. */
 let shown: { query: QueryState; path: string; withToken: boolean } | undefined;
 /** A view asked for in the URL whose project is not listed yet (it may need a token). */
 let pending: string | undefined;
 let runs = 0;
+/** The URL of the request on show (what Copy URL copies; the request line may name a header too). */
+let requestUrl = '';
 
+/** The view the page's URL names after `#`: `/api/…`, or `project-id:<uuid>/api/…` for an elmapi3 project. */
 const hashPath = (): string | undefined => {
   const h = location.hash.slice(1);
-  return h.startsWith('/api/') ? h : undefined;
+  return h.startsWith('/api/') || h.startsWith('project-id:') ? h : undefined;
 };
 
 function setStatus(text: string, isError = false): void {
@@ -31,28 +34,34 @@ function setStatus(text: string, isError = false): void {
 
 const quote = (s: string): string => `'${s.replace(/'/g, "'\\''")}'`;
 
-async function run(query: QueryState, remember = true): Promise<void> {
-  const project = builder.projects.find((p) => p.id === query.project);
-  const collection = project?.collections.find((c) => c.slug === query.collection);
+async function run(asked: QueryState, remember = true): Promise<void> {
+  const project = builder.projects.find((p) => p.id === asked.project);
+  const collection = project?.collections.find((c) => c.slug === asked.collection);
   if (!project || !collection) return;
+  // Routed as the project's dialect is, whatever form of link named it.
+  const query = { ...asked, v3: project.dialect === 'elmapi3' };
   const path = compose(query);
+  const view = hashOf(query);
+  const headers = headersOf(query);
   const sendToken = tokenInUse() && !project.anonymous;
   const url = location.origin + path;
   const result = $('result');
   const mine = ++runs;
   result.hidden = false;
   result.setAttribute('aria-busy', 'true');
-  $('request').textContent = `GET ${url}`;
+  const named = Object.entries(headers).map(([k, v]) => `${k}: ${v}`);
+  requestUrl = url;
+  $('request').textContent = `GET ${url}${named.length ? `  (${named.join(', ')})` : ''}`;
   // -g: curl must not read the brackets as its own URL patterns. The token stays out of the page.
   $('curl').textContent =
-    `curl -g -H ${quote('Accept: application/json')}${sendToken ? ' -H "Authorization: Bearer $CQA_TOKEN"' : ''} ${quote(url)}`;
+    `curl -g${named.map((h) => ` -H ${quote(h)}`).join('')} -H ${quote('Accept: application/json')}${sendToken ? ' -H "Authorization: Bearer $CQA_TOKEN"' : ''} ${quote(url)}`;
   $('curl-note').hidden = !sendToken;
   for (const id of ['status', 'timing', 'summary', 'answer']) $(id).textContent = '';
   // The page's own URL names the request (never the token): a view to share or reload.
-  if (remember && location.hash !== `#${path}`) history.pushState(null, '', `#${path}`);
-  const r = await api(path, !sendToken);
+  if (remember && location.hash !== `#${view}`) history.pushState(null, '', `#${view}`);
+  const r = await api(path, !sendToken, headers);
   if (mine !== runs) return;
-  shown = { query, path, withToken: r.withToken };
+  shown = { query, path: view, withToken: r.withToken };
   showAnswer({ project, collection, query }, r);
   result.setAttribute('aria-busy', 'false');
 }
@@ -157,12 +166,7 @@ document.addEventListener('click', (event) => {
   const b = event.target instanceof Element ? event.target.closest<HTMLButtonElement>('button[data-copy]') : null;
   const what = b?.dataset.copy;
   if (!what) return;
-  const text =
-    what === 'url'
-      ? ($('request').textContent ?? '').replace(/^GET /, '')
-      : what === 'answer'
-        ? shownAnswer()
-        : ($(what).textContent ?? '');
+  const text = what === 'url' ? requestUrl : what === 'answer' ? shownAnswer() : ($(what).textContent ?? '');
   void copyText(text).then((ok) => {
     $('copied').textContent = ok ? `Copied ${COPIED[what] ?? what}.` : 'The browser did not allow copying: select the text instead.';
   });

@@ -1,12 +1,44 @@
 // The projects the token may read: found in /openapi.json, completed by each project's own
 // answer (a `cqa` project lists its collections with counts and field types; an `elmapi`
-// project's collections are counted with `?count`), and listed on the page.
+// project's collections are counted with `?count`; an `elmapi3` project, asked with its
+// project-id header, lists its collections and their schemas), and listed on the page.
 import { api, says, tokenInUse } from './api.js';
 import { $, el } from './dom.js';
-import { describeField, fromOpenApi, fromProjectAnswer, type Project } from './schema.js';
+import { describeField, fromOpenApi, fromProjectAnswer, fromV3Answers, type Project } from './schema.js';
+
+/** An elmapi3 project, asked with its project-id header: its answer, its collections' schemas and counts. */
+async function completeV3(project: Project): Promise<void> {
+  const ask = (path: string) => api(path, project.anonymous, { 'project-id': project.id });
+  let r = await ask('/api');
+  if (r.status === 401 && tokenInUse() && project.open) {
+    project.anonymous = true;
+    r = await ask('/api');
+  }
+  const list = r.status === 200 ? await ask('/api/collections') : r;
+  if (r.status !== 200 || list.status !== 200 || !Array.isArray(list.body)) {
+    const failed = r.status !== 200 ? r : list;
+    project.problem = `${failed.status} ${failed.statusText}: ${says(failed)}`;
+    return;
+  }
+  const slugs = list.body.map((c) => String((c as { slug?: unknown }).slug));
+  const schemas = await Promise.all(slugs.map((slug) => ask(`/api/collections/${encodeURIComponent(slug)}`)));
+  fromV3Answers(
+    project,
+    r.body as Record<string, unknown>,
+    schemas.filter((a) => a.status === 200).map((a) => a.body as Record<string, unknown>),
+  );
+  await Promise.all(
+    project.collections.map(async (c) => {
+      const n = await ask(`/api/${encodeURIComponent(c.slug)}?count`);
+      const body = n.body as { count?: unknown } | undefined;
+      c.count = typeof body?.count === 'number' ? body.count : null;
+    }),
+  );
+}
 
 /** Adds what the project's own answer tells: the dialect, names, types and counts. */
 async function complete(project: Project): Promise<void> {
+  if (project.dialect === 'elmapi3') return completeV3(project);
   let r = await api(`/api/${project.id}`);
   // A token opens its own project only: a public project of another one answers it 401, so the
   // page asks that project (and every query to it) without the token, as an anonymous reader.

@@ -24,6 +24,11 @@ export type Pick = 'all' | 'fields' | 'exclude';
 
 export interface QueryState {
   project: string;
+  /**
+   * An elmapi3 project: named by the `project-id` header, not in the path (`/api/<collection>`);
+   * where-conditions in v3's own grammar (where[rel][field][op] for a related one, where[f][null]).
+   */
+  v3: boolean;
   collection: string;
   /** One entry (`/api/<p>/<c>/<id>`); empty: the list. */
   entry: string;
@@ -42,9 +47,10 @@ export interface QueryState {
   pickFields: string[];
 }
 
-export function emptyQuery(project = '', collection = ''): QueryState {
+export function emptyQuery(project = '', collection = '', v3 = false): QueryState {
   return {
     project,
+    v3,
     collection,
     entry: '',
     conditions: [],
@@ -79,23 +85,34 @@ export function trimValue(op: Op, value: string): string {
 export const enc = (s: string): string =>
   encodeURIComponent(s).replace(/%5B/gi, '[').replace(/%5D/gi, ']').replace(/%2C/gi, ',').replace(/%3A/gi, ':');
 
+/** The headers the request `q` describes needs besides Accept and the token: an elmapi3 project's `project-id`. */
+export const headersOf = (q: QueryState): Record<string, string> => (q.v3 ? { 'project-id': q.project } : {});
+
+/** What the page keeps after `#` for `q`: its path, after `project-id:<uuid>` for an elmapi3 project. */
+export const hashOf = (q: QueryState): string => (q.v3 ? `${PROJECT_ID}${q.project}${compose(q)}` : compose(q));
+const PROJECT_ID = 'project-id:';
+
 /** The path and query string of the request `q` describes. */
 export function compose(q: QueryState): string {
   const out: string[] = [];
-  const base = `/api/${encodeURIComponent(q.project)}/${encodeURIComponent(q.collection)}`;
+  const base = q.v3
+    ? `/api/${encodeURIComponent(q.collection)}`
+    : `/api/${encodeURIComponent(q.project)}/${encodeURIComponent(q.collection)}`;
   const entry = q.entry.trim();
   if (!entry) {
     let alt = 0;
     const keys = new Set<string>();
     for (const c of q.conditions) {
       let key: string;
-      if (c.relation !== undefined) key = `whereRelation[${enc(c.relation)}][${enc(c.field)}]`;
+      if (c.relation !== undefined)
+        key = q.v3 ? `where[${enc(c.relation)}][${enc(c.field)}]` : `whereRelation[${enc(c.relation)}][${enc(c.field)}]`;
       else key = `${q.any ? `where[or][${alt++}]` : 'where'}[${enc(c.field)}]`;
       // One element at a time when one holds a comma — unless another condition has the key: the
       // server would join both lists into one, so it is sent as written and the server says why not.
       const apart = (c.op === 'in' || c.op === 'not_in') && c.values?.some((v) => v.includes(',')) && !keys.has(`${key}[${c.op}]`);
       keys.add(`${key}[${c.op}]`);
-      if (FLAG_OPS.has(c.op)) out.push(`${key}=${c.op}`);
+      // v3 reads null/not_null as operators whatever their value; cqa as the value of the field.
+      if (FLAG_OPS.has(c.op)) out.push(q.v3 ? `${key}[${c.op}]=1` : `${key}=${c.op}`);
       else if (apart) for (const v of c.values ?? []) out.push(`${key}[${c.op}][]=${encodeURIComponent(v.trim())}`);
       else if (c.op === 'eq') out.push(`${key}=${enc(trimValue(c.op, c.value))}`);
       else out.push(`${key}[${c.op}]=${enc(trimValue(c.op, c.value))}`);
@@ -105,7 +122,8 @@ export function compose(q: QueryState): string {
     if (q.offset.trim() !== '') out.push(`offset=${enc(q.offset.trim())}`);
     if (q.answer !== 'list') out.push(q.answer);
   }
-  if (q.state !== 'published') out.push(`state=${q.state}`);
+  // v3 has one other mode, drafts alone: state=draft.
+  if (q.state !== 'published') out.push(`state=${q.v3 && q.state === 'only_draft' ? 'draft' : q.state}`);
   if (!entry && q.locale) out.push(`locale=${enc(q.locale)}`);
   if (q.timestamps) out.push('timestamps');
   if (q.pick !== 'all' && q.pickFields.length) out.push(`${q.pick}=${q.pickFields.map(enc).join(',')}`);
@@ -133,11 +151,15 @@ function keyParts(key: string): string[] | undefined {
  * The form's state for a path the page composed (or one like it), and the parameters it could not
  * put in the form (shown to the person, never dropped silently). Undefined: not an API path.
  */
-export function parsePath(path: string): { query: QueryState; ignored: string[] } | undefined {
+export function parsePath(hash: string): { query: QueryState; ignored: string[] } | undefined {
+  // An elmapi3 project's view: `project-id:<uuid>/api/<collection>…` (hashOf).
+  const v3 = hash.startsWith(PROJECT_ID) ? /^project-id:([^/]+)(\/.*)$/s.exec(hash) : undefined;
+  if (v3 === null) return undefined;
+  const path = v3 ? (v3[2] as string) : hash;
   const [pathname = '', search = ''] = path.split(/\?(.*)/s);
-  const m = /^\/api\/([^/]+)\/([^/]+)(?:\/([^/]+))?$/.exec(pathname);
+  const m = v3 ? /^\/api\/()([^/]+)(?:\/([^/]+))?$/.exec(pathname) : /^\/api\/([^/]+)\/([^/]+)(?:\/([^/]+))?$/.exec(pathname);
   if (!m) return undefined;
-  const q = emptyQuery(decode(m[1] as string), decode(m[2] as string));
+  const q = emptyQuery(v3 ? decode(v3[1] as string) : decode(m[1] as string), decode(m[2] as string), v3 !== undefined);
   q.entry = m[3] === undefined ? '' : decode(m[3]);
   const ignored: string[] = [];
   // in/not_in given one element at a time (`…[in][]=a&…[in][]=b`): one condition, as the server reads it.
@@ -157,7 +179,8 @@ export function parsePath(path: string): { query: QueryState; ignored: string[] 
     const [name, ...rest] = keyParts(listKey ?? key) ?? [''];
     const flag = (v: string): Op | undefined => (v === 'null' || v === 'not_null' ? v : undefined);
     let cond: Condition | undefined;
-    if (name === 'where' && rest.length >= 1) {
+    if (name === 'where' && q.v3) cond = v3Condition(rest, value, q);
+    else if (name === 'where' && rest.length >= 1) {
       let field: string | undefined;
       let op: string | undefined;
       if (rest[0] === 'or' && rest.length >= 3 && /^\d*$/.test(rest[1] as string)) {
@@ -201,6 +224,10 @@ export function parsePath(path: string): { query: QueryState; ignored: string[] 
           q.answer = name;
           continue;
         case 'state':
+          if (q.v3 && value === 'draft') {
+            q.state = 'only_draft';
+            continue;
+          }
           if (value === 'published' || value === 'with_draft' || value === 'only_draft') {
             q.state = value;
             continue;
@@ -225,4 +252,30 @@ export function parsePath(path: string): { query: QueryState; ignored: string[] 
     ignored.push(decode(pair));
   }
   return { query: q, ignored };
+}
+
+/**
+ * A where-condition in v3's grammar (`where[f]`, `where[f][op]`, `where[rel][g]`, `where[rel][g][op]`,
+ * any of the first two under `where[or][N]`): the second key tells a field's operator from a
+ * related entry's field by being an operator's name, as v3 does.
+ */
+function v3Condition(keys: readonly string[], value: string, q: QueryState): Condition | undefined {
+  let parts = keys;
+  const inOr = parts[0] === 'or';
+  if (inOr) {
+    if (parts.length < 3 || !/^\d*$/.test(parts[1] as string)) return undefined;
+    q.any = true;
+    parts = parts.slice(2);
+  }
+  const [a, b, c] = parts;
+  const op = (s: string | undefined): Op | undefined => (s !== undefined && isOp(s.toLowerCase()) ? (s.toLowerCase() as Op) : undefined);
+  const valued = (o: Op) => (FLAG_OPS.has(o) ? '' : value);
+  if (!a || a === 'or' || parts.length > 3) return undefined;
+  if (parts.length === 1) return { field: a, op: 'eq', value };
+  const second = op(b);
+  if (parts.length === 2 && second) return { field: a, op: second, value: valued(second) };
+  // A related entry's field: not under where[or] (the form ANDs related conditions with the rest).
+  if (inOr || !b) return undefined;
+  const third = parts.length === 3 ? op(c) : 'eq';
+  return third ? { relation: a, field: b, op: third, value: valued(third) } : undefined;
 }

@@ -4,7 +4,7 @@
 // size and the response headers.
 import type { Answer } from './api.js';
 import { $, el } from './dom.js';
-import { compose, emptyQuery, type QueryState } from './query.js';
+import { emptyQuery, hashOf, type QueryState } from './query.js';
 import type { Collection, Field, Project } from './schema.js';
 
 type Obj = Record<string, unknown>;
@@ -20,16 +20,26 @@ export interface Context {
 
 /** A link to the request of one entry, as a page link (`#/api/…`): it loads that request. */
 function entryLink(ctx: Context, slug: string, id: string, text: string): HTMLAnchorElement {
-  const q = { ...emptyQuery(ctx.project.id, slug), entry: id, state: ctx.query.state, timestamps: ctx.query.timestamps };
-  return el('a', { href: `#${compose(q)}`, class: 'entry-link', text });
+  const q = { ...emptyQuery(ctx.project.id, slug, ctx.query.v3), entry: id, state: ctx.query.state, timestamps: ctx.query.timestamps };
+  return el('a', { href: `#${hashOf(q)}`, class: 'entry-link', text });
 }
+
+/** An elmapi3 entry ({uuid, locale, published_at, fields, …}) as one row: its fields beside its own columns. */
+function flat(e: Obj): Obj {
+  const { fields, ...own } = e;
+  return isObj(fields) ? { ...own, ...fields } : own;
+}
+
+/** The key that names an entry in its answers: `uuid` in elmapi3, else `id`. */
+const idKey = (ctx: Context) => (ctx.query.v3 ? 'uuid' : 'id');
 
 const IMAGE = /^image\/(png|jpeg|gif|webp|avif|apng|bmp)$/i;
 
 /** A media item: a thumbnail (an image on this origin) and its file name, linking to the file. */
 function media(m: Obj): HTMLElement {
-  let url = typeof m.full_url === 'string' ? m.full_url : '';
-  const name = typeof m.file_name === 'string' ? m.file_name : String(m.id ?? url);
+  // cqa and elmapi: full_url, file_name; elmapi3: url, filename, thumbnail_url.
+  let url = typeof m.full_url === 'string' ? m.full_url : typeof m.url === 'string' ? m.url : '';
+  const name = typeof m.file_name === 'string' ? m.file_name : typeof m.filename === 'string' ? m.filename : String(m.id ?? m.uuid ?? url);
   let sameOrigin = false;
   try {
     const parsed = new URL(url, location.href);
@@ -40,7 +50,7 @@ function media(m: Obj): HTMLElement {
     url = '';
   }
   const image = typeof m.mime_type === 'string' ? IMAGE.test(m.mime_type) : typeof m.width === 'number';
-  const thumb = typeof m.thumb === 'string' ? m.thumb : url;
+  const thumb = typeof m.thumb === 'string' ? m.thumb : typeof m.thumbnail_url === 'string' ? m.thumbnail_url : url;
   const alt = typeof m.alt === 'string' && m.alt ? m.alt : name;
   const link = el('a', { href: url || undefined, target: '_blank', rel: 'noopener noreferrer', class: 'media' });
   if (image && sameOrigin) link.append(el('img', { src: thumb, alt, loading: 'lazy', class: 'thumb' }));
@@ -61,11 +71,13 @@ function cell(ctx: Context, field: Field | undefined, value: unknown): Node {
     return el('span', { class: 'many' }, ...parts);
   }
   if (isObj(value)) {
-    if ('full_url' in value && 'file_name' in value) return media(value);
-    if (field?.type === 'relation' && field.collection && (typeof value.id === 'string' || typeof value.id === 'number')) {
+    if (('full_url' in value && 'file_name' in value) || ('url' in value && 'filename' in value)) return media(value);
+    const id = value[idKey(ctx)];
+    if (field?.type === 'relation' && field.collection && (typeof id === 'string' || typeof id === 'number')) {
       const target = ctx.project.collections.find((c) => c.slug === field.collection);
-      const label = target && ['title', 'name', 'label'].map((k) => value[k]).find((v) => typeof v === 'string');
-      return entryLink(ctx, field.collection, String(value.id), label ? `${value.id} · ${label}` : String(value.id));
+      const shown = ctx.query.v3 ? flat(value) : value;
+      const label = target && ['title', 'name', 'label'].map((k) => shown[k]).find((v) => typeof v === 'string');
+      return entryLink(ctx, field.collection, String(id), label ? `${id} · ${label}` : String(id));
     }
     return short(JSON.stringify(value));
   }
@@ -84,7 +96,8 @@ let answerText = '';
 export const shownAnswer = (): string => answerText;
 
 function entriesTable(ctx: Context, all: readonly Obj[]): HTMLTableElement {
-  const entries = all.slice(0, MAX_ROWS);
+  const entries = all.slice(0, MAX_ROWS).map((e) => (ctx.query.v3 ? flat(e) : e));
+  const key = idKey(ctx);
   const fields = new Map(ctx.collection.fields.map((f) => [f.name, f]));
   const columns: string[] = [];
   for (const e of entries) for (const k of Object.keys(e)) if (!columns.includes(k)) columns.push(k);
@@ -100,8 +113,8 @@ function entriesTable(ctx: Context, all: readonly Obj[]): HTMLTableElement {
           'tr',
           {},
           ...columns.map((c) =>
-            c === 'id' && (typeof e.id === 'string' || typeof e.id === 'number')
-              ? el('td', {}, entryLink(ctx, ctx.collection.slug, String(e.id), String(e.id)))
+            c === key && (typeof e[key] === 'string' || typeof e[key] === 'number')
+              ? el('td', {}, entryLink(ctx, ctx.collection.slug, String(e[key]), String(e[key])))
               : el('td', {}, cell(ctx, fields.get(c), e[c])),
           ),
         ),
@@ -123,7 +136,8 @@ function summary(ctx: Context, r: Answer): { text: string; entries: Obj[] } {
     const entries = list.filter(isObj);
     const meta = isObj(b) && isObj(b.meta) ? b.meta : undefined;
     if (meta && typeof meta.total === 'number') {
-      const offset = typeof meta.offset === 'number' ? meta.offset : 0;
+      // cqa's meta.offset; Laravel's (elmapi3) meta.from, counted from 1.
+      const offset = typeof meta.offset === 'number' ? meta.offset : typeof meta.from === 'number' ? meta.from - 1 : 0;
       const text =
         entries.length === 0
           ? `No entry shown: ${meta.total} match${meta.total === 1 ? '' : 'es'}${offset ? ` (offset ${offset})` : ''}.`
@@ -132,8 +146,9 @@ function summary(ctx: Context, r: Answer): { text: string; entries: Obj[] } {
     }
     return { text: `${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}.`, entries };
   }
-  const one = isObj(b) && isObj(b.data) ? b.data : isObj(b) && 'id' in b ? b : undefined;
-  if (one) return { text: ctx.query.entry ? `Entry ${String(one.id)}.` : `The first match: entry ${String(one.id)}.`, entries: [one] };
+  const key = idKey(ctx);
+  const one = isObj(b) && isObj(b.data) ? b.data : isObj(b) && key in b ? b : undefined;
+  if (one) return { text: ctx.query.entry ? `Entry ${String(one[key])}.` : `The first match: entry ${String(one[key])}.`, entries: [one] };
   return { text: '', entries: [] };
 }
 

@@ -28,7 +28,7 @@ export interface Collection {
 export interface Project {
   readonly id: string;
   name: string;
-  dialect: 'cqa' | 'elmapi' | '';
+  dialect: 'cqa' | 'elmapi' | 'elmapi3' | '';
   /** Readable without a token (public). */
   readonly open: boolean;
   /** A public project that is not the token's own: asked without the token. */
@@ -41,16 +41,36 @@ export interface Project {
 
 export const TIMESTAMPS = ['created_at', 'updated_at', 'published_at'] as const;
 
-/** The operators `field` takes, in the engine's order. */
-export function opsOf(field: Pick<Field, 'type' | 'multiple'>): readonly Op[] {
-  return validOps({ kind: kindOf(field.type), multiple: field.multiple });
+/**
+ * The operators `field` takes, in the engine's order; in an elmapi3 project (`v3`), those that
+ * select anything there (elmapi3-dialect.md §3.3: v3 accepts every operator on every field, and
+ * e.g. `in` on a number or any operator on a date matches nothing).
+ */
+export function opsOf(field: Pick<Field, 'type' | 'multiple' | 'system'>, v3 = false): readonly Op[] {
+  if (!v3) return validOps({ kind: kindOf(field.type), multiple: field.multiple });
+  // The entry's own columns (uuid, locale, the timestamps) are compared as SQL does.
+  if (field.system) return ['eq', 'not', 'like', 'in', 'not_in', 'lt', 'lte', 'gt', 'gte', 'between', 'not_between', 'null', 'not_null'];
+  return V3_OPS[field.type] ?? ['eq', 'not', 'like', 'in', 'not_in', 'lt', 'lte', 'gt', 'gte', 'not_null'];
 }
 
-/** The fields a where-clause or a sort may name: id, locale, the visible fields, the timestamps. */
+/** What selects anything in v3, by field type (any other type is text-like, compared as text). */
+const V3_OPS: Partial<Record<FieldType, readonly Op[]>> = {
+  number: ['eq', 'lt', 'lte', 'gt', 'gte', 'between', 'not_between', 'not_null'],
+  boolean: ['eq', 'not_null'],
+  enumeration: ['eq', 'not', 'in', 'not_in', 'not_null'],
+  date: ['not_null'],
+  datetime: ['not_null'],
+  json: ['eq', 'in', 'not_null'],
+  relation: ['null', 'not_null'],
+  media: [],
+  group: [],
+};
+
+/** The fields a where-clause or a sort may name: id (an elmapi3 entry's uuid), locale, the visible fields, the timestamps. */
 export function filterable(project: Project, collection: Collection): Field[] {
   const own = new Set(collection.fields.map((f) => f.name));
   const system: Field[] = [
-    { name: 'id', type: 'text', multiple: false, system: true },
+    { name: project.dialect === 'elmapi3' ? 'uuid' : 'id', type: 'text', multiple: false, system: true },
     { name: 'locale', type: 'enumeration', multiple: false, values: project.locales, system: true },
   ];
   return [
@@ -147,22 +167,34 @@ function headerRouted(root: Json, pathItem: unknown): boolean {
   );
 }
 
+/** Whether a path item's GET needs no token (public). */
+function openTo(pathItem: unknown): boolean {
+  const sec = obj(obj(pathItem).get).security;
+  return Array.isArray(sec) && (sec.length === 0 || sec.some((s) => Object.keys(obj(s)).length === 0));
+}
+
 /**
  * The projects and collections an OpenAPI document of this server describes. elmapi3 projects
- * are read at routes that name no project (the `project-id` header does): the form does not build
- * such requests, so they are left out here (the API reference at /reference shows them).
+ * share routes that name no project (the `project-id` header does): they are the values that
+ * header takes at `/api`, their collections learnt from their own answers (fromV3Answers).
  */
 export function fromOpenApi(doc: unknown): Project[] {
   const root = obj(doc);
   const paths = obj(root.paths);
   const byId = new Map<string, Project>();
+  if (headerRouted(root, paths['/api'])) {
+    const params = obj(obj(paths['/api']).get).parameters;
+    const header = (Array.isArray(params) ? params : []).map((x) => deref(root, x)).find((x) => x.name === 'project-id');
+    const ids = obj(header?.schema).enum;
+    const open = openTo(paths['/api']);
+    for (const id of Array.isArray(ids) ? ids : [])
+      if (typeof id === 'string') byId.set(id, { id, name: id, dialect: 'elmapi3', open, anonymous: false, locales: [], collections: [] });
+  }
   for (const p of Object.keys(paths)) {
     const m = /^\/api\/([^/{}]+)$/.exec(p);
     if (!m || headerRouted(root, paths[p])) continue;
-    const sec = obj(obj(paths[p]).get).security;
-    const open = Array.isArray(sec) && (sec.length === 0 || sec.some((s) => Object.keys(obj(s)).length === 0));
     const id = m[1] as string;
-    byId.set(id, { id, name: id, dialect: '', open, anonymous: false, locales: [], collections: [] });
+    byId.set(id, { id, name: id, dialect: '', open: openTo(paths[p]), anonymous: false, locales: [], collections: [] });
   }
   for (const p of Object.keys(paths)) {
     const m = /^\/api\/([^/{}]+)\/([^/{}]+)$/.exec(p);
@@ -209,6 +241,40 @@ export function fromProjectAnswer(project: Project, data: Json): void {
       ...(typeof f.collection === 'string' ? { collection: f.collection } : {}),
     })),
   }));
+}
+
+/**
+ * An elmapi3 project's own answers: `GET /api` (name, locales) and `GET /api/collections/<slug>`
+ * of each collection (its flat field list: a group's children, hidden and password fields are
+ * nothing a where-condition can name).
+ */
+export function fromV3Answers(project: Project, own: Json, collections: readonly Json[]): void {
+  if (typeof own.name === 'string' && own.name) project.name = own.name;
+  if (Array.isArray(own.locales)) project.locales = own.locales.filter((l): l is string => typeof l === 'string');
+  project.collections = collections.map((c) => ({
+    slug: String(c.slug),
+    name: typeof c.name === 'string' ? c.name : String(c.slug),
+    count: null,
+    fields: (Array.isArray(c.fields) ? c.fields.map(obj) : [])
+      .filter((f) => f.parent_field_id === null && f.type !== 'password' && obj(f.options).hiddenInAPI !== true)
+      .map(v3Field),
+  }));
+}
+
+function v3Field(f: Json): Field {
+  const options = obj(f.options);
+  const relation = obj(options.relation);
+  let type = String(f.type) as FieldType;
+  // v3's richtext that answers Markdown, and its date that keeps the time (src/core/http/elmapi3/handler.ts).
+  if (type === 'richtext' && obj(options.editor).outputFormat === 'markdown') type = 'markdown';
+  if (type === 'date' && options.includeTime === true) type = 'datetime';
+  return {
+    name: String(f.name),
+    type,
+    multiple: type === 'relation' ? relation.type === 2 : options.multiple === true,
+    ...(Array.isArray(options.values) ? { values: options.values.filter((v): v is string => typeof v === 'string') } : {}),
+    ...(type === 'relation' && typeof relation.collection === 'string' ? { collection: relation.collection } : {}),
+  };
 }
 
 /** A field of an answer that may stand for an entry when a relation lists it: title, name, … */
