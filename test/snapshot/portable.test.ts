@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHandler } from '../../src/core/http/fetch.js';
+import { elmapi3Routes } from '../../src/core/http/elmapi3/handler.js';
+import { buildSnapshot } from '../../src/node/build-snapshot.js';
 import { createSnapshot } from '../../src/core/snapshot/create.js';
 import type { ContentModel } from '../../src/core/model/model.js';
 import { loadSnapshot, SnapshotFormatError, snapshotText } from '../../src/core/snapshot/portable.js';
@@ -136,5 +138,32 @@ describe('writeSnapshot', () => {
   it('says when the file is readable by everyone', async () => {
     const result = await writeSnapshot(original, { file: join(dir, 'open.json'), mode: 0o644 });
     expect(result.worldReadable).toBe(true);
+  });
+});
+
+describe('an elmapi3 project in the snapshot file', () => {
+  it('answers as the original: relations named by file name, translations, the newest-first order', async () => {
+    const SHOP3 = '3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10';
+    const sample = await buildSnapshot({ content: 'content' });
+    const handlers = [sample, loadSnapshot(snapshotText(sample))].map((s) => createHandler(s, { elmapi3: elmapi3Routes }));
+    const answers = async (path: string) =>
+      Promise.all(
+        handlers.map(async (h) => {
+          const res = await h(
+            new Request(`http://x${path}`, {
+              headers: { accept: 'application/json', authorization: 'Bearer shop3-token', 'project-id': SHOP3 },
+            }),
+          );
+          return `${res.status} ${await res.text()}`;
+        }),
+      );
+    const alpha = '/api/products/9b1f6c52-3a41-4d7e-9a57-0c1b8e2f4a10';
+    const about = ((await answers('/api/pages'))[0] as string).match(/"uuid":"([^"]+)","locale":"en"/)?.[1];
+    for (const path of [alpha, '/api/products', '/api/products?paginate=2&sort=price', `/api/pages/${about}?translation_locale=fr`]) {
+      const [original, loaded] = await answers(path);
+      expect(original, path).toMatch(/^200 /);
+      expect(loaded, path).toBe(original);
+    }
+    expect((await answers(alpha))[1]).toContain('"title":"Trail Jacket"'); // the related entry, named by its file
   });
 });

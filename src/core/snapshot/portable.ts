@@ -13,7 +13,9 @@ export const SNAPSHOT_VERSION = 1;
 
 /** A project as the file holds it: the model's records minus what only the build machine has. */
 export type PortableProject = Omit<ProjectRecord, 'collections' | 'media'> & {
-  readonly collections: readonly (Omit<CollectionRecord, 'entries'> & { readonly entries: readonly Omit<EntryRecord, 'file'>[] })[];
+  readonly collections: readonly (Omit<CollectionRecord, 'entries'> & {
+    readonly entries: readonly (Omit<EntryRecord, 'file'> & { readonly file?: string })[];
+  })[];
   readonly media: readonly Omit<MediaRecord, 'source'>[];
 };
 
@@ -41,10 +43,13 @@ export class SnapshotFormatError extends Error {
 // What only the build machine has stays out of the file: an entry's `file` (its path in the content
 // tree, for build messages) and a media item's `source` (an absolute path there). Everything else of
 // the records is kept, in the model's key order, so the same content always gives the same bytes.
+// An elmapi3 project keeps its entries' `file`: its answers read it (a relation may name its target
+// by file name, translations are the files of one name, and it breaks ties in the newest-first order).
 function portableProject(p: ProjectRecord): PortableProject {
+  const keepFile = p.dialect === 'elmapi3';
   return {
     ...p,
-    collections: p.collections.map((c) => ({ ...c, entries: c.entries.map(({ file: _file, ...e }) => e) })),
+    collections: p.collections.map((c) => ({ ...c, entries: c.entries.map(({ file, ...e }) => (keepFile ? { ...e, file } : e)) })),
     media: p.media.map(({ source: _source, ...m }) => m),
   };
 }
@@ -134,5 +139,5 @@ function collection(c: PortableProject['collections'][number]): CollectionRecord
   if (typeof c?.slug !== 'string' || !Array.isArray(c.fields) || !Array.isArray(c.entries) || !Array.isArray(c.sort)) {
     fail('a collection lacks its slug, fields, sort or entries');
   }
-  return { ...c, entries: c.entries.map((e): EntryRecord => ({ ...e, file: '' })) };
+  return { ...c, entries: c.entries.map((e): EntryRecord => ({ ...e, file: typeof e.file === 'string' ? e.file : '' })) };
 }
