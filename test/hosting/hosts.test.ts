@@ -341,6 +341,50 @@ describe.each([
   });
 });
 
+// API paths that end like a compressed sibling (`.gz`, `.br`) or hold a `?` are API paths like any
+// other (Caddy and cqa preview answered 404 for the first: their sibling rule took every `.gz`;
+// Caddy's try_files read a decoded `?` as a query; found from outside).
+describe('API paths ending in .gz or .br, or holding ?', () => {
+  const IDS = ['backup.gz', 'notes.br'];
+  const MEDIA = ['data.tar.gz', 'q?x.png'];
+  let dist: string;
+  beforeAll(async () => {
+    const content = join(work, 'odd-paths-content');
+    const files: Record<string, string> = {
+      'shop/project.yaml': 'id: shop\nname: Shop\npublic: true\n',
+      'shop/notes/_collection.yaml': 'name: Notes\nfields:\n  title: text\n',
+      ...Object.fromEntries(IDS.map((id) => [`shop/notes/${id}.yaml`, `title: ${id}\n`])),
+      ...Object.fromEntries(MEDIA.map((name) => [`shop/media/${name}`, 'x\n'])),
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(content, path)), { recursive: true });
+      writeFileSync(join(content, path), text);
+    }
+    const snap = await buildSnapshot({ content });
+    dist = join(work, 'odd-paths');
+    for (const host of HOSTS) await writeDist(snap, { out: join(dist, host.build), host: host.build, precompress: host.precompress });
+  }, 60_000);
+
+  for (const host of HOSTS) {
+    it.skipIf(host.absent !== undefined)(host.name, async () => {
+      const server = await host.start(join(dist, host.build));
+      try {
+        const paths = [...IDS.map((id) => `/api/shop/notes/${id}`), ...MEDIA.map((m) => `/api/shop/project-media/${m}`)];
+        for (const path of paths) {
+          const res = await fetch(server.url + path.split('/').map(encodeURIComponent).join('/'), {
+            headers: { 'accept-encoding': 'identity' },
+            redirect: 'manual',
+          });
+          expect(res.status, path).toBe(200);
+          expect(await res.text(), path).toBe(readFileSync(join(dist, host.build, `${path.slice(1)}/index.json`), 'utf8'));
+        }
+      } finally {
+        await server.close();
+      }
+    });
+  }
+});
+
 // An elmapi3 tree (`cqa build --project <uuid>`) holds its project document at /api itself: the
 // SDK asks `/api/`, other clients `/api`; both are that document on every host, not a redirect
 // (nginx answered `/api` with a 301, serve with a 302 to its 404, Caddy with a 404: found from

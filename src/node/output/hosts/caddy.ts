@@ -44,7 +44,7 @@ export function caddyfile(
     '    respond 404',
     '}',
     // The .br/.gz siblings are read by file_server's precompressed, never asked for by name (raw bytes typed JSON).
-    '@siblings path_regexp siblings ^/api/.*\\.(br|gz)$',
+    '@siblings path_regexp siblings ^/api/(.*/)?(index|404)\\.json\\.(br|gz)$',
     'handle @siblings {',
     '    respond 404',
     '}',
@@ -69,7 +69,8 @@ export function caddyfile(
     '}',
     // The API path /api/demo/posts is the file api/demo/posts/index.json.
     'handle @api {',
-    '    try_files {path}/index.json =404',
+    // Not try_files: it reads a `?` of the decoded path (a media name `q?x.png`) as a query.
+    '    uri path_regexp ^(.*)$ $1/index.json',
     '    file_server {',
     '        precompressed br gzip',
     '    }',
