@@ -2,7 +2,7 @@
 // that was never built, and the public types of the runtime-free entries compiled without
 // @types/node (a Workers or browser project has none). lib/ is compiled by test/global-setup.ts.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -148,6 +148,53 @@ export const isClientError = (e: unknown) => e instanceof ClientError;
       expect(tsc.status).toBe(0);
     },
   );
+});
+
+describe('content-query-api/msw in a CommonJS TypeScript project', () => {
+  // There `msw/node` gives msw's CommonJS declarations: the handlers must be typed with those, not
+  // with the ES ones lib/msw.d.ts names (found from outside: setupServer(...api.handlers) did not compile).
+  it('setupServer(...api.handlers) compiles (module nodenext, "type": "commonjs")', () => {
+    const project = join(work, 'consumer-cjs-msw');
+    const pkg = join(project, 'node_modules', 'content-query-api');
+    mkdirSync(pkg, { recursive: true });
+    for (const dir of ['lib', 'types']) cpSync(dir, join(pkg, dir), { recursive: true, filter: (src) => !src.endsWith('.js') });
+    cpSync('package.json', join(pkg, 'package.json'));
+    symlinkSync(resolve('node_modules/msw'), join(project, 'node_modules', 'msw'));
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'commonjs' }));
+    writeFileSync(
+      join(project, 'test.ts'),
+      `import { setupServer } from 'msw/node';
+import { createMswHandlers, type MockApi, type MswOptions } from 'content-query-api/msw';
+
+const options: MswOptions = { content: 'content', origin: 'http://api.test' };
+export async function start(): Promise<MockApi> {
+  const api = await createMswHandlers(options);
+  setupServer(...api.handlers).listen();
+  return api;
+}
+`,
+    );
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          skipLibCheck: true,
+        },
+        files: ['test.ts'],
+      }),
+    );
+    const tsc = spawnSync(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', project], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(tsc.stdout).toBe('');
+    expect(tsc.status).toBe(0);
+  });
 });
 
 describe('installing the tarball (issue 24)', () => {
