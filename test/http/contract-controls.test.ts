@@ -158,6 +158,16 @@ describe('overrides, the journal of answers, waitForRequest', () => {
     }
   });
 
+  it('a pattern with a trailing slash matches the path without it, and the other way round, as the API answers both', async () => {
+    api.override('GET', '/api/shop/products/', { status: 204 });
+    try {
+      expect((await get('/api/shop/products')).status).toBe(204);
+      expect((await get('/api/shop/products/')).status).toBe(204);
+    } finally {
+      api.reset();
+    }
+  });
+
   it('tries the latest override first; `*` takes any method', async () => {
     api.override('*', '/api/shop/*', { status: 503 });
     api.override('GET', '/api/shop/products', { status: 204 });
@@ -174,6 +184,11 @@ describe('overrides, the journal of answers, waitForRequest', () => {
     expect(() => api.override('GET', 'api/shop', {})).toThrow(
       "override: the path pattern \"api/shop\" must start with '/', e.g. '/api/demo/posts/:id'",
     );
+    // A query or fragment in a pattern would never match (found from outside: it was accepted).
+    expect(() => api.override('GET', '/api/shop/tags?x=1', {})).toThrow(
+      'override: the path pattern "/api/shop/tags?x=1" holds a \'?\': a pattern matches the path alone, so that would never match; use "/api/shop/tags" and tell requests apart in an answer function by request.query',
+    );
+    expect(() => api.override('GET', '/api/shop#x', {})).toThrow(/holds a '#'/);
     expect(() => api.override('GET', '/api/shop', { status: 99 })).toThrow(
       'override GET /api/shop: status must be an integer from 200 to 599, got 99',
     );

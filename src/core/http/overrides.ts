@@ -41,8 +41,14 @@ const encoder = new TextEncoder();
 function compile(pattern: string): Rule['match'] {
   if (!pattern.startsWith('/'))
     throw new TypeError(`override: the path pattern ${JSON.stringify(pattern)} must start with '/', e.g. '/api/demo/posts/:id'`);
+  const cut = pattern.search(/[?#]/);
+  if (cut >= 0)
+    throw new TypeError(
+      `override: the path pattern ${JSON.stringify(pattern)} holds a '${pattern[cut]}': a pattern matches the path alone, so that would never match; use ${JSON.stringify(pattern.slice(0, cut) || '/')} and tell requests apart in an answer function by request.query`,
+    );
   const names: string[] = [];
-  const source = pattern
+  // '/api/blog/tags/' is '/api/blog/tags', as the API answers both alike.
+  const source = (pattern.length > 1 ? pattern.replace(/\/+$/, '') : pattern)
     .split('/')
     .map((seg, i, all) => {
       if (seg === '*' && i === all.length - 1) return '(?:/.*)?';
