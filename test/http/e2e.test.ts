@@ -87,6 +87,36 @@ describe('adapters agree', () => {
   });
 });
 
+describe('two Authorization headers', () => {
+  // Node kept the first and dropped the second (a 200 with one of two tokens chosen silently); a
+  // fetch handler sees them joined. Both refuse them now, alike (found from outside).
+  it('are refused (401) in node:http as in a fetch handler, even when the first token is good', async () => {
+    const { connect } = await import('node:net');
+    const { port } = new URL(server.url);
+    const raw = await new Promise<string>((done, fail) => {
+      let text = '';
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write(
+          `GET /api/alpha/posts HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\nAuthorization: ${READ.authorization}\r\nAuthorization: Bearer nope\r\nConnection: close\r\n\r\n`,
+        ),
+      );
+      socket.setEncoding('utf8').on('data', (c: string) => (text += c));
+      socket.on('end', () => done(text)).on('error', fail);
+    });
+    const viaNode = { status: Number(raw.split(' ')[1]), body: raw.slice(raw.indexOf('\r\n\r\n') + 4) };
+    const headers = new Headers([
+      ['accept', 'application/json'],
+      ['authorization', READ.authorization],
+      ['authorization', 'Bearer nope'],
+    ]);
+    const viaFetch = await createHandler(snapshot)(new Request('http://x/api/alpha/posts', { headers }));
+    const fromFetch = await viaFetch.text();
+    expect(viaNode.status).toBe(401);
+    expect(viaFetch.status).toBe(401);
+    expect(JSON.parse(viaNode.body)).toEqual(JSON.parse(fromFetch));
+  });
+});
+
 describe('options', () => {
   it('--cors with an origin: that origin, Vary: Origin; --cache-control with private added for token answers', async () => {
     const client = socketClient(corsServer.url);

@@ -200,7 +200,7 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
     /** The API's answer (the core), held back by a delay if there is one. */
     const viaCore = () => {
       try {
-        const r = core.handle({ method: req.method ?? 'GET', path, query, headers: req.headers });
+        const r = core.handle({ method: req.method ?? 'GET', path, query, headers: headersOf(req) });
         injected = r.injected === true;
         warnings = r.warnings;
         // For the journal: the body before compression (null for a media file, streamed).
@@ -309,4 +309,14 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
     for (const answer of [...held]) answer();
   };
   return listener;
+}
+
+/**
+ * The request's headers for the core. Node keeps the first of two Authorization headers and drops
+ * the other; they are joined instead, as fetch's Headers does, so the token is refused (401) in
+ * node:http and in a fetch handler alike rather than one of two tokens silently chosen.
+ */
+function headersOf(req: IncomingMessage): IncomingMessage['headers'] {
+  const all = req.headersDistinct.authorization;
+  return all && all.length > 1 ? { ...req.headers, authorization: all.join(', ') } : req.headers;
 }
