@@ -68,10 +68,17 @@ describe('media', () => {
     ]);
   });
 
-  it('gives a broken image no size instead of failing', async () => {
-    const r = await load({ 'p/media/broken.png': 'not really a png' });
+  it('gives a broken image no size instead of failing, with a warning naming the file (an SVG without a size: none)', async () => {
+    const r = await load({ 'p/media/broken.png': 'not really a png', 'p/media/icon.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>' });
     expect(r.issues).toEqual([]);
     expect(project(r).media[0]).toMatchObject({ id: 'broken.png', mime_type: 'image/png', width: null, height: null });
+    expect(r.warnings).toEqual([
+      {
+        file: 'p/media/broken.png',
+        message:
+          'not a readable image/png image: its width and height could not be read, so they are served as null; replace the file, or give it the extension of what it holds',
+      },
+    ]);
   });
 });
 

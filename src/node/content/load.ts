@@ -250,8 +250,15 @@ function readEntryFile(file: FileInfo, ctx: ReadContext): ParsedEntry {
 
 async function readMediaFile(file: FileInfo, ctx: ReadContext): Promise<Dimensions> {
   let dims: Dimensions;
+  const mime = mimeType(file.rel);
   try {
-    dims = await ctx.cache.media.get(file, () => readDimensions(file, mimeType(file.rel), file.size, ctx.parseCache));
+    dims = await ctx.cache.media.get(file, () => readDimensions(file, mime, file.size, ctx.parseCache));
+    // An SVG may well have no size of its own (a viewBox only); any other image has one.
+    if (dims.width === null && mime.startsWith('image/') && mime !== 'image/svg+xml' && file.size > 0)
+      ctx.issues.warn(
+        file.rel,
+        `not a readable ${mime} image: its width and height could not be read, so they are served as null; replace the file, or give it the extension of what it holds`,
+      );
   } catch (err) {
     ctx.cache.media.forget(file);
     reportReadFailure(ctx, file, err);
