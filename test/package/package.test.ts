@@ -37,7 +37,8 @@ describe('npm pack', () => {
       ]),
     );
     const outside = files.filter((f) => !f.startsWith('lib/'));
-    expect(outside.sort()).toEqual(['LICENSE', 'README.md', 'bin/cqa.js', 'package.json']);
+    // types/msw.d.cts: content-query-api/msw's types for a CommonJS project.
+    expect(outside.sort()).toEqual(['LICENSE', 'README.md', 'bin/cqa.js', 'package.json', 'types/msw.d.cts']);
     expect(files.filter((f) => f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).toEqual([]);
   });
 
@@ -58,7 +59,11 @@ describe('npm pack', () => {
     const pkg = (await import('../../package.json', { with: { type: 'json' } })).default as Record<string, unknown> & {
       exports: Record<string, unknown>;
     };
-    expect(pkg.exports['./msw']).toEqual({ types: './lib/msw.d.ts', browser: './lib/msw-browser.js', default: './lib/msw.js' });
+    expect(pkg.exports['./msw']).toEqual({
+      types: { import: './lib/msw.d.ts', require: './types/msw.d.cts' },
+      browser: './lib/msw-browser.js',
+      default: './lib/msw.js',
+    });
     expect(pkg).toMatchObject({
       typesVersions: { '*': { msw: ['./lib/msw.d.ts'] } },
       peerDependencies: { msw: expect.stringMatching(/^\^2\./) },
