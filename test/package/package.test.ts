@@ -11,7 +11,7 @@ const work = mkdtempSync(join(tmpdir(), 'cqa-package-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('npm pack', () => {
-  it('ships lib, bin, LICENSE and package.json, and no tests, sources, source maps or content', () => {
+  it('ships lib, bin, the CommonJS types of msw, LICENSE and package.json, and no tests, sources, source maps or content', () => {
     // --ignore-scripts: `prepack` would rebuild lib/ under the other suites' feet.
     const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
       encoding: 'utf8',
