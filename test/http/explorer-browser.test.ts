@@ -236,6 +236,7 @@ describe('the explorer page in headless Chromium', () => {
     // v3's states: published or drafts alone; no fields= (exclude= only).
     expect(await page.$$eval('#state option', (o) => o.map((x) => (x as HTMLOptionElement).value))).toEqual(['published', 'only_draft']);
     expect(await page.$$eval('#pick option', (o) => o.map((x) => (x as HTMLOptionElement).value))).toEqual(['all', 'exclude']);
+    expect(await page.textContent('#relation-syntax')).toBe('where[relation][field]');
     await page.click('#add-condition');
     await page.selectOption('#conditions .condition .field', 'price');
     await page.selectOption('#conditions .condition .op', 'gt');

@@ -50,7 +50,7 @@ const markup = (reference: boolean): string => `
           <label class="inline" for="any"><input type="checkbox" id="any"> match any condition (where[or]) instead of all</label>
         </fieldset>
         <fieldset>
-          <legend>Where a related entry matches (whereRelation)</legend>
+          <legend>Where a related entry matches (<span id="relation-syntax">whereRelation</span>)</legend>
           <div id="relations"></div>
           <button type="button" id="add-relation">Add related condition</button>
         </fieldset>

@@ -384,6 +384,7 @@ export class Builder {
       ...only(!v3, ['fields', 'only these (fields=)']),
       ['exclude', 'all but these (exclude=)'],
     ]);
+    $('relation-syntax').textContent = v3 ? 'where[relation][field]' : 'whereRelation';
     this.showFields();
   }
 
