@@ -96,3 +96,27 @@ describe('createMswHandlers', () => {
     }
   });
 });
+
+// An elmapi3 project through MSW, as its client and the SDK ask it: /api itself is the project,
+// and absolute URLs (page links, asset urls) name the origin MSW intercepts, not a Host header
+// (found from outside: /api was unhandled, the links said http://localhost).
+describe('createMswHandlers with an elmapi3 project', () => {
+  it('answers /api, and names its own origin in page links and asset urls', async () => {
+    const SHOP3 = '3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10';
+    const origin = 'https://cms.example';
+    const api = await createMswHandlers({ content: 'content', origin });
+    const msw = setupServer(...api.handlers);
+    msw.listen({ onUnhandledRequest: 'error' });
+    servers.push(api, { close: () => msw.close() });
+    const headers = { ...ACCEPT, 'project-id': SHOP3, authorization: 'Bearer shop3-token' };
+    const project = await fetch(`${origin}/api`, { headers });
+    expect(project.status).toBe(200);
+    expect(await project.json()).toMatchObject({ uuid: SHOP3, name: 'Alpine Outfitters' });
+    const page = (await (await fetch(`${origin}/api/products?paginate=2`, { headers })).json()) as { links: { next: string } };
+    expect(page.links.next).toBe(`${origin}/api/products?paginate=2&page=2`);
+    expect((await fetch(page.links.next, { headers })).status).toBe(200);
+    const files = (await (await fetch(`${origin}/api/files`, { headers })).json()) as { data: { url: string }[] };
+    expect(files.data.length).toBeGreaterThan(0);
+    for (const { url } of files.data) expect(url.startsWith(`${origin}/media/${SHOP3}/`), url).toBe(true);
+  });
+});

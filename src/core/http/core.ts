@@ -34,6 +34,11 @@ export interface CoreRequest {
   readonly query: string;
   /** Lower-case header names. */
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /**
+   * The scheme and host the client asked, when the adapter knows them (a fetch Request's URL:
+   * `https://cms.example`); else the Host header tells the host (node:http).
+   */
+  readonly origin?: string;
 }
 
 export interface CoreResponse {

@@ -219,7 +219,9 @@ export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}):
       if (accept === undefined) delete headers['accept-encoding'];
       else headers['accept-encoding'] = accept;
     }
-    const r = core.handle({ method: request.method.toUpperCase(), path, query, headers });
+    const asked = new URL(request.url);
+    const origin = asked.protocol === 'https:' || asked.protocol === 'http:' ? asked.origin : undefined;
+    const r = core.handle({ method: request.method.toUpperCase(), path, query, headers, ...(origin ? { origin } : {}) });
     if (r.delay) {
       try {
         await new Promise((done) => setTimeout(done, r.delay)); // options.delay, Prefer: delay=

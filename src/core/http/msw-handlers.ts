@@ -33,7 +33,7 @@ export interface MockApi extends ContractControls {
 }
 
 /** The paths the API answers; everything else under the origin is the app's own. */
-const API_PATHS = ['/api/*', '/media/*', '/openapi.json', '/healthz'];
+const API_PATHS = ['/api', '/api/*', '/media/*', '/openapi.json', '/healthz'];
 
 function checkOrigin(origin: unknown): string {
   let url: URL | undefined;

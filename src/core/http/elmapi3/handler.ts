@@ -16,6 +16,8 @@ export interface V3Request {
   readonly path: string;
   readonly query: string;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** As CoreRequest.origin: the scheme and host asked, when the adapter knows them. */
+  readonly origin?: string;
 }
 
 export interface V3Answer {
@@ -146,7 +148,9 @@ function access(project: ProjectSnapshot, req: V3Request, sha256Hex: Hash): Acce
 
 const TOKEN_NEEDED = "API token doesn't have the right abilities!";
 
+/** What goes before absolute URLs (asset urls, page links): the origin the client asked. */
 function origin(req: V3Request): string {
+  if (req.origin) return req.origin;
   const host = header(req.headers, 'host') ?? 'localhost';
   const proto = header(req.headers, 'x-forwarded-proto') === 'https' ? 'https' : 'http';
   return `${proto}://${/^[A-Za-z0-9.:[\]-]+$/.test(host) ? host : 'localhost'}`;
