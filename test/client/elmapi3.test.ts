@@ -111,6 +111,22 @@ describe("createClient({ dialect: 'elmapi3' }) in server mode", () => {
     expect(sent).toEqual([]);
   });
 
+  it("entry() takes v3's locale and translation_locale; entries() of a singleton is its one entry", async () => {
+    const pages = (await cms().entries('pages', { locale: 'en' })) as { uuid: string }[];
+    const about = pages[0]?.uuid as string;
+    sent.length = 0;
+    const french = await cms().entry('pages', about, { translation_locale: 'fr' });
+    expect(french.locale).toBe('fr');
+    expect(sent).toEqual([`/api/pages/${about}?translation_locale=fr`]);
+    await expect(cms().entry('pages', about, { locale: 'fr' })).rejects.toMatchObject({ status: 404 });
+    expect(await cms().entries('settings')).toMatchObject({ fields: { site_name: 'Alpine Outfitters' } });
+    // Not a key of a cqa project's entry route.
+    const plain = createClient({ baseUrl: 'http://127.0.0.1:9', project: 'demo', mode: 'server' });
+    await expect(plain.entry('posts', 'x', { translation_locale: 'de' } as never)).rejects.toThrow(
+      /unknown query key 'translation_locale'/,
+    );
+  });
+
   it('a singleton: first() is its one entry; count() says to use first()', async () => {
     const site = await cms().first('settings');
     const french = await cms().first('settings', { locale: 'fr' });

@@ -22,10 +22,11 @@ import type {
   Collection,
   DialectName,
   DialectOption,
+  EntriesOf,
   EntryOf,
   FieldName,
   IdOf,
-  ListOf,
+  ItemQueryExtras,
   MediaListOf,
   MediaOf,
   MediaQuery,
@@ -116,7 +117,8 @@ type Entry<P extends ProjectSchema, C extends Collection<P>, K extends string, T
 type ItemQuery<P extends ProjectSchema, C extends Collection<P>, K extends string, T extends boolean> = Pick<
   Query<P, C, K, T>,
   'state' | 'timestamps' | 'fields' | 'exclude'
->;
+> &
+  ItemQueryExtras<P>;
 
 export interface Client<P extends ProjectSchema = AnyProject> {
   readonly mode: 'server' | 'static';
@@ -130,7 +132,7 @@ export interface Client<P extends ProjectSchema = AnyProject> {
   entries<C extends Collection<P>, K extends FieldName<P, C> = never, T extends boolean = false>(
     collection: C,
     query?: Query<P, C, K, T> | string,
-  ): Promise<ListOf<P, Entry<P, C, K, T>>>;
+  ): Promise<EntriesOf<P, C, Entry<P, C, K, T>>>;
   /** The first match (at `offset`), or null when nothing matches. */
   first<C extends Collection<P>, K extends FieldName<P, C> = never, T extends boolean = false>(
     collection: C,
@@ -205,7 +207,7 @@ export function createClient(options: ClientOptions): unknown {
     return `/${slug as string}`;
   };
   const qs = (method: QueryMethod, q: QueryObject | string | undefined, ...extra: string[]) => {
-    checkQueryKeys(method, q);
+    checkQueryKeys(method, q, dialectName);
     return [typeof q === 'string' ? q : queryString(d.query(q)), ...extra].filter((s) => s !== '').join('&');
   };
 
@@ -216,7 +218,7 @@ export function createClient(options: ClientOptions): unknown {
     entries: async (collection, query) => d.list(await get(col(collection), qs('entries', query as QueryObject))) as never,
     first: async (collection, query) => {
       // `limit=1` rather than `first`: nothing matching is null, not a 404.
-      checkQueryKeys('first', query);
+      checkQueryKeys('first', query, dialectName);
       const q =
         dialectName === 'cqa' ? qs('first', query as QueryObject, 'limit=1') : qs('entries', { ...(query as QueryObject), limit: 1 });
       return (d.listItems(await get(col(collection), q))[0] ?? null) as never;

@@ -12,6 +12,8 @@ export interface QueryObject {
   readonly limit?: number;
   readonly offset?: number;
   readonly locale?: string;
+  /** elmapi3's entry route: that entry's translation in this locale. */
+  readonly translation_locale?: string;
   readonly state?: string;
   readonly timestamps?: boolean;
   readonly fields?: readonly string[];
@@ -83,6 +85,7 @@ export function queryString(q: QueryObject | undefined): string {
   if (q.offset !== undefined) out.push(`offset=${enc(String(q.offset))}`);
   if (q.state !== undefined) out.push(`state=${enc(q.state)}`);
   if (q.locale !== undefined) out.push(`locale=${enc(q.locale)}`);
+  if (q.translation_locale !== undefined) out.push(`translation_locale=${enc(q.translation_locale)}`);
   if (q.timestamps) out.push('timestamps');
   if (q.fields !== undefined) out.push(`fields=${encList(q.fields)}`);
   if (q.exclude !== undefined) out.push(`exclude=${encList(q.exclude)}`);

@@ -189,7 +189,12 @@ export interface Elmapi3ProjectInfo {
 export interface AnyElmapi3Project extends ProjectSchema {
   readonly dialect: 'elmapi3';
   readonly collections: {
-    readonly [slug: string]: { readonly entry: AnyElmapi3Entry; readonly fields: { readonly [name: string]: FieldSchema } };
+    readonly [slug: string]: {
+      readonly entry: AnyElmapi3Entry;
+      /** A singleton: its list route answers its one entry. */
+      readonly singleton?: true;
+      readonly fields: { readonly [name: string]: FieldSchema };
+    };
   };
 }
 
@@ -204,6 +209,14 @@ type IsElmapi<P> = P extends { readonly dialect: 'elmapi' } ? true : false;
 type IsElmapi3<P> = P extends { readonly dialect: 'elmapi3' } ? true : false;
 /** A list answer: `{ data, meta }`, or a bare array in `elmapi` and `elmapi3`. */
 export type ListOf<P, T> = IsElmapi<P> extends true ? T[] : IsElmapi3<P> extends true ? T[] : List<T>;
+/** What `entries(c)` answers: a list, or an elmapi3 singleton's one entry. */
+export type EntriesOf<P, C, T> = P extends { readonly collections: { readonly [K in C & string]: { readonly singleton: true } } }
+  ? IsElmapi3<P> extends true
+    ? T
+    : ListOf<P, T>
+  : ListOf<P, T>;
+/** What `entry()` reads besides state, timestamps, fields and exclude: elmapi3's locale and translation_locale (R5). */
+export type ItemQueryExtras<P> = IsElmapi3<P> extends true ? { readonly locale?: string; readonly translation_locale?: string } : {};
 export type MediaOf<P> = IsElmapi<P> extends true ? ElmapiMedia : IsElmapi3<P> extends true ? Elmapi3Asset : Media;
 /** What `media()` answers: a list, or in `elmapi3` a page of assets (`/api/files` is always paginated). */
 export type MediaListOf<P> = IsElmapi3<P> extends true ? Elmapi3Page<Elmapi3Asset> : ListOf<P, MediaOf<P>>;

@@ -331,7 +331,13 @@ function projectTypes(p: ProjectRecord, names: Names): { declarations: string[];
     const n = refs.get(c.slug) as CollectionNames;
     if (v3) {
       declarations.push(...v3Interfaces(p, c, n, names.take(`${prefix}${pascal(c.slug)}Fields`), locale, refs));
-      schema.push(`      ${key(c.slug)}: {`, `        entry: ${n.entry};`, '        fields: {');
+      // A singleton's list route answers its one entry: the client types entries() so.
+      schema.push(
+        `      ${key(c.slug)}: {`,
+        `        entry: ${n.entry};`,
+        ...(c.singleton ? ['        singleton: true;'] : []),
+        '        fields: {',
+      );
       for (const f of visible(c)) schema.push(`          ${key(f.name)}: ${schemaType(f)};`);
       schema.push('        };', '      };');
       continue;
