@@ -101,6 +101,12 @@ describe.each([
     const names = one.body.fields.map((f: any) => `${f.name}:${f.parent_field_id === null ? '' : 'child'}`);
     expect(names.slice(names.indexOf('variants:'), names.indexOf('variants:') + 3)).toEqual(['variants:', 'size:child', 'sku:child']);
     expect((await call('/collections/nope')).body).toEqual({ message: 'Collection not found.' });
+    // A collection's times come from its published entries: a draft's would tell that it exists.
+    const products = list.body.find((c: any) => c.slug === 'products');
+    const stamps = (await call('/products', { timestamps: true })).body.map((e: any) => Date.parse(e.updated_at));
+    expect(Date.parse(products.updated_at)).toBe(Math.max(...stamps));
+    const drafts = (await call('/products', { state: 'draft', timestamps: true })).body.map((e: any) => Date.parse(e.updated_at));
+    expect(Math.max(...drafts)).toBeGreaterThan(Math.max(...stamps)); // the sample's draft is newer
   });
 
   it('R4 list: bare array, newest first, entries {uuid, locale, published_at, fields}', async () => {

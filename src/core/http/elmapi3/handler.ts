@@ -302,10 +302,12 @@ const EPOCH = '1970-01-01T00:00:00.000Z';
 
 function collectionJson(c: ProjectIndex['collections'] extends ReadonlyMap<string, infer C> ? C : never, withFields: boolean): Json {
   const r = c.snap.record;
-  const stamps = r.entries.map((e) => e.created_at).sort();
-  const created = carbonJson(stamps[0] ?? EPOCH);
+  // From the published entries: a draft's times would tell a reader without the drafts scope
+  // (and a static build, which holds none) that it exists.
+  const published = r.entries.filter((e) => !e.draft);
+  const created = carbonJson(published.map((e) => e.created_at).sort()[0] ?? EPOCH);
   const updated = carbonJson(
-    r.entries
+    published
       .map((e) => e.updated_at)
       .sort()
       .pop() ?? EPOCH,
