@@ -89,6 +89,8 @@ export interface ElmapiTimestamps {
 `;
 /** Added when a project answers in the `elmapi3` dialect. */
 const ELMAPI3_PREAMBLE = `// ──── the elmapi3 dialect's answers (today's ElmapiCMS, docs/dialects.md): {uuid, locale, published_at, fields}
+// Its client runs in server mode only:
+//   createClient<Types['<project uuid>']>({ baseUrl, project: '<project uuid>', token, mode: 'server', dialect: 'elmapi3' });
 
 export interface Elmapi3Asset {
   uuid: string;
