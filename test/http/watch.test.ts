@@ -147,3 +147,41 @@ describe('serve --watch: /healthz while the content is broken', () => {
     );
   });
 });
+
+// Links under a watched tree (found from outside): a loop of links ended the process (ELOOP thrown
+// in the fs.watch callback), and a link to an outside folder was walked and watched, all of it
+// (a link to / reached 100,000 watches). A link is never followed by the watcher.
+describe('watchContent and links', () => {
+  it('survives a loop of links, and never watches the folder a link leads to', async () => {
+    const { symlinkSync } = await import('node:fs');
+    const { watchContent } = await import('../../src/node/content/watch.js');
+    const root = tempDir('cqa-watch-links-');
+    const outside = tempDir('cqa-watch-outside-');
+    mkdirSync(join(root, 'p', 'posts'), { recursive: true });
+    mkdirSync(join(outside, 'deep'), { recursive: true });
+    const changes: (string | undefined)[] = [];
+    const errors: unknown[] = [];
+    const watcher = watchContent(
+      root,
+      (p) => changes.push(p),
+      (e) => errors.push(e),
+    );
+    try {
+      symlinkSync('l1.md', join(root, 'p', 'posts', 'l2.md'));
+      symlinkSync('l2.md', join(root, 'p', 'posts', 'l1.md'));
+      symlinkSync(outside, join(root, 'p', 'linked'));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(changes.length).toBeGreaterThan(0); // the links themselves are changes of the tree
+      changes.length = 0;
+      writeFileSync(join(outside, 'deep', 'x.md'), 'x');
+      writeFileSync(join(outside, 'y.md'), 'y');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(changes.filter((c) => c === undefined || c.startsWith(outside) || c.includes(`${join('p', 'linked')}`))).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await watcher.close();
+      rmSync(root, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+});

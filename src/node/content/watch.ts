@@ -3,7 +3,7 @@
 // is cheap; Node 20's recursive mode on Linux instead rescans a whole directory (10,000 entries)
 // on every event, and chokidar's change filter drops rapid same-file edits. Raw events are
 // passed on unfiltered: the incremental loader decides by mtime and size what really changed.
-import { watch, type FSWatcher, readdirSync, statSync } from 'node:fs';
+import { lstatSync, watch, type FSWatcher, readdirSync } from 'node:fs';
 import { join, sep } from 'node:path';
 
 const IGNORED = new Set(['.git', 'node_modules']);
@@ -69,6 +69,15 @@ export function watchContent(root: string, onChange: (path: string | undefined) 
   };
 }
 
+/**
+ * A directory itself, not a link to one: a link's target is outside what is watched (the loader
+ * refuses a link to a folder), and following one could walk `/` or loop. Never throws: it runs in
+ * fs.watch callbacks, where an error (ELOOP, EACCES) would end the process.
+ */
 function isDirectory(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  try {
+    return lstatSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false;
+  }
 }
