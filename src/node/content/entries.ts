@@ -12,6 +12,7 @@ import type { ProjectConfig } from './project.js';
 import { isoFromMs, parseDateTime } from './timestamps.js';
 import { commentedValueHint } from './unquoted-colour.js';
 import { entryUuid, isUuid, UUID_HINT } from './uuid.js';
+import { renderBounded } from './richtext.js';
 import { coerceField, type RenderMarkdown } from './values.js';
 
 export interface CollectionContext {
@@ -163,7 +164,11 @@ export function buildEntry(
   }
   // render: html — the same renderer as richtext fields (sanitized HTML).
   const source = ownValue(values, collection.bodyField);
-  if (collection.renderedField && typeof source === 'string') values[collection.renderedField] = ctx.render(source);
+  if (collection.renderedField && typeof source === 'string') {
+    const r = renderBounded(source, ctx.render);
+    if ('html' in r) values[collection.renderedField] = r.html;
+    else err(collection.bodyField, `the Markdown ${r.problem}`);
+  }
 
   for (const field of collection.fields.values()) {
     // A value that is there but invalid has been reported already: don't also call it empty.

@@ -4,6 +4,7 @@
 import type { FieldDef, FieldValue, JsonValue } from '../../core/model/model.js';
 import { describe, listNames } from './issues.js';
 import { isDate, isTime, parseDateTime } from './timestamps.js';
+import { renderBounded } from './richtext.js';
 
 export interface ValueProblem {
   readonly message: string;
@@ -168,8 +169,10 @@ function coerceScalar(field: FieldDef, raw: unknown, render: RenderMarkdown): { 
     case 'markdown':
     case 'password':
       return { value: String(raw) };
-    case 'richtext':
-      return { value: render(String(raw)) };
+    case 'richtext': {
+      const r = renderBounded(String(raw), render);
+      return 'html' in r ? { value: r.html } : `the Markdown ${r.problem}`;
+    }
     default:
       break;
   }
