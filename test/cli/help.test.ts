@@ -69,6 +69,9 @@ describe('mistakes that point at the fix (issue 24)', () => {
     [['serve', '--port'], 'cqa serve: --port needs a value: write --port <value> or --port=<value>'],
     [['serve', '--port', '--watch'], 'cqa serve: --port needs a value: write --port <value> or --port=<value>'],
     [['serve', '--watch=yes'], 'cqa serve: --watch is a flag and takes no value: write --watch alone'],
+    // parseArgs keeps the last of two (found from outside: `--precompress gzip --precompress br` wrote .br only).
+    [['build', 'content', '--precompress', 'gzip', '--precompress', 'br'], 'cqa build: --precompress is given twice: give it once'],
+    [['serve', '--port', '1', '--port=2'], 'cqa serve: --port is given twice: give it once'],
     [['serv'], "cqa: unknown command 'serv' (did you mean 'cqa serve'?). Commands:"],
     [['--verison'], "cqa: unknown option '--verison' (did you mean 'cqa --version'?). Commands:"],
   ])('%j: exit 2 and the fix', (args, start) => {

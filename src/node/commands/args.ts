@@ -16,11 +16,24 @@ export interface ParsedArgs {
 }
 
 export function parseCommandArgs(args: string[], options: Options, maxPositionals = 1): ParsedArgs {
-  let parsed: ParsedArgs;
+  let parsed: ParsedArgs & { tokens?: { kind: string; name?: string }[] };
   try {
-    parsed = parseArgs({ args: negativeValuesJoined(args, options), options, allowPositionals: true, strict: true }) as ParsedArgs;
+    parsed = parseArgs({
+      args: negativeValuesJoined(args, options),
+      options,
+      allowPositionals: true,
+      strict: true,
+      tokens: true,
+    }) as typeof parsed;
   } catch (err) {
     throw new UsageError(parseArgsMistake(err as NodeJS.ErrnoException, options));
+  }
+  // An option given twice keeps only its last value in parseArgs: say so instead of choosing.
+  const seen = new Set<string>();
+  for (const t of parsed.tokens ?? []) {
+    if (t.kind !== 'option' || t.name === undefined || options[t.name]?.multiple) continue;
+    if (seen.has(t.name)) throw new UsageError(`--${t.name} is given twice: give it once`);
+    seen.add(t.name);
   }
   if (parsed.positionals.length > maxPositionals) {
     throw new UsageError(`unexpected argument '${parsed.positionals[maxPositionals]}'`);

@@ -3,7 +3,7 @@
 // listing saw it (open-content.ts), at most LIMITS.fileBytes, and valid UTF-8 (a byte replaced by
 // U+FFFD would change the content silently).
 import { closeSync, readSync } from 'node:fs';
-import { formatBytes, LIMITS } from './limits.js';
+import { formatBytes, groupDigits, LIMITS } from './limits.js';
 import { FileProblem } from './file-problem.js';
 import { openListed, type ListedFile } from './open-content.js';
 
@@ -29,9 +29,9 @@ export function readContentText(file: ListedFile): string {
 }
 
 function tooLarge(size: number): FileProblem {
-  return new FileProblem(
-    `the file is ${formatBytes(size)}, more than the limit of ${formatBytes(LIMITS.fileBytes)} for a content file: split it up`,
-  );
+  // In bytes when rounding would show the limit itself ("4 MiB, more than … 4 MiB").
+  const shown = formatBytes(size) === formatBytes(LIMITS.fileBytes) ? `${groupDigits(size)} bytes` : formatBytes(size);
+  return new FileProblem(`the file is ${shown}, more than the limit of ${formatBytes(LIMITS.fileBytes)} for a content file: split it up`);
 }
 
 /** Decodes UTF-8 strictly; the byte order mark, if any, is dropped. */

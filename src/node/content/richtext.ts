@@ -3,6 +3,7 @@
 import { createRequire } from 'node:module';
 import type { Tokens } from 'marked';
 import { decodeAttributeValue } from './html-references.js';
+import { groupDigits } from './limits.js';
 import { allowedUrl } from './safe-url.js';
 
 type MarkedModule = typeof import('marked');
@@ -82,7 +83,7 @@ export function renderBounded(markdown: string, render: (md: string) => string):
   }
   if (marks > MAX_EMPHASIS_MARKS)
     return {
-      problem: `holds ${marks.toLocaleString('en')} emphasis marks (* _ ~), more than the ${MAX_EMPHASIS_MARKS.toLocaleString('en')} a value may hold to be rendered in bounded time: split it up, or escape literal ones (\\*)`,
+      problem: `holds ${groupDigits(marks)} emphasis marks (* _ ~), more than the ${groupDigits(MAX_EMPHASIS_MARKS)} a value may hold to be rendered in bounded time: split it up, or escape literal ones (\\*)`,
     };
   try {
     return { html: render(markdown) };
