@@ -216,7 +216,8 @@ export type EntriesOf<P, C, T> = P extends { readonly collections: { readonly [K
     : ListOf<P, T>
   : ListOf<P, T>;
 /** What `entry()` reads besides state, timestamps, fields and exclude: elmapi3's locale and translation_locale (R5). */
-export type ItemQueryExtras<P> = IsElmapi3<P> extends true ? { readonly locale?: string; readonly translation_locale?: string } : {};
+export type ItemQueryExtras<P> =
+  IsElmapi3<P> extends true ? { readonly locale?: string; readonly translation_locale?: string } : Record<never, never>;
 export type MediaOf<P> = IsElmapi<P> extends true ? ElmapiMedia : IsElmapi3<P> extends true ? Elmapi3Asset : Media;
 /** What `media()` answers: a list, or in `elmapi3` a page of assets (`/api/files` is always paginated). */
 export type MediaListOf<P> = IsElmapi3<P> extends true ? Elmapi3Page<Elmapi3Asset> : ListOf<P, MediaOf<P>>;

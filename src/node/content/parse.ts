@@ -42,7 +42,39 @@ export function parseYaml(text: string, firstLine = 1): ParsedYaml {
 /** parseYaml(), and the lines of the top-level keys, for an entry (see topLines()). */
 function parseYamlDocument(text: string, firstLine: number): { parsed: ParsedYaml; topLines: () => Map<string, number> } {
   const simple = parseSimpleYaml(text);
-  return simple ? simpleDocument(simple, firstLine) : parseYamlFully(text, firstLine);
+  const doc = simple ? simpleDocument(simple, firstLine) : parseYamlFully(text, firstLine);
+  // Looked for only where the text could hold one: a tag, a long number, a large exponent.
+  if (doc.parsed.problems.length > 0 || !MAYBE_UNKEPT.test(text)) return doc;
+  const unkept = unkeptValues(doc.parsed.value, doc.parsed.lineOf);
+  return unkept.length === 0 ? doc : { ...doc, parsed: { ...doc.parsed, value: undefined, problems: unkept } };
+}
+
+const MAYBE_UNKEPT = /!!|\d{16}|\d[eE]\+?\d{3}/;
+
+/**
+ * Values YAML reads that no field can keep as written: binary data (`!!binary`), a set or ordered
+ * map (`!!set`, `!!omap`), a number beyond a double's range (`1e400` is Infinity) or a whole
+ * number beyond 2^53 (its last digits are lost). Each is said with its line, never passed on changed.
+ */
+function unkeptValues(value: unknown, lineOf: ParsedYaml['lineOf']): ParseProblem[] {
+  const problems: ParseProblem[] = [];
+  const walk = (v: unknown, path: (string | number)[]): void => {
+    if (problems.length >= 20) return;
+    const at = (message: string) => problems.push({ line: lineOf(path), message: `${path.length ? `${path.join('.')}: ` : ''}${message}` });
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) at('a number too large for a number field (it reads as Infinity): quote it to keep it as text');
+      else if (Number.isInteger(v) && !Number.isSafeInteger(v))
+        at('a whole number beyond 9,007,199,254,740,991 loses its last digits as a number: quote it to keep it as text');
+    } else if (ArrayBuffer.isView(v)) at('binary data (!!binary) is no value a field can hold: write it as text (base64) without the tag');
+    else if (v instanceof Set || v instanceof Map || v instanceof Date)
+      at(
+        `${v instanceof Set ? 'a set (!!set)' : v instanceof Map ? 'an ordered map (!!omap, !!pairs)' : 'a !!timestamp'} is no value a field can hold: write it without the tag`,
+      );
+    else if (Array.isArray(v)) for (let i = 0; i < v.length; i++) walk(v[i], [...path, i]);
+    else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
+  };
+  walk(value, []);
+  return problems;
 }
 
 /** parseYamlDocument() by the `yaml` package alone: what the fast path must agree with (test/content/simple-yaml.test.ts). */
