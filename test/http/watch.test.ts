@@ -185,3 +185,37 @@ describe('watchContent and links', () => {
     }
   });
 });
+
+// A folder swapped in at the content path sends no event (found from outside: the old content kept
+// being served, /healthz said ok, edits in the new folder were ignored).
+describe('serve --watch when the content folder is replaced', () => {
+  it('serves the folder now at that path, and its edits', async () => {
+    const { renameSync } = await import('node:fs');
+    const parent = tempDir('cqa-watch-swap-');
+    const root = join(parent, 'content');
+    const make = (at: string, name: string) => {
+      mkdirSync(join(at, 's', 'posts'), { recursive: true });
+      writeFileSync(join(at, 's', 'project.yaml'), 'id: s\npublic: true\n');
+      writeFileSync(join(at, 's', 'posts', 'a.md'), entry(name));
+    };
+    make(root, 'Old');
+    const swapped = await startServer({ content: root, watch: true, log: () => undefined });
+    const c = socketClient(swapped.url);
+    const read = async () => {
+      const r = await c({ path: '/api/s/posts/a', headers: { accept: 'application/json' } });
+      return r.status === 200 ? (JSON.parse(r.text).data.title as string) : `#${r.status}`;
+    };
+    try {
+      expect(await read()).toBe('Old');
+      make(join(parent, 'next'), 'New');
+      renameSync(root, join(parent, 'content.old'));
+      renameSync(join(parent, 'next'), root);
+      await until('the new folder', async () => ((await read()) === 'New' ? true : undefined));
+      writeFileSync(join(root, 's', 'posts', 'a.md'), entry('Edited'));
+      await until('an edit in it', async () => ((await read()) === 'Edited' ? true : undefined));
+    } finally {
+      await swapped.close();
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+});

@@ -3,7 +3,7 @@
 // is cheap; Node 20's recursive mode on Linux instead rescans a whole directory (10,000 entries)
 // on every event, and chokidar's change filter drops rapid same-file edits. Raw events are
 // passed on unfiltered: the incremental loader decides by mtime and size what really changed.
-import { lstatSync, watch, type FSWatcher, readdirSync } from 'node:fs';
+import { lstatSync, watch, type FSWatcher, readdirSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 
 const IGNORED = new Set(['.git', 'node_modules']);
@@ -61,12 +61,38 @@ export function watchContent(root: string, onChange: (path: string | undefined) 
   };
 
   add(root);
+  // A folder swapped in at the root's path (`mv content content.old && mv new content`, a deploy
+  // tool's rename) sends no event: the watchers follow the old folder. Its inode, looked at once
+  // a second, tells.
+  let rootId = folderId(root);
+  const poll = setInterval(() => {
+    const now = folderId(root);
+    if (now === rootId) return;
+    rootId = now;
+    unwatch(root);
+    if (now !== undefined) add(root);
+    onChange(undefined);
+  }, ROOT_POLL_MS);
+  poll.unref();
   return {
     close: async () => {
+      clearInterval(poll);
       for (const w of watchers.values()) w.close();
       watchers.clear();
     },
   };
+}
+
+const ROOT_POLL_MS = 1000;
+
+/** The device and inode of the folder at `path` (a link followed: the root may be one), or undefined. */
+function folderId(path: string): string | undefined {
+  try {
+    const s = statSync(path, { throwIfNoEntry: false });
+    return s?.isDirectory() ? `${s.dev}:${s.ino}` : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
