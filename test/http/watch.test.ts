@@ -1,6 +1,6 @@
 // --watch: a change is served after the rebuild, a broken file is reported (file, line, reason)
 // while the last good snapshot keeps answering, and the fix is picked up.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type ReloadEvent, type RunningServer } from '../../src/node/server/start.js';
@@ -35,7 +35,7 @@ beforeAll(async () => {
   mkdirSync(join(dir, 'w', 'posts'), { recursive: true });
   writeFileSync(join(dir, 'w', 'project.yaml'), 'id: w\nname: Watched\ntokens:\n  - name: t\n    token: w-token\n    scopes: [read]\n');
   writeFileSync(join(dir, 'w', 'posts', 'a.md'), entry('One'));
-  server = await startServer({ content: dir, watch: true, log: (l) => lines.push(l), onReload: (e) => events.push(e) });
+  server = await startServer({ content: dir, watch: true, quiet: false, log: (l) => lines.push(l), onReload: (e) => events.push(e) });
   client = socketClient(server.url);
 });
 
@@ -98,6 +98,20 @@ describe('serve --watch', () => {
     expect(statuses.every((s) => s === 200)).toBe(true);
     writeFileSync(join(dir, 'w', 'posts', 'a.md'), entry('Two'));
     await until('reset', async () => ((await title('a')) === 'Two' ? true : undefined));
+  });
+
+  it('prints a warning a reload finds, once (a warning after start went unsaid)', async () => {
+    const before = lines.length;
+    writeFileSync(join(dir, 'w', 'posts', 'notes.txt'), 'not an entry');
+    await until('the warning', async () => (lines.slice(before).some((l) => l.includes('notes.txt')) ? true : undefined));
+    const a = join(dir, 'w', 'posts', 'a.md');
+    const was = readFileSync(a, 'utf8');
+    writeFileSync(a, entry('One again'));
+    await until('the reload', async () => ((await title('a')) === 'One again' ? true : undefined));
+    expect(lines.slice(before).filter((l) => l.includes('notes.txt'))).toHaveLength(1);
+    rmSync(join(dir, 'w', 'posts', 'notes.txt'));
+    writeFileSync(a, was);
+    await until('a.md as it was', async () => ((await title('a')) !== 'One again' ? true : undefined));
   });
 
   it('a new collection folder is picked up', async () => {

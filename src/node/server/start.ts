@@ -134,7 +134,7 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
     : undefined;
   const parser = watching ? new watching.ParseThread({ lines: true }) : undefined;
   const watchLoader = watching ? watching.createContentLoader(root, { ...(parser ? { parser } : {}), ...timestamps }) : undefined;
-  let warned = false;
+  const warned = new Set<string>();
 
   const build = async (changes?: readonly string[]): Promise<{ snapshot: Snapshot } | { issues: readonly ContentIssue[] }> => {
     if (!hasContent) throw new Error('no content to build');
@@ -146,9 +146,11 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
       ? await watchLoader.load(changes)
       : await loadSnapshotIsolated(root, { ...opts, ...parseCache, ...timestamps });
     if (loaded.issues.length > 0) return { issues: loaded.issues };
-    if (!warned && options.quiet === false && loaded.warnings.length > 0) {
-      warned = true;
-      log(loaded.warnings.map((w) => `warning: ${formatIssue(w)}`).join('\n'));
+    // Each warning once: at start, and under --watch the new ones a reload finds.
+    const fresh = options.quiet === false ? loaded.warnings.map((w) => formatIssue(w)).filter((w) => !warned.has(w)) : [];
+    if (fresh.length > 0) {
+      for (const w of fresh) warned.add(w);
+      log(fresh.map((w) => `warning: ${w}`).join('\n'));
     }
     return { snapshot: 'model' in loaded ? createSnapshot(loaded.model, opts) : (loaded.snapshot as Snapshot) };
   };
