@@ -40,6 +40,12 @@ export const LIMIT_HELP = {
     fallback: '1GiB',
   },
   'max-media-size': { type: 'string', value: 'SIZE', help: 'bytes of all media files of the pull (e.g. 50GiB)', fallback: '16GiB' },
+  'max-bytes': {
+    type: 'string',
+    value: 'SIZE',
+    help: 'bytes of all API answers (JSON) of the pull, held in memory; media files not counted',
+    fallback: '256MiB',
+  },
 } as const;
 
 function count(option: string, raw: string): number {
@@ -65,9 +71,11 @@ export function limitsFromArgs(values: Record<string, unknown>): Partial<PullLim
   const entries = given('max-entries');
   const file = given('max-file-size');
   const all = given('max-media-size');
+  const answers = given('max-bytes');
   if (pages !== undefined) limits.maxPages = count('max-pages', pages);
   if (entries !== undefined) limits.maxEntries = count('max-entries', entries);
   if (file !== undefined) limits.maxFileBytes = size('max-file-size', file);
   if (all !== undefined) limits.maxMediaBytes = size('max-media-size', all);
+  if (answers !== undefined) limits.maxBytes = size('max-bytes', answers);
   return limits;
 }

@@ -2,7 +2,9 @@
 // 429 and 5xx (honouring Retry-After) and on network errors (a connection reset halfway through a
 // body too), and answers remembered by ETag so a second pull asks with If-None-Match and takes a
 // 304 as "same as last time". When nothing listens at the base URL at all, the first request
-// fails at once: retrying a typo in the port for seconds helps nobody.
+// fails at once: retrying a typo in the port for seconds helps nobody. Every answer's body read
+// into memory counts against the pull's --max-bytes as it arrives.
+import { DEFAULT_LIMITS, overLimit, type PullLimits } from './limits.js';
 import { PullError } from './model.js';
 
 export interface Answer {
@@ -31,6 +33,8 @@ export interface FetcherOptions {
   readonly onRetry?: (path: string, reason: string) => void;
   /** The largest JSON document read, in bytes (default 64 MiB): a bigger one is refused, not read into a string. */
   readonly maxDocumentBytes?: number;
+  /** The pull's limits: maxBytes caps the bodies of all answers read (the others are the readers'). */
+  readonly limits?: PullLimits;
 }
 
 export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
@@ -59,11 +63,20 @@ export async function* bodyChunks(response: Response, url: string): AsyncGenerat
   }
 }
 
-/** A response body read up to `max` bytes; undefined when it is longer (the rest is not read). */
-export async function readCapped(response: Response, max: number, url = response.url): Promise<Buffer | undefined> {
+/**
+ * A response body read up to `max` bytes; undefined when it is longer (the rest is not read).
+ * `count` sees each chunk as it arrives, and may throw to stop the read there.
+ */
+export async function readCapped(
+  response: Response,
+  max: number,
+  url = response.url,
+  count: (bytes: number) => void = () => undefined,
+): Promise<Buffer | undefined> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of bodyChunks(response, url)) {
+    count(chunk.byteLength);
     size += chunk.byteLength;
     if (size > max) return undefined;
     chunks.push(chunk);
@@ -137,6 +150,8 @@ export class Fetcher {
   requests = 0;
   notModified = 0;
   retries = 0;
+  /** Bytes of the answers read into memory so far (a 304's remembered body included). */
+  bytes = 0;
   /** Some request got an answer: from now on a refused connection is a server restarting, and retried. */
   private answered = false;
 
@@ -151,9 +166,31 @@ export class Fetcher {
     return new URL(path.startsWith('/') && !path.startsWith('//') ? path.slice(1) : path, base);
   }
 
-  /** A GET with retries; answers other than 2xx and 304 are returned for the reader to explain. */
-  get(path: string, accept = 'application/json', withToken = true, etag = this.previousAnswer(path)?.etag): Promise<Response> {
-    return this.request(path, { accept, withToken, etag }, async (response) => response);
+  /**
+   * Counts `n` more bytes of answers held in memory, and stops the pull past --max-bytes: pages
+   * well under the per-answer cap, each with new ids, used to grow memory until V8 aborted.
+   */
+  private count(n: number, url: string): void {
+    this.bytes += n;
+    const limits = this.options.limits ?? DEFAULT_LIMITS;
+    if (this.bytes > limits.maxBytes) throw overLimit(limits, 'maxBytes', `the answers of this pull (at ${url})`);
+  }
+
+  /** An answer's body as text, counted as it arrives, refused past the per-answer cap. */
+  private async text(response: Response, path: string): Promise<string> {
+    const url = this.url(path).href;
+    const max = this.options.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
+    const bytes = await readCapped(response, max, url, (n) => this.count(n, url));
+    if (bytes === undefined) throw new PullError(`${url}: the answer is larger than ${max} bytes; is that the API's address?`);
+    return bytes.toString('utf8');
+  }
+
+  /** A GET without the token nor If-None-Match (is the project public?): its status and text. */
+  withoutToken(path: string): Promise<Answer> {
+    return this.request(path, { withToken: false }, async (response) => ({
+      status: response.status,
+      text: await this.text(response, path),
+    }));
   }
 
   /**
@@ -219,15 +256,13 @@ export class Fetcher {
     const previous = this.previousAnswer(path);
     return this.request(path, { etag: previous?.etag }, async (response) => {
       if (response.status === 304 && previous) {
+        // Held in memory as a read one is: a pull that fits once fits again, 304s or not.
+        this.count(Buffer.byteLength(previous.text), this.url(path).href);
         this.notModified++;
         this.seen[path] = previous;
         return { status: 200, text: previous.text };
       }
-      const max = this.options.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
-      const bytes = await readCapped(response, max, this.url(path).href);
-      if (bytes === undefined)
-        throw new PullError(`${this.url(path).href}: the answer is larger than ${max} bytes; is that the API's address?`);
-      const text = bytes.toString('utf8');
+      const text = await this.text(response, path);
       const etag = response.headers.get('etag');
       if (response.ok && etag) this.seen[path] = { etag, text };
       return { status: response.status, text };

@@ -40,7 +40,7 @@ export interface PullOptions {
   readonly pageSize?: number;
   /** The largest JSON answer read (default 64 MiB; tests make it small). */
   readonly maxDocumentBytes?: number;
-  /** Pages, items and media bytes a pull may read (limits.ts; each has a default). */
+  /** Pages, items, answer bytes and media bytes a pull may read (limits.ts; each has a default). */
   readonly limits?: Partial<PullLimits>;
   /** Tries per request and the first pause before a retry (tests shorten it). */
   readonly tries?: number;
@@ -59,6 +59,8 @@ export interface PullResult {
   /** Documents answered 304 (unchanged since the earlier pull). */
   readonly notModified: number;
   readonly retries: number;
+  /** Bytes of the API answers read (what --max-bytes counts). */
+  readonly bytes: number;
   readonly mediaBytes: number;
   readonly mediaReused: number;
 }
@@ -122,6 +124,7 @@ export async function pull(o: PullOptions): Promise<PullResult> {
     ...(o.tries !== undefined ? { tries: o.tries } : {}),
     ...(o.backoffMs !== undefined ? { backoffMs: o.backoffMs } : {}),
     ...(o.maxDocumentBytes !== undefined ? { maxDocumentBytes: o.maxDocumentBytes } : {}),
+    limits,
     onRetry: (path, reason) => progress(`retrying ${path} (${reason})`),
   });
   const read: ReadOptions = {
@@ -179,6 +182,7 @@ export async function pull(o: PullOptions): Promise<PullResult> {
       requests: fetcher.requests,
       notModified: fetcher.notModified,
       retries: fetcher.retries,
+      bytes: fetcher.bytes,
       mediaBytes: media.bytes,
       mediaReused: media.reused,
     };
