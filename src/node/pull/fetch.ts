@@ -3,7 +3,8 @@
 // body too), and answers remembered by ETag so a second pull asks with If-None-Match and takes a
 // 304 as "same as last time". When nothing listens at the base URL at all, the first request
 // fails at once: retrying a typo in the port for seconds helps nobody. Every answer's body read
-// into memory counts against the pull's --max-bytes as it arrives.
+// into memory counts against the pull's --max-bytes as it arrives, and every request must be
+// answered whole (headers and body) within --timeout.
 import { DEFAULT_LIMITS, overLimit, type PullLimits } from './limits.js';
 import { PullError } from './model.js';
 
@@ -35,9 +36,17 @@ export interface FetcherOptions {
   readonly maxDocumentBytes?: number;
   /** The pull's limits: maxBytes caps the bodies of all answers read (the others are the readers'). */
   readonly limits?: PullLimits;
+  /** The time each request has for its whole answer, headers and body (default 60 s). */
+  readonly timeoutMs?: number;
 }
 
 export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * 60 s: an API answers in well under a second, and proxies in front of one (nginx's
+ * proxy_read_timeout, most load balancers) cut a request at about 60 s anyway.
+ */
+export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** No connection, or one that broke halfway through a body: Fetcher.request sends the request again. */
 export class NetworkError extends PullError {}
@@ -199,7 +208,7 @@ export class Fetcher {
    * request is sent again, with the same headers, and `read` starts over.
    */
   async request<T>(path: string, o: RequestOptions, read: (response: Response) => Promise<T>): Promise<T> {
-    const { tries = 5, backoffMs = 250, signal, token } = this.options;
+    const { tries = 5, backoffMs = 250, signal, token, timeoutMs = DEFAULT_TIMEOUT_MS } = this.options;
     const { accept = 'application/json', withToken = true, etag } = o;
     const headers: Record<string, string> = { Accept: accept };
     const own = this.url(path).origin === this.url('/').origin;
@@ -216,6 +225,9 @@ export class Fetcher {
       const thisRequest = new AbortController();
       const forward = () => thisRequest.abort(signal?.reason);
       signal?.addEventListener('abort', forward, { once: true });
+      // The whole answer, body included: undici's own timeouts wait 300 s for headers and restart
+      // with every chunk, so a silent or trickling server kept a pull running without a word.
+      const timer = setTimeout(() => thisRequest.abort(this.timedOut(path, timeoutMs)), timeoutMs);
       try {
         this.requests++;
         let response: Response;
@@ -223,6 +235,7 @@ export class Fetcher {
           response = await fetch(this.url(path), { headers, signal: thisRequest.signal, redirect: 'follow' });
         } catch (err) {
           if (signal?.aborted) throw signal.reason;
+          if (thisRequest.signal.aborted) throw thisRequest.signal.reason;
           const nothing = this.answered ? undefined : nothingThere(err, this.url('/'));
           if (nothing) throw new PullError(nothing);
           // Not a usage error: the arguments may be right and the server down (exit 1, as for any runtime failure).
@@ -235,15 +248,25 @@ export class Fetcher {
         await response.body?.cancel();
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
+        // Not tried again: a server silent for that long is not slow by chance, and five tries
+        // would make the wait five times the limit the message names.
+        if (thisRequest.signal.aborted) throw thisRequest.signal.reason;
         if (!(err instanceof NetworkError) || attempt >= tries) throw err;
         reason = err.message;
       } finally {
+        clearTimeout(timer);
         signal?.removeEventListener('abort', forward);
       }
       this.retries++;
       this.options.onRetry?.(path, reason);
       await pause(Math.min(wait ?? backoffMs * 2 ** (attempt - 1), MAX_PAUSE_MS), signal);
     }
+  }
+
+  private timedOut(path: string, ms: number): PullError {
+    return new PullError(
+      `${this.url(path).href}: no complete answer within ${ms / 1000} s, the time limit of each request; stopped. If the server is that slow, raise it with --timeout SECONDS`,
+    );
   }
 
   private previousAnswer(path: string): EtagCache[string] | undefined {
