@@ -19,12 +19,12 @@ const asked: string[] = [];
 type Answer = { status?: number; body: string | Buffer | 'endless' } | undefined;
 
 /** A server on 127.0.0.1; `endless` streams zeros until the client goes away. */
-async function serve(route: (path: string, q: URLSearchParams) => Answer): Promise<void> {
+async function serve(route: (path: string, q: URLSearchParams, token: boolean) => Answer): Promise<void> {
   asked.length = 0;
   server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     asked.push(u.pathname);
-    const a = route(u.pathname, u.searchParams);
+    const a = route(u.pathname, u.searchParams, req.headers.authorization !== undefined);
     if (!a) return void res.writeHead(404).end('{}');
     res.writeHead(a.status ?? 200, { 'Content-Type': 'application/json' });
     if (a.body !== 'endless') return void res.end(a.body);
@@ -181,18 +181,63 @@ describe('caps on lists', () => {
   });
 });
 
+describe('a cap on the bytes of all answers', () => {
+  // Each page well under the 64 MiB per-answer cap, new ids every time: the pull used to keep
+  // every page until V8 ran out of heap (84 pages of 50 MB), far below --max-pages and --max-entries.
+  const fat = (offset: number) =>
+    json({ data: [0, 1].map((i) => ({ ...entry(`e${offset + i}`), title: 'x'.repeat(10_000) })), meta: { total: 1e12 } });
+
+  it('pages of fat entries stop at --max-bytes, as soon as the bytes read pass it', async () => {
+    await serve(cqaApi([], fat));
+    expect(await refusal(options({ limits: { maxBytes: 100_000 } }))).toMatch(
+      /^the answers of this pull \(at http:\/\/127\.0\.0\.1:\d+\/api\/p\/posts\?timestamps&limit=2&offset=\d+\): more than 100000 bytes of API answers in all, the limit of this pull; stopped\. If that is expected, raise it with --max-bytes N$/,
+    );
+    // ~20 KB a page: the fifth page passes 100,000 bytes; nothing more is asked.
+    expect(asked.filter((p) => p === '/api/p/posts').length).toBe(5);
+  });
+
+  it('one endless answer is cut off at the budget, before the 64 MiB per-answer cap', async () => {
+    await serve((path) => (path === '/api/p' ? { body: 'endless' } : undefined));
+    expect(await refusal(options({ limits: { maxBytes: 1_000_000 } }))).toMatch(/more than 1000000 bytes of API answers in all/);
+  });
+
+  it('counts the answer to the request without a token (is the project public?), which was read whole', async () => {
+    await serve((path, q, token) => (token ? cqaApi([])(path, q) : { body: 'endless' }));
+    expect(await refusal(options({ token: 't', limits: { maxBytes: 1_000_000 } }))).toMatch(
+      /^the answers of this pull \(at http:\/\/127\.0\.0\.1:\d+\/api\/p\): more than 1000000 bytes/,
+    );
+  });
+
+  it('counts the elmapi answers too', async () => {
+    await serve((path, q) => {
+      if (path === '/api/p') return json({ uuid: 'p', name: 'P' });
+      if (path === '/api/p/project-media') return json([]);
+      const offset = Number(q.get('offset'));
+      if (path === '/api/p/posts') return json([0, 1].map((i) => ({ ...entry(`e${offset + i}`), title: 'x'.repeat(10_000) })));
+      return undefined;
+    });
+    expect(await refusal(options({ dialect: 'elmapi', collections: ['posts'], limits: { maxBytes: 50_000 } }))).toMatch(
+      /more than 50000 bytes of API answers in all, .* --max-bytes N$/,
+    );
+  });
+});
+
 describe('the limit options', () => {
   it('read counts and sizes with units, and name the option when wrong', () => {
-    expect(limitsFromArgs({ 'max-pages': '50', 'max-entries': '7', 'max-file-size': '500MiB', 'max-media-size': '2 GiB' })).toEqual({
+    expect(
+      limitsFromArgs({ 'max-pages': '50', 'max-entries': '7', 'max-file-size': '500MiB', 'max-media-size': '2 GiB', 'max-bytes': '1GiB' }),
+    ).toEqual({
       maxPages: 50,
       maxEntries: 7,
       maxFileBytes: 500 * 1024 ** 2,
       maxMediaBytes: 2 * 1024 ** 3,
+      maxBytes: 1024 ** 3,
     });
     expect(() => limitsFromArgs({ 'max-pages': '0' })).toThrow("--max-pages must be a positive integer, got '0'");
     expect(() => limitsFromArgs({ 'max-entries': 'lots' })).toThrow("--max-entries must be a positive integer, got 'lots'");
     expect(() => limitsFromArgs({ 'max-file-size': 'NaN' })).toThrow(/--max-file-size must be a size in bytes/);
     expect(() => limitsFromArgs({ 'max-media-size': '5 parsecs' })).toThrow(/--max-media-size must be a size in bytes/);
+    expect(() => limitsFromArgs({ 'max-bytes': '-1' })).toThrow(/--max-bytes must be a size in bytes/);
   });
 
   it('refuses limits given to the library that are not positive integers', async () => {

@@ -1,5 +1,6 @@
 // The limit options of `cqa pull` (src/node/pull/limits.ts), read from the command line: counts as
-// integers, sizes as bytes or with a unit (500MiB, 2GiB).
+// integers, sizes as bytes or with a unit (500MiB, 2GiB), the request timeout in seconds.
+import { DEFAULT_TIMEOUT_MS } from '../pull/fetch.js';
 import { DEFAULT_LIMITS, type PullLimits } from '../pull/limits.js';
 import { UsageError } from './args.js';
 
@@ -40,6 +41,18 @@ export const LIMIT_HELP = {
     fallback: '1GiB',
   },
   'max-media-size': { type: 'string', value: 'SIZE', help: 'bytes of all media files of the pull (e.g. 50GiB)', fallback: '16GiB' },
+  'max-bytes': {
+    type: 'string',
+    value: 'SIZE',
+    help: 'bytes of all API answers (JSON) of the pull, held in memory; media files not counted',
+    fallback: '256MiB',
+  },
+  timeout: {
+    type: 'string',
+    value: 'SECONDS',
+    help: 'time each request has for its whole answer, a media file included; not retried when it runs out',
+    fallback: String(DEFAULT_TIMEOUT_MS / 1000),
+  },
 } as const;
 
 function count(option: string, raw: string): number {
@@ -65,9 +78,20 @@ export function limitsFromArgs(values: Record<string, unknown>): Partial<PullLim
   const entries = given('max-entries');
   const file = given('max-file-size');
   const all = given('max-media-size');
+  const answers = given('max-bytes');
   if (pages !== undefined) limits.maxPages = count('max-pages', pages);
   if (entries !== undefined) limits.maxEntries = count('max-entries', entries);
   if (file !== undefined) limits.maxFileBytes = size('max-file-size', file);
   if (all !== undefined) limits.maxMediaBytes = size('max-media-size', all);
+  if (answers !== undefined) limits.maxBytes = size('max-bytes', answers);
   return limits;
+}
+
+/** --timeout in ms, or undefined when not given (a day at most: a typo of minutes for seconds shows). */
+export function timeoutFromArgs(values: Record<string, unknown>): number | undefined {
+  const raw = values.timeout as string | undefined;
+  if (raw === undefined) return undefined;
+  const n = /^\d{1,6}(\.\d{1,3})?$/.test(raw) ? Number(raw) : NaN;
+  if (!(n > 0 && n <= 86_400)) throw new UsageError(`--timeout must be a number of seconds above 0 (at most 86400), got '${raw}'`);
+  return Math.max(1, Math.round(n * 1000));
 }

@@ -12,7 +12,7 @@ import { DIALECTS, type DialectName } from '../../core/model/model.js';
 import { parseCommandArgs, UsageError } from './args.js';
 import { formatBytes } from './build.js';
 import { parseOptions, type CommandSpec } from './help.js';
-import { LIMIT_HELP, limitsFromArgs } from './pull-limits.js';
+import { LIMIT_HELP, limitsFromArgs, timeoutFromArgs } from './pull-limits.js';
 
 export const spec: CommandSpec = {
   usage: 'cqa pull BASE_URL --project ID [options]',
@@ -110,6 +110,7 @@ export async function run(args: string[]): Promise<number> {
   if (!(concurrency >= 1 && concurrency <= 32))
     throw new UsageError(`--concurrency must be an integer from 1 to 32, got '${rawConcurrency}'`);
   const limits = limitsFromArgs(values);
+  const timeoutMs = timeoutFromArgs(values);
   const token = await readToken(values['token-file'] as string | undefined);
   const givenOut = (values.out as string | undefined) ?? 'content';
   const out = resolve(givenOut);
@@ -134,6 +135,7 @@ export async function run(args: string[]): Promise<number> {
       media: values.media === true,
       concurrency,
       limits,
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       force: values.force === true,
       signal: controller.signal,
       warn: (m) => warnings.push(printable(m)),

@@ -2,7 +2,10 @@
 // 429 and 5xx (honouring Retry-After) and on network errors (a connection reset halfway through a
 // body too), and answers remembered by ETag so a second pull asks with If-None-Match and takes a
 // 304 as "same as last time". When nothing listens at the base URL at all, the first request
-// fails at once: retrying a typo in the port for seconds helps nobody.
+// fails at once: retrying a typo in the port for seconds helps nobody. Every answer's body read
+// into memory counts against the pull's --max-bytes as it arrives, and every request must be
+// answered whole (headers and body) within --timeout.
+import { DEFAULT_LIMITS, overLimit, type PullLimits } from './limits.js';
 import { PullError } from './model.js';
 
 export interface Answer {
@@ -31,9 +34,19 @@ export interface FetcherOptions {
   readonly onRetry?: (path: string, reason: string) => void;
   /** The largest JSON document read, in bytes (default 64 MiB): a bigger one is refused, not read into a string. */
   readonly maxDocumentBytes?: number;
+  /** The pull's limits: maxBytes caps the bodies of all answers read (the others are the readers'). */
+  readonly limits?: PullLimits;
+  /** The time each request has for its whole answer, headers and body (default 60 s). */
+  readonly timeoutMs?: number;
 }
 
 export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * 60 s: an API answers in well under a second, and proxies in front of one (nginx's
+ * proxy_read_timeout, most load balancers) cut a request at about 60 s anyway.
+ */
+export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** No connection, or one that broke halfway through a body: Fetcher.request sends the request again. */
 export class NetworkError extends PullError {}
@@ -59,11 +72,20 @@ export async function* bodyChunks(response: Response, url: string): AsyncGenerat
   }
 }
 
-/** A response body read up to `max` bytes; undefined when it is longer (the rest is not read). */
-export async function readCapped(response: Response, max: number, url = response.url): Promise<Buffer | undefined> {
+/**
+ * A response body read up to `max` bytes; undefined when it is longer (the rest is not read).
+ * `count` sees each chunk as it arrives, and may throw to stop the read there.
+ */
+export async function readCapped(
+  response: Response,
+  max: number,
+  url = response.url,
+  count: (bytes: number) => void = () => undefined,
+): Promise<Buffer | undefined> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of bodyChunks(response, url)) {
+    count(chunk.byteLength);
     size += chunk.byteLength;
     if (size > max) return undefined;
     chunks.push(chunk);
@@ -137,6 +159,8 @@ export class Fetcher {
   requests = 0;
   notModified = 0;
   retries = 0;
+  /** Bytes of the answers read into memory so far (a 304's remembered body included). */
+  bytes = 0;
   /** Some request got an answer: from now on a refused connection is a server restarting, and retried. */
   private answered = false;
 
@@ -151,9 +175,31 @@ export class Fetcher {
     return new URL(path.startsWith('/') && !path.startsWith('//') ? path.slice(1) : path, base);
   }
 
-  /** A GET with retries; answers other than 2xx and 304 are returned for the reader to explain. */
-  get(path: string, accept = 'application/json', withToken = true, etag = this.previousAnswer(path)?.etag): Promise<Response> {
-    return this.request(path, { accept, withToken, etag }, async (response) => response);
+  /**
+   * Counts `n` more bytes of answers held in memory, and stops the pull past --max-bytes: pages
+   * well under the per-answer cap, each with new ids, used to grow memory until V8 aborted.
+   */
+  private count(n: number, url: string): void {
+    this.bytes += n;
+    const limits = this.options.limits ?? DEFAULT_LIMITS;
+    if (this.bytes > limits.maxBytes) throw overLimit(limits, 'maxBytes', `the answers of this pull (at ${url})`);
+  }
+
+  /** An answer's body as text, counted as it arrives, refused past the per-answer cap. */
+  private async text(response: Response, path: string): Promise<string> {
+    const url = this.url(path).href;
+    const max = this.options.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
+    const bytes = await readCapped(response, max, url, (n) => this.count(n, url));
+    if (bytes === undefined) throw new PullError(`${url}: the answer is larger than ${max} bytes; is that the API's address?`);
+    return bytes.toString('utf8');
+  }
+
+  /** A GET without the token nor If-None-Match (is the project public?): its status and text. */
+  withoutToken(path: string): Promise<Answer> {
+    return this.request(path, { withToken: false }, async (response) => ({
+      status: response.status,
+      text: await this.text(response, path),
+    }));
   }
 
   /**
@@ -162,7 +208,7 @@ export class Fetcher {
    * request is sent again, with the same headers, and `read` starts over.
    */
   async request<T>(path: string, o: RequestOptions, read: (response: Response) => Promise<T>): Promise<T> {
-    const { tries = 5, backoffMs = 250, signal, token } = this.options;
+    const { tries = 5, backoffMs = 250, signal, token, timeoutMs = DEFAULT_TIMEOUT_MS } = this.options;
     const { accept = 'application/json', withToken = true, etag } = o;
     const headers: Record<string, string> = { Accept: accept };
     const own = this.url(path).origin === this.url('/').origin;
@@ -179,6 +225,9 @@ export class Fetcher {
       const thisRequest = new AbortController();
       const forward = () => thisRequest.abort(signal?.reason);
       signal?.addEventListener('abort', forward, { once: true });
+      // The whole answer, body included: undici's own timeouts wait 300 s for headers and restart
+      // with every chunk, so a silent or trickling server kept a pull running without a word.
+      const timer = setTimeout(() => thisRequest.abort(this.timedOut(path, timeoutMs)), timeoutMs);
       try {
         this.requests++;
         let response: Response;
@@ -186,6 +235,7 @@ export class Fetcher {
           response = await fetch(this.url(path), { headers, signal: thisRequest.signal, redirect: 'follow' });
         } catch (err) {
           if (signal?.aborted) throw signal.reason;
+          if (thisRequest.signal.aborted) throw thisRequest.signal.reason;
           const nothing = this.answered ? undefined : nothingThere(err, this.url('/'));
           if (nothing) throw new PullError(nothing);
           // Not a usage error: the arguments may be right and the server down (exit 1, as for any runtime failure).
@@ -198,15 +248,25 @@ export class Fetcher {
         await response.body?.cancel();
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
+        // Not tried again: a server silent for that long is not slow by chance, and five tries
+        // would make the wait five times the limit the message names.
+        if (thisRequest.signal.aborted) throw thisRequest.signal.reason;
         if (!(err instanceof NetworkError) || attempt >= tries) throw err;
         reason = err.message;
       } finally {
+        clearTimeout(timer);
         signal?.removeEventListener('abort', forward);
       }
       this.retries++;
       this.options.onRetry?.(path, reason);
       await pause(Math.min(wait ?? backoffMs * 2 ** (attempt - 1), MAX_PAUSE_MS), signal);
     }
+  }
+
+  private timedOut(path: string, ms: number): PullError {
+    return new PullError(
+      `${this.url(path).href}: no complete answer within ${ms / 1000} s, the time limit of each request; stopped. If the server is that slow, raise it with --timeout SECONDS`,
+    );
   }
 
   private previousAnswer(path: string): EtagCache[string] | undefined {
@@ -219,15 +279,13 @@ export class Fetcher {
     const previous = this.previousAnswer(path);
     return this.request(path, { etag: previous?.etag }, async (response) => {
       if (response.status === 304 && previous) {
+        // Held in memory as a read one is: a pull that fits once fits again, 304s or not.
+        this.count(Buffer.byteLength(previous.text), this.url(path).href);
         this.notModified++;
         this.seen[path] = previous;
         return { status: 200, text: previous.text };
       }
-      const max = this.options.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
-      const bytes = await readCapped(response, max, this.url(path).href);
-      if (bytes === undefined)
-        throw new PullError(`${this.url(path).href}: the answer is larger than ${max} bytes; is that the API's address?`);
-      const text = bytes.toString('utf8');
+      const text = await this.text(response, path);
       const etag = response.headers.get('etag');
       if (response.ok && etag) this.seen[path] = { etag, text };
       return { status: response.status, text };

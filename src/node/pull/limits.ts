@@ -1,7 +1,8 @@
 // How much a pull may read from a server: the server is not trusted to end its lists or to state
 // honest sizes. An endless list (each page new ids, meta.total in the billions) grew memory until
 // the process died; a media size that was not a number switched the per-file check off, and 13.5 GB
-// were written in 50 s. Each cap names itself and the option that raises it when it is reached.
+// were written in 50 s; pages of 50 MB each, under every other cap, were all kept until V8 ran out
+// of heap. Each cap names itself and the option that raises it when it is reached.
 import { PullError } from './model.js';
 
 export interface PullLimits {
@@ -13,6 +14,11 @@ export interface PullLimits {
   readonly maxFileBytes: number;
   /** Bytes of all media files downloaded in one pull. */
   readonly maxMediaBytes: number;
+  /**
+   * Bytes of all API answers (JSON documents) one pull reads: the pull holds them in memory until
+   * the tree is written. Media files go to disk and have the two limits above.
+   */
+  readonly maxBytes: number;
 }
 
 export const DEFAULT_LIMITS: PullLimits = {
@@ -20,6 +26,10 @@ export const DEFAULT_LIMITS: PullLimits = {
   maxEntries: 200_000,
   maxFileBytes: 1024 ** 3, // 1 GiB
   maxMediaBytes: 16 * 1024 ** 3, // 16 GiB
+  // Held about three times over (parsed, and the text kept for the next pull's If-None-Match) it
+  // stays well inside Node's default heap; and .cqa-pull.json, which holds the texts, must stay
+  // below V8's 512 MiB string limit to be read back. docs/pull.md says more.
+  maxBytes: 256 * 1024 ** 2, // 256 MiB
 };
 
 /** The command-line option that raises each limit. */
@@ -28,6 +38,7 @@ export const LIMIT_OPTIONS: Record<keyof PullLimits, string> = {
   maxEntries: '--max-entries',
   maxFileBytes: '--max-file-size',
   maxMediaBytes: '--max-media-size',
+  maxBytes: '--max-bytes',
 };
 
 const UNITS: Record<keyof PullLimits, string> = {
@@ -35,6 +46,7 @@ const UNITS: Record<keyof PullLimits, string> = {
   maxEntries: 'items',
   maxFileBytes: 'bytes',
   maxMediaBytes: 'bytes of media in all',
+  maxBytes: 'bytes of API answers in all',
 };
 
 /** The error for a limit reached: what, the limit, and how to raise it. */

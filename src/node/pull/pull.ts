@@ -40,8 +40,10 @@ export interface PullOptions {
   readonly pageSize?: number;
   /** The largest JSON answer read (default 64 MiB; tests make it small). */
   readonly maxDocumentBytes?: number;
-  /** Pages, items and media bytes a pull may read (limits.ts; each has a default). */
+  /** Pages, items, answer bytes and media bytes a pull may read (limits.ts; each has a default). */
   readonly limits?: Partial<PullLimits>;
+  /** The time each request has for its whole answer, headers and body (default 60 s; --timeout). */
+  readonly timeoutMs?: number;
   /** Tries per request and the first pause before a retry (tests shorten it). */
   readonly tries?: number;
   readonly backoffMs?: number;
@@ -59,6 +61,8 @@ export interface PullResult {
   /** Documents answered 304 (unchanged since the earlier pull). */
   readonly notModified: number;
   readonly retries: number;
+  /** Bytes of the API answers read (what --max-bytes counts). */
+  readonly bytes: number;
   readonly mediaBytes: number;
   readonly mediaReused: number;
 }
@@ -105,6 +109,8 @@ export async function pull(o: PullOptions): Promise<PullResult> {
   const badId = idProblem('project id', o.project);
   if (badId) throw new PullError(`--project: ${badId}`, true);
   const limits = pullLimits(o.limits);
+  if (o.timeoutMs !== undefined && !(o.timeoutMs > 0 && Number.isFinite(o.timeoutMs)))
+    throw new PullError(`--timeout must be a number of seconds above 0, got ${String(o.timeoutMs)} ms`, true);
   const folder = join(o.out, o.project);
   const warn = o.warn ?? (() => undefined);
   const progress = o.onProgress ?? (() => undefined);
@@ -121,7 +127,9 @@ export async function pull(o: PullOptions): Promise<PullResult> {
     previous: same ? marker.documents : {},
     ...(o.tries !== undefined ? { tries: o.tries } : {}),
     ...(o.backoffMs !== undefined ? { backoffMs: o.backoffMs } : {}),
+    ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
     ...(o.maxDocumentBytes !== undefined ? { maxDocumentBytes: o.maxDocumentBytes } : {}),
+    limits,
     onRetry: (path, reason) => progress(`retrying ${path} (${reason})`),
   });
   const read: ReadOptions = {
@@ -179,6 +187,7 @@ export async function pull(o: PullOptions): Promise<PullResult> {
       requests: fetcher.requests,
       notModified: fetcher.notModified,
       retries: fetcher.retries,
+      bytes: fetcher.bytes,
       mediaBytes: media.bytes,
       mediaReused: media.reused,
     };

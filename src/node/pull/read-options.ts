@@ -22,10 +22,9 @@ export interface ReadOptions {
 
 /** Whether the project answers without a token (`public: true`): one request without it. */
 export async function isPublic(o: ReadOptions, path: string): Promise<boolean> {
-  const response = await o.fetcher.get(path, 'application/json', false);
-  const text = await response.text();
+  const { status, text } = await o.fetcher.withoutToken(path);
   // The original elmapi API answers a missing token with a 200 {"message":"Unauthenticated."}.
-  return response.ok && !text.includes('"Unauthenticated."');
+  return status >= 200 && status <= 299 && !text.includes('"Unauthenticated."');
 }
 
 /** The JSON of the document at `path` (a PullError naming what to fix when it is not a 2xx). */
