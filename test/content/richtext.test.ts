@@ -33,9 +33,14 @@ describe('richtext that cannot be rendered in bounded time or stack', () => {
       'p/posts/deep.yaml': `title: Deep\nintro: "${'>'.repeat(5000)} x"\n`,
       'p/posts/marks.md': `---\ntitle: Marks\n---\n${'_a'.repeat(12_000)}\n`,
       'p/posts/fine.md': `---\ntitle: Fine\nintro: "${'*a* '.repeat(2_000)}"\n---\n${'> '.repeat(50)}quoted\n`,
+      // Ever deeper list items (found from outside: 4 MB of them ran check out of memory).
+      'p/posts/lists.md': `---\ntitle: Lists\n---\n${Array.from({ length: 200 }, (_, i) => `${' '.repeat(2 * i)}- a`).join('\n')}\n`,
+      // The same lines inside a fenced code block are code, and a few levels of list are fine.
+      'p/posts/code.md': `---\ntitle: Code\n---\n- a\n  - b\n    - c\n\n\`\`\`yaml\n${' '.repeat(80)}- deep: yes\n\`\`\`\n`,
     });
     expect(r.issues.map((i) => [i.file, i.field, i.message])).toEqual([
       ['p/posts/deep.yaml', 'intro', expect.stringContaining('the Markdown is nested too deeply to render')],
+      ['p/posts/lists.md', 'body', expect.stringContaining('has a list item indented more than 64 columns (its line 34)')],
       ['p/posts/marks.md', 'body', expect.stringContaining('holds 12,000 emphasis marks (* _ ~), more than the 10,000')],
     ]);
   });

@@ -211,14 +211,22 @@ describe('YAML values no field can keep', () => {
       'p/posts/a.yaml': 'title: a\nblob: !!binary aGVsbG8=\ns: !!set {x, y}\nbig: 1e400\nlong: 12345678901234567890123\no: !!omap [a: 1]\n',
       'p/posts/b.md': '---\ntitle: b\nwhen: !!timestamp 2001-12-14\n---\nBody.\n',
       'p/posts/c.yaml': 'title: c\nbig: "1e400"\nlong: "12345678901234567890123"\nsafe: 9007199254740991\n',
+      // Other spellings of the same (found from outside: they slipped past the first filter).
+      'p/posts/d.yaml': 'title: d\nloc: { a: 1.e400, b: .inf, c: 0xFFFFFFFFFFFFFFFF, d: .nan }\n',
+      // A number written with an exponent is kept as written, whatever else the file holds.
+      'p/posts/e.yaml': 'title: e\nlat: 6.02e23\nphone: "Wow!!"\n',
     });
     expect(r.issues.map((i) => `${i.file}:${i.line}: ${i.message}`)).toEqual([
       'p/posts/a.yaml:2: blob: binary data (!!binary) is no value a field can hold: write it as text (base64) without the tag',
       'p/posts/a.yaml:3: s: a set (!!set) is no value a field can hold: write it without the tag',
-      'p/posts/a.yaml:4: big: a number too large for a number field (it reads as Infinity): quote it to keep it as text',
+      'p/posts/a.yaml:4: big: a number too large for a number field (it reads as Infinity, as .inf does): quote it to keep it as text',
       'p/posts/a.yaml:5: long: a whole number beyond 9,007,199,254,740,991 loses its last digits as a number: quote it to keep it as text',
       'p/posts/a.yaml:6: o: an ordered map (!!omap, !!pairs) is no value a field can hold: write it without the tag',
       'p/posts/b.md:3: when: a !!timestamp is no value a field can hold: write it without the tag',
+      'p/posts/d.yaml:2: loc.a: a number too large for a number field (it reads as Infinity, as .inf does): quote it to keep it as text',
+      'p/posts/d.yaml:2: loc.b: a number too large for a number field (it reads as Infinity, as .inf does): quote it to keep it as text',
+      'p/posts/d.yaml:2: loc.c: a whole number beyond 9,007,199,254,740,991 loses its last digits as a number: quote it to keep it as text',
+      'p/posts/d.yaml:2: loc.d: .nan (not a number) is no value JSON can hold: quote it to keep it as text',
     ]);
   });
 });

@@ -45,25 +45,41 @@ function parseYamlDocument(text: string, firstLine: number): { parsed: ParsedYam
   const doc = simple ? simpleDocument(simple, firstLine) : parseYamlFully(text, firstLine);
   // Looked for only where the text could hold one: a tag, a long number, a large exponent.
   if (doc.parsed.problems.length > 0 || !MAYBE_UNKEPT.test(text)) return doc;
-  const unkept = unkeptValues(doc.parsed.value, doc.parsed.lineOf);
+  const unkept = unkeptValues(doc.parsed.value, doc.parsed.lineOf, longIntegers(text));
   return unkept.length === 0 ? doc : { ...doc, parsed: { ...doc.parsed, value: undefined, problems: unkept } };
 }
 
-const MAYBE_UNKEPT = /!!|\d{16}|\d[eE]\+?\d{3}/;
+// A tag, a long decimal, hex or octal number, a three-digit exponent (`1e400`, `1.e400`), .inf or .nan.
+const MAYBE_UNKEPT = /!!|\d{16}|0x[0-9a-fA-F]{14}|[\d.][eE]\+?\d{3}|\.(?:inf|Inf|INF|nan|NaN|NAN)\b/;
+
+/**
+ * The whole numbers the text writes out digit by digit (decimal, hex, octal) that a double holds
+ * only approximately. One written with an exponent (`6.02e23`) is kept as written: not among them.
+ */
+function longIntegers(text: string): Set<number> {
+  const out = new Set<number>();
+  for (const m of text.matchAll(/(?<![\w.])([-+]?)(\d{16,}|0x[0-9a-fA-F]{14,}|0o[0-7]{16,})(?![\w.])/g)) {
+    const n = Number(m[2]) * (m[1] === '-' ? -1 : 1);
+    if (!Number.isSafeInteger(n)) out.add(n);
+  }
+  return out;
+}
 
 /**
  * Values YAML reads that no field can keep as written: binary data (`!!binary`), a set or ordered
  * map (`!!set`, `!!omap`), a number beyond a double's range (`1e400` is Infinity) or a whole
  * number beyond 2^53 (its last digits are lost). Each is said with its line, never passed on changed.
  */
-function unkeptValues(value: unknown, lineOf: ParsedYaml['lineOf']): ParseProblem[] {
+function unkeptValues(value: unknown, lineOf: ParsedYaml['lineOf'], long: ReadonlySet<number>): ParseProblem[] {
   const problems: ParseProblem[] = [];
   const walk = (v: unknown, path: (string | number)[]): void => {
     if (problems.length >= 20) return;
     const at = (message: string) => problems.push({ line: lineOf(path), message: `${path.length ? `${path.join('.')}: ` : ''}${message}` });
     if (typeof v === 'number') {
-      if (!Number.isFinite(v)) at('a number too large for a number field (it reads as Infinity): quote it to keep it as text');
-      else if (Number.isInteger(v) && !Number.isSafeInteger(v))
+      if (Number.isNaN(v)) at('.nan (not a number) is no value JSON can hold: quote it to keep it as text');
+      else if (!Number.isFinite(v))
+        at('a number too large for a number field (it reads as Infinity, as .inf does): quote it to keep it as text');
+      else if (long.has(v))
         at('a whole number beyond 9,007,199,254,740,991 loses its last digits as a number: quote it to keep it as text');
     } else if (ArrayBuffer.isView(v)) at('binary data (!!binary) is no value a field can hold: write it as text (base64) without the tag');
     else if (v instanceof Set || v instanceof Map || v instanceof Date)

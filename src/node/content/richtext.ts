@@ -72,6 +72,30 @@ export function renderRichtext(markdown: string): string {
 export const MAX_EMPHASIS_MARKS = 10_000;
 
 /**
+ * Indentation (spaces or tabs) before a list marker: deeper, lists nest so far that marked's time
+ * and memory grow with depth times size (4 MB of ever deeper items ran it out of memory).
+ */
+export const MAX_LIST_INDENT = 64;
+const DEEP_LIST_ITEM = new RegExp(`^[ \\t]{${MAX_LIST_INDENT + 1},}(?:[-+*]|\\d{1,9}[.)])(?:[ \\t]|$)`, 'm');
+const FENCE = /^[ \t]*(`{3,}|~{3,})/;
+
+/** The line (from 1) of the first list item indented deeper than MAX_LIST_INDENT outside a fenced code block. */
+function deepListItem(markdown: string): number | undefined {
+  const lines = markdown.split('\n');
+  let fence: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const f = FENCE.exec(line);
+    if (f) {
+      const mark = (f[1] as string)[0];
+      if (fence === undefined) fence = mark;
+      else if (fence === mark) fence = undefined;
+    } else if (fence === undefined && DEEP_LIST_ITEM.test(line)) return i + 1;
+  }
+  return undefined;
+}
+
+/**
  * `render(markdown)`, or why it cannot be rendered in bounded time and stack: too many emphasis
  * marks, or blocks nested so deeply (`>>>>…`) that marked's recursion runs out of stack.
  */
@@ -81,6 +105,11 @@ export function renderBounded(markdown: string, render: (md: string) => string):
     const c = markdown.charCodeAt(i);
     if (c === 42 || c === 95 || c === 126) marks++; // * _ ~
   }
+  const deep = DEEP_LIST_ITEM.test(markdown) ? deepListItem(markdown) : undefined;
+  if (deep !== undefined)
+    return {
+      problem: `has a list item indented more than ${MAX_LIST_INDENT} columns (its line ${deep}): lists nested that deep take marked time and memory that grow with depth times size; flatten them`,
+    };
   if (marks > MAX_EMPHASIS_MARKS)
     return {
       problem: `holds ${groupDigits(marks)} emphasis marks (* _ ~), more than the ${groupDigits(MAX_EMPHASIS_MARKS)} a value may hold to be rendered in bounded time: split it up, or escape literal ones (\\*)`,
