@@ -96,8 +96,9 @@ function deepListItem(markdown: string): number | undefined {
 }
 
 /**
- * `render(markdown)`, or why it cannot be rendered in bounded time and stack: too many emphasis
- * marks, or blocks nested so deeply (`>>>>…`) that marked's recursion runs out of stack.
+ * `render(markdown)`, or why it cannot be rendered in bounded time, memory and stack: list items
+ * indented too deep, too many emphasis marks, or blocks nested so deeply (`>>>>…`) that marked's
+ * recursion runs out of stack.
  */
 export function renderBounded(markdown: string, render: (md: string) => string): { html: string } | { problem: string } {
   let marks = 0;
