@@ -102,22 +102,42 @@ describe('bin/cqa.js', () => {
   });
 });
 
+/**
+ * A consumer project of the package's declarations (no .js, no @types/node anywhere above it) with
+ * `file` as its one source, checked by tsc: what tsc printed and its exit status.
+ */
+function compileConsumer(
+  name: string,
+  consumer: { type: 'module' | 'commonjs'; file: string; source: string; compilerOptions: Record<string, unknown>; links?: string[] },
+): { stdout: string; status: number | null } {
+  const project = join(work, name);
+  const pkg = join(project, 'node_modules', 'content-query-api');
+  mkdirSync(pkg, { recursive: true });
+  for (const dir of ['lib', 'types']) cpSync(dir, join(pkg, dir), { recursive: true, filter: (src) => !src.endsWith('.js') });
+  cpSync('package.json', join(pkg, 'package.json'));
+  for (const dep of consumer.links ?? []) symlinkSync(resolve('node_modules', dep), join(project, 'node_modules', dep));
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ type: consumer.type }));
+  writeFileSync(join(project, consumer.file), consumer.source);
+  writeFileSync(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, target: 'es2022', ...consumer.compilerOptions },
+      files: [consumer.file],
+    }),
+  );
+  return spawnSync(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', project], { encoding: 'utf8', timeout: 60_000 });
+}
+
 describe('public types', () => {
   // nodenext reads package.json "exports"; node10 (`moduleResolution: "node"`, still common) does not,
   // and finds the subpaths through "typesVersions".
   it.each(['nodenext', 'node10'])(
     'of content-query-api/edge and /client compile without @types/node, lib checks on (moduleResolution %s)',
     (resolution) => {
-      // A copy of the package where no node_modules/@types/node can be found above it.
-      const project = join(work, `consumer-${resolution}`);
-      const pkg = join(project, 'node_modules', 'content-query-api');
-      mkdirSync(pkg, { recursive: true });
-      cpSync('lib', join(pkg, 'lib'), { recursive: true, filter: (src) => !src.endsWith('.js') });
-      cpSync('package.json', join(pkg, 'package.json'));
-      writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module' }));
-      writeFileSync(
-        join(project, 'worker.ts'),
-        `import { createHandler, loadSnapshot, type FetchHandler, type HandlerOptions, type Snapshot } from 'content-query-api/edge';
+      const tsc = compileConsumer(`consumer-${resolution}`, {
+        type: 'module',
+        file: 'worker.ts',
+        source: `import { createHandler, loadSnapshot, type FetchHandler, type HandlerOptions, type Snapshot } from 'content-query-api/edge';
 import { createClient, ClientError } from 'content-query-api/client';
 
 const options: HandlerOptions = { cors: '*' };
@@ -128,26 +148,13 @@ export function handler(text: string): FetchHandler {
 export const client = createClient({ baseUrl: 'http://127.0.0.1:4000', project: 'demo', mode: 'server' });
 export const isClientError = (e: unknown) => e instanceof ClientError;
 `,
-      );
-      writeFileSync(
-        join(project, 'tsconfig.json'),
-        JSON.stringify({
-          compilerOptions: {
-            strict: true,
-            noEmit: true,
-            module: resolution === 'node10' ? 'es2022' : 'nodenext',
-            moduleResolution: resolution,
-            target: 'es2022',
-            lib: ['es2022', 'dom', 'dom.iterable'],
-            types: [],
-            skipLibCheck: false,
-          },
-          files: ['worker.ts'],
-        }),
-      );
-      const tsc = spawnSync(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', project], {
-        encoding: 'utf8',
-        timeout: 60_000,
+        compilerOptions: {
+          module: resolution === 'node10' ? 'es2022' : 'nodenext',
+          moduleResolution: resolution,
+          lib: ['es2022', 'dom', 'dom.iterable'],
+          types: [],
+          skipLibCheck: false,
+        },
       });
       expect(tsc.stdout).toBe('');
       expect(tsc.status).toBe(0);
@@ -159,16 +166,10 @@ describe('content-query-api/msw in a CommonJS TypeScript project', () => {
   // There `msw/node` gives msw's CommonJS declarations: the handlers must be typed with those, not
   // with the ES ones lib/msw.d.ts names (found from outside: setupServer(...api.handlers) did not compile).
   it('setupServer(...api.handlers) compiles (module nodenext, "type": "commonjs")', () => {
-    const project = join(work, 'consumer-cjs-msw');
-    const pkg = join(project, 'node_modules', 'content-query-api');
-    mkdirSync(pkg, { recursive: true });
-    for (const dir of ['lib', 'types']) cpSync(dir, join(pkg, dir), { recursive: true, filter: (src) => !src.endsWith('.js') });
-    cpSync('package.json', join(pkg, 'package.json'));
-    symlinkSync(resolve('node_modules/msw'), join(project, 'node_modules', 'msw'));
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'commonjs' }));
-    writeFileSync(
-      join(project, 'test.ts'),
-      `import { setupServer } from 'msw/node';
+    const tsc = compileConsumer('consumer-cjs-msw', {
+      type: 'commonjs',
+      file: 'test.ts',
+      source: `import { setupServer } from 'msw/node';
 import { createMswHandlers, type MockApi, type MswOptions } from 'content-query-api/msw';
 
 const options: MswOptions = { content: 'content', origin: 'http://api.test' };
@@ -178,24 +179,8 @@ export async function start(): Promise<MockApi> {
   return api;
 }
 `,
-    );
-    writeFileSync(
-      join(project, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          noEmit: true,
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
-          target: 'es2022',
-          skipLibCheck: true,
-        },
-        files: ['test.ts'],
-      }),
-    );
-    const tsc = spawnSync(process.execPath, [resolve('node_modules/typescript/bin/tsc'), '-p', project], {
-      encoding: 'utf8',
-      timeout: 60_000,
+      compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: true },
+      links: ['msw'],
     });
     expect(tsc.stdout).toBe('');
     expect(tsc.status).toBe(0);
