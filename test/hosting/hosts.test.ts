@@ -324,10 +324,7 @@ describe.each([
     };
     for (const n of NAMES)
       files[`shop/media/${n}`] = n.endsWith('.html') ? '<script>alert(1)</script>' : '<svg xmlns="http://www.w3.org/2000/svg"/>';
-    for (const [path, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(content, path)), { recursive: true });
-      writeFileSync(join(content, path), text);
-    }
+    writeTree(content, files);
     const dist = join(work, `${build}-names`);
     await writeDist(await buildSnapshot({ content }), { out: dist, host: build });
     server = await start(dist);
@@ -341,48 +338,71 @@ describe.each([
   });
 });
 
+/** Writes `files` (path → text) under `dir`. */
+function writeTree(dir: string, files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+}
+
+/**
+ * One snapshot built for every host (`--host` and its precompression) into `work/<name>/<host>`,
+ * and a test per host against the real server: `check` gets its URL and its tree.
+ */
+function onEveryHost(
+  name: string,
+  snapshot: () => Promise<Snapshot>,
+  check: (host: HostCase, url: string, dist: string) => Promise<void>,
+): void {
+  let dist: string;
+  beforeAll(async () => {
+    const snap = await snapshot();
+    dist = join(work, name);
+    for (const host of HOSTS) await writeDist(snap, { out: join(dist, host.build), host: host.build, precompress: host.precompress });
+  }, 60_000);
+  for (const host of HOSTS) {
+    it.skipIf(host.absent !== undefined)(host.name, async () => {
+      const server = await host.start(join(dist, host.build));
+      try {
+        await check(host, server.url, join(dist, host.build));
+      } finally {
+        await server.close();
+      }
+    });
+  }
+}
+
 // API paths that end like a compressed sibling (`.gz`, `.br`) or hold a `?` are API paths like any
 // other (Caddy and cqa preview answered 404 for the first: their sibling rule took every `.gz`;
 // Caddy's try_files read a decoded `?` as a query; found from outside).
 describe('API paths ending in .gz or .br, or holding ?', () => {
   const IDS = ['backup.gz', 'notes.br'];
   const MEDIA = ['data.tar.gz', 'q?x.png'];
-  let dist: string;
-  beforeAll(async () => {
-    const content = join(work, 'odd-paths-content');
-    const files: Record<string, string> = {
-      'shop/project.yaml': 'id: shop\nname: Shop\npublic: true\n',
-      'shop/notes/_collection.yaml': 'name: Notes\nfields:\n  title: text\n',
-      ...Object.fromEntries(IDS.map((id) => [`shop/notes/${id}.yaml`, `title: ${id}\n`])),
-      ...Object.fromEntries(MEDIA.map((name) => [`shop/media/${name}`, 'x\n'])),
-    };
-    for (const [path, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(content, path)), { recursive: true });
-      writeFileSync(join(content, path), text);
-    }
-    const snap = await buildSnapshot({ content });
-    dist = join(work, 'odd-paths');
-    for (const host of HOSTS) await writeDist(snap, { out: join(dist, host.build), host: host.build, precompress: host.precompress });
-  }, 60_000);
-
-  for (const host of HOSTS) {
-    it.skipIf(host.absent !== undefined)(host.name, async () => {
-      const server = await host.start(join(dist, host.build));
-      try {
-        const paths = [...IDS.map((id) => `/api/shop/notes/${id}`), ...MEDIA.map((m) => `/api/shop/project-media/${m}`)];
-        for (const path of paths) {
-          const res = await fetch(server.url + path.split('/').map(encodeURIComponent).join('/'), {
-            headers: { 'accept-encoding': 'identity' },
-            redirect: 'manual',
-          });
-          expect(res.status, path).toBe(200);
-          expect(await res.text(), path).toBe(readFileSync(join(dist, host.build, `${path.slice(1)}/index.json`), 'utf8'));
-        }
-      } finally {
-        await server.close();
+  onEveryHost(
+    'odd-paths',
+    async () => {
+      const content = join(work, 'odd-paths-content');
+      writeTree(content, {
+        'shop/project.yaml': 'id: shop\nname: Shop\npublic: true\n',
+        'shop/notes/_collection.yaml': 'name: Notes\nfields:\n  title: text\n',
+        ...Object.fromEntries(IDS.map((id) => [`shop/notes/${id}.yaml`, `title: ${id}\n`])),
+        ...Object.fromEntries(MEDIA.map((name) => [`shop/media/${name}`, 'x\n'])),
+      });
+      return buildSnapshot({ content });
+    },
+    async (_host, url, dist) => {
+      const paths = [...IDS.map((id) => `/api/shop/notes/${id}`), ...MEDIA.map((m) => `/api/shop/project-media/${m}`)];
+      for (const path of paths) {
+        const res = await fetch(url + path.split('/').map(encodeURIComponent).join('/'), {
+          headers: { 'accept-encoding': 'identity' },
+          redirect: 'manual',
+        });
+        expect(res.status, path).toBe(200);
+        expect(await res.text(), path).toBe(readFileSync(join(dist, `${path.slice(1)}/index.json`), 'utf8'));
       }
-    });
-  }
+    },
+  );
 });
 
 // An elmapi3 tree (`cqa build --project <uuid>`) holds its project document at /api itself: the
@@ -391,46 +411,38 @@ describe('API paths ending in .gz or .br, or holding ?', () => {
 // outside). serve alone redirects `/api/` to `/api` (its trailingSlash rule, for every path).
 describe('an elmapi3 build: /api and /api/ are the project document', () => {
   const SHOP3 = '3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10';
-  let dist: string;
-  beforeAll(async () => {
-    const content = join(work, 'v3-content');
-    cpSync('content/shop3', join(content, 'shop3'), { recursive: true });
-    const v3 = await buildSnapshot({ content });
-    dist = join(work, 'v3');
-    for (const host of HOSTS) await writeDist(v3, { out: join(dist, host.build), host: host.build, precompress: host.precompress });
-  }, 60_000);
-
-  for (const host of HOSTS) {
-    it.skipIf(host.absent !== undefined)(host.name, async () => {
-      const server = await host.start(join(dist, host.build));
-      try {
-        const document = JSON.parse(readFileSync(join(dist, host.build, 'api', 'index.json'), 'utf8'));
-        expect(document).toMatchObject({ uuid: SHOP3 });
-        for (const path of ['/api', '/api/']) {
-          const redirect = host.build === 'serve' && path === '/api/' ? 'follow' : 'manual';
-          const res = await fetch(server.url + path, { headers: { 'project-id': SHOP3, accept: 'application/json' }, redirect });
-          expect(res.status, path).toBe(200);
-          // cqa's client asks /api, the SDK /api/: both are read from pages of other origins.
-          expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
-          expect(res.headers.get('content-type'), path).toBe(JSON_TYPE);
-          expect(await res.json(), path).toEqual(document);
-        }
-        // Another case: Caddy matches paths without case (the tree's files have one), serve's
-        // rewrites too. Either the document or a 404 whose body is what its type says.
-        const other = await fetch(`${server.url}/API`, {
-          headers: { 'project-id': SHOP3, accept: 'application/json' },
-          redirect: 'manual',
-        });
-        const json = other.headers.get('content-type') === JSON_TYPE;
-        if (other.status === 200) expect(await other.json()).toEqual(document);
-        else {
-          expect(other.status).toBe(404);
-          if (json) expect(await other.json()).toEqual({ message: 'Collection not found.' });
-          else expect(await other.text()).not.toMatch(/^[[{]/);
-        }
-      } finally {
-        await server.close();
+  onEveryHost(
+    'v3',
+    async () => {
+      const content = join(work, 'v3-content');
+      cpSync('content/shop3', join(content, 'shop3'), { recursive: true });
+      return buildSnapshot({ content });
+    },
+    async (host, url, dist) => {
+      const document = JSON.parse(readFileSync(join(dist, 'api', 'index.json'), 'utf8'));
+      expect(document).toMatchObject({ uuid: SHOP3 });
+      for (const path of ['/api', '/api/']) {
+        const redirect = host.build === 'serve' && path === '/api/' ? 'follow' : 'manual';
+        const res = await fetch(url + path, { headers: { 'project-id': SHOP3, accept: 'application/json' }, redirect });
+        expect(res.status, path).toBe(200);
+        // cqa's client asks /api, the SDK /api/: both are read from pages of other origins.
+        expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
+        expect(res.headers.get('content-type'), path).toBe(JSON_TYPE);
+        expect(await res.json(), path).toEqual(document);
       }
-    });
-  }
+      // Another case: Caddy matches paths without case (the tree's files have one), serve's
+      // rewrites too. Either the document or a 404 whose body is what its type says.
+      const other = await fetch(`${url}/API`, {
+        headers: { 'project-id': SHOP3, accept: 'application/json' },
+        redirect: 'manual',
+      });
+      const json = other.headers.get('content-type') === JSON_TYPE;
+      if (other.status === 200) expect(await other.json()).toEqual(document);
+      else {
+        expect(other.status).toBe(404);
+        if (json) expect(await other.json()).toEqual({ message: 'Collection not found.' });
+        else expect(await other.text()).not.toMatch(/^[[{]/);
+      }
+    },
+  );
 });
