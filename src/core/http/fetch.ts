@@ -111,13 +111,15 @@ function toResponse(r: CoreResponse, body: BodyInit | null = r.body as BodyInit 
   return new Response(body, { status: r.status, headers: r.headers });
 }
 
-function splitUrl(url: string): { path: string; query: string } {
+/** A Request's URL (absolute, normalised by the URL parser) as path, query and, for http(s), origin. */
+function splitUrl(url: string): { path: string; query: string; origin: string | undefined } {
   const start = url.indexOf('/', url.indexOf('//') + 2);
+  const origin = /^https?:/.test(url) ? (start < 0 ? url : url.slice(0, start)) : undefined;
   let target = start < 0 ? '/' : url.slice(start);
   const hash = target.indexOf('#');
   if (hash >= 0) target = target.slice(0, hash);
   const q = target.indexOf('?');
-  return q < 0 ? { path: target, query: '' } : { path: target.slice(0, q), query: target.slice(q + 1) };
+  return q < 0 ? { path: target, query: '', origin } : { path: target.slice(0, q), query: target.slice(q + 1), origin };
 }
 
 /** Responses whose status was injected (fail-rate, `Prefer: status=`): the MSW journal asks. */
@@ -209,7 +211,7 @@ export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}):
   };
 
   const handler = (async (request: Request): Promise<Response> => {
-    const { path, query } = splitUrl(request.url);
+    const { path, query, origin } = splitUrl(request.url);
     const headers: Record<string, string> = {};
     request.headers.forEach((v, k) => {
       headers[k] = v;
@@ -219,8 +221,6 @@ export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}):
       if (accept === undefined) delete headers['accept-encoding'];
       else headers['accept-encoding'] = accept;
     }
-    const asked = new URL(request.url);
-    const origin = asked.protocol === 'https:' || asked.protocol === 'http:' ? asked.origin : undefined;
     const r = core.handle({ method: request.method.toUpperCase(), path, query, headers, ...(origin ? { origin } : {}) });
     if (r.delay) {
       try {

@@ -102,10 +102,12 @@ function deepListItem(markdown: string): number | undefined {
  */
 export function renderBounded(markdown: string, render: (md: string) => string): { html: string } | { problem: string } {
   let marks = 0;
-  for (let i = 0; i < markdown.length; i++) {
-    const c = markdown.charCodeAt(i);
-    if (c === 42 || c === 95 || c === 126) marks++; // * _ ~
-  }
+  // A value shorter than the limit cannot hold more marks than it: most are never counted.
+  if (markdown.length > MAX_EMPHASIS_MARKS)
+    for (let i = 0; i < markdown.length; i++) {
+      const c = markdown.charCodeAt(i);
+      if (c === 42 || c === 95 || c === 126) marks++; // * _ ~
+    }
   const deep = DEEP_LIST_ITEM.test(markdown) ? deepListItem(markdown) : undefined;
   if (deep !== undefined)
     return {

@@ -317,6 +317,10 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
  * node:http and in a fetch handler alike rather than one of two tokens silently chosen.
  */
 function headersOf(req: IncomingMessage): IncomingMessage['headers'] {
-  const all = req.headersDistinct.authorization;
+  if (req.headers.authorization === undefined) return req.headers;
+  // rawHeaders (name, value, …) is there already; headersDistinct would build a list per header.
+  const raw = req.rawHeaders;
+  let all: string[] | undefined;
+  for (let i = 0; i < raw.length; i += 2) if ((raw[i] as string).toLowerCase() === 'authorization') (all ??= []).push(raw[i + 1] as string);
   return all && all.length > 1 ? { ...req.headers, authorization: all.join(', ') } : req.headers;
 }
