@@ -14,6 +14,7 @@ import { writeDist } from '../../src/node/output/dist.js';
 import { readDimensions } from '../../src/node/content/media.js';
 import { FileProblem } from '../../src/node/content/file-problem.js';
 import { readContentText } from '../../src/node/content/read.js';
+import { listFiles, type FileInfo } from '../../src/node/content/files.js';
 import { png, writeTree } from './helpers.js';
 
 const PNG_1x1 = png(1, 1);
@@ -82,6 +83,23 @@ describe('a file listed as a regular file but a link when it is read', () => {
     rmSync(join(root, 'p/posts'), { recursive: true });
     symlinkSync(outside, join(root, 'p/posts'));
     expect(() => readContentText({ abs: join(root, 'p/posts/a.yaml'), rel: 'p/posts/a.yaml' })).toThrow(/changed while it was read/);
+  });
+
+  it("is refused after a folder swap also when the listing saw the file's inode (the check that skips readlink)", async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'cqa-outside-'));
+    writeFileSync(join(outside, 'a.yaml'), `title: ${SECRET}\n`);
+    const root = writeTree({ 'p/posts/a.yaml': 'title: A\n' });
+    const listed = (await listFiles(root)).find((f) => f.rel === 'p/posts/a.yaml');
+    expect(listed?.ino).toBeTypeOf('number');
+    expect(readContentText(listed as FileInfo)).toBe('title: A\n');
+    rmSync(join(root, 'p/posts'), { recursive: true });
+    symlinkSync(outside, join(root, 'p/posts'));
+    expect(() => readContentText(listed as FileInfo)).toThrow(/changed while it was read/);
+    // A file saved again in place (a new inode, as editors' atomic saves make) is still read.
+    rmSync(join(root, 'p/posts'));
+    mkdirSync(join(root, 'p/posts'));
+    writeFileSync(join(root, 'p/posts/a.yaml'), 'title: A2\n');
+    expect(readContentText(listed as FileInfo)).toBe('title: A2\n');
   });
 
   it('refuses a listed link that now leads somewhere other than its listed target (project.yaml with its tokens)', () => {

@@ -5,6 +5,7 @@ import type { ParseCache, PortableCodec } from './parse-cache.js';
 import { parseMemo } from './parse-memo.js';
 import { isPlainObject } from './issues.js';
 import { FileProblem } from './file-problem.js';
+import type { ListedFile } from './open-content.js';
 import { readContentText } from './read.js';
 import {
   entryFormat,
@@ -19,14 +20,10 @@ import {
   type PortableEntry,
 } from './parse.js';
 
-export interface ParseJob {
-  readonly abs: string;
-  /** Relative to the content root: its extension tells the format of an entry. */
-  readonly rel: string;
+/** A file to read (its rel's extension tells the format of an entry), as the listing saw it (open-content.ts). */
+export interface ParseJob extends ListedFile {
   /** An entry file, or a YAML file of settings (project.yaml, _collection.yaml, _media.yaml). */
   readonly kind: 'entry' | 'yaml';
-  /** For a symbolic link: where the listing saw it lead (see open-content.ts). */
-  readonly target?: string | undefined;
 }
 
 export interface PortableYaml {
@@ -57,11 +54,11 @@ export function* sharedJobs<T>(jobs: readonly T[], next: Int32Array): Generator<
 }
 
 /** `eagerLines`: see parseEntry(). */
-export function readEntry(job: Pick<ParseJob, 'abs' | 'rel' | 'target'>, eagerLines = false): ParsedEntry {
+export function readEntry(job: ListedFile, eagerLines = false): ParsedEntry {
   return parseEntry(entryFormat(job.rel) ?? 'yaml', readContentText(job), eagerLines);
 }
 
-export function readYaml(job: Pick<ParseJob, 'abs' | 'rel' | 'target'>): ParsedYaml {
+export function readYaml(job: ListedFile): ParsedYaml {
   return parseYaml(readContentText(job));
 }
 
@@ -69,7 +66,7 @@ export function readYaml(job: Pick<ParseJob, 'abs' | 'rel' | 'target'>): ParsedY
  * readEntry() for a load in this thread: parsed once per text (see parse-memo.ts), or taken from
  * `cache`, what earlier runs parsed (see parse-cache.ts).
  */
-export function readEntryOnce(job: Pick<ParseJob, 'abs' | 'rel' | 'target'>, cache?: ParseCache): ParsedEntry {
+export function readEntryOnce(job: ListedFile, cache?: ParseCache): ParsedEntry {
   const format = entryFormat(job.rel) ?? 'yaml';
   return parseMemo().get(format, readContentText(job), (text) =>
     cache ? cache.entry(format, text, () => parseEntry(format, text), ENTRY_CODEC) : parseEntry(format, text),
@@ -77,7 +74,7 @@ export function readEntryOnce(job: Pick<ParseJob, 'abs' | 'rel' | 'target'>, cac
 }
 
 /** readYaml() for a load in this thread, its lines worked out (the YAML document is not kept); `cache` as for readEntryOnce(). */
-export function readYamlOnce(job: Pick<ParseJob, 'abs' | 'rel' | 'target'>, cache?: ParseCache): ParsedYaml {
+export function readYamlOnce(job: ListedFile, cache?: ParseCache): ParsedYaml {
   return parseMemo().get('settings', readContentText(job), (text) => {
     const parse = () => {
       const parsed = parseYaml(text);

@@ -16,6 +16,9 @@ export interface FileInfo {
   readonly abs: string;
   readonly mtimeMs: number;
   readonly size: number;
+  /** The file's device and inode as lstat saw them (what open-content.ts compares the opened file with). */
+  readonly dev?: number;
+  readonly ino?: number;
   /** A symbolic link that leads outside the content folder, or to a folder: never read. */
   readonly refused?: true;
   /** For a symbolic link: where it leads, relative to the content root, '/'-separated. */
@@ -84,9 +87,12 @@ function listUnder(base: string, rel: string): FileInfo[] {
         if (d.name.includes('\uFFFD')) found.push({ rel: path, abs: join(abs, d.name), mtimeMs: 0, size: 0, badName: true });
         continue;
       }
-      const file = { rel: info.isDirectory() ? `${path}/` : path, abs: join(abs, d.name), mtimeMs: info.mtimeMs, size: info.size };
-      if (info.isDirectory()) folders.push(path);
-      found.push(withKind(file, info, base));
+      const at = join(abs, d.name);
+      if (info.isFile()) found.push({ rel: path, abs: at, mtimeMs: info.mtimeMs, size: info.size, dev: info.dev, ino: info.ino });
+      else if (info.isDirectory()) {
+        folders.push(path);
+        found.push({ rel: `${path}/`, abs: at, mtimeMs: info.mtimeMs, size: info.size });
+      } else found.push(withKind({ rel: path, abs: at, mtimeMs: info.mtimeMs, size: info.size }, info, base));
     }
   }
   return found;
@@ -96,7 +102,7 @@ function listUnder(base: string, rel: string): FileInfo[] {
 function withKind(file: FileInfo, info: Stats, base: string): FileInfo {
   if (info.isSymbolicLink()) return linkInfo(file, base);
   if (!info.isFile() && !info.isDirectory()) return { ...file, special: true };
-  return file;
+  return info.isFile() ? { ...file, dev: info.dev, ino: info.ino } : file;
 }
 
 /**

@@ -192,14 +192,14 @@ const UNREADABLE: ParsedYaml = { ...EMPTY_YAML, value: undefined };
 function staleFiles(layouts: readonly ProjectLayout[], cache: Caches): ParseJob[] {
   const jobs: ParseJob[] = [];
   const yaml = (file: FileInfo | undefined) => {
-    if (file && !cache.yaml.holds(file)) jobs.push({ abs: file.abs, rel: file.rel, kind: 'yaml', target: file.target });
+    if (file && !cache.yaml.holds(file)) jobs.push({ abs: file.abs, rel: file.rel, kind: 'yaml', target: file.target, dev: file.dev, ino: file.ino });
   };
   for (const layout of layouts) {
     yaml(layout.projectFile);
     yaml(layout.mediaMeta);
     for (const col of layout.collections) {
       yaml(col.config);
-      for (const f of col.entries) if (!cache.entries.holds(f)) jobs.push({ abs: f.abs, rel: f.rel, kind: 'entry', target: f.target });
+      for (const f of col.entries) if (!cache.entries.holds(f)) jobs.push({ abs: f.abs, rel: f.rel, kind: 'entry', target: f.target, dev: f.dev, ino: f.ino });
     }
   }
   return jobs;
