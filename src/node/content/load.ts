@@ -188,18 +188,20 @@ interface ReadContext {
 
 const UNREADABLE: ParsedYaml = { ...EMPTY_YAML, value: undefined };
 
+const parseJob = ({ abs, rel, target, dev, ino }: FileInfo, kind: ParseJob['kind']): ParseJob => ({ abs, rel, kind, target, dev, ino });
+
 /** The files of `layouts` that the cache has no result for, as they are now. */
 function staleFiles(layouts: readonly ProjectLayout[], cache: Caches): ParseJob[] {
   const jobs: ParseJob[] = [];
   const yaml = (file: FileInfo | undefined) => {
-    if (file && !cache.yaml.holds(file)) jobs.push({ abs: file.abs, rel: file.rel, kind: 'yaml', target: file.target, dev: file.dev, ino: file.ino });
+    if (file && !cache.yaml.holds(file)) jobs.push(parseJob(file, 'yaml'));
   };
   for (const layout of layouts) {
     yaml(layout.projectFile);
     yaml(layout.mediaMeta);
     for (const col of layout.collections) {
       yaml(col.config);
-      for (const f of col.entries) if (!cache.entries.holds(f)) jobs.push({ abs: f.abs, rel: f.rel, kind: 'entry', target: f.target, dev: f.dev, ino: f.ino });
+      for (const f of col.entries) if (!cache.entries.holds(f)) jobs.push(parseJob(f, 'entry'));
     }
   }
   return jobs;
