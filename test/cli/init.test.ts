@@ -114,4 +114,15 @@ describe('cqa init', () => {
       err: "cqa init: 'file' is a file; give a folder to create (cqa init <folder>)\n(see 'cqa init --help')\n",
     });
   });
+
+  it('makes missing parent folders, and fails at once where the system cannot make one (/proc: Node’s recursive mkdir retried until the 20 s timeout)', () => {
+    const r = cqa(['init', 'a/b/c']);
+    expect(r.code).toBe(0);
+    expect(readdirSync(join(work, 'a/b/c'))).toContain('site');
+    if (process.platform !== 'linux') return;
+    expect(cqa(['init', '/proc/cqa-no-such/site'])).toMatchObject({
+      code: 1,
+      err: expect.stringMatching(/^cqa init: ENOENT.*'\/proc\/cqa-no-such'/),
+    });
+  });
 });

@@ -1,12 +1,13 @@
 // `cqa init [folder] [--project ID] [--force]`: writes a small, valid, commented project that
 // `cqa check` passes and `cqa serve` serves, and prints its token once (only its sha256 is kept).
 // A folder that holds anything is refused without --force: init must never mix into other files.
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parseCommandArgs, UsageError } from './args.js';
 import { parseOptions, type CommandSpec } from './help.js';
 import { starterFiles } from './init-files.js';
 import { newToken } from './token-secret.js';
+import { makeFolders } from '../make-folders.js';
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
@@ -43,7 +44,7 @@ export async function run(args: string[]): Promise<number> {
   const { token, sha256 } = newToken();
   const files = starterFiles(project, sha256);
   for (const [path, text] of Object.entries(files)) {
-    await mkdir(dirname(join(folder, path)), { recursive: true });
+    await makeFolders(dirname(join(folder, path)));
     await writeFile(join(folder, path), text);
   }
   const q = (s: string) => (/^[\w./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);

@@ -1,7 +1,7 @@
 // `cqa types [content] [--out FILE.ts]`: TypeScript types of every project and collection, for
 // `createClient<Types>()` (docs/client.md). Validates like `cqa check` first: content errors are
 // printed and exit 1, nothing is written. Without --out the file goes to stdout.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { formatIssue } from '../content/issues.js';
 import { loadContent } from '../content/load.js';
@@ -9,6 +9,7 @@ import { clientTypes } from '../../core/describe/client-types.js';
 import { parseCommandArgs, UsageError } from './args.js';
 import { contentFolder } from './content-folder.js';
 import { parseOptions, type CommandSpec } from './help.js';
+import { makeFolders } from '../make-folders.js';
 
 export const spec: CommandSpec = {
   usage: 'cqa types [content] [options]',
@@ -38,7 +39,7 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(text);
     return 0;
   }
-  await mkdir(dirname(resolve(out)), { recursive: true });
+  await makeFolders(dirname(resolve(out)));
   await writeFile(out, text);
   const collections = model.projects.reduce((n, p) => n + p.collections.length, 0);
   console.log(`✓ wrote types of ${collections} collection${collections === 1 ? '' : 's'} to ${out}`);

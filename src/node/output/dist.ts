@@ -12,6 +12,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { writeLargeDocument } from './dist-large.js';
+import { makeFolders } from '../make-folders.js';
 import { PARALLEL_DOCUMENTS, STREAM_DOCUMENT_CHARS } from '../thresholds.js';
 import { workerScript } from '../content/worker-script.js';
 import { brotliOptions, GZIP_LEVEL, PRECOMPRESS_CHOICES, siblingsOf, type Precompress, type Siblings } from './dist-compression.js';
@@ -640,7 +641,7 @@ export async function writeDist(snapshot: Snapshot, options: WriteDistOptions): 
 
   const suffix = newSuffix();
   const tmp = siblingName(out, 'tmp', suffix);
-  await fsp.mkdir(dirname(out), { recursive: true }); // `--out new/folder/dist`, as build tools do
+  await makeFolders(dirname(out)); // `--out new/folder/dist`, as build tools do
   await fsp.mkdir(tmp);
   try {
     const writer = new TreeWriter(tmp, total, quality, siblings, options.onProgress);

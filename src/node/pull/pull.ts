@@ -17,6 +17,7 @@ import { readElmapi } from './read-elmapi.js';
 import { readElmapi3 } from './read-elmapi3.js';
 import type { ReadOptions } from './read-options.js';
 import { writeTree } from './write-tree.js';
+import { makeFolders } from '../make-folders.js';
 
 /** In the pulled project folder: what makes it "an earlier pull", and its ETags. */
 export const MARKER = '.cqa-pull.json';
@@ -148,7 +149,7 @@ export async function pull(o: PullOptions): Promise<PullResult> {
   const suffix = newSuffix();
   const tmp = siblingName(folder, 'tmp', suffix);
   // Made only now, and removed again if the pull fails while it is still empty.
-  const made = await fsp.mkdir(o.out, { recursive: true });
+  const made = await makeFolders(o.out);
   try {
     let files = await writeTree(tmp, project, `Written by cqa pull (${MARKER} says from where); a later pull replaces this folder.`);
     let media = { etags: {} as MediaEtags, bytes: 0, reused: 0 };
