@@ -180,7 +180,9 @@ describe('writeDist', () => {
     const model: ContentModel = {
       projects: [{ ...bad.projects[0]!, collections: [{ ...posts, entries: [entry('index.json', { title: 'x' })] }] }],
     };
-    await expect(writeDist(createSnapshot(model), { out: join(work, 'collide') })).rejects.toThrow(/both as a file and as a directory/);
+    await expect(writeDist(createSnapshot(model), { out: join(work, 'collide') })).rejects.toThrow(
+      /^'api\/demo\/posts\/index.json' is needed both as a file and as a directory, made a folder by the entry .*index\.json.*: rename it or give it another id$/,
+    );
   });
 
   it('refuses to replace a directory that is not a build output', async () => {

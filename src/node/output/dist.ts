@@ -317,7 +317,7 @@ function outputNames(job: FileJob, siblings: Siblings): string[] {
  * would need `posts/index.json/` beside the list's `posts/index.json`). Returns the directories
  * to create, parents first.
  */
-function checkPlan(jobs: readonly FileJob[], siblings: Siblings): string[] {
+function checkPlan(jobs: readonly FileJob[], siblings: Siblings, snapshot: Snapshot): string[] {
   const files = new Set<string>();
   const dirs = new Set<string>();
   for (const job of jobs) {
@@ -330,10 +330,27 @@ function checkPlan(jobs: readonly FileJob[], siblings: Siblings): string[] {
   }
   for (const d of dirs) {
     if (files.has(d)) {
-      throw new DistError(`'${d}' is needed both as a file and as a directory; rename the entry or media file whose id makes that path`);
+      const makers = jobs.flatMap((j) => (j.rel.startsWith(`${d}/`) ? (madeBy(snapshot, j) ?? []) : []));
+      const which =
+        makers.length > 0
+          ? `${[...new Set(makers)].join(', ')}: rename it or give it another id`
+          : 'rename the entry or media file whose id makes that path';
+      throw new DistError(`'${d}' is needed both as a file and as a directory, made a folder by ${which}`);
     }
   }
   return [...dirs].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** What puts `job` where it is, for a message: an entry's file, or a media item. */
+function madeBy(snapshot: Snapshot, job: FileJob): string | undefined {
+  if (job.kind === 'copy') return `the media file '${job.source.id}'`;
+  if (job.kind !== 'document') return undefined;
+  const [, , project, collection, id] = job.path.split('/');
+  const entry = snapshot.projects
+    .get(project ?? '')
+    ?.collections.get(collection ?? '')
+    ?.byId.get(id ?? '');
+  return entry ? `the entry ${entry.record.file}` : undefined;
 }
 
 function depth(rel: string): number {
@@ -636,7 +653,7 @@ export async function writeDist(snapshot: Snapshot, options: WriteDistOptions): 
       throw new DistError(`cacheControl.${kind} must be a Cache-Control value on one line without quotes, got ${JSON.stringify(value)}`);
   }
   const jobs = planFiles(snapshot, host, cache);
-  const dirs = checkPlan(jobs, siblings);
+  const dirs = checkPlan(jobs, siblings, snapshot);
   const total = jobs.reduce((n, j) => n + outputNames(j, siblings).length, 0);
 
   const suffix = newSuffix();
