@@ -97,6 +97,25 @@ describe('UTF-8', () => {
     expect(r.issues[2]?.message).toBe('not valid UTF-8 (byte 8 of the file): save the file as UTF-8');
   });
 
+  it('reports a raw NUL character with its line, in every kind of content file; an escaped one is a value like any other', async () => {
+    const r = await load({
+      'p/posts/a.md': '---\ntitle: ok\n---\n\nbody \0 here\n',
+      'p/posts/b.yaml': 'title: "a\0b"\n',
+      'p/posts/c.json': '{\n  "title": "a\0b"\n}\n',
+      'p/posts/d.yaml': 'title: "a\\0b"\n',
+      'p/posts/e.json': '{ "title": "a\\u0000b" }\n',
+    });
+    const message =
+      'holds a NUL character, which no text format of content allows: save it as text (in YAML or JSON, write \\0 or \\u0000 in a quoted string)';
+    expect(r.issues.map((i) => [i.file, i.line, i.message])).toEqual([
+      ['p/posts/a.md', 5, message],
+      ['p/posts/b.yaml', 1, message],
+      ['p/posts/c.json', 2, message],
+    ]);
+    expect(entry(r, 'posts', 'd').values.title).toBe('a\0b');
+    expect(entry(r, 'posts', 'e').values.title).toBe('a\0b');
+  });
+
   it('accepts a byte order mark and real U+FFFD characters', async () => {
     const r = await load({
       'p/posts/a.yaml': Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('title: caf\u00e9 \ufffd\n')]),

@@ -22,7 +22,7 @@ export function readContentText(file: ListedFile): string {
       if (n === 0 || length === info.size) break;
     }
     if (length > LIMITS.fileBytes) throw tooLarge(length);
-    return decodeUtf8(bytes.subarray(0, length));
+    return withoutNul(decodeUtf8(bytes.subarray(0, length)));
   } finally {
     closeSync(fd);
   }
@@ -32,6 +32,21 @@ function tooLarge(size: number): FileProblem {
   // In bytes when rounding would show the limit itself ("4 MiB, more than … 4 MiB").
   const shown = formatBytes(size) === formatBytes(LIMITS.fileBytes) ? `${groupDigits(size)} bytes` : formatBytes(size);
   return new FileProblem(`the file is ${shown}, more than the limit of ${formatBytes(LIMITS.fileBytes)} for a content file: split it up`);
+}
+
+/**
+ * YAML, JSON and front matter allow no raw NUL character (a JSON string writes it \u0000): one in
+ * a content file is a binary file saved under a text name, or a damaged one.
+ */
+function withoutNul(text: string): string {
+  const at = text.indexOf('\0');
+  if (at === -1) return text;
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) line++;
+  throw new FileProblem(
+    'holds a NUL character, which no text format of content allows: save it as text (in YAML or JSON, write \\0 or \\u0000 in a quoted string)',
+    line,
+  );
 }
 
 /** Decodes UTF-8 strictly; the byte order mark, if any, is dropped. */
