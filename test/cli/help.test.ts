@@ -122,6 +122,17 @@ describe('the same mistake, the same exit code', () => {
     expect(r.err).toMatch(new RegExp(`^cqa ${name}: content folder '.*nope' does not exist`));
   });
 
+  it('a project whose file is named project.yml: the loader names the file to rename (exit 1), not "holds no project"', () => {
+    const tree = join(work, 'yml');
+    mkdirSync(join(tree, 'p', 'posts'), { recursive: true });
+    writeFileSync(join(tree, 'p', 'project.yml'), 'name: P\n');
+    writeFileSync(join(tree, 'p', 'posts', 'a.md'), 'A');
+    expect(cqa(['check', tree])).toMatchObject({
+      code: 1,
+      err: 'p/project.yml: the project file is read only as project.yaml: rename it\n1 error in 1 file\n',
+    });
+  });
+
   it('one folder too high or too low: exit 2 with the folder to give', () => {
     cpSync('content', join(work, 'repo', 'content'), { recursive: true });
     const high = cqa(['check', '.'], join(work, 'repo'));

@@ -136,6 +136,55 @@ describe('identifiers and reserved names', () => {
     ]);
   });
 
+  it('refuses settings files it would otherwise drop or publish: project.yml, _collection.yml, _media.yml, a project file in a collection', async () => {
+    const r = await load({
+      'q/project.yml': 'name: Q\n',
+      'q/posts/a.md': 'A',
+      'p/posts/_collection.yml': 'fields:\n  n: number\n',
+      'p/posts/a.md': '---\nn: three\n---\n',
+      'p/media/_media.yml': 'x.png: { alt: A }\n',
+      'p/inner/project.yaml': 'name: Inner\ntokens: [{ name: web, token: s3cret-token, scopes: [read] }]\n',
+    });
+    expect(r.issues).toEqual([
+      {
+        file: 'p/inner/project.yaml',
+        message:
+          "a project file inside the collection 'inner' of project 'p': projects cannot be nested, and this one would be published as an entry (tokens included). Move its folder to the content root to make it a project, or rename the file to keep it as an entry",
+      },
+      { file: 'p/media/_media.yml', message: 'media details are read only from p/media/_media.yaml: rename it' },
+      { file: 'p/posts/_collection.yml', message: 'the schema is read only from p/posts/_collection.yaml: rename it' },
+      { file: 'q/project.yml', message: 'the project file is read only as project.yaml: rename it' },
+    ]);
+    expect(JSON.stringify(r.model)).not.toContain('s3cret-token');
+  });
+
+  it('warns about settings files in the wrong place or with a near-miss name, which it ignores', async () => {
+    const r = await load({
+      'p/posts/_collections.yaml': 'fields: {}\n',
+      'p/posts/2021/_collection.yaml': 'fields: {}\n',
+      'p/posts/_media.yaml': 'x.png: { alt: A }\n',
+      'p/posts/_colection.yml': 'fields: {}\n',
+      'p/posts/_notes.yaml': 'x: 1\n',
+      'p/posts/a.md': 'A',
+    });
+    expect(r.issues).toEqual([]);
+    expect(r.warnings).toEqual([
+      {
+        file: 'p/posts/2021/_collection.yaml',
+        message: "ignored: a collection's schema is the _collection.yaml at the top of its folder (p/posts/_collection.yaml)",
+      },
+      {
+        file: 'p/posts/_colection.yml',
+        message: 'ignored (a name starting with _ is not content): is it meant to be p/posts/_collection.yaml?',
+      },
+      {
+        file: 'p/posts/_collections.yaml',
+        message: "ignored: a collection's schema is the _collection.yaml at the top of its folder (p/posts/_collection.yaml)",
+      },
+      { file: 'p/posts/_media.yaml', message: 'ignored: media details go in p/media/_media.yaml' },
+    ]);
+  });
+
   it('rejects field names that a query could not name', async () => {
     const r = await load({ 'p/posts/a.yaml': 'ok: 1\n"a b": 2\n' });
     expect(r.issues).toEqual([

@@ -32,7 +32,10 @@ export async function contentFolder(path: string, command: string): Promise<stri
     );
   }
   const children = await folders(path);
-  for (const child of children) if (await isFile(join(path, child, 'project.yaml'))) return path;
+  // A project.yml is a project whose file has the wrong name: the loader says so, naming it.
+  for (const child of children) {
+    if ((await isFile(join(path, child, 'project.yaml'))) || (await isFile(join(path, child, 'project.yml')))) return path;
+  }
   // No project here: is this the folder above the content folder?
   for (const child of children) {
     for (const grandchild of await folders(join(path, child))) {

@@ -192,6 +192,20 @@ function isEntryFile(target: string): boolean {
   return parts.length >= 3 && parts[1] !== 'media' && !parts.some(isHidden) && entryFormat(target) !== undefined;
 }
 
+/**
+ * A `_…` file in a collection folder is not content, but one meant as a settings file must not be
+ * dropped in silence: without its schema a collection's types are guessed, and wrong values pass.
+ */
+function misplacedSettings(rel: string, name: string, parts: readonly string[], issues: IssueList): void {
+  const schema = `${parts[0]}/${parts[1]}/_collection.yaml`;
+  if (parts.length === 3 && name === '_collection.yml') issues.error(rel, `the schema is read only from ${schema}: rename it`);
+  else if (/^_collections?\.ya?ml$/.test(name))
+    issues.warn(rel, `ignored: a collection's schema is the _collection.yaml at the top of its folder (${schema})`);
+  else if (/^_media\.ya?ml$/.test(name)) issues.warn(rel, `ignored: media details go in ${parts[0]}/media/_media.yaml`);
+  else if (/^_[a-z]*col[a-z]*\.ya?ml$/i.test(name))
+    issues.warn(rel, `ignored (a name starting with _ is not content): is it meant to be ${schema}?`);
+}
+
 /** Sorts the listing into projects; files that mean nothing are reported as warnings. */
 export function layoutTree(files: readonly FileInfo[], issues: IssueList): ProjectLayout[] {
   const folders = new Map<
@@ -201,6 +215,8 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
       collections: Map<string, { config?: FileInfo; entries: FileInfo[] }>;
       media: FileInfo[];
       mediaMeta?: FileInfo;
+      /** A project.yml was found (and reported) instead of the project.yaml. */
+      misnamed?: true;
     }
   >();
   const folderOf = (name: string) => {
@@ -247,12 +263,17 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
     const second = parts[1] as string;
     if (parts.length === 2 && !dir) {
       if (name === 'project.yaml') project.projectFile = file;
+      else if (name === 'project.yml') {
+        issues.error(file.rel, 'the project file is read only as project.yaml: rename it');
+        project.misnamed = true;
+      }
       else if (!isHidden(name)) issues.warn(file.rel, 'ignored: a project folder holds project.yaml, media/ and collection folders only');
       continue;
     }
     if (second === 'media') {
       if (dir) continue;
       if (parts.length === 3 && name === '_media.yaml') project.mediaMeta = file;
+      else if (name === '_media.yml') issues.error(file.rel, `media details are read only from ${parts[0]}/media/_media.yaml: rename it`);
       else if (isHidden(name)) continue;
       else if (file.target !== undefined && !isMediaOf(parts[0] as string, file.target)) {
         issues.error(
@@ -271,7 +292,12 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
     if (!col) project.collections.set(second, (col = { entries: [] }));
     if (dir) continue;
     if (parts.length === 3 && name === '_collection.yaml') col.config = file;
-    else if (isHidden(name)) continue;
+    else if (isHidden(name)) misplacedSettings(file.rel, name, parts, issues);
+    else if (name === 'project.yaml' || name === 'project.yml')
+      issues.error(
+        file.rel,
+        `a project file inside the collection '${second}' of project '${parts[0]}': projects cannot be nested, and this one would be published as an entry (tokens included). Move its folder to the content root to make it a project, or rename the file to keep it as an entry`,
+      );
     else if (file.target !== undefined && !isEntryFile(file.target)) {
       issues.error(
         file.rel,
@@ -283,6 +309,7 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
   const projects: ProjectLayout[] = [];
   for (const [folder, f] of folders) {
     if (!f.projectFile) {
+      if (f.misnamed) continue;
       issues.error(
         `${folder}/`,
         `not a project: every folder of the content root needs a project.yaml (add ${folder}/project.yaml, or start the folder name with _ to ignore it)`,
