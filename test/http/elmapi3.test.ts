@@ -482,3 +482,41 @@ describe('elmapi3: a Markdown field', () => {
     }
   });
 });
+
+describe('elmapi3: a web of relations', () => {
+  it('embeds at most 8 Mi characters of values per answer, then stubs the rest with a warning (30 entries related to each other made 68 MB; long bodies a 500)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cqa-v3-web-'));
+    try {
+      const id = '22222222-3333-4444-8555-666666666666';
+      mkdirSync(join(dir, 'p', 'items'), { recursive: true });
+      writeFileSync(join(dir, 'p', 'project.yaml'), `id: ${id}\ndialect: elmapi3\npublic: true\n`);
+      writeFileSync(
+        join(dir, 'p', 'items', '_collection.yaml'),
+        'fields:\n  title: text\n  body: text\n  rel: { type: relation, collection: items, multiple: true }\n',
+      );
+      const n = 40;
+      for (let i = 0; i < n; i++) {
+        const others = Array.from({ length: n }, (_, j) => j).filter((j) => j !== i);
+        writeFileSync(
+          join(dir, 'p', 'items', `i${i}.yaml`),
+          `title: T${i}\nbody: ${'x'.repeat(20_000)}\nrel: [${others.map((j) => `i${j}`).join(', ')}]\n`,
+        );
+      }
+      const { model, issues } = await loadContent(dir);
+      expect(issues).toEqual([]);
+      const handle = createHandler(createSnapshot(model), { elmapi3: elmapi3Routes });
+      const res = await handle(new Request('http://x/api/items?paginate=1', { headers: { 'project-id': id, accept: 'application/json' } }));
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(text.length).toBeGreaterThan(8 * 1024 * 1024);
+      expect(text.length).toBeLessThan(10 * 1024 * 1024);
+      expect(res.headers.get('x-cqa-warning')).toMatch(/reached cqa's bound on embedded entries .* the rest are stubs/);
+      // Related entries first embed in full, then as stubs: fields [].
+      const first = (JSON.parse(text) as any).data[0].fields.rel as any[];
+      expect(first[0].fields.title).toMatch(/^T\d+$/);
+      expect(JSON.stringify(first).includes('"fields":[]')).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -5,7 +5,7 @@ import { fieldValue } from '../../query/table.js';
 import { paginated, phpInt } from './paginate.js';
 import { list, str, type PhpArray } from './php-query.js';
 import type { CollectionIndex, ProjectIndex } from './project-index.js';
-import { Renderer, type Json } from './render.js';
+import { EMBED_BOUNDS, Renderer, type Json } from './render.js';
 import type { Warnings } from './warnings.js';
 import { whereTest } from './where.js';
 
@@ -54,6 +54,11 @@ function renderer(r: ListRequest): Renderer {
     timestamps: r.params.has('timestamps'),
     exclude: new Set(list(r.params.get('exclude'))),
     origin: r.origin,
+    onStubbed: () =>
+      r.warn.add(
+        'relations',
+        `this answer reached cqa's bound on embedded entries (${EMBED_BOUNDS.entries.toLocaleString('en')} entries or ${EMBED_BOUNDS.chars / 1024 / 1024} Mi characters of values): the rest are stubs {uuid, locale, published_at, fields: []}, where ElmapiCMS embeds every one`,
+      ),
   });
 }
 

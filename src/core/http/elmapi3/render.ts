@@ -16,15 +16,32 @@ export interface RenderOptions {
   readonly exclude: ReadonlySet<string>;
   /** Absolute origin for relative asset URLs (`http://host`). */
   readonly origin: string;
+  /** Called once when an answer reaches the embedding bounds and the rest of its relations are stubs. */
+  readonly onStubbed?: () => void;
 }
 
-/** How many entries one answer may embed (a relation web could otherwise grow exponentially). */
-export const EMBED_BUDGET = 20_000;
+/**
+ * How much one answer may embed: a relation web grows with entries × fan-out × entry size (30
+ * entries related to each other made 68 MB, with long bodies over V8's longest string). Past
+ * either bound, the rest of the relations are stubs.
+ */
+export const EMBED_BOUNDS = { entries: 20_000, chars: 8 * 1024 * 1024 };
+
+/** Characters a value adds to an answer, roughly; a json field's object measured once. */
+function sizeOf(v: FieldValue): number {
+  if (typeof v === 'string') return v.length;
+  if (v === null || typeof v !== 'object') return 8;
+  if (Array.isArray(v)) return v.reduce<number>((n, x) => n + sizeOf(x), 2);
+  let size = objectSizes.get(v);
+  if (size === undefined) objectSizes.set(v, (size = JSON.stringify(v)?.length ?? 0));
+  return size;
+}
+const objectSizes = new WeakMap<object, number>();
 
 export class Renderer {
   private embedded = 0;
-  /** Set when the budget ran out: the rest was stubbed. */
-  overBudget = false;
+  private chars = 0;
+  private stubbed = false;
 
   constructor(
     private readonly index: ProjectIndex,
@@ -62,6 +79,8 @@ export class Renderer {
 
   private value(f: FieldDef, v: FieldValue | undefined, branch: ReadonlySet<EntrySnapshot>): Json | undefined {
     if (v === undefined || v === null || v === '') return undefined;
+    // A group and a relation are counted by what they hold; an asset's object is ~500 characters.
+    if (f.type !== 'group' && f.type !== 'relation') this.chars += f.type === 'media' ? 512 * asList(v).length : sizeOf(v);
     switch (f.type) {
       case 'group': {
         const instance = (item: FieldValue): Json => {
@@ -91,8 +110,10 @@ export class Renderer {
           const t = target?.byRef.get(String(ref));
           // v3 embeds related drafts too (as `fields: []`); cqa's promise is that no answer without drafts names one.
           if (!t || (t.record.draft && !this.o.draft)) continue;
-          if (branch.has(t) || ++this.embedded > EMBED_BUDGET) {
-            if (!branch.has(t)) this.overBudget = true;
+          if (branch.has(t)) items.push(this.stub(t));
+          else if (++this.embedded > EMBED_BOUNDS.entries || this.chars > EMBED_BOUNDS.chars) {
+            if (!this.stubbed) this.o.onStubbed?.();
+            this.stubbed = true;
             items.push(this.stub(t));
           } else items.push(this.entry(t, f.collection as string, branch));
         }
