@@ -108,6 +108,39 @@ export function responseRecord(
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
 const REDACTED = '[redacted]';
 
+/** The values of `query`'s secret-looking parameters (those queryObject() redacts), longest first. */
+export function secretValues(query: string): string[] {
+  if (query === '') return [];
+  const found = new Set<string>();
+  for (const [k, v] of new URLSearchParams(query)) if (v !== '' && isSecretName(k)) found.add(v);
+  return [...found].sort((a, b) => b.length - a.length);
+}
+
+/** `text` with each of `values` replaced: a warning may quote what the request sent. */
+export function redactValues(text: string, values: readonly string[]): string {
+  let out = text;
+  for (const v of values) out = out.split(v).join(REDACTED);
+  return out;
+}
+
+/**
+ * A record's warnings and its response's X-Cqa-Warning without the values of the request's
+ * secret-looking query parameters (`api_token=…` sent twice is quoted in the warning about it).
+ */
+export function warningsOf(
+  warnings: readonly string[],
+  headers: Readonly<Record<string, string>>,
+  query: string,
+): { warnings: readonly string[]; headers: Readonly<Record<string, string>> } {
+  const secrets = warnings.length > 0 ? secretValues(query) : [];
+  if (secrets.length === 0) return { warnings, headers };
+  const header = headers['x-cqa-warning'];
+  return {
+    warnings: warnings.map((w) => redactValues(w, secrets)),
+    headers: header === undefined ? headers : { ...headers, 'x-cqa-warning': redactValues(header, secrets) },
+  };
+}
+
 /** `a=1&a=2&b` → `{ a: ['1', '2'], b: '' }` (a null-prototype object: `__proto__` is just a name). */
 export function queryObject(query: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = Object.create(null);

@@ -9,7 +9,7 @@ import type { HttpOptions } from './core.js';
 import { type FetchHandler, wasInjected } from './fetch.js';
 import type { ContractControls } from './contract-controls.js';
 import { warningTexts } from './elmapi3/warnings.js';
-import { Journal, queryObject, type RequestRecord, responseRecord, safeHeaders, safeUrl } from './journal.js';
+import { Journal, queryObject, type RequestRecord, responseRecord, safeHeaders, safeUrl, warningsOf } from './journal.js';
 import { Overrides } from './overrides.js';
 import { RequestWaiters } from './request-waiter.js';
 import type { Snapshot } from '../model/types.js';
@@ -120,7 +120,7 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
       response.headers.forEach((v, k) => {
         sent[k] = v;
       });
-      const warned = warningTexts(response.headers.get('x-cqa-warning'));
+      const said = warningsOf(warningTexts(response.headers.get('x-cqa-warning')), sent, query);
       const record: RequestRecord = {
         time,
         ...request0,
@@ -128,8 +128,8 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
         status: response.status,
         ms: Math.round((performance.now() - start) * 10) / 10,
         injected: wasInjected(response),
-        ...(warned.length > 0 ? { warnings: warned } : {}),
-        response: responseRecord(response.status, sent, await bodyText(response)),
+        ...(said.warnings.length > 0 ? { warnings: said.warnings } : {}),
+        response: responseRecord(response.status, said.headers, await bodyText(response)),
       };
       journal.add(record);
       if (waiters.size > 0) waiters.offer(journal.last() as RequestRecord);

@@ -10,7 +10,7 @@ import { brotliCompressSync, constants as zc, createBrotliCompress, createGzip, 
 import type { MediaRecord } from '../../core/model/model.js';
 import type { CoreResponse, HttpCore, Platform } from '../../core/http/core.js';
 import type { Encoding } from '../../core/http/accept.js';
-import { queryObject, responseRecord, safeHeaders, safeUrl, type RequestRecord } from '../../core/http/journal.js';
+import { queryObject, responseRecord, safeHeaders, safeUrl, warningsOf, type RequestRecord } from '../../core/http/journal.js';
 import type { Overrides } from '../../core/http/overrides.js';
 import { mediaRoot } from '../../core/http/media-root.js';
 import { openInside, ServedRoots } from './open-file.js';
@@ -174,6 +174,7 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
         const url = safeUrl(req.url ?? '/');
         const ms = Math.round((performance.now() - start) * 10) / 10;
         try {
+          const said = warningsOf(warnings ?? [], options.captureResponse ? sentHeaders(sentHead, res) : {}, query);
           const record: RequestRecord = {
             time,
             method: req.method ?? 'GET',
@@ -184,13 +185,9 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
             status: res.statusCode,
             ms,
             injected,
-            ...(warnings ? { warnings } : {}),
+            ...(warnings ? { warnings: said.warnings } : {}),
           };
-          onRequest(
-            options.captureResponse
-              ? { ...record, response: responseRecord(res.statusCode, sentHeaders(sentHead, res), sentBody) }
-              : record,
-          );
+          onRequest(options.captureResponse ? { ...record, response: responseRecord(res.statusCode, said.headers, sentBody) } : record);
         } catch (err) {
           onError(err); // a failing log or hook must not take the server down
         }
