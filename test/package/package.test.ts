@@ -5,7 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-package-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -188,10 +188,9 @@ export async function start(): Promise<MockApi> {
 });
 
 describe('installing the tarball (issue 24)', () => {
-  // A consumer's `npm install ./content-query-api-x.tgz`: no warning about a script npm will not
-  // run (`prepare` used to compile lib/; `prepack` does now, before the tarball is made), and both
-  // names run the CLI: `cqa` in a project, `content-query-api` for `npx content-query-api` anywhere.
-  it('warns about no install script; npx cqa and npx content-query-api both run the CLI', async () => {
+  const app = join(work, 'app');
+  let install: ReturnType<typeof spawnSync>;
+  beforeAll(() => {
     const packed = join(work, 'packed');
     mkdirSync(packed);
     execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', packed], {
@@ -199,20 +198,57 @@ describe('installing the tarball (issue 24)', () => {
       timeout: 60_000,
       stdio: ['ignore', 'pipe', 'ignore'],
     });
-    const app = join(work, 'app');
     mkdirSync(app);
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true }));
-    const install = spawnSync(
-      'npm',
-      ['install', '--prefer-offline', '--no-audit', '--no-fund', join(packed, 'content-query-api-0.1.0.tgz')],
-      { cwd: app, encoding: 'utf8', timeout: 180_000 },
-    );
-    expect(install.status, install.stderr).toBe(0);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+    install = spawnSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(packed, 'content-query-api-0.1.0.tgz')], {
+      cwd: app,
+      encoding: 'utf8',
+      timeout: 180_000,
+    });
+  }, 240_000);
+
+  // A consumer's `npm install ./content-query-api-x.tgz`: no warning about a script npm will not
+  // run (`prepare` used to compile lib/; `prepack` does now, before the tarball is made), and both
+  // names run the CLI: `cqa` in a project, `content-query-api` for `npx content-query-api` anywhere.
+  it('warns about no install script; npx cqa and npx content-query-api both run the CLI', async () => {
+    expect(install.status, String(install.stderr)).toBe(0);
     expect(`${install.stdout}${install.stderr}`).not.toMatch(/install-scripts|prepare/);
     const version = (await import('../../package.json', { with: { type: 'json' } })).default.version;
     for (const bin of ['cqa', 'content-query-api']) {
       const run = spawnSync('npx', ['--no', '--', bin, '--version'], { cwd: app, encoding: 'utf8', timeout: 60_000 });
       expect(run.stdout.trim(), `npx ${bin}`).toBe(version);
     }
-  }, 240_000);
+  }, 120_000);
+
+  // A test runner's module sandbox (vitest's vm pools; Jest's ES modules work the same way) has a
+  // require() of its own that loads no ES module: marked, which renders richtext, could not be
+  // loaded from the installed package, and the sample failed to load. The library imports it then.
+  it('startServer() loads the sample, richtext included, in vitest with --pool vmThreads', () => {
+    writeFileSync(
+      join(app, 'sandbox.test.js'),
+      `import { startServer } from 'content-query-api';
+it('serves a richtext field', async () => {
+  const server = await startServer({ content: ${JSON.stringify(resolve('content'))} });
+  try {
+    const res = await fetch(server.url + '/api/demo/pages?limit=1', { headers: { authorization: 'Bearer demo-token' } });
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(await res.json())).toContain('<p>');
+  } finally {
+    await server.close();
+  }
+});
+`,
+    );
+    writeFileSync(join(app, 'vitest.config.js'), 'export default {};\n');
+    const vitest = resolve('node_modules/vitest/vitest.mjs');
+    const run = spawnSync(process.execPath, [vitest, 'run', '--pool', 'vmThreads', '--globals', '--root', app], {
+      cwd: app,
+      encoding: 'utf8',
+      timeout: 60_000,
+      // Not this run's VITEST_* variables: the inner vitest would take itself for one of its workers.
+      env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST'))), NO_COLOR: '1', FORCE_COLOR: '0' },
+    });
+    expect(run.stdout + run.stderr).toMatch(/Tests\s+1 passed/);
+    expect(run.status).toBe(0);
+  }, 70_000);
 });

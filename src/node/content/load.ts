@@ -17,7 +17,7 @@ import { readEntryOnce, readFailure, readYamlOnce, type FileParser, type Outcome
 import type { ParseCache } from './parse-cache.js';
 import { EMPTY_YAML, type ParsedEntry, type ParsedYaml } from './parse.js';
 import { readProject } from './project.js';
-import { renderRichtext, richtextReady } from './richtext.js';
+import { MarkedNotLoaded, renderRichtext, richtextReady } from './richtext.js';
 import { readCollectionConfig } from './schema.js';
 import { resolveReferences } from './resolve.js';
 import { mediaUuid } from './uuid.js';
@@ -149,11 +149,16 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
 
   return {
     load(changes) {
+      // A load that met a runtime where marked cannot be required imports it and runs again (the
+      // files it read are in the cache); it happens once per process.
+      const loadRendering = () =>
+        loadOnce(changes).catch(async (err: unknown) => {
+          if (!(err instanceof MarkedNotLoaded)) throw err;
+          await richtextReady(true);
+          return loadOnce(changes);
+        });
       // Loads run one at a time: they share the cache and the listing.
-      const result = running.then(
-        () => loadOnce(changes),
-        () => loadOnce(changes),
-      );
+      const result = running.then(loadRendering, loadRendering);
       running = result.catch(() => undefined);
       return result;
     },

@@ -55,13 +55,28 @@ function create({ Marked }: MarkedModule) {
 
 let marked: ReturnType<typeof create> | undefined;
 
-/** Makes renderRichtext() ready: nothing to do where Node can require marked when it is first needed. */
-export async function richtextReady(): Promise<void> {
-  if (!marked && !canRequire) marked = create(await import('marked'));
+/**
+ * Thrown by renderRichtext() where marked cannot be required after all: a test runner's module
+ * sandbox (Jest's ES modules, vitest's vm pools) has a require() of its own that loads no ES
+ * module. The loader then imports marked (richtextReady(true)) and loads again.
+ */
+export class MarkedNotLoaded extends Error {}
+
+/** Makes renderRichtext() ready: nothing to do where Node can require marked when it is first needed, unless `now`. */
+export async function richtextReady(now = !canRequire): Promise<void> {
+  if (!marked && now) marked = create(await import('marked'));
 }
 
 export function renderRichtext(markdown: string): string {
-  marked ??= create(createRequire(import.meta.url)('marked') as MarkedModule);
+  if (!marked) {
+    let module: MarkedModule;
+    try {
+      module = createRequire(import.meta.url)('marked') as MarkedModule;
+    } catch (err) {
+      throw new MarkedNotLoaded(`marked could not be required (${(err as Error).message}): import it with richtextReady(true)`);
+    }
+    marked = create(module);
+  }
   return marked.parse(markdown, { async: false }) as string;
 }
 

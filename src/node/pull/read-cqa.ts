@@ -40,7 +40,7 @@ async function listAll(o: ReadOptions, path: string, query: string, what: string
 }
 
 export async function readCqa(o: ReadOptions): Promise<PulledProject> {
-  await richtextReady(); // htmlToMarkdown() renders its Markdown again
+  await richtextReady(true); // htmlToMarkdown() renders its Markdown again (marked imported: it may not be requirable)
   const { fetcher, project } = o;
   const base = `/api/${encodeURIComponent(project)}`;
   const doc = await readDocument(

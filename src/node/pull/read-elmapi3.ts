@@ -93,7 +93,7 @@ function fieldFrom(raw: Raw, children: readonly Raw[], slug: string, slugOf: (re
 }
 
 export async function readElmapi3(o: ReadOptions): Promise<PulledProject> {
-  await richtextReady(); // htmlToMarkdown() renders its Markdown again
+  await richtextReady(true); // htmlToMarkdown() renders its Markdown again (marked imported: it may not be requirable)
   const { fetcher, project } = o;
   const doc = await readDocument(
     o,
