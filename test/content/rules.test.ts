@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/node/content/project.js';
+import { formatIssue } from '../../src/node/content/issues.js';
 import { collection, entry, load, MTIME, project } from './helpers.js';
 
 describe('project.yaml', () => {
@@ -70,11 +71,27 @@ tokens:
         file: 'p/project.yaml',
         line: 8,
         field: 'tokens',
-        message: "token 'a': sha256 must be 64 hex digits (make one with 'cqa token create'), got 1234",
+        message:
+          "token 'a': sha256 must be 64 hex digits (make one with 'cqa token create'), got a number; a plaintext token goes under 'token:' (for fixtures)",
       },
       { file: 'p/project.yaml', line: 11, field: 'tokens', message: 'token \'b\': unknown scope "write"; scopes are read, drafts' },
       { file: 'p/project.yaml', line: 12, field: 'tokens', message: "token 3: needs a 'name' (text)" },
     ]);
+  });
+
+  it('never quotes what is written as a token or its sha256 (it may be the token itself), nor shows it in a code frame', async () => {
+    const r = await load({
+      'p/project.yaml': 'tokens:\n  - name: a\n    sha256: S3CRET-NOT-HEX\n  - name: b\n    token: 12345678\n',
+      'q/project.yaml': 'tokens:\n  - name: c\n    token: "S3CRET-UNTERMINATED\n',
+    });
+    expect(r.issues.map((i) => i.message)).toEqual([
+      "token 'a': sha256 must be 64 hex digits (make one with 'cqa token create'), got text of 14 characters; a plaintext token goes under 'token:' (for fixtures)",
+      "token 'b': token must be non-empty text, got a number",
+      expect.stringMatching(/^broken YAML/),
+    ]);
+    const printed = r.issues.map((i) => formatIssue(i)).join('\n');
+    expect(printed).toContain('token: [hidden]');
+    expect(printed).not.toMatch(/S3CRET|12345678/);
   });
 
   it('requires project.yaml in every folder of the content root and unique project ids', async () => {

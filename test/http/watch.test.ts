@@ -148,11 +148,17 @@ describe('serve --watch: /healthz while the content is broken', () => {
       expect.objectContaining({ file: 'w/posts/c.md', line: expect.any(Number), message: expect.any(String) }),
     ]);
     expect((await client({ path: '/healthz', headers: { accept: 'application/json' } })).status).toBe(200);
+    // The errors quote the broken file: a page of another origin may not read them (no CORS
+    // header then); a healthy /healthz answers every origin, as the API does.
+    const asked = await client({ path: '/healthz', headers: { accept: 'application/json', origin: 'https://evil.example' } });
+    expect(asked.headers['access-control-allow-origin']).toBeUndefined();
     expect(await title('a')).toBe('Two'); // answers still come from the last good snapshot
     // Removing the broken file gives back exactly the snapshot being served: still "ok again".
     rmSync(join(dir, 'w', 'posts', 'c.md'));
     await until('healthy again', async () => ((await health()).stale === undefined ? true : undefined));
     expect(await health()).toEqual({ status: 'ok', snapshot: good });
+    const healthy = await client({ path: '/healthz', headers: { accept: 'application/json', origin: 'https://evil.example' } });
+    expect(healthy.headers['access-control-allow-origin']).toBe('*');
     await until('the ok-again line', async () =>
       lines.slice(n).some((l) => l.startsWith('cqa: content ok again — serving snapshot ')) ? true : undefined,
     );

@@ -307,7 +307,9 @@ export class HttpCore {
       case 'healthz': {
         if (!this.lenientAccept(h)) return this.notAcceptable(req);
         const doc = served.docs.get('healthz', () => healthBody(snapshot.hash, served.stale)) as Doc;
-        return this.json(req, doc, 'no-store');
+        // The errors of broken content quote its values (a draft's too): no web page of another
+        // origin may read them, only this origin's explorer and tools that are not browsers.
+        return this.json(req, doc, 'no-store', undefined, served.stale === undefined);
       }
       case 'openapi':
         return this.openapi(req, served);
@@ -509,7 +511,7 @@ export class HttpCore {
   }
 
   /** `varyAlso`: a request header the answer depends on, besides Accept-Encoding and Origin. */
-  private json(req: CoreRequest, doc: Doc, cacheControl: string, varyAlso?: string): CoreResponse {
+  private json(req: CoreRequest, doc: Doc, cacheControl: string, varyAlso?: string, crossOrigin = true): CoreResponse {
     const h = req.headers;
     const big = doc.bytes.length > COMPRESS_MIN;
     const encoding = big ? negotiateEncoding(header(h, 'accept-encoding'), this.platform.encodings) : undefined;
@@ -518,7 +520,7 @@ export class HttpCore {
       etag: etagOf(doc.tag, encoding),
       'cache-control': cacheControl,
     };
-    const cors = this.cors.headers(header(h, 'origin'));
+    const cors = crossOrigin ? this.cors.headers(header(h, 'origin')) : {};
     for (const k in cors) headers[k] = cors[k] as string;
     const vary = big ? (this.varyOrigin ? 'Accept-Encoding, Origin' : 'Accept-Encoding') : this.varyOrigin;
     if (vary || varyAlso) headers.vary = varyAlso ? (vary ? `${varyAlso}, ${vary}` : varyAlso) : (vary as string);

@@ -26,6 +26,11 @@ function printableLine(line: string): string {
   return shown.length > WIDTH || line.length > WIDTH * 2 ? `${shown.slice(0, WIDTH)}…` : shown;
 }
 
+// A token's line (project.yaml: `token: …`, `sha256: …`, a list item too) shows its key, not its
+// value: a broken quote there must not print the token in a terminal or a CI log.
+const SECRET_LINE = /^(\s*(?:-\s+)?["']?(?:token|sha256)["']?\s*:\s*)\S.*$/;
+const withoutSecret = (line: string) => line.replace(SECRET_LINE, '$1[hidden]');
+
 /**
  *     1 | title: Hello
  *   > 2 |   subtitle: World
@@ -39,7 +44,7 @@ export function codeFrame(lines: readonly string[], row: number, col: number, fi
   const width = String(to + firstLine).length;
   const out: string[] = [];
   for (let r = from; r <= to; r++) {
-    const text = printableLine((lines[r] as string).replace(/\r$/, ''));
+    const text = printableLine(withoutSecret((lines[r] as string).replace(/\r$/, '')));
     if (r === to && r !== row && text.trim() === '') continue; // no empty last line after the mistake
     out.push(`  ${r === row ? '>' : ' '} ${String(r + firstLine).padStart(width)} | ${text}`.trimEnd());
     if (r === row) out.push(`    ${' '.repeat(width)} | ${' '.repeat(Math.min(col, WIDTH))}^`);

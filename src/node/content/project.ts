@@ -119,6 +119,13 @@ function readTokens(value: unknown, parsed: ParsedYaml, file: string, issues: Is
     return [];
   }
   const tokens: TokenRecord[] = [];
+  // What a token's value is, never the value: it may be the token itself.
+  const secretKind = (v: unknown) =>
+    typeof v === 'string'
+      ? `text of ${v.length} character${v.length === 1 ? '' : 's'}`
+      : typeof v === 'object' || v === undefined
+        ? describe(v)
+        : `a ${typeof v}`;
   value.forEach((t, i) => {
     if (!isPlainObject(t)) {
       err([i], `token ${i + 1}: expected a mapping { name, sha256 or token, scopes }, got ${describe(t)}`);
@@ -144,7 +151,11 @@ function readTokens(value: unknown, parsed: ParsedYaml, file: string, issues: Is
       ok = false;
     } else if (t.sha256 !== undefined) {
       if (typeof t.sha256 === 'string' && SHA256.test(t.sha256)) sha256 = t.sha256.toLowerCase();
-      else err([i, 'sha256'], `${label}: sha256 must be 64 hex digits (make one with 'cqa token create'), got ${describe(t.sha256)}`);
+      else
+        err(
+          [i, 'sha256'],
+          `${label}: sha256 must be 64 hex digits (make one with 'cqa token create'), got ${secretKind(t.sha256)}; a plaintext token goes under 'token:' (for fixtures)`,
+        );
     } else if (t.token !== undefined) {
       if (typeof t.token === 'string' && t.token !== '') {
         sha256 = sha256Hex(t.token);
@@ -156,7 +167,7 @@ function readTokens(value: unknown, parsed: ParsedYaml, file: string, issues: Is
             field: 'tokens',
           },
         );
-      } else err([i, 'token'], `${label}: token must be non-empty text, got ${describe(t.token)}`);
+      } else err([i, 'token'], `${label}: token must be non-empty text, got ${secretKind(t.token)}`);
     } else {
       err([i], `${label}: needs 'sha256' (or a plaintext 'token' for fixtures)`);
     }
