@@ -266,8 +266,7 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
       else if (name === 'project.yml') {
         issues.error(file.rel, 'the project file is read only as project.yaml: rename it');
         project.misnamed = true;
-      }
-      else if (!isHidden(name)) issues.warn(file.rel, 'ignored: a project folder holds project.yaml, media/ and collection folders only');
+      } else if (!isHidden(name)) issues.warn(file.rel, 'ignored: a project folder holds project.yaml, media/ and collection folders only');
       continue;
     }
     if (second === 'media') {

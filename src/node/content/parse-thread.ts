@@ -35,6 +35,11 @@ export class ParseThread implements FileParser {
     return new Map(reply.outcomes.map(([abs, outcome]) => [abs, fromOutcome(outcome)]));
   }
 
+  /** Starts the thread now, so that it boots while this one lists the tree (it otherwise starts at the first parse()). */
+  start(): void {
+    this.started();
+  }
+
   /** Ends the thread; a later parse() starts another. */
   async close(): Promise<void> {
     const worker = this.worker;

@@ -17,6 +17,7 @@ export interface SplitParser {
 
 export function splitParser(): SplitParser {
   const other = new ParseThread({ lines: false });
+  other.start();
   /** Shared between this thread and the parse thread; none when not worth it (the loader parses them). */
   const parser: FileParser = {
     async parse(jobs) {
