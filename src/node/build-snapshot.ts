@@ -21,7 +21,19 @@ export interface BuildSnapshotOptions {
 }
 
 export async function buildSnapshot(options: BuildSnapshotOptions): Promise<Snapshot> {
-  const content = options.content;
+  // Plain JavaScript may pass a path (or nothing): said at once, not as a missing folder 'undefined'.
+  const content = (options as { content?: unknown } | undefined)?.content;
+  if (typeof content !== 'string' && !isContentTree(content)) {
+    const given =
+      typeof options === 'string'
+        ? `buildSnapshot(${JSON.stringify(options)})`
+        : content === undefined
+          ? 'no content'
+          : `content: ${Array.isArray(content) ? 'an array' : typeof content}`;
+    throw new TypeError(
+      `buildSnapshot() takes options with the content: buildSnapshot({ content: 'content' }) (a folder, or a tree of files); got ${given}`,
+    );
+  }
   // A tree is loaded from a temp folder removed once loaded (its media files go with it).
   const written = isContentTree(content) ? await writeContentTree(content) : undefined;
   try {

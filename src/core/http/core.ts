@@ -174,6 +174,11 @@ export class HttpCore {
     /** Made by the caller already (startServer checks the options before loading); else from `options`. */
     controls: Controls = new Controls(options),
   ) {
+    // Plain JavaScript gets no type error for a promise or a path: said here, not as a 500 per request.
+    if (!isSnapshot(snapshot))
+      throw new TypeError(
+        `expected a snapshot (await buildSnapshot({ content: 'content' }), or loadSnapshot(text)), got ${notSnapshot(snapshot)}`,
+      );
     this.cors = corsPolicy(options.cors);
     this.cacheControl = options.cacheControl?.trim() || 'no-cache';
     this.privateCache = privateCacheControl(this.cacheControl);
@@ -562,4 +567,15 @@ export class HttpCore {
       body: req.method === 'HEAD' ? null : bytes,
     };
   }
+}
+
+function isSnapshot(s: unknown): s is Snapshot {
+  return typeof s === 'object' && s !== null && (s as Snapshot).projects instanceof Map && typeof (s as Snapshot).hash === 'string';
+}
+
+function notSnapshot(s: unknown): string {
+  if (typeof (s as { then?: unknown } | null)?.then === 'function') return 'a promise: await it first';
+  if (typeof s === 'string')
+    return `the string ${JSON.stringify(s.slice(0, 60))} (a snapshot is built from a content folder: await buildSnapshot({ content: folder }))`;
+  return s === null ? 'null' : Array.isArray(s) ? 'an array' : typeof s === 'object' ? 'an object without projects and hash' : typeof s;
 }
