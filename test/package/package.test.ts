@@ -162,6 +162,30 @@ export const isClientError = (e: unknown) => e instanceof ClientError;
   );
 });
 
+describe('the main entry in a CommonJS TypeScript project without esModuleInterop', () => {
+  // A declaration file that default-imports a Node module (`import zlib from 'node:zlib'`) gave
+  // TS1192 there, with lib checks on (found from outside).
+  it('compiles with moduleResolution node, skipLibCheck off', () => {
+    const tsc = compileConsumer('consumer-cjs-main', {
+      type: 'commonjs',
+      file: 'imp.ts',
+      source: `import { buildSnapshot, startServer } from 'content-query-api';
+export const start = () => startServer({ content: 'content' });
+export const build = () => buildSnapshot({ content: 'content' });
+`,
+      compilerOptions: {
+        module: 'commonjs',
+        moduleResolution: 'node',
+        typeRoots: [resolve('node_modules/@types')],
+        types: ['node'],
+        skipLibCheck: false,
+      },
+    });
+    expect(tsc.stdout).toBe('');
+    expect(tsc.status).toBe(0);
+  });
+});
+
 describe('content-query-api/msw in a CommonJS TypeScript project', () => {
   // There `msw/node` gives msw's CommonJS declarations: the handlers must be typed with those, not
   // with the ES ones lib/msw.d.ts names (found from outside: setupServer(...api.handlers) did not compile).

@@ -1,6 +1,6 @@
 // How dist/ documents are compressed (the .gz and .br siblings): settings shared by the writer in
 // this thread (dist.ts), its workers (dist-worker.ts) and the streamed writer (dist-large.ts).
-import zlib from 'node:zlib';
+import { constants, type BrotliOptions } from 'node:zlib';
 
 export type Precompress = 'none' | 'gzip' | 'br' | 'all';
 export const PRECOMPRESS_CHOICES: readonly Precompress[] = ['none', 'gzip', 'br', 'all'];
@@ -32,15 +32,15 @@ export const GZIP_LEVEL = 6;
  * deterministic: quality `quality` (default 6) up to 1 MiB, 5 above, and a window fitted to the
  * document.
  */
-export function brotliOptions(size: number, quality?: number): zlib.BrotliOptions {
+export function brotliOptions(size: number, quality?: number): BrotliOptions {
   const q = quality ?? (size > LARGE_DOCUMENT ? LARGE_BROTLI_QUALITY : DEFAULT_BROTLI_QUALITY);
   const lgwin = Math.max(10, Math.min(24, Math.ceil(Math.log2(size + 1))));
   return {
     params: {
-      [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-      [zlib.constants.BROTLI_PARAM_QUALITY]: q,
-      [zlib.constants.BROTLI_PARAM_LGWIN]: lgwin,
-      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_QUALITY]: q,
+      [constants.BROTLI_PARAM_LGWIN]: lgwin,
+      [constants.BROTLI_PARAM_SIZE_HINT]: size,
     },
   };
 }
