@@ -100,6 +100,32 @@ describe('validation errors: all of them, each with file, line, field and what w
     });
   });
 
+  it('reports front matter that would be read as the body: after blank lines, in TOML (+++), opened with four dashes', async () => {
+    const r = await load({
+      'p/posts/a.md': '\n---\ntitle: Blank first\n---\nbio\n',
+      'p/posts/b.md': '\r\n\r\n---\r\ntitle: CRLF\r\n---\r\n',
+      'p/posts/c.md': '+++\ntitle = "toml"\n+++\n',
+      'p/posts/d.md': '----\ntitle: four\n----\n',
+      // Not front matter: a body that starts with a rule, or with text.
+      'p/posts/e.md': '\n---\n\nA rule, then text.\n',
+      'p/posts/f.md': '# Heading\n\n---\ntitle: in the body\n',
+    });
+    expect(r.issues).toEqual([
+      {
+        file: 'p/posts/a.md',
+        line: 2,
+        message: "front matter must start on line 1: remove the 1 blank line before '---' (else it is read as the body)",
+      },
+      {
+        file: 'p/posts/b.md',
+        line: 3,
+        message: "front matter must start on line 1: remove the 2 blank lines before '---' (else it is read as the body)",
+      },
+      { file: 'p/posts/c.md', line: 1, message: "TOML front matter (+++) is not read: write it as YAML between '---' lines" },
+      { file: 'p/posts/d.md', line: 1, message: "front matter opens with exactly three dashes: write '---', not '----'" },
+    ]);
+  });
+
   it('does not report a relation to an entry whose own file is broken a second time', async () => {
     const r = await load({
       'p/authors/ann.yaml': 'name: [unclosed\n',

@@ -328,12 +328,34 @@ function withLazyLines({ source, json, lines: given, ...parts }: PortableEntry):
 
 export const EMPTY_YAML: ParsedYaml = { value: {}, problems: [], lineOf: () => undefined, paths: () => new Map() };
 
+// A line that opens front matter in other tools, then a `key:` line: front matter that is not
+// read (it would be served as the body, and a required field reported missing).
+const OTHER_OPENING = /^(?<blank>(?:[ \t]*\r?\n)*)(?<fence>\+\+\+|-{4,}|---)[ \t]*\r?\n[ \t]*["']?[A-Za-z_][\w-]*["']?[ \t]*[:=]/;
+
+/** Front matter written where or how it is not read: after blank lines, in TOML, or opened with more than three dashes. */
+function misplacedFrontMatter(text: string): ParseProblem | undefined {
+  const m = OTHER_OPENING.exec(text);
+  if (!m?.groups) return undefined;
+  const { blank = '', fence = '' } = m.groups;
+  const line = blank.split('\n').length;
+  if (fence === '+++') return { line, message: "TOML front matter (+++) is not read: write it as YAML between '---' lines" };
+  if (fence !== '---') return { line, message: `front matter opens with exactly three dashes: write '---', not '${fence}'` };
+  if (blank === '') return undefined;
+  const lines = line - 1;
+  return {
+    line,
+    message: `front matter must start on line 1: remove the ${lines} blank line${lines === 1 ? '' : 's'} before '---' (else it is read as the body)`,
+  };
+}
+
 function parseMarkdown(text: string, eagerLines: boolean): ParsedEntry {
   // gray-matter treats a missing closing delimiter as "everything is front matter"; say so instead.
   if (/^---(?!-)/.test(text) && text.indexOf('\n---', 3) === -1) {
     return broken([{ line: 1, message: "front matter is not closed: add a line '---' after it" }]);
   }
   const { front: matter, body: content } = splitFrontMatter(text);
+  const misplaced = matter ? undefined : misplacedFrontMatter(text);
+  if (misplaced) return broken([misplaced]);
   let front: ParsedYaml = EMPTY_YAML;
   let frontLines = () => new Map<string, number>();
   let frontText = '';
