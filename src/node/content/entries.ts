@@ -83,7 +83,14 @@ export function buildEntry(
   const fileId = baseName(file.rel);
   let id = fileId;
   if (data.id !== undefined && data.id !== null) {
-    if (typeof data.id === 'string' || typeof data.id === 'number') id = String(data.id);
+    const written = parsed.numbers?.get('id');
+    const read = String(data.id);
+    // elmapi ids are numbers: there `007` is the id 7, meant or not; elsewhere an id is text.
+    if (written !== undefined && project.dialect === 'elmapi')
+      issues.warn(file.rel, `'${written}' is the id ${read}: write id: ${read}`, at('id'));
+    if (written !== undefined && project.dialect !== 'elmapi')
+      err('id', `'${written}' reads as the number ${read}, so the id would be '${read}': quote it (id: "${written}")`);
+    else if (typeof data.id === 'string' || typeof data.id === 'number') id = String(data.id);
     else err('id', `expected an entry id, got ${describe(data.id)}`);
   }
   // elmapi3: entries are named by uuid; a file without one gets a uuid derived from where it lies.
@@ -230,4 +237,21 @@ function setValue(
     issues.error(file.rel, p.message, { line: line ?? entryLine(parsed, key, p.index), field: key });
   }
   if (result.value !== undefined) values[key] = result.value;
+  if (parsed.numbers && result.problems.length === 0 && field.type !== 'number' && field.type !== 'json')
+    warnRewrittenNumbers(ctx, file, parsed, key, raw);
+}
+
+/** A field that keeps text was given numbers written in a form they do not print back in (number-text.ts). */
+function warnRewrittenNumbers(ctx: EntryContext, file: FileInfo, parsed: ParsedEntry, key: string, raw: unknown): void {
+  const items = Array.isArray(raw) ? raw.map((v, i) => [v, `${key}\0${i}`, i] as const) : [[raw, key, undefined] as const];
+  for (const [value, at, index] of items) {
+    const written = parsed.numbers?.get(at);
+    if (written === undefined) continue;
+    const read = String(value);
+    ctx.issues.warn(
+      file.rel,
+      `'${written}' reads as the number ${read}, so the text served is '${read}': quote it to keep it as written (${Array.isArray(raw) ? `"${written}"` : `${key}: "${written}"`})`,
+      { line: entryLine(parsed, key, index), field: key },
+    );
+  }
 }

@@ -88,13 +88,17 @@ export function readYamlOnce(job: ListedFile, cache?: ParseCache): ParsedYaml {
 // Parse results as JSON for the parse cache: the portable forms of the threads, Maps as pairs.
 const ENTRY_CODEC: PortableCodec<ParsedEntry> = {
   toPlain(parsed) {
-    const { comments, ...rest } = toPortable(parsed);
-    return { ...rest, ...(comments ? { comments: [...comments] } : {}) };
+    const { comments, numbers, ...rest } = toPortable(parsed);
+    return { ...rest, ...(comments ? { comments: [...comments] } : {}), ...(numbers ? { numbers: [...numbers] } : {}) };
   },
   fromPlain(plain) {
-    const { comments, ...rest } = plain as PortableEntry & { comments?: [string, string][] };
+    const { comments, numbers, ...rest } = plain as PortableEntry & { comments?: [string, string][]; numbers?: [string, string][] };
     if (!isPlainObject(rest.data) || typeof rest.source !== 'string') throw new TypeError('not an entry');
-    return fromPortable({ ...rest, ...(comments ? { comments: new Map(comments) } : {}) });
+    return fromPortable({
+      ...rest,
+      ...(comments ? { comments: new Map(comments) } : {}),
+      ...(numbers ? { numbers: new Map(numbers) } : {}),
+    });
   },
 };
 

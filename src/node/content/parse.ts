@@ -5,6 +5,7 @@
 // that later validation can point at the right line without keeping the YAML documents around.
 import type { Document } from 'yaml';
 import { frontMatterLanguage, splitFrontMatter } from './front-matter.js';
+import { rewrittenNumbers } from './number-text.js';
 import { describe, isPlainObject } from './issues.js';
 import { jsonTopLines, parseJson } from './json.js';
 import { TOO_DEEP } from './limits.js';
@@ -231,6 +232,8 @@ export interface ParsedEntry {
   readonly lines: ReadonlyMap<string, number>;
   /** Top-level keys written `key: #…` (no value, then a comment) → the comment. */
   readonly comments?: ReadonlyMap<string, string> | undefined;
+  /** Numbers written in a form that prints otherwise (`007`, `1.10`) → as written (number-text.ts). */
+  readonly numbers?: ReadonlyMap<string, string> | undefined;
 }
 
 export function entryLine(parsed: ParsedEntry, key: string, index?: number): number | undefined {
@@ -286,7 +289,8 @@ function asEntry(
     return broken([{ line: firstLine, message: `expected a mapping of field names to values, got ${describe(data)}` }]);
   }
   const comments = from.json ? undefined : commentedKeys(from.source, data);
-  return withLazyLines({ data, body: body?.text, bodyLine: body?.line, problems: [], comments, ...from });
+  const numbers = rewrittenNumbers(from.source, data, from.json === true);
+  return withLazyLines({ data, body: body?.text, bodyLine: body?.line, problems: [], comments, numbers, ...from });
 }
 
 /**
@@ -303,8 +307,8 @@ export interface PortableEntry extends Omit<ParsedEntry, 'lines'> {
 const sourceOf = new WeakMap<ParsedEntry, { source: string; json?: true | undefined }>();
 
 export function toPortable(parsed: ParsedEntry): PortableEntry {
-  const { data, body, bodyLine, problems, comments } = parsed;
-  return { data, body, bodyLine, problems, comments, source: '', ...sourceOf.get(parsed) };
+  const { data, body, bodyLine, problems, comments, numbers } = parsed;
+  return { data, body, bodyLine, problems, comments, numbers, source: '', ...sourceOf.get(parsed) };
 }
 
 export function fromPortable(portable: PortableEntry): ParsedEntry {

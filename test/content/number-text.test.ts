@@ -1,0 +1,62 @@
+// A number written in a form that does not print back as written (found from outside: `title:
+// 01234` was served as "1234", `id: 007` made the id '7'), said where the field keeps text.
+import { describe, expect, it } from 'vitest';
+import { entry, load } from './helpers.js';
+
+const SCHEMA = `fields:
+  title: text
+  tags: { type: text, multiple: true }
+  zip: text
+  price: number
+`;
+
+describe('numbers written in another form', () => {
+  it('warns where a text field gets one (scalar, flow list, block list, YAML and JSON), with the line and the quoted form', async () => {
+    const r = await load({
+      'p/posts/_collection.yaml': SCHEMA,
+      'p/posts/a.md': '---\ntitle: 01234\ntags: [1.10, 0x1F, ok, 1e3]\nzip: 007 # the code\nprice: 1.10\n---\n',
+      'p/posts/b.yaml': 'title: "01234"\ntags:\n  - 2.50\n  - +5\n  - x\nzip: 12345\nprice: 007\n',
+      'p/posts/c.json': '{\n  "title": 1.10,\n  "zip": 42\n}\n',
+    });
+    expect(r.issues).toEqual([]);
+    const warning = (file: string, line: number, field: string, written: string, read: string, quoted: string) => ({
+      file,
+      line,
+      field,
+      message: `'${written}' reads as the number ${read}, so the text served is '${read}': quote it to keep it as written (${quoted})`,
+    });
+    expect(r.warnings).toEqual([
+      warning('p/posts/a.md', 2, 'title', '01234', '1234', 'title: "01234"'),
+      warning('p/posts/a.md', 3, 'tags', '1.10', '1.1', '"1.10"'),
+      warning('p/posts/a.md', 3, 'tags', '0x1F', '31', '"0x1F"'),
+      warning('p/posts/a.md', 3, 'tags', '1e3', '1000', '"1e3"'),
+      warning('p/posts/a.md', 4, 'zip', '007', '7', 'zip: "007"'),
+      warning('p/posts/b.yaml', 3, 'tags', '2.50', '2.5', '"2.50"'),
+      warning('p/posts/b.yaml', 4, 'tags', '+5', '5', '"+5"'),
+      warning('p/posts/c.json', 2, 'title', '1.10', '1.1', 'title: "1.10"'),
+    ]);
+    // Served as read (a warning, not a change); quoted values and number fields are as written.
+    expect(entry(r, 'posts', 'a').values).toMatchObject({ title: '1234', zip: '7', price: 1.1 });
+    expect(entry(r, 'posts', 'b').values).toMatchObject({ title: '01234', zip: '12345', price: 7 });
+  });
+
+  it("refuses an id that would change ('007' would be the id '7'); in an elmapi project, where ids are numbers, warns", async () => {
+    const r = await load({
+      'p/posts/a.md': '---\nid: 007\n---\n',
+      'p/posts/b.md': '---\nid: 1.50\n---\n',
+      'p/posts/c.md': '---\nid: 42\n---\n',
+    });
+    expect(r.issues).toEqual([
+      { file: 'p/posts/a.md', line: 2, field: 'id', message: `'007' reads as the number 7, so the id would be '7': quote it (id: "007")` },
+      {
+        file: 'p/posts/b.md',
+        line: 2,
+        field: 'id',
+        message: `'1.50' reads as the number 1.5, so the id would be '1.5': quote it (id: "1.50")`,
+      },
+    ]);
+    const elmapi = await load({ 'p/project.yaml': 'dialect: elmapi\n', 'p/posts/a.md': '---\nid: 007\n---\n' });
+    expect(elmapi.issues).toEqual([]);
+    expect(elmapi.warnings).toEqual([{ file: 'p/posts/a.md', line: 2, field: 'id', message: "'007' is the id 7: write id: 7" }]);
+  });
+});
