@@ -2,6 +2,7 @@
 // a huge or elongated size are refused from the header, before decoding, with a 422 naming the
 // limit — by cqa serve and by createHandler — and the refusal is remembered by file identity. A
 // storm of requests for them keeps the server's memory bounded (measured loosely, reported).
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,4 +115,36 @@ describe.each(['serve', 'createHandler'])('image bombs (%s)', (name) => {
     // Loose: one decoded bomb alone took ~900 MB before the header check.
     expect(grew).toBeLessThan(300);
   }, 60_000);
+});
+
+describe('cqa check, cqa build and cqa serve agree', () => {
+  // Found from outside: check said "content ok" on a damaged image that build refused and serve
+  // answered 422 (with a message of several lines, and advice to use a smaller image).
+  const cqa = (args: string[]) =>
+    spawnSync(process.execPath, ['bin/cqa.js', ...args], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } });
+
+  it('check names every image whose thumbnail the build cannot make (exit 1); build refuses; serve answers 422 on one line', async () => {
+    const check = cqa(['check', join(work, 'content')]);
+    expect(check.status).toBe(1);
+    const lines = check.stderr.trim().split('\n');
+    expect(lines.filter((l) => !l.startsWith('warning:'))).toEqual([
+      expect.stringMatching(
+        /^travel\/media\/bomb\.webp: no thumbnail can be made of it \(.*40 Mpx\), and an elmapi project's image over 600 px high has one: replace it/,
+      ),
+      expect.stringMatching(
+        /^travel\/media\/broken\.png: no thumbnail can be made of it \(the image cannot be decoded \(Input buffer has corrupt header[^\n]*\)\), and/,
+      ),
+      expect.stringMatching(/^travel\/media\/long\.png: no thumbnail can be made of it \(.*20:1\)/),
+      expect.stringMatching(/^travel\/media\/strip\.png: no thumbnail can be made of it \(.*40 Mpx\)/),
+      '4 errors in 4 files',
+    ]);
+    const build = cqa(['build', join(work, 'content'), '--out', join(work, 'dist'), '--include-private']);
+    expect(build.status).toBe(1);
+    expect(build.stderr).toMatch(/cannot make the thumbnail of media '\w+\.\w+' \([^\n]*\): replace the file with a readable image/);
+    const broken = await (clients.serve as Client)({ path: `/thumbs/${TRAVEL}/broken.png` });
+    expect(broken.status).toBe(422);
+    expect(JSON.parse(broken.text).detail).toMatch(
+      /^no thumbnail is made of the media file 'broken\.png': the image cannot be decoded \([^\n]*\); link its full_url instead, or replace the file with a readable image$/,
+    );
+  }, 90_000);
 });

@@ -6,6 +6,7 @@ import { loadContent } from '../content/load.js';
 import type { ContentIssue, ContentModel } from '../../core/model/model.js';
 import { parseCommandArgs, TIMESTAMPS_SPEC, timestampsOption } from './args.js';
 import { contentFolder } from './content-folder.js';
+import { thumbnailIssues } from '../output/thumbnail-check.js';
 import { parseOptions, type CommandSpec } from './help.js';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -41,7 +42,10 @@ export async function run(args: string[]): Promise<number> {
   const timestamps = timestampsOption(values.timestamps as string | undefined);
   const root = await contentFolder(positionals[0] ?? 'content', 'check');
 
-  const { model, issues, warnings } = await loadContent(root, timestamps ? { timestamps } : {});
+  const loaded = await loadContent(root, timestamps ? { timestamps } : {});
+  const { model, warnings } = loaded;
+  // What the build would refuse besides the content rules: thumbnails it cannot make.
+  const issues = loaded.issues.length > 0 ? loaded.issues : await thumbnailIssues(model, root);
   const out = colours(process.stdout);
   const err = colours(process.stderr);
   for (const w of warnings) console.error(`${err.yellow('warning:')} ${formatIssue(w)}`);

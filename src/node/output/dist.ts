@@ -24,6 +24,7 @@ import { DEFAULT_CACHE_CONTROL, type CacheControl } from './hosts/policy.js';
 import { notFoundRules, type NotFoundRule } from '../../core/snapshot/not-found.js';
 import { collectionQueryJson } from '../../core/snapshot/serialize.js';
 import { makeThumbnail } from './thumbnail.js';
+import { whyNoThumbnail } from './thumbnail-check.js';
 import { copyMedia, readMedia, type MediaSource } from './media-source.js';
 import { mediaRoot } from '../../core/http/media-root.js';
 import type { ProjectSnapshot, Snapshot } from '../../core/model/types.js';
@@ -560,7 +561,7 @@ class TreeWriter {
         bytes = await makeThumbnail(input);
       } catch (err) {
         throw new DistError(
-          `cannot make the thumbnail of media '${job.media}' (${(err as Error).message}); replace the file with a readable image`,
+          `cannot make the thumbnail of media '${job.media}' (${whyNoThumbnail(err)}): replace the file with a readable image within the limits (cqa check names it too)`,
         );
       }
       this.write(job.rel, bytes);

@@ -9,7 +9,8 @@ export function thumbnailProblem(id: string, err: unknown): Problem {
     return {
       status: 422,
       code: 'thumbnail_refused',
-      detail: `no thumbnail is made of the media file '${id}': ${err.message}; link its full_url instead, or replace the file with a smaller image`,
+      // A damaged file is replaced by a readable one; one over a limit by a smaller one.
+      detail: `no thumbnail is made of the media file '${id}': ${err.message}; link its full_url instead, or replace the file with ${/cannot be (decoded|read)/.test(err.message) ? 'a readable image' : 'a smaller image'}`,
     };
   }
   if (err instanceof ThumbnailBusy)

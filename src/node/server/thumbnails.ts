@@ -10,6 +10,7 @@ import { makeThumbnail, THUMBNAIL_LIMITS, ThumbnailRefused, type ThumbnailLimits
 import { digestTag } from '../../core/http/etag.js';
 import type { OpenedFile } from './open-file.js';
 import { fileTag } from './send-file.js';
+import { whyNoThumbnail } from '../output/thumbnail-check.js';
 
 export { ThumbnailRefused } from '../output/thumbnail.js';
 
@@ -110,7 +111,7 @@ export class ThumbnailCache {
   /** Keeps the failure of `key` (as a refusal: a file that cannot be decoded is bad input too). */
   private remember(key: string, err: Error): ThumbnailRefused {
     if (this.failed.size >= FAILURES_KEPT) this.failed.delete(this.failed.keys().next().value as string);
-    const refused = err instanceof ThumbnailRefused ? err : new ThumbnailRefused(`the image cannot be decoded (${err.message})`);
+    const refused = err instanceof ThumbnailRefused ? err : new ThumbnailRefused(whyNoThumbnail(err));
     this.failed.set(key, refused);
     return refused;
   }
