@@ -235,6 +235,40 @@ describe.each([
       expect((await call('/products', fine)).warning, JSON.stringify(fine)).toBeUndefined();
   });
 
+  it('a list where v3 reads one value is said, never silently ignored (found from outside)', async () => {
+    // The header spells … as ... (headerText: a header value is ASCII).
+    const raw = async (query: string) => {
+      const res = await fetch(`${server.url}/api/products?${query}`, {
+        headers: { 'project-id': SHOP, authorization: `Bearer ${TOKEN}`, accept: 'application/json' },
+      });
+      return { status: res.status, body: (await res.json()) as any, warning: res.headers.get('x-cqa-warning') ?? '' };
+    };
+    const like = await raw('where[title][like][a]=x');
+    expect(like.body).toEqual([]);
+    expect(like.warning).toBe(
+      'where[title][like] is a list (where[title][like][...]=...) where ElmapiCMS compares one value: no entry matches here; send where[title][like]=value',
+    );
+    const scalars = await raw('limit[]=1&paginate[]=3&locale[]=en&count');
+    for (const name of ['limit', 'paginate', 'locale'])
+      expect(scalars.warning).toContain(
+        `${name} is a list (${name}[...]=...) where ElmapiCMS reads one value: it is ignored here; send ${name}=...`,
+      );
+    // A repeated state is not told to use state[] (a 422): one value only.
+    const repeated = await raw('state=draft&state=published');
+    expect(repeated.warning).toContain(
+      "state was sent 2 times; PHP keeps only 'published': send 'draft,published' (one comma-separated value)",
+    );
+    expect(repeated.warning).not.toContain('state[]');
+    // Lists where v3 takes them stay quiet.
+    expect((await raw('where[title][in][]=a&where[title][in][]=b')).warning).toBe('');
+    // A public project ignores a token that is not its own, as v3 does, and says so.
+    const foreign = await fetch(`${server.url}/api/products?count`, {
+      headers: { 'project-id': '22222222-2222-4333-8444-555555555555', authorization: 'Bearer nonsense', accept: 'application/json' },
+    });
+    expect(foreign.status).toBe(200);
+    expect(foreign.headers.get('x-cqa-warning')).toMatch(/^the token is none of this project .*ElmapiCMS ignores it on a public project/);
+  });
+
   it('strict: true turns the warnings into 422 in Laravel validation shape', async () => {
     const r = await call('/products', { where: { colour: 'red' } }, '11111111-2222-4333-8444-555555555555');
     expect(r.status).toBe(422);

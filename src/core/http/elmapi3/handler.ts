@@ -121,6 +121,8 @@ export function elmapi3Routes(
 interface Access {
   readonly token: boolean;
   readonly drafts: boolean;
+  /** A public project was sent a token that is none of its own: ignored, as v3 does (§6.6). */
+  readonly ignoredToken?: true;
 }
 
 /** ProjectAccess (§6): undefined = allowed; else the refusal. */
@@ -143,7 +145,7 @@ function access(project: ProjectSnapshot, req: V3Request, sha256Hex: Hash): Acce
       : 'this project is not public: send Authorization: Bearer <token>';
     return message(401, 'Unauthenticated.', [{ param: 'Authorization', text: why }]);
   }
-  return { token: false, drafts: false };
+  return auth === undefined ? { token: false, drafts: false } : { token: false, drafts: false, ignoredToken: true };
 }
 
 const TOKEN_NEEDED = "API token doesn't have the right abilities!";
@@ -170,6 +172,10 @@ function refusingCostly(run: () => V3Answer): V3Answer {
   }
 }
 
+/** Parameters ElmapiCMS reads as one string: a list there is ignored (or, for ARRAY_REFUSED, a 500 in v3 and a 422 here). */
+const ONE_VALUE = new Set(['limit', 'offset', 'paginate', 'page', 'locale', 'translation_locale', 'sort', 'state', 'with']);
+const ARRAY_REFUSED = new Set(['sort', 'state', 'with']);
+
 function answer(
   project: ProjectSnapshot,
   segs: string[],
@@ -183,12 +189,21 @@ function answer(
   const index = projectIndex(project);
   const q: PhpQuery = parsePhpQuery(req.query);
   const warn = new Warnings();
+  if (who.ignoredToken)
+    warn.add(
+      'Authorization',
+      'the token is none of this project (tokens are per project): ElmapiCMS ignores it on a public project and answers as to anyone, without the drafts scope',
+    );
   for (const [name, values] of q.collapsed) {
+    const asList = ONE_VALUE.has(name) ? '' : ` or ${name}[]=… for a list`;
     warn.add(
       name,
-      `${name} was sent ${values.length} times; PHP keeps only '${values[values.length - 1]}': send '${values.join(',')}' (one comma-separated value) or ${name}[]=… for a list`,
+      `${name} was sent ${values.length} times; PHP keeps only '${values[values.length - 1]}': send '${values.join(',')}' (one comma-separated value)${asList}`,
     );
   }
+  for (const name of ONE_VALUE)
+    if (q.params.get(name) instanceof Map && !ARRAY_REFUSED.has(name))
+      warn.add(name, `${name} is a list (${name}[…]=…) where ElmapiCMS reads one value: it is ignored here; send ${name}=…`);
   for (const d of q.dropped) warn.add('query', d);
   const done = (a: Answer): V3Answer => {
     // Strict: every silent quirk is a 422. An array where v3 reads one string crashes v3 (a 500):
