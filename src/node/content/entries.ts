@@ -12,7 +12,7 @@ import type { ProjectConfig } from './project.js';
 import { isoFromMs, parseDateTime } from './timestamps.js';
 import { commentedValueHint } from './unquoted-colour.js';
 import { entryUuid, isUuid, UUID_HINT } from './uuid.js';
-import { renderBounded } from './richtext.js';
+import { EmphasisBudget, renderBounded } from './richtext.js';
 import { coerceField, type RenderMarkdown } from './values.js';
 
 export interface CollectionContext {
@@ -152,6 +152,8 @@ export function buildEntry(
     ?.replace(/\r\n?/g, '\n')
     .replace(/^(?:[ \t]*\n)+/, '')
     .trimEnd();
+  // The emphasis work of this file's richtext values, counted together (richtext.ts).
+  const budget = new EmphasisBudget();
   for (const [key, raw] of Object.entries(data)) {
     if (RESERVED_KEYS.includes(key)) continue;
     if (hasBody && key === collection.bodyField && body !== '') {
@@ -164,15 +166,15 @@ export function buildEntry(
       continue;
     }
     if (raw === null && collection.declared) warnCommentedValue(ctx, file, parsed, key);
-    setValue(ctx, file, parsed, values, key, raw);
+    setValue(ctx, file, parsed, values, key, raw, budget);
   }
   if (hasBody && body !== '') {
-    setValue(ctx, file, parsed, values, collection.bodyField, body, parsed.bodyLine);
+    setValue(ctx, file, parsed, values, collection.bodyField, body, budget, parsed.bodyLine);
   }
   // render: html — the same renderer as richtext fields (sanitized HTML).
   const source = ownValue(values, collection.bodyField);
   if (collection.renderedField && typeof source === 'string') {
-    const r = renderBounded(source, ctx.render);
+    const r = renderBounded(source, ctx.render, budget);
     if ('html' in r) values[collection.renderedField] = r.html;
     else err(collection.bodyField, `the Markdown ${r.problem}`);
   }
@@ -219,6 +221,7 @@ function setValue(
   values: Record<string, FieldValue>,
   key: string,
   raw: unknown,
+  budget: EmphasisBudget,
   line?: number,
 ): void {
   const { issues, collection } = ctx;
@@ -232,7 +235,7 @@ function setValue(
     issues.error(file.rel, message, { line: line ?? entryLine(parsed, key), field: key });
     return;
   }
-  const result = coerceField(field, raw, ctx.render);
+  const result = coerceField(field, raw, ctx.render, budget);
   for (const p of result.problems) {
     issues.error(file.rel, p.message, { line: line ?? entryLine(parsed, key, p.index), field: key });
   }

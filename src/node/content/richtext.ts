@@ -82,9 +82,18 @@ export function renderRichtext(markdown: string): string {
 
 /**
  * Emphasis marks (`*`, `_`, `~`) a Markdown value may hold. marked pairs them up with a search that
- * grows with their number squared: 10,000 take ~0.2 s, 80,000 (160 KB of `*a`) took 3 s and more.
+ * grows with their number squared: 5,000 take up to ~0.4 s (`*a_` repeated), 10,000 up to 1.5 s,
+ * 80,000 (160 KB of `*a`) took 3 s and more.
  */
-export const MAX_EMPHASIS_MARKS = 10_000;
+export const MAX_EMPHASIS_MARKS = 5_000;
+
+/**
+ * What the richtext values of one file may cost together: the sum of each value's marks squared,
+ * at most that of one value at the limit (a 4 MiB file could otherwise hold hundreds of them).
+ */
+export class EmphasisBudget {
+  left = MAX_EMPHASIS_MARKS ** 2;
+}
 
 /**
  * Indentation (spaces or tabs) before a list marker: deeper, lists nest so far that marked's time
@@ -115,10 +124,14 @@ function deepListItem(markdown: string): number | undefined {
  * indented too deep, too many emphasis marks, or blocks nested so deeply (`>>>>…`) that marked's
  * recursion runs out of stack.
  */
-export function renderBounded(markdown: string, render: (md: string) => string): { html: string } | { problem: string } {
+export function renderBounded(
+  markdown: string,
+  render: (md: string) => string,
+  budget?: EmphasisBudget,
+): { html: string } | { problem: string } {
   let marks = 0;
-  // A value shorter than the limit cannot hold more marks than it: most are never counted.
-  if (markdown.length > MAX_EMPHASIS_MARKS)
+  // Without a file's budget, a value shorter than the limit cannot hold more marks than it.
+  if (budget || markdown.length > MAX_EMPHASIS_MARKS)
     for (let i = 0; i < markdown.length; i++) {
       const c = markdown.charCodeAt(i);
       if (c === 42 || c === 95 || c === 126) marks++; // * _ ~
@@ -132,6 +145,13 @@ export function renderBounded(markdown: string, render: (md: string) => string):
     return {
       problem: `holds ${groupDigits(marks)} emphasis marks (* _ ~), more than the ${groupDigits(MAX_EMPHASIS_MARKS)} a value may hold to be rendered in bounded time: split it up, or escape literal ones (\\*)`,
     };
+  if (budget) {
+    if (marks * marks > budget.left)
+      return {
+        problem: `holds ${groupDigits(marks)} emphasis marks (* _ ~), too many after the file's other richtext values to be rendered in bounded time (a file's values may cost as much as one value of ${groupDigits(MAX_EMPHASIS_MARKS)}): split the file, or escape literal ones (\\*)`,
+      };
+    budget.left -= marks * marks;
+  }
   try {
     return { html: render(markdown) };
   } catch (err) {

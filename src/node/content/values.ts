@@ -4,7 +4,7 @@
 import type { FieldDef, FieldValue, JsonValue } from '../../core/model/model.js';
 import { describe, listNames } from './issues.js';
 import { isDate, isTime, parseDateTime } from './timestamps.js';
-import { renderBounded } from './richtext.js';
+import { renderBounded, type EmphasisBudget } from './richtext.js';
 
 export interface ValueProblem {
   readonly message: string;
@@ -26,10 +26,10 @@ export const COLOR = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 const YAML11_BOOLEANS = /^(?:yes|no|on|off|y|n)$/i;
 
 /** Coerces the value of `field` in one entry; `null` stays an explicit null. */
-export function coerceField(field: FieldDef, raw: unknown, render: RenderMarkdown): CoerceResult {
+export function coerceField(field: FieldDef, raw: unknown, render: RenderMarkdown, budget?: EmphasisBudget): CoerceResult {
   if (raw === null) return { value: null, problems: [] };
-  if (field.type === 'group') return coerceGroup(field, raw, render);
-  if (field.range) return coerceRange(field, raw, render);
+  if (field.type === 'group') return coerceGroup(field, raw, render, budget);
+  if (field.range) return coerceRange(field, raw, render, budget);
   if (field.type === 'json' && !field.multiple) return { value: raw as JsonValue, problems: [] };
   if (field.multiple) {
     // A single value where a list is expected is read as a list of one.
@@ -37,7 +37,7 @@ export function coerceField(field: FieldDef, raw: unknown, render: RenderMarkdow
     const values: FieldValue[] = [];
     const problems: ValueProblem[] = [];
     list.forEach((item, index) => {
-      const r = coerceScalar(field, item, render);
+      const r = coerceScalar(field, item, render, budget);
       if (typeof r === 'string') problems.push({ message: Array.isArray(raw) ? `item ${index + 1}: ${r}` : r, index });
       else values.push(r.value);
     });
@@ -49,7 +49,7 @@ export function coerceField(field: FieldDef, raw: unknown, render: RenderMarkdow
       problems: [{ message: `expected ${expected(field)}, got a list (declare the field with 'multiple: true' to allow several values)` }],
     };
   }
-  const r = coerceScalar(field, raw, render);
+  const r = coerceScalar(field, raw, render, budget);
   return typeof r === 'string' ? { value: undefined, problems: [{ message: r }] } : { value: r.value, problems: [] };
 }
 
@@ -97,7 +97,7 @@ export function expected(field: FieldDef): string {
 }
 
 /** A group: one mapping of its child fields (a repeatable group: a list of them), each child coerced. */
-function coerceGroup(field: FieldDef, raw: unknown, render: RenderMarkdown): CoerceResult {
+function coerceGroup(field: FieldDef, raw: unknown, render: RenderMarkdown, budget?: EmphasisBudget): CoerceResult {
   const problems: ValueProblem[] = [];
   const children = new Map((field.fields ?? []).map((f) => [f.name, f]));
   const one = (item: unknown, index: number | undefined): Record<string, FieldValue> | undefined => {
@@ -116,7 +116,7 @@ function coerceGroup(field: FieldDef, raw: unknown, render: RenderMarkdown): Coe
         });
         continue;
       }
-      const r = coerceField(child, value, render);
+      const r = coerceField(child, value, render, budget);
       for (const p of r.problems) problems.push({ message: `${where}${key}: ${p.message}`, index });
       if (r.value !== undefined) out[key] = r.value;
     }
@@ -136,7 +136,7 @@ function coerceGroup(field: FieldDef, raw: unknown, render: RenderMarkdown): Coe
 }
 
 /** A date range: `{ start, end }`, each a date (or date-time) or empty. */
-function coerceRange(field: FieldDef, raw: unknown, render: RenderMarkdown): CoerceResult {
+function coerceRange(field: FieldDef, raw: unknown, render: RenderMarkdown, budget?: EmphasisBudget): CoerceResult {
   const single: FieldDef = { ...field, range: false, multiple: false };
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || Object.keys(raw).some((k) => k !== 'start' && k !== 'end')) {
     return { value: undefined, problems: [{ message: `expected a range { start: ${expected(single)}, end: … }, got ${describe(raw)}` }] };
@@ -145,7 +145,7 @@ function coerceRange(field: FieldDef, raw: unknown, render: RenderMarkdown): Coe
   const problems: ValueProblem[] = [];
   const part = (key: 'start' | 'end'): FieldValue => {
     if (r[key] === undefined || r[key] === null) return null;
-    const c = coerceField(single, r[key], render);
+    const c = coerceField(single, r[key], render, budget);
     for (const p of c.problems) problems.push({ message: `${key}: ${p.message}` });
     return c.value ?? null;
   };
@@ -154,7 +154,7 @@ function coerceRange(field: FieldDef, raw: unknown, render: RenderMarkdown): Coe
 }
 
 /** The typed value, or a message saying what was expected. */
-function coerceScalar(field: FieldDef, raw: unknown, render: RenderMarkdown): { value: FieldValue } | string {
+function coerceScalar(field: FieldDef, raw: unknown, render: RenderMarkdown, budget?: EmphasisBudget): { value: FieldValue } | string {
   const fail = (hint = '') => `expected ${expected(field)}, got ${describe(raw)}${hint}`;
   if (field.type === 'json') return { value: raw as JsonValue };
   if (raw === null || raw === undefined || typeof raw === 'object') return fail();
@@ -170,7 +170,7 @@ function coerceScalar(field: FieldDef, raw: unknown, render: RenderMarkdown): { 
     case 'password':
       return { value: String(raw) };
     case 'richtext': {
-      const r = renderBounded(String(raw), render);
+      const r = renderBounded(String(raw), render, budget);
       return 'html' in r ? { value: r.html } : `the Markdown ${r.problem}`;
     }
     default:
