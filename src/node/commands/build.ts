@@ -212,7 +212,7 @@ export async function run(args: string[]): Promise<number> {
       } else if (event.kind === 'failed') {
         const unchanged = event.stage === 'snapshot' ? `${targets} ${writeTree ? 'were' : 'was'}` : `${displayPath(out)} was`;
         console.error(err.red(`cqa build: ${printable(event.message)}; ${unchanged} not changed`));
-        code = 1;
+        code = event.usage ? 2 : 1;
       } else {
         const seconds = ((performance.now() - started) / 1000).toFixed(2);
         console.log(

@@ -52,7 +52,7 @@ export type BuildEvent =
   | { readonly kind: 'snapshot'; readonly file: string; readonly bytes: number; readonly worldReadable: boolean; readonly entries: number }
   | { readonly kind: 'dist'; readonly files: number; readonly bytes: number }
   /** A refused layout or a file system failure (a media file gone, no space, no permission); nothing more is written. */
-  | { readonly kind: 'failed'; readonly stage: 'snapshot' | 'dist'; readonly message: string };
+  | { readonly kind: 'failed'; readonly stage: 'snapshot' | 'dist'; readonly message: string; readonly usage?: true };
 
 /** What a build reports as its end, not as a bug: DistError and the file system's coded errors. */
 function expected(e: unknown): boolean {
@@ -86,7 +86,8 @@ export async function buildOutput(
   if (issues.length > 0) return;
   if (options.project !== undefined && !chosen) {
     const ids = model.projects.map((p) => `${p.id}${p.dialect && p.dialect !== 'cqa' ? ` (${p.dialect})` : ''}`).join(', ');
-    report({ kind: 'failed', stage: 'dist', message: `--project ${options.project}: no such project in ${root}; the projects are ${ids}` });
+    const message = `--project ${options.project}: no such project in ${root}; the projects are ${ids}`;
+    report({ kind: 'failed', stage: 'dist', message, usage: true }); // an option's value: exit 2, as for any usage mistake
     return;
   }
   if (options.out !== undefined && tree.length === 0) {
