@@ -36,7 +36,7 @@ export const spec: CommandSpec = {
   options: {
     port: { type: 'string', value: 'N', help: 'port to listen on; 0 picks a free one (printed)', fallback: '4000' },
     host: { type: 'string', value: 'HOST', help: 'address to listen on (0.0.0.0: every interface)', fallback: '127.0.0.1' },
-    watch: { type: 'boolean', help: 'rebuild on every change; a broken file keeps the last good snapshot' },
+    watch: { type: 'boolean', help: 'rebuild on every change; a broken file keeps the last good snapshot (at start: waits for a fix)' },
     cors: { type: 'string', value: 'ORIGIN', help: 'Access-Control-Allow-Origin: *, an origin, or a comma-separated list', fallback: '*' },
     'cache-control': {
       type: 'string',
@@ -122,9 +122,8 @@ export async function run(args: string[]): Promise<number> {
   const content = await contentFolder(positionals[0] ?? 'content', 'serve');
 
   keepTickShape(); // before loading, which ends with a full GC (see serve-tick-shape.ts)
-  let server: RunningServer;
-  try {
-    server = await startServer({
+  const start = () =>
+    startServer({
       content,
       port,
       host,
@@ -148,13 +147,21 @@ export async function run(args: string[]): Promise<number> {
       onSlowQuery: () => collectGarbage(),
       onError: (err) => console.error(`cqa serve: unexpected error (answered 500): ${errorText(err)}`),
     });
-  } catch (err) {
-    if (err instanceof ContentError) {
+  let server: RunningServer;
+  for (;;) {
+    try {
+      server = await start();
+      break;
+    } catch (err) {
+      if (!(err instanceof ContentError)) throw explainListenError(err, host, port);
       console.error(`cqa serve: ${err.issues.length} content error${err.issues.length === 1 ? '' : 's'}:`);
       for (const i of err.issues) console.error(`  ${formatIssue(i)}`);
-      return 1;
+      if (values.watch !== true) return 1;
+      // As a dev server does: the next save may be the fix.
+      const { changed } = await watchForChange(content);
+      console.error(`cqa serve: waiting for a fix (watching ${printable(content)}; Ctrl-C to stop)`);
+      await changed;
     }
-    throw explainListenError(err, host, port);
   }
 
   shrinkYoungGeneration(); // what loading a large tree grew (see serve-gc.ts)
@@ -185,4 +192,24 @@ export async function run(args: string[]): Promise<number> {
     process.on('SIGTERM', onTerm);
   });
   return 0;
+}
+
+/**
+ * Watches `root` for a change (resolved once the watch is set up): `changed` resolves once
+ * something changed and nothing more did for 200 ms (an editor's save is several events).
+ */
+async function watchForChange(root: string): Promise<{ readonly changed: Promise<void> }> {
+  const { watchContent } = await import('../content/watch.js');
+  const changed = new Promise<void>((changed) => {
+    let settle: NodeJS.Timeout | undefined;
+    const watcher = watchContent(
+      root,
+      () => {
+        clearTimeout(settle);
+        settle = setTimeout(() => void watcher.close().then(changed), 200);
+      },
+      () => {}, // a folder that vanished: the next change (or Ctrl-C) decides
+    );
+  });
+  return { changed };
 }

@@ -1,0 +1,54 @@
+// `cqa serve --watch` on content with errors waits for a fix, as a dev server does (found from
+// outside: it printed the errors and exited). Without --watch it exits 1, as before.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../http/fixture.js';
+
+const dir = tempDir('cqa-serve-wait-');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+mkdirSync(join(dir, 'p', 'posts'), { recursive: true });
+writeFileSync(join(dir, 'p', 'project.yaml'), 'id: p\npublic: true\n');
+const broken = () => writeFileSync(join(dir, 'p', 'posts', 'a.yaml'), 'title: [unclosed\n');
+
+/** Resolves with the text once `pattern` is in it (at most 20 s). */
+function until(stream: NodeJS.ReadableStream, pattern: RegExp): Promise<string> {
+  let text = '';
+  return new Promise((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`not seen after 20 s: ${pattern}\n${text}`)), 20_000);
+    stream.on('data', (c: Buffer) => {
+      text += c.toString();
+      if (pattern.test(text)) {
+        clearTimeout(timer);
+        ok(text);
+      }
+    });
+  });
+}
+
+describe('cqa serve on content with errors', () => {
+  it('exits 1 listing them, without --watch', () => {
+    broken();
+    const r = spawnSync(process.execPath, ['bin/cqa.js', 'serve', dir, '--port', '0'], { encoding: 'utf8', timeout: 20_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^cqa serve: 1 content error:\n {2}p\/posts\/a\.yaml:1: broken YAML/);
+  });
+
+  it('with --watch, lists them, waits for a fix, then serves it', async () => {
+    broken();
+    const child = spawn(process.execPath, ['bin/cqa.js', 'serve', dir, '--watch', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const err = await until(child.stderr, /waiting for a fix/);
+      expect(err).toContain('p/posts/a.yaml:1: broken YAML');
+      expect(err).toMatch(/cqa serve: waiting for a fix \(watching .*; Ctrl-C to stop\)/);
+      const serving = until(child.stdout, /explorer: /);
+      writeFileSync(join(dir, 'p', 'posts', 'a.yaml'), 'title: Fixed\n');
+      const url = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(await serving)?.[1];
+      const res = await fetch(`${url}/api/p/posts/a`, { headers: { accept: 'application/json' } });
+      expect(await res.json()).toMatchObject({ data: { id: 'a', title: 'Fixed' } });
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 30_000);
+});
