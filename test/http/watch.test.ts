@@ -153,6 +153,10 @@ describe('serve --watch: /healthz while the content is broken', () => {
     const asked = await client({ path: '/healthz', headers: { accept: 'application/json', origin: 'https://evil.example' } });
     expect(asked.headers['access-control-allow-origin']).toBeUndefined();
     expect(await title('a')).toBe('Two'); // answers still come from the last good snapshot
+    // The broken file's entry is missing from that snapshot: its 404 says why.
+    const missing = await client({ path: '/api/w/posts/c', headers });
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(missing.text).detail).toMatch(/\(the content has 1 error, so the last good snapshot is served: \/healthz lists them\)$/);
     // Removing the broken file gives back exactly the snapshot being served: still "ok again".
     rmSync(join(dir, 'w', 'posts', 'c.md'));
     await until('healthy again', async () => ((await health()).stale === undefined ? true : undefined));

@@ -551,7 +551,16 @@ export class HttpCore {
 
   /** An error answer, worded by `dialect` (default cqa: an RFC 9457 problem document). */
   problem(req: CoreRequest, p: Problem, extra: Record<string, string> = {}, dialect: Dialect = cqa): CoreResponse {
-    const answer = dialect.error(p);
+    // What is missing may be in a file that does not load now: say so where it is looked for.
+    const stale = this.served.stale;
+    const said =
+      p.status === 404 && stale
+        ? {
+            ...p,
+            detail: `${p.detail} (the content has ${stale.length} error${stale.length === 1 ? '' : 's'}, so the last good snapshot is served: /healthz lists them)`,
+          }
+        : p;
+    const answer = dialect.error(said);
     const bytes = this.platform.encodeText(answer.body);
     return {
       status: answer.status,
