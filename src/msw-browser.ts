@@ -4,7 +4,7 @@
 import { createHandler } from './core/http/fetch.js';
 import { type MockApi, type MswOptions, mswHandlers } from './core/http/msw-handlers.js';
 
-export type { RequestRecord, ResponseRecord } from './core/http/journal.js';
+export type { JournaledRequest, RequestRecord, ResponseRecord } from './core/http/journal.js';
 export type { OverrideAnswer, OverrideFunction, OverrideRequest } from './core/http/overrides.js';
 export type { RequestPredicate, WaitOptions } from './core/http/request-waiter.js';
 export type { MockApi, MswOptions } from './core/http/msw-handlers.js';

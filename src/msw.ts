@@ -9,7 +9,7 @@ import { snapshotOf } from './node/server/msw-content.js';
 import { type MockApi, type MswOptions, mswControls, mswHandlers } from './core/http/msw-handlers.js';
 
 export type { ContentTree } from './node/content/tree.js';
-export type { RequestRecord, ResponseRecord } from './core/http/journal.js';
+export type { JournaledRequest, RequestRecord, ResponseRecord } from './core/http/journal.js';
 export type { OverrideAnswer, OverrideFunction, OverrideRequest } from './core/http/overrides.js';
 export type { RequestPredicate, WaitOptions } from './core/http/request-waiter.js';
 export type { MockApi, MswOptions } from './core/http/msw-handlers.js';

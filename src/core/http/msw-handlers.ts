@@ -9,7 +9,7 @@ import type { HttpOptions } from './core.js';
 import { type FetchHandler, wasInjected } from './fetch.js';
 import type { ContractControls } from './contract-controls.js';
 import { warningTexts } from './elmapi3/warnings.js';
-import { Journal, queryObject, type RequestRecord, responseRecord, safeHeaders, safeUrl, warningsOf } from './journal.js';
+import { type JournaledRequest, Journal, queryObject, responseRecord, safeHeaders, safeUrl, warningsOf } from './journal.js';
 import { Overrides } from './overrides.js';
 import { RequestWaiters } from './request-waiter.js';
 import type { Snapshot } from '../model/types.js';
@@ -121,7 +121,7 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
         sent[k] = v;
       });
       const said = warningsOf(warningTexts(response.headers.get('x-cqa-warning')), sent, query);
-      const record: RequestRecord = {
+      const record: JournaledRequest = {
         time,
         ...request0,
         auth: safe.auth,
@@ -132,7 +132,7 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
         response: responseRecord(response.status, said.headers, await bodyText(response)),
       };
       journal.add(record);
-      if (waiters.size > 0) waiters.offer(journal.last() as RequestRecord);
+      if (waiters.size > 0) waiters.offer(journal.last() as JournaledRequest);
     }
     return response;
   };

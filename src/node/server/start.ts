@@ -18,7 +18,7 @@ import { nodeExplorer } from './explorer.js';
 import { refuseConnect } from './connect.js';
 import { ALLOWED_METHODS } from '../../core/http/cors.js';
 import type { ContractControls } from '../../core/http/contract-controls.js';
-import { Journal, logLine, type RequestRecord } from '../../core/http/journal.js';
+import { isJournaled, type JournaledRequest, Journal, logLine, type RequestRecord } from '../../core/http/journal.js';
 import { isContentTree, writeContentTree, type ContentTree, type WrittenTree } from '../content/tree.js';
 import { Overrides } from '../../core/http/overrides.js';
 import { RequestWaiters } from '../../core/http/request-waiter.js';
@@ -198,8 +198,11 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
           // The explorer's /healthz polls (every 2 s while a page is open; docs/explorer.md) would
           // bury the requests a person or a test is looking for.
           if (r.path === '/healthz' && r.headers['x-cqa-explorer'] === 'poll') return;
-          journal.add(r);
-          if (waiters.size > 0) waiters.offer(journal.last() as RequestRecord);
+          // With a journal (journal > 0) the listener captures every answer: each record has one.
+          if (isJournaled(r)) {
+            journal.add(r);
+            if (waiters.size > 0) waiters.offer(journal.last() as JournaledRequest);
+          }
           if (textLog) log(printable(logLine(r)));
           onRequest?.(r);
         }
