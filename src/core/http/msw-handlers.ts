@@ -7,6 +7,7 @@ import type { ContentTree } from '../model/content-tree.js';
 import { type ControlOptions, Controls } from './controls.js';
 import type { HttpOptions } from './core.js';
 import { type FetchHandler, wasInjected } from './fetch.js';
+import { checkOptions, HTTP_KEYS, optionKeys } from './options.js';
 import type { ContractControls } from './contract-controls.js';
 import { warningTexts } from './elmapi3/warnings.js';
 import { type JournaledRequest, Journal, queryObject, responseRecord, safeHeaders, safeUrl, warningsOf } from './journal.js';
@@ -31,6 +32,11 @@ export interface MockApi extends ContractControls {
   /** Rejects the waits still open; removes the temp folder of an in-memory tree. */
   close(): Promise<void>;
 }
+
+const MSW_KEYS: readonly string[] = [
+  ...HTTP_KEYS.filter((k) => k !== 'explorer' && k !== 'serverUrl'),
+  ...optionKeys<Omit<MswOptions, keyof HttpOptions>>()(['origin', 'content', 'snapshot', 'journal']),
+];
 
 /** The paths the API answers; everything else under the origin is the app's own. */
 const API_PATHS = ['/api', '/api/*', '/media/*', '/openapi.json', '/healthz'];
@@ -66,6 +72,7 @@ export interface MswSource {
 
 /** The controls of `options`, checked before any work (as startServer does), with the seed drawn here so it can be shown. */
 export function mswControls(options: MswOptions): { origin: string; seed: number; controls: Controls } {
+  checkOptions('createMswHandlers', options, MSW_KEYS);
   const origin = checkOrigin(options.origin);
   const seed = options.seed ?? Math.floor(Math.random() * 0x100000000);
   return { origin, seed, controls: new Controls({ ...options, prefer: options.prefer ?? true, seed }) };
