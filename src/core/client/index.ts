@@ -12,7 +12,7 @@ import { PROJECT_ID } from '../model/identifiers.js';
 import { CLIENT_DIALECTS } from './dialects.js';
 import { checkQueryKeys, type QueryMethod } from './query-keys.js';
 import { queryString, type QueryObject } from './query-string.js';
-import { ServerSource, type Fetch, type Source } from './source.js';
+import { ServerSource, Unreachable, type Answer, type Fetch, type Source } from './source.js';
 import { entryIdProblem, mediaIdProblem, rawPathProblem, slugProblem, UUID, type SegmentProblem } from './segments.js';
 import { StaticSource, type Revalidate } from './static.js';
 import type {
@@ -89,7 +89,8 @@ export class ClientError extends Error {
   /** The query parameter at fault, e.g. 'where[prise]'. */
   readonly param: string | undefined;
 
-  constructor(status: number, body: string) {
+  /** `cause`: the fetch error of a request that got no answer (status 0, code 'unreachable'). */
+  constructor(status: number, body: string, options?: { readonly cause?: unknown }) {
     let p: { code?: unknown; detail?: unknown; param?: unknown; error?: unknown; message?: unknown } = {};
     try {
       p = JSON.parse(body) as typeof p;
@@ -99,7 +100,7 @@ export class ClientError extends Error {
     const code = typeof p.code === 'string' ? p.code : 'http_error';
     const text = [p.detail, p.error, p.message].find((t) => typeof t === 'string') as string | undefined;
     const detail = text ?? body.slice(0, 200);
-    super(`${status} ${code}: ${detail}`);
+    super(`${status} ${code}: ${detail}`, options);
     this.status = status;
     this.code = code;
     this.detail = detail;
@@ -194,7 +195,16 @@ export function createClient(options: ClientOptions): unknown {
   const mediaPath = v3 ? '/files' : '/project-media';
 
   const get = async (path: string, query = ''): Promise<unknown> => {
-    const { status, body } = await source.answer(path, query);
+    let answer: Answer;
+    try {
+      answer = await source.answer(path, query);
+    } catch (err) {
+      if (!(err instanceof Unreachable)) throw err;
+      // fetch's bare `TypeError: fetch failed` says neither where nor why.
+      const detail = `${err.message}: no server answered at ${base}; is it running, and is this its address? (mode 'server' asks a server that speaks the API: cqa serve, startServer(), an edge worker)`;
+      throw new ClientError(0, JSON.stringify({ code: 'unreachable', detail }), { cause: err.cause });
+    }
+    const { status, body } = answer;
     if (status !== 200) throw new ClientError(status, body);
     return JSON.parse(body);
   };
