@@ -271,8 +271,31 @@ export interface AnyEntry {
   readonly [field: string]: unknown;
 }
 
-/** `Types` of `cqa types` (every project) or one project of it (`Types['demo']`). */
-export type ProjectOf<S> = S extends ProjectSchema ? S : S[keyof S] extends ProjectSchema ? S[keyof S] : AnyProject;
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+type IsUnion<T> = [T] extends [UnionToIntersection<T>] ? false : true;
+
+/**
+ * `Types` of several projects given whole: no project's collections can be meant, so its only
+ * collection names say what to write instead (the compiler quotes them in its error).
+ */
+type SeveralProjectsPickOne<Names extends string> = {
+  readonly locales: string;
+  readonly collections: {
+    readonly [K in `Types has several projects: pick one, createClient<Types['${Names}']>()`]: CollectionSchema;
+  };
+};
+
+/**
+ * `Types` of `cqa types` (one project: that project) or one project of it (`Types['demo']`).
+ * With several projects in `Types`, one must be picked: `createClient<Types['demo']>()`.
+ */
+export type ProjectOf<S> = S extends ProjectSchema
+  ? S
+  : S[keyof S] extends ProjectSchema
+    ? IsUnion<keyof S> extends true
+      ? SeveralProjectsPickOne<keyof S & string>
+      : S[keyof S]
+    : AnyProject;
 
 // ---------------------------------------------------------------------------------------------
 // Queries
