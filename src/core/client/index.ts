@@ -108,15 +108,20 @@ export class ClientError extends Error {
   }
 }
 
-type Entry<P extends ProjectSchema, C extends Collection<P>, K extends string, T extends boolean> = Shaped<
+/**
+ * An entry as the query shows it. `X`: the fields `exclude` names (never: none); a query whose type
+ * allows every field there (a `Query<P, C>` built ahead) narrows nothing.
+ */
+type Entry<P extends ProjectSchema, C extends Collection<P>, K extends string, T extends boolean, X extends string = never> = Shaped<
   EntryOf<P, C>,
   K,
   T,
-  TimestampsOf<P>
+  TimestampsOf<P>,
+  [X] extends [never] ? never : FieldName<P, C> extends X ? never : X
 >;
 
-type ItemQuery<P extends ProjectSchema, C extends Collection<P>, K extends string, T extends boolean> = Pick<
-  Query<P, C, K, T>,
+type ItemQuery<P extends ProjectSchema, C extends Collection<P>, K extends string, T extends boolean, X extends FieldName<P, C>> = Pick<
+  Query<P, C, K, T, X>,
   'state' | 'timestamps' | 'fields' | 'exclude'
 > &
   ItemQueryExtras<P>;
@@ -130,23 +135,23 @@ export interface Client<P extends ProjectSchema = AnyProject> {
    * A page of entries and `meta` (total before limit/offset); in `elmapi`, the bare array. A query
    * string is sent as it is.
    */
-  entries<C extends Collection<P>, K extends FieldName<P, C> = never, T extends boolean = false>(
+  entries<C extends Collection<P>, K extends FieldName<P, C> = never, T extends boolean = false, X extends FieldName<P, C> = never>(
     collection: C,
-    query?: Query<P, C, K, T> | string,
-  ): Promise<EntriesOf<P, C, Entry<P, C, K, T>>>;
+    query?: Query<P, C, K, T, X> | string,
+  ): Promise<EntriesOf<P, C, Entry<P, C, K, T, X>>>;
   /** The first match (at `offset`), or null when nothing matches. */
-  first<C extends Collection<P>, K extends FieldName<P, C> = never, T extends boolean = false>(
+  first<C extends Collection<P>, K extends FieldName<P, C> = never, T extends boolean = false, X extends FieldName<P, C> = never>(
     collection: C,
-    query?: Omit<Query<P, C, K, T>, 'limit'>,
-  ): Promise<Entry<P, C, K, T> | null>;
+    query?: Omit<Query<P, C, K, T, X>, 'limit'>,
+  ): Promise<Entry<P, C, K, T, X> | null>;
   /** The number of matches (`count`). */
   count<C extends Collection<P>>(collection: C, query?: Pick<Query<P, C>, 'where' | 'whereRelation' | 'locale' | 'state'>): Promise<number>;
   /** One entry by id; a ClientError with status 404 when there is no such published entry. */
-  entry<C extends Collection<P>, K extends FieldName<P, C> = never, T extends boolean = false>(
+  entry<C extends Collection<P>, K extends FieldName<P, C> = never, T extends boolean = false, X extends FieldName<P, C> = never>(
     collection: C,
     id: IdOf<P>,
-    query?: ItemQuery<P, C, K, T>,
-  ): Promise<Entry<P, C, K, T>>;
+    query?: ItemQuery<P, C, K, T, X>,
+  ): Promise<Entry<P, C, K, T, X>>;
   /**
    * The project's media items (the same parameters, on media attributes); in `elmapi3` a page of
    * assets (`/api/files`: a query string such as 'paginate=50&page=2&type=image').

@@ -390,7 +390,13 @@ export type SortKey<P extends ProjectSchema, C extends Collection<P>> =
   | (IsElmapi<P> extends true ? never : keyof Filterable<Fields<P, C>> & string)
   | `${keyof Filterable<Fields<P, C>> & string}:${'asc' | 'desc'}`;
 
-export interface Query<P extends ProjectSchema, C extends Collection<P>, K extends string = FieldName<P, C>, T extends boolean = boolean> {
+export interface Query<
+  P extends ProjectSchema,
+  C extends Collection<P>,
+  K extends string = FieldName<P, C>,
+  T extends boolean = boolean,
+  X extends FieldName<P, C> = FieldName<P, C>,
+> {
   /** An object, or a list of groups that must all hold (`where[0][…]`, `where[1][…]`). */
   readonly where?: Where<P, C> | readonly WhereFields<P, C>[];
   /** Items whose relation field points to at least one entry matching the clauses. */
@@ -403,16 +409,18 @@ export interface Query<P extends ProjectSchema, C extends Collection<P>, K exten
   readonly timestamps?: T;
   /** Only these fields (id and locale are always kept). */
   readonly fields?: readonly K[];
-  /** All but these fields. */
-  readonly exclude?: readonly FieldName<P, C>[];
+  /** All but these fields (id and locale are always kept). */
+  readonly exclude?: readonly X[];
 }
 
-/** An entry as a query shows it: cut to `fields`, with timestamps when asked. */
-export type Shaped<E, K extends string, T extends boolean, TS = Timestamps> = (string extends K
-  ? E
-  : [K] extends [never]
-    ? E
-    : Pick<E, Extract<'id' | 'locale' | K, keyof E>>) &
+/** `E` without the fields `X` (never, or any string: all kept; id and locale always stay). */
+type Without<E, X extends string> = [X] extends [never] ? E : string extends X ? E : Omit<E, Exclude<X, 'id' | 'locale'>>;
+
+/** An entry as a query shows it: cut to `fields`, or without `exclude`'s (`X`), with timestamps when asked. */
+export type Shaped<E, K extends string, T extends boolean, TS = Timestamps, X extends string = never> = Without<
+  string extends K ? E : [K] extends [never] ? E : Pick<E, Extract<'id' | 'locale' | K, keyof E>>,
+  X
+> &
   (true extends T ? (false extends T ? Partial<TS> : TS) : unknown);
 
 /** A media query: the same parameters, on media attributes. */
