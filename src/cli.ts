@@ -6,7 +6,7 @@ import { UsageError } from './node/commands/args.js';
 import { errorText, ListenError } from './node/commands/errors.js';
 import { formatHelp, type CommandSpec } from './node/commands/help.js';
 import { printableLines } from './node/printable.js';
-import { closestName } from './node/commands/suggest.js';
+import { closestName } from './core/suggest.js';
 
 interface CommandModule {
   run(args: string[]): Promise<number>;

@@ -14,7 +14,7 @@ export {
 export { querySerializer } from './core/client/query-serializer.js';
 export { startServer, type StartServerOptions, type RunningServer, type ReloadEvent } from './node/server/start.js';
 export type { ControlOptions, Delay, FailStatus } from './core/http/controls.js';
-export type { RequestRecord } from './core/http/journal.js';
+export type { JournaledRequest, RequestRecord, ResponseRecord } from './core/http/journal.js';
 export { createHandler, type FetchHandler, type HandlerOptions, type MediaFile, type MediaReader } from './node/server/fetch-node.js';
 export type { HttpOptions } from './core/http/core.js';
 export { writeDist, DistError, type WriteDistOptions, type DistResult } from './node/output/dist.js';

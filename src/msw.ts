@@ -4,12 +4,12 @@
 // journal, per-route overrides and waitForRequest. msw is an optional peer dependency: installed
 // by the user, never by this package. This is the Node entry (content folders and in-memory
 // trees); bundlers for browsers take msw-browser.ts (the export's `browser` condition).
-import { createHandler } from './node/server/fetch-node.js';
+import { nodeHandlerOf } from './node/server/fetch-node.js';
 import { snapshotOf } from './node/server/msw-content.js';
 import { type MockApi, type MswOptions, mswControls, mswHandlers } from './core/http/msw-handlers.js';
 
 export type { ContentTree } from './node/content/tree.js';
-export type { RequestRecord, ResponseRecord } from './core/http/journal.js';
+export type { JournaledRequest, RequestRecord, ResponseRecord } from './core/http/journal.js';
 export type { OverrideAnswer, OverrideFunction, OverrideRequest } from './core/http/overrides.js';
 export type { RequestPredicate, WaitOptions } from './core/http/request-waiter.js';
 export type { MockApi, MswOptions } from './core/http/msw-handlers.js';
@@ -18,5 +18,5 @@ export async function createMswHandlers(options: MswOptions): Promise<MockApi> {
   mswControls(options); // a bad origin or control throws before the content is loaded
   // From a folder or tree, media files are read from disk (the node:fs reader of fetch-node.ts).
   const source = options.snapshot ? { snapshot: options.snapshot } : await snapshotOf(options.content ?? 'content');
-  return mswHandlers(options, { ...source, createHandler });
+  return mswHandlers(options, { ...source, createHandler: nodeHandlerOf });
 }

@@ -18,8 +18,8 @@ async function latestGermanPosts(cms) {
 // A fetch that asks the mock server to fail the next request with `status`.
 function failingNext(status) {
   let armed = true;
-  return (url, init = {}) => {
-    const headers = new Headers(init.headers);
+  return (url, init) => {
+    const headers = new Headers(init?.headers);
     if (armed) headers.set('Prefer', `status=${status}`);
     armed = false;
     return fetch(url, { ...init, headers });

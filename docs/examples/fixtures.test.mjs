@@ -36,5 +36,5 @@ it('waits for the request and sees its answer', async () => {
   void titles();
   const record = await api.waitForRequest((r) => r.path === '/api/shop/products', { timeout: 5000 });
   expect(record.response.status).toBe(200);
-  expect(JSON.parse(record.response.body).data[0].title).toBe('Mug');
+  expect(record.response.body).toContain('"title":"Mug"'); // the body as text (null for HEAD, 304, media)
 });

@@ -63,9 +63,38 @@ describe('cqa types', () => {
         files: ['consumer.ts', 'consumer-elmapi.ts', 'consumer-elmapi3.ts', 'typed.ts', 'cms-types.ts'],
       }),
     );
+    // The usage the file's header shows compiles as it is (the sample has three projects, so it
+    // names one: createClient<Types['demo']>()), and createClient<Types>() says to pick one.
+    const header = readFileSync(join(project, 'cms-types.ts'), 'utf8');
+    const usage = /^\/\/ {3}(const cms = createClient<.*;)$/m.exec(header)?.[1];
+    expect(usage).toBe("const cms = createClient<Types['demo']>({ baseUrl, project: 'demo', mode: 'static' });");
+    writeFileSync(
+      join(project, 'header.ts'),
+      `import { createClient } from 'content-query-api/client';\nimport type { Types } from './cms-types.js';\nconst baseUrl = 'https://cdn.example.com';\n${usage}\nexport const titles = async () => (await cms.entries('posts', { fields: ['title'] })).data.map((p) => p.title);\n` +
+        "const whole = createClient<Types>({ baseUrl, project: 'demo', mode: 'static' });\n// @ts-expect-error: several projects: pick one\nexport const nope = () => whole.entries('posts');\n",
+    );
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      readFileSync(join(project, 'tsconfig.json'), 'utf8').replace('"typed.ts",', '"typed.ts","header.ts",'),
+    );
     const { status, output } = tsc(project);
     expect(output).toBe('');
     expect(status).toBe(0);
+    // …and what the compiler says about createClient<Types>(): what to write instead.
+    writeFileSync(
+      join(project, 'header.ts'),
+      readFileSync(join(project, 'header.ts'), 'utf8').replace('// @ts-expect-error: several projects: pick one\n', ''),
+    );
+    expect(tsc(project).output).toMatch(
+      /header\.ts\(\d+,\d+\): error TS2345: Argument of type '"posts"' is not assignable to parameter of type 'Collection<SeveralProjectsPickOne<"demo" \| /,
+    );
+    writeFileSync(
+      join(project, 'header.ts'),
+      `${readFileSync(join(project, 'header.ts'), 'utf8')}\n`.replace(
+        'export const nope',
+        '// @ts-expect-error: several projects: pick one\nexport const nope',
+      ),
+    );
 
     // The harness is not vacuous: a wrong field without @ts-expect-error fails to compile.
     const consumer = readFileSync(join(project, 'consumer.ts'), 'utf8');

@@ -12,7 +12,7 @@ import { PROJECT_ID } from '../model/identifiers.js';
 import { CLIENT_DIALECTS } from './dialects.js';
 import { checkQueryKeys, type QueryMethod } from './query-keys.js';
 import { queryString, type QueryObject } from './query-string.js';
-import { ServerSource, type Fetch, type Source } from './source.js';
+import { ServerSource, Unreachable, type Answer, type Fetch, type Source } from './source.js';
 import { entryIdProblem, mediaIdProblem, rawPathProblem, slugProblem, UUID, type SegmentProblem } from './segments.js';
 import { StaticSource, type Revalidate } from './static.js';
 import type {
@@ -89,7 +89,8 @@ export class ClientError extends Error {
   /** The query parameter at fault, e.g. 'where[prise]'. */
   readonly param: string | undefined;
 
-  constructor(status: number, body: string) {
+  /** `cause`: the fetch error of a request that got no answer (status 0, code 'unreachable'). */
+  constructor(status: number, body: string, options?: { readonly cause?: unknown }) {
     let p: { code?: unknown; detail?: unknown; param?: unknown; error?: unknown; message?: unknown } = {};
     try {
       p = JSON.parse(body) as typeof p;
@@ -99,7 +100,7 @@ export class ClientError extends Error {
     const code = typeof p.code === 'string' ? p.code : 'http_error';
     const text = [p.detail, p.error, p.message].find((t) => typeof t === 'string') as string | undefined;
     const detail = text ?? body.slice(0, 200);
-    super(`${status} ${code}: ${detail}`);
+    super(`${status} ${code}: ${detail}`, options);
     this.status = status;
     this.code = code;
     this.detail = detail;
@@ -107,15 +108,20 @@ export class ClientError extends Error {
   }
 }
 
-type Entry<P extends ProjectSchema, C extends Collection<P>, K extends string, T extends boolean> = Shaped<
+/**
+ * An entry as the query shows it. `X`: the fields `exclude` names (never: none); a query whose type
+ * allows every field there (a `Query<P, C>` built ahead) narrows nothing.
+ */
+type Entry<P extends ProjectSchema, C extends Collection<P>, K extends string, T extends boolean, X extends string = never> = Shaped<
   EntryOf<P, C>,
   K,
   T,
-  TimestampsOf<P>
+  TimestampsOf<P>,
+  [X] extends [never] ? never : FieldName<P, C> extends X ? never : X
 >;
 
-type ItemQuery<P extends ProjectSchema, C extends Collection<P>, K extends string, T extends boolean> = Pick<
-  Query<P, C, K, T>,
+type ItemQuery<P extends ProjectSchema, C extends Collection<P>, K extends string, T extends boolean, X extends FieldName<P, C>> = Pick<
+  Query<P, C, K, T, X>,
   'state' | 'timestamps' | 'fields' | 'exclude'
 > &
   ItemQueryExtras<P>;
@@ -129,23 +135,23 @@ export interface Client<P extends ProjectSchema = AnyProject> {
    * A page of entries and `meta` (total before limit/offset); in `elmapi`, the bare array. A query
    * string is sent as it is.
    */
-  entries<C extends Collection<P>, K extends FieldName<P, C> = never, T extends boolean = false>(
+  entries<C extends Collection<P>, K extends FieldName<P, C> = never, T extends boolean = false, X extends FieldName<P, C> = never>(
     collection: C,
-    query?: Query<P, C, K, T> | string,
-  ): Promise<EntriesOf<P, C, Entry<P, C, K, T>>>;
+    query?: Query<P, C, K, T, X> | string,
+  ): Promise<EntriesOf<P, C, Entry<P, C, K, T, X>>>;
   /** The first match (at `offset`), or null when nothing matches. */
-  first<C extends Collection<P>, K extends FieldName<P, C> = never, T extends boolean = false>(
+  first<C extends Collection<P>, K extends FieldName<P, C> = never, T extends boolean = false, X extends FieldName<P, C> = never>(
     collection: C,
-    query?: Omit<Query<P, C, K, T>, 'limit'>,
-  ): Promise<Entry<P, C, K, T> | null>;
+    query?: Omit<Query<P, C, K, T, X>, 'limit'>,
+  ): Promise<Entry<P, C, K, T, X> | null>;
   /** The number of matches (`count`). */
   count<C extends Collection<P>>(collection: C, query?: Pick<Query<P, C>, 'where' | 'whereRelation' | 'locale' | 'state'>): Promise<number>;
   /** One entry by id; a ClientError with status 404 when there is no such published entry. */
-  entry<C extends Collection<P>, K extends FieldName<P, C> = never, T extends boolean = false>(
+  entry<C extends Collection<P>, K extends FieldName<P, C> = never, T extends boolean = false, X extends FieldName<P, C> = never>(
     collection: C,
     id: IdOf<P>,
-    query?: ItemQuery<P, C, K, T>,
-  ): Promise<Entry<P, C, K, T>>;
+    query?: ItemQuery<P, C, K, T, X>,
+  ): Promise<Entry<P, C, K, T, X>>;
   /**
    * The project's media items (the same parameters, on media attributes); in `elmapi3` a page of
    * assets (`/api/files`: a query string such as 'paginate=50&page=2&type=image').
@@ -194,7 +200,16 @@ export function createClient(options: ClientOptions): unknown {
   const mediaPath = v3 ? '/files' : '/project-media';
 
   const get = async (path: string, query = ''): Promise<unknown> => {
-    const { status, body } = await source.answer(path, query);
+    let answer: Answer;
+    try {
+      answer = await source.answer(path, query);
+    } catch (err) {
+      if (!(err instanceof Unreachable)) throw err;
+      // fetch's bare `TypeError: fetch failed` says neither where nor why.
+      const detail = `${err.message}: no server answered at ${base}; is it running, and is this its address? (mode 'server' asks a server that speaks the API: cqa serve, startServer(), an edge worker)`;
+      throw new ClientError(0, JSON.stringify({ code: 'unreachable', detail }), { cause: err.cause });
+    }
+    const { status, body } = answer;
     if (status !== 200) throw new ClientError(status, body);
     return JSON.parse(body);
   };

@@ -23,6 +23,23 @@ export function encodePath(path: string): string {
   return path.split('/').map(encodeURIComponent).join('/');
 }
 
+/** Why a fetch failed, for a person: undici's `fetch failed` keeps the reason in `cause`. */
+function fetchFailure(err: unknown): string {
+  const text = (e: unknown) => (e instanceof Error ? e.message : String(e));
+  const cause = err instanceof Error && err.cause !== undefined ? text(err.cause) : '';
+  return cause && cause !== text(err) ? `${text(err)}: ${cause}` : text(err);
+}
+
+/** A request of server mode got no answer (the server is down, the name does not resolve, CORS). */
+export class Unreachable extends Error {
+  constructor(
+    readonly url: string,
+    cause: unknown,
+  ) {
+    super(`could not fetch ${url} (${fetchFailure(cause)})`, { cause });
+  }
+}
+
 export class ServerSource implements Source {
   constructor(
     private readonly apiUrl: string,
@@ -35,7 +52,15 @@ export class ServerSource implements Source {
   async answer(path: string, query: string): Promise<Answer> {
     const headers: Record<string, string> = { accept: 'application/json', ...this.extraHeaders };
     if (this.token !== undefined) headers.authorization = `Bearer ${this.token}`;
-    const res = await this.fetch(`${this.apiUrl}${encodePath(path)}${query ? `?${query}` : ''}`, { headers });
-    return { status: res.status, body: await res.text() };
+    const url = `${this.apiUrl}${encodePath(path)}${query ? `?${query}` : ''}`;
+    let res: Response;
+    let body: string;
+    try {
+      res = await this.fetch(url, { headers });
+      body = await res.text();
+    } catch (err) {
+      throw new Unreachable(url, err);
+    }
+    return { status: res.status, body };
   }
 }

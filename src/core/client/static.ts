@@ -109,6 +109,13 @@ class StaticFiles {
     if (res.status !== 200) {
       // A host failing for a moment (5xx, 429): answer from the copy we have, when we have one.
       if (known) return known.text;
+      if (res.status === 401) {
+        // Not a moment's failure: a static tree needs no token, an API server does.
+        throw new StaticTreeError(
+          `${url}: the host answered 401 (it asks for a token): a static tree needs none, so this looks like an API server (cqa serve, startServer(), an edge worker) — ` +
+            "use mode 'server' with a token there; mode 'static' reads a tree that cqa build wrote, on a static host or cqa preview",
+        );
+      }
       throw new StaticTreeError(
         `${url}: the static host answered ${res.status}${res.status === 304 ? ' to a request without If-None-Match' : ''}; try again later, or check the host's logs`,
       );
@@ -188,7 +195,12 @@ export class StaticSource implements Source {
   ) {
     this.files = new StaticFiles(baseUrl, fetch, revalidate);
     this.baseUrl = baseUrl;
-    this.ctx = { scopes: new Set(['read']), maxLimit };
+    this.ctx = {
+      scopes: new Set(['read']),
+      maxLimit,
+      noDrafts:
+        "a static tree holds no drafts (cqa build publishes published entries only, and a token does not change that); use state=published, or mode 'server' against cqa serve or startServer() with a token with scopes [read, drafts]",
+    };
   }
 
   private get base(): string {
@@ -202,7 +214,12 @@ export class StaticSource implements Source {
         const path = `${this.base}/${info.slug}`;
         const [list, index] = await Promise.all([this.files.text(path), this.files.text(`${path}.query`)]);
         if (list === null || index === null) {
-          throw new StaticTreeError(`${path}${list === null ? '' : '.query'} is missing from the static tree: rebuild it with cqa build`);
+          throw new StaticTreeError(
+            `${path}${list === null ? '' : '.query'} is missing from the static tree: rebuild it with cqa build` +
+              (list === null
+                ? ''
+                : `; or, if ${this.baseUrl} is an API server (cqa serve, startServer(), an edge worker) rather than a static tree, use mode 'server'`),
+          );
         }
         return { info, list, index };
       }),

@@ -271,8 +271,31 @@ export interface AnyEntry {
   readonly [field: string]: unknown;
 }
 
-/** `Types` of `cqa types` (every project) or one project of it (`Types['demo']`). */
-export type ProjectOf<S> = S extends ProjectSchema ? S : S[keyof S] extends ProjectSchema ? S[keyof S] : AnyProject;
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+type IsUnion<T> = [T] extends [UnionToIntersection<T>] ? false : true;
+
+/**
+ * `Types` of several projects given whole: no project's collections can be meant, so its only
+ * collection names say what to write instead (the compiler quotes them in its error).
+ */
+type SeveralProjectsPickOne<Names extends string> = {
+  readonly locales: string;
+  readonly collections: {
+    readonly [K in `Types has several projects: pick one, createClient<Types['${Names}']>()`]: CollectionSchema;
+  };
+};
+
+/**
+ * `Types` of `cqa types` (one project: that project) or one project of it (`Types['demo']`).
+ * With several projects in `Types`, one must be picked: `createClient<Types['demo']>()`.
+ */
+export type ProjectOf<S> = S extends ProjectSchema
+  ? S
+  : S[keyof S] extends ProjectSchema
+    ? IsUnion<keyof S> extends true
+      ? SeveralProjectsPickOne<keyof S & string>
+      : S[keyof S]
+    : AnyProject;
 
 // ---------------------------------------------------------------------------------------------
 // Queries
@@ -367,7 +390,13 @@ export type SortKey<P extends ProjectSchema, C extends Collection<P>> =
   | (IsElmapi<P> extends true ? never : keyof Filterable<Fields<P, C>> & string)
   | `${keyof Filterable<Fields<P, C>> & string}:${'asc' | 'desc'}`;
 
-export interface Query<P extends ProjectSchema, C extends Collection<P>, K extends string = FieldName<P, C>, T extends boolean = boolean> {
+export interface Query<
+  P extends ProjectSchema,
+  C extends Collection<P>,
+  K extends string = FieldName<P, C>,
+  T extends boolean = boolean,
+  X extends FieldName<P, C> = FieldName<P, C>,
+> {
   /** An object, or a list of groups that must all hold (`where[0][…]`, `where[1][…]`). */
   readonly where?: Where<P, C> | readonly WhereFields<P, C>[];
   /** Items whose relation field points to at least one entry matching the clauses. */
@@ -380,16 +409,18 @@ export interface Query<P extends ProjectSchema, C extends Collection<P>, K exten
   readonly timestamps?: T;
   /** Only these fields (id and locale are always kept). */
   readonly fields?: readonly K[];
-  /** All but these fields. */
-  readonly exclude?: readonly FieldName<P, C>[];
+  /** All but these fields (id and locale are always kept). */
+  readonly exclude?: readonly X[];
 }
 
-/** An entry as a query shows it: cut to `fields`, with timestamps when asked. */
-export type Shaped<E, K extends string, T extends boolean, TS = Timestamps> = (string extends K
-  ? E
-  : [K] extends [never]
-    ? E
-    : Pick<E, Extract<'id' | 'locale' | K, keyof E>>) &
+/** `E` without the fields `X` (never, or any string: all kept; id and locale always stay). */
+type Without<E, X extends string> = [X] extends [never] ? E : string extends X ? E : Omit<E, Exclude<X, 'id' | 'locale'>>;
+
+/** An entry as a query shows it: cut to `fields`, or without `exclude`'s (`X`), with timestamps when asked. */
+export type Shaped<E, K extends string, T extends boolean, TS = Timestamps, X extends string = never> = Without<
+  string extends K ? E : [K] extends [never] ? E : Pick<E, Extract<'id' | 'locale' | K, keyof E>>,
+  X
+> &
   (true extends T ? (false extends T ? Partial<TS> : TS) : unknown);
 
 /** A media query: the same parameters, on media attributes. */

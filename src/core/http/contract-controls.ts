@@ -1,7 +1,7 @@
 // What a running mock offers a contract test, whichever way it answers: startServer()'s server
 // and the MSW handlers (docs/contract-tests.md) share these members and their meaning.
 import type { Snapshot } from '../model/types.js';
-import type { RequestRecord } from './journal.js';
+import type { JournaledRequest } from './journal.js';
 import type { OverrideAnswer, OverrideFunction } from './overrides.js';
 import type { RequestPredicate, WaitOptions } from './request-waiter.js';
 
@@ -12,15 +12,15 @@ export interface ContractControls {
   readonly seed: number;
   /** The controls in force, for a person: `delay 100-400 ms, fail-rate 0.1 (503, Retry-After: 1), seed 42`; '' when none. */
   readonly controls: string;
-  /** The last requests answered (the journal), oldest first: copies, without credentials. */
-  requests(): RequestRecord[];
+  /** The last requests answered (the journal), oldest first: copies, without credentials, each with its `response`. */
+  requests(): JournaledRequest[];
   /** Forget them (between the tests of one server). */
   clearRequests(): void;
   /**
    * The first journaled request, or the next one answered, that `predicate` accepts; rejects
    * after `timeout` ms (default 5000) saying how many it turned down.
    */
-  waitForRequest(predicate: RequestPredicate, options?: WaitOptions): Promise<RequestRecord>;
+  waitForRequest(predicate: RequestPredicate, options?: WaitOptions): Promise<JournaledRequest>;
   /**
    * Answer `method` (`GET`, `*`…) on paths matching `pathPattern` (`/api/demo/posts/:id`, a final
    * `*`) with `answer` ({ status, headers, body }), or with what `fn(request)` returns (undefined:

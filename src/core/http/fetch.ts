@@ -10,6 +10,7 @@ import type { Encoding } from './accept.js';
 import type { Problem } from './problem.js';
 import { HttpCore, type CoreResponse, type HttpOptions, type Platform, type QueryEngine } from './core.js';
 import { defaultEngine } from './engine.js';
+import { checkOptions, HTTP_KEYS, optionKeys } from './options.js';
 import { digestTag, etagOf, ifNoneMatch } from './etag.js';
 import { contentRange, parseRange } from './range.js';
 import { sha256, toHex } from './sha256.js';
@@ -126,7 +127,20 @@ function splitUrl(url: string): { path: string; query: string; origin: string | 
 const injectedResponses = new WeakSet<Response>();
 export const wasInjected = (response: Response): boolean => injectedResponses.has(response);
 
+/** The options createHandler knows (HandlerOptions). */
+export const HANDLER_KEYS: readonly string[] = [
+  ...HTTP_KEYS,
+  ...optionKeys<Omit<HandlerOptions, keyof HttpOptions>>()(['readMedia', 'readThumbnail', 'openMedia', 'engine', 'compression']),
+];
+
+/** The handler of `snapshot`; an option it does not know throws a TypeError naming the closest one. */
 export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}): FetchHandler {
+  checkOptions('createHandler', options, HANDLER_KEYS);
+  return handlerOf(snapshot, options);
+}
+
+/** createHandler without the check of its options (for callers that pass on options of their own). */
+export function handlerOf(snapshot: Snapshot, options: HandlerOptions = {}): FetchHandler {
   const byRuntime = (options.compression ?? (inWorkers() ? 'runtime' : 'handler')) === 'runtime';
   const core = new HttpCore(snapshot, byRuntime ? runtimePlatform : webPlatform, options.engine ?? defaultEngine, options);
   const readMedia = options.readMedia ?? noMedia;

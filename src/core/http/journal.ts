@@ -36,8 +36,24 @@ export interface RequestRecord {
    * this request, one text a problem, as sent in the answer's X-Cqa-Warning header.
    */
   readonly warnings?: readonly string[];
-  /** What was answered: in the journal (`requests()`, `waitForRequest`), not in `cqa serve --log json`. */
+  /**
+   * What was answered: always there in the journal (`requests()`, `waitForRequest`, typed
+   * `JournaledRequest`); not in `cqa serve --log json`, nor given to `onRequest` when `journal: 0`.
+   */
   readonly response?: ResponseRecord;
+}
+
+/**
+ * A record of the journal of startServer() and of the MSW handlers (`requests()`,
+ * `waitForRequest`): its answer is always there.
+ */
+export interface JournaledRequest extends RequestRecord {
+  readonly response: ResponseRecord;
+}
+
+/** The record has its answer (what the journal keeps). */
+export function isJournaled(r: RequestRecord): r is JournaledRequest {
+  return r.response !== undefined;
 }
 
 /** The answer to a journaled request. */
@@ -196,7 +212,7 @@ export function logLine(r: RequestRecord): string {
 }
 
 /** A copy the caller may change without changing the journal. */
-function copy(r: RequestRecord): RequestRecord {
+function copy(r: JournaledRequest): JournaledRequest {
   const query: Record<string, string | string[]> = {};
   for (const k in r.query) {
     const v = r.query[k] as string | string[];
@@ -208,21 +224,19 @@ function copy(r: RequestRecord): RequestRecord {
   const a = r.response;
   const w = r.warnings ? { warnings: [...r.warnings] } : {};
   // Plain data, as written: the body read (decoded) now.
-  return a
-    ? { ...r, query, headers, ...w, response: { status: a.status, headers: { ...a.headers }, body: a.body, truncated: a.truncated } }
-    : { ...r, query, headers, ...w };
+  return { ...r, query, headers, ...w, response: { status: a.status, headers: { ...a.headers }, body: a.body, truncated: a.truncated } };
 }
 
 /** A ring of the last `size` records (0: keeps none). */
 export class Journal {
-  private readonly ring: RequestRecord[] = [];
+  private readonly ring: JournaledRequest[] = [];
   private next = 0;
 
   constructor(readonly size: number) {
     if (!Number.isInteger(size) || size < 0) throw new RangeError(`journal must be a whole number of requests (0: none), got ${size}`);
   }
 
-  add(r: RequestRecord): void {
+  add(r: JournaledRequest): void {
     if (this.size === 0) return;
     if (this.ring.length < this.size) this.ring.push(r);
     else this.ring[this.next] = r;
@@ -230,16 +244,16 @@ export class Journal {
   }
 
   /** Oldest first; copies. */
-  list(): RequestRecord[] {
+  list(): JournaledRequest[] {
     const full = this.ring.length === this.size;
     const ordered = full ? [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)] : this.ring;
     return ordered.map(copy);
   }
 
   /** A copy of the newest record (undefined when none). */
-  last(): RequestRecord | undefined {
+  last(): JournaledRequest | undefined {
     if (this.ring.length === 0) return undefined;
-    return copy(this.ring[(this.next - 1 + this.size) % this.size] as RequestRecord);
+    return copy(this.ring[(this.next - 1 + this.size) % this.size] as JournaledRequest);
   }
 
   clear(): void {

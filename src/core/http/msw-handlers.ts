@@ -7,9 +7,10 @@ import type { ContentTree } from '../model/content-tree.js';
 import { type ControlOptions, Controls } from './controls.js';
 import type { HttpOptions } from './core.js';
 import { type FetchHandler, wasInjected } from './fetch.js';
+import { checkOptions, HTTP_KEYS, optionKeys } from './options.js';
 import type { ContractControls } from './contract-controls.js';
 import { warningTexts } from './elmapi3/warnings.js';
-import { Journal, queryObject, type RequestRecord, responseRecord, safeHeaders, safeUrl, warningsOf } from './journal.js';
+import { type JournaledRequest, Journal, queryObject, responseRecord, safeHeaders, safeUrl, warningsOf } from './journal.js';
 import { Overrides } from './overrides.js';
 import { RequestWaiters } from './request-waiter.js';
 import type { Snapshot } from '../model/types.js';
@@ -31,6 +32,11 @@ export interface MockApi extends ContractControls {
   /** Rejects the waits still open; removes the temp folder of an in-memory tree. */
   close(): Promise<void>;
 }
+
+const MSW_KEYS: readonly string[] = [
+  ...HTTP_KEYS.filter((k) => k !== 'explorer' && k !== 'serverUrl'),
+  ...optionKeys<Omit<MswOptions, keyof HttpOptions>>()(['origin', 'content', 'snapshot', 'journal']),
+];
 
 /** The paths the API answers; everything else under the origin is the app's own. */
 const API_PATHS = ['/api', '/api/*', '/media/*', '/openapi.json', '/healthz'];
@@ -66,6 +72,7 @@ export interface MswSource {
 
 /** The controls of `options`, checked before any work (as startServer does), with the seed drawn here so it can be shown. */
 export function mswControls(options: MswOptions): { origin: string; seed: number; controls: Controls } {
+  checkOptions('createMswHandlers', options, MSW_KEYS);
   const origin = checkOrigin(options.origin);
   const seed = options.seed ?? Math.floor(Math.random() * 0x100000000);
   return { origin, seed, controls: new Controls({ ...options, prefer: options.prefer ?? true, seed }) };
@@ -121,7 +128,7 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
         sent[k] = v;
       });
       const said = warningsOf(warningTexts(response.headers.get('x-cqa-warning')), sent, query);
-      const record: RequestRecord = {
+      const record: JournaledRequest = {
         time,
         ...request0,
         auth: safe.auth,
@@ -132,7 +139,7 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
         response: responseRecord(response.status, said.headers, await bodyText(response)),
       };
       journal.add(record);
-      if (waiters.size > 0) waiters.offer(journal.last() as RequestRecord);
+      if (waiters.size > 0) waiters.offer(journal.last() as JournaledRequest);
     }
     return response;
   };

@@ -1,19 +1,19 @@
 // waitForRequest(predicate, { timeout }): a contract test waits for the request its code under
 // test sends (a prefetch, a retry after a 503) instead of sleeping. Shared by startServer and
 // the MSW handlers. No Node imports.
-import type { RequestRecord } from './journal.js';
+import type { JournaledRequest } from './journal.js';
 
 export interface WaitOptions {
   /** Milliseconds before giving up (default 5000; at most 600000). */
   readonly timeout?: number;
 }
 
-export type RequestPredicate = (record: RequestRecord) => boolean;
+export type RequestPredicate = (record: JournaledRequest) => boolean;
 
 interface Waiter {
   readonly predicate: RequestPredicate;
   misses: number;
-  readonly resolve: (r: RequestRecord) => void;
+  readonly resolve: (r: JournaledRequest) => void;
   readonly reject: (err: Error) => void;
   readonly timer: ReturnType<typeof setTimeout>;
 }
@@ -33,7 +33,7 @@ export class RequestWaiters {
    * The first record in `journaled` (oldest first), or answered after this call, that `predicate`
    * accepts. Rejects after `timeout` ms naming how many records it turned down.
    */
-  wait(predicate: RequestPredicate, options: WaitOptions, journaled: readonly RequestRecord[]): Promise<RequestRecord> {
+  wait(predicate: RequestPredicate, options: WaitOptions, journaled: readonly JournaledRequest[]): Promise<JournaledRequest> {
     if (typeof predicate !== 'function')
       return Promise.reject(new TypeError('waitForRequest: give a function (record) => boolean, e.g. (r) => r.path === "/api/demo/posts"'));
     const timeout = options.timeout ?? 5000;
@@ -48,7 +48,7 @@ export class RequestWaiters {
     } catch (err) {
       return Promise.reject(err);
     }
-    return new Promise<RequestRecord>((resolve, reject) => {
+    return new Promise<JournaledRequest>((resolve, reject) => {
       const waiter: Waiter = {
         predicate,
         misses,
@@ -68,7 +68,7 @@ export class RequestWaiters {
   }
 
   /** Offers a record just answered to every waiter (a predicate that throws rejects its own wait). */
-  offer(record: RequestRecord): void {
+  offer(record: JournaledRequest): void {
     for (const w of [...this.waiting]) {
       let hit: boolean;
       try {

@@ -661,7 +661,9 @@ function checkScope(state: State, ctx: QueryContext): void {
       problem(
         403,
         'drafts_scope_required',
-        `state=${state}: drafts need a token with the 'drafts' scope; use state=published or a token with scopes [read, drafts]`,
+        ctx.noDrafts === undefined
+          ? `state=${state}: drafts need a token with the 'drafts' scope; use state=published or a token with scopes [read, drafts]`
+          : `state=${state}: ${ctx.noDrafts}`,
         'state',
       ),
     );

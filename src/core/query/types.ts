@@ -6,6 +6,11 @@ export interface QueryContext {
   readonly scopes: ReadonlySet<Scope>;
   /** Largest `limit` accepted; 0 = no cap. */
   readonly maxLimit: number;
+  /**
+   * Why no token can give drafts here (the static client: a tree holds none), said instead of
+   * asking for the 'drafts' scope when drafts are asked for.
+   */
+  readonly noDrafts?: string;
   /** The caller takes a body as UTF-8 too (the HTTP core): see Utf8Outcome. */
   readonly utf8?: boolean;
   /**

@@ -4,7 +4,7 @@
 import { isIP } from 'node:net';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { TIMESTAMP_CHOICES, type TimestampSource } from '../content/git-times.js';
-import { closestName } from './suggest.js';
+import { closestName } from '../../core/suggest.js';
 
 export class UsageError extends Error {}
 

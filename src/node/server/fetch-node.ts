@@ -8,7 +8,8 @@ import { nodeExplorer } from './explorer.js';
 import type { MediaRecord } from '../../core/model/model.js';
 import type { ThumbnailLimits } from '../output/thumbnail.js';
 import {
-  createHandler as createFetchHandler,
+  HANDLER_KEYS,
+  handlerOf,
   MediaProblem,
   type FetchHandler,
   type HandlerOptions as FetchHandlerOptions,
@@ -16,6 +17,7 @@ import {
   type MediaReader,
 } from '../../core/http/fetch.js';
 import { mediaRoot } from '../../core/http/media-root.js';
+import { checkOptions, optionKeys } from '../../core/http/options.js';
 
 export type { FetchHandler, MediaFile, MediaReader } from '../../core/http/fetch.js';
 
@@ -84,10 +86,22 @@ function nodeThumbnailReader(roots: ReturnType<typeof nodeRoots>, limits: Thumbn
   };
 }
 
+const NODE_HANDLER_KEYS: readonly string[] = [
+  ...HANDLER_KEYS,
+  ...optionKeys<Omit<HandlerOptions, keyof FetchHandlerOptions>>()(['thumbnailLimits', 'ui']),
+];
+
+/** The handler of `snapshot`; an option it does not know throws a TypeError naming the closest one. */
 export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}): FetchHandler {
+  checkOptions('createHandler', options, NODE_HANDLER_KEYS);
+  return nodeHandlerOf(snapshot, options);
+}
+
+/** createHandler without the check of its options (the MSW handlers pass on options of their own). */
+export function nodeHandlerOf(snapshot: Snapshot, options: HandlerOptions = {}): FetchHandler {
   const roots = nodeRoots();
   const readMedia = options.readMedia ?? nodeMediaReader(roots);
-  return createFetchHandler(snapshot, {
+  return handlerOf(snapshot, {
     ...options,
     readMedia,
     // A reader of the caller's own is used as it is; files on disk are opened, not read whole.

@@ -18,7 +18,8 @@ import { nodeExplorer } from './explorer.js';
 import { refuseConnect } from './connect.js';
 import { ALLOWED_METHODS } from '../../core/http/cors.js';
 import type { ContractControls } from '../../core/http/contract-controls.js';
-import { Journal, logLine, type RequestRecord } from '../../core/http/journal.js';
+import { isJournaled, type JournaledRequest, Journal, logLine, type RequestRecord } from '../../core/http/journal.js';
+import { checkOptions, HTTP_KEYS, optionKeys } from '../../core/http/options.js';
 import { isContentTree, writeContentTree, type ContentTree, type WrittenTree } from '../content/tree.js';
 import { Overrides } from '../../core/http/overrides.js';
 import { RequestWaiters } from '../../core/http/request-waiter.js';
@@ -95,7 +96,48 @@ export interface RunningServer extends ContractControls {
   close(): Promise<void>;
 }
 
+const START_KEYS: readonly string[] = [
+  ...HTTP_KEYS,
+  ...optionKeys<Omit<StartServerOptions, keyof HttpOptions>>()([
+    'content',
+    'snapshot',
+    'port',
+    'host',
+    'baseUrl',
+    'watch',
+    'quiet',
+    'log',
+    'journal',
+    'onRequest',
+    'onReload',
+    'debounce',
+    'ui',
+    'strict',
+    'parseCache',
+    'onSlowQuery',
+    'timestamps',
+  ]),
+];
+
+/**
+ * `port` as listen() is to get it: a whole number from 0 to 65535 (0: a free one), or its decimal
+ * text (an environment variable). Anything else would make Node listen on a UNIX socket of that
+ * name, or fail with ERR_SOCKET_BAD_PORT.
+ */
+function checkPort(port: unknown): number {
+  const n = typeof port === 'string' && /^\d{1,5}$/.test(port.trim()) ? Number(port.trim()) : port;
+  if (typeof n !== 'number' || !Number.isInteger(n)) {
+    throw new TypeError(
+      `startServer: port must be a whole number from 0 to 65535 (0: a free port), or its decimal text; got ${typeof port === 'string' ? JSON.stringify(port) : String(port)}`,
+    );
+  }
+  if (n < 0 || n > 65535) throw new RangeError(`startServer: port must be from 0 to 65535 (0: a free port), got ${n}`);
+  return n;
+}
+
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  checkOptions('startServer', options, START_KEYS);
+  if (options.port !== undefined) checkPort(options.port);
   const content = options.content;
   if (!isContentTree(content)) return start(options as StartServerOptions & { content?: string });
   if (options.watch)
@@ -198,8 +240,11 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
           // The explorer's /healthz polls (every 2 s while a page is open; docs/explorer.md) would
           // bury the requests a person or a test is looking for.
           if (r.path === '/healthz' && r.headers['x-cqa-explorer'] === 'poll') return;
-          journal.add(r);
-          if (waiters.size > 0) waiters.offer(journal.last() as RequestRecord);
+          // With a journal (journal > 0) the listener captures every answer: each record has one.
+          if (isJournaled(r)) {
+            journal.add(r);
+            if (waiters.size > 0) waiters.offer(journal.last() as JournaledRequest);
+          }
           if (textLog) log(printable(logLine(r)));
           onRequest?.(r);
         }
@@ -232,7 +277,7 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   try {
     await new Promise<void>((ok, fail) => {
       server.once('error', fail);
-      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.listen(options.port === undefined ? 0 : checkPort(options.port), options.host ?? '127.0.0.1', () => {
         server.off('error', fail);
         ok();
       });

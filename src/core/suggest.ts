@@ -1,5 +1,6 @@
-// "Did you mean …?": the known name closest to a mistyped one, for the messages of the query
-// engine and the CLI. Small edit distances only: a suggestion far from what was typed misleads.
+// "Did you mean …?": the known name closest to a mistyped one, for the messages of the CLI and
+// of the library's option checks (http/options.ts). Small edit distances only: a suggestion far
+// from what was typed misleads.
 
 /**
  * Edit distance counting a swap of two neighbours as one edit (`prot` → `port`), stopping early

@@ -1,0 +1,110 @@
+// The client pointed at the wrong kind of place, or asked for what its mode cannot give: each
+// error says what it looks like and what to use instead — a static client at an API server, drafts
+// from a static tree, a server-mode client whose server is not there.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ClientError, createClient, StaticTreeError } from '../../src/core/client/index.js';
+import { writeDist } from '../../src/node/output/dist.js';
+import { type RunningServer, startServer } from '../../src/node/server/start.js';
+
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer({
+    content: {
+      'shop/project.yaml': 'id: shop\nname: Shop\npublic: true\n',
+      'shop/products/_collection.yaml': { name: 'Products', fields: { title: 'text' } },
+      'shop/products/mug.yaml': 'title: Mug\n',
+      'private/project.yaml': 'id: private\nname: Private\n',
+      'private/notes/_collection.yaml': { name: 'Notes', fields: { title: 'text' } },
+      'private/notes/a.yaml': 'title: A\n',
+    },
+    journal: 0,
+  });
+});
+afterAll(() => server.close());
+
+describe('a static client at an API server', () => {
+  it('a project that needs a token: the 401 is said to be an API server, not a host failing for a moment', async () => {
+    const cms = createClient({ baseUrl: server.url, project: 'private', mode: 'static' });
+    const error = await cms.entries('notes').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StaticTreeError);
+    expect((error as Error).message).toBe(
+      `${server.url}/api/private: the host answered 401 (it asks for a token): a static tree needs none, so this looks like an API server (cqa serve, startServer(), an edge worker) — use mode 'server' with a token there; mode 'static' reads a tree that cqa build wrote, on a static host or cqa preview`,
+    );
+  });
+
+  it('a public project: the missing .query document names the mix-up too', async () => {
+    const cms = createClient({ baseUrl: server.url, project: 'shop', mode: 'static' });
+    await expect(cms.entries('products')).rejects.toThrow(
+      `/api/shop/products.query is missing from the static tree: rebuild it with cqa build; or, if ${server.url} is an API server (cqa serve, startServer(), an edge worker) rather than a static tree, use mode 'server'`,
+    );
+  });
+});
+
+describe('drafts from a static tree', () => {
+  it('says a static tree holds none, not to get a token with the drafts scope', async () => {
+    // The tree as cqa build writes it, read by a fetch of our own (no host needed for this).
+    const out = mkdtempSync(join(tmpdir(), 'cqa-wrong-place-'));
+    try {
+      await writeDist(server.snapshot, { out });
+    } catch (err) {
+      rmSync(out, { recursive: true, force: true });
+      throw err;
+    }
+    const cms = createClient({
+      baseUrl: 'https://cdn.example',
+      project: 'shop',
+      mode: 'static',
+      token: 'ignored',
+      fetch: async (url) => {
+        const file = join(out, decodeURIComponent(new URL(url).pathname), 'index.json');
+        return existsSync(file) ? new Response(readFileSync(file), { status: 200 }) : new Response('', { status: 404 });
+      },
+    });
+    const error = await cms.entries('products', { state: 'with_draft' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ClientError);
+    expect(error).toMatchObject({ status: 403, code: 'drafts_scope_required', param: 'state' });
+    expect((error as ClientError).detail).toMatch(
+      /^state=with_draft: a static tree holds no drafts .*use state=published, or mode 'server' against cqa serve/,
+    );
+    expect((error as ClientError).detail).not.toMatch(/a token with the 'drafts' scope; use/);
+    rmSync(out, { recursive: true, force: true });
+  });
+});
+
+describe('a server-mode client whose server is not there', () => {
+  it('rejects with a ClientError naming the URL and the cause, not a bare TypeError: fetch failed', async () => {
+    // A port that was free a moment ago: nothing listens there.
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const cms = createClient({ baseUrl: `http://127.0.0.1:${port}`, project: 'shop', mode: 'server' });
+    const error = await cms.entries('products').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ClientError);
+    expect(error).toMatchObject({ status: 0, code: 'unreachable' });
+    expect((error as ClientError).message).toMatch(
+      new RegExp(
+        `^0 unreachable: could not fetch http://127\\.0\\.0\\.1:${port}/api/shop/products \\(fetch failed: .*ECONNREFUSED.*\\): no server answered at http://127\\.0\\.0\\.1:${port}; is it running`,
+      ),
+    );
+    expect((error as Error).cause).toBeInstanceOf(TypeError);
+  });
+
+  it('wraps the failure of a fetch of its own as well', async () => {
+    const cms = createClient({
+      baseUrl: 'http://127.0.0.1:1',
+      project: 'shop',
+      mode: 'server',
+      fetch: async () => {
+        throw new Error('offline for this test');
+      },
+    });
+    await expect(cms.entries('products')).rejects.toMatchObject({ code: 'unreachable', message: /\(offline for this test\)/ });
+  });
+});
