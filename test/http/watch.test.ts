@@ -156,7 +156,9 @@ describe('serve --watch: /healthz while the content is broken', () => {
     // The broken file's entry is missing from that snapshot: its 404 says why.
     const missing = await client({ path: '/api/w/posts/c', headers });
     expect(missing.status).toBe(404);
-    expect(JSON.parse(missing.text).detail).toMatch(/\(the content has 1 error, so the last good snapshot is served: \/healthz lists them\)$/);
+    expect(JSON.parse(missing.text).detail).toMatch(
+      /\(the content has 1 error, so the last good snapshot is served: \/healthz lists them\)$/,
+    );
     // Removing the broken file gives back exactly the snapshot being served: still "ok again".
     rmSync(join(dir, 'w', 'posts', 'c.md'));
     await until('healthy again', async () => ((await health()).stale === undefined ? true : undefined));
