@@ -164,6 +164,23 @@ describe('broken YAML: one message per mistake, on its line, with a hint and a f
     ]);
   });
 
+  // Found from outside: with CRLF line ends the most common mistake fell back to the parser's own
+  // words, on the line above. Every hint must read the lines without their '\r'.
+  it.each([
+    ['a key indented under a key that has a value', 'title: T\n  n: 3\n'],
+    ['the same in front matter', '---\ntitle: T\n  n: 3\n---\nBody\n'],
+    ['a nested key between two levels', 'a:\n  b:\n    c: 1\n   d: 2\n'],
+    ['a key in a list item', 'authors:\n  - name: A\n    role: x\n  - name: B\n   role: y\n'],
+    ['text after the closing quote', 'title: "a"b\n'],
+    ['a list item, then a key', '- a\nb: 1\n'],
+  ])('CRLF line ends give the message LF gives: %s', async (_, text) => {
+    const path = text.startsWith('---') ? 'p/posts/a.md' : 'p/posts/a.yaml';
+    const lf = await load({ [path]: text });
+    const crlf = await load({ [path]: text.replace(/\n/g, '\r\n') });
+    expect(lf.issues).toHaveLength(1);
+    expect(crlf.issues).toEqual(lf.issues);
+  });
+
   it('the frame shows control characters escaped, never raw (a file must not drive the terminal)', async () => {
     const r = await load({ 'p/posts/a.yaml': 'title: \u001b[31mred\u001b[0m\n\tx: 1\n' });
     expect(r.issues[0]?.frame).toContain('\\u{1b}[31mred\\u{1b}[0m');

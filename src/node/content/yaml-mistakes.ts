@@ -264,7 +264,8 @@ export function yamlMistakes(
   rowCol: (offset: number) => [number, number],
   firstLine: number,
 ): ParseProblem[] {
-  const lines = text.split('\n');
+  // Without their '\r': the hints read lines with `$` (`title: T\r` is a key with a value too).
+  const lines = text.split(/\r?\n/);
   const seen = new Set<number>();
   const out: ParseProblem[] = [];
   // The first mistakes are the ones to fix (later errors often follow from them); a file with
