@@ -181,6 +181,17 @@ describe('broken YAML: one message per mistake, on its line, with a hint and a f
     expect(crlf.issues).toEqual(lf.issues);
   });
 
+  // Found from outside: the frame showed line 1 of a .md file, '---', as an empty line.
+  it("a .md file's frame shows line 1 as it is ('---', and any language after it)", async () => {
+    const r = await load({ 'p/posts/q.md': '---\ntitle: "T\nn: 3\n---\n', 'p/posts/y.md': '---yaml\ntitle: T\n  n: 3\n---\n' });
+    expect(r.issues.map((i) => i.frame)).toEqual([
+      '    1 | ---\n  > 2 | title: "T\n      |        ^\n    3 | n: 3',
+      '    2 | title: T\n  > 3 |   n: 3\n      |   ^',
+    ]);
+    const first = await load({ 'p/posts/t.md': '---\n\ttitle: T\n---\n' });
+    expect(first.issues[0]?.frame).toBe('    1 | ---\n  > 2 | →title: T\n      | ^');
+  });
+
   it('the frame shows control characters escaped, never raw (a file must not drive the terminal)', async () => {
     const r = await load({ 'p/posts/a.yaml': 'title: \u001b[31mred\u001b[0m\n\tx: 1\n' });
     expect(r.issues[0]?.frame).toContain('\\u{1b}[31mred\\u{1b}[0m');

@@ -41,9 +41,13 @@ export function parseYaml(text: string, firstLine = 1): ParsedYaml {
 }
 
 /** parseYaml(), and the lines of the top-level keys, for an entry (see topLines()). */
-function parseYamlDocument(text: string, firstLine: number): { parsed: ParsedYaml; topLines: () => Map<string, number> } {
+function parseYamlDocument(
+  text: string,
+  firstLine: number,
+  shownFirstLine?: string,
+): { parsed: ParsedYaml; topLines: () => Map<string, number> } {
   const simple = parseSimpleYaml(text);
-  const doc = simple ? simpleDocument(simple, firstLine) : parseYamlFully(text, firstLine);
+  const doc = simple ? simpleDocument(simple, firstLine) : parseYamlFully(text, firstLine, shownFirstLine);
   // Looked for only where the text could hold one: a tag, a long number, a large exponent.
   if (doc.parsed.problems.length > 0 || !MAYBE_UNKEPT.test(text)) return doc;
   const unkept = unkeptValues(doc.parsed.value, doc.parsed.lineOf, longIntegers(text));
@@ -94,8 +98,15 @@ function unkeptValues(value: unknown, lineOf: ParsedYaml['lineOf'], long: Readon
   return problems;
 }
 
-/** parseYamlDocument() by the `yaml` package alone: what the fast path must agree with (test/content/simple-yaml.test.ts). */
-export function parseYamlFully(text: string, firstLine = 1): { parsed: ParsedYaml; topLines: () => Map<string, number> } {
+/**
+ * parseYamlDocument() by the `yaml` package alone: what the fast path must agree with
+ * (test/content/simple-yaml.test.ts). `shownFirstLine`: see yamlMistakes().
+ */
+export function parseYamlFully(
+  text: string,
+  firstLine = 1,
+  shownFirstLine?: string,
+): { parsed: ParsedYaml; topLines: () => Map<string, number> } {
   const { LineCounter, parseDocument } = yamlPackage();
   const lineCounter = new LineCounter();
   const lineAt = (offset: number) => lineCounter.linePos(offset).line + firstLine - 1;
@@ -109,7 +120,7 @@ export function parseYamlFully(text: string, firstLine = 1): { parsed: ParsedYam
   const tooDeepError = doc.errors.find((e) => e.message.startsWith('Maximum call stack size exceeded'));
   let problems: ParseProblem[] = tooDeepError
     ? [{ line: lineAt(tooDeepError.pos[0]), message: TOO_DEEP }]
-    : yamlMistakes(text, doc.errors, rowCol, firstLine);
+    : yamlMistakes(text, doc.errors, rowCol, firstLine, shownFirstLine);
   const colours = problems.length > 0 ? flowColourProblems(text, lineAt) : [];
   // The parser's errors from such a colour on are what the comment broke: the hint says it better.
   if (colours.length > 0) problems = [...problems.filter((p) => (p.line ?? 0) < (colours[0]?.line ?? 0)), ...colours];
@@ -370,7 +381,8 @@ function parseMarkdown(text: string, eagerLines: boolean): ParsedEntry {
     // The front matter is the text right after the opening '---' (the rest of line 1 included),
     // so line N of it is line N of the file. With CRLF line ends the last line keeps its '\r'.
     frontText = matter.matter.replace(/\r$/, '');
-    ({ parsed: front, topLines: frontLines } = parseYamlDocument(frontText, 1));
+    const opening = text.slice(0, text.search(/\r?\n|$/));
+    ({ parsed: front, topLines: frontLines } = parseYamlDocument(frontText, 1, opening));
   }
   const bodyLine = text.endsWith(content) ? text.slice(0, text.length - content.length).split('\n').length : undefined;
   if (front.problems.length > 0) return broken([...front.problems]);

@@ -256,16 +256,21 @@ function commentNote(line: string): string {
 /**
  * One problem per mistake the parser's `errors` come from (several errors often come from one
  * mistake), on its line, each with a hint and a code frame. `firstLine` is the file line of the
- * text's first line (front matter starts on line 2).
+ * text's first line; `shownFirstLine`, that line as the file has it, when the text starts inside
+ * it (front matter starts after the '---' of line 1).
  */
 export function yamlMistakes(
   text: string,
   errors: readonly YAMLError[],
   rowCol: (offset: number) => [number, number],
   firstLine: number,
+  shownFirstLine?: string,
 ): ParseProblem[] {
   // Without their '\r': the hints read lines with `$` (`title: T\r` is a key with a value too).
   const lines = text.split(/\r?\n/);
+  // Front matter starts after the opening '---' on line 1: the frame shows that line as it is.
+  const shown = shownFirstLine === undefined ? lines : [shownFirstLine, ...lines.slice(1)];
+  const shift = shownFirstLine === undefined ? 0 : shownFirstLine.length - (lines[0] as string).length;
   const seen = new Set<number>();
   const out: ParseProblem[] = [];
   // The first mistakes are the ones to fix (later errors often follow from them); a file with
@@ -277,7 +282,7 @@ export function yamlMistakes(
     out.push({
       line: m.row + firstLine,
       message: `broken YAML: ${m.message}${commentNote(lines[m.row] ?? '')}`,
-      frame: codeFrame(lines, m.row, m.col, firstLine),
+      frame: codeFrame(shown, m.row, m.row === 0 ? m.col + shift : m.col, firstLine),
     });
   }
   return out;
