@@ -192,6 +192,20 @@ describe('broken YAML: one message per mistake, on its line, with a hint and a f
     expect(first.issues[0]?.frame).toBe('    1 | ---\n  > 2 | →title: T\n      | ^');
   });
 
+  // Found from outside: both were "no ':' after '---'".
+  it('a second document, or front matter in a .yaml file, is said as such', async () => {
+    const r = await load({
+      'p/posts/md.yaml': 'title: A\n---\ntitle: B\n',
+      'p/posts/fm.yml': '---\ntitle: x\n---\nBody\n',
+      'p/project.yaml': 'name: P\n---\nlocales: [en]\n',
+    });
+    expect(r.issues.map((i) => `${i.file}:${i.line}: ${i.message}`)).toEqual([
+      "p/posts/fm.yml:3: broken YAML: front matter ('---' lines around the fields, line 1 and this one) is for .md and .markdown files; a YAML file is the fields alone: remove the '---' lines (or rename the file to .md if a Markdown body follows)",
+      "p/posts/md.yaml:2: broken YAML: '---' starts a second YAML document, and a file holds one: remove the line (and move what follows to a file of its own if it is another entry)",
+      "p/project.yaml:2: broken YAML: '---' starts a second YAML document, and a file holds one: remove the line (and move what follows to a file of its own if it is another entry)",
+    ]);
+  });
+
   it('the frame shows control characters escaped, never raw (a file must not drive the terminal)', async () => {
     const r = await load({ 'p/posts/a.yaml': 'title: \u001b[31mred\u001b[0m\n\tx: 1\n' });
     expect(r.issues[0]?.frame).toContain('\\u{1b}[31mred\\u{1b}[0m');

@@ -219,12 +219,30 @@ function listAndMapping(lines: readonly string[], row: number, firstLine: number
   };
 }
 
+/** A '---' line after the first document: front matter in a YAML file, or a second document. */
+function secondDocument(lines: readonly string[], row: number, firstLine: number): Mistake {
+  const first = lines.findIndex(isContent);
+  if (first >= 0 && first < row && /^---(\s|$)/.test(lines[first] as string)) {
+    return {
+      row,
+      col: 0,
+      message: `front matter ('---' lines around the fields, line ${first + firstLine} and this one) is for .md and .markdown files; a YAML file is the fields alone: remove the '---' lines (or rename the file to .md if a Markdown body follows)`,
+    };
+  }
+  return {
+    row,
+    col: 0,
+    message: "'---' starts a second YAML document, and a file holds one: remove the line (and move what follows to a file of its own if it is another entry)",
+  };
+}
+
 /** Why the parser stopped at `error`, as the mistake the author made. */
 function mistakeOf(lines: readonly string[], error: YAMLError, rowCol: (offset: number) => [number, number], firstLine: number): Mistake {
   const [row, col] = rowCol(error.pos[0]);
   if (error.code === 'TAB_AS_INDENT')
     return { row, col, message: 'a tab indents this line; YAML indents with spaces only: replace the tab with spaces' };
   if (error.code === 'BAD_SCALAR_START') return reservedStart(lines, row, col);
+  if (error.code === 'MULTIPLE_DOCS') return secondDocument(lines, row, firstLine);
   const closer = /flow-(seq|map)-end/.exec(error.message);
   if (closer && !unclosed(lines, row)) {
     const c = closer[1] === 'seq' ? ']' : '}';
