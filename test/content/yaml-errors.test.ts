@@ -272,3 +272,36 @@ describe('YAML values no field can keep', () => {
     ]);
   });
 });
+
+// Found from outside: both had no line, in the yaml package's words ("Unresolved alias",
+// "Excessive alias count indicates a resource exhaustion attack").
+describe('alias mistakes', () => {
+  it('an alias with no anchor before it, and aliases that multiply: on their line, in our words', async () => {
+    let bomb = 'a: &a [x,x,x,x,x,x,x,x,x]\n';
+    for (const [k, v] of [
+      ['b', 'a'],
+      ['c', 'b'],
+      ['d', 'c'],
+      ['e', 'd'],
+      ['f', 'e'],
+      ['g', 'f'],
+    ])
+      bomb += `${k}: &${k} [${`*${v},`.repeat(8)}*${v}]\n`;
+    const r = await load({
+      'p/posts/an.md': '---\ntitle: &a T\ns: *a\ntags: *b\nlater: *c\nc: &c 1\n---\n',
+      'p/posts/bomb.md': `---\ntitle: x\n${bomb}---\n`,
+    });
+    const none = (name: string) =>
+      `the alias *${name} names no anchor set before it: put &${name} before the value to repeat (key: &${name} value) above this line, or write the value out`;
+    expect(r.issues).toEqual([
+      { file: 'p/posts/an.md', line: 4, message: none('b') },
+      { file: 'p/posts/an.md', line: 5, message: none('c') },
+      {
+        file: 'p/posts/bomb.md',
+        line: 5, // c: the first alias of an anchor (b) that holds aliases
+        message:
+          'aliases (*name) of anchors that hold aliases themselves repeat the data too many times (each level multiplies it): use fewer aliases, or write the data out',
+      },
+    ]);
+  });
+});

@@ -11,7 +11,7 @@ import { jsonTopLines, parseJson } from './json.js';
 import { TOO_DEEP } from './limits.js';
 import { commentedKeys, flowColourProblems } from './unquoted-colour.js';
 import { parseSimpleYaml, type SimpleYaml } from './simple-yaml.js';
-import { aliasProblem, checkDocument, flowTooDeep } from './yaml-checks.js';
+import { aliasMistakes, aliasProblem, checkDocument, flowTooDeep, TOO_MANY_ALIASES } from './yaml-checks.js';
 import { yamlMistakes } from './yaml-mistakes.js';
 import { yamlPackage } from './yaml-package.js';
 
@@ -128,14 +128,21 @@ export function parseYamlFully(
   if (problems.length === 0) {
     const checked = checkDocument(doc, lineAt);
     problems.push(...checked.problems);
+    const aliases = checked.firstAlias !== undefined && problems.length === 0 ? aliasMistakes(doc, lineAt) : undefined;
+    if (aliases) problems.push(...aliases.problems);
     try {
       if (problems.length === 0) value = doc.toJS({ maxAliasCount: 1000 });
     } catch (err) {
-      problems.push({ line: undefined, message: yamlMessage((err as Error).message) });
+      const repeats = aliases?.repeatLine !== undefined && /alias/i.test((err as Error).message);
+      problems.push(
+        repeats
+          ? { line: aliases?.repeatLine, message: TOO_MANY_ALIASES }
+          : { line: undefined, message: yamlMessage((err as Error).message) },
+      );
     }
-    const aliases = checked.firstAlias !== undefined && problems.length === 0 ? aliasProblem(value) : undefined;
-    if (aliases) {
-      problems.push({ line: lineAt(checked.firstAlias as number), message: aliases });
+    const nesting = checked.firstAlias !== undefined && problems.length === 0 ? aliasProblem(value) : undefined;
+    if (nesting) {
+      problems.push({ line: lineAt(checked.firstAlias as number), message: nesting });
       value = undefined;
     }
   }

@@ -232,7 +232,8 @@ function secondDocument(lines: readonly string[], row: number, firstLine: number
   return {
     row,
     col: 0,
-    message: "'---' starts a second YAML document, and a file holds one: remove the line (and move what follows to a file of its own if it is another entry)",
+    message:
+      "'---' starts a second YAML document, and a file holds one: remove the line (and move what follows to a file of its own if it is another entry)",
   };
 }
 
