@@ -130,14 +130,16 @@ secret: shh
     expect(r.issues).toEqual([{ file: 'p/things/bad.yaml', line: 2, field, message }]);
   });
 
-  // .inf is refused where the YAML is read, whatever the field (yaml-errors.test.ts has the others).
+  // .inf is found where the YAML is read, and said with advice for the field (yaml-errors.test.ts has the others).
   it('price: .inf → Infinity is no value JSON can hold', async () => {
     const r = await load({ 'p/things/_collection.yaml': SCHEMA, 'p/things/bad.yaml': 'title: ok\nprice: .inf\n' });
     expect(r.issues).toEqual([
       {
         file: 'p/things/bad.yaml',
         line: 2,
-        message: 'price: a number too large for a number field (it reads as Infinity, as .inf does): quote it to keep it as text',
+        field: 'price',
+        message:
+          'a number too large for a number field (it reads as Infinity, as .inf does): write a number below 1.8e308 (about the largest a number field holds)',
       },
     ]);
   });

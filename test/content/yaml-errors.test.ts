@@ -258,17 +258,40 @@ describe('YAML values no field can keep', () => {
       // A number written with an exponent is kept as written, whatever else the file holds.
       'p/posts/e.yaml': 'title: e\nlat: 6.02e23\nphone: "Wow!!"\n',
     });
-    expect(r.issues.map((i) => `${i.file}:${i.line}: ${i.message}`)).toEqual([
+    expect(r.issues.map((i) => `${i.file}:${i.line}: ${i.field}: ${i.message}`)).toEqual([
       'p/posts/a.yaml:2: blob: binary data (!!binary) is no value a field can hold: write it as text (base64) without the tag',
       'p/posts/a.yaml:3: s: a set (!!set) is no value a field can hold: write it without the tag',
       'p/posts/a.yaml:4: big: a number too large for a number field (it reads as Infinity, as .inf does): quote it to keep it as text',
       'p/posts/a.yaml:5: long: a whole number beyond 9,007,199,254,740,991 loses its last digits as a number: quote it to keep it as text',
       'p/posts/a.yaml:6: o: an ordered map (!!omap, !!pairs) is no value a field can hold: write it without the tag',
       'p/posts/b.md:3: when: a !!timestamp is no value a field can hold: write it without the tag',
-      'p/posts/d.yaml:2: loc.a: a number too large for a number field (it reads as Infinity, as .inf does): quote it to keep it as text',
-      'p/posts/d.yaml:2: loc.b: a number too large for a number field (it reads as Infinity, as .inf does): quote it to keep it as text',
-      'p/posts/d.yaml:2: loc.c: a whole number beyond 9,007,199,254,740,991 loses its last digits as a number: quote it to keep it as text',
-      'p/posts/d.yaml:2: loc.d: .nan (not a number) is no value JSON can hold: quote it to keep it as text',
+      'p/posts/d.yaml:2: loc: a: a number too large for a number field (it reads as Infinity, as .inf does): quote it to keep it as text',
+      'p/posts/d.yaml:2: loc: b: a number too large for a number field (it reads as Infinity, as .inf does): quote it to keep it as text',
+      'p/posts/d.yaml:2: loc: c: a whole number beyond 9,007,199,254,740,991 loses its last digits as a number: quote it to keep it as text',
+      'p/posts/d.yaml:2: loc: d: .nan (not a number) is no value JSON can hold: quote it to keep it as text',
+    ]);
+  });
+
+  // Found from outside: such a value hid every other error of its file, and its advice ("quote
+  // it") led to "expected a number" on a number field.
+  it("are listed with the file's other errors, with advice that fits the field's type", async () => {
+    const r = await load({
+      'p/things/_collection.yaml':
+        'fields:\n  title: { type: text, required: true }\n  n: { type: number, required: true }\n  m: number\n  big: number\n  ok: boolean\n  day: date\n  nums: { type: number, multiple: true }\n',
+      'p/things/a.md': '---\ntitle: A\nn: .nan\nok: 5\nm: 1e400\nbig: 12345678901234567890123\nday: .inf\nnums: [1, .nan]\n---\n',
+      'p/things/b.yaml': 'title: !!binary aGVsbG8=\nn: 1\nok: maybe\n',
+      'p/project.yaml': 'name: P\nlocales: [en]\nx: .nan\n',
+    });
+    expect(r.issues.map((i) => `${i.file}:${i.line}: ${i.field ?? ''}: ${i.message}`)).toEqual([
+      'p/project.yaml:3: : x: .nan (not a number) is no value JSON can hold: quote it to keep it as text',
+      'p/things/a.md:3: n: .nan (not a number) is no value JSON can hold: write a number, or leave the field out',
+      'p/things/a.md:4: ok: expected true or false, got 5',
+      'p/things/a.md:5: m: a number too large for a number field (it reads as Infinity, as .inf does): write a number below 1.8e308 (about the largest a number field holds)',
+      'p/things/a.md:6: big: a whole number beyond 9,007,199,254,740,991 loses its last digits as a number: write it with fewer digits (a number field keeps whole numbers up to 9,007,199,254,740,991 exactly), or make the field text and quote the value',
+      'p/things/a.md:7: day: a number too large for a number field (it reads as Infinity, as .inf does): write a date YYYY-MM-DD',
+      'p/things/a.md:8: nums: item 2: .nan (not a number) is no value JSON can hold: write a number, or leave the field out',
+      'p/things/b.yaml:1: title: binary data (!!binary) is no value a field can hold: write it as text (base64) without the tag',
+      'p/things/b.yaml:3: ok: expected true or false, got "maybe"',
     ]);
   });
 });

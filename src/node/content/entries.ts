@@ -7,13 +7,13 @@ import type { CommitTimes } from './git-times.js';
 import { fieldNameProblem, idProblem, RESERVED_KEYS } from '../../core/model/identifiers.js';
 import { describe, listNames, type IssueList } from './issues.js';
 import { localeFromFileName, localeLikeName } from './locale.js';
-import { entryLine, type ParsedEntry } from './parse.js';
+import { entryLine, type ParsedEntry, type UnkeptValue, unkeptMessage } from './parse.js';
 import type { ProjectConfig } from './project.js';
 import { isoFromMs, parseDateTime } from './timestamps.js';
 import { commentedValueHint } from './unquoted-colour.js';
 import { entryUuid, isUuid, UUID_HINT } from './uuid.js';
 import { EmphasisBudget, renderBounded } from './richtext.js';
-import { coerceField, type RenderMarkdown } from './values.js';
+import { coerceField, expected, type RenderMarkdown } from './values.js';
 
 export interface CollectionContext {
   readonly slug: string;
@@ -78,6 +78,15 @@ export function buildEntry(
   if (!data) return undefined;
   const at = (key: string, index?: number) => ({ line: entryLine(parsed, key, index), field: key });
   const err = (key: string, message: string, index?: number) => issues.error(file.rel, message, at(key, index));
+  // Values no field can keep (1e400, .nan, !!binary): errors of their fields, with advice for the
+  // field's type; the rest of the entry is checked too.
+  const unkeptKeys = new Set<string>();
+  for (const u of parsed.unkept ?? []) {
+    const [key, ...rest] = u.path as [string, ...(string | number)[]];
+    unkeptKeys.add(key);
+    const path = rest.map((p) => (typeof p === 'number' ? `item ${p + 1}` : p));
+    issues.error(file.rel, unkeptMessage(u, path, unkeptFix(u, collection.fields.get(key), rest)), { line: u.line, field: key });
+  }
 
   // id
   const fileId = baseName(file.rel);
@@ -155,7 +164,7 @@ export function buildEntry(
   // The emphasis work of this file's richtext values, counted together (richtext.ts).
   const budget = new EmphasisBudget();
   for (const [key, raw] of Object.entries(data)) {
-    if (RESERVED_KEYS.includes(key)) continue;
+    if (RESERVED_KEYS.includes(key) || unkeptKeys.has(key)) continue;
     if (hasBody && key === collection.bodyField && body !== '') {
       err(key, `'${key}' is the body field of this collection and the file also has a Markdown body: keep one of them`);
       continue;
@@ -184,7 +193,7 @@ export function buildEntry(
     const inFile = ownValue(data, field.name);
     const value = ownValue(values, field.name);
     const raw = hasBody && field.name === collection.bodyField ? body : inFile;
-    if (field.required && isEmpty(value) && isEmpty(raw as FieldValue | undefined)) {
+    if (field.required && !unkeptKeys.has(field.name) && isEmpty(value) && isEmpty(raw as FieldValue | undefined)) {
       const comment = parsed.comments?.get(field.name);
       const message =
         value === undefined && inFile === undefined
@@ -197,6 +206,25 @@ export function buildEntry(
   if (idIssue) return undefined;
   return { id, locale, draft, created_at, updated_at, published_at, values: detached(values), file: file.rel };
 }
+
+/**
+ * What to write instead of a value no field can keep, when the usual advice (quote it, or drop the
+ * tag: text) does not fit the field: a number field wants a number, a date field a date.
+ */
+function unkeptFix(u: UnkeptValue, field: FieldDef | undefined, within: readonly (string | number)[]): string | undefined {
+  const own = within.length === 0 || (field?.multiple === true && within.length === 1 && typeof within[0] === 'number');
+  if (!field || !own || u.kind === 'binary' || u.kind === 'set' || u.kind === 'map' || u.kind === 'timestamp') return undefined;
+  if (field.type === 'number') {
+    if (u.kind === 'nan') return 'write a number, or leave the field out';
+    if (u.kind === 'infinity') return 'write a number below 1.8e308 (about the largest a number field holds)';
+    return 'write it with fewer digits (a number field keeps whole numbers up to 9,007,199,254,740,991 exactly), or make the field text and quote the value';
+  }
+  if (TEXT_TYPES.has(field.type)) return undefined;
+  return `write ${expected(field)}`;
+}
+
+/** Field types that take any text: a quoted value is theirs as written. */
+const TEXT_TYPES = new Set(['text', 'longtext', 'markdown', 'richtext', 'password', 'json']);
 
 /** `accent: #ff8800` is `accent:` and a comment: the value is null. Say so for an optional field of the schema (a required one says it in its 'required field is empty'). */
 function warnCommentedValue(ctx: EntryContext, file: FileInfo, parsed: ParsedEntry, key: string): void {
