@@ -174,7 +174,7 @@ export function buildEntry(
       err(key, `'${key}' is ${computed} in ${collection.configFile}): remove it from the file`);
       continue;
     }
-    if (raw === null && collection.declared) warnCommentedValue(ctx, file, parsed, key);
+    if (raw === null) warnCommentedValue(ctx, file, parsed, key);
     setValue(ctx, file, parsed, values, key, raw, budget);
   }
   if (hasBody && body !== '') {
@@ -226,11 +226,17 @@ function unkeptFix(u: UnkeptValue, field: FieldDef | undefined, within: readonly
 /** Field types that take any text: a quoted value is theirs as written. */
 const TEXT_TYPES = new Set(['text', 'longtext', 'markdown', 'richtext', 'password', 'json']);
 
-/** `accent: #ff8800` is `accent:` and a comment: the value is null. Say so for an optional field of the schema (a required one says it in its 'required field is empty'). */
+/**
+ * `accent: #ff8800` is `accent:` and a comment: the value is null. Say so for an optional field of
+ * the schema (a required one says it in its 'required field is empty'), and in a collection
+ * without a schema for a comment that reads as a value (`#fff`, `#news`: no space after the `#`;
+ * `key: # to do` is a comment there).
+ */
 function warnCommentedValue(ctx: EntryContext, file: FileInfo, parsed: ParsedEntry, key: string): void {
   const field = ctx.collection.fields.get(key);
   const comment = parsed.comments?.get(key);
   if (!field || field.required || comment === undefined) return;
+  if (!ctx.collection.declared && !/^#[^\s#]/.test(comment)) return;
   ctx.issues.warn(file.rel, `no value: ${commentedValueHint(key, comment)}`, { line: entryLine(parsed, key), field: key });
 }
 
