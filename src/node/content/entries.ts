@@ -6,7 +6,7 @@ import type { FileInfo } from './files.js';
 import type { CommitTimes } from './git-times.js';
 import { fieldNameProblem, idProblem, RESERVED_KEYS } from '../../core/model/identifiers.js';
 import { describe, listNames, type IssueList } from './issues.js';
-import { localeFromFileName, localeLikeName } from './locale.js';
+import { localeFromFileName, localeLikeName, sameLocale } from './locale.js';
 import { entryLine, type ParsedEntry, type UnkeptValue, unkeptMessage } from './parse.js';
 import type { ProjectConfig } from './project.js';
 import { isoFromMs, parseDateTime } from './timestamps.js';
@@ -54,6 +54,16 @@ function warnLocaleLikeSuffix(ctx: EntryContext, rel: string, fileId: string, lo
   const suffix = dot > 0 ? fileId.slice(dot + 1) : '';
   const { project } = ctx;
   if (suffix === '' || project.locales.includes(suffix)) return;
+  const same = sameLocale(project.locales, suffix);
+  if (same) {
+    const name = rel.slice(rel.lastIndexOf('/') + 1);
+    ctx.issues.warn(
+      rel,
+      `the file name ends in '.${suffix}', the locale '${same}' of project '${project.id}' in another case: this entry is '${locale}' with the id '${fileId}' (a file name's locale is matched exactly). Rename the file ${fileId.slice(0, dot)}.${same}${name.slice(fileId.length)} to make it the ${same} version of '${fileId.slice(0, dot)}'`,
+      { field: 'locale' },
+    );
+    return;
+  }
   const language = localeLikeName(suffix);
   if (!language) return;
   ctx.issues.warn(
@@ -123,6 +133,11 @@ export function buildEntry(
   let locale = localeFromFileName(fileId, project.locales) ?? project.default_locale;
   if (data.locale !== undefined && data.locale !== null) {
     if (typeof data.locale === 'string' && project.locales.includes(data.locale)) locale = data.locale;
+    else if (typeof data.locale === 'string' && sameLocale(project.locales, data.locale))
+      err(
+        'locale',
+        `locale '${data.locale}' is the locale '${sameLocale(project.locales, data.locale)}' of project '${project.id}' in another case: write it as project.yaml does (locale: ${sameLocale(project.locales, data.locale)})`,
+      );
     else
       err(
         'locale',
