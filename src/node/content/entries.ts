@@ -277,7 +277,8 @@ function setValue(
   const field = collection.fields.get(key);
   if (!field) {
     // Without a schema every valid key is an inferred field, so only bad names end up here.
-    const declared = listNames(collection.fields.keys(), collection.fields.size) || '(none)';
+    const names = [...collection.fields.values()].filter((f) => fieldNameProblem(f.name) === undefined).map((f) => f.name);
+    const declared = listNames(names, names.length) || '(none)';
     const message = collection.declared
       ? `not in the schema of collection '${collection.slug}' (fields: ${declared}); add it to ${collection.configFile} or remove it`
       : (fieldNameProblem(key) ?? `'${key}' is not a field of collection '${collection.slug}'`);
