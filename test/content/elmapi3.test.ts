@@ -71,6 +71,29 @@ describe('elmapi3 content', () => {
     ]);
   });
 
+  // Found from outside: the docs called these elmapi3 types, but they work in every dialect
+  // (docs/content.md now says so); singleton: true did nothing outside elmapi3, in silence.
+  it('group, password and range work in a cqa project; singleton: true there is a warning', async () => {
+    const r = await load({
+      'p/project.yaml': 'name: P\nlocales: [en]\n',
+      'p/posts/_collection.yaml':
+        'singleton: true\nfields:\n  title: text\n  grp: { type: group, fields: { a: text } }\n  pw: password\n  d: { type: date, range: true }\n',
+      'p/posts/a.yaml': 'title: A\ngrp: { a: x }\npw: secret\nd: { start: 2024-01-01, end: 2024-02-01 }\n',
+    });
+    expect(r.issues).toEqual([]);
+    expect(r.warnings).toEqual([
+      {
+        file: 'p/posts/_collection.yaml',
+        line: 1,
+        field: 'singleton',
+        message:
+          'singleton: true has an effect only in a project of dialect elmapi3 (whose list route answers the one entry); in this cqa project the collection is listed like any other: remove the key, or set dialect: elmapi3 in project.yaml',
+      },
+    ]);
+    const e = r.model.projects[0]?.collections[0]?.entries[0];
+    expect(e?.values).toMatchObject({ grp: { a: 'x' }, d: { start: '2024-01-01', end: '2024-02-01' } });
+  });
+
   it('cqa check: a collection ElmapiCMS routes itself is an error; a singleton with two entries in a locale and two assets of one name are warnings', async () => {
     const single = 'singleton: true\nfields:\n  name: text\n';
     const r = await load({

@@ -25,6 +25,7 @@ export interface CollectionConfig {
   readonly translationsLine?: number | undefined;
   /** `singleton: true` (elmapi3: the list route answers the one entry). */
   readonly singleton?: boolean;
+  readonly singletonLine?: number | undefined;
 }
 
 const KEYS = ['name', 'body_field', 'sort', 'fields', 'render', 'translations', 'singleton'];
@@ -113,7 +114,7 @@ export function readCollectionConfig(parsed: ParsedYaml | undefined, folder: str
     fieldLines,
     ...(render ? { render, renderLine: parsed.lineOf(['render']) } : {}),
     ...translations,
-    ...(singleton ? { singleton } : {}),
+    ...(singleton ? { singleton, singletonLine: parsed.lineOf(['singleton']) } : {}),
   };
 }
 
