@@ -87,7 +87,7 @@ describe('elmapi3 content', () => {
         line: 1,
         field: 'singleton',
         message:
-          'singleton: true has an effect only in a project of dialect elmapi3 (whose list route answers the one entry); in this cqa project the collection is listed like any other: remove the key, or set dialect: elmapi3 in project.yaml',
+          'has an effect only in a project of dialect elmapi3 (whose list route answers the one entry); in this cqa project the collection is listed like any other: remove the key, or set dialect: elmapi3 in project.yaml',
       },
     ]);
     const e = r.model.projects[0]?.collections[0]?.entries[0];

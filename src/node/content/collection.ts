@@ -75,7 +75,7 @@ export function buildCollection(
   if (config.singleton && project.dialect !== 'elmapi3') {
     issues.warn(
       configFile,
-      `singleton: true has an effect only in a project of dialect elmapi3 (whose list route answers the one entry); in this ${project.dialect ?? 'cqa'} project the collection is listed like any other: remove the key, or set dialect: elmapi3 in project.yaml`,
+      `has an effect only in a project of dialect elmapi3 (whose list route answers the one entry); in this ${project.dialect ?? 'cqa'} project the collection is listed like any other: remove the key, or set dialect: elmapi3 in project.yaml`,
       { line: config.singletonLine, field: 'singleton' },
     );
   }
