@@ -48,6 +48,52 @@ describe('elmapi3 content', () => {
     expect(bad.issues[1]?.message).toContain("'colour' is not a field of group 'links'");
   });
 
+  // Found from outside: "a mapping of a and 7 more" for a group of one field; a key other than
+  // start and end was not named; an end before its start was accepted.
+  it('a group or range written wrong: the message names what is there and what to write', async () => {
+    const schema =
+      'fields:\n  one: { type: group, fields: { a: text } }\n  two: { type: group, fields: { label: text, url: text } }\n  season: { type: date, range: true }\n  when: { type: datetime, range: true }\n';
+    const r = await load({
+      'p/project.yaml': P,
+      'p/posts/_collection.yaml': schema,
+      'p/posts/g.yaml': 'one: [ { a: x } ]\ntwo: [ { label: x } ]\n',
+      'p/posts/r.yaml':
+        'season: { start: 2026-04-01, end: 2026-09-30, middle: 2026-06-01 }\nwhen: { start: 2026-04-01T10:00:00Z, end: 2026-04-01T09:00:00Z }\n',
+      'p/posts/s.yaml': 'season: { start: 2026-09-30, end: 2026-04-01 }\n',
+      'p/posts/ok.yaml': 'season: { start: 2026-04-01, end: 2026-04-01 }\nwhen: { end: 2026-04-01T09:00:00Z }\n',
+    });
+    expect(r.issues.map((i) => `${i.file}:${i.line}: ${i.field}: ${i.message}`)).toEqual([
+      "p/posts/g.yaml:1: one: expected a mapping of a, got a list (declare the group with 'repeatable: true' to allow several)",
+      "p/posts/g.yaml:2: two: expected a mapping of label, url, got a list (declare the group with 'repeatable: true' to allow several)",
+      "p/posts/r.yaml:1: season: 'middle' is not part of a range: a range has start and end only (start: a date YYYY-MM-DD, end: the same); remove it",
+      'p/posts/r.yaml:2: when: the end (2026-04-01T09:00:00Z) is before the start (2026-04-01T10:00:00Z): swap them, or correct the one that is wrong',
+      'p/posts/s.yaml:1: season: the end (2026-04-01) is before the start (2026-09-30): swap them, or correct the one that is wrong',
+    ]);
+  });
+
+  // Found from outside: the docs called these elmapi3 types, but they work in every dialect
+  // (docs/content.md now says so); singleton: true did nothing outside elmapi3, in silence.
+  it('group, password and range work in a cqa project; singleton: true there is a warning', async () => {
+    const r = await load({
+      'p/project.yaml': 'name: P\nlocales: [en]\n',
+      'p/posts/_collection.yaml':
+        'singleton: true\nfields:\n  title: text\n  grp: { type: group, fields: { a: text } }\n  pw: password\n  d: { type: date, range: true }\n',
+      'p/posts/a.yaml': 'title: A\ngrp: { a: x }\npw: secret\nd: { start: 2024-01-01, end: 2024-02-01 }\n',
+    });
+    expect(r.issues).toEqual([]);
+    expect(r.warnings).toEqual([
+      {
+        file: 'p/posts/_collection.yaml',
+        line: 1,
+        field: 'singleton',
+        message:
+          'has an effect only in a project of dialect elmapi3 (whose list route answers the one entry); in this cqa project the collection is listed like any other: remove the key, or set dialect: elmapi3 in project.yaml',
+      },
+    ]);
+    const e = r.model.projects[0]?.collections[0]?.entries[0];
+    expect(e?.values).toMatchObject({ grp: { a: 'x' }, d: { start: '2024-01-01', end: '2024-02-01' } });
+  });
+
   it('cqa check: a collection ElmapiCMS routes itself is an error; a singleton with two entries in a locale and two assets of one name are warnings', async () => {
     const single = 'singleton: true\nfields:\n  name: text\n';
     const r = await load({

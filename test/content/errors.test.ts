@@ -242,6 +242,26 @@ extra: 1
     ]);
   });
 
+  // Found from outside: `sort: "-title"` got no hint; `"": text` was said as ": '' is not a valid
+  // field name" and listed as "(fields: title, n, )"; refused names were offered to sort by.
+  it('-title says to write title:desc; an empty or refused field name is said once and offered nowhere', async () => {
+    const r = await load({
+      'p/posts/_collection.yaml': 'sort: "-title, +n"\nfields:\n  title: text\n  n: number\n  "": text\n  1bad: text\n',
+      'p/posts/a.yaml': 'title: A\nok: 1\n',
+      'p/other/_collection.yaml': 'sort: nope\nfields:\n  title: text\n  id: text\n  "with space": text\n',
+    });
+    expect(r.issues.map((i) => `${i.file}:${i.line}: ${i.field}: ${i.message}`)).toEqual([
+      "p/other/_collection.yaml:1: sort: cannot sort by 'nope': not a visible field of this collection; sortable: id, locale, created_at, updated_at, published_at, title",
+      "p/other/_collection.yaml:4: id: 'id' is reserved (id, locale, draft, created_at, updated_at, published_at) and cannot be a field name",
+      "p/other/_collection.yaml:5: with space: 'with space' is not a valid field name: use a letter or _ first, then letters, digits, _ or - (at most 64)",
+      "p/posts/_collection.yaml:1: sort: '-title' is not a sort key: write title:desc (the direction comes after the field)",
+      "p/posts/_collection.yaml:1: sort: '+n' is not a sort key: write n:asc (the direction comes after the field)",
+      'p/posts/_collection.yaml:5: fields: a field name cannot be empty: write a letter or _ first, then letters, digits, _ or - (at most 64)',
+      "p/posts/_collection.yaml:6: 1bad: '1bad' is not a valid field name: use a letter or _ first, then letters, digits, _ or - (at most 64)",
+      "p/posts/a.yaml:2: ok: not in the schema of collection 'posts' (fields: title, n); add it to p/posts/_collection.yaml or remove it",
+    ]);
+  });
+
   it('does not let a hidden field be the sort key', async () => {
     const r = await load({ 'p/posts/_collection.yaml': 'sort: secret\nfields:\n  secret: { type: text, hidden: true }\n' });
     expect(r.issues).toEqual([

@@ -1,5 +1,6 @@
 // Symbolic links: read only when they lead to a file inside the content folder, so a link can
 // never publish a file from elsewhere on the machine.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +30,30 @@ describe('symbolic links', () => {
     expect(media).toEqual([
       ['alias.txt', 5],
       ['real.txt', 5],
+    ]);
+  });
+
+  // Found from outside: both were said to lead outside the content folder.
+  it('a dangling link, and a link to a folder inside the tree, are said as what they are', async () => {
+    const root = writeTree({ 'p/project.yaml': 'id: p\n', 'p/posts/a.yaml': 'title: A\n' });
+    symlinkSync('nowhere', join(root, 'p/posts/broken.md'));
+    symlinkSync('../posts', join(root, 'p/posts/loop'));
+    execFileSync('mkfifo', [join(root, 'p/fifo')]);
+    symlinkSync('../fifo', join(root, 'p/posts/pipe.md'));
+    const { issues } = await loadContent(root);
+    expect(issues.map((i) => [i.file, i.message])).toEqual([
+      [
+        'p/posts/broken.md',
+        "not read: a symbolic link to 'nowhere', which does not exist: remove the link, or make it lead to an existing file",
+      ],
+      [
+        'p/posts/loop',
+        "not read: a symbolic link to the folder '../posts': links are followed to files only, never to folders: link each file, or move the folder here",
+      ],
+      [
+        'p/posts/pipe.md',
+        "not read: a symbolic link to '../fifo', which is not a regular file (a FIFO, socket or device): remove the link or move it out of the content folder",
+      ],
     ]);
   });
 

@@ -33,3 +33,38 @@ describe('a locale-like file-name suffix that is no project locale', () => {
     expect(r.warnings).toEqual([]);
   });
 });
+
+// Found from outside: a project locale in another case (one.pt-br.md, pt-BR) became an 'en' entry
+// in silence, and `locales: [en, EN]` was two locales. Tags are the same whatever their case.
+describe('a locale written in another case', () => {
+  it('a file-name suffix: a warning saying what to rename the file to', async () => {
+    const r = await load({
+      'p/project.yaml': 'name: P\nlocales: [en, pt-BR, zh-Hant]\n',
+      'p/posts/one.pt-BR.md': entry,
+      'p/posts/one.pt-br.md': entry,
+      'p/posts/one.zh-hant.yaml': 'title: x\n',
+    });
+    expect(r.issues).toEqual([]);
+    expect(r.warnings.map(formatIssue)).toEqual([
+      "p/posts/one.pt-br.md: locale: the file name ends in '.pt-br', the locale 'pt-BR' of project 'p' in another case: this entry is 'en' with the id 'one.pt-br' (a file name's locale is matched exactly). Rename the file one.pt-BR.md to make it the pt-BR version of 'one'",
+      "p/posts/one.zh-hant.yaml: locale: the file name ends in '.zh-hant', the locale 'zh-Hant' of project 'p' in another case: this entry is 'en' with the id 'one.zh-hant' (a file name's locale is matched exactly). Rename the file one.zh-Hant.yaml to make it the zh-Hant version of 'one'",
+    ]);
+  });
+
+  it("in project.yaml and in an entry's locale: an error with what to write", async () => {
+    const r = await load({
+      'p/project.yaml': 'name: P\ndefault_locale: EN\nlocales: [en, EN, pt-BR]\n',
+    });
+    expect(r.issues.map(formatIssue)).toEqual([
+      "p/project.yaml:2: default_locale: default_locale 'EN' is written 'en' in locales: write it the same way (default_locale: en)",
+      "p/project.yaml:3: locales: locale 'EN' is 'en' again, in another case (locale tags are the same whatever their case): list it once",
+    ]);
+    const entryLocale = await load({
+      'p/project.yaml': 'name: P\nlocales: [en, pt-BR]\n',
+      'p/posts/a.md': '---\nlocale: pt-br\ntitle: x\n---\n',
+    });
+    expect(entryLocale.issues.map(formatIssue)).toEqual([
+      "p/posts/a.md:2: locale: locale 'pt-br' is the locale 'pt-BR' of project 'p' in another case: write it as project.yaml does (locale: pt-BR)",
+    ]);
+  });
+});

@@ -68,6 +68,18 @@ describe('media', () => {
     ]);
   });
 
+  // Found from outside: a 0-byte image got no warning, a 7-byte garbage one did.
+  it('warns of an empty media file, image or not', async () => {
+    const r = await load({ 'p/media/empty.jpg': '', 'p/media/docs/empty.pdf': '', 'p/media/icon.svg': '' });
+    expect(r.issues).toEqual([]);
+    const message = 'empty file (0 bytes): it would be served with nothing in it; replace it with the real file, or remove it';
+    expect(r.warnings).toEqual([
+      { file: 'p/media/docs/empty.pdf', message },
+      { file: 'p/media/empty.jpg', message },
+      { file: 'p/media/icon.svg', message },
+    ]);
+  });
+
   it('gives a broken image no size instead of failing, with a warning naming the file (an SVG without a size: none)', async () => {
     const r = await load({ 'p/media/broken.png': 'not really a png', 'p/media/icon.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>' });
     expect(r.issues).toEqual([]);

@@ -130,14 +130,16 @@ secret: shh
     expect(r.issues).toEqual([{ file: 'p/things/bad.yaml', line: 2, field, message }]);
   });
 
-  // .inf is refused where the YAML is read, whatever the field (yaml-errors.test.ts has the others).
+  // .inf is found where the YAML is read, and said with advice for the field (yaml-errors.test.ts has the others).
   it('price: .inf → Infinity is no value JSON can hold', async () => {
     const r = await load({ 'p/things/_collection.yaml': SCHEMA, 'p/things/bad.yaml': 'title: ok\nprice: .inf\n' });
     expect(r.issues).toEqual([
       {
         file: 'p/things/bad.yaml',
         line: 2,
-        message: 'price: a number too large for a number field (it reads as Infinity, as .inf does): quote it to keep it as text',
+        field: 'price',
+        message:
+          'a number too large for a number field (it reads as Infinity, as .inf does): write a number below 1.8e308 (about the largest a number field holds)',
       },
     ]);
   });
@@ -172,18 +174,33 @@ describe('an unquoted colour', () => {
     expect(entry(r, 'themes', 'dark').values.accent).toBeNull();
   });
 
-  it('says nothing for a quoted colour, a comment on its own line, or an inferred collection', async () => {
+  it('says nothing for a quoted colour or a comment on its own line', async () => {
     const r = await load({
       'p/themes/_collection.yaml': SCHEMA,
       'p/themes/a.yaml': 'accent: "#ff8800"\n',
       'p/themes/b.yaml': "accent: '#ff8800' # orange\n",
       'p/themes/c.yaml': 'accent:\n# nothing yet\ntitle: C\n',
       'p/themes/d.json': '{"accent": null}',
-      'p/notes/e.yaml': 'accent: #ff8800\n',
     });
     expect(r.issues).toEqual([]);
     expect(r.warnings).toEqual([]);
     expect(entry(r, 'themes', 'a').values.accent).toBe('#ff8800');
+  });
+
+  // Found from outside: without a schema, `color: #fff` became null in silence, though that is
+  // where an author has no other feedback. A comment of words (`# to do`) stays a comment there.
+  it('warns the same in a collection without a schema, for a comment that reads as a value', async () => {
+    const r = await load({
+      'p/authors/bo.yaml': 'name: Bo\ncolor: #fff\ntag: #news\nnote: # to do\n',
+      'p/authors/al.md': '---\nname: Al\ncolor:\n  #000\n---\nBio\n',
+    });
+    expect(r.issues).toEqual([]);
+    expect(r.warnings).toEqual([
+      { file: 'p/authors/al.md', line: 3, field: 'color', message: hint('color', '#000') },
+      { file: 'p/authors/bo.yaml', line: 2, field: 'color', message: hint('color', '#fff') },
+      { file: 'p/authors/bo.yaml', line: 3, field: 'tag', message: hint('tag', '#news') },
+    ]);
+    expect(entry(r, 'authors', 'bo').values.color).toBeNull();
   });
 
   it('a colour on the line below the key: the same hint, as a warning or in the required error', async () => {
@@ -236,7 +253,7 @@ describe('an unquoted colour', () => {
     ]);
   });
 
-  it('no hint for a comment of words below a key, quoted colours, comments in a flow list, or keys not in a schema', async () => {
+  it('no hint for a comment of words below a key, quoted colours, comments in a flow list, or a comment of words without a schema', async () => {
     const schema = 'fields:\n  accent: color\n  colors: { type: color, multiple: true }\n  title: text\n';
     const r = await load({
       'p/themes/_collection.yaml': schema,
@@ -244,7 +261,7 @@ describe('an unquoted colour', () => {
       'p/themes/b.yaml': 'accent:\n  "#ff8800"\ncolors: ["#fff", \'#000\']\n',
       'p/themes/c.yaml': 'colors: [\n  "#fff", # white\n  "#000"\n]\n',
       'p/themes/d.md': '---\naccent:\n#ff8800\n---\n',
-      'p/notes/e.yaml': 'accent:\n  #ff8800\n',
+      'p/notes/e.yaml': 'accent:\n  # to be decided\nother: # later\n',
     });
     expect(r.issues).toEqual([]);
     expect(r.warnings).toEqual([]);

@@ -164,6 +164,48 @@ describe('broken YAML: one message per mistake, on its line, with a hint and a f
     ]);
   });
 
+  // Found from outside: with CRLF line ends the most common mistake fell back to the parser's own
+  // words, on the line above. Every hint must read the lines without their '\r'.
+  it.each([
+    ['a key indented under a key that has a value', 'title: T\n  n: 3\n'],
+    ['the same in front matter', '---\ntitle: T\n  n: 3\n---\nBody\n'],
+    ['a nested key between two levels', 'a:\n  b:\n    c: 1\n   d: 2\n'],
+    ['a key in a list item', 'authors:\n  - name: A\n    role: x\n  - name: B\n   role: y\n'],
+    ['text after the closing quote', 'title: "a"b\n'],
+    ['a list item, then a key', '- a\nb: 1\n'],
+  ])('CRLF line ends give the message LF gives: %s', async (_, text) => {
+    const path = text.startsWith('---') ? 'p/posts/a.md' : 'p/posts/a.yaml';
+    const lf = await load({ [path]: text });
+    const crlf = await load({ [path]: text.replace(/\n/g, '\r\n') });
+    expect(lf.issues).toHaveLength(1);
+    expect(crlf.issues).toEqual(lf.issues);
+  });
+
+  // Found from outside: the frame showed line 1 of a .md file, '---', as an empty line.
+  it("a .md file's frame shows line 1 as it is ('---', and any language after it)", async () => {
+    const r = await load({ 'p/posts/q.md': '---\ntitle: "T\nn: 3\n---\n', 'p/posts/y.md': '---yaml\ntitle: T\n  n: 3\n---\n' });
+    expect(r.issues.map((i) => i.frame)).toEqual([
+      '    1 | ---\n  > 2 | title: "T\n      |        ^\n    3 | n: 3',
+      '    2 | title: T\n  > 3 |   n: 3\n      |   ^',
+    ]);
+    const first = await load({ 'p/posts/t.md': '---\n\ttitle: T\n---\n' });
+    expect(first.issues[0]?.frame).toBe('    1 | ---\n  > 2 | →title: T\n      | ^');
+  });
+
+  // Found from outside: both were "no ':' after '---'".
+  it('a second document, or front matter in a .yaml file, is said as such', async () => {
+    const r = await load({
+      'p/posts/md.yaml': 'title: A\n---\ntitle: B\n',
+      'p/posts/fm.yml': '---\ntitle: x\n---\nBody\n',
+      'p/project.yaml': 'name: P\n---\nlocales: [en]\n',
+    });
+    expect(r.issues.map((i) => `${i.file}:${i.line}: ${i.message}`)).toEqual([
+      "p/posts/fm.yml:3: broken YAML: front matter ('---' lines around the fields, line 1 and this one) is for .md and .markdown files; a YAML file is the fields alone: remove the '---' lines (or rename the file to .md if a Markdown body follows)",
+      "p/posts/md.yaml:2: broken YAML: '---' starts a second YAML document, and a file holds one: remove the line (and move what follows to a file of its own if it is another entry)",
+      "p/project.yaml:2: broken YAML: '---' starts a second YAML document, and a file holds one: remove the line (and move what follows to a file of its own if it is another entry)",
+    ]);
+  });
+
   it('the frame shows control characters escaped, never raw (a file must not drive the terminal)', async () => {
     const r = await load({ 'p/posts/a.yaml': 'title: \u001b[31mred\u001b[0m\n\tx: 1\n' });
     expect(r.issues[0]?.frame).toContain('\\u{1b}[31mred\\u{1b}[0m');
@@ -216,17 +258,73 @@ describe('YAML values no field can keep', () => {
       // A number written with an exponent is kept as written, whatever else the file holds.
       'p/posts/e.yaml': 'title: e\nlat: 6.02e23\nphone: "Wow!!"\n',
     });
-    expect(r.issues.map((i) => `${i.file}:${i.line}: ${i.message}`)).toEqual([
+    expect(r.issues.map((i) => `${i.file}:${i.line}: ${i.field}: ${i.message}`)).toEqual([
       'p/posts/a.yaml:2: blob: binary data (!!binary) is no value a field can hold: write it as text (base64) without the tag',
       'p/posts/a.yaml:3: s: a set (!!set) is no value a field can hold: write it without the tag',
       'p/posts/a.yaml:4: big: a number too large for a number field (it reads as Infinity, as .inf does): quote it to keep it as text',
       'p/posts/a.yaml:5: long: a whole number beyond 9,007,199,254,740,991 loses its last digits as a number: quote it to keep it as text',
       'p/posts/a.yaml:6: o: an ordered map (!!omap, !!pairs) is no value a field can hold: write it without the tag',
       'p/posts/b.md:3: when: a !!timestamp is no value a field can hold: write it without the tag',
-      'p/posts/d.yaml:2: loc.a: a number too large for a number field (it reads as Infinity, as .inf does): quote it to keep it as text',
-      'p/posts/d.yaml:2: loc.b: a number too large for a number field (it reads as Infinity, as .inf does): quote it to keep it as text',
-      'p/posts/d.yaml:2: loc.c: a whole number beyond 9,007,199,254,740,991 loses its last digits as a number: quote it to keep it as text',
-      'p/posts/d.yaml:2: loc.d: .nan (not a number) is no value JSON can hold: quote it to keep it as text',
+      'p/posts/d.yaml:2: loc: a: a number too large for a number field (it reads as Infinity, as .inf does): quote it to keep it as text',
+      'p/posts/d.yaml:2: loc: b: a number too large for a number field (it reads as Infinity, as .inf does): quote it to keep it as text',
+      'p/posts/d.yaml:2: loc: c: a whole number beyond 9,007,199,254,740,991 loses its last digits as a number: quote it to keep it as text',
+      'p/posts/d.yaml:2: loc: d: .nan (not a number) is no value JSON can hold: quote it to keep it as text',
+    ]);
+  });
+
+  // Found from outside: such a value hid every other error of its file, and its advice ("quote
+  // it") led to "expected a number" on a number field.
+  it("are listed with the file's other errors, with advice that fits the field's type", async () => {
+    const r = await load({
+      'p/things/_collection.yaml':
+        'fields:\n  title: { type: text, required: true }\n  n: { type: number, required: true }\n  m: number\n  big: number\n  ok: boolean\n  day: date\n  nums: { type: number, multiple: true }\n',
+      'p/things/a.md': '---\ntitle: A\nn: .nan\nok: 5\nm: 1e400\nbig: 12345678901234567890123\nday: .inf\nnums: [1, .nan]\n---\n',
+      'p/things/b.yaml': 'title: !!binary aGVsbG8=\nn: 1\nok: maybe\n',
+      'p/project.yaml': 'name: P\nlocales: [en]\nx: .nan\n',
+    });
+    expect(r.issues.map((i) => `${i.file}:${i.line}: ${i.field ?? ''}: ${i.message}`)).toEqual([
+      'p/project.yaml:3: : x: .nan (not a number) is no value JSON can hold: quote it to keep it as text',
+      'p/things/a.md:3: n: .nan (not a number) is no value JSON can hold: write a number, or leave the field out',
+      'p/things/a.md:4: ok: expected true or false, got 5',
+      'p/things/a.md:5: m: a number too large for a number field (it reads as Infinity, as .inf does): write a number below 1.8e308 (about the largest a number field holds)',
+      'p/things/a.md:6: big: a whole number beyond 9,007,199,254,740,991 loses its last digits as a number: write it with fewer digits (a number field keeps whole numbers up to 9,007,199,254,740,991 exactly), or make the field text and quote the value',
+      'p/things/a.md:7: day: a number too large for a number field (it reads as Infinity, as .inf does): write a date YYYY-MM-DD',
+      'p/things/a.md:8: nums: item 2: .nan (not a number) is no value JSON can hold: write a number, or leave the field out',
+      'p/things/b.yaml:1: title: binary data (!!binary) is no value a field can hold: write it as text (base64) without the tag',
+      'p/things/b.yaml:3: ok: expected true or false, got "maybe"',
+    ]);
+  });
+});
+
+// Found from outside: both had no line, in the yaml package's words ("Unresolved alias",
+// "Excessive alias count indicates a resource exhaustion attack").
+describe('alias mistakes', () => {
+  it('an alias with no anchor before it, and aliases that multiply: on their line, in our words', async () => {
+    let bomb = 'a: &a [x,x,x,x,x,x,x,x,x]\n';
+    for (const [k, v] of [
+      ['b', 'a'],
+      ['c', 'b'],
+      ['d', 'c'],
+      ['e', 'd'],
+      ['f', 'e'],
+      ['g', 'f'],
+    ])
+      bomb += `${k}: &${k} [${`*${v},`.repeat(8)}*${v}]\n`;
+    const r = await load({
+      'p/posts/an.md': '---\ntitle: &a T\ns: *a\ntags: *b\nlater: *c\nc: &c 1\n---\n',
+      'p/posts/bomb.md': `---\ntitle: x\n${bomb}---\n`,
+    });
+    const none = (name: string) =>
+      `the alias *${name} names no anchor set before it: put &${name} before the value to repeat (key: &${name} value) above this line, or write the value out`;
+    expect(r.issues).toEqual([
+      { file: 'p/posts/an.md', line: 4, message: none('b') },
+      { file: 'p/posts/an.md', line: 5, message: none('c') },
+      {
+        file: 'p/posts/bomb.md',
+        line: 5, // c: the first alias of an anchor (b) that holds aliases
+        message:
+          'aliases (*name) of anchors that hold aliases themselves repeat the data too many times (each level multiplies it): use fewer aliases, or write the data out',
+      },
     ]);
   });
 });

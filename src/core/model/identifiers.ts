@@ -21,6 +21,7 @@ export function fieldNameProblem(name: string): string | undefined {
   if (FORBIDDEN_FIELD_NAMES.has(name)) {
     return `'${name}' cannot be a field name: ${[...FORBIDDEN_FIELD_NAMES].join(', ')} are refused in queries (prototype pollution guard); rename the field`;
   }
+  if (name === '') return 'a field name cannot be empty: write a letter or _ first, then letters, digits, _ or - (at most 64)';
   if (!FIELD_NAME.test(name)) {
     return `'${name}' is not a valid field name: use a letter or _ first, then letters, digits, _ or - (at most 64)`;
   }

@@ -71,6 +71,14 @@ export function buildCollection(
   for (const { file, parsed } of entries) {
     for (const p of parsed.problems) issues.error(file.rel, p.message, { line: p.line, frame: p.frame });
   }
+  // Only elmapi3 answers a singleton's list route with its one entry: elsewhere the key does nothing.
+  if (config.singleton && project.dialect !== 'elmapi3') {
+    issues.warn(
+      configFile,
+      `has an effect only in a project of dialect elmapi3 (whose list route answers the one entry); in this ${project.dialect ?? 'cqa'} project the collection is listed like any other: remove the key, or set dialect: elmapi3 in project.yaml`,
+      { line: config.singletonLine, field: 'singleton' },
+    );
+  }
 
   const hasMarkdown = entries.some((e) => e.parsed.body !== undefined);
   let fields: FieldDef[];

@@ -6,14 +6,14 @@ import type { FileInfo } from './files.js';
 import type { CommitTimes } from './git-times.js';
 import { fieldNameProblem, idProblem, RESERVED_KEYS } from '../../core/model/identifiers.js';
 import { describe, listNames, type IssueList } from './issues.js';
-import { localeFromFileName, localeLikeName } from './locale.js';
-import { entryLine, type ParsedEntry } from './parse.js';
+import { localeFromFileName, localeLikeName, sameLocale } from './locale.js';
+import { entryLine, type ParsedEntry, type UnkeptValue, unkeptMessage } from './parse.js';
 import type { ProjectConfig } from './project.js';
 import { isoFromMs, parseDateTime } from './timestamps.js';
 import { commentedValueHint } from './unquoted-colour.js';
 import { entryUuid, isUuid, UUID_HINT } from './uuid.js';
 import { EmphasisBudget, renderBounded } from './richtext.js';
-import { coerceField, type RenderMarkdown } from './values.js';
+import { coerceField, expected, type RenderMarkdown } from './values.js';
 
 export interface CollectionContext {
   readonly slug: string;
@@ -54,6 +54,16 @@ function warnLocaleLikeSuffix(ctx: EntryContext, rel: string, fileId: string, lo
   const suffix = dot > 0 ? fileId.slice(dot + 1) : '';
   const { project } = ctx;
   if (suffix === '' || project.locales.includes(suffix)) return;
+  const same = sameLocale(project.locales, suffix);
+  if (same) {
+    const name = rel.slice(rel.lastIndexOf('/') + 1);
+    ctx.issues.warn(
+      rel,
+      `the file name ends in '.${suffix}', the locale '${same}' of project '${project.id}' in another case: this entry is '${locale}' with the id '${fileId}' (a file name's locale is matched exactly). Rename the file ${fileId.slice(0, dot)}.${same}${name.slice(fileId.length)} to make it the ${same} version of '${fileId.slice(0, dot)}'`,
+      { field: 'locale' },
+    );
+    return;
+  }
   const language = localeLikeName(suffix);
   if (!language) return;
   ctx.issues.warn(
@@ -78,6 +88,15 @@ export function buildEntry(
   if (!data) return undefined;
   const at = (key: string, index?: number) => ({ line: entryLine(parsed, key, index), field: key });
   const err = (key: string, message: string, index?: number) => issues.error(file.rel, message, at(key, index));
+  // Values no field can keep (1e400, .nan, !!binary): errors of their fields, with advice for the
+  // field's type; the rest of the entry is checked too.
+  const unkeptKeys = new Set<string>();
+  for (const u of parsed.unkept ?? []) {
+    const [key, ...rest] = u.path as [string, ...(string | number)[]];
+    unkeptKeys.add(key);
+    const path = rest.map((p) => (typeof p === 'number' ? `item ${p + 1}` : p));
+    issues.error(file.rel, unkeptMessage(u, path, unkeptFix(u, collection.fields.get(key), rest)), { line: u.line, field: key });
+  }
 
   // id
   const fileId = baseName(file.rel);
@@ -114,6 +133,11 @@ export function buildEntry(
   let locale = localeFromFileName(fileId, project.locales) ?? project.default_locale;
   if (data.locale !== undefined && data.locale !== null) {
     if (typeof data.locale === 'string' && project.locales.includes(data.locale)) locale = data.locale;
+    else if (typeof data.locale === 'string' && sameLocale(project.locales, data.locale))
+      err(
+        'locale',
+        `locale '${data.locale}' is the locale '${sameLocale(project.locales, data.locale)}' of project '${project.id}' in another case: write it as project.yaml does (locale: ${sameLocale(project.locales, data.locale)})`,
+      );
     else
       err(
         'locale',
@@ -155,7 +179,7 @@ export function buildEntry(
   // The emphasis work of this file's richtext values, counted together (richtext.ts).
   const budget = new EmphasisBudget();
   for (const [key, raw] of Object.entries(data)) {
-    if (RESERVED_KEYS.includes(key)) continue;
+    if (RESERVED_KEYS.includes(key) || unkeptKeys.has(key)) continue;
     if (hasBody && key === collection.bodyField && body !== '') {
       err(key, `'${key}' is the body field of this collection and the file also has a Markdown body: keep one of them`);
       continue;
@@ -165,7 +189,7 @@ export function buildEntry(
       err(key, `'${key}' is ${computed} in ${collection.configFile}): remove it from the file`);
       continue;
     }
-    if (raw === null && collection.declared) warnCommentedValue(ctx, file, parsed, key);
+    if (raw === null) warnCommentedValue(ctx, file, parsed, key);
     setValue(ctx, file, parsed, values, key, raw, budget);
   }
   if (hasBody && body !== '') {
@@ -184,7 +208,7 @@ export function buildEntry(
     const inFile = ownValue(data, field.name);
     const value = ownValue(values, field.name);
     const raw = hasBody && field.name === collection.bodyField ? body : inFile;
-    if (field.required && isEmpty(value) && isEmpty(raw as FieldValue | undefined)) {
+    if (field.required && !unkeptKeys.has(field.name) && isEmpty(value) && isEmpty(raw as FieldValue | undefined)) {
       const comment = parsed.comments?.get(field.name);
       const message =
         value === undefined && inFile === undefined
@@ -198,11 +222,36 @@ export function buildEntry(
   return { id, locale, draft, created_at, updated_at, published_at, values: detached(values), file: file.rel };
 }
 
-/** `accent: #ff8800` is `accent:` and a comment: the value is null. Say so for an optional field of the schema (a required one says it in its 'required field is empty'). */
+/**
+ * What to write instead of a value no field can keep, when the usual advice (quote it, or drop the
+ * tag: text) does not fit the field: a number field wants a number, a date field a date.
+ */
+function unkeptFix(u: UnkeptValue, field: FieldDef | undefined, within: readonly (string | number)[]): string | undefined {
+  const own = within.length === 0 || (field?.multiple === true && within.length === 1 && typeof within[0] === 'number');
+  if (!field || !own || u.kind === 'binary' || u.kind === 'set' || u.kind === 'map' || u.kind === 'timestamp') return undefined;
+  if (field.type === 'number') {
+    if (u.kind === 'nan') return 'write a number, or leave the field out';
+    if (u.kind === 'infinity') return 'write a number below 1.8e308 (about the largest a number field holds)';
+    return 'write it with fewer digits (a number field keeps whole numbers up to 9,007,199,254,740,991 exactly), or make the field text and quote the value';
+  }
+  if (TEXT_TYPES.has(field.type)) return undefined;
+  return `write ${expected(field)}`;
+}
+
+/** Field types that take any text: a quoted value is theirs as written. */
+const TEXT_TYPES = new Set(['text', 'longtext', 'markdown', 'richtext', 'password', 'json']);
+
+/**
+ * `accent: #ff8800` is `accent:` and a comment: the value is null. Say so for an optional field of
+ * the schema (a required one says it in its 'required field is empty'), and in a collection
+ * without a schema for a comment that reads as a value (`#fff`, `#news`: no space after the `#`;
+ * `key: # to do` is a comment there).
+ */
 function warnCommentedValue(ctx: EntryContext, file: FileInfo, parsed: ParsedEntry, key: string): void {
   const field = ctx.collection.fields.get(key);
   const comment = parsed.comments?.get(key);
   if (!field || field.required || comment === undefined) return;
+  if (!ctx.collection.declared && !/^#[^\s#]/.test(comment)) return;
   ctx.issues.warn(file.rel, `no value: ${commentedValueHint(key, comment)}`, { line: entryLine(parsed, key), field: key });
 }
 
@@ -228,7 +277,8 @@ function setValue(
   const field = collection.fields.get(key);
   if (!field) {
     // Without a schema every valid key is an inferred field, so only bad names end up here.
-    const declared = listNames(collection.fields.keys(), collection.fields.size) || '(none)';
+    const names = [...collection.fields.values()].filter((f) => fieldNameProblem(f.name) === undefined).map((f) => f.name);
+    const declared = listNames(names, names.length) || '(none)';
     const message = collection.declared
       ? `not in the schema of collection '${collection.slug}' (fields: ${declared}); add it to ${collection.configFile} or remove it`
       : (fieldNameProblem(key) ?? `'${key}' is not a field of collection '${collection.slug}'`);

@@ -1,7 +1,7 @@
 // Finding the files of a content tree and sorting them into projects, collections and media
 // (SPEC §2). Paths are relative to the content root and '/'-separated; everything is sorted so the
 // same tree always gives the same model.
-import { lstatSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { compareCodePoints } from '../../core/snapshot/order.js';
@@ -19,8 +19,8 @@ export interface FileInfo {
   /** The file's device and inode as lstat saw them (what open-content.ts compares the opened file with). */
   readonly dev?: number;
   readonly ino?: number;
-  /** A symbolic link that leads outside the content folder, or to a folder: never read. */
-  readonly refused?: true;
+  /** A symbolic link never read, and why: it leads outside the content folder, to a folder, or nowhere. */
+  readonly refused?: 'outside' | 'folder' | 'special' | 'dangling';
   /** For a symbolic link: where it leads, relative to the content root, '/'-separated. */
   readonly target?: string;
   /** A FIFO, socket or device: never read (it would block or never end). */
@@ -110,17 +110,38 @@ function withKind(file: FileInfo, info: Stats, base: string): FileInfo {
  * the content tree is ever read or served (a link to /etc in media/ would publish it).
  */
 function linkInfo(file: FileInfo, base: string): FileInfo {
+  let target: string;
   try {
-    const target = realpathSync(file.abs);
-    const inside = relative(realpathSync(base), target);
-    const info = statSync(target);
-    if (!inside.startsWith('..') && !isAbsolute(inside) && info.isFile()) {
-      return { ...file, mtimeMs: info.mtimeMs, size: info.size, target: inside.split(sep).join('/') };
-    }
+    target = realpathSync(file.abs);
   } catch {
-    // A dangling link: refused below like any other.
+    return { ...file, refused: 'dangling' }; // its target does not exist (or a loop of links)
   }
-  return { ...file, refused: true };
+  const inside = relative(realpathSync(base), target);
+  if (inside.startsWith('..') || isAbsolute(inside)) return { ...file, refused: 'outside' };
+  try {
+    const info = statSync(target);
+    if (info.isFile()) return { ...file, mtimeMs: info.mtimeMs, size: info.size, target: inside.split(sep).join('/') };
+    return { ...file, refused: info.isDirectory() ? 'folder' : 'special' };
+  } catch {
+    return { ...file, refused: 'dangling' };
+  }
+}
+
+/** Why a symbolic link is not read, and what to do. */
+function refusedLink(file: FileInfo): string {
+  let to = '';
+  try {
+    to = ` '${readlinkSync(file.abs)}'`;
+  } catch {
+    // gone meanwhile: said without its target
+  }
+  if (file.refused === 'dangling')
+    return `not read: a symbolic link to${to}, which does not exist: remove the link, or make it lead to an existing file`;
+  if (file.refused === 'folder')
+    return `not read: a symbolic link to the folder${to}: links are followed to files only, never to folders: link each file, or move the folder here`;
+  if (file.refused === 'special')
+    return `not read: a symbolic link to${to}, which is ${NOT_REGULAR.replace('remove it', 'remove the link')}`;
+  return 'not read: a symbolic link is followed only to a file inside the content folder';
 }
 
 /** Whether a path relative to the root is one `listFiles` would list. */
@@ -237,7 +258,7 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
       continue;
     }
     if (file.refused) {
-      issues.error(file.rel, 'not read: a symbolic link is followed only to a file inside the content folder');
+      issues.error(file.rel, refusedLink(file));
       continue;
     }
     if (file.special) {

@@ -260,8 +260,11 @@ async function readMediaFile(file: FileInfo, ctx: ReadContext): Promise<Dimensio
   const mime = mimeType(file.rel);
   try {
     dims = await ctx.cache.media.get(file, () => readDimensions(file, mime, file.size, ctx.parseCache));
+    // An empty media file is a copy that failed, or a placeholder never replaced: served, it is nothing.
+    if (file.size === 0)
+      ctx.issues.warn(file.rel, 'empty file (0 bytes): it would be served with nothing in it; replace it with the real file, or remove it');
     // An SVG may well have no size of its own (a viewBox only); any other image has one.
-    if (dims.width === null && mime.startsWith('image/') && mime !== 'image/svg+xml' && file.size > 0)
+    else if (dims.width === null && mime.startsWith('image/') && mime !== 'image/svg+xml')
       ctx.issues.warn(
         file.rel,
         `not a readable ${mime} image: its width and height could not be read, so they are served as null; replace the file, or give it the extension of what it holds`,

@@ -8,6 +8,15 @@ export function isLocaleTag(s: string): boolean {
 }
 
 /**
+ * The locale of `locales` that is `tag` in another case (`pt-br` for `pt-BR`): BCP 47 tags are
+ * the same whatever their case, and one written differently is a mistake worth naming.
+ */
+export function sameLocale(locales: readonly string[], tag: string): string | undefined {
+  const lower = tag.toLowerCase();
+  return locales.find((l) => l !== tag && l.toLowerCase() === lower);
+}
+
+/**
  * The locale a file name implies: the last dot-separated part of the name without its extension,
  * when that part is one of the project's locales (`hello.de.md` → `de`).
  */

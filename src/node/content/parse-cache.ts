@@ -114,7 +114,8 @@ export function openParseCache(root: string, keyFolder?: string): ParseCache {
   };
 
   return {
-    entry: (format, text, parse, codec) => cached(format, text, parse, codec, (r) => r.data !== undefined && r.problems.length === 0),
+    entry: (format, text, parse, codec) =>
+      cached(format, text, parse, codec, (r) => r.data !== undefined && r.problems.length === 0 && r.unkept === undefined),
     settings: (text, parse, codec) => cached('settings', text, parse, codec, (r) => r.problems.length === 0),
     dimensions(head) {
       const key = `image:${sha256(head)}`;

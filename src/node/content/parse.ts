@@ -11,7 +11,7 @@ import { jsonTopLines, parseJson } from './json.js';
 import { TOO_DEEP } from './limits.js';
 import { commentedKeys, flowColourProblems } from './unquoted-colour.js';
 import { parseSimpleYaml, type SimpleYaml } from './simple-yaml.js';
-import { aliasProblem, checkDocument, flowTooDeep } from './yaml-checks.js';
+import { aliasMistakes, aliasProblem, checkDocument, flowTooDeep, TOO_MANY_ALIASES } from './yaml-checks.js';
 import { yamlMistakes } from './yaml-mistakes.js';
 import { yamlPackage } from './yaml-package.js';
 
@@ -35,19 +35,25 @@ export interface ParsedYaml {
 // Duplicate keys are found by checkDocument(), in linear time (see yaml-checks.ts).
 const YAML_OPTIONS = { version: '1.2', uniqueKeys: false, prettyErrors: false } as const;
 
-/** Parses a YAML document; `firstLine` is the file line on which `text` begins. */
+/** Parses a YAML document; `firstLine` is the file line on which `text` begins. A value no field can keep is a problem here. */
 export function parseYaml(text: string, firstLine = 1): ParsedYaml {
-  return parseYamlDocument(text, firstLine).parsed;
+  const { parsed, unkept } = parseYamlDocument(text, firstLine);
+  if (unkept.length === 0) return parsed;
+  return { ...parsed, value: undefined, problems: unkept.map((u) => ({ line: u.line, message: unkeptMessage(u, u.path) })) };
 }
 
-/** parseYaml(), and the lines of the top-level keys, for an entry (see topLines()). */
-function parseYamlDocument(text: string, firstLine: number): { parsed: ParsedYaml; topLines: () => Map<string, number> } {
+type YamlDocument = { parsed: ParsedYaml; topLines: () => Map<string, number> };
+
+/**
+ * parseYaml(), the lines of the top-level keys, for an entry (see topLines()), and the values no
+ * field can keep (left in the value: an entry reports them by field, along with its other problems).
+ */
+function parseYamlDocument(text: string, firstLine: number, shownFirstLine?: string): YamlDocument & { unkept: UnkeptValue[] } {
   const simple = parseSimpleYaml(text);
-  const doc = simple ? simpleDocument(simple, firstLine) : parseYamlFully(text, firstLine);
+  const doc = simple ? simpleDocument(simple, firstLine) : parseYamlFully(text, firstLine, shownFirstLine);
   // Looked for only where the text could hold one: a tag, a long number, a large exponent.
-  if (doc.parsed.problems.length > 0 || !MAYBE_UNKEPT.test(text)) return doc;
-  const unkept = unkeptValues(doc.parsed.value, doc.parsed.lineOf, longIntegers(text));
-  return unkept.length === 0 ? doc : { ...doc, parsed: { ...doc.parsed, value: undefined, problems: unkept } };
+  if (doc.parsed.problems.length > 0 || !MAYBE_UNKEPT.test(text)) return { ...doc, unkept: [] };
+  return { ...doc, unkept: unkeptValues(doc.parsed.value, doc.parsed.lineOf, longIntegers(text)) };
 }
 
 // A tag, a long decimal, hex or octal number, a three-digit exponent (`1e400`, `1.e400`), .inf or .nan.
@@ -66,36 +72,64 @@ function longIntegers(text: string): Set<number> {
   return out;
 }
 
+/** What a value no field can keep is: see unkeptValues(). */
+export type UnkeptKind = 'nan' | 'infinity' | 'long' | 'binary' | 'set' | 'map' | 'timestamp';
+
+export interface UnkeptValue {
+  readonly path: readonly (string | number)[];
+  readonly line: number | undefined;
+  readonly kind: UnkeptKind;
+}
+
+const UNKEPT: Record<UnkeptKind, [what: string, fix: string]> = {
+  nan: ['.nan (not a number) is no value JSON can hold', 'quote it to keep it as text'],
+  infinity: ['a number too large for a number field (it reads as Infinity, as .inf does)', 'quote it to keep it as text'],
+  long: ['a whole number beyond 9,007,199,254,740,991 loses its last digits as a number', 'quote it to keep it as text'],
+  binary: ['binary data (!!binary) is no value a field can hold', 'write it as text (base64) without the tag'],
+  set: ['a set (!!set) is no value a field can hold', 'write it without the tag'],
+  map: ['an ordered map (!!omap, !!pairs) is no value a field can hold', 'write it without the tag'],
+  timestamp: ['a !!timestamp is no value a field can hold', 'write it without the tag'],
+};
+
+/**
+ * `path: what it is: what to write`; `path` as the message names it (entries name the field
+ * apart), `fix` when the field's type calls for other advice than the usual (see entries.ts).
+ */
+export function unkeptMessage(u: UnkeptValue, path: readonly (string | number)[], fix?: string): string {
+  const [what, usual] = UNKEPT[u.kind];
+  return `${path.length ? `${path.join('.')}: ` : ''}${what}: ${fix ?? usual}`;
+}
+
 /**
  * Values YAML reads that no field can keep as written: binary data (`!!binary`), a set or ordered
  * map (`!!set`, `!!omap`), a number beyond a double's range (`1e400` is Infinity) or a whole
  * number beyond 2^53 (its last digits are lost). Each is said with its line, never passed on changed.
  */
-function unkeptValues(value: unknown, lineOf: ParsedYaml['lineOf'], long: ReadonlySet<number>): ParseProblem[] {
-  const problems: ParseProblem[] = [];
+function unkeptValues(value: unknown, lineOf: ParsedYaml['lineOf'], long: ReadonlySet<number>): UnkeptValue[] {
+  const found: UnkeptValue[] = [];
   const walk = (v: unknown, path: (string | number)[]): void => {
-    if (problems.length >= 20) return;
-    const at = (message: string) => problems.push({ line: lineOf(path), message: `${path.length ? `${path.join('.')}: ` : ''}${message}` });
+    if (found.length >= 20) return;
+    const at = (kind: UnkeptKind) => found.push({ path, line: lineOf(path), kind });
     if (typeof v === 'number') {
-      if (Number.isNaN(v)) at('.nan (not a number) is no value JSON can hold: quote it to keep it as text');
-      else if (!Number.isFinite(v))
-        at('a number too large for a number field (it reads as Infinity, as .inf does): quote it to keep it as text');
-      else if (long.has(v))
-        at('a whole number beyond 9,007,199,254,740,991 loses its last digits as a number: quote it to keep it as text');
-    } else if (ArrayBuffer.isView(v)) at('binary data (!!binary) is no value a field can hold: write it as text (base64) without the tag');
-    else if (v instanceof Set || v instanceof Map || v instanceof Date)
-      at(
-        `${v instanceof Set ? 'a set (!!set)' : v instanceof Map ? 'an ordered map (!!omap, !!pairs)' : 'a !!timestamp'} is no value a field can hold: write it without the tag`,
-      );
+      if (Number.isNaN(v)) at('nan');
+      else if (!Number.isFinite(v)) at('infinity');
+      else if (long.has(v)) at('long');
+    } else if (ArrayBuffer.isView(v)) at('binary');
+    else if (v instanceof Set) at('set');
+    else if (v instanceof Map) at('map');
+    else if (v instanceof Date) at('timestamp');
     else if (Array.isArray(v)) for (let i = 0; i < v.length; i++) walk(v[i], [...path, i]);
     else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
   };
   walk(value, []);
-  return problems;
+  return found;
 }
 
-/** parseYamlDocument() by the `yaml` package alone: what the fast path must agree with (test/content/simple-yaml.test.ts). */
-export function parseYamlFully(text: string, firstLine = 1): { parsed: ParsedYaml; topLines: () => Map<string, number> } {
+/**
+ * parseYamlDocument() by the `yaml` package alone: what the fast path must agree with
+ * (test/content/simple-yaml.test.ts). `shownFirstLine`: see yamlMistakes().
+ */
+export function parseYamlFully(text: string, firstLine = 1, shownFirstLine?: string): YamlDocument {
   const { LineCounter, parseDocument } = yamlPackage();
   const lineCounter = new LineCounter();
   const lineAt = (offset: number) => lineCounter.linePos(offset).line + firstLine - 1;
@@ -109,7 +143,7 @@ export function parseYamlFully(text: string, firstLine = 1): { parsed: ParsedYam
   const tooDeepError = doc.errors.find((e) => e.message.startsWith('Maximum call stack size exceeded'));
   let problems: ParseProblem[] = tooDeepError
     ? [{ line: lineAt(tooDeepError.pos[0]), message: TOO_DEEP }]
-    : yamlMistakes(text, doc.errors, rowCol, firstLine);
+    : yamlMistakes(text, doc.errors, rowCol, firstLine, shownFirstLine);
   const colours = problems.length > 0 ? flowColourProblems(text, lineAt) : [];
   // The parser's errors from such a colour on are what the comment broke: the hint says it better.
   if (colours.length > 0) problems = [...problems.filter((p) => (p.line ?? 0) < (colours[0]?.line ?? 0)), ...colours];
@@ -117,14 +151,21 @@ export function parseYamlFully(text: string, firstLine = 1): { parsed: ParsedYam
   if (problems.length === 0) {
     const checked = checkDocument(doc, lineAt);
     problems.push(...checked.problems);
+    const aliases = checked.firstAlias !== undefined && problems.length === 0 ? aliasMistakes(doc, lineAt) : undefined;
+    if (aliases) problems.push(...aliases.problems);
     try {
       if (problems.length === 0) value = doc.toJS({ maxAliasCount: 1000 });
     } catch (err) {
-      problems.push({ line: undefined, message: yamlMessage((err as Error).message) });
+      const repeats = aliases?.repeatLine !== undefined && /alias/i.test((err as Error).message);
+      problems.push(
+        repeats
+          ? { line: aliases?.repeatLine, message: TOO_MANY_ALIASES }
+          : { line: undefined, message: yamlMessage((err as Error).message) },
+      );
     }
-    const aliases = checked.firstAlias !== undefined && problems.length === 0 ? aliasProblem(value) : undefined;
-    if (aliases) {
-      problems.push({ line: lineAt(checked.firstAlias as number), message: aliases });
+    const nesting = checked.firstAlias !== undefined && problems.length === 0 ? aliasProblem(value) : undefined;
+    if (nesting) {
+      problems.push({ line: lineAt(checked.firstAlias as number), message: nesting });
       value = undefined;
     }
   }
@@ -134,7 +175,7 @@ export function parseYamlFully(text: string, firstLine = 1): { parsed: ParsedYam
 }
 
 /** What the fast path read, as parseYamlDocument() gives it. */
-function simpleDocument({ value, paths, top }: SimpleYaml, firstLine: number): { parsed: ParsedYaml; topLines: () => Map<string, number> } {
+function simpleDocument({ value, paths, top }: SimpleYaml, firstLine: number): YamlDocument {
   const shift = (lines: Map<string, number>) =>
     firstLine === 1 ? lines : new Map([...lines].map(([k, line]) => [k, line + firstLine - 1]));
   const lines = shift(paths);
@@ -234,6 +275,8 @@ export interface ParsedEntry {
   readonly comments?: ReadonlyMap<string, string> | undefined;
   /** Numbers written in a form that prints otherwise (`007`, `1.10`) → as written (number-text.ts). */
   readonly numbers?: ReadonlyMap<string, string> | undefined;
+  /** Values no field can keep (their top-level keys are null in `data`): errors of their fields. */
+  readonly unkept?: readonly UnkeptValue[] | undefined;
 }
 
 export function entryLine(parsed: ParsedEntry, key: string, index?: number): number | undefined {
@@ -268,9 +311,9 @@ export function parseEntry(format: EntryFormat, source: string, eagerLines = fal
       : asEntry(value, 1, { source: text, json: true, lines: eagerLines ? jsonTopLines(text) : undefined });
   }
   if (text.trim() === '') return asEntry({}, 1, { source: text, lines: undefined });
-  const { parsed, topLines: lines } = parseYamlDocument(text, 1);
+  const { parsed, topLines: lines, unkept } = parseYamlDocument(text, 1);
   if (parsed.problems.length > 0) return broken([...parsed.problems]);
-  return asEntry(parsed.value, 1, { source: text, lines: eagerLines ? lines() : undefined });
+  return asEntry(parsed.value, 1, { source: text, lines: eagerLines ? lines() : undefined }, undefined, unkept);
 }
 
 function broken(problems: ParseProblem[]): ParsedEntry {
@@ -283,14 +326,30 @@ function asEntry(
   firstLine: number,
   from: { source: string; json?: true; lines: Map<string, number> | undefined },
   body?: { text: string; line: number },
+  unkept: readonly UnkeptValue[] = [],
 ): ParsedEntry {
-  const data = value ?? {};
-  if (!isPlainObject(data)) {
-    return broken([{ line: firstLine, message: `expected a mapping of field names to values, got ${describe(data)}` }]);
+  const whole = unkept.find((u) => u.path.length === 0);
+  if (whole) return broken([{ line: whole.line ?? firstLine, message: unkeptMessage(whole, []) }]);
+  const given = value ?? {};
+  if (!isPlainObject(given)) {
+    return broken([{ line: firstLine, message: `expected a mapping of field names to values, got ${describe(given)}` }]);
   }
+  let data: Record<string, unknown> = given;
+  // The fields of such values are reported as errors with the entry's others (entries.ts); what
+  // YAML made of them (NaN, Infinity, bytes, a Set) goes no further.
+  if (unkept.length > 0) data = { ...data, ...Object.fromEntries(unkept.map((u) => [u.path[0], null])) };
   const comments = from.json ? undefined : commentedKeys(from.source, data);
   const numbers = rewrittenNumbers(from.source, data, from.json === true);
-  return withLazyLines({ data, body: body?.text, bodyLine: body?.line, problems: [], comments, numbers, ...from });
+  return withLazyLines({
+    data,
+    body: body?.text,
+    bodyLine: body?.line,
+    problems: [],
+    comments,
+    numbers,
+    ...(unkept.length > 0 ? { unkept } : {}),
+    ...from,
+  });
 }
 
 /**
@@ -307,8 +366,8 @@ export interface PortableEntry extends Omit<ParsedEntry, 'lines'> {
 const sourceOf = new WeakMap<ParsedEntry, { source: string; json?: true | undefined }>();
 
 export function toPortable(parsed: ParsedEntry): PortableEntry {
-  const { data, body, bodyLine, problems, comments, numbers } = parsed;
-  return { data, body, bodyLine, problems, comments, numbers, source: '', ...sourceOf.get(parsed) };
+  const { data, body, bodyLine, problems, comments, numbers, unkept } = parsed;
+  return { data, body, bodyLine, problems, comments, numbers, ...(unkept ? { unkept } : {}), source: '', ...sourceOf.get(parsed) };
 }
 
 export function fromPortable(portable: PortableEntry): ParsedEntry {
@@ -363,6 +422,7 @@ function parseMarkdown(text: string, eagerLines: boolean): ParsedEntry {
   let front: ParsedYaml = EMPTY_YAML;
   let frontLines = () => new Map<string, number>();
   let frontText = '';
+  let unkept: UnkeptValue[] = [];
   if (matter && !matter.empty) {
     const language = frontMatterLanguage(matter.language);
     if ('unsupported' in language)
@@ -370,10 +430,11 @@ function parseMarkdown(text: string, eagerLines: boolean): ParsedEntry {
     // The front matter is the text right after the opening '---' (the rest of line 1 included),
     // so line N of it is line N of the file. With CRLF line ends the last line keeps its '\r'.
     frontText = matter.matter.replace(/\r$/, '');
-    ({ parsed: front, topLines: frontLines } = parseYamlDocument(frontText, 1));
+    const opening = text.slice(0, text.search(/\r?\n|$/));
+    ({ parsed: front, topLines: frontLines, unkept } = parseYamlDocument(frontText, 1, opening));
   }
   const bodyLine = text.endsWith(content) ? text.slice(0, text.length - content.length).split('\n').length : undefined;
   if (front.problems.length > 0) return broken([...front.problems]);
   const lines = eagerLines ? frontLines() : undefined;
-  return asEntry(front.value, 2, { source: frontText, lines }, { text: content, line: bodyLine ?? 1 });
+  return asEntry(front.value, 2, { source: frontText, lines }, { text: content, line: bodyLine ?? 1 }, unkept);
 }

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { DIALECTS, type DialectName, type ProjectRecord, type Scope, type TokenRecord } from '../../core/model/model.js';
 import { idProblem } from '../../core/model/identifiers.js';
 import { describe, isPlainObject, type IssueList } from './issues.js';
-import { isLocaleTag } from './locale.js';
+import { isLocaleTag, sameLocale } from './locale.js';
 import type { ParsedYaml } from './parse.js';
 import { isUuid, UUID_HINT } from './uuid.js';
 
@@ -60,10 +60,23 @@ export function readProject(parsed: ParsedYaml, folder: string, file: string, is
       if (typeof l !== 'string' || !isLocaleTag(l))
         err(['locales', i], `expected a locale tag like en or pt-BR, got ${describe(l)}`, 'locales');
       else if (locales.includes(l)) err(['locales', i], `locale '${l}' is listed twice`, 'locales');
+      else if (sameLocale(locales, l))
+        err(
+          ['locales', i],
+          `locale '${l}' is '${sameLocale(locales, l)}' again, in another case (locale tags are the same whatever their case): list it once`,
+          'locales',
+        );
       else locales.push(l);
     });
     if (!locales.includes(defaultLocale)) {
-      err(['default_locale'], `default_locale '${defaultLocale}' is not in locales [${locales.join(', ')}]`, 'default_locale');
+      const same = sameLocale(locales, defaultLocale);
+      err(
+        ['default_locale'],
+        same
+          ? `default_locale '${defaultLocale}' is written '${same}' in locales: write it the same way (default_locale: ${same})`
+          : `default_locale '${defaultLocale}' is not in locales [${locales.join(', ')}]`,
+        'default_locale',
+      );
     }
   }
 

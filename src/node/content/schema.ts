@@ -25,6 +25,7 @@ export interface CollectionConfig {
   readonly translationsLine?: number | undefined;
   /** `singleton: true` (elmapi3: the list route answers the one entry). */
   readonly singleton?: boolean;
+  readonly singletonLine?: number | undefined;
 }
 
 const KEYS = ['name', 'body_field', 'sort', 'fields', 'render', 'translations', 'singleton'];
@@ -71,7 +72,8 @@ export function readCollectionConfig(parsed: ParsedYaml | undefined, folder: str
     for (const [fieldName, def] of Object.entries(raw.fields)) {
       const line = parsed.lineOf(['fields', fieldName]);
       if (line !== undefined) fieldLines.set(fieldName, line);
-      const field = readFieldDef(fieldName, def, (path, message) => err(['fields', fieldName, ...path], message, fieldName));
+      // An empty name ("": text) is said as a mistake of `fields`, not of a field called ''.
+      const field = readFieldDef(fieldName, def, (path, message) => err(['fields', fieldName, ...path], message, fieldName || 'fields'));
       if (field) fields.push(field);
     }
   } else if (raw.fields !== undefined && raw.fields !== null) {
@@ -112,7 +114,7 @@ export function readCollectionConfig(parsed: ParsedYaml | undefined, folder: str
     fieldLines,
     ...(render ? { render, renderLine: parsed.lineOf(['render']) } : {}),
     ...translations,
-    ...(singleton ? { singleton } : {}),
+    ...(singleton ? { singleton, singletonLine: parsed.lineOf(['singleton']) } : {}),
   };
 }
 
@@ -256,6 +258,13 @@ function readGroupAndRange(
   return ok;
 }
 
+/** The names of the fields a list may offer: visible, and valid names (a refused one is reported where it is declared). */
+function visibleNames(fields: Iterable<FieldDef>): string[] {
+  const names: string[] = [];
+  for (const f of fields) if (!f.hidden && fieldNameProblem(f.name) === undefined) names.push(f.name);
+  return names;
+}
+
 /** Parses `field[:asc|:desc]` keys separated by commas and checks that each field exists. */
 export function readSort(text: string | undefined, fields: readonly FieldDef[], report: (message: string) => void): SortKey[] {
   if (text === undefined || text.trim() === '') return [{ field: 'id', desc: false }];
@@ -269,7 +278,16 @@ export function readSort(text: string | undefined, fields: readonly FieldDef[], 
     }
     const field = m[1] as string;
     if (!isSortable(field, fields)) {
-      const names = ['id', 'locale', 'created_at', 'updated_at', 'published_at', ...fields.filter((f) => !f.hidden).map((f) => f.name)];
+      // `-title` (the sort of many other tools): the direction is written after the field here.
+      const signed = /^([-+])(.+)$/.exec(field);
+      if (signed && dir === undefined && isSortable(signed[2] as string, fields)) {
+        report(
+          `'${field}' is not a sort key: write ${signed[2]}:${signed[1] === '-' ? 'desc' : 'asc'} (the direction comes after the field)`,
+        );
+        continue;
+      }
+      // Fields whose names are refused (reported with the field) are not offered.
+      const names = ['id', 'locale', 'created_at', 'updated_at', 'published_at', ...visibleNames(fields)];
       report(`cannot sort by '${field}': not a visible field of this collection; sortable: ${listNames(names, names.length)}`);
       continue;
     }

@@ -88,11 +88,10 @@ export function expected(field: FieldDef): string {
       return 'any value';
     case 'password':
       return 'text (never served)';
-    case 'group':
-      return `a mapping of ${listNames(
-        (field.fields ?? []).map((f) => f.name),
-        8,
-      )}${field.repeatable ? ' (or a list of them)' : ''}`;
+    case 'group': {
+      const names = (field.fields ?? []).map((f) => f.name);
+      return `a mapping of ${listNames(names, names.length, 8)}${field.repeatable ? ' (or a list of them)' : ''}`;
+    }
   }
 }
 
@@ -135,14 +134,25 @@ function coerceGroup(field: FieldDef, raw: unknown, render: RenderMarkdown, budg
   return { value: one(raw, undefined), problems };
 }
 
-/** A date range: `{ start, end }`, each a date (or date-time) or empty. */
+/** A date range: `{ start, end }`, each a date (or date-time) or empty; the end not before the start. */
 function coerceRange(field: FieldDef, raw: unknown, render: RenderMarkdown, budget?: EmphasisBudget): CoerceResult {
   const single: FieldDef = { ...field, range: false, multiple: false };
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || Object.keys(raw).some((k) => k !== 'start' && k !== 'end')) {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return { value: undefined, problems: [{ message: `expected a range { start: ${expected(single)}, end: … }, got ${describe(raw)}` }] };
   }
   const r = raw as Record<string, unknown>;
   const problems: ValueProblem[] = [];
+  const others = Object.keys(r).filter((k) => k !== 'start' && k !== 'end');
+  if (others.length > 0) {
+    const names = listNames(
+      others.map((k) => `'${k}'`),
+      others.length,
+      5,
+    );
+    problems.push({
+      message: `${names} ${others.length === 1 ? 'is' : 'are'} not part of a range: a range has start and end only (start: ${expected(single)}, end: the same); remove ${others.length === 1 ? 'it' : 'them'}`,
+    });
+  }
   const part = (key: 'start' | 'end'): FieldValue => {
     if (r[key] === undefined || r[key] === null) return null;
     const c = coerceField(single, r[key], render, budget);
@@ -150,7 +160,12 @@ function coerceRange(field: FieldDef, raw: unknown, render: RenderMarkdown, budg
     return c.value ?? null;
   };
   const value = { start: part('start'), end: part('end') };
-  return { value, problems };
+  if (typeof value.start === 'string' && typeof value.end === 'string' && Date.parse(value.end) < Date.parse(value.start)) {
+    problems.push({
+      message: `the end (${String(r.end)}) is before the start (${String(r.start)}): swap them, or correct the one that is wrong`,
+    });
+  }
+  return problems.length > 0 ? { value: undefined, problems } : { value, problems };
 }
 
 /** The typed value, or a message saying what was expected. */

@@ -100,3 +100,50 @@ export function aliasProblem(value: unknown): string | undefined {
   }
   return undefined;
 }
+
+/** What the `yaml` package throws when aliases expand beyond `maxAliasCount`, said as the mistake. */
+export const TOO_MANY_ALIASES =
+  'aliases (*name) of anchors that hold aliases themselves repeat the data too many times (each level multiplies it): use fewer aliases, or write the data out';
+
+/**
+ * For a document with aliases, before its value is made (the `yaml` package says these without a
+ * line, in its own words): each alias (`*name`) with no anchor (`&name`) set before it, on its
+ * line; and `repeatLine`, the line of the first alias of an anchor that holds aliases itself,
+ * where TOO_MANY_ALIASES is said when the value is too large to make.
+ */
+export function aliasMistakes(doc: Document, lineAt: (offset: number) => number): { problems: ParseProblem[]; repeatLine?: number } {
+  const { isAlias, isCollection, visit } = yamlPackage();
+  const problems: ParseProblem[] = [];
+  const anchors = new Map<string, unknown>();
+  const holdsAlias = new Map<unknown, boolean>();
+  const hasAlias = (node: unknown): boolean => {
+    if (!isCollection(node)) return false;
+    let found = holdsAlias.get(node);
+    if (found === undefined) {
+      let any = false;
+      visit(node, {
+        Alias: () => {
+          any = true;
+          return visit.BREAK;
+        },
+      });
+      found = any;
+      holdsAlias.set(node, found);
+    }
+    return found;
+  };
+  let repeatLine: number | undefined;
+  visit(doc, (_, node) => {
+    const anchor = (node as { anchor?: string } | null)?.anchor;
+    if (anchor !== undefined) anchors.set(anchor, node);
+    if (!isAlias(node)) return;
+    const target = anchors.get(node.source);
+    if (target === undefined) {
+      problems.push({
+        line: lineAt(startOf(node)),
+        message: `the alias *${node.source} names no anchor set before it: put &${node.source} before the value to repeat (key: &${node.source} value) above this line, or write the value out`,
+      });
+    } else if (repeatLine === undefined && hasAlias(target)) repeatLine = lineAt(startOf(node));
+  });
+  return repeatLine === undefined ? { problems } : { problems, repeatLine };
+}

@@ -219,12 +219,31 @@ function listAndMapping(lines: readonly string[], row: number, firstLine: number
   };
 }
 
+/** A '---' line after the first document: front matter in a YAML file, or a second document. */
+function secondDocument(lines: readonly string[], row: number, firstLine: number): Mistake {
+  const first = lines.findIndex(isContent);
+  if (first >= 0 && first < row && /^---(\s|$)/.test(lines[first] as string)) {
+    return {
+      row,
+      col: 0,
+      message: `front matter ('---' lines around the fields, line ${first + firstLine} and this one) is for .md and .markdown files; a YAML file is the fields alone: remove the '---' lines (or rename the file to .md if a Markdown body follows)`,
+    };
+  }
+  return {
+    row,
+    col: 0,
+    message:
+      "'---' starts a second YAML document, and a file holds one: remove the line (and move what follows to a file of its own if it is another entry)",
+  };
+}
+
 /** Why the parser stopped at `error`, as the mistake the author made. */
 function mistakeOf(lines: readonly string[], error: YAMLError, rowCol: (offset: number) => [number, number], firstLine: number): Mistake {
   const [row, col] = rowCol(error.pos[0]);
   if (error.code === 'TAB_AS_INDENT')
     return { row, col, message: 'a tab indents this line; YAML indents with spaces only: replace the tab with spaces' };
   if (error.code === 'BAD_SCALAR_START') return reservedStart(lines, row, col);
+  if (error.code === 'MULTIPLE_DOCS') return secondDocument(lines, row, firstLine);
   const closer = /flow-(seq|map)-end/.exec(error.message);
   if (closer && !unclosed(lines, row)) {
     const c = closer[1] === 'seq' ? ']' : '}';
@@ -256,15 +275,21 @@ function commentNote(line: string): string {
 /**
  * One problem per mistake the parser's `errors` come from (several errors often come from one
  * mistake), on its line, each with a hint and a code frame. `firstLine` is the file line of the
- * text's first line (front matter starts on line 2).
+ * text's first line; `shownFirstLine`, that line as the file has it, when the text starts inside
+ * it (front matter starts after the '---' of line 1).
  */
 export function yamlMistakes(
   text: string,
   errors: readonly YAMLError[],
   rowCol: (offset: number) => [number, number],
   firstLine: number,
+  shownFirstLine?: string,
 ): ParseProblem[] {
-  const lines = text.split('\n');
+  // Without their '\r': the hints read lines with `$` (`title: T\r` is a key with a value too).
+  const lines = text.split(/\r?\n/);
+  // Front matter starts after the opening '---' on line 1: the frame shows that line as it is.
+  const shown = shownFirstLine === undefined ? lines : [shownFirstLine, ...lines.slice(1)];
+  const shift = shownFirstLine === undefined ? 0 : shownFirstLine.length - (lines[0] as string).length;
   const seen = new Set<number>();
   const out: ParseProblem[] = [];
   // The first mistakes are the ones to fix (later errors often follow from them); a file with
@@ -276,7 +301,7 @@ export function yamlMistakes(
     out.push({
       line: m.row + firstLine,
       message: `broken YAML: ${m.message}${commentNote(lines[m.row] ?? '')}`,
-      frame: codeFrame(lines, m.row, m.col, firstLine),
+      frame: codeFrame(shown, m.row, m.row === 0 ? m.col + shift : m.col, firstLine),
     });
   }
   return out;
