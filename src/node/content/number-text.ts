@@ -44,10 +44,12 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The text after `key:` on its line (a top-level key), without a trailing comment or comma. */
 function writtenValue(source: string, key: string, json: boolean): string | undefined {
   const name = json ? `[ \\t]*"${escapeRegExp(key)}"` : `(["']?)${escapeRegExp(key)}\\1`;
-  const m = new RegExp(`^${name}[ \\t]*:[ \\t]*([^\\n]*?)[ \\t\\r]*$`, 'm').exec(source);
+  // Greedy to the end of the line, then cut in code: a lazy group before `[ \t]*$` is quadratic
+  // in a run of blanks.
+  const m = new RegExp(`^${name}[ \\t]*:([^\\n]*)`, 'm').exec(source);
   if (!m) return undefined;
-  const text = (m[m.length - 1] as string).replace(/(?:^|[ \t]+)#.*$/, '');
-  return (json ? text.replace(/,$/, '') : text).trim();
+  const text = withoutComment(m[m.length - 1] as string).trim();
+  return json ? text.replace(/,$/, '') : text;
 }
 
 /** The items of a block list under the top-level `key:` (`  - 1.10` lines), as written. */
@@ -57,10 +59,11 @@ function blockItems(source: string, key: string): string[] {
   return (m[2] as string)
     .split('\n')
     .filter((line) => line.trim() !== '')
-    .map((line) =>
-      line
-        .replace(/^[ \t]*-[ \t]+/, '')
-        .replace(/[ \t]+#.*$/, '')
-        .replace(/\r$/, ''),
-    );
+    .map((line) => withoutComment(line.trimStart().slice(1)).trim());
+}
+
+/** The text before a YAML comment (`#` at the start or after a blank), found in one pass. */
+function withoutComment(text: string): string {
+  const at = text.search(/(?:^|[ \t])#/);
+  return at < 0 ? text : text.slice(0, at);
 }
