@@ -95,7 +95,16 @@ tokens:
   });
 
   it('requires project.yaml in every folder of the content root and unique project ids', async () => {
-    const r = await load({ 'q/project.yaml': 'id: p\n', 'stray/posts/a.md': 'x', '_ignored/project.yaml': ': :', 'README.md': '# hi' });
+    const r = await load({
+      'q/project.yaml': 'id: p\n',
+      'q/notes.txt': 'x',
+      'stray/posts/a.md': 'x',
+      'stray/a.yaml': 'x: 1\n',
+      '_ignored/project.yaml': ': :',
+      'README.md': '# hi',
+    });
+    // A file beside project.yaml is said to be ignored; in a folder that is no project, the error says all.
+    expect(r.warnings.map((w) => w.file)).toEqual(['q/notes.txt']);
     expect(r.issues).toEqual([
       { file: 'q/project.yaml', field: 'id', message: "duplicate project id 'p': p/project.yaml has the same id" },
       { file: 'stray/', message: expect.stringMatching(/^not a project: every folder of the content root needs a project\.yaml/) },

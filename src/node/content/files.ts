@@ -238,11 +238,13 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
       mediaMeta?: FileInfo;
       /** A project.yml was found (and reported) instead of the project.yaml. */
       misnamed?: true;
+      /** Files beside project.yaml that mean nothing. */
+      stray: string[];
     }
   >();
   const folderOf = (name: string) => {
     let f = folders.get(name);
-    if (!f) folders.set(name, (f = { collections: new Map(), media: [] }));
+    if (!f) folders.set(name, (f = { collections: new Map(), media: [], stray: [] }));
     return f;
   };
   for (const file of files) {
@@ -287,7 +289,7 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
       else if (name === 'project.yml') {
         issues.error(file.rel, 'the project file is read only as project.yaml: rename it');
         project.misnamed = true;
-      } else if (!isHidden(name)) issues.warn(file.rel, 'ignored: a project folder holds project.yaml, media/ and collection folders only');
+      } else if (!isHidden(name)) project.stray.push(file.rel); // said once the folder is known to be a project
       continue;
     }
     if (second === 'media') {
@@ -336,6 +338,7 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
       );
       continue;
     }
+    for (const rel of f.stray) issues.warn(rel, 'ignored: a project folder holds project.yaml, media/ and collection folders only');
     projects.push({
       folder,
       projectFile: f.projectFile,
