@@ -144,6 +144,14 @@ describe('the same mistake, the same exit code', () => {
     const low = cqa(['build', 'content/demo'], join(work, 'repo'));
     expect(low.code).toBe(2);
     expect(low.err).toContain('did you mean `cqa build content`?');
+    // Lower still, a collection or media folder (found from outside: it was told to run cqa init there).
+    for (const folder of ['content/demo/posts', 'content/demo/media']) {
+      const deeper = cqa(['check', folder], join(work, 'repo'));
+      expect(deeper.code).toBe(2);
+      expect(deeper.err).toContain(
+        `'${folder}' is a folder inside the project 'content/demo'; give the folder that holds the projects: did you mean \`cqa check content\`?`,
+      );
+    }
   });
 });
 

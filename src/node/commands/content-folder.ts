@@ -31,6 +31,12 @@ export async function contentFolder(path: string, command: string): Promise<stri
       `'${path}' is a project folder; give the folder that holds the projects: did you mean \`cqa ${command} ${dirname(path)}\`?`,
     );
   }
+  // One level deeper still: a collection or media/ folder of a project.
+  if (await isFile(join(dirname(path), 'project.yaml'))) {
+    throw new UsageError(
+      `'${path}' is a folder inside the project '${dirname(path)}'; give the folder that holds the projects: did you mean \`cqa ${command} ${dirname(dirname(path))}\`?`,
+    );
+  }
   const children = await folders(path);
   // A project.yml is a project whose file has the wrong name: the loader says so, naming it.
   for (const child of children) {
