@@ -35,12 +35,16 @@ describe('cqa serve on content with errors', () => {
     expect(r.stderr).toMatch(/^cqa serve: 1 content error:\n {2}p\/posts\/a\.yaml:1: broken YAML/);
   });
 
-  it('with --watch, lists them, waits for a fix, then serves it', async () => {
+  it('with --watch, lists them with the warnings, waits for a fix, then serves it', async () => {
     broken();
+    writeFileSync(join(dir, 'p', 'posts', 'w.yaml'), 'title: "ok"\ncode: 007\n');
+    writeFileSync(join(dir, 'p', 'posts', '_collection.yaml'), 'fields:\n  title: text\n  code: text\n');
     const child = spawn(process.execPath, ['bin/cqa.js', 'serve', dir, '--watch', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      const err = await until(child.stderr, /waiting for a fix/);
+      const [err, out] = await Promise.all([until(child.stderr, /waiting for a fix/), until(child.stdout, /warning: /)]);
       expect(err).toContain('p/posts/a.yaml:1: broken YAML');
+      // The warnings come with the errors, as cqa check prints them (found from outside: only after the fix).
+      expect(out).toContain("warning: p/posts/w.yaml:2: code: '007' reads as the number 7");
       expect(err).toMatch(/cqa serve: waiting for a fix \(watching .*; Ctrl-C to stop\)/);
       const serving = until(child.stdout, /explorer: /);
       writeFileSync(join(dir, 'p', 'posts', 'a.yaml'), 'title: Fixed\n');

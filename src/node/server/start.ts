@@ -187,13 +187,14 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
     const loaded = watchLoader
       ? await watchLoader.load(changes)
       : await loadSnapshotIsolated(root, { ...opts, ...parseCache, ...timestamps });
-    if (loaded.issues.length > 0) return { issues: loaded.issues };
-    // Each warning once: at start, and under --watch the new ones a reload finds.
+    // Each warning once: at start, and under --watch the new ones a reload finds (beside errors too,
+    // as cqa check prints them).
     const fresh = options.quiet === false ? loaded.warnings.map((w) => formatIssue(w)).filter((w) => !warned.has(w)) : [];
     if (fresh.length > 0) {
       for (const w of fresh) warned.add(w);
       log(fresh.map((w) => `warning: ${w}`).join('\n'));
     }
+    if (loaded.issues.length > 0) return { issues: loaded.issues };
     return { snapshot: 'model' in loaded ? createSnapshot(loaded.model, opts) : (loaded.snapshot as Snapshot) };
   };
 
