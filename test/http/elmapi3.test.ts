@@ -575,4 +575,28 @@ describe('elmapi3: a web of relations', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('counts the stubs too: 250 small entries each related to all the others (found from outside: a 500 at 1.7 GB)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cqa-v3-stubs-'));
+    try {
+      const id = '22222222-3333-4444-8555-666666666666';
+      mkdirSync(join(dir, 'p', 'items'), { recursive: true });
+      writeFileSync(join(dir, 'p', 'project.yaml'), `id: ${id}\ndialect: elmapi3\npublic: true\n`);
+      writeFileSync(
+        join(dir, 'p', 'items', '_collection.yaml'),
+        'fields:\n  title: text\n  rel: { type: relation, collection: items, multiple: true }\n',
+      );
+      const all = Array.from({ length: 250 }, (_, j) => `i${j}`).join(', ');
+      for (let i = 0; i < 250; i++) writeFileSync(join(dir, 'p', 'items', `i${i}.yaml`), `title: T${i}\nrel: [${all}]\n`);
+      const { model, issues } = await loadContent(dir);
+      expect(issues).toEqual([]);
+      const handle = createHandler(createSnapshot(model), { elmapi3: elmapi3Routes });
+      const res = await handle(new Request('http://x/api/items?paginate=1', { headers: { 'project-id': id, accept: 'application/json' } }));
+      expect(res.status).toBe(200);
+      expect((await res.text()).length).toBeLessThan(32 * 1024 * 1024);
+      expect(res.headers.get('x-cqa-warning')).toMatch(/reached cqa's bound on embedded entries/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

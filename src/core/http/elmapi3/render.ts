@@ -26,6 +26,8 @@ export interface RenderOptions {
  * either bound, the rest of the relations are stubs.
  */
 export const EMBED_BOUNDS = { entries: 20_000, chars: 8 * 1024 * 1024 };
+/** A stub's characters, roughly: `{"uuid":"…36…","locale":"en","published_at":"…","fields":[]}`. */
+const STUB_CHARS = 110;
 
 /** Characters a value adds to an answer, roughly; a json field's object measured once. */
 function sizeOf(v: FieldValue): number {
@@ -63,6 +65,7 @@ export class Renderer {
   }
 
   private stub(e: EntrySnapshot): Json {
+    this.chars += STUB_CHARS; // counted too: 20,000 entries with 250 relations each are 5 million stubs
     return { uuid: e.record.id, locale: e.record.locale, published_at: iso8601(e.record.published_at), fields: [] };
   }
 
