@@ -45,6 +45,29 @@ describe('richtext that cannot be rendered in bounded time or stack', () => {
     ]);
   });
 
+  it("refuses a block too large to render in bounded time, alone or with the file's others; fenced code is not counted (found from outside: 160 KB of lazy list lines took 23.6 s)", async () => {
+    const { load } = await import('./helpers.js');
+    const block = JSON.stringify(`- a\n${'b\n'.repeat(15_000)}`); // 30 KB: under the bound alone
+    const r = await load({
+      'p/project.yaml': 'id: p\npublic: true\n',
+      'p/posts/_collection.yaml': 'fields:\n  title: text\n  notes: { type: richtext, multiple: true }\n',
+      'p/posts/lazy.yaml': `title: Lazy\nnotes: [${JSON.stringify(`- a\n${'b\n'.repeat(20_000)}`)}]\n`,
+      'p/posts/mail.yaml': `title: Mail\nnotes: [${JSON.stringify(`${'a'.repeat(40_000)}@`)}]\n`,
+      'p/posts/code.yaml': `title: Code\nnotes: [${JSON.stringify(`\`\`\`\n${'x = a*b_c @d\n'.repeat(10_000)}\`\`\`\n`)}]\n`,
+      'p/posts/many.yaml': `title: Many\nnotes: [${Array(20).fill(block).join(', ')}]\n`,
+    });
+    const byFile = (f: string) => r.issues.filter((i) => i.file === `p/posts/${f}.yaml`).map((i) => i.message);
+    expect(byFile('lazy')).toEqual([
+      expect.stringMatching(
+        /^item 1: the Markdown has a block of 40,0\d\d characters without a blank line \(a paragraph or list item\), more than the 32,768/,
+      ),
+    ]);
+    expect(byFile('mail')).toEqual([expect.stringMatching(/^item 1: the Markdown has a block of 40,00\d characters/)]);
+    expect(byFile('code')).toEqual([]);
+    expect(byFile('many')).toHaveLength(19);
+    expect(byFile('many')[0]).toMatch(/^item 2: the Markdown has blocks too large after the file's other richtext values/);
+  });
+
   it("bounds the emphasis of a file's values together (found from outside: the bound was per value, and 5,000 mixed marks take ~0.4 s)", async () => {
     const { load } = await import('./helpers.js');
     const value = JSON.stringify('*a_'.repeat(2_000)); // 4,000 marks: under the bound alone

@@ -12,7 +12,7 @@ import type { ProjectConfig } from './project.js';
 import { isoFromMs, parseDateTime } from './timestamps.js';
 import { commentedValueHint } from './unquoted-colour.js';
 import { entryUuid, isUuid, UUID_HINT } from './uuid.js';
-import { EmphasisBudget, renderBounded } from './richtext.js';
+import { RenderBudget, renderBounded } from './richtext.js';
 import { coerceField, expected, type RenderMarkdown } from './values.js';
 
 export interface CollectionContext {
@@ -177,7 +177,7 @@ export function buildEntry(
     .replace(/^(?:[ \t]*\n)+/, '')
     .trimEnd();
   // The emphasis work of this file's richtext values, counted together (richtext.ts).
-  const budget = new EmphasisBudget();
+  const budget = new RenderBudget();
   for (const [key, raw] of Object.entries(data)) {
     if (RESERVED_KEYS.includes(key) || unkeptKeys.has(key)) continue;
     if (hasBody && key === collection.bodyField && body !== '') {
@@ -270,7 +270,7 @@ function setValue(
   values: Record<string, FieldValue>,
   key: string,
   raw: unknown,
-  budget: EmphasisBudget,
+  budget: RenderBudget,
   line?: number,
 ): void {
   const { issues, collection } = ctx;

@@ -88,11 +88,20 @@ export function renderRichtext(markdown: string): string {
 export const MAX_EMPHASIS_MARKS = 5_000;
 
 /**
- * What the richtext values of one file may cost together: the sum of each value's marks squared,
- * at most that of one value at the limit (a 4 MiB file could otherwise hold hundreds of them).
+ * Characters of one block (lines without a blank one between them; fenced code aside). Inside a
+ * block, marked's time may grow with its size squared: a list item with 20,000 lazy continuation
+ * lines took 1.2 s at 40 KB, an e-mail-like word before `@` the same; 32 KB take ~0.8 s at worst.
  */
-export class EmphasisBudget {
-  left = MAX_EMPHASIS_MARKS ** 2;
+export const MAX_BLOCK_CHARS = 32 * 1024;
+
+/**
+ * What the richtext values of one file may cost together: the sum of each value's marks squared,
+ * and of its blocks' sizes squared, each at most that of one value at the limit (a 4 MiB file
+ * could otherwise hold hundreds of them).
+ */
+export class RenderBudget {
+  marks = MAX_EMPHASIS_MARKS ** 2;
+  blocks = MAX_BLOCK_CHARS ** 2;
 }
 
 /**
@@ -100,57 +109,91 @@ export class EmphasisBudget {
  * and memory grow with depth times size (4 MB of ever deeper items ran it out of memory).
  */
 export const MAX_LIST_INDENT = 64;
-const DEEP_LIST_ITEM = new RegExp(`^[ \\t]{${MAX_LIST_INDENT + 1},}(?:[-+*]|\\d{1,9}[.)])(?:[ \\t]|$)`, 'm');
+const DEEP_LIST_ITEM = new RegExp(`^[ \\t]{${MAX_LIST_INDENT + 1},}(?:[-+*]|\\d{1,9}[.)])(?:[ \\t]|$)`);
 const FENCE = /^[ \t]*(`{3,}|~{3,})/;
 
-/** The line (from 1) of the first list item indented deeper than MAX_LIST_INDENT outside a fenced code block. */
-function deepListItem(markdown: string): number | undefined {
-  const lines = markdown.split('\n');
+/** What makes marked slow, measured in one pass over the lines (fenced code is fast: left out). */
+interface Shape {
+  /** Emphasis marks (`*` `_` `~`) outside fenced code. */
+  marks: number;
+  /** The largest block's characters, and the sum of every block's squared. */
+  largest: number;
+  squares: number;
+  /** The line (from 1) of the first list item indented deeper than MAX_LIST_INDENT. */
+  deepItem: number | undefined;
+}
+
+function shapeOf(markdown: string): Shape {
+  const shape: Shape = { marks: 0, largest: 0, squares: 0, deepItem: undefined };
   let fence: string | undefined;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
-    const f = FENCE.exec(line);
+  let block = 0;
+  const endBlock = () => {
+    shape.largest = Math.max(shape.largest, block);
+    shape.squares += block * block;
+    block = 0;
+  };
+  let line = 0;
+  for (let start = 0; start <= markdown.length; line++) {
+    const nl = markdown.indexOf('\n', start);
+    const end = nl < 0 ? markdown.length : nl;
+    const text = markdown.slice(start, end);
+    start = end + 1;
+    const f = FENCE.exec(text);
     if (f) {
       const mark = (f[1] as string)[0];
-      if (fence === undefined) fence = mark;
-      else if (fence === mark) fence = undefined;
-    } else if (fence === undefined && DEEP_LIST_ITEM.test(line)) return i + 1;
+      if (fence === undefined) {
+        fence = mark;
+        endBlock();
+      } else if (fence === mark) fence = undefined;
+    } else if (fence !== undefined) continue;
+    else if (text.trim() === '') endBlock();
+    else {
+      block += text.length + 1;
+      if (shape.deepItem === undefined && DEEP_LIST_ITEM.test(text)) shape.deepItem = line + 1;
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 42 || c === 95 || c === 126) shape.marks++; // * _ ~
+      }
+    }
   }
-  return undefined;
+  endBlock();
+  return shape;
 }
 
 /**
  * `render(markdown)`, or why it cannot be rendered in bounded time, memory and stack: list items
- * indented too deep, too many emphasis marks, or blocks nested so deeply (`>>>>…`) that marked's
- * recursion runs out of stack.
+ * indented too deep, too many emphasis marks, a block too large, or blocks nested so deeply
+ * (`>>>>…`) that marked's recursion runs out of stack. `budget`: what the file's other values left.
  */
 export function renderBounded(
   markdown: string,
   render: (md: string) => string,
-  budget?: EmphasisBudget,
+  budget?: RenderBudget,
 ): { html: string } | { problem: string } {
-  let marks = 0;
-  // Without a file's budget, a value shorter than the limit cannot hold more marks than it.
-  if (budget || markdown.length > MAX_EMPHASIS_MARKS)
-    for (let i = 0; i < markdown.length; i++) {
-      const c = markdown.charCodeAt(i);
-      if (c === 42 || c === 95 || c === 126) marks++; // * _ ~
-    }
-  const deep = DEEP_LIST_ITEM.test(markdown) ? deepListItem(markdown) : undefined;
-  if (deep !== undefined)
+  const { marks, largest, squares, deepItem } = shapeOf(markdown);
+  if (deepItem !== undefined)
     return {
-      problem: `has a list item indented more than ${MAX_LIST_INDENT} columns (its line ${deep}): lists nested that deep take marked time and memory that grow with depth times size; flatten them`,
+      problem: `has a list item indented more than ${MAX_LIST_INDENT} columns (its line ${deepItem}): lists nested that deep take marked time and memory that grow with depth times size; flatten them`,
     };
   if (marks > MAX_EMPHASIS_MARKS)
     return {
       problem: `holds ${groupDigits(marks)} emphasis marks (* _ ~), more than the ${groupDigits(MAX_EMPHASIS_MARKS)} a value may hold to be rendered in bounded time: split it up, or escape literal ones (\\*)`,
     };
+  if (largest > MAX_BLOCK_CHARS)
+    return {
+      problem: `has a block of ${groupDigits(largest)} characters without a blank line (a paragraph or list item), more than the ${groupDigits(MAX_BLOCK_CHARS)} a block may hold to be rendered in bounded time: break it up with blank lines`,
+    };
   if (budget) {
-    if (marks * marks > budget.left)
+    if (marks * marks > budget.marks)
       return {
         problem: `holds ${groupDigits(marks)} emphasis marks (* _ ~), too many after the file's other richtext values to be rendered in bounded time (a file's values may cost as much as one value of ${groupDigits(MAX_EMPHASIS_MARKS)}): split the file, or escape literal ones (\\*)`,
       };
-    budget.left -= marks * marks;
+    if (squares > budget.blocks)
+      return {
+        problem: `has blocks too large after the file's other richtext values to be rendered in bounded time (a file's values may cost as much as one block of ${groupDigits(MAX_BLOCK_CHARS)} characters): split the file, or break its blocks up with blank lines`,
+      };
+    budget.marks -= marks * marks;
+    budget.blocks -= squares;
   }
   try {
     return { html: render(markdown) };

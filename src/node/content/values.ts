@@ -4,7 +4,7 @@
 import type { FieldDef, FieldValue, JsonValue } from '../../core/model/model.js';
 import { describe, listNames } from './issues.js';
 import { isDate, isTime, parseDateTime } from './timestamps.js';
-import { renderBounded, type EmphasisBudget } from './richtext.js';
+import { renderBounded, type RenderBudget } from './richtext.js';
 
 export interface ValueProblem {
   readonly message: string;
@@ -26,7 +26,7 @@ export const COLOR = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 const YAML11_BOOLEANS = /^(?:yes|no|on|off|y|n)$/i;
 
 /** Coerces the value of `field` in one entry; `null` stays an explicit null. */
-export function coerceField(field: FieldDef, raw: unknown, render: RenderMarkdown, budget?: EmphasisBudget): CoerceResult {
+export function coerceField(field: FieldDef, raw: unknown, render: RenderMarkdown, budget?: RenderBudget): CoerceResult {
   if (raw === null) return { value: null, problems: [] };
   if (field.type === 'group') return coerceGroup(field, raw, render, budget);
   if (field.range) return coerceRange(field, raw, render, budget);
@@ -96,7 +96,7 @@ export function expected(field: FieldDef): string {
 }
 
 /** A group: one mapping of its child fields (a repeatable group: a list of them), each child coerced. */
-function coerceGroup(field: FieldDef, raw: unknown, render: RenderMarkdown, budget?: EmphasisBudget): CoerceResult {
+function coerceGroup(field: FieldDef, raw: unknown, render: RenderMarkdown, budget?: RenderBudget): CoerceResult {
   const problems: ValueProblem[] = [];
   const children = new Map((field.fields ?? []).map((f) => [f.name, f]));
   const one = (item: unknown, index: number | undefined): Record<string, FieldValue> | undefined => {
@@ -135,7 +135,7 @@ function coerceGroup(field: FieldDef, raw: unknown, render: RenderMarkdown, budg
 }
 
 /** A date range: `{ start, end }`, each a date (or date-time) or empty; the end not before the start. */
-function coerceRange(field: FieldDef, raw: unknown, render: RenderMarkdown, budget?: EmphasisBudget): CoerceResult {
+function coerceRange(field: FieldDef, raw: unknown, render: RenderMarkdown, budget?: RenderBudget): CoerceResult {
   const single: FieldDef = { ...field, range: false, multiple: false };
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return { value: undefined, problems: [{ message: `expected a range { start: ${expected(single)}, end: … }, got ${describe(raw)}` }] };
@@ -169,7 +169,7 @@ function coerceRange(field: FieldDef, raw: unknown, render: RenderMarkdown, budg
 }
 
 /** The typed value, or a message saying what was expected. */
-function coerceScalar(field: FieldDef, raw: unknown, render: RenderMarkdown, budget?: EmphasisBudget): { value: FieldValue } | string {
+function coerceScalar(field: FieldDef, raw: unknown, render: RenderMarkdown, budget?: RenderBudget): { value: FieldValue } | string {
   const fail = (hint = '') => `expected ${expected(field)}, got ${describe(raw)}${hint}`;
   if (field.type === 'json') return { value: raw as JsonValue };
   if (raw === null || raw === undefined || typeof raw === 'object') return fail();
