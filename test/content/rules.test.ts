@@ -90,8 +90,22 @@ tokens:
       expect.stringMatching(/^broken YAML/),
     ]);
     const printed = r.issues.map((i) => formatIssue(i)).join('\n');
-    expect(printed).toContain('token: [hidden]');
+    expect(printed).toContain('token [hidden]');
     expect(printed).not.toMatch(/S3CRET|12345678/);
+  });
+
+  it.each([
+    ['a value the hint quotes', '    token: @S3CRET\n'],
+    ["': ' in the value", '    token: S3CRET: x\n'],
+    ['text after a closing quote', '    token: "S3CRET"x\n'],
+    ["a ' inside '…'", "    token: 'S3CRET'x\n"],
+    ['a flow mapping', '  - {name: b, token: S3CRET, scopes: [read\n'],
+    ['no colon', '    token S3CRET\n  - x: [\n'],
+    ['the value under its key', '    token:\n      S3CRET: [x\n'],
+  ])('shows no part of a token in a broken line: %s (found from outside)', async (_, line) => {
+    const r = await load({ 'p/project.yaml': `tokens:\n  - name: a\n${line}` });
+    expect(r.issues.length).toBeGreaterThan(0);
+    expect(r.issues.map((i) => formatIssue(i)).join('\n')).not.toMatch(/S3CRET/);
   });
 
   it('requires project.yaml in every folder of the content root and unique project ids', async () => {

@@ -1,4 +1,5 @@
 // project.yaml: the project's identity, locales and access tokens (SPEC §2.1).
+import { withoutSecrets } from './code-frame.js';
 import { createHash } from 'node:crypto';
 import { DIALECTS, type DialectName, type ProjectRecord, type Scope, type TokenRecord } from '../../core/model/model.js';
 import { idProblem } from '../../core/model/identifiers.js';
@@ -23,7 +24,8 @@ export function sha256Hex(token: string): string {
 export function readProject(parsed: ParsedYaml, folder: string, file: string, issues: IssueList): ProjectConfig {
   const err = (path: (string | number)[], message: string, field?: string) =>
     issues.error(file, message, { line: parsed.lineOf(path), field });
-  for (const p of parsed.problems) issues.error(file, p.message, { line: p.line, frame: p.frame });
+  // A broken line's hint may quote it: never a token's value.
+  for (const p of parsed.problems) issues.error(file, withoutSecrets(p.message), { line: p.line, frame: p.frame });
   let raw: Record<string, unknown> = {};
   if (parsed.problems.length === 0) {
     if (isPlainObject(parsed.value)) raw = parsed.value;
