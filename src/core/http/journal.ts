@@ -128,7 +128,13 @@ const REDACTED = '[redacted]';
 export function secretValues(query: string): string[] {
   if (query === '') return [];
   const found = new Set<string>();
-  for (const [k, v] of new URLSearchParams(query)) if (v !== '' && isSecretName(k)) found.add(v);
+  for (const [k, v] of new URLSearchParams(query)) {
+    if (v === '' || !isSecretName(k)) continue;
+    // As written, and as an answer spells it: a header's \uXXXX, JSON's and PHP's escapes.
+    const ascii = v.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    for (const form of [v, ascii, JSON.stringify(v).slice(1, -1), JSON.stringify(ascii).slice(1, -1).replace(/\//g, '\\/')])
+      found.add(form);
+  }
   return [...found].sort((a, b) => b.length - a.length);
 }
 
@@ -140,20 +146,26 @@ export function redactValues(text: string, values: readonly string[]): string {
 }
 
 /**
- * A record's warnings and its response's X-Cqa-Warning without the values of the request's
+ * A record's warnings, its response's X-Cqa-Warning and body without the values of the request's
  * secret-looking query parameters (`api_token=…` sent twice is quoted in the warning about it).
  */
 export function warningsOf(
   warnings: readonly string[],
-  headers: Readonly<Record<string, string>>,
+  answer: { readonly headers: Readonly<Record<string, string>>; readonly body: Uint8Array | string | null },
   query: string,
-): { warnings: readonly string[]; headers: Readonly<Record<string, string>> } {
+): { warnings: readonly string[]; headers: Readonly<Record<string, string>>; body: Uint8Array | string | null } {
   const secrets = warnings.length > 0 ? secretValues(query) : [];
-  if (secrets.length === 0) return { warnings, headers };
-  const header = headers['x-cqa-warning'];
+  if (secrets.length === 0) return { warnings, ...answer };
+  const header = answer.headers['x-cqa-warning'];
+  // A strict project's 422 quotes them in its body too.
+  const body =
+    answer.body === null
+      ? null
+      : redactValues(typeof answer.body === 'string' ? answer.body : new TextDecoder().decode(answer.body), secrets);
   return {
     warnings: warnings.map((w) => redactValues(w, secrets)),
-    headers: header === undefined ? headers : { ...headers, 'x-cqa-warning': redactValues(header, secrets) },
+    headers: header === undefined ? answer.headers : { ...answer.headers, 'x-cqa-warning': redactValues(header, secrets) },
+    body,
   };
 }
 

@@ -127,7 +127,11 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
       response.headers.forEach((v, k) => {
         sent[k] = v;
       });
-      const said = warningsOf(warningTexts(response.headers.get('x-cqa-warning')), sent, query);
+      const said = warningsOf(
+        warningTexts(response.headers.get('x-cqa-warning')),
+        { headers: sent, body: await bodyText(response) },
+        query,
+      );
       const record: JournaledRequest = {
         time,
         ...request0,
@@ -136,7 +140,7 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
         ms: Math.round((performance.now() - start) * 10) / 10,
         injected: wasInjected(response),
         ...(said.warnings.length > 0 ? { warnings: said.warnings } : {}),
-        response: responseRecord(response.status, said.headers, await bodyText(response)),
+        response: responseRecord(response.status, said.headers, said.body),
       };
       journal.add(record);
       if (waiters.size > 0) waiters.offer(journal.last() as JournaledRequest);

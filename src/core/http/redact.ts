@@ -24,6 +24,8 @@ const SECRET_PARTS = new Set([
   'bearer',
   'jwt',
   'otp',
+  'passcode',
+  'pin',
 ]);
 
 /** Words that give a secret away inside a longer part too (`xauthtoken`, `sessionid`, `privatekey`). */
@@ -113,11 +115,17 @@ function joinedSecret(part: string): boolean {
 
 /** Whether a header or query parameter called `name` likely carries a secret. */
 export function isSecretName(name: string): boolean {
-  for (const part of nameParts(name)) {
+  const parts = nameParts(name);
+  for (const [i, part] of parts.entries()) {
     if (isSecretPart(part) || SECRET_WORDS.test(part) || joinedSecret(part)) return true;
+    // `access_code`, `authCode`, `verification-code`: a code that grants something.
+    if (part === 'code' && i > 0 && CODE_OWNERS.has(parts[i - 1] as string)) return true;
   }
   return false;
 }
+
+/** Parts before `code` that make it a secret (OAuth's `code` alone is too common a name to hide). */
+const CODE_OWNERS = new Set(['access', 'auth', 'authorization', 'verification', 'recovery', 'backup', 'security', 'reset', 'login']);
 
 /** Authorization schemes whose name may be recorded (IANA's registry, plus the common `Token`). */
 const SCHEMES = new Map(

@@ -174,7 +174,11 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
         const url = safeUrl(req.url ?? '/');
         const ms = Math.round((performance.now() - start) * 10) / 10;
         try {
-          const said = warningsOf(warnings ?? [], options.captureResponse ? sentHeaders(sentHead, res) : {}, query);
+          const said = warningsOf(
+            warnings ?? [],
+            { headers: options.captureResponse ? sentHeaders(sentHead, res) : {}, body: sentBody },
+            query,
+          );
           const record: RequestRecord = {
             time,
             method: req.method ?? 'GET',
@@ -187,7 +191,7 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
             injected,
             ...(warnings ? { warnings: said.warnings } : {}),
           };
-          onRequest(options.captureResponse ? { ...record, response: responseRecord(res.statusCode, said.headers, sentBody) } : record);
+          onRequest(options.captureResponse ? { ...record, response: responseRecord(res.statusCode, said.headers, said.body) } : record);
         } catch (err) {
           onError(err); // a failing log or hook must not take the server down
         }
