@@ -328,3 +328,20 @@ describe('alias mistakes', () => {
     ]);
   });
 });
+
+describe('hints about a broken line of any length', () => {
+  // Found from outside: the hints' own regular expressions were quadratic in a run of blanks
+  // (80,000 took 7 s), and the message quoted every blank.
+  it('stay short, and name the mistake, on a line of 80,000 blanks', async () => {
+    const { load } = await import('./helpers.js');
+    const r = await load({
+      'p/posts/a.yaml': `a: x${' '.repeat(80_000)}y: z\n`,
+      'p/posts/b.yaml': `k${' '.repeat(80_000)}x\u2028y\n`,
+    });
+    expect(r.issues.map((i) => [i.file, i.message.length < 300])).toEqual([
+      ['p/posts/a.yaml', true],
+      ['p/posts/b.yaml', true],
+    ]);
+    expect(r.issues[0]?.message).toBe("broken YAML: ': ' inside the value of 'a' would start a mapping: quote the value");
+  });
+});

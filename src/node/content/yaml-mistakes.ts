@@ -137,14 +137,18 @@ function indentation(lines: readonly string[], row: number, firstLine: number): 
 function colonInValue(lines: readonly string[], row: number): Mistake | undefined {
   const m = KEY_WITH_VALUE.exec(lines[row] ?? '');
   if (!m) return undefined;
-  const value = (m[4] as string).replace(/\s+#.*$/, '').trimEnd();
+  // A comment cut with one search, not /\s+#.*$/ (quadratic in a run of blanks without a '#').
+  const text = m[4] as string;
+  const hash = text.search(/\s#/);
+  const value = (hash < 0 ? text : text.slice(0, hash)).trimEnd();
   const at = value.search(/:(\s|$)/);
   if (at < 0 || /^["'[{]/.test(value)) return undefined;
   const col = (lines[row] as string).indexOf(value) + at;
   return {
     row,
     col,
-    message: `': ' inside the value of '${m[3]}' would start a mapping: quote the value (${(m[1] as string).trimStart()}${m[3]}: ${JSON.stringify(value)})`,
+    // The line as it should be, unless it is too long to read in a message.
+    message: `': ' inside the value of '${m[3]}' would start a mapping: quote the value${value.length > 120 ? '' : ` (${(m[1] as string).trimStart()}${m[3]}: ${JSON.stringify(value)})`}`,
   };
 }
 
@@ -161,7 +165,8 @@ function missingColon(lines: readonly string[], row: number): Mistake | undefine
         message: `no space after ':' in '${glued[2] as string}:${glued[3]}': YAML needs one between a key and its value (${glued[2]}: ${glued[3]})`,
       };
     }
-    const m = /^(\s*)(\S+)\s+(.*)$/.exec(line);
+    // [\s\S]*, not .*: a line separator (U+2028, a lone \r) stops '.', and then the blanks before it were tried one by one.
+    const m = /^(\s*)(\S+)\s+([\s\S]*)$/.exec(line);
     const key = m?.[2] ?? line.trim();
     const fix = m ? `${key}: ${m[3]}` : `${line.trim()}:`;
     return { row: r, col: indentOf(line), message: `no ':' after '${key}': a line of a mapping is 'key: value' (${fix})` };
