@@ -56,3 +56,32 @@ describe('cqa serve on content with errors', () => {
     }
   }, 30_000);
 });
+
+describe('cqa serve --watch waiting for a fix', () => {
+  // Found from outside: with the content folder gone while it waited, it ended silently (exit 0).
+  it('keeps waiting while the content folder is gone, and serves it once it is back and fixed', async () => {
+    const root = tempDir('cqa-serve-gone-');
+    const site = join(root, 'site');
+    mkdirSync(join(site, 'p', 'posts'), { recursive: true });
+    writeFileSync(join(site, 'p', 'project.yaml'), 'id: p\npublic: true\n');
+    writeFileSync(join(site, 'p', 'posts', 'a.yaml'), 'title: [unclosed\n');
+    const child = spawn(process.execPath, ['bin/cqa.js', 'serve', site, '--watch', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const waiting = until(child.stderr, /content folder not found[\s\S]*waiting for a fix/);
+      await until(child.stderr, /waiting for a fix/);
+      rmSync(site, { recursive: true });
+      await waiting;
+      expect(child.exitCode).toBeNull();
+      const serving = until(child.stdout, /explorer: /);
+      mkdirSync(join(site, 'p', 'posts'), { recursive: true });
+      writeFileSync(join(site, 'p', 'project.yaml'), 'id: p\npublic: true\n');
+      writeFileSync(join(site, 'p', 'posts', 'a.yaml'), 'title: Back\n');
+      const url = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(await serving)?.[1];
+      const res = await fetch(`${url}/api/p/posts/a`, { headers: { accept: 'application/json' } });
+      expect(await res.json()).toMatchObject({ data: { title: 'Back' } });
+    } finally {
+      child.kill('SIGTERM');
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 40_000);
+});

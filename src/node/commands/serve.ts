@@ -1,6 +1,7 @@
 // `cqa serve [content] [--port 4000] [--host 127.0.0.1] [--watch] [--cors ORIGIN]
 //  [--cache-control VALUE] [--max-limit N] [--delay MS|MIN-MAX] [--fail-rate R] [--fail-status S]
 //  [--seed N] [--log text|json] [--base-url URL] [--quiet] [--no-ui] [--no-cache] [--strict]`
+import { stat } from 'node:fs/promises';
 import { ContentError, formatIssue } from '../content/issues.js';
 import { printable, printableJson } from '../printable.js';
 import { FAIL_STATUSES, MAX_DELAY_MS } from '../../core/http/controls.js';
@@ -199,6 +200,23 @@ export async function run(args: string[]): Promise<number> {
  * something changed and nothing more did for 200 ms (an editor's save is several events).
  */
 async function watchForChange(root: string): Promise<{ readonly changed: Promise<void> }> {
+  // A content folder that is gone cannot be watched: wait for one to appear there (nothing else
+  // would keep the process alive; it ended with exit code 0).
+  if (!(await stat(root).catch(() => undefined))?.isDirectory()) {
+    const appeared = new Promise<void>((ok) => {
+      const poll = setInterval(() => {
+        void stat(root).then(
+          (s) => {
+            if (!s.isDirectory()) return;
+            clearInterval(poll);
+            ok();
+          },
+          () => {},
+        );
+      }, 500);
+    });
+    return { changed: appeared };
+  }
   const { watchContent } = await import('../content/watch.js');
   const changed = new Promise<void>((changed) => {
     let settle: NodeJS.Timeout | undefined;
