@@ -87,7 +87,12 @@ describe('validation errors: all of them, each with file, line, field and what w
       line: 2,
       message: 'duplicate key "title" (first on line 1): keys must be unique',
     });
-    expect(byFile['p/posts/d.json']).toMatchObject({ line: 3, message: expect.stringMatching(/^broken JSON: /) });
+    // The comma to remove, on its line (V8 said "Expected double-quoted property name in JSON at position 19").
+    expect(byFile['p/posts/d.json']).toEqual({
+      file: 'p/posts/d.json',
+      line: 2,
+      message: "broken JSON: a comma before '}': JSON allows none after the last key; remove it",
+    });
     expect(byFile['p/posts/e.yaml']).toEqual({
       file: 'p/posts/e.yaml',
       line: 1,
@@ -123,6 +128,18 @@ describe('validation errors: all of them, each with file, line, field and what w
       },
       { file: 'p/posts/c.md', line: 1, message: "TOML front matter (+++) is not read: write it as YAML between '---' lines" },
       { file: 'p/posts/d.md', line: 1, message: "front matter opens with exactly three dashes: write '---', not '----'" },
+    ]);
+  });
+
+  it('says where broken JSON is and what V8 found, without its position noise; a trailing comma in a list too', async () => {
+    const r = await load({
+      'p/posts/a.json': '{ "tags": [1, 2,\n ] }',
+      'p/posts/b.json': '{\n  "title" "x"\n}',
+      'p/posts/c.json': '{ "title": "a,]" }',
+    });
+    expect(r.issues).toEqual([
+      { file: 'p/posts/a.json', line: 1, message: "broken JSON: a comma before ']': JSON allows none after the last item; remove it" },
+      { file: 'p/posts/b.json', line: 2, message: "broken JSON: Expected ':' after property name" },
     ]);
   });
 

@@ -11,8 +11,12 @@ export function parseJson(text: string): { value: unknown; problems: ParseProble
   try {
     value = JSON.parse(text);
   } catch (err) {
+    const comma = trailingComma(text);
+    if (comma) return { value: undefined, problems: [comma] };
     const message = (err as Error).message;
-    return { value: undefined, problems: [{ line: errorLine(text, message), message: `broken JSON: ${message}` }] };
+    // The line is ours to give; V8's own place ("in JSON at position 11 (line 3 column 1)") is noise then.
+    const said = message.replace(/ in JSON at position \d+(?: \(line \d+ column \d+\))?$/, '');
+    return { value: undefined, problems: [{ line: errorLine(text, message), message: `broken JSON: ${said}` }] };
   }
   const { problems } = scanJson(text, false);
   return problems.length > 0 ? { value: undefined, problems } : { value, problems };
@@ -21,6 +25,27 @@ export function parseJson(text: string): { value: unknown; problems: ParseProble
 /** Line of each top-level key, and `key\0index` → line of each item of a top-level array. */
 export function jsonTopLines(text: string): Map<string, number> {
   return scanJson(text, true).lines;
+}
+
+/** The first comma right before a `}` or `]` (outside strings): JSON allows none, and V8's message does not say so. */
+function trailingComma(text: string): ParseProblem | undefined {
+  let comma = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      i = closingQuote(text, i);
+      if (i < 0) return undefined;
+      comma = -1;
+    } else if (c === 0x2c) comma = i;
+    else if ((c === 0x7d || c === 0x5d) && comma >= 0) {
+      const line = text.slice(0, comma).split('\n').length;
+      return {
+        line,
+        message: `broken JSON: a comma before '${text[i]}': JSON allows none after the last ${c === 0x7d ? 'key' : 'item'}; remove it`,
+      };
+    } else if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) comma = -1;
+  }
+  return undefined;
 }
 
 function errorLine(text: string, message: string): number | undefined {
