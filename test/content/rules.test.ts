@@ -225,6 +225,16 @@ describe('identifiers and reserved names', () => {
     ]);
   });
 
+  it('lists only the fields a file may write when a key is not in the schema (not body_html or translations, which options fill)', async () => {
+    const r = await load({
+      'p/posts/_collection.yaml': 'render: html\ntranslations: true\nfields:\n  title: text\n',
+      'p/posts/a.md': '---\ntitle: A\nsubtitle: x\n---\nBody\n',
+    });
+    expect(r.issues.map((i) => i.message)).toEqual([
+      "not in the schema of collection 'posts' (fields: title, body); add it to p/posts/_collection.yaml or remove it",
+    ]);
+  });
+
   it('rejects field names that a query could not name', async () => {
     const r = await load({ 'p/posts/a.yaml': 'ok: 1\n"a b": 2\n' });
     expect(r.issues).toEqual([

@@ -277,7 +277,10 @@ function setValue(
   const field = collection.fields.get(key);
   if (!field) {
     // Without a schema every valid key is an inferred field, so only bad names end up here.
-    const names = [...collection.fields.values()].filter((f) => fieldNameProblem(f.name) === undefined).map((f) => f.name);
+    // Fields a file may write: not the ones an option fills (body_html, translations).
+    const names = [...collection.fields.values()]
+      .filter((f) => fieldNameProblem(f.name) === undefined && !collection.computed?.has(f.name))
+      .map((f) => f.name);
     const declared = listNames(names, names.length) || '(none)';
     const message = collection.declared
       ? `not in the schema of collection '${collection.slug}' (fields: ${declared}); add it to ${collection.configFile} or remove it`
