@@ -345,3 +345,19 @@ describe('hints about a broken line of any length', () => {
     expect(r.issues[0]?.message).toBe("broken YAML: ': ' inside the value of 'a' would start a mapping: quote the value");
   });
 });
+
+describe('many plain aliases', () => {
+  // Found from outside: 200,000 aliases of a plain value gave the yaml package's words ("…resource
+  // exhaustion attack"), with no line.
+  it("are said in cqa's words, from the first alias's line", async () => {
+    const { load } = await import('./helpers.js');
+    const r = await load({ 'p/posts/a.yaml': `a: &x 1\nl:\n${'  - *x\n'.repeat(2000)}` });
+    expect(r.issues).toEqual([
+      {
+        file: 'p/posts/a.yaml',
+        line: 3,
+        message: 'more than 1,000 aliases (*name) in one file, from this line on: write the values out, or use fewer aliases',
+      },
+    ]);
+  });
+});

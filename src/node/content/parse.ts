@@ -11,7 +11,7 @@ import { jsonTopLines, parseJson } from './json.js';
 import { TOO_DEEP } from './limits.js';
 import { commentedKeys, flowColourProblems } from './unquoted-colour.js';
 import { parseSimpleYaml, type SimpleYaml } from './simple-yaml.js';
-import { aliasMistakes, aliasProblem, checkDocument, flowTooDeep, TOO_MANY_ALIASES } from './yaml-checks.js';
+import { aliasMistakes, aliasProblem, checkDocument, flowTooDeep, TOO_MANY_ALIAS_USES, TOO_MANY_ALIASES } from './yaml-checks.js';
 import { yamlMistakes } from './yaml-mistakes.js';
 import { yamlPackage } from './yaml-package.js';
 
@@ -156,11 +156,13 @@ export function parseYamlFully(text: string, firstLine = 1, shownFirstLine?: str
     try {
       if (problems.length === 0) value = doc.toJS({ maxAliasCount: 1000 });
     } catch (err) {
-      const repeats = aliases?.repeatLine !== undefined && /alias/i.test((err as Error).message);
+      const aliasCount = /alias/i.test((err as Error).message);
       problems.push(
-        repeats
-          ? { line: aliases?.repeatLine, message: TOO_MANY_ALIASES }
-          : { line: undefined, message: yamlMessage((err as Error).message) },
+        aliasCount && aliases?.repeatLine !== undefined
+          ? { line: aliases.repeatLine, message: TOO_MANY_ALIASES }
+          : aliasCount && checked.firstAlias !== undefined
+            ? { line: lineAt(checked.firstAlias), message: TOO_MANY_ALIAS_USES }
+            : { line: undefined, message: yamlMessage((err as Error).message) },
       );
     }
     const nesting = checked.firstAlias !== undefined && problems.length === 0 ? aliasProblem(value) : undefined;

@@ -102,6 +102,10 @@ export function aliasProblem(value: unknown): string | undefined {
 }
 
 /** What the `yaml` package throws when aliases expand beyond `maxAliasCount`, said as the mistake. */
+/** The yaml package's limit (toJS maxAliasCount, parse.ts) passed by plain aliases: said from its first one. */
+export const TOO_MANY_ALIAS_USES =
+  'more than 1,000 aliases (*name) in one file, from this line on: write the values out, or use fewer aliases';
+
 export const TOO_MANY_ALIASES =
   'aliases (*name) of anchors that hold aliases themselves repeat the data too many times (each level multiplies it): use fewer aliases, or write the data out';
 
