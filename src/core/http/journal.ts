@@ -149,7 +149,7 @@ export function redactValues(text: string, values: readonly string[]): string {
  * A record's warnings, its response's X-Cqa-Warning and body without the values of the request's
  * secret-looking query parameters (`api_token=…` sent twice is quoted in the warning about it).
  */
-export function warningsOf(
+export function redactAnswer(
   warnings: readonly string[],
   answer: { readonly headers: Readonly<Record<string, string>>; readonly body: Uint8Array | string | null },
   query: string,

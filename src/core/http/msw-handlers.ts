@@ -10,7 +10,7 @@ import { type FetchHandler, wasInjected } from './fetch.js';
 import { checkOptions, HTTP_KEYS, optionKeys } from './options.js';
 import type { ContractControls } from './contract-controls.js';
 import { warningTexts } from './elmapi3/warnings.js';
-import { type JournaledRequest, Journal, queryObject, responseRecord, safeHeaders, safeUrl, warningsOf } from './journal.js';
+import { type JournaledRequest, Journal, queryObject, responseRecord, safeHeaders, safeUrl, redactAnswer } from './journal.js';
 import { Overrides } from './overrides.js';
 import { RequestWaiters } from './request-waiter.js';
 import type { Snapshot } from '../model/types.js';
@@ -127,7 +127,7 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
       response.headers.forEach((v, k) => {
         sent[k] = v;
       });
-      const said = warningsOf(
+      const said = redactAnswer(
         warningTexts(response.headers.get('x-cqa-warning')),
         { headers: sent, body: await bodyText(response) },
         query,

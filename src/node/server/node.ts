@@ -10,7 +10,7 @@ import { brotliCompressSync, constants as zc, createBrotliCompress, createGzip, 
 import type { MediaRecord } from '../../core/model/model.js';
 import type { CoreResponse, HttpCore, Platform } from '../../core/http/core.js';
 import type { Encoding } from '../../core/http/accept.js';
-import { queryObject, responseRecord, safeHeaders, safeUrl, warningsOf, type RequestRecord } from '../../core/http/journal.js';
+import { queryObject, responseRecord, safeHeaders, safeUrl, redactAnswer, type RequestRecord } from '../../core/http/journal.js';
 import type { Overrides } from '../../core/http/overrides.js';
 import { mediaRoot } from '../../core/http/media-root.js';
 import { openInside, ServedRoots } from './open-file.js';
@@ -174,7 +174,7 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
         const url = safeUrl(req.url ?? '/');
         const ms = Math.round((performance.now() - start) * 10) / 10;
         try {
-          const said = warningsOf(
+          const said = redactAnswer(
             warnings ?? [],
             { headers: options.captureResponse ? sentHeaders(sentHead, res) : {}, body: sentBody },
             query,
