@@ -589,6 +589,28 @@ describe('elmapi3: a web of relations', () => {
     }
   });
 
+  it('stops at twice the bound: a media list of 60,000 references is cut, not 42 MB of assets (found from outside)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cqa-v3-media-'));
+    try {
+      const id = '22222222-3333-4444-8555-666666666666';
+      mkdirSync(join(dir, 'p', 'items'), { recursive: true });
+      mkdirSync(join(dir, 'p', 'media'), { recursive: true });
+      writeFileSync(join(dir, 'p', 'project.yaml'), `id: ${id}\ndialect: elmapi3\npublic: true\n`);
+      writeFileSync(join(dir, 'p', 'media', 'a.png'), Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'));
+      writeFileSync(join(dir, 'p', 'items', '_collection.yaml'), 'fields:\n  title: text\n  pics: { type: media, multiple: true }\n');
+      writeFileSync(join(dir, 'p', 'items', 'x.yaml'), `title: X\npics:\n${'  - a.png\n'.repeat(60_000)}`);
+      const { model } = await loadContent(dir);
+      const handle = createHandler(createSnapshot(model), { elmapi3: elmapi3Routes });
+      const res = await handle(new Request('http://x/api/items', { headers: { 'project-id': id, accept: 'application/json' } }));
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(text.length).toBeLessThan(20 * 1024 * 1024);
+      expect(res.headers.get('x-cqa-warning')).toMatch(/past twice that relations and media are left out/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('counts the stubs too: 250 small entries each related to all the others (found from outside: a 500 at 1.7 GB)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cqa-v3-stubs-'));
     try {

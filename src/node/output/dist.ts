@@ -252,15 +252,27 @@ function v3Origin(baseUrl: string): string {
   return /^https?:\/\//i.test(baseUrl) ? baseUrl.replace(/\/+$/, '') : '';
 }
 
+/** What an elmapi3 project's static documents may hold together (they are made before they are written). */
+const V3_TREE_CHARS = 512 * 1024 * 1024;
+
 function planFiles(snapshot: Snapshot, host: Host, cache: CacheControl): FileJob[] {
   const jobs: FileJob[] = [];
   const downloads: string[] = [];
   const v3 = elmapi3Project(snapshot);
   if (v3) {
     const origin = v3Origin(snapshot.baseUrl);
+    let chars = 0;
     for (const path of elmapi3StaticPaths(v3)) {
       const text = elmapi3StaticDocument(v3, path, origin);
-      if (text !== undefined) jobs.push({ kind: 'json', rel: documentFile(path), text });
+      if (text === undefined) continue;
+      // Each entry's document embeds the entries it relates to (up to a bound per answer): a web of
+      // relations multiplies the tree by its entries (250 small files made 3.2 GB, held in memory).
+      chars += text.length;
+      if (chars > V3_TREE_CHARS)
+        throw new DistError(
+          `the elmapi3 tree would hold more than ${V3_TREE_CHARS / 1024 / 1024} Mi characters of documents, because each entry's document embeds the entries it relates to; relate fewer entries to each other, or serve the project with cqa serve (one answer at a time)`,
+        );
+      jobs.push({ kind: 'json', rel: documentFile(path), text });
     }
   }
   const inTree = new Set(treeProjects(snapshot).map((p) => p.record.id));

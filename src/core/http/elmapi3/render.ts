@@ -23,11 +23,14 @@ export interface RenderOptions {
 /**
  * How much one answer may embed: a relation web grows with entries × fan-out × entry size (30
  * entries related to each other made 68 MB, with long bodies over V8's longest string). Past
- * either bound, the rest of the relations are stubs.
+ * either bound, the rest of the relations are stubs; past twice the characters, relations and media
+ * are left out.
  */
 export const EMBED_BOUNDS = { entries: 20_000, chars: 8 * 1024 * 1024 };
 /** A stub's characters, roughly: `{"uuid":"…36…","locale":"en","published_at":"…","fields":[]}`. */
 const STUB_CHARS = 110;
+/** An asset's object, roughly (uuid, filename, mime type, size, urls, metadata). */
+const ASSET_CHARS = 700;
 
 /** Characters a value adds to an answer, roughly; a json field's object measured once. */
 function sizeOf(v: FieldValue): number {
@@ -64,6 +67,14 @@ export class Renderer {
     return head;
   }
 
+  /** Past twice the bound even stubs and assets are left out: a page of entries holding 100,000 media or stubs each. */
+  private full(): boolean {
+    if (this.chars <= 2 * EMBED_BOUNDS.chars) return false;
+    if (!this.stubbed) this.o.onStubbed?.();
+    this.stubbed = true;
+    return true;
+  }
+
   private stub(e: EntrySnapshot): Json {
     this.chars += STUB_CHARS; // counted too: 20,000 entries with 250 relations each are 5 million stubs
     return { uuid: e.record.id, locale: e.record.locale, published_at: iso8601(e.record.published_at), fields: [] };
@@ -82,8 +93,8 @@ export class Renderer {
 
   private value(f: FieldDef, v: FieldValue | undefined, branch: ReadonlySet<EntrySnapshot>): Json | undefined {
     if (v === undefined || v === null || v === '') return undefined;
-    // A group and a relation are counted by what they hold; an asset's object is ~500 characters.
-    if (f.type !== 'group' && f.type !== 'relation') this.chars += f.type === 'media' ? 512 * asList(v).length : sizeOf(v);
+    // A group and a relation are counted by what they hold, media by their assets.
+    if (f.type !== 'group' && f.type !== 'relation' && f.type !== 'media') this.chars += sizeOf(v);
     switch (f.type) {
       case 'group': {
         const instance = (item: FieldValue): Json => {
@@ -101,11 +112,17 @@ export class Renderer {
         };
         return f.repeatable ? (Array.isArray(v) ? v : [v]).map(instance) : instance(v);
       }
-      case 'media':
-        return asList(v)
-          .map((id) => this.index.assetByMediaId.get(String(id)))
-          .filter((m): m is MediaSnapshot => m !== undefined)
-          .map((m) => assetJson(m, this.o.origin));
+      case 'media': {
+        const assets: Json[] = [];
+        for (const id of asList(v)) {
+          const m = this.index.assetByMediaId.get(String(id));
+          if (!m) continue;
+          if (this.full()) break;
+          this.chars += ASSET_CHARS;
+          assets.push(assetJson(m, this.o.origin));
+        }
+        return assets;
+      }
       case 'relation': {
         const target = this.index.collections.get(f.collection ?? '');
         const items: Json[] = [];
@@ -113,6 +130,7 @@ export class Renderer {
           const t = target?.byRef.get(String(ref));
           // v3 embeds related drafts too (as `fields: []`); cqa's promise is that no answer without drafts names one.
           if (!t || (t.record.draft && !this.o.draft)) continue;
+          if (this.full()) break;
           if (branch.has(t)) items.push(this.stub(t));
           else if (++this.embedded > EMBED_BOUNDS.entries || this.chars > EMBED_BOUNDS.chars) {
             if (!this.stubbed) this.o.onStubbed?.();
