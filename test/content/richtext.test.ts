@@ -55,6 +55,8 @@ describe('richtext that cannot be rendered in bounded time or stack', () => {
       'p/posts/mail.yaml': `title: Mail\nnotes: [${JSON.stringify(`${'a'.repeat(40_000)}@`)}]\n`,
       'p/posts/code.yaml': `title: Code\nnotes: [${JSON.stringify(`\`\`\`\n${'x = a*b_c @d\n'.repeat(10_000)}\`\`\`\n`)}]\n`,
       'p/posts/many.yaml': `title: Many\nnotes: [${Array(20).fill(block).join(', ')}]\n`,
+      // Lines that only look like a fence are text to marked, and counted (found from outside).
+      'p/posts/fake.yaml': `title: Fake\nnotes: [${JSON.stringify(`\`\`\`x\`\n\n- a\n${'b\n'.repeat(20_000)}\`\`\`x\`\n`)}, ${JSON.stringify(`p\n    \`\`\`\n- a\n${'b\n'.repeat(20_000)}    \`\`\`\n`)}]\n`,
     });
     const byFile = (f: string) => r.issues.filter((i) => i.file === `p/posts/${f}.yaml`).map((i) => i.message);
     expect(byFile('lazy')).toEqual([
@@ -64,6 +66,10 @@ describe('richtext that cannot be rendered in bounded time or stack', () => {
     ]);
     expect(byFile('mail')).toEqual([expect.stringMatching(/^item 1: the Markdown has a block of 40,00\d characters/)]);
     expect(byFile('code')).toEqual([]);
+    expect(byFile('fake')).toEqual([
+      expect.stringMatching(/^item 1: the Markdown has a block of 40,0\d\d characters/),
+      expect.stringMatching(/^item 2: the Markdown has a block of 40,0\d\d characters/),
+    ]);
     expect(byFile('many')).toHaveLength(19);
     expect(byFile('many')[0]).toMatch(/^item 2: the Markdown has blocks too large after the file's other richtext values/);
   });

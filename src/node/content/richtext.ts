@@ -110,7 +110,11 @@ export class RenderBudget {
  */
 export const MAX_LIST_INDENT = 64;
 const DEEP_LIST_ITEM = new RegExp(`^[ \\t]{${MAX_LIST_INDENT + 1},}(?:[-+*]|\\d{1,9}[.)])(?:[ \\t]|$)`);
-const FENCE = /^[ \t]*(`{3,}|~{3,})/;
+// A fence as CommonMark (and marked) reads one: at most 3 spaces in, a backtick fence's info
+// without a backtick; it closes with the same character, at least as long, and nothing after.
+// A looser test would skip lines marked renders as text (found from outside: '```x`').
+const FENCE_OPEN = /^ {0,3}(`{3,}(?!.*`)|~{3,})/;
+const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 
 /** What makes marked slow, measured in one pass over the lines (fenced code is fast: left out). */
 interface Shape {
@@ -123,7 +127,8 @@ interface Shape {
   deepItem: number | undefined;
 }
 
-function shapeOf(markdown: string): Shape {
+function shapeOf(source: string): Shape {
+  const markdown = source.replace(/\r\n?/g, '\n'); // as marked reads line ends
   const shape: Shape = { marks: 0, largest: 0, squares: 0, deepItem: undefined };
   let fence: string | undefined;
   let block = 0;
@@ -138,15 +143,16 @@ function shapeOf(markdown: string): Shape {
     const end = nl < 0 ? markdown.length : nl;
     const text = markdown.slice(start, end);
     start = end + 1;
-    const f = FENCE.exec(text);
-    if (f) {
-      const mark = (f[1] as string)[0];
-      if (fence === undefined) {
-        fence = mark;
-        endBlock();
-      } else if (fence === mark) fence = undefined;
-    } else if (fence !== undefined) continue;
-    else if (text.trim() === '') endBlock();
+    if (fence !== undefined) {
+      const close = FENCE_CLOSE.exec(text)?.[1];
+      if (close !== undefined && close[0] === fence[0] && close.length >= fence.length) fence = undefined;
+      continue;
+    }
+    const open = FENCE_OPEN.exec(text)?.[1];
+    if (open !== undefined) {
+      fence = open;
+      endBlock();
+    } else if (text.trim() === '') endBlock();
     else {
       block += text.length + 1;
       if (shape.deepItem === undefined && DEEP_LIST_ITEM.test(text)) shape.deepItem = line + 1;
