@@ -26,29 +26,6 @@ function printableLine(line: string): string {
   return shown.length > WIDTH || line.length > WIDTH * 2 ? `${shown.slice(0, WIDTH)}…` : shown;
 }
 
-// A token's line (project.yaml: `token: …`, `sha256: …`, in a list, a flow mapping, without its
-// colon) shows up to its key, and the line under a key with no value shows nothing: a broken
-// quote there must not print the token in a terminal, a CI log or /healthz.
-const SECRET_KEY = /\b(?:token|sha256)\b/i;
-const SECRET_KEY_ALONE = /\b(?:token|sha256)["']?[ \t]*:[ \t]*$/i;
-
-function withoutSecret(line: string, above: string | undefined): string {
-  if (above !== undefined && SECRET_KEY_ALONE.test(above)) return line.replace(/\S.*$/, '[hidden]');
-  const m = SECRET_KEY.exec(line);
-  return m ? `${line.slice(0, m.index + m[0].length)} [hidden]` : line;
-}
-
-/**
- * `text` (a message about a project.yaml) cut after the first `token:` or `sha256:`: a hint that
- * quotes the line, rewritten or escaped, shows no part of the value (a parenthesis it was in is closed).
- */
-export function withoutSecrets(text: string): string {
-  const m = /\b(?:token|sha256)["']?[ \t]*:[ \t]*/i.exec(text);
-  if (!m) return text;
-  const inParens = text.lastIndexOf('(', m.index) > text.lastIndexOf(')', m.index);
-  return `${text.slice(0, m.index + m[0].length)}[hidden]${inParens ? ')' : ''}`;
-}
-
 /**
  *     1 | title: Hello
  *   > 2 |   subtitle: World
@@ -62,7 +39,7 @@ export function codeFrame(lines: readonly string[], row: number, col: number, fi
   const width = String(to + firstLine).length;
   const out: string[] = [];
   for (let r = from; r <= to; r++) {
-    const text = printableLine(withoutSecret((lines[r] as string).replace(/\r$/, ''), lines[r - 1]?.replace(/\r$/, '')));
+    const text = printableLine((lines[r] as string).replace(/\r$/, ''));
     if (r === to && r !== row && text.trim() === '') continue; // no empty last line after the mistake
     out.push(`  ${r === row ? '>' : ' '} ${String(r + firstLine).padStart(width)} | ${text}`.trimEnd());
     if (r === row) out.push(`    ${' '.repeat(width)} | ${' '.repeat(Math.min(col, WIDTH))}^`);

@@ -1,5 +1,4 @@
 // project.yaml: the project's identity, locales and access tokens (SPEC §2.1).
-import { withoutSecrets } from './code-frame.js';
 import { createHash } from 'node:crypto';
 import { DIALECTS, type DialectName, type ProjectRecord, type Scope, type TokenRecord } from '../../core/model/model.js';
 import { idProblem } from '../../core/model/identifiers.js';
@@ -20,12 +19,32 @@ export function sha256Hex(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
+/** What a value under tokens is, never the value: it may be the token itself. */
+const secretKind = (v: unknown) =>
+  typeof v === 'string'
+    ? `text of ${v.length} character${v.length === 1 ? '' : 's'}`
+    : typeof v === 'object' || v === undefined
+      ? describe(v)
+      : `a ${typeof v}`;
+
+/**
+ * `text` (a message about a project.yaml) cut after the first `token:` or `sha256:`: a hint that
+ * quotes the line, rewritten or escaped, shows no part of the value (a parenthesis it was in is closed).
+ */
+export function withoutSecrets(text: string): string {
+  const m = /\b(?:token|sha256)["']?[ \t]*:[ \t]*/i.exec(text);
+  if (!m) return text;
+  const inParens = text.lastIndexOf('(', m.index) > text.lastIndexOf(')', m.index);
+  return `${text.slice(0, m.index + m[0].length)}[hidden]${inParens ? ')' : ''}`;
+}
+
 /** Reads a parsed project.yaml; problems go to `issues`, and defaults fill in what is wrong. */
 export function readProject(parsed: ParsedYaml, folder: string, file: string, issues: IssueList): ProjectConfig {
   const err = (path: (string | number)[], message: string, field?: string) =>
     issues.error(file, message, { line: parsed.lineOf(path), field });
   // A broken line's hint may quote it: never a token's value.
-  for (const p of parsed.problems) issues.error(file, withoutSecrets(p.message), { line: p.line, frame: p.frame });
+  // No code frame: the lines around a broken one may hold tokens in any YAML spelling.
+  for (const p of parsed.problems) issues.error(file, withoutSecrets(p.message), { line: p.line });
   let raw: Record<string, unknown> = {};
   if (parsed.problems.length === 0) {
     if (isPlainObject(parsed.value)) raw = parsed.value;
@@ -130,20 +149,13 @@ function readTokens(value: unknown, parsed: ParsedYaml, file: string, issues: Is
   const err = (path: (string | number)[], message: string) =>
     issues.error(file, message, { line: parsed.lineOf(['tokens', ...path]), field: 'tokens' });
   if (!Array.isArray(value)) {
-    err([], `expected a list of tokens ({ name, sha256 or token, scopes }), got ${describe(value)}`);
+    err([], `expected a list of tokens ({ name, sha256 or token, scopes }), got ${secretKind(value)}`);
     return [];
   }
   const tokens: TokenRecord[] = [];
-  // What a token's value is, never the value: it may be the token itself.
-  const secretKind = (v: unknown) =>
-    typeof v === 'string'
-      ? `text of ${v.length} character${v.length === 1 ? '' : 's'}`
-      : typeof v === 'object' || v === undefined
-        ? describe(v)
-        : `a ${typeof v}`;
   value.forEach((t, i) => {
     if (!isPlainObject(t)) {
-      err([i], `token ${i + 1}: expected a mapping { name, sha256 or token, scopes }, got ${describe(t)}`);
+      err([i], `token ${i + 1}: expected a mapping { name, sha256 or token, scopes }, got ${secretKind(t)}`);
       return;
     }
     const label = typeof t.name === 'string' && t.name !== '' ? `token '${t.name}'` : `token ${i + 1}`;
