@@ -129,11 +129,25 @@ export function secretValues(query: string): string[] {
   if (query === '') return [];
   const found = new Set<string>();
   for (const [k, v] of new URLSearchParams(query)) {
-    if (v === '' || !isSecretName(k)) continue;
-    // As written, and as an answer spells it: a header's \uXXXX, JSON's and PHP's escapes.
-    const ascii = v.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    for (const form of [v, ascii, JSON.stringify(v).slice(1, -1), JSON.stringify(ascii).slice(1, -1).replace(/\//g, '\\/')])
-      found.add(form);
+    if (!isSecretName(k)) continue;
+    // As written, trimmed (as Laravel reads it), and as an answer spells it: a header's ASCII
+    // (… as ..., others as \uXXXX), JSON's and PHP's escapes, a URL's.
+    for (const value of new Set([v, v.trim()])) {
+      // Cut out of free text only from 4 characters on: `token=a` would take every 'a' with it
+      // (the record's url and query hide any length).
+      if (value.length < 4) continue;
+      const ascii = value.replace(/…/g, '...').replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+      const url = encodeURIComponent(value);
+      for (const form of [
+        value,
+        ascii,
+        JSON.stringify(value).slice(1, -1),
+        JSON.stringify(ascii).slice(1, -1).replace(/\//g, '\\/'),
+        url, // in a page link's query
+        url.replace(/%20/g, '+'),
+      ])
+        found.add(form);
+    }
   }
   return [...found].sort((a, b) => b.length - a.length);
 }
@@ -154,7 +168,8 @@ export function redactAnswer(
   answer: { readonly headers: Readonly<Record<string, string>>; readonly body: Uint8Array | string | null },
   query: string,
 ): { warnings: readonly string[]; headers: Readonly<Record<string, string>>; body: Uint8Array | string | null } {
-  const secrets = warnings.length > 0 ? secretValues(query) : [];
+  // An answer may quote them without a warning too (v3's page links carry the query).
+  const secrets = secretValues(query);
   if (secrets.length === 0) return { warnings, ...answer };
   const header = answer.headers['x-cqa-warning'];
   // A strict project's 422 quotes them in its body too.

@@ -25,11 +25,14 @@ const SECRET_PARTS = new Set([
   'jwt',
   'otp',
   'passcode',
+  'passphrase',
   'pin',
+  'pw',
 ]);
 
 /** Words that give a secret away inside a longer part too (`xauthtoken`, `sessionid`, `privatekey`). */
-const SECRET_WORDS = /token|secret|passw|authoriz|authentic|credential|cookie|session|signature|bearer|apikey|accesskey|privatekey/;
+const SECRET_WORDS =
+  /token|secret|passw|passphrase|authoriz|authentic|credential|cookie|session|signature|bearer|apikey|accesskey|privatekey|accesscode|authcode/;
 
 /** The parts of a name: `X-Api-Key` → x, api, key; `accessToken` → access, token; `APIKey` → api, key. One pass (no backtracking). */
 function nameParts(name: string): string[] {
