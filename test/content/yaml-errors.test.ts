@@ -361,3 +361,14 @@ describe('many plain aliases', () => {
     ]);
   });
 });
+
+describe('a message about a megabyte line', () => {
+  // Found from outside: hints that quote the line made 1–3 MB messages (to the terminal and /healthz).
+  it('is cut at 1,000 characters, saying how long it was', async () => {
+    const { load } = await import('./helpers.js');
+    const r = await load({ 'p/posts/a.yaml': `title: \`${'x'.repeat(1_000_000)}\n` });
+    expect(r.issues).toHaveLength(1);
+    expect(r.issues[0]?.message.length).toBeLessThan(1100);
+    expect(r.issues[0]?.message).toMatch(/… \(cut: 1,000,0\d\d characters\)$/);
+  });
+});

@@ -24,7 +24,11 @@ export class IssueList {
   }
 }
 
-function issue(file: string, message: string, at: IssueAt): ContentIssue {
+/** Characters of a message: one quoting a megabyte line would fill the terminal, /healthz and the memory. */
+const MESSAGE_CHARS = 1000;
+
+function issue(file: string, text: string, at: IssueAt): ContentIssue {
+  const message = text.length > MESSAGE_CHARS ? `${text.slice(0, MESSAGE_CHARS)}… (cut: ${groupDigits(text.length)} characters)` : text;
   const out: { file: string; line?: number; field?: string; message: string; frame?: string } = { file, message };
   if (at.line !== undefined) out.line = at.line;
   if (at.field !== undefined) out.field = at.field;
