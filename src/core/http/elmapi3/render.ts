@@ -70,9 +70,13 @@ export class Renderer {
   /** Past twice the bound even stubs and assets are left out: a page of entries holding 100,000 media or stubs each. */
   private full(): boolean {
     if (this.chars <= 2 * EMBED_BOUNDS.chars) return false;
+    this.reachedBound();
+    return true;
+  }
+
+  private reachedBound(): void {
     if (!this.stubbed) this.o.onStubbed?.();
     this.stubbed = true;
-    return true;
   }
 
   private stub(e: EntrySnapshot): Json {
@@ -133,8 +137,7 @@ export class Renderer {
           if (this.full()) break;
           if (branch.has(t)) items.push(this.stub(t));
           else if (++this.embedded > EMBED_BOUNDS.entries || this.chars > EMBED_BOUNDS.chars) {
-            if (!this.stubbed) this.o.onStubbed?.();
-            this.stubbed = true;
+            this.reachedBound();
             items.push(this.stub(t));
           } else items.push(this.entry(t, f.collection as string, branch));
         }
