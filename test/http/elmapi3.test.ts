@@ -3,9 +3,6 @@
 // `.set('project-id', …)`, `.query(obj)` with nested where), answers read as the templates read
 // them (`entry.fields.title`, `meta.total`, `links.next`), against startServer() over a socket and
 // the same wire query through the edge handler (createHandler).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import qs from 'qs';
 import superagent from 'superagent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +14,7 @@ import { createSnapshot } from '../../src/core/snapshot/create.js';
 import type { ProjectRecord } from '../../src/core/model/model.js';
 import type { Snapshot } from '../../src/core/model/types.js';
 import { violations } from './schema-check.js';
+import { png, writeTree, type Tree } from '../content/helpers.js';
 
 const SHOP = '3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10';
 const TOKEN = 'shop3-token';
@@ -546,108 +544,66 @@ describe('an edge handler made without the elmapi3 routes', () => {
   });
 });
 
+const WEB = '22222222-3333-4444-8555-666666666666';
+
+/** GET `/api<path>` with the project-id header from createHandler over a one-project elmapi3 tree of `files` (besides its project.yaml). */
+async function v3Tree(files: Tree, id = WEB): Promise<(path: string) => Promise<Response>> {
+  const { model, issues } = await loadContent(writeTree({ 'p/project.yaml': `id: ${id}\ndialect: elmapi3\npublic: true\n`, ...files }));
+  expect(issues).toEqual([]);
+  const handle = createHandler(createSnapshot(model), { elmapi3: elmapi3Routes });
+  return (path) => handle(new Request(`http://x/api${path}`, { headers: { 'project-id': id, accept: 'application/json' } }));
+}
+
+/** Every one of `n` entries related to all the others (`i0` … `i<n-1>`), with `extra` lines each. */
+function web(n: number, extra = ''): Tree {
+  const tree: Tree = {
+    'p/items/_collection.yaml': 'fields:\n  title: text\n  body: text\n  rel: { type: relation, collection: items, multiple: true }\n',
+  };
+  const all = Array.from({ length: n }, (_, j) => `i${j}`);
+  for (let i = 0; i < n; i++) tree[`p/items/i${i}.yaml`] = `title: T${i}\n${extra}rel: [${all.filter((_, j) => j !== i).join(', ')}]\n`;
+  return tree;
+}
+
 describe('elmapi3: a Markdown field', () => {
   it("shows as richtext whose output format is markdown, as the Markdown it answers (v3's richtext is HTML otherwise)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cqa-v3-md-'));
-    try {
-      const id = '33333333-2222-4333-8444-555555555555';
-      mkdirSync(join(dir, 'p', 'posts'), { recursive: true });
-      writeFileSync(join(dir, 'p', 'project.yaml'), `id: ${id}\ndialect: elmapi3\npublic: true\n`);
-      writeFileSync(join(dir, 'p', 'posts', 'hello.md'), '---\ntitle: Hello\n---\nBody *text*.\n');
-      const { model, issues } = await loadContent(dir);
-      expect(issues).toEqual([]);
-      const handle = createHandler(createSnapshot(model), { elmapi3: elmapi3Routes });
-      const get = async (path: string) =>
-        (await handle(new Request(`http://x/api${path}`, { headers: { 'project-id': id, accept: 'application/json' } }))).json() as any;
-      const body = (await get('/collections/posts')).fields.find((f: any) => f.name === 'body');
-      expect(body).toMatchObject({ type: 'richtext', options: { editor: { outputFormat: 'markdown' } } });
-      expect((await get('/posts'))[0].fields.body).toBe('Body *text*.');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const get = await v3Tree({ 'p/posts/hello.md': '---\ntitle: Hello\n---\nBody *text*.\n' }, '33333333-2222-4333-8444-555555555555');
+    const json = async (path: string) => (await get(path)).json() as any;
+    const body = (await json('/collections/posts')).fields.find((f: any) => f.name === 'body');
+    expect(body).toMatchObject({ type: 'richtext', options: { editor: { outputFormat: 'markdown' } } });
+    expect((await json('/posts'))[0].fields.body).toBe('Body *text*.');
   });
 });
 
 describe('elmapi3: a web of relations', () => {
   it('embeds at most 8 Mi characters of values per answer, then stubs the rest with a warning (30 entries related to each other made 68 MB; long bodies a 500)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cqa-v3-web-'));
-    try {
-      const id = '22222222-3333-4444-8555-666666666666';
-      mkdirSync(join(dir, 'p', 'items'), { recursive: true });
-      writeFileSync(join(dir, 'p', 'project.yaml'), `id: ${id}\ndialect: elmapi3\npublic: true\n`);
-      writeFileSync(
-        join(dir, 'p', 'items', '_collection.yaml'),
-        'fields:\n  title: text\n  body: text\n  rel: { type: relation, collection: items, multiple: true }\n',
-      );
-      const n = 40;
-      for (let i = 0; i < n; i++) {
-        const others = Array.from({ length: n }, (_, j) => j).filter((j) => j !== i);
-        writeFileSync(
-          join(dir, 'p', 'items', `i${i}.yaml`),
-          `title: T${i}\nbody: ${'x'.repeat(20_000)}\nrel: [${others.map((j) => `i${j}`).join(', ')}]\n`,
-        );
-      }
-      const { model, issues } = await loadContent(dir);
-      expect(issues).toEqual([]);
-      const handle = createHandler(createSnapshot(model), { elmapi3: elmapi3Routes });
-      const res = await handle(new Request('http://x/api/items?paginate=1', { headers: { 'project-id': id, accept: 'application/json' } }));
-      expect(res.status).toBe(200);
-      const text = await res.text();
-      expect(text.length).toBeGreaterThan(8 * 1024 * 1024);
-      expect(text.length).toBeLessThan(10 * 1024 * 1024);
-      expect(res.headers.get('x-cqa-warning')).toMatch(/reached cqa's bound on embedded entries .* the rest are stubs/);
-      // Related entries first embed in full, then as stubs: fields [].
-      const first = (JSON.parse(text) as any).data[0].fields.rel as any[];
-      expect(first[0].fields.title).toMatch(/^T\d+$/);
-      expect(JSON.stringify(first).includes('"fields":[]')).toBe(true);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const res = await (await v3Tree(web(40, `body: ${'x'.repeat(20_000)}\n`)))('/items?paginate=1');
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text.length).toBeGreaterThan(8 * 1024 * 1024);
+    expect(text.length).toBeLessThan(10 * 1024 * 1024);
+    expect(res.headers.get('x-cqa-warning')).toMatch(/reached cqa's bound on embedded entries .* the rest are stubs/);
+    // Related entries first embed in full, then as stubs: fields [].
+    const first = (JSON.parse(text) as any).data[0].fields.rel as any[];
+    expect(first[0].fields.title).toMatch(/^T\d+$/);
+    expect(JSON.stringify(first).includes('"fields":[]')).toBe(true);
   });
 
   it('stops at twice the bound: a media list of 60,000 references is cut, not 42 MB of assets (found from outside)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cqa-v3-media-'));
-    try {
-      const id = '22222222-3333-4444-8555-666666666666';
-      mkdirSync(join(dir, 'p', 'items'), { recursive: true });
-      mkdirSync(join(dir, 'p', 'media'), { recursive: true });
-      writeFileSync(join(dir, 'p', 'project.yaml'), `id: ${id}\ndialect: elmapi3\npublic: true\n`);
-      writeFileSync(join(dir, 'p', 'media', 'a.png'), Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'));
-      writeFileSync(join(dir, 'p', 'items', '_collection.yaml'), 'fields:\n  title: text\n  pics: { type: media, multiple: true }\n');
-      writeFileSync(join(dir, 'p', 'items', 'x.yaml'), `title: X\npics:\n${'  - a.png\n'.repeat(60_000)}`);
-      const { model } = await loadContent(dir);
-      const handle = createHandler(createSnapshot(model), { elmapi3: elmapi3Routes });
-      const res = await handle(new Request('http://x/api/items', { headers: { 'project-id': id, accept: 'application/json' } }));
-      expect(res.status).toBe(200);
-      const text = await res.text();
-      expect(text.length).toBeLessThan(20 * 1024 * 1024);
-      expect(res.headers.get('x-cqa-warning')).toMatch(/past twice that relations and media are left out/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const get = await v3Tree({
+      'p/media/a.png': png(1, 1),
+      'p/items/_collection.yaml': 'fields:\n  title: text\n  pics: { type: media, multiple: true }\n',
+      'p/items/x.yaml': `title: X\npics:\n${'  - a.png\n'.repeat(60_000)}`,
+    });
+    const res = await get('/items');
+    expect(res.status).toBe(200);
+    expect((await res.text()).length).toBeLessThan(20 * 1024 * 1024);
+    expect(res.headers.get('x-cqa-warning')).toMatch(/past twice that relations and media are left out/);
   });
 
   it('counts the stubs too: 250 small entries each related to all the others (found from outside: a 500 at 1.7 GB)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cqa-v3-stubs-'));
-    try {
-      const id = '22222222-3333-4444-8555-666666666666';
-      mkdirSync(join(dir, 'p', 'items'), { recursive: true });
-      writeFileSync(join(dir, 'p', 'project.yaml'), `id: ${id}\ndialect: elmapi3\npublic: true\n`);
-      writeFileSync(
-        join(dir, 'p', 'items', '_collection.yaml'),
-        'fields:\n  title: text\n  rel: { type: relation, collection: items, multiple: true }\n',
-      );
-      const all = Array.from({ length: 250 }, (_, j) => `i${j}`).join(', ');
-      for (let i = 0; i < 250; i++) writeFileSync(join(dir, 'p', 'items', `i${i}.yaml`), `title: T${i}\nrel: [${all}]\n`);
-      const { model, issues } = await loadContent(dir);
-      expect(issues).toEqual([]);
-      const handle = createHandler(createSnapshot(model), { elmapi3: elmapi3Routes });
-      const res = await handle(new Request('http://x/api/items?paginate=1', { headers: { 'project-id': id, accept: 'application/json' } }));
-      expect(res.status).toBe(200);
-      expect((await res.text()).length).toBeLessThan(32 * 1024 * 1024);
-      expect(res.headers.get('x-cqa-warning')).toMatch(/reached cqa's bound on embedded entries/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const res = await (await v3Tree(web(250)))('/items?paginate=1');
+    expect(res.status).toBe(200);
+    expect((await res.text()).length).toBeLessThan(32 * 1024 * 1024);
+    expect(res.headers.get('x-cqa-warning')).toMatch(/reached cqa's bound on embedded entries/);
   });
 });
