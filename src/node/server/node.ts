@@ -176,7 +176,8 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
         try {
           const said = redactAnswer(
             warnings ?? [],
-            { headers: options.captureResponse ? sentHeaders(sentHead, res) : {}, body: sentBody },
+            // Without a captured answer there is nothing of it to redact (no body decoded for the log).
+            options.captureResponse ? { headers: sentHeaders(sentHead, res), body: sentBody } : { headers: {}, body: null },
             query,
           );
           const record: RequestRecord = {
