@@ -105,12 +105,12 @@ export function buildEntry(
     const written = parsed.numbers?.get('id');
     const read = String(data.id);
     // elmapi ids are numbers: there `007` is the id 7, meant or not; elsewhere an id is text.
-    if (written !== undefined && project.dialect === 'elmapi')
-      issues.warn(file.rel, `'${written}' is the id ${read}: write id: ${read}`, at('id'));
     if (written !== undefined && project.dialect !== 'elmapi')
       err('id', `'${written}' reads as the number ${read}, so the id would be '${read}': quote it (id: "${written}")`);
-    else if (typeof data.id === 'string' || typeof data.id === 'number') id = String(data.id);
-    else err('id', `expected an entry id, got ${describe(data.id)}`);
+    else if (typeof data.id === 'string' || typeof data.id === 'number') {
+      if (written !== undefined) issues.warn(file.rel, `'${written}' is the id ${read}: write id: ${read}`, at('id'));
+      id = read;
+    } else err('id', `expected an entry id, got ${describe(data.id)}`);
   }
   // elmapi3: entries are named by uuid; a file without one gets a uuid derived from where it lies.
   if (project.dialect === 'elmapi3') {
@@ -132,11 +132,12 @@ export function buildEntry(
   // locale
   let locale = localeFromFileName(fileId, project.locales) ?? project.default_locale;
   if (data.locale !== undefined && data.locale !== null) {
+    const same = typeof data.locale === 'string' ? sameLocale(project.locales, data.locale) : undefined;
     if (typeof data.locale === 'string' && project.locales.includes(data.locale)) locale = data.locale;
-    else if (typeof data.locale === 'string' && sameLocale(project.locales, data.locale))
+    else if (same)
       err(
         'locale',
-        `locale '${data.locale}' is the locale '${sameLocale(project.locales, data.locale)}' of project '${project.id}' in another case: write it as project.yaml does (locale: ${sameLocale(project.locales, data.locale)})`,
+        `locale '${String(data.locale)}' is the locale '${same}' of project '${project.id}' in another case: write it as project.yaml does (locale: ${same})`,
       );
     else
       err(
