@@ -28,7 +28,7 @@ describe('cqa check', () => {
     expect(await main(['check', root])).toBe(1);
     expect(err).toEqual([
       'demo/posts/a.md:3: price: expected a number, got "cheap"',
-      'demo/posts/b.md: title: required field is missing',
+      'demo/posts/b.md:1: title: required field is missing',
       "demo/posts/c.md:3: author: no entry 'bob' in collection 'authors'",
       'demo/posts/d.md:3: tags: expected one of news, tech, got "sport"',
       expect.stringMatching(/^demo\/posts\/e\.md:2: broken YAML: /),

@@ -34,8 +34,16 @@ describe('validation errors: all of them, each with file, line, field and what w
         message:
           "not in the schema of collection 'posts' (fields: title, price, tags, author, cover, body); add it to p/posts/_collection.yaml or remove it",
       },
-      { file: 'p/posts/b.md', field: 'title', message: 'required field is missing' },
+      { file: 'p/posts/b.md', line: 1, field: 'title', message: 'required field is missing' },
     ]);
+  });
+
+  it('points a missing required body at the line where the body would begin', async () => {
+    const r = await load({
+      'p/posts/_collection.yaml': 'fields:\n  title: text\n  body: { type: markdown, required: true }\n',
+      'p/posts/a.md': '---\ntitle: A\n---\n',
+    });
+    expect(r.issues).toEqual([{ file: 'p/posts/a.md', line: 4, field: 'body', message: 'required field is missing' }]);
   });
 
   it('points at the line of the offending item in a block list', async () => {

@@ -211,11 +211,13 @@ export function buildEntry(
     const raw = hasBody && field.name === collection.bodyField ? body : inFile;
     if (field.required && !unkeptKeys.has(field.name) && isEmpty(value) && isEmpty(raw as FieldValue | undefined)) {
       const comment = parsed.comments?.get(field.name);
-      const message =
-        value === undefined && inFile === undefined
-          ? 'required field is missing'
-          : `required field is empty${comment === undefined ? '' : `: ${commentedValueHint(field.name, comment)}`}`;
-      issues.error(file.rel, message, at(field.name));
+      const missing = value === undefined && inFile === undefined;
+      const message = missing
+        ? 'required field is missing'
+        : `required field is empty${comment === undefined ? '' : `: ${commentedValueHint(field.name, comment)}`}`;
+      // A missing field has no line of its own: the body's, or the first, where the file's fields begin.
+      const line = entryLine(parsed, field.name) ?? (missing && field.name === collection.bodyField ? parsed.bodyLine : undefined) ?? 1;
+      issues.error(file.rel, message, { line, field: field.name });
     }
   }
 
