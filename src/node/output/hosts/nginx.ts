@@ -42,9 +42,17 @@ export function nginxConf(
     '    try_files $uri/index.json =404;',
     `    error_page 404 ${quoted(`/${file}`)};`,
     '}',
-    // The 404 document, only as the answer of error_page (status 404 kept).
+    // The 404 document, only as the answer of error_page (status 404 kept); asked for by name, it is
+    // a 404 too, answered with itself rather than nginx's HTML page.
     ...(match === prefix
-      ? [`location = ${quoted(`/${file}`)} {`, '    internal;', '    default_type application/json;', ...headers(api, '    '), '}']
+      ? [
+          `location = ${quoted(`/${file}`)} {`,
+          '    internal;',
+          `    error_page 404 ${quoted(`/${file}`)};`,
+          '    default_type application/json;',
+          ...headers(api, '    '),
+          '}',
+        ]
       : []),
   ];
   const files = (prefix: string) => [`location ${quoted(prefix)} {`, ...headers(media, '    '), '}'];
