@@ -57,6 +57,9 @@ export function listedFolders(files: readonly string[]): string[] {
 /** Where a listed folder is sent: no file has this name, so serve answers its 404.html. */
 const NOWHERE = '/api/404-not-found';
 
+/** The first segment of an API path, matched as `api` in any case and kept as written. */
+const API = ':api(api)';
+
 /** `depth`: the most segments after `/api/` of any document path of the build; `files`: every file of the build. */
 export function serveJson(
   depth: number,
@@ -67,12 +70,14 @@ export function serveJson(
   /** The tree's project document is /api itself (an elmapi3 tree). */
   root = false,
 ): string {
-  const rewrites = root ? [{ source: '/api', destination: '/api/index.json' }] : [];
+  // serve matches sources without case: `api` is taken as it was written (`:api`), so that `/API/…`
+  // looks for a file `API/…` that is not there and answers 404, as the API does.
+  const rewrites = root ? [{ source: `/${API}`, destination: '/:api/index.json' }] : [];
   for (let n = 1; n <= depth; n++) {
     const params = Array.from({ length: n }, (_, i) => `:p${i}`).join('/');
     // serve applies the remaining rules to a rewritten path again: the rule one deeper must not
     // take `/api/demo/posts/index.json` for a path of its own.
-    rewrites.push({ source: `/api/${params}${LAST_SEGMENT}`, destination: `/api/${params}/index.json` });
+    rewrites.push({ source: `/${API}/${params}${LAST_SEGMENT}`, destination: `/:api/${params}/index.json` });
   }
   const json = pairs([['Content-Type', JSON_TYPE], ...CORS_HEADERS, ['Cache-Control', cache.api]]);
   const media = pairs([...CORS_HEADERS, ...MEDIA_HEADERS, ['Cache-Control', cache.media]]);
@@ -87,7 +92,8 @@ export function serveJson(
     trailingSlash: false,
     rewrites,
     // serve-handler turns `:name` into a path pattern: folder names are written as they are.
-    redirects: listedFolders(files).map((source) => ({ source, destination: NOWHERE, type: 302 })),
+    // The 404 page is no document of the build: asked for by name, it is a 404 too.
+    redirects: [...listedFolders(files), '/404.html'].map((source) => ({ source, destination: NOWHERE, type: 302 })),
     headers: [
       { source: '/api/**', headers: json },
       { source: '/openapi.json', headers: json },
