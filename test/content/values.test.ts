@@ -139,7 +139,7 @@ secret: shh
         line: 2,
         field: 'price',
         message:
-          'a number too large for a number field (it reads as Infinity, as .inf does): write a number below 1.8e308 (about the largest a number field holds)',
+          'reads as Infinity (a number beyond 1.8e308, or .inf), which JSON cannot hold: write a number below 1.8e308 (about the largest a number field holds)',
       },
     ]);
   });

@@ -83,7 +83,7 @@ export interface UnkeptValue {
 
 const UNKEPT: Record<UnkeptKind, [what: string, fix: string]> = {
   nan: ['.nan (not a number) is no value JSON can hold', 'quote it to keep it as text'],
-  infinity: ['a number too large for a number field (it reads as Infinity, as .inf does)', 'quote it to keep it as text'],
+  infinity: ['reads as Infinity (a number beyond 1.8e308, or .inf), which JSON cannot hold', 'quote it to keep it as text'],
   long: ['a whole number beyond 9,007,199,254,740,991 loses its last digits as a number', 'quote it to keep it as text'],
   binary: ['binary data (!!binary) is no value a field can hold', 'write it as text (base64) without the tag'],
   set: ['a set (!!set) is no value a field can hold', 'write it without the tag'],
