@@ -1,4 +1,4 @@
-// `cqa build --project <uuid>` of an elmapi3 project (docs/build.md): a static host cannot read the
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 // `project-id` header, so the tree holds that one project at the v3 paths — `/api`, `/api/collections`,
 // `/api/<slug>`, `/api/<slug>/<uuid>`, `/api/files…` — each the answer `cqa serve` gives to that path
 // without a query; unknown paths answer the v3 404 bodies. Checked through `cqa preview` against
@@ -195,5 +195,7 @@ describe('cqa build --project of a web of relations', () => {
     expect(r.err).toMatch(
       /the elmapi3 tree would hold more than 512 Mi characters of documents, because each entry's document embeds the entries it relates to/,
     );
+    expect(existsSync(join(work, 'web-out'))).toBe(false);
+    expect(readdirSync(work).filter((name) => name.includes('web-out'))).toEqual([]);
   }, 60_000);
 });

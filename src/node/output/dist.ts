@@ -70,6 +70,8 @@ const THUMB_CONCURRENCY = 4;
 /** Documents per batch sent to a worker (dist-pool.ts), or fewer when they reach BATCH_CHARS. */
 const BATCH_DOCUMENTS = 256;
 const BATCH_CHARS = 2 ** 20;
+/** What the documents written in this thread hold at once before they are written. */
+const HELD_CHARS = 64 * 2 ** 20;
 // A function, not a constant: resolving it at import time breaks bundles for runtimes where
 // import.meta.url is not a file URL (importing the main entry must evaluate no Node-only code).
 const distWorker = () => workerScript('./dist-worker.js', import.meta.url);
@@ -93,11 +95,37 @@ type FileJob =
 
 type DocumentJob = Extract<FileJob, { kind: 'json' | 'document' }>;
 
-function piecesOf(snapshot: Snapshot, job: DocumentJob): readonly string[] {
-  if (job.kind === 'json') return [job.text];
-  const pieces = documentPieces(snapshot, job.path);
-  if (pieces === undefined) throw new DistError(`no document for ${job.path}`);
-  return pieces;
+/** A document longer than STREAM_DOCUMENT_CHARS, streamed from its pieces. */
+interface Large {
+  readonly rel: string;
+  readonly pieces: readonly string[];
+}
+
+/**
+ * What makes each document's text when it is written: the snapshot's pieces, or an elmapi3
+ * project's answer at that path. Each elmapi3 entry's document embeds the entries it relates to
+ * (up to a bound per answer): a web of relations multiplies the tree by its entries (250 small
+ * files made 3.2 GB), so their sum is bounded too.
+ */
+function documentMaker(snapshot: Snapshot): (job: DocumentJob) => readonly string[] {
+  const v3 = elmapi3Project(snapshot);
+  const origin = v3Origin(snapshot.baseUrl);
+  let chars = 0;
+  return (job) => {
+    if (job.kind === 'json') return [job.text];
+    if (!v3) {
+      const pieces = documentPieces(snapshot, job.path);
+      if (pieces === undefined) throw new DistError(`no document for ${job.path}`);
+      return pieces;
+    }
+    const text = elmapi3StaticDocument(v3, job.path, origin);
+    chars += text.length;
+    if (chars > V3_TREE_CHARS)
+      throw new DistError(
+        `the elmapi3 tree would hold more than ${V3_TREE_CHARS / 1024 / 1024} Mi characters of documents, because each entry's document embeds the entries it relates to; relate fewer entries to each other, or serve the project with cqa serve (one answer at a time)`,
+      );
+    return [text];
+  };
 }
 
 /** The document as one string, or undefined when it is longer than STREAM_DOCUMENT_CHARS (streamed instead). */
@@ -252,32 +280,16 @@ function v3Origin(baseUrl: string): string {
   return /^https?:\/\//i.test(baseUrl) ? baseUrl.replace(/\/+$/, '') : '';
 }
 
-/** What an elmapi3 project's static documents may hold together (they are made before they are written). */
+/** What an elmapi3 project's static documents may hold together (a bound of the output's size). */
 const V3_TREE_CHARS = 512 * 1024 * 1024;
 
 function planFiles(snapshot: Snapshot, host: Host, cache: CacheControl): FileJob[] {
   const jobs: FileJob[] = [];
   const downloads: string[] = [];
   const v3 = elmapi3Project(snapshot);
-  if (v3) {
-    const origin = v3Origin(snapshot.baseUrl);
-    let chars = 0;
-    for (const path of elmapi3StaticPaths(v3)) {
-      const text = elmapi3StaticDocument(v3, path, origin);
-      if (text === undefined) continue;
-      // Each entry's document embeds the entries it relates to (up to a bound per answer): a web of
-      // relations multiplies the tree by its entries (250 small files made 3.2 GB, held in memory).
-      chars += text.length;
-      if (chars > V3_TREE_CHARS)
-        throw new DistError(
-          `the elmapi3 tree would hold more than ${V3_TREE_CHARS / 1024 / 1024} Mi characters of documents, because each entry's document embeds the entries it relates to; relate fewer entries to each other, or serve the project with cqa serve (one answer at a time)`,
-        );
-      jobs.push({ kind: 'json', rel: documentFile(path), text });
-    }
-  }
   const inTree = new Set(treeProjects(snapshot).map((p) => p.record.id));
   const paths = v3
-    ? []
+    ? elmapi3StaticPaths(v3)
     : inTree.size === snapshot.projects.size
       ? snapshot.paths
       : snapshot.paths.filter((path) => inTree.has(path.split('/')[2] as string));
@@ -299,7 +311,7 @@ function planFiles(snapshot: Snapshot, host: Host, cache: CacheControl): FileJob
   // A static host checks no token: openapi.json describes exactly the projects whose documents
   // the tree holds (anyone can read those), not snapshot.openapi (public projects, for the server).
   const described = v3 ? new Set([v3.record.id]) : new Set(paths.map((path) => path.split('/')[2] as string));
-  const documents = v3 ? jobs.filter((j) => j.kind === 'json').length : paths.length;
+  const documents = paths.length;
   jobs.push({ kind: 'json', rel: 'openapi.json', text: snapshot.openapiOf(described) });
   jobs.push({ kind: 'json', rel: 'manifest.json', text: manifestJson(snapshot, documents + 2, v3?.record.id) });
   const notFound: NotFoundRule[] = v3
@@ -312,8 +324,7 @@ function planFiles(snapshot: Snapshot, host: Host, cache: CacheControl): FileJob
     jobs.push({ kind: 'text', rel: '_headers', text: headersFile(thumbs, downloads, cache, v3 !== undefined) });
     jobs.push({ kind: 'text', rel: '_redirects', text: redirectsFile(takesNotFoundRules(host) ? notFound : [], v3 !== undefined) });
   }
-  const apiPaths = v3 ? elmapi3StaticPaths(v3) : paths;
-  const depth = apiPaths.reduce((most, p) => Math.max(most, p.split('/').length - 2), 1);
+  const depth = paths.reduce((most, p) => Math.max(most, p.split('/').length - 2), 1);
   const files = jobs.map((j) => j.rel);
   for (const f of hostFiles(host, { notFound, cache, thumbs, depth, files, downloads })) jobs.push({ kind: 'text', ...f });
   return jobs;
@@ -461,15 +472,27 @@ class TreeWriter {
     if (jobs.length >= PARALLEL_DOCUMENTS && threads > 1) {
       return this.documentsInWorkers(jobs, piecesOf, threads);
     }
-    const texts: { rel: string; text: string }[] = [];
-    const large: DocumentJob[] = [];
+    // Written as they are made, a batch at a time: an elmapi3 tree's few documents can be large.
+    let texts: { rel: string; text: string }[] = [];
+    let size = 0;
+    const large: Large[] = [];
     for (const job of jobs) {
-      const text = joined(piecesOf(job));
-      if (text === undefined) large.push(job);
-      else texts.push({ rel: job.rel, text });
+      const pieces = piecesOf(job);
+      const text = joined(pieces);
+      if (text === undefined) {
+        large.push({ rel: job.rel, pieces });
+        continue;
+      }
+      texts.push({ rel: job.rel, text });
+      size += text.length;
+      if (size >= HELD_CHARS) {
+        await this.documentsHere(texts);
+        texts = [];
+        size = 0;
+      }
     }
     await this.documentsHere(texts);
-    for (const job of large) await this.large(job, piecesOf);
+    for (const doc of large) await this.large(doc);
   }
 
   /** Batches of documents, made as the workers take them (dist-pool.ts); the long ones streamed here meanwhile. */
@@ -487,13 +510,14 @@ class TreeWriter {
       (code) => new DistError(`writing documents failed (worker exit code ${code})`),
     );
     try {
-      const large: DocumentJob[] = [];
+      const large: Large[] = [];
       let batch: { rel: string; text: string }[] = [];
       let size = 0;
       for (const job of jobs) {
-        const text = joined(piecesOf(job));
+        const pieces = piecesOf(job);
+        const text = joined(pieces);
         if (text === undefined) {
-          large.push(job); // after the batches: the workers write those meanwhile
+          large.push({ rel: job.rel, pieces }); // after the batches: the workers write those meanwhile
           continue;
         }
         batch.push({ rel: job.rel, text });
@@ -505,7 +529,7 @@ class TreeWriter {
         }
       }
       if (batch.length > 0) await pool.send(batch);
-      for (const job of large) await this.large(job, piecesOf);
+      for (const doc of large) await this.large(doc);
     } catch (err) {
       // Every worker has stopped writing before this returns (the temp dir may go).
       await pool.terminate();
@@ -515,8 +539,8 @@ class TreeWriter {
   }
 
   /** A document too long for one string, streamed from its pieces (dist-large.ts). */
-  private async large(job: DocumentJob, piecesOf: (job: DocumentJob) => readonly string[]): Promise<void> {
-    const sizes = await writeLargeDocument(this.target(job.rel), piecesOf(job), this.siblings, this.quality);
+  private async large({ rel, pieces }: Large): Promise<void> {
+    const sizes = await writeLargeDocument(this.target(rel), pieces, this.siblings, this.quality);
     for (const size of sizes) this.count(size);
   }
 
@@ -599,11 +623,7 @@ async function writeTree(writer: TreeWriter, jobs: readonly FileJob[], dirs: rea
   }
   writer.texts(text);
   // Media copies (through the checked file handle: media-source.ts) and thumbnails run alongside the documents.
-  const results = await Promise.allSettled([
-    writer.documents(json, (j) => piecesOf(snapshot, j)),
-    writer.copies(copy),
-    writer.thumbs(thumb),
-  ]);
+  const results = await Promise.allSettled([writer.documents(json, documentMaker(snapshot)), writer.copies(copy), writer.thumbs(thumb)]);
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
 }

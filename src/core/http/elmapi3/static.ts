@@ -10,8 +10,11 @@ import { staticAnswer } from './handler.js';
 /** The API paths of the tree of `project`, as its files name them (a media name as it is, not percent-encoded). */
 export function elmapi3StaticPaths(project: ProjectSnapshot): string[] {
   const paths = ['/api', '/api/collections', '/api/files'];
+  const locale = project.record.default_locale;
   for (const [slug, c] of project.collections) {
-    paths.push(`/api/collections/${slug}`, `/api/${slug}`);
+    paths.push(`/api/collections/${slug}`);
+    // A singleton answers its published entry in the default locale; without one, the host's 404.
+    if (!c.record.singleton || c.entries.some((e) => !e.record.draft && e.record.locale === locale)) paths.push(`/api/${slug}`);
     for (const e of c.entries) if (!e.record.draft) paths.push(`/api/${slug}/${e.record.id}`);
   }
   const names = new Set<string>();
@@ -26,13 +29,10 @@ export function elmapi3StaticPaths(project: ProjectSnapshot): string[] {
 
 /**
  * The document of `path` (a path of elmapi3StaticPaths); `origin` goes before absolute URLs (asset
- * urls, page links): the build's --base-url when it is an http(s) URL, else ''. Undefined when the
- * path has nothing to answer (a singleton with no published entry in the default locale): the
- * host's 404 answers it.
+ * urls, page links): the build's --base-url when it is an http(s) URL, else ''.
  */
-export function elmapi3StaticDocument(project: ProjectSnapshot, path: string, origin: string): string | undefined {
+export function elmapi3StaticDocument(project: ProjectSnapshot, path: string, origin: string): string {
   const a = staticAnswer(project, path, origin);
-  if (a.status === 404) return undefined;
   if (a.status !== 200) throw new Error(`elmapi3 static document ${path}: ${a.status} ${a.body}`);
   return a.body;
 }
