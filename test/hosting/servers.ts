@@ -138,6 +138,8 @@ export async function startCaddy(dist: string): Promise<RunningHost> {
     '{',
     '    admin off',
     '    auto_https off',
+    // A site address names the host it matches, not the address it listens on.
+    '    default_bind 127.0.0.1',
     `    storage file_system ${dir}/data`,
     '}',
     // docs/hosting.md's site block, for `dist` on 127.0.0.1:`port` over plain HTTP.
