@@ -185,6 +185,13 @@ describe('writeDist', () => {
     );
   });
 
+  it('names the media file whose id collides with the index.json layout', async () => {
+    const model = fixtureModel([{ ...media[0]!, id: 'index.json' }]);
+    await expect(writeDist(createSnapshot(model), { out: join(work, 'collide-media') })).rejects.toThrow(
+      /^'api\/demo\/project-media\/index.json' is needed both as a file and as a directory, made a folder by the media file 'index.json': rename it or give it another id$/,
+    );
+  });
+
   it('refuses to replace a directory that is not a build output', async () => {
     const target = join(work, 'precious');
     mkdirSync(target);

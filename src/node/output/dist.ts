@@ -22,6 +22,7 @@ import { documentPieces } from '../../core/snapshot/document-pieces.js';
 import { HOST_CHOICES, hostFiles, readsHeadersFile, takesNotFoundRules, type Host } from './hosts/index.js';
 import { DEFAULT_CACHE_CONTROL, type CacheControl } from './hosts/policy.js';
 import { notFoundRules, type NotFoundRule } from '../../core/snapshot/not-found.js';
+import { MEDIA_SEGMENT } from '../../core/snapshot/create.js';
 import { collectionQueryJson } from '../../core/snapshot/serialize.js';
 import { makeThumbnail } from './thumbnail.js';
 import { whyNoThumbnail } from './thumbnail-check.js';
@@ -357,9 +358,9 @@ function checkPlan(jobs: readonly FileJob[], siblings: Siblings, snapshot: Snaps
       const makers = jobs.flatMap((j) => (j.rel.startsWith(`${d}/`) ? (madeBy(snapshot, j) ?? []) : []));
       const which =
         makers.length > 0
-          ? `${[...new Set(makers)].join(', ')}: rename it or give it another id`
-          : 'rename the entry or media file whose id makes that path';
-      throw new DistError(`'${d}' is needed both as a file and as a directory, made a folder by ${which}`);
+          ? `, made a folder by ${[...new Set(makers)].join(', ')}: rename it or give it another id`
+          : ': rename the entry or media file whose id makes that path';
+      throw new DistError(`'${d}' is needed both as a file and as a directory${which}`);
     }
   }
   return [...dirs].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
@@ -369,11 +370,13 @@ function checkPlan(jobs: readonly FileJob[], siblings: Siblings, snapshot: Snaps
 function madeBy(snapshot: Snapshot, job: FileJob): string | undefined {
   if (job.kind === 'copy') return `the media file '${job.source.id}'`;
   if (job.kind !== 'document') return undefined;
-  const [, , project, collection, id] = job.path.split('/');
-  const entry = snapshot.projects
-    .get(project ?? '')
-    ?.collections.get(collection ?? '')
-    ?.byId.get(id ?? '');
+  const [, , projectId, collection, ...rest] = job.path.split('/');
+  const project = snapshot.projects.get(projectId ?? '');
+  if (collection === MEDIA_SEGMENT) {
+    const id = rest.join('/');
+    return project?.media.some((m) => m.record.id === id) ? `the media file '${id}'` : undefined;
+  }
+  const entry = project?.collections.get(collection ?? '')?.byId.get(rest[0] ?? '');
   return entry ? `the entry ${entry.record.file}` : undefined;
 }
 
