@@ -1,10 +1,10 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// `cqa build --project <uuid>` of an elmapi3 project (docs/build.md): a static host cannot read the
 // `project-id` header, so the tree holds that one project at the v3 paths — `/api`, `/api/collections`,
 // `/api/<slug>`, `/api/<slug>/<uuid>`, `/api/files…` — each the answer `cqa serve` gives to that path
 // without a query; unknown paths answer the v3 404 bodies. Checked through `cqa preview` against
 // startServer on the sample content/shop3, as the SDK calls it. Without --project the tree leaves
 // elmapi3 projects out, saying how to build them.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import superagent from 'superagent';
