@@ -228,6 +228,19 @@ for (const host of HOSTS) {
       }
     });
 
+    // serve answers every method alike (docs/hosting.md#serve).
+    it.skipIf(host.build === 'serve')(
+      'a write (POST, PUT, DELETE) to an API path is refused, never answered with the document',
+      async () => {
+        for (const method of ['POST', 'PUT', 'DELETE']) {
+          const res = await fetch(`${server.url}/api/demo/posts`, { method, body: method === 'DELETE' ? undefined : '{}' });
+          expect(res.status, method).toBeGreaterThanOrEqual(400);
+          expect(res.status, method).toBeLessThan(500);
+          await res.arrayBuffer();
+        }
+      },
+    );
+
     // The files are named in one case; serve and Caddy match rules without case.
     it('an API path in another case answers 404, as cqa serve does', async () => {
       for (const path of ['/API/demo/posts', '/Api/demo', '/api/DEMO/posts', '/api/demo/Posts']) {

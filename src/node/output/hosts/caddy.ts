@@ -43,6 +43,12 @@ export function caddyfile(
     'handle @hidden {',
     '    respond 404',
     '}',
+    // A read-only API: file_server would answer any method with the file.
+    '@write not method GET HEAD OPTIONS',
+    'handle @write {',
+    '    header Allow "GET, HEAD, OPTIONS"',
+    '    respond "405 Method Not Allowed" 405',
+    '}',
     // The .br/.gz siblings are read by file_server's precompressed, never asked for by name (raw bytes typed JSON).
     '@siblings path_regexp siblings ^/api/(.*/)?(index|404)\\.json\\.(br|gz)$',
     'handle @siblings {',
