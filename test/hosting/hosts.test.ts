@@ -206,6 +206,15 @@ for (const host of HOSTS) {
       }
     });
 
+    // Pages, serve and cqa preview have no rule for the bare /api of a tree of cqa projects (docs/hosting.md).
+    it.runIf(host.build === 'nginx' || host.build === 'caddy')('/api itself answers the JSON 404 with CORS, not a redirect', async () => {
+      const res = await get('/api');
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toBe(JSON_TYPE);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(JSON.parse(await res.text())).toEqual(JSON.parse(readFileSync(join(reference, 'api/404.json'), 'utf8')));
+    });
+
     // Netlify serves every file by its name (a rule cannot hide one without a forced rewrite); cqa preview does as it does.
     it.skipIf(host.build === 'netlify' || host.build === 'serve')('an API path is no file path: …/index.json answers 404', async () => {
       for (const path of ['/api/demo/posts/index.json', '/api/demo/index.json']) {

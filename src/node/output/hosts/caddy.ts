@@ -23,10 +23,9 @@ export function caddyfile(
   cache: CacheControl,
   thumbs: boolean,
   downloads: readonly string[],
-  /** The tree's project document is /api itself (an elmapi3 tree): `/api` answers it too. */
-  root = false,
 ): string {
-  const api = root ? '/api /api/*' : '/api/*';
+  // Exactly /api too: an elmapi3 tree's project document, else the JSON 404.
+  const api = '/api /api/*';
   const json = [['Content-Type', JSON_TYPE] as const, ...CORS_HEADERS, ['Cache-Control', cache.api] as const];
   // Caddy expands {…} as a placeholder, and matches a pattern holding %xx against the raw path:
   // such names are written as the path a client sends, each segment percent-encoded.
@@ -89,8 +88,8 @@ export function caddyfile(
     ...notFound.flatMap((r, i) => [
       `    @notfound${i} {`,
       '        expression {http.error.status_code} == 404',
-      // Caddy matches paths case-insensitively: on an elmapi3 tree `/API` is an unknown /api too.
-      `        path ${quoted(`${prefixOf(r.from)}*`)}${root && r.file === 'api/404.json' ? ' "/api"' : ''}`,
+      // Caddy matches paths case-insensitively: `/API` is an unknown /api too.
+      `        path ${quoted(`${prefixOf(r.from)}*`)}${r.file === 'api/404.json' ? ' "/api"' : ''}`,
       '    }',
       `    handle @notfound${i} {`,
       `        rewrite * ${quoted(`/${r.file}`)}`,

@@ -47,9 +47,9 @@ export function hostFiles(host: Host, { notFound, cache, thumbs, depth, files, d
     case 'cloudflare':
       return cloudflareNotFoundPages(notFound);
     case 'nginx':
-      return [{ rel: '_nginx.conf', text: nginxConf(notFound, cache, thumbs, downloads, root) }];
+      return [{ rel: '_nginx.conf', text: nginxConf(notFound, cache, thumbs, downloads) }];
     case 'caddy':
-      return [{ rel: '_Caddyfile', text: caddyfile(notFound, cache, thumbs, downloads, root) }];
+      return [{ rel: '_Caddyfile', text: caddyfile(notFound, cache, thumbs, downloads) }];
     case 'serve': {
       // serve answers a missing file with the root 404.html, the `cqa` problem (typed by serve.json).
       const catchAll = notFound[notFound.length - 1];

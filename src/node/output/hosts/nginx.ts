@@ -24,8 +24,6 @@ export function nginxConf(
   cache: CacheControl,
   thumbs: boolean,
   downloads: readonly string[],
-  /** The tree's project document is /api itself (an elmapi3 tree): `/api` answers it, not a redirect to `/api/`. */
-  root = false,
 ): string {
   const api = [...CORS_HEADERS, ['Cache-Control', cache.api] as const];
   const media = [...CORS_HEADERS, ...MEDIA_HEADERS, ['Cache-Control', cache.media] as const];
@@ -83,8 +81,8 @@ export function nginxConf(
     '    return 404;',
     '}',
     ...notFound.flatMap((r) => apiLocation(prefixOf(r.from), r.file)),
-    // Exactly /api: the same answer (its 404 document's location is the catch-all's, above).
-    ...(root ? apiLocation('/api/', 'api/404.json', '/api') : []),
+    // Exactly /api: an elmapi3 tree's project document, else the JSON 404 (not a redirect to /api/).
+    ...apiLocation('/api/', 'api/404.json', '/api'),
     ...json('/openapi.json'),
     ...json('/manifest.json'),
     ...files('/media/'),
