@@ -91,7 +91,11 @@ describe('cqa build --project <elmapi3 uuid>', () => {
     expect(await sdk(preview.url, '/files/name/nope.png')).toEqual({ status: 404, body: { error: 'Asset not found' } });
     const q = await fetch(`${preview.url}/api/products?paginate=2`);
     expect(q.status).toBe(400);
-    expect(Object.keys((await q.json()) as object)).toEqual(['message']);
+    const refused = (await q.json()) as { message: string };
+    expect(Object.keys(refused)).toEqual(['message']);
+    // The static client reads no elmapi3 build: the advice is cqa serve alone.
+    expect(refused.message).toContain('cqa serve');
+    expect(refused.message).not.toContain("mode: 'static'");
     // Drafts are not in the tree.
     const drafts = (await sdk(server.url, '/products?state=draft')).body as { uuid: string }[];
     expect((await sdk(preview.url, `/products/${drafts[0]?.uuid}`)).status).toBe(404);

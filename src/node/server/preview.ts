@@ -98,9 +98,13 @@ function projectDialects(root: string): Map<string, DialectName> {
   return dialects;
 }
 
+const STATIC_HOST =
+  'a static host does not evaluate queries: Netlify or Cloudflare Pages would ignore this query string and answer the whole document. ';
 const QUERY_DETAIL =
-  'a static host does not evaluate queries: Netlify or Cloudflare Pages would ignore this query string and answer the whole document. ' +
+  STATIC_HOST +
   "Run `cqa serve` on the content for queries, or use the static client (createClient({ baseUrl, project, mode: 'static' }) from content-query-api/client), which evaluates them over this build";
+// The static client reads no elmapi3 build: the SDK's queries need cqa serve.
+const V3_QUERY_DETAIL = `${STATIC_HOST}Run \`cqa serve\` on the content for the SDK's queries (where, sort, paginate, with…); a static elmapi3 build answers each path without one`;
 
 /**
  * The decoded path of a request, or null when it must not reach the file system: malformed
@@ -236,7 +240,8 @@ export function previewHandler(dir: string): (req: IncomingMessage, res: ServerR
   const refuseQuery = (res: ServerResponse, pathname: string) => {
     const project = pathname.split('/')[2] ?? '';
     const dialect = dialectOf({ dialect: dialects.get('') ?? dialects.get(project) });
-    const e = dialect.error({ status: 400, code: 'query_not_supported', detail: QUERY_DETAIL });
+    const detail = dialect.name === 'elmapi3' ? V3_QUERY_DETAIL : QUERY_DETAIL;
+    const e = dialect.error({ status: 400, code: 'query_not_supported', detail });
     const body = Buffer.from(e.body);
     res.writeHead(400, { 'content-type': e.contentType, 'content-length': String(body.length), 'cache-control': 'no-cache' });
     res.end(body);
