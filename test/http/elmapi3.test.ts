@@ -607,3 +607,20 @@ describe('elmapi3: a web of relations', () => {
     expect(res.headers.get('x-cqa-warning')).toMatch(/reached cqa's bound on embedded entries/);
   });
 });
+
+describe('elmapi3: a tree of elmapi3 projects only', () => {
+  it('a path outside /api says where v3 paths are, not /api/<project_id>', async () => {
+    const { model } = await loadContent(
+      writeTree({ 'p/project.yaml': `id: ${WEB}\ndialect: elmapi3\npublic: true\n`, 'p/posts/a.yaml': 'title: A\n' }),
+    );
+    const handle = createHandler(createSnapshot(model), { elmapi3: elmapi3Routes });
+    for (const path of ['/apix', '/foo']) {
+      const res = await handle(new Request(`http://x${path}`));
+      expect(res.status, path).toBe(404);
+      const { message } = (await res.json()) as { message: string };
+      expect(message, path).toBe(
+        `nothing at '${path}'; API paths start with /api, with the header project-id: <project uuid> (docs/dialects.md)`,
+      );
+    }
+  });
+});

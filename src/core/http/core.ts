@@ -134,6 +134,12 @@ function dialectFor(snapshot: Snapshot, r: Route | undefined): Dialect {
   return d;
 }
 
+const v3NotFound = (path: string): Problem => ({
+  status: 404,
+  code: 'not_found',
+  detail: `nothing at '${path}'; API paths start with /api, with the header project-id: <project uuid> (docs/dialects.md)`,
+});
+
 /** Errors are worded by the dialect of the project asked for (cqa for /healthz, /openapi.json). */
 function dialectOf(snapshot: Snapshot, r: Route): Dialect {
   return r.kind === 'healthz' || r.kind === 'openapi' ? cqa : dialectFor(snapshot, r);
@@ -308,7 +314,8 @@ export class HttpCore {
     }
     switch (r.kind) {
       case 'problem':
-        return this.problem(req, r.problem, {}, d);
+        // A tree of elmapi3 projects only (its shared dialect): their paths have no project id.
+        return this.problem(req, d.name === 'elmapi3' && r.problem.code === 'not_found' ? v3NotFound(req.path) : r.problem, {}, d);
       case 'healthz': {
         if (!this.lenientAccept(h)) return this.notAcceptable(req);
         const doc = served.docs.get('healthz', () => healthBody(snapshot.hash, served.stale)) as Doc;
