@@ -15,7 +15,7 @@ afterEach(() => vi.restoreAllMocks());
 describe('cqa check', () => {
   it('lists all five mistakes with file names and lines, then a summary, and exits 1', async () => {
     const root = writeTree({
-      'demo/project.yaml': 'locales: [en]\n',
+      'demo/project.yaml': 'locales: [en]\npublic: true\n',
       'demo/authors/ann.yaml': 'name: Ann\n',
       'demo/posts/_collection.yaml':
         'fields:\n  title: { type: text, required: true }\n  price: number\n  author: { type: relation, collection: authors }\n  tags: { type: enumeration, values: [news, tech] }\n',

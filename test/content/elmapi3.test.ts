@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { load } from './helpers.js';
 
-const P = 'id: 3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10\nname: S\ndialect: elmapi3\nlocales: [en, fr]\n';
+const P = 'id: 3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10\nname: S\ndialect: elmapi3\nlocales: [en, fr]\npublic: true\n';
 
 describe('elmapi3 content', () => {
   it('a project id that is not a uuid is a content error naming file, line and field', async () => {
@@ -75,7 +75,7 @@ describe('elmapi3 content', () => {
   // (docs/content.md now says so); singleton: true did nothing outside elmapi3, in silence.
   it('group, password and range work in a cqa project; singleton: true there is a warning', async () => {
     const r = await load({
-      'p/project.yaml': 'name: P\nlocales: [en]\n',
+      'p/project.yaml': 'name: P\nlocales: [en]\npublic: true\n',
       'p/posts/_collection.yaml':
         'singleton: true\nfields:\n  title: text\n  grp: { type: group, fields: { a: text } }\n  pw: password\n  d: { type: date, range: true }\n',
       'p/posts/a.yaml': 'title: A\ngrp: { a: x }\npw: secret\nd: { start: 2024-01-01, end: 2024-02-01 }\n',

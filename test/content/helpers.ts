@@ -32,7 +32,7 @@ const PROJECT = 'p/project.yaml';
 
 /** A tree with a default project.yaml unless the tree has its own. */
 export async function load(tree: Tree, options?: { drafts?: boolean }): Promise<LoadResult & { root: string }> {
-  const root = writeTree({ [PROJECT]: 'name: P\nlocales: [en, de]\n', ...tree });
+  const root = writeTree({ [PROJECT]: 'name: P\nlocales: [en, de]\npublic: true\n', ...tree });
   return { ...(await loadContent(root, options)), root };
 }
 

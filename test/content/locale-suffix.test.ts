@@ -39,7 +39,7 @@ describe('a locale-like file-name suffix that is no project locale', () => {
 describe('a locale written in another case', () => {
   it('a file-name suffix: a warning saying what to rename the file to', async () => {
     const r = await load({
-      'p/project.yaml': 'name: P\nlocales: [en, pt-BR, zh-Hant]\n',
+      'p/project.yaml': 'name: P\nlocales: [en, pt-BR, zh-Hant]\npublic: true\n',
       'p/posts/one.pt-BR.md': entry,
       'p/posts/one.pt-br.md': entry,
       'p/posts/one.zh-hant.yaml': 'title: x\n',

@@ -55,7 +55,7 @@ describe('numbers written in another form', () => {
         message: `'1.50' reads as the number 1.5, so the id would be '1.5': quote it (id: "1.50")`,
       },
     ]);
-    const elmapi = await load({ 'p/project.yaml': 'dialect: elmapi\n', 'p/posts/a.md': '---\nid: 007\n---\n' });
+    const elmapi = await load({ 'p/project.yaml': 'dialect: elmapi\npublic: true\n', 'p/posts/a.md': '---\nid: 007\n---\n' });
     expect(elmapi.issues).toEqual([]);
     expect(elmapi.warnings).toEqual([{ file: 'p/posts/a.md', line: 2, field: 'id', message: "'007' is the id 7: write id: 7" }]);
   });

@@ -67,7 +67,12 @@ describe('field names of Object.prototype', () => {
       'p/posts/a.yaml': 'toString: x\n',
     });
     expect(r.issues).toEqual(
-      NAMES.filter((n) => n !== 'toString').map((n) => ({ file: 'p/posts/a.yaml', line: 1, field: n, message: 'required field is missing' })),
+      NAMES.filter((n) => n !== 'toString').map((n) => ({
+        file: 'p/posts/a.yaml',
+        line: 1,
+        field: n,
+        message: 'required field is missing',
+      })),
     );
   });
 

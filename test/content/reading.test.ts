@@ -31,7 +31,7 @@ const isRoot = process.getuid?.() === 0;
 describe('non-regular files in the content tree', () => {
   it('skips a FIFO or a socket, named as an entry, a settings file or a media file, with a warning naming it', async () => {
     const root = writeTree({
-      'p/project.yaml': 'id: p\n',
+      'p/project.yaml': 'id: p\npublic: true\n',
       'p/posts/a.md': '---\ntitle: A\n---\n',
       'p/posts/_collection.yaml': 'fields:\n  title: text\n',
     });

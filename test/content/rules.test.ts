@@ -112,9 +112,24 @@ tokens:
     expect(r.issues.map((i) => formatIssue(i)).join('\n')).not.toMatch(/S3CRET/);
   });
 
+  it('warns of a private project without a token (no request could read it); public or with tokens, nothing', async () => {
+    const WARNING = {
+      file: 'p/project.yaml',
+      line: 1,
+      field: 'tokens',
+      message:
+        "the project is private (the default) and lists no token, so every request to it is refused: add 'public: true', or a token under 'tokens:' (cqa token create --project <id> makes one)",
+    };
+    expect((await load({ 'p/project.yaml': 'name: P\n' })).warnings).toEqual([WARNING]);
+    expect((await load({ 'p/project.yaml': 'name: P\npublic: false\n' })).warnings).toEqual([WARNING]);
+    expect((await load({ 'p/project.yaml': 'name: P\npublic: true\n' })).warnings).toEqual([]);
+    const hashed = `tokens:\n  - name: app\n    sha256: ${'a'.repeat(64)}\n`;
+    expect((await load({ 'p/project.yaml': hashed })).warnings).toEqual([]);
+  });
+
   it('requires project.yaml in every folder of the content root and unique project ids', async () => {
     const r = await load({
-      'q/project.yaml': 'id: p\n',
+      'q/project.yaml': 'id: p\npublic: true\n',
       'q/notes.txt': 'x',
       'stray/posts/a.md': 'x',
       'stray/a.yaml': 'x: 1\n',

@@ -234,7 +234,10 @@ describe('cqa check prints the frame under the message', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('file:line: message, then the lines around it', async () => {
-    const root = writeTree({ 'demo/project.yaml': 'name: Demo\n', 'demo/posts/a.md': md('title: Hello\n  subtitle: World\n') });
+    const root = writeTree({
+      'demo/project.yaml': 'name: Demo\npublic: true\n',
+      'demo/posts/a.md': md('title: Hello\n  subtitle: World\n'),
+    });
     expect(await main(['check', root])).toBe(1);
     expect(err).toEqual([
       "demo/posts/a.md:3: broken YAML: this line is indented under 'title:' (line 2), which already has a value: start it in the column of 'title' to make it a key of its own, or leave nothing after 'title:' to nest it\n    2 | title: Hello\n  > 3 |   subtitle: World\n      |   ^",

@@ -130,6 +130,14 @@ export function readProject(parsed: ParsedYaml, folder: string, file: string, is
   }
 
   const description = raw.description === undefined || raw.description === null ? null : text('description', '');
+  const tokens = readTokens(raw.tokens, parsed, file, issues);
+  if (!isPublic && tokens.length === 0 && raw.tokens === undefined) {
+    issues.warn(
+      file,
+      "the project is private (the default) and lists no token, so every request to it is refused: add 'public: true', or a token under 'tokens:' (cqa token create --project <id> makes one)",
+      { line: 1, field: 'tokens' },
+    );
+  }
   return {
     id,
     name: text('name', folder),
@@ -140,7 +148,7 @@ export function readProject(parsed: ParsedYaml, folder: string, file: string, is
     // Only a project that asks for another dialect carries the key: cqa models stay as they were.
     ...(dialect !== 'cqa' ? { dialect } : {}),
     ...(strict ? { strict } : {}),
-    tokens: readTokens(raw.tokens, parsed, file, issues),
+    tokens,
   };
 }
 
