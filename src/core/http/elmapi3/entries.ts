@@ -128,6 +128,7 @@ export function listEntries(r: ListRequest): Answer {
     warn.add(params.has('first') ? 'first' : 'limit', 'with paginate, ElmapiCMS ignores limit, offset and first: page with page=N');
 
   let inMemory: { name: string; desc: boolean } | undefined;
+  const id = (e: EntrySnapshot) => col.dbId.get(e) ?? 0;
   if (sort instanceof Map) {
     warn.add('sort', 'sort must be one string like sort=price:desc (an array is a 500 in ElmapiCMS)');
     return { status: 500, message: 'Server Error' };
@@ -137,6 +138,8 @@ export function listEntries(r: ListRequest): Answer {
     // A name sorted by again can change no order (its ties are equal on it), and 1,000 repeats
     // would cost 1,000 comparisons per pair: each name counts once.
     const seen = new Set<string>();
+    // The custom field whose id tie-break already decides every pair, when paging.
+    let decided: string | undefined;
     for (const item of sort.split(',')) {
       const [name = '', dir] = item.trim().split(':');
       if (seen.has(name)) {
@@ -144,10 +147,21 @@ export function listEntries(r: ListRequest): Answer {
         continue;
       }
       seen.add(name);
+      if (decided !== undefined) {
+        warn.add(
+          'sort',
+          `'${name}' comes after custom field '${decided}' in sort: ElmapiCMS breaks ties on '${decided}' by id, so '${name}' changes no order; put it first`,
+        );
+        continue;
+      }
       const desc = (dir ?? '').trim().toLowerCase() === 'desc';
       const sign = desc ? -1 : 1;
+      if (name === 'id') {
+        cmps.push((a, b) => sign * (id(a) - id(b)));
+        continue;
+      }
       if (CORE_SORT.includes(name)) {
-        const key = name === 'id' ? 'created_at' : (name as 'created_at' | 'updated_at' | 'published_at');
+        const key = name as 'created_at' | 'updated_at' | 'published_at';
         cmps.push((a, b) => sign * byText(a.record[key], b.record[key]));
         continue;
       }
@@ -157,13 +171,16 @@ export function listEntries(r: ListRequest): Answer {
         continue;
       }
       if (paginate) {
-        // Entries without a value last in both directions, then by value, then id in the same direction.
+        // v3's ORDER BY: entries without a value last in both directions, then by value, then
+        // `content_entries.id` in the same direction, also among those without a value. The id
+        // is unique, so a sort item after this one never changes the order.
         cmps.push((a, b) => {
           const va = sortValue(a, name);
           const vb = sortValue(b, name);
-          if (va === undefined || vb === undefined) return va === vb ? 0 : va === undefined ? 1 : -1;
-          return sign * phpCompare(va, vb) || sign * byText(a.record.created_at, b.record.created_at);
+          if (va === undefined || vb === undefined) return va === vb ? sign * (id(a) - id(b)) : va === undefined ? 1 : -1;
+          return sign * phpCompare(va, vb) || sign * (id(a) - id(b));
         });
+        decided = name;
       } else if (draft) {
         if (!inMemory && cmps.length === 0) inMemory = { name, desc };
         else warn.add('sort', `without paginate, ElmapiCMS sorts drafts by the first sort item only: '${name}' is ignored`);

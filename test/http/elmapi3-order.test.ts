@@ -1,0 +1,60 @@
+// How ElmapiCMS v3 orders and pages a list (ContentController@index, Laravel's paginator), on a
+// small elmapi3 tree through the edge handler: the cases an outside tester found.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { elmapi3Routes } from '../../src/core/http/elmapi3/handler.js';
+import { createHandler } from '../../src/core/http/fetch.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import { loadContent } from '../../src/node/content/index.js';
+import { writeTree, type Tree } from '../content/helpers.js';
+
+const ID = '44444444-5555-4666-8777-888888888888';
+
+/** Books A … G, created one day apart (F and G at the same time: their DB ids follow the file names). */
+const BOOKS: Tree = {
+  'p/project.yaml': `id: ${ID}\ndialect: elmapi3\npublic: true\n`,
+  'p/books/_collection.yaml': 'fields:\n  title: text\n  rating: number\n  in_print: boolean\n  price: number\n',
+  'p/books/a.yaml': 'title: A\nprice: 9\ncreated_at: 2026-01-01T00:00:00Z\n',
+  'p/books/b.yaml': 'title: B\nrating: 5\nin_print: true\nprice: 19.5\ncreated_at: 2026-01-02T00:00:00Z\n',
+  'p/books/c.yaml': 'title: C\nprice: 19\ncreated_at: 2026-01-03T00:00:00Z\n',
+  'p/books/d.yaml': 'title: D\nrating: 3\nprice: 29\ncreated_at: 2026-01-04T00:00:00Z\n',
+  'p/books/e.yaml': 'title: E\nprice: 90\ncreated_at: 2026-01-05T00:00:00Z\n',
+  'p/books/f.yaml': 'title: F\nprice: 0.9\ncreated_at: 2026-01-06T00:00:00Z\n',
+  'p/books/g.yaml': 'title: G\nprice: 7\ncreated_at: 2026-01-06T00:00:00Z\n',
+};
+
+let get: (query: string, path?: string) => Promise<{ body: any; warning: string }>;
+
+beforeAll(async () => {
+  const { model, issues } = await loadContent(writeTree(BOOKS));
+  expect(issues).toEqual([]);
+  const handle = createHandler(createSnapshot(model), { elmapi3: elmapi3Routes });
+  get = async (query, path = '/books') => {
+    const res = await handle(new Request(`http://x/api${path}?${query}`, { headers: { 'project-id': ID, accept: 'application/json' } }));
+    return { body: await res.json(), warning: res.headers.get('x-cqa-warning') ?? '' };
+  };
+});
+
+const titles = (body: any) => (body.data ?? body).map((e: any) => e.fields.title);
+
+describe('elmapi3: sort by a custom field (ORDER BY value IS NULL, value dir, id dir)', () => {
+  it('entries without a value come last, by id in the sort direction', async () => {
+    expect(titles((await get('sort=rating:desc&paginate=10')).body)).toEqual(['B', 'D', 'G', 'F', 'E', 'C', 'A']);
+    expect(titles((await get('sort=rating:asc&paginate=10')).body)).toEqual(['D', 'B', 'A', 'C', 'E', 'F', 'G']);
+    // Pages cut that one order.
+    expect(titles((await get('sort=rating:desc&paginate=3&page=2')).body)).toEqual(['F', 'E', 'C']);
+  });
+
+  it('the id tie-break makes a later sort item take no effect', async () => {
+    const later = await get('sort=in_print:asc,title:desc&paginate=10');
+    expect(titles(later.body)).toEqual(['B', 'A', 'C', 'D', 'E', 'F', 'G']);
+    expect(later.warning).toContain("'title' comes after custom field 'in_print' in sort: ElmapiCMS breaks ties on 'in_print' by id");
+    expect(titles((await get('sort=in_print:desc,created_at:asc&paginate=10')).body)).toEqual(['B', 'G', 'F', 'E', 'D', 'C', 'A']);
+  });
+
+  it('sort=id is the DB id: entries created at the same time in file order', async () => {
+    expect(titles((await get('sort=id:desc&paginate=10')).body)).toEqual(['G', 'F', 'E', 'D', 'C', 'B', 'A']);
+    expect(titles((await get('sort=id')).body)).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G']);
+    // No sort: id DESC.
+    expect(titles((await get('')).body)).toEqual(['G', 'F', 'E', 'D', 'C', 'B', 'A']);
+  });
+});
