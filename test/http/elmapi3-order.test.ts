@@ -20,6 +20,9 @@ const BOOKS: Tree = {
   'p/books/e.yaml': 'title: E\nprice: 90\ncreated_at: 2026-01-05T00:00:00Z\n',
   'p/books/f.yaml': 'title: F\nprice: 0.9\ncreated_at: 2026-01-06T00:00:00Z\n',
   'p/books/g.yaml': 'title: G\nprice: 7\ncreated_at: 2026-01-06T00:00:00Z\n',
+  'p/notes/_collection.yaml': 'fields:\n  title: text\n',
+  // 18 notes: 18 pages of one.
+  ...Object.fromEntries(Array.from({ length: 18 }, (_, i) => [`p/notes/n${String(i + 1).padStart(2, '0')}.yaml`, `title: N${i + 1}\n`])),
 };
 
 let get: (query: string, path?: string) => Promise<{ body: any; warning: string }>;
@@ -56,5 +59,30 @@ describe('elmapi3: sort by a custom field (ORDER BY value IS NULL, value dir, id
     expect(titles((await get('sort=id')).body)).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G']);
     // No sort: id DESC.
     expect(titles((await get('')).body)).toEqual(['G', 'F', 'E', 'D', 'C', 'B', 'A']);
+  });
+});
+
+describe('elmapi3: meta.links, the window of Laravel 8+ (UrlWindow: onEachSide 3, window 7)', () => {
+  const labels = async (page: number) =>
+    (await get(`paginate=1&page=${page}`, '/notes')).body.meta.links.slice(1, -1).map((l: any) => l.label);
+  const run = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => String(from + i));
+
+  it('near the start: pages 1-10, then the last two', async () => {
+    for (const page of [1, 7]) expect(await labels(page), `page ${page}`).toEqual([...run(1, 10), '...', '17', '18']);
+  });
+
+  it('in the middle: the first two, three each side, the last two', async () => {
+    expect(await labels(8)).toEqual(['1', '2', '...', ...run(5, 11), '...', '17', '18']);
+    expect(await labels(11)).toEqual(['1', '2', '...', ...run(8, 14), '...', '17', '18']);
+  });
+
+  it('near the end: the first two, then the last ten', async () => {
+    for (const page of [12, 18]) expect(await labels(page), `page ${page}`).toEqual(['1', '2', '...', ...run(9, 18)]);
+    const sep = (await get('paginate=1&page=12', '/notes')).body.meta.links[3];
+    expect(sep).toEqual({ url: null, label: '...', active: false });
+  });
+
+  it('below 14 pages: every page', async () => {
+    expect((await get('paginate=2&page=4', '/notes')).body.meta.links.slice(1, -1).map((l: any) => l.label)).toEqual(run(1, 9));
   });
 });

@@ -33,20 +33,24 @@ export function paginated(data: Json[], total: number, perPage: number, page: nu
     { url: page > 1 ? url(page - 1) : null, label: '&laquo; Previous', page: page > 1 ? page - 1 : null, active: false },
   ];
   const window = (p: number) => ({ url: url(p), label: String(p), page: p, active: p === page });
-  if (last < 14) for (let p = 1; p <= last; p++) links.push(window(p));
-  else {
-    // Laravel's UrlWindow: the first two, three each side of the current page, the last two.
-    const show = new Set<number>([1, 2, last - 1, last]);
-    const lo = page <= 7 ? 1 : page >= last - 6 ? last - 8 : page - 3;
-    const hi = page <= 7 ? 8 : page >= last - 6 ? last : page + 3;
-    for (let p = lo; p <= hi; p++) show.add(p);
-    let prev = 0;
-    for (const p of [...show].filter((p) => p >= 1 && p <= last).sort((a, b) => a - b)) {
-      if (p > prev + 1) links.push({ url: null, label: '...', active: false });
-      links.push(window(p));
-      prev = p;
-    }
-  }
+  // Laravel 8+'s UrlWindow (onEachSide 3, window = onEachSide + 4): every page below 14 pages;
+  // else near the start pages 1–10, near the end the last 10, otherwise the first two, three
+  // each side of the current page and the last two, with '...' between the parts.
+  const side = 3;
+  const span = side + 4;
+  const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  const parts =
+    last < side * 2 + 8
+      ? [range(1, last)]
+      : page <= span
+        ? [range(1, span + side), range(last - 1, last)]
+        : page > last - span
+          ? [range(1, 2), range(last - (span + side - 1), last)]
+          : [range(1, 2), range(page - side, page + side), range(last - 1, last)];
+  parts.forEach((part, i) => {
+    if (i > 0) links.push({ url: null, label: '...', active: false });
+    for (const p of part) links.push(window(p));
+  });
   links.push({ url: page < last ? url(page + 1) : null, label: 'Next &raquo;', page: page < last ? page + 1 : null, active: false });
   return {
     data,
