@@ -86,3 +86,14 @@ describe('elmapi3: meta.links, the window of Laravel 8+ (UrlWindow: onEachSide 3
     expect((await get('paginate=2&page=4', '/notes')).body.meta.links.slice(1, -1).map((l: any) => l.label)).toEqual(run(1, 9));
   });
 });
+
+describe('elmapi3: like on a number field (number_value LIKE v, no wildcards added)', () => {
+  it('matches the whole number, not its substrings', async () => {
+    const nine = await get('where[price][like]=9');
+    expect(titles(nine.body)).toEqual(['A']);
+    expect(nine.warning).toContain("as number_value LIKE '9' without wildcards: the whole number matches");
+    expect(titles((await get('where[price][like]=19')).body)).toEqual(['C']);
+    expect(titles((await get('where[price][like]=19.5')).body)).toEqual(['B']);
+    expect((await get('where[price][like]=1')).body).toEqual([]);
+  });
+});
