@@ -5,13 +5,18 @@ import { elmapi3Routes } from '../../src/core/http/elmapi3/handler.js';
 import { createHandler } from '../../src/core/http/fetch.js';
 import { createSnapshot } from '../../src/core/snapshot/create.js';
 import { loadContent } from '../../src/node/content/index.js';
-import { writeTree, type Tree } from '../content/helpers.js';
+import { png, writeTree, type Tree } from '../content/helpers.js';
 
 const ID = '44444444-5555-4666-8777-888888888888';
+/** The token `tok` (files need one, even on a public project). */
+const TOK_SHA = '1a7674eb4ee78df7e1ac439a93c3fa8e3c945784d4dec9fd8e3011738b2f1d62';
 
 /** Books A … G, created one day apart (F and G at the same time: their DB ids follow the file names). */
 const BOOKS: Tree = {
-  'p/project.yaml': `id: ${ID}\ndialect: elmapi3\npublic: true\n`,
+  'p/project.yaml': `id: ${ID}\ndialect: elmapi3\npublic: true\ntokens:\n  - { name: t, sha256: ${TOK_SHA}, scopes: [read] }\n`,
+  'p/media/a.png': png(1, 1),
+  'p/media/b.png': png(1, 1),
+  'p/media/c.png': png(1, 1),
   'p/books/_collection.yaml': 'fields:\n  title: text\n  rating: number\n  in_print: boolean\n  price: number\n',
   'p/books/a.yaml': 'title: A\nprice: 9\ncreated_at: 2026-01-01T00:00:00Z\n',
   'p/books/b.yaml': 'title: B\nrating: 5\nin_print: true\nprice: 19.5\ncreated_at: 2026-01-02T00:00:00Z\n',
@@ -32,7 +37,11 @@ beforeAll(async () => {
   expect(issues).toEqual([]);
   const handle = createHandler(createSnapshot(model), { elmapi3: elmapi3Routes });
   get = async (query, path = '/books') => {
-    const res = await handle(new Request(`http://x/api${path}?${query}`, { headers: { 'project-id': ID, accept: 'application/json' } }));
+    const res = await handle(
+      new Request(`http://x/api${path}?${query}`, {
+        headers: { 'project-id': ID, accept: 'application/json', authorization: 'Bearer tok' },
+      }),
+    );
     return { body: await res.json(), warning: res.headers.get('x-cqa-warning') ?? '' };
   };
 });
@@ -95,5 +104,39 @@ describe('elmapi3: like on a number field (number_value LIKE v, no wildcards add
     expect(titles((await get('where[price][like]=19')).body)).toEqual(['C']);
     expect(titles((await get('where[price][like]=19.5')).body)).toEqual(['B']);
     expect((await get('where[price][like]=1')).body).toEqual([]);
+  });
+});
+
+describe('elmapi3: integers as PHP 8 reads them', () => {
+  it('limit and paginate are (int) casts: an exponent counts, a trailing text does not', async () => {
+    expect(titles((await get('limit=1e1')).body)).toHaveLength(7);
+    expect(titles((await get('limit=2abc')).body)).toEqual(['G', 'F']);
+    expect(titles((await get('limit=1.9')).body)).toEqual(['G']);
+    expect((await get('paginate=1e1')).body.meta.per_page).toBe(10);
+    expect((await get('paginate=1e1', '/files')).body.meta.per_page).toBe(10);
+    // 1e1000 is infinite: (int) gives 0, so no pagination (and no limit).
+    expect(Array.isArray((await get('paginate=1e1000')).body)).toBe(true);
+    expect(titles((await get('limit=1e1000')).body)).toHaveLength(7);
+  });
+
+  it('page as Laravel reads it (filter_var FILTER_VALIDATE_INT, >= 1), on entries and files alike', async () => {
+    for (const path of ['/books', '/files']) {
+      const plus = await get('paginate=1&page=%2B2', path);
+      expect(plus.body.meta.current_page, path).toBe(2);
+      expect(plus.warning, path).toBe('');
+      for (const odd of ['02', '2.0', '1e1', '2abc', '99999999999999999999', '9223372036854775808']) {
+        const r = await get(`paginate=1&page=${odd}`, path);
+        expect(r.body.meta.current_page, `${path} page=${odd}`).toBe(1);
+        expect(r.warning, `${path} page=${odd}`).toContain(`page=${odd} is not an integer Laravel reads`);
+      }
+      expect((await get('paginate=1&page=-3', path)).body.meta.current_page, path).toBe(1);
+    }
+    const far = await get('paginate=1&page=9007199254740991');
+    expect(far.body.meta).toMatchObject({ current_page: 9007199254740991, from: null, to: null });
+    expect(far.warning).toBe('');
+    const past = await get('paginate=1&page=9223372036854775807');
+    expect(past.body.meta.current_page).toBe(Number.MAX_SAFE_INTEGER);
+    expect(past.body.data).toEqual([]);
+    expect(past.warning).toContain('is past what cqa counts exactly');
   });
 });

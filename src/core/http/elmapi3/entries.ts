@@ -2,7 +2,7 @@
 // where, singleton, count, limit/offset, sort, paginate, first, translation_locale. No Node imports.
 import type { EntrySnapshot } from '../../model/types.js';
 import { fieldValue } from '../../query/table.js';
-import { paginated, phpInt } from './paginate.js';
+import { paginated, phpInt, readPage } from './paginate.js';
 import { list, str, type PhpArray } from './php-query.js';
 import type { CollectionIndex, ProjectIndex } from './project-index.js';
 import { EMBED_BOUNDS, Renderer, type Json } from './render.js';
@@ -195,8 +195,7 @@ export function listEntries(r: ListRequest): Answer {
 
   const render = renderer(r);
   if (paginate) {
-    const pageRaw = str(params, 'page');
-    const page = pageRaw && /^[+-]?\d+$/.test(pageRaw.trim()) && Number(pageRaw) >= 1 ? Math.min(Number(pageRaw), 2 ** 31) : 1;
+    const page = readPage(params.get('page'), warn);
     const slice = rows.slice((page - 1) * perPage, page * perPage);
     return {
       status: 200,
