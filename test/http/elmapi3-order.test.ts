@@ -13,7 +13,7 @@ const TOK_SHA = '1a7674eb4ee78df7e1ac439a93c3fa8e3c945784d4dec9fd8e3011738b2f1d6
 
 /** Books A … G, created one day apart (F and G at the same time: their DB ids follow the file names). */
 const BOOKS: Tree = {
-  'p/project.yaml': `id: ${ID}\ndialect: elmapi3\npublic: true\ntokens:\n  - { name: t, sha256: ${TOK_SHA}, scopes: [read] }\n`,
+  'p/project.yaml': `id: ${ID}\ndialect: elmapi3\npublic: true\ntokens:\n  - { name: t, sha256: ${TOK_SHA}, scopes: [read, drafts] }\n`,
   'p/media/a.png': png(1, 1),
   'p/media/b.png': png(1, 1),
   'p/media/c.png': png(1, 1),
@@ -25,6 +25,10 @@ const BOOKS: Tree = {
   'p/books/e.yaml': 'title: E\nprice: 90\ncreated_at: 2026-01-05T00:00:00Z\n',
   'p/books/f.yaml': 'title: F\nprice: 0.9\ncreated_at: 2026-01-06T00:00:00Z\n',
   'p/books/g.yaml': 'title: G\nprice: 7\ncreated_at: 2026-01-06T00:00:00Z\n',
+  // Drafts X (no title), Y, Z, for the in-memory sort of state=draft.
+  'p/books/x.yaml': 'draft: true\nprice: 3\ncreated_at: 2026-02-01T00:00:00Z\n',
+  'p/books/y.yaml': 'draft: true\ntitle: Y\nprice: 1\ncreated_at: 2026-02-02T00:00:00Z\n',
+  'p/books/z.yaml': 'draft: true\ntitle: Z\nprice: 2\ncreated_at: 2026-02-03T00:00:00Z\n',
   'p/notes/_collection.yaml': 'fields:\n  title: text\n',
   // 18 notes: 18 pages of one.
   ...Object.fromEntries(Array.from({ length: 18 }, (_, i) => [`p/notes/n${String(i + 1).padStart(2, '0')}.yaml`, `title: N${i + 1}\n`])),
@@ -46,7 +50,7 @@ beforeAll(async () => {
   };
 });
 
-const titles = (body: any) => (body.data ?? body).map((e: any) => e.fields.title);
+const titles = (body: any) => (body.data ?? body).map((e: any) => e.fields.title ?? null);
 
 describe('elmapi3: sort by a custom field (ORDER BY value IS NULL, value dir, id dir)', () => {
   it('entries without a value come last, by id in the sort direction', async () => {
@@ -138,5 +142,33 @@ describe('elmapi3: integers as PHP 8 reads them', () => {
     expect(past.body.meta.current_page).toBe(Number.MAX_SAFE_INTEGER);
     expect(past.body.data).toEqual([]);
     expect(past.warning).toContain('is past what cqa counts exactly');
+  });
+});
+
+describe('elmapi3: sort items read as v3 reads them (explode, no trim; strtoupper($dir) === DESC)', () => {
+  it('a space before the direction sorts ascending, with a warning', async () => {
+    const r = await get('sort=created_at:%20desc&limit=3');
+    expect(titles(r.body)).toEqual(['A', 'B', 'C']);
+    expect(r.warning).toContain("sort item 'created_at: desc' has a space around the direction: ElmapiCMS compares ' desc' with DESC");
+    expect(titles((await get('sort=created_at:DeSc&limit=3')).body)).toEqual(['F', 'G', 'E']);
+  });
+
+  it("a space after a comma makes another name, which v3 ignores: ' id' sorts nothing", async () => {
+    const r = await get('sort=created_at:asc,%20id:desc&paginate=10');
+    // F and G were created at the same time: left in DB order, not by id descending.
+    expect(titles(r.body)).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G']);
+    expect(r.warning).toContain("sort item ' id' has a space around the name: ElmapiCMS looks up ' id'");
+  });
+
+  it('sort=0 is no sort for PHP (if ($sortParam)): newest first', async () => {
+    expect(titles((await get('sort=0')).body)).toEqual(['G', 'F', 'E', 'D', 'C', 'B', 'A']);
+  });
+
+  it('state=draft without paginate sorts by the first item alone, also when it names no field', async () => {
+    expect(titles((await get('state=draft&sort=price')).body)).toEqual(['Y', 'Z', null]);
+    expect(titles((await get('state=draft&sort=title:desc')).body)).toEqual(['Z', 'Y', null]);
+    const unknown = await get('state=draft&sort=nosuch,price');
+    expect(titles(unknown.body)).toEqual([null, 'Y', 'Z']);
+    expect(unknown.warning).toContain("sorts drafts by the first sort item only: 'price' is ignored");
   });
 });

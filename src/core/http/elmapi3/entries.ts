@@ -133,15 +133,29 @@ export function listEntries(r: ListRequest): Answer {
     warn.add('sort', 'sort must be one string like sort=price:desc (an array is a 500 in ElmapiCMS)');
     return { status: 500, message: 'Server Error' };
   }
-  if (typeof sort === 'string') {
+  // `if ($sortParam)`: PHP reads '0' as false, as if no sort were sent.
+  if (typeof sort === 'string' && sort !== '0') {
     const cmps: Cmp[] = [];
     // A name sorted by again can change no order (its ties are equal on it), and 1,000 repeats
     // would cost 1,000 comparisons per pair: each name counts once.
     const seen = new Set<string>();
     // The custom field whose id tie-break already decides every pair, when paging.
     let decided: string | undefined;
-    for (const item of sort.split(',')) {
-      const [name = '', dir] = item.trim().split(':');
+    const items = sort.split(',');
+    for (let i = 0; i < items.length; i++) {
+      // v3: explode(',') and explode(':') with no trim, `strtoupper($dir) === 'DESC'`: a space
+      // makes another name (no such field: ignored) or another direction (ascending).
+      const [name = '', dir] = (items[i] as string).split(':');
+      if (name.trim() !== name && (CORE_SORT.includes(name.trim()) || col.snap.fields.has(name.trim())))
+        warn.add(
+          'sort',
+          `sort item '${name}' has a space around the name: ElmapiCMS looks up '${name}', which is no column or field, and ignores it; write sort=${name.trim()}${dir === undefined ? '' : `:${dir.trim()}`} without spaces`,
+        );
+      if (dir !== undefined && dir !== dir.trim() && /^desc$/i.test(dir.trim()))
+        warn.add(
+          'sort',
+          `sort item '${name}:${dir}' has a space around the direction: ElmapiCMS compares '${dir}' with DESC and sorts ascending; write ${name.trim()}:desc without spaces`,
+        );
       if (seen.has(name)) {
         warn.add('sort', `sort names '${name}' more than once: only its first place counts (ElmapiCMS ignores the others)`);
         continue;
@@ -154,7 +168,7 @@ export function listEntries(r: ListRequest): Answer {
         );
         continue;
       }
-      const desc = (dir ?? '').trim().toLowerCase() === 'desc';
+      const desc = /^desc$/i.test(dir ?? '');
       const sign = desc ? -1 : 1;
       if (name === 'id') {
         cmps.push((a, b) => sign * (id(a) - id(b)));
@@ -182,7 +196,8 @@ export function listEntries(r: ListRequest): Answer {
         });
         decided = name;
       } else if (draft) {
-        if (!inMemory && cmps.length === 0) inMemory = { name, desc };
+        // v3 sorts by the first item of sort alone (none if it is a column), whatever follows.
+        if (i === 0) inMemory = { name, desc };
         else warn.add('sort', `without paginate, ElmapiCMS sorts drafts by the first sort item only: '${name}' is ignored`);
       } else
         warn.add(
