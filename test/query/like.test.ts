@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { likeMatcher } from '../../src/core/query/like.js';
+import { likeWholeMatcher } from '../../src/core/query/like-whole.js';
 
 type Token = { any: true } | { run: true } | { lit: string };
 
@@ -22,9 +23,9 @@ function tokens(pattern: string): Token[] {
   return out;
 }
 
-/** Reference: a table of "pattern prefix k matches text prefix j", with `%…%` around it (substring). */
-function likeRef(pattern: string, text: string): boolean {
-  const p: Token[] = [{ run: true }, ...tokens(pattern), { run: true }];
+/** Reference: a table of "pattern prefix k matches text prefix j", with `%…%` around it (substring) unless `whole`. */
+function likeRef(pattern: string, text: string, whole = false): boolean {
+  const p: Token[] = whole ? tokens(pattern) : [{ run: true }, ...tokens(pattern), { run: true }];
   const t = Array.from(text.toLowerCase());
   let row = new Array<boolean>(t.length + 1).fill(false);
   row[0] = true;
@@ -96,6 +97,65 @@ describe('like matcher = reference (SQL LIKE as documented)', () => {
   it('a lone surrogate in the text counts as one character, as Array.from counts it', () => {
     const text = 'a\ud83db\ude00c';
     for (const pattern of ['a_b', 'a__c', 'b_c', '_b_', 'a_b_c', 'a___c']) expect(run(pattern, text), pattern).toBe(likeRef(pattern, text));
+  });
+});
+
+describe('like matcher, whole: SQL LIKE as written (the pattern covers the text; only its own % leave room)', () => {
+  const whole = (pattern: string, text: string) => likeWholeMatcher(pattern)(text.toLowerCase());
+
+  it('on generated patterns and texts, astral code points and escapes included', () => {
+    fc.assert(
+      fc.property(patternArb, textArb, (pattern, text) => {
+        expect(whole(pattern, text)).toBe(likeRef(pattern, text, true));
+      }),
+      { numRuns: 20_000, seed: 20_6 },
+    );
+  });
+
+  it('on patterns taken from the text, with `_` and `%` put in at random', () => {
+    fc.assert(
+      fc.property(
+        textArb,
+        fc.nat(),
+        fc.nat(),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.array(fc.nat(), { maxLength: 3 }),
+        (text, a, b, holes, runs) => {
+          const cps = Array.from(text);
+          const from = cps.length === 0 ? 0 : a % (cps.length + 1);
+          const piece = cps.slice(from, from + (b % 20)).map((c) => (c === '%' || c === '_' || c === '\\' ? `\\${c}` : c));
+          for (const h of holes) if (piece.length > 0) piece[h % piece.length] = '_';
+          for (const r of runs) piece.splice(r % (piece.length + 1), 0, '%');
+          const pattern = piece.join('');
+          expect(whole(pattern, text)).toBe(likeRef(pattern, text, true));
+        },
+      ),
+      { numRuns: 10_000, seed: 20_7 },
+    );
+  });
+
+  it('numbers as SQL LIKE reads them without added wildcards', () => {
+    expect(['9', '19.5', '19', '29', '0.9'].filter((n) => whole('9', n))).toEqual(['9']);
+    expect(['9', '19.5', '19', '29', '0.9'].filter((n) => whole('%9', n))).toEqual(['9', '19', '29', '0.9']);
+    expect(['9', '19.5', '19', '29', '0.9'].filter((n) => whole('1_', n))).toEqual(['19']);
+    expect(whole('', '')).toBe(true);
+    expect(whole('', 'a')).toBe(false);
+    expect(whole('%', '')).toBe(true);
+    expect(whole('a%a', 'a')).toBe(false);
+    expect(whole('a%a', 'aa')).toBe(true);
+  });
+
+  it('over 1 MB of text, 7,000 `_` anchored at either end or both, in a generous time', () => {
+    const MB = 'ab'.repeat(500_000);
+    const seven = '_'.repeat(7000);
+    const started = Date.now();
+    expect(whole(`${seven}%`, MB)).toBe(true);
+    expect(whole(`%${seven}`, MB)).toBe(true);
+    expect(whole(`a${seven}%${seven}b`, MB)).toBe(true);
+    expect(whole(`a%${seven}%a`, MB)).toBe(false);
+    expect(whole(`%a${seven}a%b${seven}b%z`, MB)).toBe(false);
+    expect(whole(seven, MB)).toBe(false);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
 

@@ -4,7 +4,7 @@
 // No Node imports.
 
 /** A run of the pattern between two `%`: `lead` `_`s, a core, `trail` `_`s. */
-interface Segment {
+export interface Segment {
   readonly lead: number;
   /** Where the core ends after `from` (a code-unit index), -1 when it is not there. */
   readonly find: (text: string, from: number) => number;
@@ -24,8 +24,8 @@ export interface LikeMatcher {
   readonly shape: LikeShape;
 }
 
-const ANY = null;
-type Item = string | null;
+export const ANY = null;
+export type Item = string | null;
 
 /** How a dialect reads patterns: its case folding (applied to the texts too), and whether `\x` escapes. */
 export interface LikeRules {
@@ -34,10 +34,10 @@ export interface LikeRules {
 }
 
 /** cqa's: Unicode lower case, `\%` `\_` `\\` escapes (§4.3). */
-const CQA_LIKE: LikeRules = { fold: (text) => text.toLowerCase(), escapes: true };
+export const CQA_LIKE: LikeRules = { fold: (text) => text.toLowerCase(), escapes: true };
 
 /** The pattern as code points (folded; escapes resolved; ANY for `_`), split at `%`. */
-function splitPattern(pattern: string, rules: LikeRules): Item[][] {
+export function splitPattern(pattern: string, rules: LikeRules): Item[][] {
   const runs: Item[][] = [];
   let current: Item[] = [];
   const cps = Array.from(rules.fold(pattern));
@@ -54,7 +54,7 @@ function splitPattern(pattern: string, rules: LikeRules): Item[][] {
 }
 
 /** Index after `count` code points from `from`, -1 when the text has fewer. */
-function advance(text: string, from: number, count: number): number {
+export function advance(text: string, from: number, count: number): number {
   let i = from;
   for (let k = 0; k < count; k++) {
     if (i >= text.length) return -1;
@@ -64,7 +64,7 @@ function advance(text: string, from: number, count: number): number {
   return i;
 }
 
-const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+export const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 
 /** Lone surrogates make indexOf and code points disagree: such literals go through shiftAnd. */
 const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -165,7 +165,7 @@ function literalRuns(core: readonly Item[]): string[] {
   return [...runs].sort((a, b) => b.length - a.length).slice(0, 8);
 }
 
-function segmentOf(run: readonly Item[]): Segment {
+export function segmentOf(run: readonly Item[]): Segment {
   let lead = 0;
   while (lead < run.length && run[lead] === ANY) lead++;
   let end = run.length;
@@ -179,7 +179,7 @@ function segmentOf(run: readonly Item[]): Segment {
 }
 
 /** Cost of one pattern per character of text (see LikeShape; weights measured in docs/security.md). */
-function shapeOf(runs: readonly Item[][]): LikeShape {
+export function shapeOf(runs: readonly Item[][]): LikeShape {
   let perChar = 1;
   let walks = 0;
   for (const run of runs) {

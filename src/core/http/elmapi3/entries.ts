@@ -2,7 +2,7 @@
 // where, singleton, count, limit/offset, sort, paginate, first, translation_locale. No Node imports.
 import type { EntrySnapshot } from '../../model/types.js';
 import { fieldValue } from '../../query/table.js';
-import { paginated, phpInt } from './paginate.js';
+import { paginated, phpInt, readPage } from './paginate.js';
 import { list, str, type PhpArray } from './php-query.js';
 import type { CollectionIndex, ProjectIndex } from './project-index.js';
 import { EMBED_BOUNDS, Renderer, type Json } from './render.js';
@@ -128,26 +128,54 @@ export function listEntries(r: ListRequest): Answer {
     warn.add(params.has('first') ? 'first' : 'limit', 'with paginate, ElmapiCMS ignores limit, offset and first: page with page=N');
 
   let inMemory: { name: string; desc: boolean } | undefined;
+  const id = (e: EntrySnapshot) => col.dbId.get(e) ?? 0;
   if (sort instanceof Map) {
     warn.add('sort', 'sort must be one string like sort=price:desc (an array is a 500 in ElmapiCMS)');
     return { status: 500, message: 'Server Error' };
   }
-  if (typeof sort === 'string') {
+  // `if ($sortParam)`: PHP reads '0' as false, as if no sort were sent.
+  if (typeof sort === 'string' && sort !== '0') {
     const cmps: Cmp[] = [];
     // A name sorted by again can change no order (its ties are equal on it), and 1,000 repeats
     // would cost 1,000 comparisons per pair: each name counts once.
     const seen = new Set<string>();
-    for (const item of sort.split(',')) {
-      const [name = '', dir] = item.trim().split(':');
+    // The custom field whose id tie-break already decides every pair, when paging.
+    let decided: string | undefined;
+    const items = sort.split(',');
+    for (let i = 0; i < items.length; i++) {
+      // v3: explode(',') and explode(':') with no trim, `strtoupper($dir) === 'DESC'`: a space
+      // makes another name (no such field: ignored) or another direction (ascending).
+      const [name = '', dir] = (items[i] as string).split(':');
+      if (name.trim() !== name && (CORE_SORT.includes(name.trim()) || col.snap.fields.has(name.trim())))
+        warn.add(
+          'sort',
+          `sort item '${name}' has a space around the name: ElmapiCMS looks up '${name}', which is no column or field, and ignores it; write sort=${name.trim()}${dir === undefined ? '' : `:${dir.trim()}`} without spaces`,
+        );
+      if (dir !== undefined && dir !== dir.trim() && /^desc$/i.test(dir.trim()))
+        warn.add(
+          'sort',
+          `sort item '${name}:${dir}' has a space around the direction: ElmapiCMS compares '${dir}' with DESC and sorts ascending; write ${name.trim()}:desc without spaces`,
+        );
       if (seen.has(name)) {
         warn.add('sort', `sort names '${name}' more than once: only its first place counts (ElmapiCMS ignores the others)`);
         continue;
       }
       seen.add(name);
-      const desc = (dir ?? '').trim().toLowerCase() === 'desc';
+      if (decided !== undefined) {
+        warn.add(
+          'sort',
+          `'${name}' comes after custom field '${decided}' in sort: ElmapiCMS breaks ties on '${decided}' by id, so '${name}' changes no order; put it first`,
+        );
+        continue;
+      }
+      const desc = /^desc$/i.test(dir ?? '');
       const sign = desc ? -1 : 1;
+      if (name === 'id') {
+        cmps.push((a, b) => sign * (id(a) - id(b)));
+        continue;
+      }
       if (CORE_SORT.includes(name)) {
-        const key = name === 'id' ? 'created_at' : (name as 'created_at' | 'updated_at' | 'published_at');
+        const key = name as 'created_at' | 'updated_at' | 'published_at';
         cmps.push((a, b) => sign * byText(a.record[key], b.record[key]));
         continue;
       }
@@ -157,15 +185,19 @@ export function listEntries(r: ListRequest): Answer {
         continue;
       }
       if (paginate) {
-        // Entries without a value last in both directions, then by value, then id in the same direction.
+        // v3's ORDER BY: entries without a value last in both directions, then by value, then
+        // `content_entries.id` in the same direction, also among those without a value. The id
+        // is unique, so a sort item after this one never changes the order.
         cmps.push((a, b) => {
           const va = sortValue(a, name);
           const vb = sortValue(b, name);
-          if (va === undefined || vb === undefined) return va === vb ? 0 : va === undefined ? 1 : -1;
-          return sign * phpCompare(va, vb) || sign * byText(a.record.created_at, b.record.created_at);
+          if (va === undefined || vb === undefined) return va === vb ? sign * (id(a) - id(b)) : va === undefined ? 1 : -1;
+          return sign * phpCompare(va, vb) || sign * (id(a) - id(b));
         });
+        decided = name;
       } else if (draft) {
-        if (!inMemory && cmps.length === 0) inMemory = { name, desc };
+        // v3 sorts by the first item of sort alone (none if it is a column), whatever follows.
+        if (i === 0) inMemory = { name, desc };
         else warn.add('sort', `without paginate, ElmapiCMS sorts drafts by the first sort item only: '${name}' is ignored`);
       } else
         warn.add(
@@ -178,8 +210,7 @@ export function listEntries(r: ListRequest): Answer {
 
   const render = renderer(r);
   if (paginate) {
-    const pageRaw = str(params, 'page');
-    const page = pageRaw && /^[+-]?\d+$/.test(pageRaw.trim()) && Number(pageRaw) >= 1 ? Math.min(Number(pageRaw), 2 ** 31) : 1;
+    const page = readPage(params.get('page'), warn);
     const slice = rows.slice((page - 1) * perPage, page * perPage);
     return {
       status: 200,

@@ -5,7 +5,7 @@ import { ProblemError } from '../../query/problems.js';
 import type { Snapshot, ProjectSnapshot } from '../../model/types.js';
 import { header } from '../header.js';
 import { listEntries, oneEntry, warnEntryParams, type Answer, type ListRequest } from './entries.js';
-import { paginated, phpInt } from './paginate.js';
+import { paginated, phpInt, readPage } from './paginate.js';
 import { parsePhpQuery, str, type PhpQuery } from './php-query.js';
 import { projectIndex, type ProjectIndex } from './project-index.js';
 import { assetJson, carbonJson, iso8601, phpJson, type Json } from './render.js';
@@ -234,7 +234,7 @@ function answer(
       return message(403, TOKEN_NEEDED, [
         { param: 'Authorization', text: 'ElmapiCMS serves /files only to a project token with read, even on a public project' },
       ]);
-    if (segs.length === 1) return done(filesList(index, q, o, req.path, given?.onePage));
+    if (segs.length === 1) return done(filesList(index, q, o, req.path, warn, given?.onePage));
     const m = segs.length === 3 ? index.assetsByName.get(third as string) : index.assetsByKey.get(second as string);
     return m
       ? done({ status: 200, json: assetJson(m, o) })
@@ -377,14 +377,13 @@ function fieldJson(f: import('../../model/model.js').FieldDef, id: number, order
 }
 
 /** `onePage`: every asset on page 1, 25 a page or more (a static tree: its host cannot answer `?page=2`). */
-function filesList(index: ProjectIndex, q: PhpQuery, o: string, path: string, onePage = false): Answer {
+function filesList(index: ProjectIndex, q: PhpQuery, o: string, path: string, warn: Warnings, onePage = false): Answer {
   const per = onePage
     ? Math.max(25, index.assets.length)
     : q.params.has('paginate')
       ? Math.max(1, Math.min(100, phpInt(q.params.get('paginate'))))
       : 25;
-  const pageRaw = str(q.params, 'page');
-  const page = pageRaw && /^\d+$/.test(pageRaw) && Number(pageRaw) >= 1 ? Math.min(Number(pageRaw), 2 ** 31) : 1;
+  const page = readPage(q.params.get('page'), warn);
   const search = str(q.params, 'search')?.toLowerCase();
   const type = str(q.params, 'type');
   const EXT: Record<string, RegExp> = {

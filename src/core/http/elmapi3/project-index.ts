@@ -11,6 +11,8 @@ export interface CollectionIndex {
   readonly byRef: ReadonlyMap<string, EntrySnapshot>;
   /** Newest first: created_at descending, then file path descending (v3: `ORDER BY id DESC`). */
   readonly newestFirst: readonly EntrySnapshot[];
+  /** v3's integer `id` (`content_entries.id`): 1 for the oldest entry, in the reverse of newestFirst. */
+  readonly dbId: ReadonlyMap<EntrySnapshot, number>;
   /** Translation group key (file name without locale and extension) → its entries. */
   readonly groups: ReadonlyMap<string, readonly EntrySnapshot[]>;
   readonly groupOf: ReadonlyMap<EntrySnapshot, string>;
@@ -56,7 +58,8 @@ function collectionIndex(snap: CollectionSnapshot, locales: readonly string[]): 
   const newestFirst = [...snap.entries].sort(
     (a, b) => compare(b.record.created_at, a.record.created_at) || compare(b.record.file, a.record.file),
   );
-  return { snap, byUuid, byRef, newestFirst, groups, groupOf };
+  const dbId = new Map(newestFirst.map((e, i) => [e, newestFirst.length - i]));
+  return { snap, byUuid, byRef, newestFirst, dbId, groups, groupOf };
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -7,6 +7,7 @@ import type { FieldDef, FieldValue } from '../../model/model.js';
 import type { EntrySnapshot } from '../../model/types.js';
 import { Budget, LIKE_CALL_COST, SEGMENT_COST } from '../../query/cost.js';
 import { type LikeRules, likeMatcher } from '../../query/like.js';
+import { likeWholeMatcher } from '../../query/like-whole.js';
 import { fieldValue } from '../../query/table.js';
 import { list, type PhpArray, type PhpValue } from './php-query.js';
 import type { CollectionIndex, ProjectIndex } from './project-index.js';
@@ -38,8 +39,8 @@ const SQLITE_LIKE: LikeRules = { fold: (s) => s.replace(/[A-Z]/g, (c) => c.toLow
  * `pattern` compiled once (the linear matcher of src/core/query/like.ts); each test spends its
  * cost from the request's budget, so no pattern holds the server (docs/security.md#query-cost).
  */
-function likeTest(pattern: string, budget: Budget): (text: string) => boolean {
-  const match = likeMatcher(pattern, SQLITE_LIKE);
+function likeTest(pattern: string, budget: Budget, whole = false): (text: string) => boolean {
+  const match = whole ? likeWholeMatcher(pattern, SQLITE_LIKE) : likeMatcher(pattern, SQLITE_LIKE);
   const { shape } = match;
   const call = LIKE_CALL_COST + SEGMENT_COST * shape.segments;
   return (text) => {
@@ -84,7 +85,7 @@ function rowsOf(f: FieldDef, v: FieldValue | undefined): Row[] {
 
 const jsonHas = (row: Row, w: string) => row.json?.some((x) => (typeof x === 'string' ? x === w : false)) ?? false;
 
-/** `like` on a value: as a substring of text, or the whole of a number's digits. */
+/** `like` on a value: as a substring of text (`%v%`), or a number's digits as SQL LIKE reads `v` without added wildcards. */
 interface LikeTests {
   readonly contains: (text: string) => boolean;
   readonly whole: (text: string) => boolean;
@@ -140,6 +141,11 @@ function fieldTest(f: FieldDef, op: string, raw: PhpValue | undefined, param: st
       `ElmapiCMS compares '${op}' on text only: on number field '${f.name}' ${op === 'in' ? 'no entry matches' : 'no entry is excluded'}; use where[${f.name}][between]=min,max or one where[or][N][${f.name}]=value per value`,
     );
   }
+  if (f.type === 'number' && op === 'like')
+    c.warn.add(
+      param,
+      `ElmapiCMS compares 'like' on number field '${f.name}' as number_value LIKE '${v ?? ''}' without wildcards: the whole number matches, not a part of it (9 matches 9, not 19); there is no substring match on numbers`,
+    );
   if (f.type === 'boolean' && op === 'not')
     c.warn.add(
       param,
@@ -160,7 +166,7 @@ function fieldTest(f: FieldDef, op: string, raw: PhpValue | undefined, param: st
         (r) => r.date === undefined && r.text === undefined && r.number === undefined && r.bool === undefined && r.json === undefined,
       );
   if (op === 'not_null') return (e) => rowsOf(f, fieldValue(e, f.name)).length > 0;
-  const like = op === 'like' ? { contains: likeTest(`%${v ?? ''}%`, c.budget), whole: likeTest(v ?? '', c.budget) } : undefined;
+  const like = op === 'like' ? { contains: likeTest(`%${v ?? ''}%`, c.budget), whole: likeTest(v ?? '', c.budget, true) } : undefined;
   return (e) => rowsOf(f, fieldValue(e, f.name)).some((r) => r.date === undefined && rowMatches(r, op, v, values, like));
 }
 
