@@ -225,19 +225,32 @@ describe('a cap on the bytes of all answers', () => {
 describe('the limit options', () => {
   it('read counts and sizes with units, and name the option when wrong', () => {
     expect(
-      limitsFromArgs({ 'max-pages': '50', 'max-entries': '7', 'max-file-size': '500MiB', 'max-media-size': '2 GiB', 'max-bytes': '1GiB' }),
+      limitsFromArgs({
+        'max-pages': '50',
+        'max-entries': '7',
+        'max-file-size': '500MiB',
+        'max-media-size': '2 GiB',
+        'max-bytes': '300MiB',
+      }),
     ).toEqual({
       maxPages: 50,
       maxEntries: 7,
       maxFileBytes: 500 * 1024 ** 2,
       maxMediaBytes: 2 * 1024 ** 3,
-      maxBytes: 1024 ** 3,
+      maxBytes: 300 * 1024 ** 2,
     });
     expect(() => limitsFromArgs({ 'max-pages': '0' })).toThrow("--max-pages must be a positive integer, got '0'");
     expect(() => limitsFromArgs({ 'max-entries': 'lots' })).toThrow("--max-entries must be a positive integer, got 'lots'");
     expect(() => limitsFromArgs({ 'max-file-size': 'NaN' })).toThrow(/--max-file-size must be a size in bytes/);
     expect(() => limitsFromArgs({ 'max-media-size': '5 parsecs' })).toThrow(/--max-media-size must be a size in bytes/);
     expect(() => limitsFromArgs({ 'max-bytes': '-1' })).toThrow(/--max-bytes must be a size in bytes/);
+  });
+
+  // .cqa-pull.json keeps the answers' texts and is read back as one string (V8's end at 512 MiB).
+  it('refuses --max-bytes above 384 MiB before any request, saying why', async () => {
+    await expect(pull(options({ limits: { maxBytes: 384 * 1024 ** 2 + 1 } }))).rejects.toThrow(
+      /^--max-bytes can be at most 384 MiB: the answers are kept in \.cqa-pull\.json for the next pull/,
+    );
   });
 
   it('refuses limits given to the library that are not positive integers', async () => {

@@ -44,7 +44,7 @@ export const LIMIT_HELP = {
   'max-bytes': {
     type: 'string',
     value: 'SIZE',
-    help: 'bytes of all API answers (JSON) of the pull, held in memory; media files not counted',
+    help: 'bytes of all API answers (JSON) of the pull, held in memory (at most 384MiB); media files not counted',
     fallback: '256MiB',
   },
   timeout: {

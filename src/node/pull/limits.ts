@@ -32,6 +32,9 @@ export const DEFAULT_LIMITS: PullLimits = {
   maxBytes: 256 * 1024 ** 2, // 256 MiB
 };
 
+/** The most --max-bytes may be: .cqa-pull.json holds the answers' texts, escaped, and is read back as one string. */
+const MAX_BYTES_CEILING = 384 * 1024 ** 2;
+
 /** The command-line option that raises each limit. */
 export const LIMIT_OPTIONS: Record<keyof PullLimits, string> = {
   maxPages: '--max-pages',
@@ -79,6 +82,11 @@ export function pullLimits(given: Partial<PullLimits> = {}): PullLimits {
     const v = given[key];
     if (v === undefined) continue;
     if (!isCount(v) || v === 0) throw new PullError(`${LIMIT_OPTIONS[key]} must be a positive integer, got ${String(v)}`, true);
+    if (key === 'maxBytes' && v > MAX_BYTES_CEILING)
+      throw new PullError(
+        `${LIMIT_OPTIONS[key]} can be at most 384 MiB: the answers are kept in .cqa-pull.json for the next pull, and a longer file could not be read back (V8 strings end at 512 MiB); pull fewer collections at a time (--collections) instead`,
+        true,
+      );
     limits[key] = v;
   }
   return limits;
