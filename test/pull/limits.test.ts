@@ -5,7 +5,7 @@
 import { readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { limitsFromArgs } from '../../src/node/commands/pull-limits.js';
 import { DEFAULT_LIMITS } from '../../src/node/pull/limits.js';
 import { PullError } from '../../src/node/pull/model.js';
@@ -251,6 +251,21 @@ describe('the limit options', () => {
     await expect(pull(options({ limits: { maxBytes: 384 * 1024 ** 2 + 1 } }))).rejects.toThrow(
       /^--max-bytes can be at most 384 MiB: the answers are kept in \.cqa-pull\.json for the next pull/,
     );
+  });
+
+  it('answers whose escaped texts outgrow one string: a pull error saying what to do, and --out untouched', async () => {
+    await serve(cqaApi([]));
+    const stringify = JSON.stringify;
+    // As V8 does past its string limit, for the marker alone (a 512 MiB answer is no unit test).
+    const spy = vi.spyOn(JSON, 'stringify').mockImplementation((value, ...rest) => {
+      if ((value as { cqa_pull?: number } | null)?.cqa_pull === 1) throw new RangeError('Invalid string length');
+      return stringify(value, ...(rest as [])) as string;
+    });
+    try {
+      expect(await refusal(options())).toMatch(/^the answers are too large to keep in \.cqa-pull\.json for the next pull/);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('refuses limits given to the library that are not positive integers', async () => {

@@ -178,7 +178,7 @@ export async function pull(o: PullOptions): Promise<PullResult> {
       documents: sorted(fetcher.seen),
       media: sorted(media.etags),
     };
-    await fsp.writeFile(join(tmp, MARKER), `${JSON.stringify(written, null, 1)}\n`);
+    await fsp.writeFile(join(tmp, MARKER), `${markerText(written)}\n`);
     o.signal?.throwIfAborted();
     await swapIn(tmp, folder, suffix);
     return {
@@ -196,5 +196,17 @@ export async function pull(o: PullOptions): Promise<PullResult> {
     await fsp.rm(tmp, { recursive: true, force: true });
     if (made !== undefined) await fsp.rmdir(made).catch(() => undefined);
     throw err;
+  }
+}
+
+/** The marker as JSON; answers whose escaped texts outgrow a string (quotes and backslashes count twice) are said to be. */
+function markerText(marker: Marker): string {
+  try {
+    return JSON.stringify(marker, null, 1);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    throw new PullError(
+      `the answers are too large to keep in ${MARKER} for the next pull (escaped, they pass V8's 512 MiB string limit): pull fewer collections at a time (--collections), or lower --max-bytes`,
+    );
   }
 }
