@@ -54,6 +54,16 @@ export function listedFolders(files: readonly string[]): string[] {
   return listed.sort();
 }
 
+/**
+ * A path as a serve source that matches that path alone. serve reads a source as a path-to-regexp
+ * pattern (`:name`, `(…)`, `*`, `?`, `+`) and else as a glob (`[…]`, `{…}`, `!`, `@`): a media
+ * folder named `:all*` would take every media path of its project. Each such character is written
+ * as a group that matches it alone, `(\x3a)`, which the glob reads as plain text.
+ */
+export function literalSource(path: string): string {
+  return path.replace(/[:()\\*?+[\]{}!@]/g, (c) => `(\\x${c.charCodeAt(0).toString(16).padStart(2, '0')})`);
+}
+
 /** Where a listed folder is sent: no file has this name, so serve answers its 404.html. */
 const NOWHERE = '/api/404-not-found';
 
@@ -91,9 +101,8 @@ export function serveJson(
     cleanUrls: false,
     trailingSlash: false,
     rewrites,
-    // serve-handler turns `:name` into a path pattern: folder names are written as they are.
     // The 404 page is no document of the build: asked for by name, it is a 404 too.
-    redirects: [...listedFolders(files), '/404.html'].map((source) => ({ source, destination: NOWHERE, type: 302 })),
+    redirects: [...listedFolders(files), '/404.html'].map((path) => ({ source: literalSource(path), destination: NOWHERE, type: 302 })),
     headers: [
       { source: '/api/**', headers: json },
       { source: '/openapi.json', headers: json },

@@ -1,0 +1,56 @@
+// `cqa build --host serve` writes a redirect for each folder serve would list; serve reads a
+// source as a path pattern and a glob, so a media folder named `:all*` took every media path of
+// its project (found from outside). Each folder's redirect must match that folder alone.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSnapshot } from '../../src/node/build-snapshot.js';
+import { writeDist } from '../../src/node/output/dist.js';
+import { writeTree } from '../content/helpers.js';
+import { type RunningHost, startServe } from './servers.js';
+
+const FOLDERS = [':all*', 'a:b', 'x(1)', '[ab]', '{a,b}', '!x', '@(y)', 'q?', 'p+'];
+const work = mkdtempSync(join(tmpdir(), 'cqa-serve-names-'));
+let server: RunningHost;
+
+beforeAll(async () => {
+  const tree: Record<string, string> = {
+    's/project.yaml': 'id: s\npublic: true\n',
+    's/posts/one.yaml': 'title: One\n',
+    's/media/readme.txt': 'hello',
+    's/media/ab.txt': 'ab',
+    's/media/ax.txt': 'ax',
+  };
+  for (const f of FOLDERS) {
+    tree[`s/media/${f}/a.txt`] = 'a';
+    tree[`s/media/${f}/b.txt`] = 'b';
+  }
+  const snapshot = await buildSnapshot({ content: writeTree(tree) });
+  await writeDist(snapshot, { out: join(work, 'dist'), host: 'serve' });
+  server = await startServe(join(work, 'dist'));
+}, 60_000);
+afterAll(async () => {
+  await server?.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+const status = async (path: string) => {
+  const res = await fetch(server.url + path.split('/').map(encodeURIComponent).join('/'), { signal: AbortSignal.timeout(5000) });
+  await res.arrayBuffer();
+  return res.status;
+};
+
+describe('serve: a media folder whose name reads as a pattern', () => {
+  it('redirects that folder alone: every other media file and document answers 200', async () => {
+    for (const path of ['/media/s/readme.txt', '/media/s/ab.txt', '/media/s/ax.txt', '/api/s/project-media', '/api/s/posts']) {
+      expect(await status(path), path).toBe(200);
+    }
+    for (const f of FOLDERS) {
+      expect(await status(`/media/s/${f}/a.txt`), f).toBe(200);
+      expect(await status(`/api/s/project-media/${f}/b.txt`), f).toBe(200);
+      // The folder itself: serve would list it; the redirect sends it to the 404.
+      expect(await status(`/media/s/${f}`), f).toBe(404);
+    }
+  });
+});
