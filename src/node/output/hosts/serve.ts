@@ -60,7 +60,7 @@ export function listedFolders(files: readonly string[]): string[] {
  * folder named `:all*` would take every media path of its project. Each such character is written
  * as a group that matches it alone, `(\x3a)`, which the glob reads as plain text.
  */
-export function literalSource(path: string): string {
+function literalSource(path: string): string {
   return path.replace(/[:()\\*?+[\]{}!@]/g, (c) => `(\\x${c.charCodeAt(0).toString(16).padStart(2, '0')})`);
 }
 
