@@ -437,6 +437,23 @@ describe('warnings in the request journal; strict for every project', () => {
     expect(two && 'warnings' in two).toBe(false);
   });
 
+  it('keeps the X-Cqa-Warning header under about 2 KB, a client fetch reads it, and the journal has every text whole', async () => {
+    server.clearRequests();
+    // Found from outside: 8 sort items of tabs (each escaped as \\u0009, the name quoted twice) made a 40 KB header, which Node's fetch refused.
+    const tabs = (n: number) => '%09'.repeat(n);
+    const sort = ['id', ...Array.from({ length: 8 }, (_, i) => `price${tabs(300 + i)}`)].join(',');
+    const res = await fetch(`${server.url}/api/products?paginate=2&sort=${sort}`, {
+      headers: { 'project-id': SHOP, authorization: `Bearer ${TOKEN}` },
+    });
+    expect(res.status).toBe(200);
+    const header = res.headers.get('x-cqa-warning') ?? '';
+    expect(header.length).toBeLessThanOrEqual(2048 + 60);
+    expect(header).toMatch(/ \| \d+ more in the request journal and the log$/);
+    const [record] = server.requests();
+    expect(record?.warnings?.length).toBeGreaterThan(header.split(' | ').length - 1);
+    expect(Math.max(...(record?.warnings ?? []).map((w) => w.length))).toBeGreaterThan(400);
+  });
+
   it('keeps the values of secret-looking parameters out of the warnings it records (the answer still quotes them)', async () => {
     const logged: string[] = [];
     const s = await startServer({ snapshot, host: '127.0.0.1', port: 0, onRequest: (r) => logged.push(JSON.stringify(r)) });

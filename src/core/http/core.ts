@@ -20,7 +20,7 @@ import { MEDIA_SEGMENT, route, type Route } from './routes.js';
 import { withServerUrl } from './openapi-server.js';
 import { mediaHeaders } from './media-headers.js';
 import type { Elmapi3Routes, V3Answer } from './elmapi3/handler.js';
-import { headerText, WARNING_SEPARATOR } from './elmapi3/warnings.js';
+import { headerText, warningHeader } from './elmapi3/warnings.js';
 
 export type { Platform } from './compress.js';
 export type { Encoding } from './accept.js';
@@ -453,7 +453,7 @@ export class HttpCore {
     const warnings = a.warnings.map(headerText);
     if (warnings.length > 0) {
       // One header line per problem would need a list type here; a comma is inside the texts, so lines are joined by the adapter-safe separator ' | '.
-      headers['x-cqa-warning'] = warnings.join(WARNING_SEPARATOR);
+      headers['x-cqa-warning'] = warningHeader(warnings);
       const expose = headers['access-control-expose-headers'];
       headers['access-control-expose-headers'] = expose ? `${expose}, X-Cqa-Warning` : 'X-Cqa-Warning';
     }

@@ -30,6 +30,26 @@ export function headerText(w: Warning): string {
     .replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/**
+ * The X-Cqa-Warning value of `texts` (headerText's): each cut at 400 characters, the whole at
+ * 2,048, the rest counted. A warning quotes what was sent, escaped: 20 of them could make a header
+ * five times the URL, which Node's fetch refuses (16 KiB) and a proxy turns into a 502 (4-8 KiB).
+ * The journal keeps them whole.
+ */
+export function warningHeader(texts: readonly string[]): string {
+  let value = '';
+  let shown = 0;
+  for (const text of texts) {
+    const cut = text.length > 400 ? `${text.slice(0, 397)}...` : text;
+    const next = shown === 0 ? cut : `${value}${WARNING_SEPARATOR}${cut}`;
+    if (next.length > 2048) break;
+    value = next;
+    shown++;
+  }
+  const left = texts.length - shown;
+  return left === 0 ? value : `${value}${WARNING_SEPARATOR}${left} more in the request journal and the log`;
+}
+
 /** The few non-ASCII characters the warnings themselves use, spelled in ASCII (a value's own stay escaped). */
 const ASCII: Record<string, string> = { '…': '...', '≥': '>=', '≤': '<=', '→': '->' };
 
