@@ -80,6 +80,11 @@ export function nginxConf(
     'location ~ "/[_.]" {',
     '    return 404;',
     '}',
+    // /API/… in another case: the JSON 404 too (the files have one case; the /api locations match it alone).
+    'location ~ "^/(?!api(/|$))[aA][pP][iI](/|$)" {',
+    '    return 404;',
+    '    error_page 404 /api/404.json;',
+    '}',
     ...notFound.flatMap((r) => apiLocation(prefixOf(r.from), r.file)),
     // Exactly /api: an elmapi3 tree's project document, else the JSON 404 (not a redirect to /api/).
     ...apiLocation('/api/', 'api/404.json', '/api'),
