@@ -594,6 +594,38 @@ describe('the explorer page in headless Chromium', () => {
     await page.close();
   }, 60_000);
 
+  // Found from outside: each of these said or showed something else.
+  it('names what it cannot do: a token no header can carry, a stopped server, a link offset the form cannot hold; an RTL name stays apart from its id', async () => {
+    const rtl = await startServer({
+      snapshot: await buildSnapshot({
+        content: { 'r/project.yaml': `id: hx\npublic: true\nname: "Evil \u202eexe.png"\n`, 'r/posts/a.yaml': 'title: A\n' },
+      }),
+      port: 0,
+    });
+    const page = await context.newPage();
+    try {
+      // Before the project list has come, Run query is off (the page's own HTML says so).
+      expect(await (await fetch(`${rtl.url}/`, { headers: { accept: 'text/html' } })).text()).toContain('<button type="submit" id="run" disabled>');
+      await page.goto(`${rtl.url}/#/api/hx/posts?offset=abc&limit=2`);
+      await expect.poll(() => page.textContent('#ignored')).toBe('Not in the form (left out): offset=abc');
+      expect(await page.inputValue('#limit')).toBe('2');
+      // The name in its own <bdi> and isolated in the select: the id after it reads as it is.
+      expect(await page.textContent('#project-list h3 bdi')).toBe('Evil \u202eexe.png');
+      expect(await page.$eval('#project option', (o) => o.textContent)).toBe('\u2068Evil \u202eexe.png\u2069 (hx)');
+      await page.fill('#token', 'tøken');
+      await page.press('#token', 'Enter');
+      expect(await page.textContent('#token-status')).toMatch(
+        /^A token is written in visible ASCII .* holds U\+00F8: check what was pasted\.$/,
+      );
+      await rtl.close();
+      await page.click('#forget');
+      await expect.poll(() => page.textContent('#token-status')).toMatch(/^No answer from the server \(it may be stopped\): /);
+    } finally {
+      await page.close();
+      await rtl.close();
+    }
+  }, 60_000);
+
   it('loaded nothing from anywhere but the server', () => {
     expect(requested.length).toBeGreaterThan(0);
     const ours = [server, openDemo, watched, ...(sizes ? [sizes] : []), ...(hostile ? [hostile] : [])];

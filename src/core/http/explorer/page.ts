@@ -73,7 +73,7 @@ const markup = (reference: boolean): string => `
         <label for="pick">Answer with <select id="pick"><option value="all">every field</option><option value="fields">only these (fields=)</option><option value="exclude">all but these (exclude=)</option></select></label>
         <fieldset id="pick-box" class="plain"><legend class="offscreen">Fields to keep or leave out</legend><div id="pick-fields"></div></fieldset>
       </fieldset>
-      <button type="submit" id="run">Run query</button>
+      <button type="submit" id="run" disabled>Run query</button>
       <span class="hint">Ctrl+Enter runs it from anywhere on the page.</span>
     </form>
     <p id="ignored" class="hint" role="status"></p>

@@ -357,7 +357,8 @@ export class Builder {
     this.projects = projects;
     setOptions(
       this.projectSelect,
-      projects.map((p) => [p.id, `${p.name} (${p.id})`]),
+      // The name isolated (FSI … PDI): a right-to-left mark in it must not run on into the id.
+      projects.map((p) => [p.id, `\u2068${p.name}\u2069 (${p.id})`]),
     );
     ($('run') as HTMLButtonElement).disabled = projects.length === 0;
     this.showCollections();

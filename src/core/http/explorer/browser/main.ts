@@ -108,8 +108,18 @@ $('token-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const field = $<HTMLInputElement>('token');
   // Out of the field at once: the DOM is what another page of this origin could read.
-  useToken(field.value.trim());
+  const typed = field.value.trim();
   field.value = '';
+  // A header carries visible ASCII only: the browser would refuse to send another character.
+  const odd = /[^\x21-\x7e]/.exec(typed);
+  if (odd) {
+    setStatus(
+      `A token is written in visible ASCII (letters, digits, - . _ ~ + / =), and this one holds U+${(odd[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}: check what was pasted.`,
+      true,
+    );
+    return;
+  }
+  useToken(typed);
   field.placeholder = tokenInUse() ? 'a token is in use (type another to replace it)' : 'public projects need none';
   forgetSuggestions();
   void load();

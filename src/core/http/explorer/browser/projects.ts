@@ -69,7 +69,11 @@ export type Loaded = { ok: true; projects: Project[] } | { ok: false; status: st
 /** Everything the token (or no token) may read; a refused token says so with the server's words. */
 export async function loadProjects(): Promise<Loaded> {
   const spec = await api('/openapi.json');
-  if (spec.status !== 200) return { ok: false, status: `The server refused this token (${spec.status} ${spec.statusText}): ${says(spec)}` };
+  if (spec.status === 401 || spec.status === 403)
+    return { ok: false, status: `The server refused this token (${spec.status} ${spec.statusText}): ${says(spec)}` };
+  if (spec.status === 0) return { ok: false, status: `No answer from the server (it may be stopped): ${says(spec)}` };
+  if (spec.status !== 200)
+    return { ok: false, status: `The server could not list its projects (${spec.status} ${spec.statusText}): ${says(spec)}` };
   const found = fromOpenApi(spec.body);
   await Promise.all(found.map(complete));
   return { ok: true, projects: found };
@@ -82,7 +86,8 @@ export function renderProjects(projects: readonly Project[]): void {
       el(
         'article',
         { class: 'project' },
-        el('h3', {}, `${p.name} `, el('code', { text: p.id })),
+        // <bdi>: a right-to-left mark in the name must not run on into the id beside it.
+        el('h3', {}, el('bdi', { text: p.name }), ' ', el('code', { text: p.id })),
         el('p', {
           class: 'meta',
           text: [

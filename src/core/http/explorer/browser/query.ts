@@ -217,6 +217,8 @@ export function parsePath(hash: string): { query: QueryState; ignored: string[] 
         }
         case 'limit':
         case 'offset':
+          // The form's number field holds digits only: anything else is named with the rest.
+          if (!/^\d*$/.test(value)) break;
           q[name] = value;
           continue;
         case 'first':
