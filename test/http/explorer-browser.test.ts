@@ -605,7 +605,9 @@ describe('the explorer page in headless Chromium', () => {
     const page = await context.newPage();
     try {
       // Before the project list has come, Run query is off (the page's own HTML says so).
-      expect(await (await fetch(`${rtl.url}/`, { headers: { accept: 'text/html' } })).text()).toContain('<button type="submit" id="run" disabled>');
+      expect(await (await fetch(`${rtl.url}/`, { headers: { accept: 'text/html' } })).text()).toContain(
+        '<button type="submit" id="run" disabled>',
+      );
       await page.goto(`${rtl.url}/#/api/hx/posts?offset=abc&limit=2`);
       await expect.poll(() => page.textContent('#ignored')).toBe('Not in the form (left out): offset=abc');
       expect(await page.inputValue('#limit')).toBe('2');
