@@ -156,8 +156,8 @@ export function documentFile(path: string): string {
 
 function packageVersion(): string {
   try {
-    // src/node/output/dist.ts and lib/node/output/dist.js are both two levels below package.json.
-    return (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+    // src/node/output/dist.ts and lib/node/output/dist.js are both three levels below package.json.
+    return (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
   } catch {
     return '0.0.0';
   }
