@@ -143,7 +143,7 @@ describe('broken YAML: one message per mistake, on its line, with a hint and a f
       'a tab before a key',
       'title: A\n\ttags: x\n',
       2,
-      'broken YAML: a tab indents this line; YAML indents with spaces only: replace the tab with spaces',
+      'broken YAML: a tab indents this line; YAML indents with spaces only: remove it (the line above holds its own value, so this one starts at its level)',
     ],
     [
       'a list item, then a key',

@@ -242,11 +242,22 @@ function secondDocument(lines: readonly string[], row: number, firstLine: number
   };
 }
 
+/**
+ * A tab before a line: under a key that holds nothing yet (`meta:`) it was meant as the key's
+ * indent; after a key with a value (`title: A`) spaces would nest it there, another error.
+ */
+function tabIndent(lines: readonly string[], row: number): string {
+  const above = previousContent(lines, row);
+  const opens = above >= 0 && /:\s*(#.*)?$/.test(lines[above] as string);
+  return opens
+    ? 'a tab indents this line; YAML indents with spaces only: replace the tab with spaces'
+    : 'a tab indents this line; YAML indents with spaces only: remove it (the line above holds its own value, so this one starts at its level)';
+}
+
 /** Why the parser stopped at `error`, as the mistake the author made. */
 function mistakeOf(lines: readonly string[], error: YAMLError, rowCol: (offset: number) => [number, number], firstLine: number): Mistake {
   const [row, col] = rowCol(error.pos[0]);
-  if (error.code === 'TAB_AS_INDENT')
-    return { row, col, message: 'a tab indents this line; YAML indents with spaces only: replace the tab with spaces' };
+  if (error.code === 'TAB_AS_INDENT') return { row, col, message: tabIndent(lines, row) };
   if (error.code === 'BAD_SCALAR_START') return reservedStart(lines, row, col);
   if (error.code === 'MULTIPLE_DOCS') return secondDocument(lines, row, firstLine);
   const closer = /flow-(seq|map)-end/.exec(error.message);
