@@ -32,6 +32,8 @@ let watched: RunningServer;
 let sizes: RunningServer | undefined;
 /** A tree whose description and collection name are HTML and Markdown (started by its test). */
 let hostile: RunningServer | undefined;
+/** A project whose name holds a right-to-left mark, stopped by its test (started by its test). */
+let rtl: RunningServer | undefined;
 let context: BrowserContext;
 const work = mkdtempSync(join(tmpdir(), 'cqa-explorer-'));
 /** Every URL the browser asked for: the page must need nothing from anywhere else. */
@@ -67,6 +69,7 @@ afterAll(async () => {
   await watched?.close();
   await sizes?.close();
   await hostile?.close();
+  await rtl?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -596,19 +599,20 @@ describe('the explorer page in headless Chromium', () => {
 
   // Found from outside: each of these said or showed something else.
   it('names what it cannot do: a token no header can carry, a stopped server, a link offset the form cannot hold; an RTL name stays apart from its id', async () => {
-    const rtl = await startServer({
+    const named = await startServer({
       snapshot: await buildSnapshot({
         content: { 'r/project.yaml': `id: hx\npublic: true\nname: "Evil \u202eexe.png"\n`, 'r/posts/a.yaml': 'title: A\n' },
       }),
       port: 0,
     });
+    rtl = named;
     const page = await context.newPage();
     try {
       // Before the project list has come, Run query is off (the page's own HTML says so).
-      expect(await (await fetch(`${rtl.url}/`, { headers: { accept: 'text/html' } })).text()).toContain(
+      expect(await (await fetch(`${named.url}/`, { headers: { accept: 'text/html' } })).text()).toContain(
         '<button type="submit" id="run" disabled>',
       );
-      await page.goto(`${rtl.url}/#/api/hx/posts?offset=abc&limit=2`);
+      await page.goto(`${named.url}/#/api/hx/posts?offset=abc&limit=2`);
       await expect.poll(() => page.textContent('#ignored')).toBe('Not in the form (left out): offset=abc');
       expect(await page.inputValue('#limit')).toBe('2');
       // The name in its own <bdi> and isolated in the select: the id after it reads as it is.
@@ -619,18 +623,18 @@ describe('the explorer page in headless Chromium', () => {
       expect(await page.textContent('#token-status')).toMatch(
         /^A token is written in visible ASCII .* holds U\+00F8: check what was pasted\.$/,
       );
-      await rtl.close();
+      await named.close();
       await page.click('#forget');
       await expect.poll(() => page.textContent('#token-status')).toMatch(/^No answer from the server \(it may be stopped\): /);
     } finally {
       await page.close();
-      await rtl.close();
+      await named.close();
     }
   }, 60_000);
 
   it('loaded nothing from anywhere but the server', () => {
     expect(requested.length).toBeGreaterThan(0);
-    const ours = [server, openDemo, watched, ...(sizes ? [sizes] : []), ...(hostile ? [hostile] : [])];
+    const ours = [server, openDemo, watched, ...[sizes, hostile, rtl].filter((s): s is RunningServer => s !== undefined)];
     expect(requested.filter((u) => !ours.some((s) => u.startsWith(`${s.url}/`)))).toEqual([]);
   });
 });
