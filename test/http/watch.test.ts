@@ -100,6 +100,25 @@ describe('serve --watch', () => {
     await until('reset', async () => ((await title('a')) === 'Two' ? true : undefined));
   });
 
+  // Found from outside: each event postponed the rebuild, so a file written every 10 ms was served
+  // only once the writes stopped (3 s of writes, 3 s behind).
+  it('serves a file written without pause while the writes go on: the wait for quiet is bounded', async () => {
+    const a = join(dir, 'w', 'posts', 'a.md');
+    let n = 0;
+    let served: string | undefined;
+    const end = Date.now() + 6000;
+    while (Date.now() < end && served === undefined) {
+      writeFileSync(a, entry(`Burst ${++n}`));
+      await new Promise((r) => setTimeout(r, 10));
+      const now = n % 10 === 0 ? await title('a') : '';
+      if (now.startsWith('Burst')) served = now;
+    }
+    // A version of the burst was served while it went on (the loop stops writing once one is).
+    expect(served).toMatch(/^Burst \d+$/);
+    writeFileSync(a, entry('Two'));
+    await until('reset', async () => ((await title('a')) === 'Two' ? true : undefined));
+  });
+
   it('prints a warning a reload finds, once (a warning after start went unsaid)', async () => {
     const before = lines.length;
     writeFileSync(join(dir, 'w', 'posts', 'notes.txt'), 'not an entry');

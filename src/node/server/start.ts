@@ -96,6 +96,9 @@ export interface RunningServer extends ContractControls {
   close(): Promise<void>;
 }
 
+/** The longest a stream of file events postpones a rebuild (docs/library.md: `debounce`). */
+const MAX_REBUILD_WAIT_MS = 200;
+
 const START_KEYS: readonly string[] = [
   ...HTTP_KEYS,
   ...optionKeys<Omit<StartServerOptions, keyof HttpOptions>>()([
@@ -362,14 +365,24 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   let watcher: { close(): Promise<void> } | undefined;
   if (watching) {
     const debounce = options.debounce ?? 25;
+    // Events keep postponing the rebuild by `debounce`, but not past this: a file written every
+    // 10 ms (a generator, a sync tool) would otherwise never be served until the writes stopped.
+    const longest = Math.max(debounce, MAX_REBUILD_WAIT_MS);
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let since = 0;
     watcher = watching.watchContent(
       root,
       (path) => {
         if (path === undefined) full = true;
         else pending.add(path);
+        const now = Date.now();
+        if (timer === undefined) since = now;
+        else if (now - since >= longest) return;
         clearTimeout(timer);
-        timer = setTimeout(() => void reload().then(report, reportFailure), debounce);
+        timer = setTimeout(() => {
+          timer = undefined;
+          void reload().then(report, reportFailure);
+        }, debounce);
       },
       (err) => log(`cqa: watch error: ${printable(String(err))}`),
     );
