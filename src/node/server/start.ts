@@ -96,6 +96,9 @@ export interface RunningServer extends ContractControls {
   close(): Promise<void>;
 }
 
+/** How a read of a file that is gone is said (file-parser.ts readFailure). */
+const VANISHED = 'cannot read the file: ENOENT';
+
 /** The longest a stream of file events postpones a rebuild (docs/library.md: `debounce`). */
 const MAX_REBUILD_WAIT_MS = 200;
 
@@ -311,13 +314,24 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
     const changes = full ? undefined : [...pending];
     pending = new Set();
     full = false;
-    let result: Awaited<ReturnType<typeof build>>;
-    try {
-      result = await build(changes);
-    } catch (err) {
-      const issues = (err as { issues?: ContentIssue[] }).issues;
-      if (!issues) throw err;
-      result = { issues };
+    const attempt = async (paths: readonly string[] | undefined): Promise<Awaited<ReturnType<typeof build>>> => {
+      try {
+        return await build(paths);
+      } catch (err) {
+        const issues = (err as { issues?: ContentIssue[] }).issues;
+        if (!issues) throw err;
+        return { issues };
+      }
+    };
+    let result = await attempt(changes);
+    // A file deleted between the listing and its read (a git checkout, a tool's temp file) is a
+    // deletion, not a broken file: those paths are looked at again, a few times at most.
+    for (
+      let tries = 0;
+      tries < 3 && 'issues' in result && result.issues.length > 0 && result.issues.every((i) => i.message === VANISHED);
+      tries++
+    ) {
+      result = await attempt(result.issues.map((i) => i.file));
     }
     const ms = performance.now() - t0;
     if ('issues' in result) {
