@@ -4,7 +4,7 @@
 import type { ParseCache, PortableCodec } from './parse-cache.js';
 import { parseMemo } from './parse-memo.js';
 import { isPlainObject } from './issues.js';
-import { FileProblem } from './file-problem.js';
+import { CANNOT_READ, FileProblem } from './file-problem.js';
 import type { ListedFile } from './open-content.js';
 import { readContentText } from './read.js';
 import {
@@ -114,7 +114,7 @@ const SETTINGS_CODEC: PortableCodec<ParsedYaml> = {
 /** A read error as a content problem: ours as they are, the file system's by their code. */
 export function readFailure(err: unknown): FileProblem {
   if (err instanceof FileProblem) return err;
-  return new FileProblem(`cannot read the file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  return new FileProblem(`${CANNOT_READ}${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
 }
 
 /**

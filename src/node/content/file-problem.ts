@@ -11,4 +11,7 @@ export class FileProblem extends Error {
   }
 }
 
+/** What a file the system cannot read is said as, before the error's code (`ENOENT`: it is gone). */
+export const CANNOT_READ = 'cannot read the file: ';
+
 export const NOT_REGULAR = 'not a regular file (a FIFO, socket or device): remove it or move it out of the content folder';

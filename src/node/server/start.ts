@@ -6,6 +6,7 @@ import { loadSnapshotIsolated } from '../load-path.js';
 import type { TimestampSource } from '../content/git-times.js';
 import { openParseCache } from '../content/parse-cache.js';
 import { ContentError, formatIssue } from '../content/issues.js';
+import { CANNOT_READ } from '../content/file-problem.js';
 import { printable, printableLines } from '../printable.js';
 import { createSnapshot } from '../../core/snapshot/create.js';
 import type { ContentIssue } from '../../core/model/model.js';
@@ -97,7 +98,7 @@ export interface RunningServer extends ContractControls {
 }
 
 /** How a read of a file that is gone is said (file-parser.ts readFailure). */
-const VANISHED = 'cannot read the file: ENOENT';
+const VANISHED = `${CANNOT_READ}ENOENT`;
 
 /** The longest a stream of file events postpones a rebuild (docs/library.md: `debounce`). */
 const MAX_REBUILD_WAIT_MS = 200;
