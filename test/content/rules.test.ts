@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/node/content/project.js';
 import { formatIssue } from '../../src/node/content/issues.js';
-import { collection, entry, load, MTIME, project } from './helpers.js';
+import { collection, entry, load, MTIME, png, project } from './helpers.js';
 
 describe('project.yaml', () => {
   it('applies the defaults: id and name from the folder, en, [default_locale], not public, no tokens', async () => {
@@ -217,13 +217,15 @@ describe('identifiers and reserved names', () => {
     expect(JSON.stringify(r.model)).not.toContain('s3cret-token');
   });
 
-  it('warns about settings files in the wrong place or with a near-miss name, which it ignores', async () => {
+  it('warns about settings files in the wrong place or with a near-miss name, which it ignores beside the real schema', async () => {
     const r = await load({
+      'p/posts/_collection.yaml': 'fields: { title: text }\n',
       'p/posts/_collections.yaml': 'fields: {}\n',
       'p/posts/2021/_collection.yaml': 'fields: {}\n',
       'p/posts/_media.yaml': 'x.png: { alt: A }\n',
       'p/posts/_colection.yml': 'fields: {}\n',
       'p/posts/_notes.yaml': 'x: 1\n',
+      'p/posts/_protocol.yml': 'x: 1\n',
       'p/posts/a.md': 'A',
     });
     expect(r.issues).toEqual([]);
@@ -234,13 +236,83 @@ describe('identifiers and reserved names', () => {
       },
       {
         file: 'p/posts/_colection.yml',
-        message: 'ignored (a name starting with _ is not content): is it meant to be p/posts/_collection.yaml?',
+        message: 'ignored (a name starting with _ is not content): the schema is p/posts/_collection.yaml',
       },
       {
         file: 'p/posts/_collections.yaml',
         message: "ignored: a collection's schema is the _collection.yaml at the top of its folder (p/posts/_collection.yaml)",
       },
       { file: 'p/posts/_media.yaml', message: 'ignored: media details go in p/media/_media.yaml' },
+      {
+        file: 'p/posts/_protocol.yml',
+        message: 'ignored (a name starting with _ is not content): is it meant to be p/posts/_collection.yaml?',
+      },
+    ]);
+  });
+
+  it('refuses a schema saved under another name when the collection has none: its hidden and password fields would be published', async () => {
+    // What editors make of _collection.yaml: hidden extensions (Notepad), a changed case, a blank, a backup.
+    const names = [
+      '_collection.yaml.txt',
+      '_Collection.yaml',
+      '_collection .yaml',
+      '_collection.yaml ',
+      '_collection.yaml.bak',
+      '_collection.YAML',
+      '_colection.yml',
+    ];
+    for (const name of names) {
+      const r = await load({
+        [`p/posts/${name}`]: 'fields:\n  title: text\n  note: { type: text, hidden: true }\n  pin: password\n',
+        'p/posts/x.yaml': 'title: Launch\nnote: do not publish before the 5th\npin: hunter2\n',
+      });
+      expect(r.issues, name).toEqual([
+        {
+          file: `p/posts/${name}`,
+          message:
+            "not read: the schema of collection 'posts' is read only from p/posts/_collection.yaml, which does not exist, so every field would be guessed and published as written (hidden and password fields too): rename this file to p/posts/_collection.yaml",
+        },
+      ]);
+    }
+    const underscoreless = await load({
+      'p/posts/Collection.yml': 'name: Posts\nfields:\n  title: text\n  note: { type: text, hidden: true }\n',
+      'p/posts/x.yaml': 'title: Launch\nnote: do not publish before the 5th\n',
+    });
+    expect(underscoreless.issues).toEqual([
+      {
+        file: 'p/posts/Collection.yml',
+        line: 2,
+        field: 'fields',
+        message:
+          "this looks like the collection's schema, but a schema is read only from p/posts/_collection.yaml (with a _ first), which does not exist: rename this file to p/posts/_collection.yaml",
+      },
+    ]);
+    // An entry that is merely called `collection` is one.
+    expect((await load({ 'p/posts/collection.yaml': 'title: A collection of essays\n' })).issues).toEqual([]);
+    const nested = await load({ 'p/posts/2021/_collection.yaml': 'fields: {}\n', 'p/posts/x.yaml': 'title: A\n' });
+    expect(nested.issues.map((i) => [i.file, i.message.split(': ').at(-1)])).toEqual([
+      ['p/posts/2021/_collection.yaml', 'move this file to p/posts/_collection.yaml'],
+    ]);
+  });
+
+  it('refuses media details saved under another name when media/_media.yaml does not exist, and ignores them beside it', async () => {
+    const dot = png(1, 1);
+    const without = await load({ 'p/media/a.png': dot, 'p/media/_media.YAML': 'a.png: { alt: A dot }\n' });
+    expect(without.issues).toEqual([
+      {
+        file: 'p/media/_media.YAML',
+        message:
+          'not read: media details (captions, alt texts) are read only from p/media/_media.yaml, which does not exist: rename this file to p/media/_media.yaml',
+      },
+    ]);
+    const beside = await load({
+      'p/media/a.png': dot,
+      'p/media/_media.yaml': 'a.png: { alt: A dot }\n',
+      'p/media/_media.yaml.bak': 'a.png: { alt: old }\n',
+    });
+    expect(beside.issues).toEqual([]);
+    expect(beside.warnings).toEqual([
+      { file: 'p/media/_media.yaml.bak', message: 'ignored: media details are read only from p/media/_media.yaml' },
     ]);
   });
 

@@ -6,8 +6,8 @@ import { buildEntry, baseName, type EntryContext } from './entries.js';
 import type { CollectionLayout, FileInfo } from './files.js';
 import type { CommitTimes } from './git-times.js';
 import { idProblem } from '../../core/model/identifiers.js';
-import { IssueList } from './issues.js';
-import type { ParsedEntry } from './parse.js';
+import { IssueList, isPlainObject } from './issues.js';
+import { entryLine, type ParsedEntry } from './parse.js';
 import type { ProjectConfig } from './project.js';
 import { inferFields, readSort, type CollectionConfig } from './schema.js';
 import { linkTranslations, TRANSLATIONS_FIELD, translationsField } from './translations.js';
@@ -70,6 +70,18 @@ export function buildCollection(
   }
   for (const { file, parsed } of entries) {
     for (const p of parsed.problems) issues.error(file.rel, p.message, { line: p.line, frame: p.frame });
+    // A schema saved without its `_`: read as an entry, while the fields it would hide are published.
+    if (
+      !config.fields &&
+      /^collection\.ya?ml$/i.test(file.rel.slice(file.rel.lastIndexOf('/') + 1)) &&
+      isPlainObject(parsed.data?.fields)
+    ) {
+      issues.error(
+        file.rel,
+        `this looks like the collection's schema, but a schema is read only from ${configFile} (with a _ first), which does not exist: rename this file to ${configFile}`,
+        { line: entryLine(parsed, 'fields'), field: 'fields' },
+      );
+    }
   }
   // Only elmapi3 answers a singleton's list route with its one entry: elsewhere the key does nothing.
   if (config.singleton && project.dialect !== 'elmapi3') {

@@ -213,18 +213,56 @@ function isEntryFile(target: string): boolean {
   return parts.length >= 3 && parts[1] !== 'media' && !parts.some(isHidden) && entryFormat(target) !== undefined;
 }
 
+/** A name as an editor may have mangled it: lower case, no blanks or invisible characters. */
+const plainName = (name: string) => name.toLowerCase().replace(/[\s\u200b-\u200d\u2060\ufeff]/g, '');
+
 /**
- * A `_…` file in a collection folder is not content, but one meant as a settings file must not be
- * dropped in silence: without its schema a collection's types are guessed, and wrong values pass.
+ * `_` files of a collection that look like its schema (`_Collection.yaml`, `_collection.yaml.txt`,
+ * `_colection.yml`, one in a sub-folder) or like another settings file. Not content; said once the
+ * whole collection is listed, since what they mean depends on whether its schema exists.
  */
-function misplacedSettings(rel: string, name: string, parts: readonly string[], issues: IssueList): void {
-  const schema = `${parts[0]}/${parts[1]}/_collection.yaml`;
-  if (parts.length === 3 && name === '_collection.yml') issues.error(rel, `the schema is read only from ${schema}: rename it`);
-  else if (/^_collections?\.ya?ml$/.test(name))
-    issues.warn(rel, `ignored: a collection's schema is the _collection.yaml at the top of its folder (${schema})`);
-  else if (/^_media\.ya?ml$/.test(name)) issues.warn(rel, `ignored: media details go in ${parts[0]}/media/_media.yaml`);
-  else if (/^_[a-z]*col[a-z]*\.ya?ml$/i.test(name))
-    issues.warn(rel, `ignored (a name starting with _ is not content): is it meant to be ${schema}?`);
+function misplacedSettings(
+  collection: { readonly config?: FileInfo; readonly settingsLike: readonly FileInfo[] },
+  issues: IssueList,
+): void {
+  for (const file of collection.settingsLike) {
+    const parts = file.rel.split('/');
+    const name = parts[parts.length - 1] as string;
+    const schema = `${parts[0]}/${parts[1]}/_collection.yaml`;
+    if (parts.length === 3 && name === '_collection.yml') issues.error(file.rel, `the schema is read only from ${schema}: rename it`);
+    else if (/^_coll?ections?(?:\.|$)/.test(plainName(name))) {
+      // Without its schema a collection's fields are guessed and served as written: hidden and
+      // password fields would be published, so a schema under another name must not pass.
+      if (!collection.config)
+        issues.error(
+          file.rel,
+          `not read: the schema of collection '${parts[1]}' is read only from ${schema}, which does not exist, so every field would be guessed and published as written (hidden and password fields too): ${parts.length === 3 ? 'rename' : 'move'} this file to ${schema}`,
+        );
+      else if (parts.length > 3 || /^_collections?\.ya?ml$/.test(name))
+        issues.warn(file.rel, `ignored: a collection's schema is the _collection.yaml at the top of its folder (${schema})`);
+      else issues.warn(file.rel, `ignored (a name starting with _ is not content): the schema is ${schema}`);
+    } else if (/^_media\.ya?ml$/.test(name)) issues.warn(file.rel, `ignored: media details go in ${parts[0]}/media/_media.yaml`);
+    else if (/^_[a-z]*col[a-z]*\.ya?ml$/i.test(name))
+      issues.warn(file.rel, `ignored (a name starting with _ is not content): is it meant to be ${schema}?`);
+  }
+}
+
+/**
+ * `_` files of media/ that look like its _media.yaml (`_media.YAML`, `_media.yaml.txt`, one in a
+ * sub-folder): without the real one the captions and alt texts would be dropped in silence.
+ */
+function misplacedMediaSettings(folder: string, meta: FileInfo | undefined, files: readonly FileInfo[], issues: IssueList): void {
+  const real = `${folder}/media/_media.yaml`;
+  for (const file of files) {
+    if (file.rel.endsWith('/_media.yml') && file.rel.split('/').length === 3)
+      issues.error(file.rel, `media details are read only from ${real}: rename it`);
+    else if (!meta)
+      issues.error(
+        file.rel,
+        `not read: media details (captions, alt texts) are read only from ${real}, which does not exist: ${file.rel.split('/').length === 3 ? 'rename' : 'move'} this file to ${real}`,
+      );
+    else issues.warn(file.rel, `ignored: media details are read only from ${real}`);
+  }
 }
 
 /** Sorts the listing into projects; files that mean nothing are reported as warnings. */
@@ -233,9 +271,11 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
     string,
     {
       projectFile?: FileInfo;
-      collections: Map<string, { config?: FileInfo; entries: FileInfo[] }>;
+      collections: Map<string, { config?: FileInfo; entries: FileInfo[]; settingsLike: FileInfo[] }>;
       media: FileInfo[];
       mediaMeta?: FileInfo;
+      /** `_` files of media/ named like _media.yaml (misplacedMediaSettings). */
+      mediaSettingsLike: FileInfo[];
       /** A project.yml was found (and reported) instead of the project.yaml. */
       misnamed?: true;
       /** Files beside project.yaml that mean nothing. */
@@ -244,7 +284,7 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
   >();
   const folderOf = (name: string) => {
     let f = folders.get(name);
-    if (!f) folders.set(name, (f = { collections: new Map(), media: [], stray: [] }));
+    if (!f) folders.set(name, (f = { collections: new Map(), media: [], mediaSettingsLike: [], stray: [] }));
     return f;
   };
   for (const file of files) {
@@ -295,7 +335,7 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
     if (second === 'media') {
       if (dir) continue;
       if (parts.length === 3 && name === '_media.yaml') project.mediaMeta = file;
-      else if (name === '_media.yml') issues.error(file.rel, `media details are read only from ${parts[0]}/media/_media.yaml: rename it`);
+      else if (/^_media(?:\.|$)/.test(plainName(name))) project.mediaSettingsLike.push(file);
       else if (isHidden(name)) continue;
       else if (file.target !== undefined && !isMediaOf(parts[0] as string, file.target)) {
         issues.error(
@@ -311,10 +351,10 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
     }
     if (isHidden(second)) continue;
     let col = project.collections.get(second);
-    if (!col) project.collections.set(second, (col = { entries: [] }));
+    if (!col) project.collections.set(second, (col = { entries: [], settingsLike: [] }));
     if (dir) continue;
     if (parts.length === 3 && name === '_collection.yaml') col.config = file;
-    else if (isHidden(name)) misplacedSettings(file.rel, name, parts, issues);
+    else if (isHidden(name)) col.settingsLike.push(file);
     else if (name === 'project.yaml' || name === 'project.yml')
       issues.error(
         file.rel,
@@ -339,6 +379,8 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
       continue;
     }
     for (const rel of f.stray) issues.warn(rel, 'ignored: a project folder holds project.yaml, media/ and collection folders only');
+    for (const c of f.collections.values()) misplacedSettings(c, issues);
+    misplacedMediaSettings(folder, f.mediaMeta, f.mediaSettingsLike, issues);
     projects.push({
       folder,
       projectFile: f.projectFile,
