@@ -40,6 +40,28 @@ describe('numbers written in another form', () => {
     expect(entry(r, 'posts', 'b').values).toMatchObject({ title: '01234', zip: '12345', price: 7 });
   });
 
+  // Found from outside: JSON written on one line, and JSON's long numbers, passed unsaid.
+  it('finds them in JSON on any layout, and refuses a JSON number that loses digits or is beyond a double', async () => {
+    const r = await load({
+      'p/posts/_collection.yaml': `${SCHEMA}  count: number\n  data: json\n`,
+      'p/posts/d.json': '{"title": "d", "zip": 1.10, "tags": [1e3, "x", -0], "price": 1.50, "data": {"v": 1.10}}',
+      'p/posts/e.json': '{"title": "e", "count": 12345678901234567890, "data": [1, 12345678901234567890]}',
+      'p/posts/f.json': '{\n  "title": "f",\n  "price": 1e400\n}\n',
+      'p/posts/g.json': '{"title": "g", "price": 12345678901234567, "count": 1.5e300, "zip": "01067"}',
+    });
+    expect(r.issues.map((i) => `${i.file}:${i.line}: ${i.field}: ${i.message}`)).toEqual([
+      'p/posts/e.json:1: count: a whole number beyond 9,007,199,254,740,991 loses its last digits as a number: write it with fewer digits (a number field keeps whole numbers up to 9,007,199,254,740,991 exactly), or make the field text and quote the value',
+      'p/posts/e.json:1: data: item 2: a whole number beyond 9,007,199,254,740,991 loses its last digits as a number: quote it to keep it as text',
+      'p/posts/f.json:3: price: reads as Infinity (a number beyond 1.8e308, or .inf), which JSON cannot hold: write a number below 1.8e308 (about the largest a number field holds)',
+      'p/posts/g.json:1: price: a whole number beyond 9,007,199,254,740,991 loses its last digits as a number: write it with fewer digits (a number field keeps whole numbers up to 9,007,199,254,740,991 exactly), or make the field text and quote the value',
+    ]);
+    expect(r.warnings.map((w) => `${w.file}:${w.line}: ${w.field}: ${w.message}`)).toEqual([
+      `p/posts/d.json:1: zip: '1.10' reads as the number 1.1, so the text served is '1.1': quote it to keep it as written (zip: "1.10")`,
+      `p/posts/d.json:1: tags: '1e3' reads as the number 1000, so the text served is '1000': quote it to keep it as written ("1e3")`,
+      `p/posts/d.json:1: tags: '-0' reads as the number 0, so the text served is '0': quote it to keep it as written ("-0")`,
+    ]);
+  });
+
   it("refuses an id that would change ('007' would be the id '7'); in an elmapi project, where ids are numbers, warns", async () => {
     const r = await load({
       'p/posts/a.md': '---\nid: 007\n---\n',

@@ -1,25 +1,41 @@
 // JSON entries: JSON.parse (linear; JSON used to go through the YAML parser, whose duplicate-key
 // check is quadratic), then one scan of the text for what JSON.parse lets through: a duplicate key
-// (it keeps the last one silently) and the LIMITS on keys and depth. The same scan gives the lines
-// of the top-level keys when a message needs them.
+// (it keeps the last one silently), the LIMITS on keys and depth, a whole number whose last digits
+// a double loses, and a number written in a form that prints otherwise (`1.10`, `1e3`: said where
+// the field keeps text, number-text.ts). The same scan gives the lines of the top-level keys when
+// a message needs them.
 import { describe } from './issues.js';
 import { LIMITS, TOO_DEEP, TOO_MANY_KEYS } from './limits.js';
-import type { ParseProblem } from './parse.js';
+import type { ParseProblem, UnkeptValue } from './parse.js';
 
-export function parseJson(text: string): { value: unknown; problems: ParseProblem[] } {
+export interface ParsedJson {
+  readonly value: unknown;
+  readonly problems: ParseProblem[];
+  /** Whole numbers beyond 2^53, by path: their last digits are lost (errors of their fields). */
+  readonly unkept: UnkeptValue[];
+  /** Top-level keys (`key`, `key\0index` for an item of a top-level array) → a number as written, when it prints otherwise. */
+  readonly numbers: Map<string, string> | undefined;
+}
+
+export function parseJson(text: string): ParsedJson {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
     const comma = trailingComma(text);
-    if (comma) return { value: undefined, problems: [comma] };
+    if (comma) return { value: undefined, problems: [comma], unkept: [], numbers: undefined };
     const message = (err as Error).message;
     // The line is ours to give; V8's own place ("in JSON at position 11 (line 3 column 1)") is noise then.
     const said = message.replace(/ in JSON at position \d+(?: \(line \d+ column \d+\))?$/, '');
-    return { value: undefined, problems: [{ line: errorLine(text, message), message: `broken JSON: ${said}` }] };
+    return {
+      value: undefined,
+      problems: [{ line: errorLine(text, message), message: `broken JSON: ${said}` }],
+      unkept: [],
+      numbers: undefined,
+    };
   }
-  const { problems } = scanJson(text, false);
-  return problems.length > 0 ? { value: undefined, problems } : { value, problems };
+  const { problems, unkept, numbers } = scanJson(text, false);
+  return problems.length > 0 ? { value: undefined, problems, unkept: [], numbers: undefined } : { value, problems, unkept, numbers };
 }
 
 /** Line of each top-level key, and `key\0index` → line of each item of a top-level array. */
@@ -56,6 +72,8 @@ function errorLine(text: string, message: string): number | undefined {
 interface Frame {
   /** Key → line, for an object; undefined for an array. */
   readonly keys: Map<string, number> | undefined;
+  /** The key whose value comes next or is being read, for an object. */
+  key: string | undefined;
   /** For an array that is the value of a top-level key: that key. */
   readonly topKey: string | undefined;
   /** Where it starts. */
@@ -63,9 +81,21 @@ interface Frame {
   items: number;
 }
 
+/** A number token as JSON writes it (the text is well formed: it starts at a `-` or a digit). */
+const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/y;
+
+interface JsonScan {
+  problems: ParseProblem[];
+  lines: Map<string, number>;
+  unkept: UnkeptValue[];
+  numbers: Map<string, string> | undefined;
+}
+
 /** Scans text that JSON.parse accepted (so it is well formed). */
-function scanJson(text: string, wantLines: boolean): { problems: ParseProblem[]; lines: Map<string, number> } {
+function scanJson(text: string, wantLines: boolean): JsonScan {
   const problems: ParseProblem[] = [];
+  const unkept: UnkeptValue[] = [];
+  let numbers: Map<string, string> | undefined;
   const lines = new Map<string, number>();
   const frames: Frame[] = [];
   let line = 1;
@@ -84,9 +114,15 @@ function scanJson(text: string, wantLines: boolean): { problems: ParseProblem[];
     expectItem = false;
     if (c === 0x7b || c === 0x5b) {
       // { or [
-      if (frames.length >= LIMITS.depth) return { problems: [{ line, message: TOO_DEEP }], lines };
+      if (frames.length >= LIMITS.depth) return { problems: [{ line, message: TOO_DEEP }], lines, unkept, numbers };
       const object = c === 0x7b;
-      frames.push({ keys: object ? new Map() : undefined, topKey: !object && frames.length === 1 ? topKey : undefined, line, items: 0 });
+      frames.push({
+        keys: object ? new Map() : undefined,
+        key: undefined,
+        topKey: !object && frames.length === 1 ? topKey : undefined,
+        line,
+        items: 0,
+      });
       expectKey = object;
       expectItem = !object;
     } else if (c === 0x7d || c === 0x5d) {
@@ -103,17 +139,31 @@ function scanJson(text: string, wantLines: boolean): { problems: ParseProblem[];
         if (first !== undefined)
           problems.push({ line, message: `duplicate key ${describe(key)} (first on line ${first}): keys must be unique` });
         else if (frame.keys.set(key, line).size > LIMITS.keysPerMapping)
-          return { problems: [{ line: frame.line, message: TOO_MANY_KEYS }], lines };
+          return { problems: [{ line: frame.line, message: TOO_MANY_KEYS }], lines, unkept, numbers };
         if (frames.length === 1) {
           topKey = key;
           if (wantLines && first === undefined) lines.set(key, line);
         }
+        frame.key = key;
         expectKey = false;
       }
       i = end;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      NUMBER.lastIndex = i;
+      const written = (NUMBER.exec(text) as RegExpExecArray)[0];
+      i += written.length - 1;
+      const read = Number(written);
+      if (String(read) === written) continue;
+      const path = frames.map((f) => (f.keys ? (f.key as string) : f.items - 1));
+      const kind = !Number.isFinite(read) ? 'infinity' : /^-?\d{16,}$/.test(written) && !Number.isSafeInteger(read) ? 'long' : undefined;
+      if (kind) {
+        if (unkept.length < 20) unkept.push({ path, line, kind });
+      } else if (path.length === 1 || (path.length === 2 && typeof path[1] === 'number')) {
+        (numbers ??= new Map()).set(path.join('\0'), written);
+      }
     }
   }
-  return { problems, lines };
+  return { problems, lines, unkept, numbers };
 }
 
 /** Index of the quote that ends the string starting at `start` (a quote after an odd run of backslashes is escaped). */

@@ -1,8 +1,8 @@
-// A number written in a form that does not print back as written: YAML (and JSON) read `007`,
-// `01234`, `1.10`, `0x1F`, `1e3` and `+5` as the numbers 7, 1234, 1.1, 31, 1000 and 5, so a field
-// that keeps text (a postal code, a version, an id) would serve what the author did not write.
-// Found from the text at parse time, like the commented keys (unquoted-colour.ts); the loader
-// says so where the field keeps text (entries.ts).
+// A number written in a form that does not print back as written: YAML reads `007`, `01234`,
+// `1.10`, `0x1F`, `1e3` and `+5` as the numbers 7, 1234, 1.1, 31, 1000 and 5, so a field that
+// keeps text (a postal code, a version, an id) would serve what the author did not write. Found
+// from the text at parse time, like the commented keys (unquoted-colour.ts); the loader says so
+// where the field keeps text (entries.ts). JSON's are found by its own scan (json.ts).
 
 // A plain number token that prints otherwise: leading zero, trailing fractional zero, hex or octal,
 // exponent, sign, bare dot. A cheap test of the whole text first: most files hold none.
@@ -14,9 +14,9 @@ const WHOLE_ODD = new RegExp(`^(?:${ODD})$`);
  * Top-level keys (`key`, or `key\0index` for an item of a list) whose value is a number written
  * in a form that prints otherwise → the text as written. Undefined when there is none.
  */
-export function rewrittenNumbers(source: string, data: Record<string, unknown>, json: boolean): Map<string, string> | undefined {
+export function rewrittenNumbers(source: string, data: Record<string, unknown>): Map<string, string> | undefined {
   if (!ANY_ODD.test(source)) return undefined;
-  const written = topLevelValues(source, json);
+  const written = topLevelValues(source);
   const found = new Map<string, string>();
   const check = (at: string, value: unknown, text: string) => {
     if (typeof value === 'number' && WHOLE_ODD.test(text) && String(value) !== text) found.set(at, text);
@@ -39,11 +39,11 @@ export function rewrittenNumbers(source: string, data: Record<string, unknown>, 
 }
 
 /**
- * Each top-level key's text after `key:` (no comment, no trailing comma in JSON) and the items of
+ * Each top-level key's text after `key:` (no comment) and the items of
  * a block list under it (`  - 1.10`), in one pass over the lines: a search per key would read the
  * file once per key (40,000 keys: 25 s).
  */
-function topLevelValues(source: string, json: boolean): Map<string, { text: string; items: string[] }> {
+function topLevelValues(source: string): Map<string, { text: string; items: string[] }> {
   const values = new Map<string, { text: string; items: string[] }>();
   let last: { text: string; items: string[] } | undefined;
   for (const raw of source.split('\n')) {
@@ -54,10 +54,10 @@ function topLevelValues(source: string, json: boolean): Map<string, { text: stri
       continue;
     }
     last = undefined;
-    const key = json ? jsonKey(line, start) : yamlKey(line);
+    const key = yamlKey(line);
     if (!key) continue;
     const text = withoutComment(line.slice(key.end)).trim();
-    last = { text: json ? text.replace(/,$/, '') : text, items: [] };
+    last = { text, items: [] };
     if (!values.has(key.name)) values.set(key.name, last);
   }
   return values;
@@ -75,16 +75,6 @@ function yamlKey(line: string): { name: string; end: number } | undefined {
   if (after !== undefined && after !== ' ' && after !== '\t') return undefined;
   const name = quote ? line.slice(1, close) : line.slice(0, colon).trimEnd();
   return { name, end: colon + 1 };
-}
-
-/** `"key":` (after blanks) in a JSON line, and where its value starts. */
-function jsonKey(line: string, start: number): { name: string; end: number } | undefined {
-  if (line[start] !== '"') return undefined;
-  const close = line.indexOf('"', start + 1);
-  if (close < 0) return undefined;
-  const colon = line.indexOf(':', close + 1);
-  if (colon < 0 || line.slice(close + 1, colon).trim() !== '') return undefined;
-  return { name: line.slice(start + 1, close), end: colon + 1 };
 }
 
 /** The text before a YAML comment (`#` at the start or after a blank), found in one pass. */

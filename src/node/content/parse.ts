@@ -307,10 +307,10 @@ export function parseEntry(format: EntryFormat, source: string, eagerLines = fal
   const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   if (format === 'markdown') return parseMarkdown(text, eagerLines);
   if (format === 'json') {
-    const { value, problems } = parseJson(text);
+    const { value, problems, unkept, numbers } = parseJson(text);
     return problems.length > 0
       ? broken(problems)
-      : asEntry(value, 1, { source: text, json: true, lines: eagerLines ? jsonTopLines(text) : undefined });
+      : asEntry(value, 1, { source: text, json: true, lines: eagerLines ? jsonTopLines(text) : undefined }, undefined, unkept, numbers);
   }
   if (text.trim() === '') return asEntry({}, 1, { source: text, lines: undefined });
   const { parsed, topLines: lines, unkept } = parseYamlDocument(text, 1);
@@ -329,6 +329,8 @@ function asEntry(
   from: { source: string; json?: true; lines: Map<string, number> | undefined },
   body?: { text: string; line: number },
   unkept: readonly UnkeptValue[] = [],
+  /** JSON's, found by its scan (json.ts); YAML's are found here. */
+  jsonNumbers?: Map<string, string>,
 ): ParsedEntry {
   const whole = unkept.find((u) => u.path.length === 0);
   if (whole) return broken([{ line: whole.line ?? firstLine, message: unkeptMessage(whole, []) }]);
@@ -341,7 +343,7 @@ function asEntry(
   // YAML made of them (NaN, Infinity, bytes, a Set) goes no further.
   if (unkept.length > 0) data = { ...data, ...Object.fromEntries(unkept.map((u) => [u.path[0], null])) };
   const comments = from.json ? undefined : commentedKeys(from.source, data);
-  const numbers = rewrittenNumbers(from.source, data, from.json === true);
+  const numbers = from.json ? jsonNumbers : rewrittenNumbers(from.source, data);
   return withLazyLines({
     data,
     body: body?.text,
