@@ -69,10 +69,38 @@ export const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 /** Lone surrogates make indexOf and code points disagree: such literals go through shiftAnd. */
 const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/**
+ * Longest literal left to indexOf. V8's Boyer-Moore looks at a pattern's last 250 characters only
+ * and checks the rest one alignment at a time: a longer literal of repeated characters costs
+ * text × length (8,000 characters over 4 MB of `a`: 19 s; docs/security.md). Longer ones: KMP.
+ */
+export const INDEXOF_MAX = 250;
+
 function literalFind(lit: string): Segment['find'] {
+  if (lit.length > INDEXOF_MAX) return kmpFind(lit);
   return (text, from) => {
     const at = text.indexOf(lit, from);
     return at === -1 ? -1 : at + lit.length;
+  };
+}
+
+/** Knuth–Morris–Pratt: a step or two per character of text, whatever the literal. */
+function kmpFind(lit: string): Segment['find'] {
+  const m = lit.length;
+  const back = new Int32Array(m);
+  for (let i = 1, k = 0; i < m; i++) {
+    const c = lit.charCodeAt(i);
+    while (k > 0 && c !== lit.charCodeAt(k)) k = back[k - 1] as number;
+    if (c === lit.charCodeAt(k)) k++;
+    back[i] = k;
+  }
+  return (text, from) => {
+    for (let i = from, k = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      while (k > 0 && c !== lit.charCodeAt(k)) k = back[k - 1] as number;
+      if (c === lit.charCodeAt(k) && ++k === m) return i + 1;
+    }
+    return -1;
   };
 }
 
@@ -151,14 +179,18 @@ function shiftAndFind(core: readonly Item[]): Segment['find'] {
   };
 }
 
-/** The distinct literal runs of a core, longest first (at most 8: enough to turn texts down). */
+/**
+ * The distinct literal runs of a core, longest first (at most 8: enough to turn texts down), each
+ * cut to what indexOf searches in linear time: a text without the cut run has no match either.
+ */
 function literalRuns(core: readonly Item[]): string[] {
   const runs = new Set<string>();
   let run = '';
   for (const c of [...core, ANY]) {
     if (c !== ANY) run += c;
     else if (run !== '') {
-      if (!LONE.test(run)) runs.add(run);
+      const cut = run.length > INDEXOF_MAX ? run.slice(0, INDEXOF_MAX) : run;
+      if (!LONE.test(cut)) runs.add(cut);
       run = '';
     }
   }
@@ -190,6 +222,8 @@ export function shapeOf(runs: readonly Item[][]): LikeShape {
     const core = run.slice(lead, end);
     // Stepping over `_`s moves forward through the text: at most its length, ~10 units a step.
     if (lead > 0 || end < run.length) walks = 10;
+    // KMP reads a character in ~6 ns, indexOf in ~0.1 (docs/security.md).
+    if (core.every((c) => c !== ANY) && core.join('').length > INDEXOF_MAX) perChar += 60;
     // A shiftAnd step costs about 20 literal-search characters per word of its state, plus its
     // look-ups; each literal run of the core is searched first.
     if (core.some((c) => c === ANY)) perChar += 10 + 20 * ((core.length + 31) >>> 5) + literalRuns(core).length;
