@@ -365,6 +365,26 @@ describe('many plain aliases', () => {
   });
 });
 
+describe('aliases of a long text', () => {
+  // Found from outside: 999 aliases of a 4 MB string passed the alias checks (they count values),
+  // then took 4 GB and ended `cqa check` (and a `serve --watch`) out of memory.
+  it('are refused once they repeat more text than twice what a file may hold, with the file', async () => {
+    const { load } = await import('./helpers.js');
+    const big = 'x'.repeat(1 << 20);
+    const r = await load({
+      'p/posts/_collection.yaml': 'fields:\n  meta: json\n',
+      'p/posts/a.yaml': `meta:\n  s: &a "${big}"\n  l: [${'*a, '.repeat(899)}*a]\n`,
+      'p/posts/b.yaml': `meta:\n  s: &a "${'y'.repeat(1000)}"\n  l: [${'*a, '.repeat(899)}*a]\n`,
+    });
+    expect(r.issues.map((i) => [i.file, i.message])).toEqual([
+      [
+        'p/posts/a.yaml',
+        'aliases expand the data to more than 8,388,608 characters of text (twice what a file may hold): use fewer aliases, or write the long values out once',
+      ],
+    ]);
+  });
+});
+
 describe('a message about a megabyte line', () => {
   // Found from outside: hints that quote the line made 1–3 MB messages (to the terminal and /healthz).
   it('is cut at 1,000 characters, saying how long it was', async () => {

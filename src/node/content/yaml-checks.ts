@@ -87,12 +87,18 @@ export function aliasProblem(value: unknown): string | undefined {
   // Without aliases a file holds at most one value per two bytes (`1,`); aliases may expand it a
   // little beyond that, not without bound.
   let budget = LIMITS.fileBytes / 2;
+  // Nor its text: an alias of a long string is that string again wherever it is served (999
+  // aliases of 4 MB took 4 GB and ended the process, found from outside).
+  let characters = LIMITS.fileBytes * 2;
+  const tooLong = `aliases expand the data to more than ${groupDigits(LIMITS.fileBytes * 2)} characters of text (twice what a file may hold): use fewer aliases, or write the long values out once`;
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length > 0) {
     const [v, depth] = stack.pop() as [unknown, number];
+    if (typeof v === 'string' && (characters -= v.length) < 0) return tooLong;
     if (typeof v !== 'object' || v === null) continue;
     if (depth > LIMITS.depth)
       return `aliases (*name) nest the data more than ${LIMITS.depth} levels deep (an alias inside its own anchor nests forever): use fewer aliases`;
+    if (!Array.isArray(v)) for (const key of Object.keys(v)) if ((characters -= key.length) < 0) return tooLong;
     for (const child of Array.isArray(v) ? v : Object.values(v)) {
       if (--budget < 0) return `aliases expand to more than ${groupDigits(LIMITS.fileBytes / 2)} values: use fewer aliases`;
       stack.push([child, depth + 1]);
