@@ -55,6 +55,31 @@ describe('validation errors: all of them, each with file, line, field and what w
     expect(r.issues).toEqual([{ file: 'p/posts/a.yaml', line: 3, field: 'authors', message: "no entry 'zed' in collection 'authors'" }]);
   });
 
+  // Found from outside: `rels: [b, b, …]` 1,000 times embedded b 1,000 times, past what a string holds.
+  it('refuses a relation that lists an entry more than once, once per repeated entry, at its first repeat', async () => {
+    const r = await load({
+      'p/authors/ann.yaml': 'name: Ann\n',
+      'p/authors/bo.yaml': 'name: Bo\n',
+      'p/posts/_collection.yaml': 'fields:\n  authors: { type: relation, collection: authors, multiple: true }\n',
+      'p/posts/a.yaml': `authors:\n  - ann\n  - bo\n  - ann\n${'  - bo\n'.repeat(1000)}`,
+      'p/posts/b.yaml': 'authors: [bo, ann]\n',
+    });
+    expect(r.issues).toEqual([
+      {
+        file: 'p/posts/a.yaml',
+        line: 4,
+        field: 'authors',
+        message: "lists 'ann' more than once: a relation lists each entry once; remove the repeats",
+      },
+      {
+        file: 'p/posts/a.yaml',
+        line: 5,
+        field: 'authors',
+        message: "lists 'bo' more than once: a relation lists each entry once; remove the repeats",
+      },
+    ]);
+  });
+
   it('names both files of a duplicate id', async () => {
     const r = await load({ 'p/posts/a.md': '---\nid: same\n---\n', 'p/posts/b.yaml': 'id: same\n' });
     expect(r.issues).toEqual([

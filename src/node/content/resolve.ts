@@ -32,9 +32,19 @@ export function resolveReferences(collections: readonly BuiltCollection[], media
         const value = ownValue(entry.values, field.name);
         if (value === undefined || value === null) continue;
         const ids = Array.isArray(value) ? value : [value];
+        const listed = new Map<string, number>();
         ids.forEach((id, index) => {
           const ref = String(id);
           const at = () => ({ line: parsed && entryLine(parsed, field.name, Array.isArray(value) ? index : undefined), field: field.name });
+          // Each listed entry is embedded where it is served: 1,000 times the same 4 MB entry made
+          // a document no string could hold (found from outside).
+          const times = (listed.get(ref) ?? 0) + 1;
+          listed.set(ref, times);
+          if (field.type === 'relation' && times > 1) {
+            if (times === 2)
+              issues.error(entry.file, `lists '${ref}' more than once: a relation lists each entry once; remove the repeats`, at());
+            return;
+          }
           if (field.type === 'media') {
             if (!mediaIds.has(ref))
               issues.error(entry.file, `no media file '${ref}' under media/ (media ids are paths under the project's media/ folder)`, at());
