@@ -365,6 +365,27 @@ describe('many plain aliases', () => {
   });
 });
 
+describe('a value that starts with !', () => {
+  // Found from outside: `title: !important note` was served as "note", `summary: !x` as "".
+  it('is an error with its line when YAML reads a tag it does not know (the value would lose it), with the quoted form', async () => {
+    const { load } = await import('./helpers.js');
+    const r = await load({
+      'p/posts/a.yaml': 'title: A\nsummary: !important note\n',
+      'p/posts/b.md': '---\ntitle: !x\n---\nBody\n',
+      'p/posts/c.yaml': 'title: C\ntags: [!a b, c]\n',
+      'p/posts/d.yaml': 'title: !!! Sale !!!\n',
+      'p/posts/e.yaml': 'title: E\nn: !!str 12\n',
+    });
+    expect(r.issues.map((i) => `${i.file}:${i.line}: ${i.message}`)).toEqual([
+      `p/posts/a.yaml:2: '!important' is read as a YAML tag (a name after '!'), which drops it from the value: quote the value to keep it as written ("!important note")`,
+      `p/posts/b.md:2: '!x' is read as a YAML tag (a name after '!'), which drops it from the value: quote the value to keep it as written ("!x")`,
+      `p/posts/c.yaml:2: '!a' is read as a YAML tag (a name after '!'), which drops it from the value: quote the value to keep it as written`,
+      `p/posts/d.yaml:1: broken YAML: a value that starts with '!' is read as a YAML tag, and '!!!' is none: quote the value to keep it as written`,
+    ]);
+    expect(r.model.projects[0]?.collections[0]?.entries.find((e) => e.id === 'e')?.values).toMatchObject({ n: '12' });
+  });
+});
+
 describe('aliases of a long text', () => {
   // Found from outside: 999 aliases of a 4 MB string passed the alias checks (they count values),
   // then took 4 GB and ended `cqa check` (and a `serve --watch`) out of memory.

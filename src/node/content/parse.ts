@@ -3,7 +3,7 @@
 // entries, and Markdown with YAML front matter (split as gray-matter does: front-matter.ts).
 // Each result keeps the line of every top-level key (and of each item of a top-level list) so
 // that later validation can point at the right line without keeping the YAML documents around.
-import type { Document } from 'yaml';
+import type { Document, YAMLWarning } from 'yaml';
 import { frontMatterLanguage, splitFrontMatter } from './front-matter.js';
 import { rewrittenNumbers } from './number-text.js';
 import { describe, isPlainObject } from './issues.js';
@@ -147,6 +147,7 @@ export function parseYamlFully(text: string, firstLine = 1, shownFirstLine?: str
   const colours = problems.length > 0 ? flowColourProblems(text, lineAt) : [];
   // The parser's errors from such a colour on are what the comment broke: the hint says it better.
   if (colours.length > 0) problems = [...problems.filter((p) => (p.line ?? 0) < (colours[0]?.line ?? 0)), ...colours];
+  if (problems.length === 0) problems.push(...unknownTags(text, doc.warnings, lineAt));
   let value: unknown;
   if (problems.length === 0) {
     const checked = checkDocument(doc, lineAt);
@@ -174,6 +175,28 @@ export function parseYamlFully(text: string, firstLine = 1, shownFirstLine?: str
   let lines: Map<string, number> | undefined;
   const paths = () => (lines ??= pathLines(doc, lineAt));
   return { parsed: { value, problems, paths, lineOf: (path) => lineInPaths(paths(), path) }, topLines: () => topLines(doc, lineAt) };
+}
+
+/**
+ * `title: !important note`: YAML reads `!important` as a tag it does not know and keeps only
+ * `note`, a warning the yaml package gives and nobody saw (found from outside). Said as the
+ * mistake it is, with the value quoted when the rest of the line is that value.
+ */
+function unknownTags(text: string, warnings: readonly YAMLWarning[], lineAt: (offset: number) => number): ParseProblem[] {
+  return warnings
+    .filter((w) => w.code === 'TAG_RESOLVE_FAILED')
+    .slice(0, 20)
+    .map((w) => {
+      const start = w.pos[0];
+      const end = text.indexOf('\n', start);
+      const rest = text.slice(start, end < 0 ? text.length : end).trim();
+      const tag = /^!\S*/.exec(rest)?.[0] ?? '!';
+      const quoted = /[,[\]{}#"]/.test(rest) ? '' : ` (${JSON.stringify(rest)})`;
+      return {
+        line: lineAt(start),
+        message: `'${tag}' is read as a YAML tag (a name after '!'), which drops it from the value: quote the value to keep it as written${quoted}`,
+      };
+    });
 }
 
 /** What the fast path read, as parseYamlDocument() gives it. */

@@ -260,6 +260,14 @@ function mistakeOf(lines: readonly string[], error: YAMLError, rowCol: (offset: 
   if (error.code === 'TAB_AS_INDENT') return { row, col, message: tabIndent(lines, row) };
   if (error.code === 'BAD_SCALAR_START') return reservedStart(lines, row, col);
   if (error.code === 'MULTIPLE_DOCS') return secondDocument(lines, row, firstLine);
+  if (error.code === 'TAG_RESOLVE_FAILED') {
+    const tag = /^!\S*/.exec((lines[row] ?? '').slice(col))?.[0] ?? '!';
+    return {
+      row,
+      col,
+      message: `a value that starts with '!' is read as a YAML tag, and '${tag}' is none: quote the value to keep it as written`,
+    };
+  }
   const closer = /flow-(seq|map)-end/.exec(error.message);
   if (closer && !unclosed(lines, row)) {
     const c = closer[1] === 'seq' ? ']' : '}';
