@@ -62,6 +62,26 @@ describe('numbers written in another form', () => {
     ]);
   });
 
+  // Found from outside: without _collection.yaml, `zip: 01067` was served as 1067 and `phone:
+  // +4930123456` as 4930123456, and one file's `active: yes` made every other `true` the text "true".
+  it('in a collection without a schema: warns where a guessed number was written as a code, and where a guessed text field gets other kinds', async () => {
+    const r = await load({
+      'p/stores/a.yaml': 'zip: 01067\nphone: +4930123456\nversion: 1.10\nsku: 0x1F\ncode: 1e3\nprice: 10.50\n',
+      'p/stores/b.yaml': 'zip: 4109\nphone: 30123456\nversion: 2\nsku: 7\ncode: 2\nprice: 3\n',
+      'p/flags/a.yaml': 'active: yes\nlabel: x\n',
+      'p/flags/b.yaml': 'active: true\nlabel: [y, 2]\n',
+      'p/flags/c.yaml': 'active: false\nlabel: z\n',
+    });
+    expect(r.issues).toEqual([]);
+    expect(r.warnings.map((w) => `${w.file}:${w.line}: ${w.field}: ${w.message}`)).toEqual([
+      "p/flags/b.yaml:1: active: 'active' is guessed to be text (this collection has no p/flags/_collection.yaml), since its files give it values of different kinds: text in p/flags/a.yaml, a boolean here, which is served as text. Write every file's value the same way, or declare the field's type in p/flags/_collection.yaml",
+      "p/flags/b.yaml:2: label: 'label' is guessed to be text (this collection has no p/flags/_collection.yaml), since its files give it values of different kinds: text in p/flags/a.yaml, a number here, which is served as text. Write every file's value the same way, or declare the field's type in p/flags/_collection.yaml",
+      `p/stores/a.yaml:1: zip: '01067' reads as the number 1067, and 'zip' is guessed to be a number (this collection has no p/stores/_collection.yaml), so 1067 is served: quote it to keep it as written (zip: "01067"), or declare the field's type`,
+      `p/stores/a.yaml:2: phone: '+4930123456' reads as the number 4930123456, and 'phone' is guessed to be a number (this collection has no p/stores/_collection.yaml), so 4930123456 is served: quote it to keep it as written (phone: "+4930123456"), or declare the field's type`,
+      `p/stores/a.yaml:4: sku: '0x1F' reads as the number 31, and 'sku' is guessed to be a number (this collection has no p/stores/_collection.yaml), so 31 is served: quote it to keep it as written (sku: "0x1F"), or declare the field's type`,
+    ]);
+  });
+
   it("refuses an id that would change ('007' would be the id '7'); in an elmapi project, where ids are numbers, warns", async () => {
     const r = await load({
       'p/posts/a.md': '---\nid: 007\n---\n',

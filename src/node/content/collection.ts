@@ -110,6 +110,7 @@ export function buildCollection(
       fields = inferFields(samples, config.body_field);
       memo.inferred.set(key, { parsed: parsedList, bodyField: config.body_field, fields });
     }
+    warnMixedKinds(fields, entries, configFile, issues);
   }
 
   // Inferred from entries that write a computed field themselves: that entry is the mistake.
@@ -269,4 +270,38 @@ function withRenderedField(fields: readonly FieldDef[], bodyField: string, name:
   const html: FieldDef = { name, type: 'richtext', required: false, multiple: false, hidden: false };
   const at = fields.findIndex((f) => f.name === bodyField);
   return at < 0 ? [...fields, html] : [...fields.slice(0, at + 1), html, ...fields.slice(at + 1)];
+}
+
+/** 'text', or another kind a value (or an item of a list) has; undefined for none. */
+function kindOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return 'text';
+  if (value === null || value === undefined) return undefined;
+  if (!Array.isArray(value)) return typeof value;
+  const kinds = value.map(kindOf);
+  return kinds.find((k) => k !== undefined && k !== 'text') ?? (kinds.includes('text') ? 'text' : undefined);
+}
+
+/**
+ * A guessed text field whose files also give it numbers or booleans: those are served as text
+ * (`true` as "true", which a client reads as truthy whatever it says), in silence until said here
+ * (found from outside). Said once per field, at the first file that gives another kind.
+ */
+function warnMixedKinds(fields: readonly FieldDef[], entries: CollectionInput['entries'], configFile: string, issues: IssueList): void {
+  for (const field of fields) {
+    if (field.type !== 'text') continue;
+    let other: { file: FileInfo; parsed: ParsedEntry; kind: string } | undefined;
+    let text: FileInfo | undefined;
+    for (const { file, parsed } of entries) {
+      const kind = kindOf(parsed.data?.[field.name]);
+      if (kind === 'text') text ??= file;
+      else if (kind) other ??= { file, parsed, kind };
+      if (other && text) break;
+    }
+    if (!other || !text) continue;
+    issues.warn(
+      other.file.rel,
+      `'${field.name}' is guessed to be text (this collection has no ${configFile}), since its files give it values of different kinds: text in ${text.rel}, a ${other.kind} here, which is served as text. Write every file's value the same way, or declare the field's type in ${configFile}`,
+      { line: entryLine(other.parsed, field.name), field: field.name },
+    );
+  }
 }

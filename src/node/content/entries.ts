@@ -296,20 +296,30 @@ function setValue(
     issues.error(file.rel, p.message, { line: line ?? entryLine(parsed, key, p.index), field: key });
   }
   if (result.value !== undefined) values[key] = result.value;
-  if (parsed.numbers && result.problems.length === 0 && field.type !== 'number' && field.type !== 'json')
-    warnRewrittenNumbers(ctx, file, parsed, key, raw);
+  if (parsed.numbers && result.problems.length === 0 && field.type !== 'json' && (field.type !== 'number' || !collection.declared))
+    warnRewrittenNumbers(ctx, file, parsed, field, raw);
 }
 
-/** A field that keeps text was given numbers written in a form they do not print back in (number-text.ts). */
-function warnRewrittenNumbers(ctx: EntryContext, file: FileInfo, parsed: ParsedEntry, key: string, raw: unknown): void {
+/** Written so in a field whose type is guessed, a number is rarely meant: a postal code, a phone number. */
+const NOT_A_NUMBER = /^(?:0\d|[-+]?0[xXoO]|\+)/;
+
+/**
+ * A field that keeps text was given numbers written in a form they do not print back in
+ * (number-text.ts); or a field guessed to be a number (no schema), one written as a code would be.
+ */
+function warnRewrittenNumbers(ctx: EntryContext, file: FileInfo, parsed: ParsedEntry, field: FieldDef, raw: unknown): void {
+  const key = field.name;
   const items = Array.isArray(raw) ? raw.map((v, i) => [v, `${key}\0${i}`, i] as const) : [[raw, key, undefined] as const];
   for (const [value, at, index] of items) {
     const written = parsed.numbers?.get(at);
-    if (written === undefined) continue;
+    if (written === undefined || (field.type === 'number' && !NOT_A_NUMBER.test(written))) continue;
     const read = String(value);
+    const quoted = Array.isArray(raw) ? `"${written}"` : `${key}: "${written}"`;
     ctx.issues.warn(
       file.rel,
-      `'${written}' reads as the number ${read}, so the text served is '${read}': quote it to keep it as written (${Array.isArray(raw) ? `"${written}"` : `${key}: "${written}"`})`,
+      field.type === 'number'
+        ? `'${written}' reads as the number ${read}, and '${key}' is guessed to be a number (this collection has no ${ctx.collection.configFile}), so ${read} is served: quote it to keep it as written (${quoted}), or declare the field's type`
+        : `'${written}' reads as the number ${read}, so the text served is '${read}': quote it to keep it as written (${quoted})`,
       { line: entryLine(parsed, key, index), field: key },
     );
   }
