@@ -69,6 +69,28 @@ describe('media', () => {
   });
 
   // Found from outside: a 0-byte image got no warning, a 7-byte garbage one did.
+  // Found from outside: Thumbs.db and desktop.ini were listed as media, with URLs.
+  it('skips what Windows, Office, editors and browsers leave in media/, with a warning', async () => {
+    const r = await load({
+      'p/media/a.png': png(1, 1),
+      'p/media/Thumbs.db': 'x',
+      'p/media/photos/desktop.ini': 'x',
+      'p/media/~$report.docx': 'x',
+      'p/media/a.png~': 'x',
+      'p/media/video.mp4.crdownload': 'x',
+      'p/media/tilde~name.png': png(1, 1),
+    });
+    expect(r.issues).toEqual([]);
+    const message =
+      'skipped: a file the system or an editor makes (a thumbnail cache, a lock, a backup or a partial download), not media: delete it';
+    expect(r.warnings).toEqual(
+      ['p/media/Thumbs.db', 'p/media/a.png~', 'p/media/photos/desktop.ini', 'p/media/video.mp4.crdownload', 'p/media/~$report.docx'].map(
+        (file) => ({ file, message }),
+      ),
+    );
+    expect(r.model.projects[0]?.media.map((m) => m.id)).toEqual(['a.png', 'tilde~name.png']);
+  });
+
   it('warns of an empty media file, image or not', async () => {
     const r = await load({ 'p/media/empty.jpg': '', 'p/media/docs/empty.pdf': '', 'p/media/icon.svg': '' });
     expect(r.issues).toEqual([]);

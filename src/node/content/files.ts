@@ -198,6 +198,9 @@ export async function updateListing(
 
 const isHidden = (name: string) => name.startsWith('_') || name.startsWith('.');
 
+/** What Windows, Office, editors and browsers leave beside files; in media/ it would be published (found from outside). */
+const JUNK = /^(?:thumbs\.db|ehthumbs\.db|desktop\.ini|~\$.*|.*~|.*\.(?:crdownload|part|partial|download|tmp))$/i;
+
 // Where a symbolic link may lead: to what would be listed as the same kind of file on its own. A
 // link must never make a settings file (project.yaml with its tokens, _media.yaml) public.
 
@@ -341,6 +344,11 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
         issues.error(
           file.rel,
           `not published: a symbolic link in media/ may lead only to another media file of this project (under ${parts[0]}/media/, not named _… or .…)`,
+        );
+      } else if (JUNK.test(name)) {
+        issues.warn(
+          file.rel,
+          'skipped: a file the system or an editor makes (a thumbnail cache, a lock, a backup or a partial download), not media: delete it',
         );
       } else {
         const problem = mediaNameProblem(parts.slice(2).join('/'));
