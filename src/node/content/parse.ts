@@ -7,6 +7,7 @@ import type { Document, YAMLWarning } from 'yaml';
 import { frontMatterLanguage, splitFrontMatter } from './front-matter.js';
 import { rewrittenNumbers } from './number-text.js';
 import { describe, isPlainObject } from './issues.js';
+import { conflictMarkers } from './conflict-markers.js';
 import { jsonTopLines, parseJson } from './json.js';
 import { TOO_DEEP } from './limits.js';
 import { commentedKeys, flowColourProblems } from './unquoted-colour.js';
@@ -37,6 +38,8 @@ const YAML_OPTIONS = { version: '1.2', uniqueKeys: false, prettyErrors: false } 
 
 /** Parses a YAML document; `firstLine` is the file line on which `text` begins. A value no field can keep is a problem here. */
 export function parseYaml(text: string, firstLine = 1): ParsedYaml {
+  const conflict = conflictMarkers(text);
+  if (conflict) return { ...EMPTY_YAML, value: undefined, problems: [conflict] };
   const { parsed, unkept } = parseYamlDocument(text, firstLine);
   if (unkept.length === 0) return parsed;
   return { ...parsed, value: undefined, problems: unkept.map((u) => ({ line: u.line, message: unkeptMessage(u, u.path) })) };
@@ -328,6 +331,8 @@ export function entryFormat(fileName: string): EntryFormat | undefined {
  */
 export function parseEntry(format: EntryFormat, source: string, eagerLines = false): ParsedEntry {
   const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
+  const conflict = conflictMarkers(text);
+  if (conflict) return broken([conflict]);
   if (format === 'markdown') return parseMarkdown(text, eagerLines);
   if (format === 'json') {
     const { value, problems, unkept, numbers } = parseJson(text);
