@@ -80,6 +80,23 @@ describe('validation errors: all of them, each with file, line, field and what w
     ]);
   });
 
+  it('warns of ids that differ only in case (one folder on macOS and Windows), naming both files', async () => {
+    const r = await load({
+      'p/posts/Upper.yaml': 'title: A\n',
+      'p/posts/other.yaml': 'id: upper\ntitle: B\n',
+      'p/posts/x.yaml': 'title: C\n',
+    });
+    expect(r.issues).toEqual([]);
+    expect(r.warnings).toEqual([
+      {
+        file: 'p/posts/other.yaml',
+        field: 'id',
+        message:
+          "the id 'upper' differs from 'Upper' (p/posts/Upper.yaml) only in case: a static tree built or copied on macOS or Windows, whose file systems do not tell them apart, keeps one of the two; give one of them another id",
+      },
+    ]);
+  });
+
   it('names both files of a duplicate id', async () => {
     const r = await load({ 'p/posts/a.md': '---\nid: same\n---\n', 'p/posts/b.yaml': 'id: same\n' });
     expect(r.issues).toEqual([

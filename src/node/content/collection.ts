@@ -198,6 +198,7 @@ export function buildCollection(
     parsedOf.set(record, parsed);
   }
 
+  warnCaseTwins(byId.values(), issues);
   const built = [...byId.values()];
   const listed = linked ? linkTranslations(built, project.locales) : built;
   // The linked records are new objects: they keep their file's parse results (for later lines).
@@ -303,5 +304,25 @@ function warnMixedKinds(fields: readonly FieldDef[], entries: CollectionInput['e
       `'${field.name}' is guessed to be text (this collection has no ${configFile}), since its files give it values of different kinds: text in ${text.rel}, a ${other.kind} here, which is served as text. Write every file's value the same way, or declare the field's type in ${configFile}`,
       { line: entryLine(other.parsed, field.name), field: field.name },
     );
+  }
+}
+
+/**
+ * Ids that differ only in case are two documents of `cqa build` in folders a case-insensitive
+ * file system (macOS, Windows) takes for one: one of them would be lost there (found from outside).
+ */
+function warnCaseTwins(records: Iterable<EntryRecord>, issues: IssueList): void {
+  const byFolded = new Map<string, EntryRecord>();
+  for (const e of records) {
+    const folded = e.id.toLowerCase();
+    const twin = byFolded.get(folded);
+    if (!twin) byFolded.set(folded, e);
+    // A locale suffix in another case is said already, with the file name to write.
+    else if (!issues.warnings.some((w) => w.file === e.file && w.field === 'locale'))
+      issues.warn(
+        e.file,
+        `the id '${e.id}' differs from '${twin.id}' (${twin.file}) only in case: a static tree built or copied on macOS or Windows, whose file systems do not tell them apart, keeps one of the two; give one of them another id`,
+        { field: 'id' },
+      );
   }
 }
