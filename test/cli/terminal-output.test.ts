@@ -105,6 +105,9 @@ describe('printable()', () => {
     }
     for (const c of ['\u061c', '\u200e', '\u200f', '\u2028', '\u2029', '\u202a', '\u202e', '\u2066', '\u2069'])
       expect(printable(c)).toMatch(/^\\u[0-9a-f]{4}$/);
+    // What no reader can see or tell from a space: zero-width characters, a BOM, other spaces.
+    for (const c of ['\u00a0', '\u00ad', '\u200b', '\u200c', '\u200d', '\u2060', '\u202f', '\u3000', '\ufeff', '\u2009'])
+      expect(printable(`count${c}`)).toBe(`count\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     expect(printable('café 😀 日本 "quoted" \\ path/x.md')).toBe('café 😀 日本 "quoted" \\ path/x.md');
     expect(printableLines('a\n\tb\x1b')).toBe('a\n\tb\\u001b');
   });

@@ -3,6 +3,7 @@
 import { ownValue, type MediaRecord } from '../../core/model/model.js';
 import type { BuiltCollection } from './collection.js';
 import { listNames, type IssueList } from './issues.js';
+import { lookalikeHint } from './lookalike.js';
 import { entryLine } from './parse.js';
 
 export function resolveReferences(collections: readonly BuiltCollection[], media: readonly MediaRecord[], issues: IssueList): void {
@@ -47,10 +48,15 @@ export function resolveReferences(collections: readonly BuiltCollection[], media
           }
           if (field.type === 'media') {
             if (!mediaIds.has(ref))
-              issues.error(entry.file, `no media file '${ref}' under media/ (media ids are paths under the project's media/ folder)`, at());
+              issues.error(
+                entry.file,
+                `no media file '${ref}' under media/ (media ids are paths under the project's media/ folder)${lookalikeHint(ref, mediaIds)}`,
+                at(),
+              );
           } else {
             const target = bySlug.get(field.collection as string) as BuiltCollection;
-            if (!target.knownIds.has(ref)) issues.error(entry.file, `no entry '${ref}' in collection '${field.collection}'`, at());
+            if (!target.knownIds.has(ref))
+              issues.error(entry.file, `no entry '${ref}' in collection '${field.collection}'${lookalikeHint(ref, target.knownIds)}`, at());
           }
         });
       }

@@ -4,6 +4,7 @@
 import type { FieldDef, FieldValue, JsonValue } from '../../core/model/model.js';
 import { describe, listNames } from './issues.js';
 import { isDate, isTime, parseDateTime } from './timestamps.js';
+import { lookalikeHint } from './lookalike.js';
 import { renderBounded, type RenderBudget } from './richtext.js';
 
 export interface ValueProblem {
@@ -209,7 +210,7 @@ function coerceScalar(field: FieldDef, raw: unknown, render: RenderMarkdown, bud
     case 'time':
       return typeof raw === 'string' && isTime(s) ? { value: s } : fail();
     case 'enumeration':
-      return field.values?.includes(s) ? { value: s } : fail();
+      return field.values?.includes(s) ? { value: s } : fail(lookalikeHint(s, field.values ?? []));
     case 'media':
       return typeof raw === 'string' && s !== '' ? { value: s } : fail();
     case 'relation':
