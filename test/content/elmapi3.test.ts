@@ -1,5 +1,6 @@
 // The elmapi3 content tree (docs/content.md): uuid project ids, derived entry uuids, groups, ranges.
 import { describe, expect, it } from 'vitest';
+import { formatIssue } from '../../src/node/content/issues.js';
 import { load } from './helpers.js';
 
 const P = 'id: 3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10\nname: S\ndialect: elmapi3\nlocales: [en, fr]\npublic: true\n';
@@ -73,6 +74,24 @@ describe('elmapi3 content', () => {
 
   // Found from outside: the docs called these elmapi3 types, but they work in every dialect
   // (docs/content.md now says so); singleton: true did nothing outside elmapi3, in silence.
+  // Found from outside: a required field inside a group was never checked.
+  it("a group's required fields are checked as an entry's are, in each item of a repeatable group", async () => {
+    const schema =
+      'fields:\n  addr: { type: group, fields: { street: { type: text, required: true }, zip: text } }\n  links: { type: group, repeatable: true, fields: { url: { type: text, required: true }, label: text } }\n';
+    const r = await load({
+      'p/posts/_collection.yaml': schema,
+      'p/posts/a.yaml': 'addr:\n  zip: "01234"\nlinks:\n  - url: https://a.example\n  - label: no url\n  - url: ""\n',
+      'p/posts/b.yaml': 'addr: { street: Main, zip: "1" }\nlinks: []\n',
+      'p/posts/c.yaml': 'title: none\n',
+    });
+    expect(r.issues.map(formatIssue)).toEqual([
+      'p/posts/a.yaml:1: addr: street: required field is missing',
+      'p/posts/a.yaml:5: links: item 2: url: required field is missing',
+      'p/posts/a.yaml:6: links: item 3: url: required field is empty',
+      "p/posts/c.yaml:1: title: not in the schema of collection 'posts' (fields: addr, links); add it to p/posts/_collection.yaml or remove it",
+    ]);
+  });
+
   it('group, password and range work in a cqa project; singleton: true there is a warning', async () => {
     const r = await load({
       'p/project.yaml': 'name: P\nlocales: [en]\npublic: true\n',

@@ -2,6 +2,7 @@
 // src/core/model/model.ts). Whether media and relation ids exist is checked later (resolve.ts), once
 // every entry and media file is known.
 import type { FieldDef, FieldValue, JsonValue } from '../../core/model/model.js';
+import { isEmpty } from '../../core/snapshot/order.js';
 import { describe, listNames } from './issues.js';
 import { isDate, isTime, parseDateTime } from './timestamps.js';
 import { lookalikeHint } from './lookalike.js';
@@ -119,6 +120,12 @@ function coerceGroup(field: FieldDef, raw: unknown, render: RenderMarkdown, budg
       const r = coerceField(child, value, render, budget);
       for (const p of r.problems) problems.push({ message: `${where}${key}: ${p.message}`, index });
       if (r.value !== undefined) out[key] = r.value;
+    }
+    // As for the entry's own fields (entries.ts); one given but not valid is said above.
+    for (const child of children.values()) {
+      if (!child.required || !isEmpty(out[child.name]) || !isEmpty((item as Record<string, unknown>)[child.name] as FieldValue)) continue;
+      const given = Object.hasOwn(item, child.name);
+      problems.push({ message: `${where}${child.name}: required field is ${given ? 'empty' : 'missing'}`, index });
     }
     return out;
   };
