@@ -95,6 +95,11 @@ describe('UTF-8', () => {
       ['p/posts/c.json', 3, 'not valid UTF-8 (byte N): save the file as UTF-8'],
     ]);
     expect(r.issues[2]?.message).toBe('not valid UTF-8 (byte 8 of the file): save the file as UTF-8');
+    // The lead byte of a sequence that was never finished, not the byte after it (found from outside).
+    expect(r.issues[1]?.message).toBe('not valid UTF-8 (byte 33 of the file): save the file as UTF-8');
+    expect(r.issues[3]?.message).toBe('not valid UTF-8 (byte 16 of the file): save the file as UTF-8');
+    const latin1 = await load({ 'p/posts/a.yaml': Buffer.from('title: Caf\xe9\r\nx: na\xefve\r\n', 'latin1') });
+    expect(latin1.issues.map((i) => i.message)).toEqual(['not valid UTF-8 (byte 11 of the file): save the file as UTF-8']);
   });
 
   it('reports a raw NUL character with its line, in every kind of content file; an escaped one is a value like any other', async () => {

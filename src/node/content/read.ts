@@ -78,5 +78,13 @@ function firstBadByte(bytes: Uint8Array): number {
       bad = mid;
     }
   }
-  return bad - 1;
+  // The byte that made it fail may end a sequence its lead byte began (`Caf\xe9\n`: the newline):
+  // the mistake is that lead byte (found from outside: the message named the byte after it).
+  const at = bad - 1;
+  for (let j = at - 1; j >= Math.max(0, at - 3); j--) {
+    const b = bytes[j] as number;
+    if (b < 0x80) break;
+    if (b >= 0xc0) return j + (b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2) > at ? j : at;
+  }
+  return at;
 }
