@@ -386,6 +386,38 @@ describe('a value that starts with !', () => {
   });
 });
 
+describe('a file read as something else than it says', () => {
+  // Found from outside: CR-only line ends gave "front matter is not closed" and a parser message;
+  // `title: {{ page.title }}` gave "expected text, got a mapping" and a Node warning on stderr.
+  it('lines ended by CR alone, and a mapping or list used as a key, are errors that say so', async () => {
+    const { load } = await import('./helpers.js');
+    const warned: string[] = [];
+    const onWarning = (w: Error) => warned.push(w.message);
+    process.on('warning', onWarning);
+    try {
+      const r = await load({
+        'p/posts/a.md': '---\rtitle: CR\r---\rBody\rline2\r',
+        'p/posts/b.yaml': 'title: CRY\rcount: 5\r',
+        'p/posts/c.md': '---\ntitle: {{ page.title }}\n---\n',
+        'p/posts/d.yaml': 'title: D\n[a, b]: x\n',
+        'p/posts/e.yaml': 'title: "first\rsecond"\nmeta: {x: [1, {y: 2}]}\n',
+      });
+      const cr =
+        'its lines end with a carriage return alone (CR, as classic Mac OS saved text), so it reads as one line: save it with LF (or CRLF) line ends';
+      expect(r.issues.map((i) => `${i.file}:${i.line}: ${i.message}`)).toEqual([
+        `p/posts/a.md:1: ${cr}`,
+        `p/posts/b.yaml:1: ${cr}`,
+        'p/posts/c.md:2: a mapping used as a key ({{ … }} and { … } make mappings, [ … ] lists): quote the value to keep it as text',
+        'p/posts/d.yaml:2: a list used as a key ({{ … }} and { … } make mappings, [ … ] lists): quote the value to keep it as text',
+      ]);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warned).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+});
+
 describe('aliases of a long text', () => {
   // Found from outside: 999 aliases of a 4 MB string passed the alias checks (they count values),
   // then took 4 GB and ended `cqa check` (and a `serve --watch`) out of memory.

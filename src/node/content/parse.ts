@@ -38,11 +38,26 @@ const YAML_OPTIONS = { version: '1.2', uniqueKeys: false, prettyErrors: false } 
 
 /** Parses a YAML document; `firstLine` is the file line on which `text` begins. A value no field can keep is a problem here. */
 export function parseYaml(text: string, firstLine = 1): ParsedYaml {
-  const conflict = conflictMarkers(text);
-  if (conflict) return { ...EMPTY_YAML, value: undefined, problems: [conflict] };
+  const whole = wholeTextProblem(text);
+  if (whole) return { ...EMPTY_YAML, value: undefined, problems: [whole] };
   const { parsed, unkept } = parseYamlDocument(text, firstLine);
   if (unkept.length === 0) return parsed;
   return { ...parsed, value: undefined, problems: unkept.map((u) => ({ line: u.line, message: unkeptMessage(u, u.path) })) };
+}
+
+/**
+ * What is wrong with the text as a whole, before it is parsed: a git conflict left in it, or lines
+ * ended by CR alone (classic Mac OS), which every parser reads as one line (found from outside:
+ * "front matter is not closed" for a file that has its '---').
+ */
+function wholeTextProblem(text: string): ParseProblem | undefined {
+  if (text.includes('\r') && !text.includes('\n') && /\r(?!$)/.test(text))
+    return {
+      line: 1,
+      message:
+        'its lines end with a carriage return alone (CR, as classic Mac OS saved text), so it reads as one line: save it with LF (or CRLF) line ends',
+    };
+  return conflictMarkers(text);
 }
 
 type YamlDocument = { parsed: ParsedYaml; topLines: () => Map<string, number> };
@@ -331,8 +346,8 @@ export function entryFormat(fileName: string): EntryFormat | undefined {
  */
 export function parseEntry(format: EntryFormat, source: string, eagerLines = false): ParsedEntry {
   const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
-  const conflict = conflictMarkers(text);
-  if (conflict) return broken([conflict]);
+  const whole = wholeTextProblem(text);
+  if (whole) return broken([whole]);
   if (format === 'markdown') return parseMarkdown(text, eagerLines);
   if (format === 'json') {
     const { value, problems, unkept, numbers } = parseJson(text);

@@ -62,6 +62,15 @@ export function checkDocument(doc: Document, lineAt: (offset: number) => number)
     // Keys as the plain object will have them: `1` and `"1"` are the same key there.
     const seen = new Map<string, unknown>();
     for (const pair of node.items) {
+      // `title: {{ page.title }}` (a template) is a mapping whose key is a mapping: the yaml package
+      // would make it the text "{ page.title }" with a warning on stderr (found from outside).
+      if (isMap(pair.key) || isSeq(pair.key)) {
+        problems.push({
+          line: lineAt(startOf(pair.key)),
+          message: `a ${isMap(pair.key) ? 'mapping' : 'list'} used as a key ({{ … }} and { … } make mappings, [ … ] lists): quote the value to keep it as text`,
+        });
+        continue;
+      }
       if (isScalar(pair.key)) {
         const name = pair.key.value === null || pair.key.value === undefined ? '' : String(pair.key.value);
         const first = seen.get(name);
