@@ -193,6 +193,20 @@ describe('validation errors: all of them, each with file, line, field and what w
     ]);
   });
 
+  // Found from outside: V8's words ("Expected property name or '}'") for what JSON5 and JavaScript allow.
+  it('says that JSON has no comments and no single-quoted strings, with the line', async () => {
+    const r = await load({
+      'p/posts/a.json': '{\n  // the title\n  "title": "a"\n}',
+      'p/posts/b.json': '{\n  "title": \'b\'\n}',
+      'p/posts/c.json': '{ "url": "https://a.example/*x*/", /* note */ "n": 1 }',
+    });
+    expect(r.issues.map((i) => `${i.file}:${i.line}: ${i.message}`)).toEqual([
+      'p/posts/a.json:2: broken JSON: JSON has no comments: remove it (or write the entry as YAML, which has # comments)',
+      `p/posts/b.json:2: broken JSON: a string in single quotes: JSON's strings take double quotes ("…")`,
+      'p/posts/c.json:1: broken JSON: JSON has no comments: remove it (or write the entry as YAML, which has # comments)',
+    ]);
+  });
+
   it('does not report a relation to an entry whose own file is broken a second time', async () => {
     const r = await load({
       'p/authors/ann.yaml': 'name: [unclosed\n',

@@ -22,8 +22,8 @@ export function parseJson(text: string): ParsedJson {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    const comma = trailingComma(text);
-    if (comma) return { value: undefined, problems: [comma], unkept: [], numbers: undefined };
+    const mistake = trailingComma(text) ?? notJson(text);
+    if (mistake) return { value: undefined, problems: [mistake], unkept: [], numbers: undefined };
     const message = (err as Error).message;
     // The line is ours to give; V8's own place ("in JSON at position 11 (line 3 column 1)") is noise then.
     const said = message.replace(/ in JSON at position \d+(?: \(line \d+ column \d+\))?$/, '');
@@ -60,6 +60,28 @@ function trailingComma(text: string): ParseProblem | undefined {
         message: `broken JSON: a comma before '${text[i]}': JSON allows none after the last ${c === 0x7d ? 'key' : 'item'}; remove it`,
       };
     } else if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) comma = -1;
+  }
+  return undefined;
+}
+
+/**
+ * The first comment or single-quoted string outside JSON's strings: JavaScript and JSON5 allow
+ * them, JSON does not, and V8 says only "Expected property name" (found from outside).
+ */
+function notJson(text: string): ParseProblem | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      i = closingQuote(text, i);
+      if (i < 0) return undefined;
+      continue;
+    }
+    const comment = c === 0x2f && (text[i + 1] === '/' || text[i + 1] === '*');
+    if (!comment && c !== 0x27) continue;
+    const line = text.slice(0, i).split('\n').length;
+    return comment
+      ? { line, message: 'broken JSON: JSON has no comments: remove it (or write the entry as YAML, which has # comments)' }
+      : { line, message: `broken JSON: a string in single quotes: JSON's strings take double quotes ("…")` };
   }
   return undefined;
 }
