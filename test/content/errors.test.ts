@@ -207,6 +207,15 @@ describe('validation errors: all of them, each with file, line, field and what w
     ]);
   });
 
+  // Found from outside: a 0-byte .md or .yaml was an entry with every field null, in silence.
+  it('warns of an entry file with nothing in it', async () => {
+    const r = await load({ 'p/posts/a.md': '', 'p/posts/b.yaml': '\n', 'p/posts/c.md': '---\n---\n', 'p/posts/d.md': 'Only a body' });
+    expect(r.issues).toEqual([]);
+    const message =
+      'empty: this entry has no fields and no body, so it is published with every field null; write its content, or remove the file';
+    expect(r.warnings).toEqual(['p/posts/a.md', 'p/posts/b.yaml', 'p/posts/c.md'].map((file) => ({ file, message })));
+  });
+
   it('does not report a relation to an entry whose own file is broken a second time', async () => {
     const r = await load({
       'p/authors/ann.yaml': 'name: [unclosed\n',

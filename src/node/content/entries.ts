@@ -86,6 +86,12 @@ export function buildEntry(
   const { issues, collection, project } = ctx;
   const data = parsed.data;
   if (!data) return undefined;
+  // An empty file (a 0-byte save, `touch`) is an entry with nothing in it: published, every field null.
+  if (Object.keys(data).length === 0 && (parsed.body ?? '').trim() === '')
+    issues.warn(
+      file.rel,
+      'empty: this entry has no fields and no body, so it is published with every field null; write its content, or remove the file',
+    );
   const at = (key: string, index?: number) => ({ line: entryLine(parsed, key, index), field: key });
   const err = (key: string, message: string, index?: number) => issues.error(file.rel, message, at(key, index));
   // Values no field can keep (1e400, .nan, !!binary): errors of their fields, with advice for the
