@@ -97,11 +97,12 @@ describe('validation errors: all of them, each with file, line, field and what w
     ]);
   });
 
-  it('names both files of a duplicate id', async () => {
+  it('names both files of a duplicate id, with the line of its id: (found from outside: no line)', async () => {
     const r = await load({ 'p/posts/a.md': '---\nid: same\n---\n', 'p/posts/b.yaml': 'id: same\n' });
     expect(r.issues).toEqual([
       {
         file: 'p/posts/b.yaml',
+        line: 1,
         field: 'id',
         message: "duplicate id 'same': p/posts/a.md has the same id (ids must be unique in a collection)",
       },
@@ -204,6 +205,23 @@ describe('validation errors: all of them, each with file, line, field and what w
       'p/posts/a.json:2: broken JSON: JSON has no comments: remove it (or write the entry as YAML, which has # comments)',
       `p/posts/b.json:2: broken JSON: a string in single quotes: JSON's strings take double quotes ("…")`,
       'p/posts/c.json:1: broken JSON: JSON has no comments: remove it (or write the entry as YAML, which has # comments)',
+    ]);
+  });
+
+  it('warns when the file name and locale: name two locales', async () => {
+    const r = await load({
+      'p/project.yaml': 'name: P\nlocales: [en, de]\npublic: true\n',
+      'p/posts/h.de.yaml': 'title: H\nlocale: en\n',
+      'p/posts/i.de.yaml': 'title: I\nlocale: de\n',
+    });
+    expect(r.issues).toEqual([]);
+    expect(r.warnings).toEqual([
+      {
+        file: 'p/posts/h.de.yaml',
+        line: 2,
+        field: 'locale',
+        message: "the file name says 'de' and locale: says 'en': this entry is 'en'; rename the file or correct locale:",
+      },
     ]);
   });
 

@@ -191,6 +191,7 @@ export function buildCollection(
     if (other) {
       issues.error(file.rel, `duplicate id '${record.id}': ${other.file} has the same id (ids must be unique in a collection)`, {
         field: 'id',
+        line: entryLine(parsed, 'id'),
       });
       continue;
     }

@@ -136,11 +136,20 @@ export function buildEntry(
   }
 
   // locale
-  let locale = localeFromFileName(fileId, project.locales) ?? project.default_locale;
+  const named = localeFromFileName(fileId, project.locales);
+  let locale = named ?? project.default_locale;
   if (data.locale !== undefined && data.locale !== null) {
     const same = typeof data.locale === 'string' ? sameLocale(project.locales, data.locale) : undefined;
-    if (typeof data.locale === 'string' && project.locales.includes(data.locale)) locale = data.locale;
-    else if (same)
+    if (typeof data.locale === 'string' && project.locales.includes(data.locale)) {
+      locale = data.locale;
+      // `post.de.md` with `locale: en`: one of the two is a mistake (found from outside).
+      if (named !== undefined && named !== locale)
+        issues.warn(
+          file.rel,
+          `the file name says '${named}' and locale: says '${locale}': this entry is '${locale}'; rename the file or correct locale:`,
+          at('locale'),
+        );
+    } else if (same)
       err(
         'locale',
         `locale '${String(data.locale)}' is the locale '${same}' of project '${project.id}' in another case: write it as project.yaml does (locale: ${same})`,
