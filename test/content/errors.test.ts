@@ -208,6 +208,18 @@ describe('validation errors: all of them, each with file, line, field and what w
     ]);
   });
 
+  it('takes a required text of blanks only for an empty one', async () => {
+    const r = await load({
+      'p/posts/_collection.yaml': 'fields:\n  title: { type: text, required: true }\n  body: { type: markdown, required: true }\n',
+      'p/posts/a.md': '---\ntitle: "   "\n---\n \n\t\n',
+      'p/posts/b.md': '---\ntitle: " B "\n---\nBody\n',
+    });
+    expect(r.issues.map((i) => `${i.file}:${i.line}: ${i.field}: ${i.message}`)).toEqual([
+      'p/posts/a.md:2: title: required field is empty',
+      'p/posts/a.md:4: body: required field is missing',
+    ]);
+  });
+
   it('warns when the file name and locale: name two locales', async () => {
     const r = await load({
       'p/project.yaml': 'name: P\nlocales: [en, de]\npublic: true\n',

@@ -79,6 +79,19 @@ tokens:
     ]);
   });
 
+  // Found from outside: `locales: en, de` is one text, and the message then spoke of 'locales []'.
+  it('says to write locales as a list when one text names several', async () => {
+    const r = await load({ 'p/project.yaml': 'name: P\nlocales: en, de\ndefault_locale: de\n' });
+    expect(r.issues).toEqual([
+      {
+        file: 'p/project.yaml',
+        line: 2,
+        field: 'locales',
+        message: 'expected a list of locale tags, got the one text "en, de": write it as a list (locales: [en, de])',
+      },
+    ]);
+  });
+
   it('never quotes what is written as a token or its sha256 (it may be the token itself), nor shows it in a code frame', async () => {
     const r = await load({
       'p/project.yaml': 'tokens:\n  - name: a\n    sha256: S3CRET-NOT-HEX\n  - name: b\n    token: 12345678\n',

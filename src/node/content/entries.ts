@@ -224,7 +224,7 @@ export function buildEntry(
     const inFile = ownValue(data, field.name);
     const value = ownValue(values, field.name);
     const raw = hasBody && field.name === collection.bodyField ? body : inFile;
-    if (field.required && !unkeptKeys.has(field.name) && isEmpty(value) && isEmpty(raw as FieldValue | undefined)) {
+    if (field.required && !unkeptKeys.has(field.name) && isBlank(value) && isBlank(raw as FieldValue | undefined)) {
       const comment = parsed.comments?.get(field.name);
       const missing = value === undefined && inFile === undefined;
       const message = missing
@@ -255,6 +255,9 @@ function unkeptFix(u: UnkeptValue, field: FieldDef | undefined, within: readonly
   if (TEXT_TYPES.has(field.type)) return undefined;
   return `write ${expected(field)}`;
 }
+
+/** Empty, or text of blanks only (`title: "   "` fills no required field; found from outside). */
+const isBlank = (value: FieldValue | undefined) => isEmpty(value) || (typeof value === 'string' && value.trim() === '');
 
 /** Field types that take any text: a quoted value is theirs as written. */
 const TEXT_TYPES = new Set(['text', 'longtext', 'markdown', 'richtext', 'password', 'json']);

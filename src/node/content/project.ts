@@ -78,7 +78,18 @@ export function readProject(parsed: ParsedYaml, folder: string, file: string, is
     const list = Array.isArray(raw.locales) ? raw.locales : [raw.locales];
     locales = [];
     list.forEach((l, i) => {
-      if (typeof l !== 'string' || !isLocaleTag(l))
+      // `locales: en, de` is the one text "en, de" (found from outside: then 'default_locale is not in locales []').
+      const several = typeof l === 'string' && !Array.isArray(raw.locales) && /[\s,]/.test(l.trim());
+      if (several)
+        err(
+          ['locales', i],
+          `expected a list of locale tags, got the one text ${describe(l)}: write it as a list (locales: [${l
+            .split(/[\s,]+/)
+            .filter(Boolean)
+            .join(', ')}])`,
+          'locales',
+        );
+      else if (typeof l !== 'string' || !isLocaleTag(l))
         err(['locales', i], `expected a locale tag like en or pt-BR, got ${describe(l)}`, 'locales');
       else if (locales.includes(l)) err(['locales', i], `locale '${l}' is listed twice`, 'locales');
       else if (sameLocale(locales, l))
@@ -89,7 +100,8 @@ export function readProject(parsed: ParsedYaml, folder: string, file: string, is
         );
       else locales.push(l);
     });
-    if (!locales.includes(defaultLocale)) {
+    // Unsaid when a tag was refused above: the list it would name is not the one the author wrote.
+    if (!locales.includes(defaultLocale) && !list.some((l) => typeof l !== 'string' || !isLocaleTag(l))) {
       const same = sameLocale(locales, defaultLocale);
       err(
         ['default_locale'],
