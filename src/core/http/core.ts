@@ -556,6 +556,21 @@ export class HttpCore {
       : { status: 200, headers, body, plain: doc.bytes };
   }
 
+  /**
+   * An error answer that is no answer of the API's (the server is too busy to send one), worded by
+   * the dialect of the project the request names, as the API's own errors are.
+   */
+  refusal(req: CoreRequest, p: Problem, extra: Record<string, string> = {}): CoreResponse {
+    return this.problem(req, p, extra, this.dialectOfRequest(req));
+  }
+
+  /** The dialect of the project `req` names: by its path, or an elmapi3 project by its `project-id` header. */
+  private dialectOfRequest(req: CoreRequest): Dialect {
+    const snapshot = this.served.snapshot;
+    const v3 = snapshot.projects.get(header(req.headers, 'project-id')?.trim() ?? '');
+    return v3?.record.dialect === 'elmapi3' ? v3.dialect : dialectOf(snapshot, route(req.path));
+  }
+
   /** An error answer, worded by `dialect` (default cqa: an RFC 9457 problem document). */
   problem(req: CoreRequest, p: Problem, extra: Record<string, string> = {}, dialect: Dialect = cqa): CoreResponse {
     // What is missing may be in a file that does not load now: say so where it is looked for.
