@@ -2,14 +2,16 @@
 // browser (a Node import fails the build). Printed by `npm run bench`, asserted by
 // test/client/bundle.test.ts against the budget of issue 12.
 //
-//   node scripts/client-size.mjs   → { "bytes": …, "budget": 71680 }
+//   node scripts/client-size.mjs   → { "bytes": …, "budget": 72704 }
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
 // 70 KiB since the third wave (issues 20, 23, 24): the static client runs the query engine, so it
 // carries the linear `like` matcher and the cost budget; the client checks path segments and query
-// keys before sending, and speaks the elmapi3 dialect (69,688 bytes then; 60 KiB before).
-export const CLIENT_BUDGET = 70 * 1024;
+// keys before sending, and speaks the elmapi3 dialect (69,688 bytes then; 60 KiB before). 71 KiB
+// since the engine refuses an answer over 64 Mi characters with a 400 naming the limit that fits
+// (src/core/query/answer-size.ts): 71,680 -> 72,143 bytes.
+export const CLIENT_BUDGET = 71 * 1024;
 const ENTRY = fileURLToPath(new URL('../src/core/client/index.ts', import.meta.url));
 
 /** The minified bundle of the client: its size, the budget, and the bundle itself. */

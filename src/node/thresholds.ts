@@ -35,3 +35,12 @@ export const COLLECT_FROM_HEAP_BYTES = 256 * 2 ** 20;
 
 /** After loading, `cqa serve` shrinks a young generation grown past this (it is ~16 MiB or less for a small tree). */
 export const SHRINK_YOUNG_FROM_BYTES = 48 * 2 ** 20;
+
+/**
+ * Bytes of answers `cqa serve` has made but its clients have not taken yet (not read: still in the
+ * sockets' buffers, or held back by a delay), over all connections. Past it a new answer is a 503
+ * with Retry-After: 40 clients that asked for a 68 MB answer each and never read made the server
+ * hold 2.8 GB. A few of the largest answers fit (one of MAX_ANSWER_CHARS is 64–192 MiB); one answer
+ * alone always goes out, however large.
+ */
+export const UNSENT_ANSWER_BYTES = 256 * 2 ** 20;

@@ -5,6 +5,9 @@ import type { ContentIssue, MediaRecord, Scope } from '../model/model.js';
 import { cqa, type Dialect } from '../dialects/index.js';
 import type { CollectionSnapshot, ProjectSnapshot, Snapshot } from '../model/types.js';
 import type { QueryContext, QueryOutcome, QueryProblem, Utf8Outcome } from '../query/types.js';
+import { answerTooLarge, ELMAPI3_LESS, isStringTooLong, MAX_ANSWER_CHARS } from '../query/answer-size.js';
+import { ProblemError } from '../query/problems.js';
+import { documentPieces } from '../snapshot/document-pieces.js';
 import { acceptsJson, negotiateEncoding, type Encoding } from './accept.js';
 import { AnswerMemo } from './answer-memo.js';
 import { header } from './header.js';
@@ -245,6 +248,11 @@ export class HttpCore {
       served.memo.offer(req, inputs, r);
       return r;
     } catch (err) {
+      // An answer longer than a string can be, made where it is not measured first: too large, not a bug.
+      if (isStringTooLong(err)) {
+        const d = this.dialectOfRequest(req);
+        return this.problem(req, answerTooLarge(undefined, undefined, d.name === 'elmapi3' ? ELMAPI3_LESS : undefined), {}, d);
+      }
       try {
         this.onError(err);
       } catch {
@@ -412,7 +420,13 @@ export class HttpCore {
       const answer = this.answerOf(served, `${key}?${q}${ctx.scopes.has('drafts') ? '\0drafts' : ''}`, query);
       return answer instanceof Doc ? this.json(req, answer, cacheControl) : this.problem(req, answer, {}, d);
     }
-    const doc = served.docs.get(key, () => snapshot.document(key));
+    let doc: Doc | undefined;
+    try {
+      doc = served.docs.get(key, () => staticDocument(snapshot, key));
+    } catch (err) {
+      if (err instanceof ProblemError) return this.problem(req, err.problem, {}, d);
+      throw err;
+    }
     if (!doc) {
       const missing = r.kind === 'entry' ? API_PROBLEMS.entryNotFound(r.id, r.collection) : API_PROBLEMS.entryNotFound(key);
       return this.problem(req, missing, {}, d);
@@ -556,6 +570,21 @@ export class HttpCore {
       : { status: 200, headers, body, plain: doc.bytes };
   }
 
+  /**
+   * An error answer that is no answer of the API's (the server is too busy to send one), worded by
+   * the dialect of the project the request names, as the API's own errors are.
+   */
+  refusal(req: CoreRequest, p: Problem, extra: Record<string, string> = {}): CoreResponse {
+    return this.problem(req, p, extra, this.dialectOfRequest(req));
+  }
+
+  /** The dialect of the project `req` names: by its path, or an elmapi3 project by its `project-id` header. */
+  private dialectOfRequest(req: CoreRequest): Dialect {
+    const snapshot = this.served.snapshot;
+    const v3 = snapshot.projects.get(header(req.headers, 'project-id')?.trim() ?? '');
+    return v3?.record.dialect === 'elmapi3' ? v3.dialect : dialectOf(snapshot, route(req.path));
+  }
+
   /** An error answer, worded by `dialect` (default cqa: an RFC 9457 problem document). */
   problem(req: CoreRequest, p: Problem, extra: Record<string, string> = {}, dialect: Dialect = cqa): CoreResponse {
     // What is missing may be in a file that does not load now: say so where it is looked for.
@@ -583,6 +612,21 @@ export class HttpCore {
       body: req.method === 'HEAD' ? null : bytes,
     };
   }
+}
+
+/**
+ * The document at `key` (a path without a query), measured before it is joined: a collection's
+ * list holds every published entry, and one longer than MAX_ANSWER_CHARS is refused (a 400 saying
+ * to ask with a `limit`), as a query's answer is.
+ */
+function staticDocument(snapshot: Snapshot, key: string): string | undefined {
+  const pieces = documentPieces(snapshot, key);
+  if (pieces === undefined) return undefined;
+  let chars = 0;
+  for (const p of pieces) chars += p.length;
+  // A list's pieces: its head, the items with a separator between each two, its tail.
+  if (chars > MAX_ANSWER_CHARS) throw new ProblemError(answerTooLarge(chars, pieces.length > 1 ? (pieces.length - 1) / 2 : 1));
+  return pieces.length === 1 ? pieces[0] : pieces.join('');
 }
 
 function isSnapshot(s: unknown): s is Snapshot {

@@ -11,6 +11,7 @@ import { collectionSubject, mediaSubject, planItem, planList, type ListPlan, typ
 import { problem, ProblemError } from './problems.js';
 import { resultKey } from './results.js';
 import { askedBefore } from './asked-before.js';
+import { checkAnswerChars, MAX_ANSWER_CHARS } from './answer-size.js';
 import { MEDIA_ATTRIBUTES, mediaTable, type Table } from './table.js';
 import type { QueryContext, QueryOutcome, QueryProblem, Utf8Outcome } from './types.js';
 
@@ -111,14 +112,29 @@ export function queryEntries(project: ProjectSnapshot, collection: CollectionSna
     if (plan.first) {
       const i = page[0];
       if (i === undefined) return fail(notFound(`no entry of '${collection.record.slug}' matches the query`, 'entry_not_found'));
-      return ok(d.item(entryJson(entries[i]!, projection)));
+      return ok(d.item(sized(entryJson(entries[i]!, projection))));
     }
     const bytes = ctx.utf8 && !projection ? listUtf8(d, entries, page, total, plan.limit, plan.offset) : undefined;
     if (bytes) return { ok: true, body: bytes };
     const items: string[] = new Array(page.length);
     for (let k = 0; k < page.length; k++) items[k] = entryJson(entries[page[k] as number]!, projection);
-    return ok(d.list(items, total, plan.limit, plan.offset));
+    return ok(d.list(sizedList(items), total, plan.limit, plan.offset));
   });
+}
+
+/** `items`, unless their list would be longer than an answer may be (MAX_ANSWER_CHARS: a 400 then). */
+function sizedList(items: readonly string[]): readonly string[] {
+  // The separators and the envelope add a few characters per item; the items themselves decide.
+  let chars = items.length;
+  for (const item of items) chars += item.length;
+  checkAnswerChars(chars, items.length);
+  return items;
+}
+
+/** One item's text, unless it is longer than an answer may be. */
+function sized(item: string): string {
+  checkAnswerChars(item.length, 1);
+  return item;
 }
 
 const encoder = new TextEncoder();
@@ -145,6 +161,8 @@ function listUtf8(
     texts[k] = b;
     size += b.length;
   }
+  // Measured in characters, from the texts: UTF-8 bytes are as many or more.
+  if (size > MAX_ANSWER_CHARS) return undefined;
   const frame = listFrame(d, total, limit, offset);
   if (!frame) return undefined;
   const [head, sep, tail] = frame.map((t) => encoder.encode(t)) as [Uint8Array, Uint8Array, Uint8Array];
@@ -184,7 +202,7 @@ export function queryEntry(
         ),
       );
     }
-    return ok(project.dialect.item(entryJson(entry, entryProjection(collection, plan.keep, plan.timestamps))));
+    return ok(project.dialect.item(sized(entryJson(entry, entryProjection(collection, plan.keep, plan.timestamps)))));
   });
 }
 
@@ -219,7 +237,7 @@ export function queryMediaList(project: ProjectSnapshot, rawQuery: string, ctx: 
     }
     const items: string[] = new Array(page.length);
     for (let k = 0; k < page.length; k++) items[k] = mediaJson(project.media[page[k] as number]!, plan.keep);
-    return ok(d.list(items, total, plan.limit, plan.offset));
+    return ok(d.list(sizedList(items), total, plan.limit, plan.offset));
   });
 }
 

@@ -16,6 +16,7 @@ import { mediaRoot } from '../../core/http/media-root.js';
 import { openInside, ServedRoots } from './open-file.js';
 import { sendBytes, sendFile } from './send-file.js';
 import type { Thumbnail, ThumbnailCache } from './thumbnails.js';
+import { UNSENT_ANSWER_BYTES } from '../thresholds.js';
 
 /** Bodies larger than this are compressed as a stream by the adapter, off the main thread. */
 const SYNC_COMPRESS_MAX = 256 * 1024;
@@ -59,6 +60,8 @@ export interface NodeListenerOptions {
   readonly captureResponse?: boolean;
   /** Per-route overrides (overrides.ts), tried before the API while there are any. */
   readonly overrides?: Overrides;
+  /** Bytes of answers made and not yet taken by their clients, past which an answer is a 503 (default UNSENT_ANSWER_BYTES). */
+  readonly unsentBytes?: number;
 }
 
 export interface NodeListener {
@@ -158,9 +161,57 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
     res.end(r.body ?? undefined);
   };
 
+  // Bytes of the answers made and not yet handed to their sockets (a client that does not read
+  // leaves its answer in the socket's buffer; a delay holds one back): UNSENT_ANSWER_BYTES.
+  let unsent = 0;
+  const unsentBound = options.unsentBytes ?? UNSENT_ANSWER_BYTES;
+  /** Counts `bytes` as unsent until `res` has handed them to its socket or is gone; false: over the bound, nothing counted. */
+  const hold = (res: ServerResponse, bytes: number): boolean => {
+    if (bytes === 0) return true;
+    // One answer alone always goes out, however large.
+    if (unsent > 0 && unsent + bytes > unsentBound) return false;
+    unsent += bytes;
+    let freed = false;
+    const free = () => {
+      if (freed) return;
+      freed = true;
+      unsent -= bytes;
+    };
+    res.once('finish', free);
+    res.once('close', free);
+    return true;
+  };
+  const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  /** The 503 of an answer over the bound, in the dialect of the project asked for. */
+  const busy = (req: IncomingMessage, path: string, query: string, bytes: number): CoreResponse =>
+    core.refusal(
+      { method: req.method ?? 'GET', path, query, headers: req.headers },
+      {
+        status: 503,
+        code: 'busy',
+        detail: `the server holds ${mb(unsent)} of answers that their clients have not read yet, and this answer (${mb(bytes)}) would take that past its bound of ${mb(unsentBound)}: try again in a second`,
+      },
+      { 'retry-after': '1' },
+    );
+  const sizeOf = (body: Uint8Array | string | null | undefined): number =>
+    body == null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+
   // Answers held back by a delay; a closing server sends them at once (answerHeld()).
   const held = new Set<() => void>();
   const listener = ((req: IncomingMessage, res: ServerResponse) => {
+    // A pipelined request (sent before the answer to the one ahead of it on its connection was
+    // out) is queued by node:http with its response, which gets the socket once the answers ahead
+    // are out: it is answered only then. Answered at once, as node:http calls this listener for
+    // every request of a read (64 KB: hundreds of them), a client that never reads made the server
+    // hold every answer (300 requests of 8 MB answers: 2.4 GB).
+    if (!res.socket) {
+      res.once('socket', () => process.nextTick(answer, req, res));
+      return;
+    }
+    answer(req, res);
+  }) as NodeListener;
+
+  const answer = (req: IncomingMessage, res: ServerResponse) => {
     let injected = false;
     /** The body that went out, for the journal (before compression). */
     let sentBody: Uint8Array | string | null = null;
@@ -202,7 +253,12 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
     /** The API's answer (the core), held back by a delay if there is one. */
     const viaCore = () => {
       try {
-        const r = core.handle({ method: req.method ?? 'GET', path, query, headers: headersOf(req) });
+        let r = core.handle({ method: req.method ?? 'GET', path, query, headers: headersOf(req) });
+        const bytes = sizeOf(r.body);
+        if (!hold(res, bytes)) {
+          r.release?.();
+          r = busy(req, path, query, bytes);
+        }
         injected = r.injected === true;
         warnings = r.warnings;
         // For the journal: the body before compression (null for a media file, streamed).
@@ -258,19 +314,26 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
       (o) => {
         if (res.destroyed) return;
         if (!o) return viaCore();
-        sentBody = req.method === 'HEAD' ? null : o.body;
-        sentHead = o.headers;
-        if (listener.closing) o.headers.connection = 'close';
+        const body = req.method === 'HEAD' ? null : o.body;
         try {
+          if (!hold(res, sizeOf(body))) {
+            const r = busy(req, path, query, sizeOf(body));
+            sentBody = r.body;
+            sentHead = r.headers;
+            return send(req, res, r);
+          }
+          sentBody = body;
+          sentHead = o.headers;
+          if (listener.closing) o.headers.connection = 'close';
           res.writeHead(o.status, o.headers);
-          res.end(req.method === 'HEAD' ? undefined : (o.body ?? undefined));
+          res.end(body ?? undefined);
         } catch (err) {
           fail(res, err);
         }
       },
       (err) => fail(res, err),
     );
-  }) as NodeListener;
+  };
 
   /**
    * The headers of an answer: those given to writeHead (which getHeaders() does not list) and any

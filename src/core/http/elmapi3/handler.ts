@@ -2,6 +2,7 @@
 // answered here; src/core/http/core.ts asks elmapi3Routes() first (when given: HttpOptions.elmapi3) and routes everything else as before.
 // Auth as ProjectAccess + EnsureProjectApiAbility (§6), errors as §7. No Node imports.
 import { ProblemError } from '../../query/problems.js';
+import { answerTooLarge, ELMAPI3_LESS, isStringTooLong, MAX_ANSWER_CHARS } from '../../query/answer-size.js';
 import type { Snapshot, ProjectSnapshot } from '../../model/types.js';
 import { header } from '../header.js';
 import { listEntries, oneEntry, warnEntryParams, type Answer, type ListRequest } from './entries.js';
@@ -210,8 +211,18 @@ function answer(
     // here always a 422 naming the fix, as bad input gets everywhere in cqa (docs/dialects.md).
     const strict = (strictAll || project.record.strict === true || a.status >= 500) && warn.list.length > 0;
     if (strict) return { status: 422, body: validationBody(warn.list), warnings: warn.list, private: who.token };
-    const body =
-      'json' in a ? phpJson(a.json) : a.status >= 500 ? JSON.stringify({ message: a.message }, null, 4) : phpJson({ message: a.message });
+    // An answer longer than one may be (MAX_ANSWER_CHARS) is a 400 saying to ask for less (docs/http-api.md#limits).
+    const tooLarge = (chars: number | undefined) =>
+      message(400, answerTooLarge(chars, 'json' in a ? itemsOf(a.json) : 1, ELMAPI3_LESS).detail, warn.list, who.token);
+    let body: string;
+    try {
+      body =
+        'json' in a ? phpJson(a.json) : a.status >= 500 ? JSON.stringify({ message: a.message }, null, 4) : phpJson({ message: a.message });
+    } catch (err) {
+      if (isStringTooLong(err)) return tooLarge(undefined);
+      throw err;
+    }
+    if (body.length > MAX_ANSWER_CHARS) return tooLarge(body.length);
     return { status: a.status, body, warnings: warn.list, private: who.token };
   };
   const o = given?.origin ?? origin(req);
@@ -293,6 +304,13 @@ function answer(
     warnings: [],
     private: false,
   };
+}
+
+/** How many entries or assets an answer lists (a page's `data`), 1 for one item. */
+function itemsOf(json: Json): number {
+  if (Array.isArray(json)) return json.length;
+  const data = json !== null && typeof json === 'object' ? json.data : undefined;
+  return Array.isArray(data) ? data.length : 1;
 }
 
 function projectAnswer(index: ProjectIndex, q: PhpQuery): Answer {
