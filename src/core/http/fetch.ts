@@ -75,6 +75,11 @@ export interface FetchHandler {
   (request: Request): Promise<Response>;
   /** Serve another snapshot from now on (atomic). */
   swap(snapshot: Snapshot): void;
+  /**
+   * Sends every answer a delay holds back now, and holds none back from then on (as startServer's
+   * close() does): no timer of the handler outlives a test. The handler still answers.
+   */
+  close(): void;
   readonly snapshot: Snapshot;
 }
 
@@ -224,6 +229,25 @@ export function handlerOf(snapshot: Snapshot, options: HandlerOptions = {}): Fet
     return new Response(body(start, end), { status: range.kind === 'partial' ? 206 : 200, headers });
   };
 
+  // Delays in progress, each ended early by its request's signal or by close().
+  const held = new Set<() => void>();
+  let closed = false;
+  /** Waits `ms`, or less: until `signal` aborts (the client left) or close(); frees the held place either way. */
+  const hold = (ms: number, signal: AbortSignal | undefined, release: (() => void) | undefined): Promise<void> =>
+    new Promise<void>((done) => {
+      const end = () => {
+        held.delete(end);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', end);
+        release?.();
+        done();
+      };
+      const timer = setTimeout(end, ms);
+      held.add(end);
+      signal?.addEventListener('abort', end);
+      if (closed || signal?.aborted) end();
+    });
+
   const handler = (async (request: Request): Promise<Response> => {
     const { path, query, origin } = splitUrl(request.url);
     const headers: Record<string, string> = {};
@@ -236,13 +260,9 @@ export function handlerOf(snapshot: Snapshot, options: HandlerOptions = {}): Fet
       else headers['accept-encoding'] = accept;
     }
     const r = core.handle({ method: request.method.toUpperCase(), path, query, headers, ...(origin ? { origin } : {}) });
-    if (r.delay) {
-      try {
-        await new Promise((done) => setTimeout(done, r.delay)); // options.delay, Prefer: delay=
-      } finally {
-        r.release?.();
-      }
-    }
+    if (r.delay) await hold(r.delay, request.signal, r.release); // options.delay, Prefer: delay=
+    // A client that left reads nothing: no media file is opened for it.
+    if (r.media && request.signal?.aborted) return toResponse(r, null);
     if (r.media) return media(request, r, r.media);
     if (r.encode && r.body !== null && !byRuntime) {
       const body = typeof r.body === 'string' ? encoder.encode(r.body) : r.body;
@@ -253,6 +273,10 @@ export function handlerOf(snapshot: Snapshot, options: HandlerOptions = {}): Fet
     return response;
   }) as FetchHandler;
   handler.swap = (s) => core.swap(s);
+  handler.close = () => {
+    closed = true;
+    for (const end of [...held]) end();
+  };
   Object.defineProperty(handler, 'snapshot', { get: () => core.snapshot });
   return handler;
 }

@@ -29,7 +29,7 @@ export interface MswOptions extends Omit<HttpOptions, 'explorer' | 'serverUrl'>,
 export interface MockApi extends ContractControls {
   /** Pass to `setupServer(...handlers)` or `setupWorker(...handlers)`. */
   readonly handlers: HttpHandler[];
-  /** Rejects the waits still open; removes the temp folder of an in-memory tree. */
+  /** Sends the answers a delay holds back at once, rejects the waits still open, removes the temp folder of an in-memory tree. */
   close(): Promise<void>;
 }
 
@@ -119,7 +119,12 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
       });
     } else {
       // Never compressed: an intercepted answer reaches the app as it is, not decoded by a network stack.
-      const plain = new Request(request.url, { method: request.method, headers: { ...headers, 'accept-encoding': 'identity' } });
+      // The app's signal goes along: a delay ends when the app gives up on the request.
+      const plain = new Request(request.url, {
+        method: request.method,
+        headers: { ...headers, 'accept-encoding': 'identity' },
+        signal: request.signal,
+      });
       response = await handler(plain);
     }
     if (journal.size > 0) {
@@ -164,6 +169,7 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
     override: (method, pattern, a) => overrides.add(method, pattern, a),
     reset: () => overrides.reset(),
     close: async () => {
+      handler.close(); // the answers a delay holds back go out now, as startServer's close() sends them
       waiters.cancel('the handlers were closed');
       await source.close?.();
     },
