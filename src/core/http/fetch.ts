@@ -132,6 +132,20 @@ function splitUrl(url: string): { path: string; query: string; origin: string | 
 const injectedResponses = new WeakSet<Response>();
 export const wasInjected = (response: Response): boolean => injectedResponses.has(response);
 
+/** An answer of the caller's own (an override), or undefined: the API answers. */
+export type OwnAnswer = () => Promise<CoreResponse | undefined>;
+const ownAnswers = new WeakMap<FetchHandler, (request: Request, own: OwnAnswer) => Promise<Response>>();
+
+/**
+ * `handler`'s answer to `request` with `own` (the MSW handlers' overrides) tried in place of the
+ * API's, under the same controls: delay, fail-rate, Prefer (docs/contract-tests.md).
+ */
+export function answerOwn(handler: FetchHandler, request: Request, own: OwnAnswer): Promise<Response> {
+  const respond = ownAnswers.get(handler);
+  if (!respond) throw new TypeError('answerOwn: not a handler of createHandler');
+  return respond(request, own);
+}
+
 /** The options createHandler knows (HandlerOptions). */
 export const HANDLER_KEYS: readonly string[] = [
   ...HTTP_KEYS,
@@ -248,7 +262,7 @@ export function handlerOf(snapshot: Snapshot, options: HandlerOptions = {}): Fet
       if (closed || signal?.aborted) end();
     });
 
-  const handler = (async (request: Request): Promise<Response> => {
+  const respond = async (request: Request, own?: OwnAnswer): Promise<Response> => {
     const { path, query, origin } = splitUrl(request.url);
     const headers: Record<string, string> = {};
     request.headers.forEach((v, k) => {
@@ -259,7 +273,22 @@ export function handlerOf(snapshot: Snapshot, options: HandlerOptions = {}): Fet
       if (accept === undefined) delete headers['accept-encoding'];
       else headers['accept-encoding'] = accept;
     }
-    const r = core.handle({ method: request.method.toUpperCase(), path, query, headers, ...(origin ? { origin } : {}) });
+    const req = { method: request.method.toUpperCase(), path, query, headers, ...(origin ? { origin } : {}) };
+    let r: CoreResponse;
+    if (own) {
+      // The controls apply to an override's answer too; an injected failure is answered without asking it.
+      const decision = core.decide(req);
+      let mine: CoreResponse | undefined;
+      try {
+        mine = decision?.problem ? undefined : await own();
+      } catch (err) {
+        decision?.release?.();
+        throw err;
+      }
+      r = mine ? core.own(req, decision, mine) : core.handle(req, { decision });
+    } else {
+      r = core.handle(req);
+    }
     if (r.delay) await hold(r.delay, request.signal, r.release); // options.delay, Prefer: delay=
     // A client that left reads nothing: no media file is opened for it.
     if (r.media && request.signal?.aborted) return toResponse(r, null);
@@ -271,7 +300,9 @@ export function handlerOf(snapshot: Snapshot, options: HandlerOptions = {}): Fet
     const response = toResponse(r);
     if (r.injected) injectedResponses.add(response);
     return response;
-  }) as FetchHandler;
+  };
+  const handler = ((request: Request) => respond(request)) as FetchHandler;
+  ownAnswers.set(handler, respond);
   handler.swap = (s) => core.swap(s);
   handler.close = () => {
     closed = true;

@@ -6,7 +6,7 @@ import { type HttpHandler, http } from 'msw';
 import type { ContentTree } from '../model/content-tree.js';
 import { type ControlOptions, Controls } from './controls.js';
 import type { HttpOptions } from './core.js';
-import { type FetchHandler, wasInjected } from './fetch.js';
+import { answerOwn, type FetchHandler, wasInjected } from './fetch.js';
 import { checkOptions, HTTP_KEYS, optionKeys } from './options.js';
 import type { ContractControls } from './contract-controls.js';
 import { warningTexts } from './elmapi3/warnings.js';
@@ -110,23 +110,21 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
       query: queryObject(query),
       headers: safe.headers,
     };
-    const overridden = overrides.size === 0 ? undefined : await overrides.answer(request0);
-    let response: Response;
-    if (overridden) {
-      response = new Response(request.method === 'HEAD' ? null : (overridden.body as BodyInit | null), {
-        status: overridden.status,
-        headers: overridden.headers,
-      });
-    } else {
-      // Never compressed: an intercepted answer reaches the app as it is, not decoded by a network stack.
-      // The app's signal goes along: a delay ends when the app gives up on the request.
-      const plain = new Request(request.url, {
-        method: request.method,
-        headers: { ...headers, 'accept-encoding': 'identity' },
-        signal: request.signal,
-      });
-      response = await handler(plain);
-    }
+    // Never compressed: an intercepted answer reaches the app as it is, not decoded by a network stack.
+    // The app's signal goes along: a delay ends when the app gives up on the request.
+    const plain = new Request(request.url, {
+      method: request.method,
+      headers: { ...headers, 'accept-encoding': 'identity' },
+      signal: request.signal,
+    });
+    // An override's answer gets the controls the API's would (delay, fail-rate, Prefer).
+    const response =
+      overrides.size === 0
+        ? await handler(plain)
+        : await answerOwn(handler, plain, async () => {
+            const o = await overrides.answer(request0);
+            return o && { status: o.status, headers: o.headers, body: request.method === 'HEAD' ? null : o.body };
+          });
     if (journal.size > 0) {
       const sent: Record<string, string> = {};
       response.headers.forEach((v, k) => {
