@@ -18,8 +18,8 @@ import type { Snapshot } from '../model/types.js';
 export interface MswOptions extends Omit<HttpOptions, 'explorer' | 'serverUrl'>, ControlOptions {
   /** Where the app sends its API requests: `https://cms.example` (requests elsewhere pass through). */
   readonly origin: string;
-  /** A content folder, or the tree itself (`{ 'demo/project.yaml': … }`), built as startServer does. Node only. */
-  readonly content?: string | ContentTree;
+  /** A content folder (a path or a file: URL), or the tree itself (`{ 'demo/project.yaml': … }`), built as startServer does. Node only. */
+  readonly content?: string | URL | ContentTree;
   /** A snapshot to serve as is (`loadSnapshot` of a `cqa build --snapshot` file: the way in a browser). */
   readonly snapshot?: Snapshot;
   /** How many requests `requests()` keeps (default 1000; 0: none). */
