@@ -6,6 +6,7 @@
 // trees); bundlers for browsers take msw-browser.ts (the export's `browser` condition).
 import { nodeHandlerOf } from './node/server/fetch-node.js';
 import { snapshotOf } from './node/server/msw-content.js';
+import { contentOption } from './node/content/content-option.js';
 import { type MockApi, type MswOptions, mswControls, mswHandlers } from './core/http/msw-handlers.js';
 
 export type { ContentTree } from './node/content/tree.js';
@@ -17,6 +18,7 @@ export type { MockApi, MswOptions } from './core/http/msw-handlers.js';
 export async function createMswHandlers(options: MswOptions): Promise<MockApi> {
   mswControls(options); // a bad origin or control throws before the content is loaded
   // From a folder or tree, media files are read from disk (the node:fs reader of fetch-node.ts).
-  const source = options.snapshot ? { snapshot: options.snapshot } : await snapshotOf(options.content ?? 'content');
+  const content = contentOption('createMswHandlers', options.content); // a file: URL names its folder
+  const source = options.snapshot ? { snapshot: options.snapshot } : await snapshotOf(content ?? 'content');
   return mswHandlers(options, { ...source, createHandler: nodeHandlerOf });
 }

@@ -51,3 +51,18 @@ it('does not retry a 429', async () => {
   expect(error).toMatchObject({ status: 429, code: 'too_many_requests' });
   expect(server.requests()).toHaveLength(1);
 });
+
+it('an override (an empty list) still fails on purpose: the retry gets the empty list', async () => {
+  server.override('GET', '/api/demo/posts', { body: { data: [], meta: { total: 0, limit: 3, offset: 0 } } });
+  try {
+    const { data } = await latestGermanPosts(client(failingNext(503)));
+    expect(data).toEqual([]);
+    // The outage came first (the override was not asked), then the override answered.
+    expect(server.requests().map((r) => [r.status, r.injected])).toEqual([
+      [503, true],
+      [200, false],
+    ]);
+  } finally {
+    server.reset();
+  }
+});

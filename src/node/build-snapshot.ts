@@ -3,15 +3,17 @@ import { ContentError } from './content/issues.js';
 import type { TimestampSource } from './content/git-times.js';
 import { loadContentIsolated } from './load-path.js';
 import { isContentTree, writeContentTree, type ContentTree } from './content/tree.js';
+import { contentOption } from './content/content-option.js';
 import { createSnapshot } from '../core/snapshot/create.js';
 import type { Snapshot } from '../core/model/types.js';
 
 export interface BuildSnapshotOptions {
   /**
-   * Path of the content folder, or the tree itself (`{ 'demo/project.yaml': 'id: demo\n…' }`,
-   * validated exactly like files: docs/contract-tests.md#in-memory-fixtures).
+   * The content folder (a path, or a file: URL: `new URL('./content/', import.meta.url)`), or the
+   * tree itself (`{ 'demo/project.yaml': 'id: demo\n…' }`, validated exactly like files:
+   * docs/contract-tests.md#in-memory-fixtures).
    */
-  readonly content: string | ContentTree;
+  readonly content: string | URL | ContentTree;
   /** Prefix of media `full_url`s (no trailing slash). Default ''. */
   readonly baseUrl?: string;
   /** Treat drafts as published. */
@@ -22,7 +24,8 @@ export interface BuildSnapshotOptions {
 
 export async function buildSnapshot(options: BuildSnapshotOptions): Promise<Snapshot> {
   // Plain JavaScript may pass a path (or nothing): said at once, not as a missing folder 'undefined'.
-  const content = (options as { content?: unknown } | undefined)?.content;
+  const given = (options as { content?: unknown } | undefined)?.content;
+  const content = typeof options === 'object' && given !== undefined ? contentOption('buildSnapshot', given) : given;
   if (typeof content !== 'string' && !isContentTree(content)) {
     const given =
       typeof options === 'string'

@@ -27,11 +27,18 @@ describe('buildSnapshot() given no content', () => {
   it.each([
     ['a path instead of options', 'content', 'got buildSnapshot("content")'],
     ['nothing', undefined, 'got no content'],
-    ['content that is a number', { content: 1 }, 'got content: number'],
   ])('rejects with a TypeError for %s', async (_, given, said) => {
     await expect(buildSnapshot(given as never)).rejects.toThrow(
       new TypeError(
         `buildSnapshot() takes options with the content: buildSnapshot({ content: 'content' }) (a folder, or a tree of files); ${said}`,
+      ),
+    );
+  });
+
+  it('rejects content that is a number, saying what content is (test/content/content-option.test.ts)', async () => {
+    await expect(buildSnapshot({ content: 1 } as never)).rejects.toThrow(
+      new TypeError(
+        "buildSnapshot: content must be a folder — a path ('content') or a file: URL (new URL('./content/', import.meta.url)) — or a tree of files ({ 'demo/project.yaml': 'id: demo\\n…' }); got the number 1",
       ),
     );
   });

@@ -11,6 +11,7 @@
 import { PROJECT_ID } from '../model/identifiers.js';
 import { CLIENT_DIALECTS } from './dialects.js';
 import { checkQueryKeys, type QueryMethod } from './query-keys.js';
+import { closestName } from '../suggest.js';
 import { queryString, type QueryObject } from './query-string.js';
 import { ServerSource, Unreachable, type Answer, type Fetch, type Source } from './source.js';
 import { entryIdProblem, mediaIdProblem, rawPathProblem, slugProblem, UUID, type SegmentProblem } from './segments.js';
@@ -173,6 +174,7 @@ export function createClient(options: ClientOptions & { readonly dialect: 'elmap
 export function createClient(options: ClientOptions & { readonly dialect: 'elmapi3' }): Client<AnyElmapi3Project>;
 export function createClient<S = AnyProject>(options: ClientOptions & DialectOption<ProjectOf<S>>): Client<ProjectOf<S>>;
 export function createClient(options: ClientOptions): unknown {
+  checkClientOptions(options);
   const doFetch: Fetch = options.fetch ?? ((url, init) => fetch(url, init));
   const base = options.baseUrl.replace(/\/+$/, '');
   const dialectName = options.dialect ?? 'cqa';
@@ -257,6 +259,43 @@ export function createClient(options: ClientOptions): unknown {
     },
   };
   return client;
+}
+
+/** The keys of ClientOptions (a misspelt one does not compile). */
+const CLIENT_KEYS: readonly string[] = [
+  'baseUrl',
+  'project',
+  'token',
+  'mode',
+  'fetch',
+  'maxLimit',
+  'dialect',
+  'revalidate',
+] satisfies (keyof ClientOptions)[];
+
+/**
+ * From JavaScript, `baseURL` (axios' spelling) failed later as `Cannot read properties of
+ * undefined`, and `tokn` or `headers` were ignored: an unknown name is refused naming the closest
+ * (as startServer does), a value of the wrong type says what to give.
+ */
+function checkClientOptions(o: ClientOptions): void {
+  for (const k of Object.keys(o ?? invalid('options', '{ baseUrl, project, mode }', o)))
+    if (!CLIENT_KEYS.includes(k)) {
+      const near = closestName(k, CLIENT_KEYS);
+      const hint =
+        k === 'headers'
+          ? '; send headers of your own through a fetch: fetch: (url, init) => fetch(url, { ...init, headers: { ...init?.headers, … } })'
+          : near
+            ? `; did you mean '${near}'?`
+            : '';
+      throw new TypeError(`createClient: unknown option '${k}'${hint} (the options: ${CLIENT_KEYS.join(', ')})`);
+    }
+  if (typeof o.baseUrl !== 'string') invalid('baseUrl', "the API's address, e.g. 'http://127.0.0.1:4000' or '/content'", o.baseUrl);
+  if (!(o.token === undefined || typeof o.token === 'string'))
+    invalid('token', "a string (sent as 'Authorization: Bearer <token>')", o.token);
+  if (!(o.fetch === undefined || typeof o.fetch === 'function')) invalid('fetch', 'a function (url, init) => Promise<Response>', o.fetch);
+  if (!(o.maxLimit === undefined || (Number.isInteger(o.maxLimit) && o.maxLimit >= 0)))
+    invalid('maxLimit', 'a whole number ≥ 0 (0: no cap)', o.maxLimit);
 }
 
 function revalidateOption(value: Revalidate | undefined): Revalidate {

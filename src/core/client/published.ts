@@ -7,7 +7,7 @@ import { markValuesAsShown } from '../query/table.js';
 import { ownValue, type CollectionRecord, type EntryRecord, type FieldDef, type FieldValue, type MediaRecord } from '../model/model.js';
 import { listJson, mediaListJson } from '../snapshot/serialize.js';
 import type { CollectionSnapshot, EntrySnapshot, MediaSnapshot, ProjectSnapshot } from '../model/types.js';
-import { cqa } from '../dialects/index.js';
+import { cqa } from '../dialects/cqa.js';
 
 /** `GET /api/<project>` → `data`. */
 export interface ProjectDocument {

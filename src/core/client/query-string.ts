@@ -22,10 +22,18 @@ export interface QueryObject {
 
 const enc = encodeURIComponent;
 /** A comma-separated list (sort, fields, exclude): `,` and `:` need no escaping in a query. */
-const encList = (v: string | readonly string[]) =>
-  enc(typeof v === 'string' ? v : v.join(','))
+const encList = (v: string | readonly string[], param: string) => {
+  // From JavaScript: `sort: { published_at: 'desc' }` threw `v.join is not a function`.
+  if (typeof v !== 'string' && !(Array.isArray(v) && v.every((x) => typeof x === 'string')))
+    throw new TypeError(
+      param === 'sort'
+        ? `sort: expected 'field' or 'field:desc', or a list of them, got ${JSON.stringify(v)}${isPlainObject(v) ? `; write sort: '${Object.entries(v).map(([f, d]) => (d === 'desc' ? `${f}:desc` : f))}'` : ''}`
+        : `${param}: expected a list of field names, e.g. ['title', 'slug'], got ${JSON.stringify(v)}`,
+    );
+  return enc(typeof v === 'string' ? v : v.join(','))
     .replace(/%2C/g, ',')
     .replace(/%3A/g, ':');
+};
 
 function scalar(v: unknown, param: string): string {
   if (typeof v === 'string') return v;
@@ -80,14 +88,14 @@ export function queryString(q: QueryObject | undefined): string {
     if (!isPlainObject(q.whereRelation)) throw new TypeError('whereRelation: expected { relation: { field: condition } }');
     for (const [rel, w] of Object.entries(q.whereRelation)) if (w !== undefined) fields(`whereRelation[${enc(rel)}]`, w, out);
   }
-  if (q.sort !== undefined) out.push(`sort=${encList(q.sort)}`);
+  if (q.sort !== undefined) out.push(`sort=${encList(q.sort, 'sort')}`);
   if (q.limit !== undefined) out.push(`limit=${enc(String(q.limit))}`);
   if (q.offset !== undefined) out.push(`offset=${enc(String(q.offset))}`);
   if (q.state !== undefined) out.push(`state=${enc(q.state)}`);
   if (q.locale !== undefined) out.push(`locale=${enc(q.locale)}`);
   if (q.translation_locale !== undefined) out.push(`translation_locale=${enc(q.translation_locale)}`);
   if (q.timestamps) out.push('timestamps');
-  if (q.fields !== undefined) out.push(`fields=${encList(q.fields)}`);
-  if (q.exclude !== undefined) out.push(`exclude=${encList(q.exclude)}`);
+  if (q.fields !== undefined) out.push(`fields=${encList(q.fields, 'fields')}`);
+  if (q.exclude !== undefined) out.push(`exclude=${encList(q.exclude, 'exclude')}`);
   return out.join('&');
 }

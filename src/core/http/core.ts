@@ -235,10 +235,19 @@ export class HttpCore {
     this.served = { ...this.serve(this.served.snapshot), ...(errors ? { stale: errors } : {}) };
   }
 
-  handle(req: CoreRequest): CoreResponse {
+  /**
+   * What the controls (--delay, --fail-rate, Prefer) do to this request, decided once: an adapter
+   * that tries an override first (overrides.ts) gives the same decision to `handle` or `own`.
+   */
+  decide(req: CoreRequest): ControlDecision | undefined {
+    return this.controls?.decide(req.method, req.path, header(req.headers, 'prefer'));
+  }
+
+  /** The API's answer; `decided`: the controls' decision taken already (`decide`), else taken here. */
+  handle(req: CoreRequest, decided?: { readonly decision: ControlDecision | undefined }): CoreResponse {
     const served = this.served;
     try {
-      const decision = this.controls?.decide(req.method, req.path, header(req.headers, 'prefer'));
+      const decision = decided ? decided.decision : this.decide(req);
       if (decision) return this.withControls(req, served, decision);
       // The v3 dialect answers by the `project-id` header, which the memo does not key on.
       if (header(req.headers, 'project-id') !== undefined) return this.dispatch(req, served);
@@ -262,11 +271,20 @@ export class HttpCore {
     }
   }
 
+  /**
+   * An answer of the test's own (an override) under the controls the API's would have had: held
+   * back by the delay, with Preference-Applied — or an injected failure instead of it (a down API
+   * answers no override either; the adapters do not ask the override then).
+   */
+  own(req: CoreRequest, decision: ControlDecision | undefined, answer: CoreResponse): CoreResponse {
+    return decision ? this.withControls(req, this.served, decision, answer) : answer;
+  }
+
   /** The answer held back, or a failure instead of it, with the headers that say why. */
-  private withControls(req: CoreRequest, served: ServedSnapshot, decision: ControlDecision): CoreResponse {
+  private withControls(req: CoreRequest, served: ServedSnapshot, decision: ControlDecision, own?: CoreResponse): CoreResponse {
     const r = decision.problem
       ? this.problem(req, decision.problem, {}, dialectOf(served.snapshot, route(req.path)))
-      : this.dispatch(req, served);
+      : (own ?? this.dispatch(req, served));
     const extra = decision.headers;
     if (extra) {
       for (const k in extra) r.headers[k] = extra[k] as string;

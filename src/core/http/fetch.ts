@@ -75,6 +75,11 @@ export interface FetchHandler {
   (request: Request): Promise<Response>;
   /** Serve another snapshot from now on (atomic). */
   swap(snapshot: Snapshot): void;
+  /**
+   * Sends every answer a delay holds back now, and holds none back from then on (as startServer's
+   * close() does): no timer of the handler outlives a test. The handler still answers.
+   */
+  close(): void;
   readonly snapshot: Snapshot;
 }
 
@@ -126,6 +131,20 @@ function splitUrl(url: string): { path: string; query: string; origin: string | 
 /** Responses whose status was injected (fail-rate, `Prefer: status=`): the MSW journal asks. */
 const injectedResponses = new WeakSet<Response>();
 export const wasInjected = (response: Response): boolean => injectedResponses.has(response);
+
+/** An answer of the caller's own (an override), or undefined: the API answers. */
+export type OwnAnswer = () => Promise<CoreResponse | undefined>;
+const ownAnswers = new WeakMap<FetchHandler, (request: Request, own: OwnAnswer) => Promise<Response>>();
+
+/**
+ * `handler`'s answer to `request` with `own` (the MSW handlers' overrides) tried in place of the
+ * API's, under the same controls: delay, fail-rate, Prefer (docs/contract-tests.md).
+ */
+export function answerOwn(handler: FetchHandler, request: Request, own: OwnAnswer): Promise<Response> {
+  const respond = ownAnswers.get(handler);
+  if (!respond) throw new TypeError('answerOwn: not a handler of createHandler');
+  return respond(request, own);
+}
 
 /** The options createHandler knows (HandlerOptions). */
 export const HANDLER_KEYS: readonly string[] = [
@@ -224,7 +243,26 @@ export function handlerOf(snapshot: Snapshot, options: HandlerOptions = {}): Fet
     return new Response(body(start, end), { status: range.kind === 'partial' ? 206 : 200, headers });
   };
 
-  const handler = (async (request: Request): Promise<Response> => {
+  // Delays in progress, each ended early by its request's signal or by close().
+  const held = new Set<() => void>();
+  let closed = false;
+  /** Waits `ms`, or less: until `signal` aborts (the client left) or close(); frees the held place either way. */
+  const hold = (ms: number, signal: AbortSignal | undefined, release: (() => void) | undefined): Promise<void> =>
+    new Promise<void>((done) => {
+      const end = () => {
+        held.delete(end);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', end);
+        release?.();
+        done();
+      };
+      const timer = setTimeout(end, ms);
+      held.add(end);
+      signal?.addEventListener('abort', end);
+      if (closed || signal?.aborted) end();
+    });
+
+  const respond = async (request: Request, own?: OwnAnswer): Promise<Response> => {
     const { path, query, origin } = splitUrl(request.url);
     const headers: Record<string, string> = {};
     request.headers.forEach((v, k) => {
@@ -235,14 +273,25 @@ export function handlerOf(snapshot: Snapshot, options: HandlerOptions = {}): Fet
       if (accept === undefined) delete headers['accept-encoding'];
       else headers['accept-encoding'] = accept;
     }
-    const r = core.handle({ method: request.method.toUpperCase(), path, query, headers, ...(origin ? { origin } : {}) });
-    if (r.delay) {
+    const req = { method: request.method.toUpperCase(), path, query, headers, ...(origin ? { origin } : {}) };
+    let r: CoreResponse;
+    if (own) {
+      // The controls apply to an override's answer too; an injected failure is answered without asking it.
+      const decision = core.decide(req);
+      let mine: CoreResponse | undefined;
       try {
-        await new Promise((done) => setTimeout(done, r.delay)); // options.delay, Prefer: delay=
-      } finally {
-        r.release?.();
+        mine = decision?.problem ? undefined : await own();
+      } catch (err) {
+        decision?.release?.();
+        throw err;
       }
+      r = mine ? core.own(req, decision, mine) : core.handle(req, { decision });
+    } else {
+      r = core.handle(req);
     }
+    if (r.delay) await hold(r.delay, request.signal, r.release); // options.delay, Prefer: delay=
+    // A client that left reads nothing: no media file is opened for it.
+    if (r.media && request.signal?.aborted) return toResponse(r, null);
     if (r.media) return media(request, r, r.media);
     if (r.encode && r.body !== null && !byRuntime) {
       const body = typeof r.body === 'string' ? encoder.encode(r.body) : r.body;
@@ -251,8 +300,14 @@ export function handlerOf(snapshot: Snapshot, options: HandlerOptions = {}): Fet
     const response = toResponse(r);
     if (r.injected) injectedResponses.add(response);
     return response;
-  }) as FetchHandler;
+  };
+  const handler = ((request: Request) => respond(request)) as FetchHandler;
+  ownAnswers.set(handler, respond);
   handler.swap = (s) => core.swap(s);
+  handler.close = () => {
+    closed = true;
+    for (const end of [...held]) end();
+  };
   Object.defineProperty(handler, 'snapshot', { get: () => core.snapshot });
   return handler;
 }

@@ -6,7 +6,7 @@ import { type HttpHandler, http } from 'msw';
 import type { ContentTree } from '../model/content-tree.js';
 import { type ControlOptions, Controls } from './controls.js';
 import type { HttpOptions } from './core.js';
-import { type FetchHandler, wasInjected } from './fetch.js';
+import { answerOwn, type FetchHandler, wasInjected } from './fetch.js';
 import { checkOptions, HTTP_KEYS, optionKeys } from './options.js';
 import type { ContractControls } from './contract-controls.js';
 import { warningTexts } from './elmapi3/warnings.js';
@@ -18,8 +18,8 @@ import type { Snapshot } from '../model/types.js';
 export interface MswOptions extends Omit<HttpOptions, 'explorer' | 'serverUrl'>, ControlOptions {
   /** Where the app sends its API requests: `https://cms.example` (requests elsewhere pass through). */
   readonly origin: string;
-  /** A content folder, or the tree itself (`{ 'demo/project.yaml': … }`), built as startServer does. Node only. */
-  readonly content?: string | ContentTree;
+  /** A content folder (a path or a file: URL), or the tree itself (`{ 'demo/project.yaml': … }`), built as startServer does. Node only. */
+  readonly content?: string | URL | ContentTree;
   /** A snapshot to serve as is (`loadSnapshot` of a `cqa build --snapshot` file: the way in a browser). */
   readonly snapshot?: Snapshot;
   /** How many requests `requests()` keeps (default 1000; 0: none). */
@@ -29,7 +29,7 @@ export interface MswOptions extends Omit<HttpOptions, 'explorer' | 'serverUrl'>,
 export interface MockApi extends ContractControls {
   /** Pass to `setupServer(...handlers)` or `setupWorker(...handlers)`. */
   readonly handlers: HttpHandler[];
-  /** Rejects the waits still open; removes the temp folder of an in-memory tree. */
+  /** Sends the answers a delay holds back at once, rejects the waits still open, removes the temp folder of an in-memory tree. */
   close(): Promise<void>;
 }
 
@@ -110,18 +110,21 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
       query: queryObject(query),
       headers: safe.headers,
     };
-    const overridden = overrides.size === 0 ? undefined : await overrides.answer(request0);
-    let response: Response;
-    if (overridden) {
-      response = new Response(request.method === 'HEAD' ? null : (overridden.body as BodyInit | null), {
-        status: overridden.status,
-        headers: overridden.headers,
-      });
-    } else {
-      // Never compressed: an intercepted answer reaches the app as it is, not decoded by a network stack.
-      const plain = new Request(request.url, { method: request.method, headers: { ...headers, 'accept-encoding': 'identity' } });
-      response = await handler(plain);
-    }
+    // Never compressed: an intercepted answer reaches the app as it is, not decoded by a network stack.
+    // The app's signal goes along: a delay ends when the app gives up on the request.
+    const plain = new Request(request.url, {
+      method: request.method,
+      headers: { ...headers, 'accept-encoding': 'identity' },
+      signal: request.signal,
+    });
+    // An override's answer gets the controls the API's would (delay, fail-rate, Prefer).
+    const response =
+      overrides.size === 0
+        ? await handler(plain)
+        : await answerOwn(handler, plain, async () => {
+            const o = await overrides.answer(request0);
+            return o && { status: o.status, headers: o.headers, body: request.method === 'HEAD' ? null : o.body };
+          });
     if (journal.size > 0) {
       const sent: Record<string, string> = {};
       response.headers.forEach((v, k) => {
@@ -164,6 +167,7 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
     override: (method, pattern, a) => overrides.add(method, pattern, a),
     reset: () => overrides.reset(),
     close: async () => {
+      handler.close(); // the answers a delay holds back go out now, as startServer's close() sends them
       waiters.cancel('the handlers were closed');
       await source.close?.();
     },

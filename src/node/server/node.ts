@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants as zc, createBrotliCompress, createGzip, gzipSync } from 'node:zlib';
 import type { MediaRecord } from '../../core/model/model.js';
 import type { CoreResponse, HttpCore, Platform } from '../../core/http/core.js';
+import type { ControlDecision } from '../../core/http/controls.js';
 import type { Encoding } from '../../core/http/accept.js';
 import { queryObject, responseRecord, safeHeaders, safeUrl, redactAnswer, type RequestRecord } from '../../core/http/journal.js';
 import type { Overrides } from '../../core/http/overrides.js';
@@ -250,46 +251,51 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
       });
     }
     const { path, query } = splitTarget(req.url ?? '/');
-    /** The API's answer (the core), held back by a delay if there is one. */
-    const viaCore = () => {
-      try {
-        let r = core.handle({ method: req.method ?? 'GET', path, query, headers: headersOf(req) });
-        const bytes = sizeOf(r.body);
-        if (!hold(res, bytes)) {
+    /** Sends `r` (the API's answer or an override's), held back by its delay if it has one. */
+    const deliver = (given: CoreResponse) => {
+      let r = given;
+      const bytes = sizeOf(r.body);
+      if (!hold(res, bytes)) {
+        r.release?.();
+        r = busy(req, path, query, bytes);
+      }
+      injected = r.injected === true;
+      warnings = r.warnings;
+      // For the journal: the body before compression (null for a media file, streamed).
+      sentBody = r.plain ?? r.body;
+      sentHead = r.headers;
+      const delay = r.delay ?? 0;
+      if (delay > 0) {
+        const answer = () => {
+          held.delete(answer);
+          clearTimeout(timer);
           r.release?.();
-          r = busy(req, path, query, bytes);
-        }
-        injected = r.injected === true;
-        warnings = r.warnings;
-        // For the journal: the body before compression (null for a media file, streamed).
-        sentBody = r.plain ?? r.body;
-        sentHead = r.headers;
-        const delay = r.delay ?? 0;
-        if (delay > 0) {
-          const answer = () => {
-            held.delete(answer);
-            clearTimeout(timer);
-            r.release?.();
-            if (res.destroyed) return;
-            try {
-              send(req, res, r);
-            } catch (err) {
-              fail(res, err);
-            }
-          };
-          const timer = setTimeout(answer, delay);
-          held.add(answer);
-          // A client that gave up frees its timer: a long `Prefer: delay=` must not keep the
-          // process alive after the test that sent it has moved on.
-          res.once('close', () => {
-            held.delete(answer);
-            clearTimeout(timer);
-            r.release?.();
-          });
-          if (listener.closing) answer();
-        } else {
-          send(req, res, r);
-        }
+          if (res.destroyed) return;
+          try {
+            send(req, res, r);
+          } catch (err) {
+            fail(res, err);
+          }
+        };
+        const timer = setTimeout(answer, delay);
+        held.add(answer);
+        // A client that gave up frees its timer: a long `Prefer: delay=` must not keep the
+        // process alive after the test that sent it has moved on.
+        res.once('close', () => {
+          held.delete(answer);
+          clearTimeout(timer);
+          r.release?.();
+        });
+        if (listener.closing) answer();
+      } else {
+        send(req, res, r);
+      }
+    };
+    const coreRequest = { method: req.method ?? 'GET', path, query, headers: headersOf(req) };
+    /** The API's answer (the core); `decided`: the controls' decision taken already. */
+    const viaCore = (decided?: { readonly decision: ControlDecision | undefined }) => {
+      try {
+        deliver(core.handle(coreRequest, decided));
       } catch (err) {
         fail(res, err);
       }
@@ -297,41 +303,41 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
     const overrides = options.overrides;
     // No override set (always, under `cqa serve`): straight to the API, nothing built for them.
     if (!overrides || overrides.size === 0) return viaCore();
+    // The controls apply to an override's answer as to the API's (docs/contract-tests.md): decided
+    // first, so that an injected failure is answered without asking the override.
+    let decision: ControlDecision | undefined;
     let overridden: ReturnType<Overrides['answer']>;
     try {
-      overridden = overrides.answer({
-        method: req.method ?? 'GET',
-        url: safeUrl(req.url ?? '/'),
-        path,
-        query: queryObject(query),
-        headers: safeHeaders(req.headers).headers,
-      });
+      decision = core.decide(coreRequest);
+      overridden = decision?.problem
+        ? undefined
+        : overrides.answer({
+            method: req.method ?? 'GET',
+            url: safeUrl(req.url ?? '/'),
+            path,
+            query: queryObject(query),
+            headers: safeHeaders(req.headers).headers,
+          });
     } catch (err) {
+      decision?.release?.();
       return fail(res, err);
     }
-    if (!overridden) return viaCore();
+    if (!overridden) return viaCore({ decision });
     overridden.then(
       (o) => {
-        if (res.destroyed) return;
-        if (!o) return viaCore();
-        const body = req.method === 'HEAD' ? null : o.body;
+        if (res.destroyed) return decision?.release?.();
+        if (!o) return viaCore({ decision });
         try {
-          if (!hold(res, sizeOf(body))) {
-            const r = busy(req, path, query, sizeOf(body));
-            sentBody = r.body;
-            sentHead = r.headers;
-            return send(req, res, r);
-          }
-          sentBody = body;
-          sentHead = o.headers;
-          if (listener.closing) o.headers.connection = 'close';
-          res.writeHead(o.status, o.headers);
-          res.end(body ?? undefined);
+          deliver(core.own(coreRequest, decision, { status: o.status, headers: o.headers, body: req.method === 'HEAD' ? null : o.body }));
         } catch (err) {
+          decision?.release?.();
           fail(res, err);
         }
       },
-      (err) => fail(res, err),
+      (err) => {
+        decision?.release?.();
+        fail(res, err);
+      },
     );
   };
 

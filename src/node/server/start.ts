@@ -21,6 +21,7 @@ import { ALLOWED_METHODS } from '../../core/http/cors.js';
 import type { ContractControls } from '../../core/http/contract-controls.js';
 import { isJournaled, type JournaledRequest, Journal, logLine, type RequestRecord } from '../../core/http/journal.js';
 import { checkOptions, HTTP_KEYS, optionKeys } from '../../core/http/options.js';
+import { contentOption } from '../content/content-option.js';
 import { isContentTree, writeContentTree, type ContentTree, type WrittenTree } from '../content/tree.js';
 import { Overrides } from '../../core/http/overrides.js';
 import { RequestWaiters } from '../../core/http/request-waiter.js';
@@ -34,11 +35,12 @@ const { createServer } = process.getBuiltinModule('node:http');
 
 export interface StartServerOptions extends HttpOptions {
   /**
-   * A content folder to build and serve (default './content' when no snapshot is given), or the
+   * A content folder to build and serve (default './content' when no snapshot is given) — a path
+   * or a file: URL (`new URL('./content/', import.meta.url)`) — or the
    * tree itself: `{ 'demo/project.yaml': 'id: demo\n…', 'demo/posts/a.md': '---\ntitle: A\n---\n' }`
    * (written to a private temp folder, removed on close: docs/contract-tests.md#in-memory-fixtures).
    */
-  readonly content?: string | ContentTree;
+  readonly content?: string | URL | ContentTree;
   /** A snapshot to serve as is (instead of `content`). */
   readonly snapshot?: Snapshot;
   /** Default 0: a free port (see `url`). */
@@ -145,8 +147,8 @@ function checkPort(port: unknown): number {
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   checkOptions('startServer', options, START_KEYS);
   if (options.port !== undefined) checkPort(options.port);
-  const content = options.content;
-  if (!isContentTree(content)) return start(options as StartServerOptions & { content?: string });
+  const content = contentOption('startServer', options.content);
+  if (!isContentTree(content)) return start({ ...options, content } as StartServerOptions & { content?: string });
   if (options.watch)
     throw new TypeError(
       'startServer: watch needs a content folder; an in-memory tree never changes (use override() or a new server per case)',
