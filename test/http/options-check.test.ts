@@ -37,6 +37,32 @@ describe('startServer options', () => {
     await expect(startServer(loose({ content: TREE, port: null }))).rejects.toThrow(/got null/);
   });
 
+  // Found from outside: `cors: false` failed on every request, `watch: 'false'` meant true,
+  // `maxLimit: -1` meant no cap, `delay: { jitter }` was ignored, and '503' was "got 503".
+  it('refuses a value of another kind than the option takes, saying what to write', async () => {
+    const refused: [Record<string, unknown>, string][] = [
+      [{ cors: false }, 'startServer: cors must be a string, got false'],
+      [{ watch: 'false' }, 'startServer: watch must be true or false, got the string "false"'],
+      [{ prefer: 'false' }, 'startServer: prefer must be true or false, got the string "false"'],
+      [{ quiet: 'no' }, 'startServer: quiet must be true or false, got the string "no"'],
+      [{ maxLimit: -1 }, 'startServer: maxLimit must be an integer of 0 or more, got -1'],
+      [{ debounce: -5 }, 'startServer: debounce must be an integer of 0 or more, got -5'],
+      [{ onRequest: 'log' }, 'startServer: onRequest must be a function, got the string "log"'],
+      [{ delay: { min: 1, max: 5, jitter: 2 } }, "delay takes min and max only, got 'jitter' too"],
+      [{ failStatus: '503' }, 'failStatus must be one of 429, 500, 503, got the string "503"'],
+      [{ failRate: '0.1' }, 'failRate must be a number from 0 to 1, got the string "0.1"'],
+    ];
+    for (const [given, message] of refused) await expect(startServer(loose({ content: TREE, ...given }))).rejects.toThrow(message);
+    const snapshot = await buildSnapshot({ content: TREE });
+    expect(() => createHandler(snapshot, loose({ cors: false }))).toThrow('createHandler: cors must be a string, got false');
+    expect(() => createEdgeHandler(snapshot, loose({ maxLimit: '10' }))).toThrow(
+      'createHandler: maxLimit must be an integer of 0 or more, got the string "10"',
+    );
+    await expect(createMswHandlers(loose({ content: TREE, origin: 'https://cms.example', prefer: 1 }))).rejects.toThrow(
+      'createMswHandlers: prefer must be true or false, got 1',
+    );
+  });
+
   it('takes a port as its decimal text (an environment variable)', async () => {
     const server = await startServer(loose({ content: TREE, port: '0' }));
     try {

@@ -3,6 +3,7 @@
 // status=503, delay=200` (the Prism convention). What happens to a request is decided here, once; the
 // core words a failure in the project's dialect and the adapters wait. No Node imports.
 import { REALM } from './auth.js';
+import { shownValue } from './options.js';
 import type { Problem } from './problem.js';
 import { STATUS_TITLES } from './problem.js';
 import { HeldAnswers, MAX_HELD } from './held.js';
@@ -72,21 +73,23 @@ function check(o: ControlOptions): void {
   if (typeof d === 'object' && d !== null) {
     if (isMs(d.min) && isMs(d.max) && d.min > d.max)
       throw new RangeError(`delay ${JSON.stringify(d)}: min is above max; write { min: ${d.max}, max: ${d.min} }`);
+    const others = Object.keys(d).filter((k) => k !== 'min' && k !== 'max');
+    if (others.length > 0) throw new RangeError(`delay takes min and max only, got ${others.map((k) => `'${k}'`).join(', ')} too`);
     if (!isMs(d.min) || !isMs(d.max) || d.min > d.max)
       throw new RangeError(`delay must be { min, max } with integers 0 ≤ min ≤ max ≤ ${MAX_DELAY_MS} (ms), got ${JSON.stringify(d)}`);
   } else if (d !== undefined && !isMs(d)) {
-    throw new RangeError(`delay must be an integer from 0 to ${MAX_DELAY_MS} (ms), got ${d}`);
+    throw new RangeError(`delay must be an integer from 0 to ${MAX_DELAY_MS} (ms), got ${shownValue(d)}`);
   }
   if (o.failRate !== undefined && !(typeof o.failRate === 'number' && o.failRate >= 0 && o.failRate <= 1))
-    throw new RangeError(`failRate must be a number from 0 to 1, got ${o.failRate}`);
+    throw new RangeError(`failRate must be a number from 0 to 1, got ${shownValue(o.failRate)}`);
   if (o.failStatus !== undefined && !FAIL_STATUSES.includes(o.failStatus))
-    throw new RangeError(`failStatus must be one of ${FAIL_STATUSES.join(', ')}, got ${o.failStatus}`);
+    throw new RangeError(`failStatus must be one of ${FAIL_STATUSES.join(', ')}, got ${shownValue(o.failStatus)}`);
   if (o.seed !== undefined && !(Number.isInteger(o.seed) && o.seed >= 0 && o.seed <= 0xffffffff))
-    throw new RangeError(`seed must be an integer from 0 to ${0xffffffff}, got ${o.seed}`);
+    throw new RangeError(`seed must be an integer from 0 to ${0xffffffff}, got ${shownValue(o.seed)}`);
   if (o.retryAfter !== undefined && !(Number.isInteger(o.retryAfter) && o.retryAfter >= 0 && o.retryAfter <= 86_400))
-    throw new RangeError(`retryAfter must be an integer from 0 to 86400 (seconds), got ${o.retryAfter}`);
+    throw new RangeError(`retryAfter must be an integer from 0 to 86400 (seconds), got ${shownValue(o.retryAfter)}`);
   if (o.maxHeld !== undefined && !(Number.isInteger(o.maxHeld) && o.maxHeld >= 1 && o.maxHeld <= 1_000_000))
-    throw new RangeError(`maxHeld must be an integer from 1 to 1000000, got ${o.maxHeld}`);
+    throw new RangeError(`maxHeld must be an integer from 1 to 1000000, got ${shownValue(o.maxHeld)}`);
 }
 
 const PREFER_HELP = `status= takes an HTTP error status from 400 to 599 (e.g. status=503), delay= milliseconds from 0 to ${MAX_DELAY_MS} (e.g. delay=200)`;

@@ -10,7 +10,7 @@ import type { Encoding } from './accept.js';
 import type { Problem } from './problem.js';
 import { HttpCore, type CoreResponse, type HttpOptions, type Platform, type QueryEngine } from './core.js';
 import { defaultEngine } from './engine.js';
-import { checkOptions, HTTP_KEYS, optionKeys } from './options.js';
+import { checkOptions, HTTP_KEYS, HTTP_KINDS, optionKeys } from './options.js';
 import { digestTag, etagOf, ifNoneMatch } from './etag.js';
 import { contentRange, parseRange } from './range.js';
 import { sha256, toHex } from './sha256.js';
@@ -154,7 +154,7 @@ export const HANDLER_KEYS: readonly string[] = [
 
 /** The handler of `snapshot`; an option it does not know throws a TypeError naming the closest one. */
 export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}): FetchHandler {
-  checkOptions('createHandler', options, HANDLER_KEYS);
+  checkOptions('createHandler', options, HANDLER_KEYS, HTTP_KINDS);
   return handlerOf(snapshot, options);
 }
 

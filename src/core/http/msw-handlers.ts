@@ -7,7 +7,7 @@ import type { ContentTree } from '../model/content-tree.js';
 import { type ControlOptions, Controls } from './controls.js';
 import type { HttpOptions } from './core.js';
 import { answerOwn, type FetchHandler, wasInjected } from './fetch.js';
-import { checkOptions, HTTP_KEYS, optionKeys } from './options.js';
+import { checkOptions, HTTP_KEYS, HTTP_KINDS, optionKeys } from './options.js';
 import type { ContractControls } from './contract-controls.js';
 import { warningTexts } from './elmapi3/warnings.js';
 import { type JournaledRequest, Journal, queryObject, responseRecord, safeHeaders, safeUrl, redactAnswer } from './journal.js';
@@ -72,7 +72,7 @@ export interface MswSource {
 
 /** The controls of `options`, checked before any work (as startServer does), with the seed drawn here so it can be shown. */
 export function mswControls(options: MswOptions): { origin: string; seed: number; controls: Controls } {
-  checkOptions('createMswHandlers', options, MSW_KEYS);
+  checkOptions('createMswHandlers', options, MSW_KEYS, HTTP_KINDS);
   const origin = checkOrigin(options.origin);
   const seed = options.seed ?? Math.floor(Math.random() * 0x100000000);
   return { origin, seed, controls: new Controls({ ...options, prefer: options.prefer ?? true, seed }) };

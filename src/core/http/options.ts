@@ -33,11 +33,60 @@ export const HTTP_KEYS: readonly string[] = [
   ...CONTROL_KEYS,
 ];
 
+/** What an option's value must be, where its type says it simply (objects are checked where they are read). */
+export type OptionKind = 'boolean' | 'string' | 'function' | 'count' | 'positive';
+
+const KIND_WORDS: Record<OptionKind, string> = {
+  boolean: 'true or false',
+  string: 'a string',
+  function: 'a function',
+  count: 'an integer of 0 or more',
+  positive: 'an integer of 1 or more',
+};
+
+const KIND_TESTS: Record<OptionKind, (v: unknown) => boolean> = {
+  boolean: (v) => typeof v === 'boolean',
+  string: (v) => typeof v === 'string',
+  function: (v) => typeof v === 'function',
+  count: (v) => Number.isSafeInteger(v) && (v as number) >= 0,
+  positive: (v) => Number.isSafeInteger(v) && (v as number) >= 1,
+};
+
+/** The kinds of HttpOptions' simple values (the controls check theirs: controls.ts). */
+export const HTTP_KINDS: Readonly<Record<string, OptionKind>> = {
+  cors: 'string',
+  cacheControl: 'string',
+  maxLimit: 'count',
+  serverUrl: 'string',
+  cacheBytes: 'count',
+  onError: 'function',
+  prefer: 'boolean',
+};
+
 /**
- * Throws a TypeError when `options` is not an object, or names an option not in `known`: the
- * message names it, the known option closest to it, and the others.
+ * A value as a message shows it: a string quoted and called one, so that '503' (a string) and 503
+ * are told apart ("must be one of 429, 500, 503, got 503" said nothing; found from outside).
  */
-export function checkOptions(fn: string, options: unknown, known: readonly string[]): void {
+export function shownValue(v: unknown): string {
+  if (typeof v === 'string') return `the string ${JSON.stringify(v)}`;
+  if (typeof v === 'function') return 'a function';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object' && v !== null) return 'an object';
+  return String(v);
+}
+
+/**
+ * Throws a TypeError when `options` is not an object, names an option not in `known` (the message
+ * names it, the known option closest to it, and the others), or gives one of `kinds` a value of
+ * another kind: from JavaScript, `watch: 'false'` would otherwise mean true and `cors: false` fail
+ * on the first request (found from outside).
+ */
+export function checkOptions(
+  fn: string,
+  options: unknown,
+  known: readonly string[],
+  kinds: Readonly<Record<string, OptionKind>> = {},
+): void {
   if (options === undefined) return;
   if (options === null || typeof options !== 'object' || Array.isArray(options))
     throw new TypeError(
@@ -49,5 +98,10 @@ export function checkOptions(fn: string, options: unknown, known: readonly strin
     throw new TypeError(
       `${fn}: unknown option '${key}'${near ? `; did you mean '${near}'?` : ''} (the options: ${[...known].sort().join(', ')})`,
     );
+  }
+  for (const [key, kind] of Object.entries(kinds)) {
+    const value = (options as Record<string, unknown>)[key];
+    if (value !== undefined && !KIND_TESTS[kind](value))
+      throw new TypeError(`${fn}: ${key} must be ${KIND_WORDS[kind]}, got ${shownValue(value)}`);
   }
 }

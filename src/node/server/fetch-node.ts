@@ -17,7 +17,7 @@ import {
   type MediaReader,
 } from '../../core/http/fetch.js';
 import { mediaRoot } from '../../core/http/media-root.js';
-import { checkOptions, optionKeys } from '../../core/http/options.js';
+import { checkOptions, HTTP_KINDS, optionKeys } from '../../core/http/options.js';
 
 export type { FetchHandler, MediaFile, MediaReader } from '../../core/http/fetch.js';
 
@@ -93,7 +93,7 @@ const NODE_HANDLER_KEYS: readonly string[] = [
 
 /** The handler of `snapshot`; an option it does not know throws a TypeError naming the closest one. */
 export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}): FetchHandler {
-  checkOptions('createHandler', options, NODE_HANDLER_KEYS);
+  checkOptions('createHandler', options, NODE_HANDLER_KEYS, HTTP_KINDS);
   return nodeHandlerOf(snapshot, options);
 }
 

@@ -20,7 +20,7 @@ import { refuseConnect } from './connect.js';
 import { ALLOWED_METHODS } from '../../core/http/cors.js';
 import type { ContractControls } from '../../core/http/contract-controls.js';
 import { isJournaled, type JournaledRequest, Journal, logLine, type RequestRecord } from '../../core/http/journal.js';
-import { checkOptions, HTTP_KEYS, optionKeys } from '../../core/http/options.js';
+import { checkOptions, HTTP_KEYS, HTTP_KINDS, optionKeys, type OptionKind } from '../../core/http/options.js';
 import { contentOption } from '../content/content-option.js';
 import { isContentTree, writeContentTree, type ContentTree, type WrittenTree } from '../content/tree.js';
 import { Overrides } from '../../core/http/overrides.js';
@@ -133,6 +133,24 @@ const START_KEYS: readonly string[] = [
  * text (an environment variable). Anything else would make Node listen on a UNIX socket of that
  * name, or fail with ERR_SOCKET_BAD_PORT.
  */
+/** The kinds of startServer's simple values (options.ts). */
+const START_KINDS: Readonly<Record<string, OptionKind>> = {
+  ...HTTP_KINDS,
+  host: 'string',
+  baseUrl: 'string',
+  watch: 'boolean',
+  quiet: 'boolean',
+  ui: 'boolean',
+  strict: 'boolean',
+  parseCache: 'boolean',
+  log: 'function',
+  onRequest: 'function',
+  onReload: 'function',
+  onSlowQuery: 'function',
+  journal: 'count',
+  debounce: 'count',
+};
+
 function checkPort(port: unknown): number {
   const n = typeof port === 'string' && /^\d{1,5}$/.test(port.trim()) ? Number(port.trim()) : port;
   if (typeof n !== 'number' || !Number.isInteger(n)) {
@@ -145,7 +163,7 @@ function checkPort(port: unknown): number {
 }
 
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
-  checkOptions('startServer', options, START_KEYS);
+  checkOptions('startServer', options, START_KEYS, START_KINDS);
   if (options.port !== undefined) checkPort(options.port);
   const content = contentOption('startServer', options.content);
   if (!isContentTree(content)) return start({ ...options, content } as StartServerOptions & { content?: string });
