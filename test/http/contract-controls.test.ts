@@ -193,6 +193,17 @@ describe('overrides, the journal of answers, waitForRequest', () => {
       'override GET /api/shop: status must be an integer from 200 to 599, got 99',
     );
     expect(() => api.override('GET /x', '/api/shop', {})).toThrow(/the method must be GET, HEAD, … or '\*'/);
+    // Found from outside: a method no request has, a misspelled key and a fetch Response were taken.
+    expect(() => api.override('FETCH', '/api/shop', {})).toThrow(`override: the method must be GET, HEAD, … or '*', got "FETCH"`);
+    expect(() => api.override('GET', '/api/shop', { stauts: 500 } as never)).toThrow(
+      "override GET /api/shop: unknown option 'stauts'; did you mean 'status'? (the options: body, headers, status)",
+    );
+    expect(() => api.override('GET', '/api/shop', new Response('x', { status: 502 }) as never)).toThrow(
+      'override GET /api/shop: an answer is a plain object { status?, headers?, body? }, not a Response',
+    );
+    await expect(api.waitForRequest(() => true, { timout: 100 } as never)).rejects.toThrow(
+      "waitForRequest: unknown option 'timout'; did you mean 'timeout'? (the options: timeout)",
+    );
     const errors: unknown[] = [];
     const quiet = await startServer({ content: TREE, onError: (e) => errors.push(e) });
     try {

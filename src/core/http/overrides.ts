@@ -3,6 +3,7 @@
 // as Mockoon rules or WireMock stubs do. The latest override of a route is tried first; a function
 // that returns undefined falls through to the next one, and finally to the API. No Node imports
 // (the MSW handlers use it in browsers too).
+import { checkOptions } from './options.js';
 import type { RequestRecord } from './journal.js';
 
 /** A canned answer. `body`: a string or bytes as they are, anything else as JSON. */
@@ -81,6 +82,12 @@ function compile(pattern: string): Rule['match'] {
 function checkAnswer(a: OverrideAnswer, where: string): void {
   if (typeof a !== 'object' || a === null)
     throw new TypeError(`${where}: an answer is { status?, headers?, body? }, got ${a === null ? 'null' : typeof a}`);
+  // A fetch Response's body cannot be read here: it was answered as "{}" (found from outside).
+  if (Object.getPrototypeOf(a) !== Object.prototype && Object.getPrototypeOf(a) !== null)
+    throw new TypeError(
+      `${where}: an answer is a plain object { status?, headers?, body? }, not a ${a.constructor?.name ?? 'class instance'}`,
+    );
+  checkOptions(where, a, ANSWER_KEYS); // `{ stauts: 500 }` was a 200 with no body (found from outside)
   const s = a.status;
   if (s !== undefined && !(Number.isInteger(s) && s >= 200 && s <= 599))
     throw new TypeError(`${where}: status must be an integer from 200 to 599, got ${String(s)}`);
@@ -94,6 +101,10 @@ function checkAnswer(a: OverrideAnswer, where: string): void {
       throw new TypeError(`${where}: the value of header ${name} holds a line break or NUL; one line only`);
   }
 }
+
+const ANSWER_KEYS = ['status', 'headers', 'body'];
+/** The methods a request can have here (the API answers GET and HEAD; the others are 405s an override may replace). */
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** RFC 9110 token: a header name. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -126,7 +137,7 @@ export class Overrides {
 
   /** `method`: GET, HEAD, … or `*` for any. Checked now: a mistake throws here, not at the request. */
   add(method: string, pattern: string, answer: OverrideAnswer | OverrideFunction): void {
-    if (typeof method !== 'string' || !/^(\*|[A-Za-z]+)$/.test(method))
+    if (typeof method !== 'string' || !(method === '*' || METHODS.includes(method.toUpperCase())))
       throw new TypeError(`override: the method must be GET, HEAD, … or '*', got ${JSON.stringify(method)}`);
     if (typeof answer !== 'function') checkAnswer(answer, `override ${method.toUpperCase()} ${pattern}`);
     this.rules.unshift({ method: method.toUpperCase(), pattern, match: compile(pattern), answer });

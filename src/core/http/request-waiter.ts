@@ -1,6 +1,7 @@
 // waitForRequest(predicate, { timeout }): a contract test waits for the request its code under
 // test sends (a prefetch, a retry after a 503) instead of sleeping. Shared by startServer and
 // the MSW handlers. No Node imports.
+import { checkOptions, shownValue } from './options.js';
 import type { JournaledRequest } from './journal.js';
 
 export interface WaitOptions {
@@ -36,9 +37,16 @@ export class RequestWaiters {
   wait(predicate: RequestPredicate, options: WaitOptions, journaled: readonly JournaledRequest[]): Promise<JournaledRequest> {
     if (typeof predicate !== 'function')
       return Promise.reject(new TypeError('waitForRequest: give a function (record) => boolean, e.g. (r) => r.path === "/api/demo/posts"'));
+    try {
+      checkOptions('waitForRequest', options, ['timeout']); // `{ timout: 100 }` waited 5 s in silence (found from outside)
+    } catch (err) {
+      return Promise.reject(err);
+    }
     const timeout = options.timeout ?? 5000;
     if (!(Number.isInteger(timeout) && timeout >= 0 && timeout <= MAX_TIMEOUT))
-      return Promise.reject(new RangeError(`waitForRequest: timeout must be an integer from 0 to ${MAX_TIMEOUT} (ms), got ${timeout}`));
+      return Promise.reject(
+        new RangeError(`waitForRequest: timeout must be an integer from 0 to ${MAX_TIMEOUT} (ms), got ${shownValue(timeout)}`),
+      );
     let misses = 0;
     try {
       for (const r of journaled) {
