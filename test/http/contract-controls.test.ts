@@ -314,6 +314,11 @@ describe('overrides, the journal of answers, waitForRequest', () => {
     const waiting = s.waitForRequest(() => false, { timeout: 600_000 }).catch((e: Error) => e);
     await s.close();
     expect(String(await waiting)).toBe('Error: waitForRequest: the server was closed');
+    // A wait started after close() is said at once (found from outside: it waited its whole timeout),
+    // unless the journal already holds its request.
+    const started = Date.now();
+    await expect(s.waitForRequest(() => false, { timeout: 600_000 })).rejects.toThrow('waitForRequest: the server was closed');
+    expect(Date.now() - started).toBeLessThan(60_000);
   });
 });
 

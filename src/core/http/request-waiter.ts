@@ -24,6 +24,8 @@ const describe = (p: RequestPredicate) => (p.name ? `'${p.name}'` : String(p).le
 
 export class RequestWaiters {
   private readonly waiting = new Set<Waiter>();
+  /** Why no request will come any more (the server was closed), once cancel() is called. */
+  private closed: string | undefined;
 
   /** How many waits are open (none: records need not be offered). */
   get size(): number {
@@ -56,6 +58,8 @@ export class RequestWaiters {
     } catch (err) {
       return Promise.reject(err);
     }
+    // After close no request can come: said at once, not after the whole timeout (found from outside).
+    if (this.closed !== undefined) return Promise.reject(new Error(`waitForRequest: ${this.closed}`));
     return new Promise<JournaledRequest>((resolve, reject) => {
       const waiter: Waiter = {
         predicate,
@@ -97,6 +101,7 @@ export class RequestWaiters {
 
   /** Rejects every wait (the server is closing): no timer outlives it. */
   cancel(why: string): void {
+    this.closed = why;
     for (const w of [...this.waiting]) {
       this.settle(w);
       w.reject(new Error(`waitForRequest: ${why}`));
