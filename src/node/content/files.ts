@@ -1,6 +1,7 @@
 // Finding the files of a content tree and sorting them into projects, collections and media
 // (SPEC §2). Paths are relative to the content root and '/'-separated; everything is sorted so the
 // same tree always gives the same model.
+import { INVISIBLE_CHARS } from './lookalike.js';
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -217,7 +218,8 @@ function isEntryFile(target: string): boolean {
 }
 
 /** A name as an editor may have mangled it: lower case, no blanks or invisible characters. */
-const plainName = (name: string) => name.toLowerCase().replace(/[\s\u200b-\u200d\u2060\ufeff]/g, '');
+const BLANK_OR_INVISIBLE = new RegExp(`[\\s${INVISIBLE_CHARS}]`, 'g');
+const plainName = (name: string) => name.toLowerCase().replace(BLANK_OR_INVISIBLE, '');
 
 /**
  * `_` files of a collection that look like its schema (`_Collection.yaml`, `_collection.yaml.txt`,
