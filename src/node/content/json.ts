@@ -22,7 +22,7 @@ export function parseJson(text: string): ParsedJson {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    const mistake = trailingComma(text) ?? notJson(text);
+    const mistake = notJson(text);
     if (mistake) return { value: undefined, problems: [mistake], unkept: [], numbers: undefined };
     const message = (err as Error).message;
     // The line is ours to give; V8's own place ("in JSON at position 11 (line 3 column 1)") is noise then.
@@ -43,47 +43,40 @@ export function jsonTopLines(text: string): Map<string, number> {
   return scanJson(text, true).lines;
 }
 
-/** The first comma right before a `}` or `]` (outside strings): JSON allows none, and V8's message does not say so. */
-function trailingComma(text: string): ParseProblem | undefined {
+/**
+ * What V8's message does not say, found in one pass outside strings: the first comma right before
+ * a `}` or `]` (JSON allows none), else the first comment or single-quoted string (JavaScript and
+ * JSON5 allow them; V8 says only "Expected property name": found from outside).
+ */
+function notJson(text: string): ParseProblem | undefined {
+  const lineAt = (at: number) => text.slice(0, at).split('\n').length;
   let comma = -1;
+  let other: ParseProblem | undefined;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
       i = closingQuote(text, i);
-      if (i < 0) return undefined;
+      if (i < 0) break;
       comma = -1;
     } else if (c === 0x2c) comma = i;
     else if ((c === 0x7d || c === 0x5d) && comma >= 0) {
-      const line = text.slice(0, comma).split('\n').length;
       return {
-        line,
+        line: lineAt(comma),
         message: `broken JSON: a comma before '${text[i]}': JSON allows none after the last ${c === 0x7d ? 'key' : 'item'}; remove it`,
       };
-    } else if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) comma = -1;
-  }
-  return undefined;
-}
-
-/**
- * The first comment or single-quoted string outside JSON's strings: JavaScript and JSON5 allow
- * them, JSON does not, and V8 says only "Expected property name" (found from outside).
- */
-function notJson(text: string): ParseProblem | undefined {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      i = closingQuote(text, i);
-      if (i < 0) return undefined;
-      continue;
+    } else if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) {
+      comma = -1;
+      if (other) continue;
+      if (c === 0x2f && (text[i + 1] === '/' || text[i + 1] === '*'))
+        other = {
+          line: lineAt(i),
+          message: 'broken JSON: JSON has no comments: remove it (or write the entry as YAML, which has # comments)',
+        };
+      else if (c === 0x27)
+        other = { line: lineAt(i), message: `broken JSON: a string in single quotes: JSON's strings take double quotes ("…")` };
     }
-    const comment = c === 0x2f && (text[i + 1] === '/' || text[i + 1] === '*');
-    if (!comment && c !== 0x27) continue;
-    const line = text.slice(0, i).split('\n').length;
-    return comment
-      ? { line, message: 'broken JSON: JSON has no comments: remove it (or write the entry as YAML, which has # comments)' }
-      : { line, message: `broken JSON: a string in single quotes: JSON's strings take double quotes ("…")` };
   }
-  return undefined;
+  return other;
 }
 
 function errorLine(text: string, message: string): number | undefined {
