@@ -202,10 +202,60 @@ function afterQuote(lines: readonly string[], row: number): Mistake | undefined 
       message: `a ' inside a '…' value ends it: write it twice (${key}: '${text.replace(/'/g, "''")}') or use double quotes (${key}: ${JSON.stringify(text)})`,
     };
   }
+  const value = line.slice(start).trimEnd();
+  // `"He said "hi" to me"`: the outer quotes were meant to enclose it, the inner ones are text.
+  if (value.length > 2 && value.endsWith(q)) {
+    const text = value.slice(1, -1);
+    const other = q === '"' ? "'" : '"';
+    const how = text.includes(other)
+      ? `escape the inner ones (${key}: ${JSON.stringify(text)})`
+      : `enclose the value in ${other === "'" ? 'single' : 'double'} quotes (${key}: ${other}${text}${other})`;
+    return { row, col: close, message: `a ${q} inside a ${q}…${q} value ends it: ${how}` };
+  }
   return {
     row,
     col: close + 1,
-    message: `text after the closing ${q} of the value of '${key}': put all of the value inside the quotes (${key}: ${JSON.stringify(line.slice(start).trimEnd())})`,
+    message: `text after the closing ${q} of the value of '${key}': put all of the value inside the quotes (${key}: ${JSON.stringify(value)})`,
+  };
+}
+
+/** `key: value`, the value whatever it starts with. */
+const KEY_AND_VALUE = /^(\s*(?:-\s+)?)(["']?)([^\s#"'][^:#]*?)\2:[ \t]+(\S.*)$/;
+
+/** What a character YAML reads as syntax does at the start of a value, for indicatorStart(). */
+const INDICATORS: Readonly<Record<string, string>> = {
+  '-': "'- ' starts a list item, which cannot follow a key on its line",
+  '*': "a value that starts with '*' is read as a YAML alias (a reference to a value named with &)",
+  '&': "a value that starts with '&' is read as a YAML anchor (a name for the value after it)",
+  '|': "'|' starts a block of text on the lines below (on its own line only '-' or '+' may follow it)",
+  '>': "'>' starts a folded block of text on the lines below (on its own line only '-' or '+' may follow it)",
+  '?': "'? ' starts a complex key",
+  '[': "a value that starts with '[' is a list, which ends at its ']'",
+  '{': "a value that starts with '{' is a mapping, which ends at its '}'",
+};
+
+/**
+ * A value that starts with a character YAML reads as syntax (`title: - dash`, `* star`,
+ * `>folded?`, `[draft] notes`): the parser's words name its tokens; say what the author wrote.
+ */
+function indicatorStart(lines: readonly string[], row: number): Mistake | undefined {
+  const line = lines[row] ?? '';
+  const m = KEY_AND_VALUE.exec(line);
+  const value = (m?.[4] ?? '').trimEnd();
+  const said = INDICATORS[value[0] ?? ''];
+  if (!m || !said || (value[0] === '-' && !/^-\s/.test(value)) || (value[0] === '?' && !/^\?\s/.test(value))) return undefined;
+  const key = m[3] as string;
+  const block = value[0] === '|' || value[0] === '>';
+  return {
+    row,
+    col: line.length - (m[4] as string).length,
+    message: `${said}: quote the value to keep it as text (${(m[1] as string).trimStart()}${key}: ${JSON.stringify(value)})${
+      value[0] === '-'
+        ? `, or put the list's items on the lines below '${key}:'`
+        : block
+          ? `, or put the text on the lines below, indented`
+          : ''
+    }`,
   };
 }
 
@@ -279,6 +329,7 @@ function mistakeOf(lines: readonly string[], error: YAMLError, rowCol: (offset: 
   }
   const found =
     afterQuote(lines, row) ??
+    indicatorStart(lines, row) ??
     colonInValue(lines, row) ??
     indentation(lines, row, firstLine) ??
     missingColon(lines, row) ??
