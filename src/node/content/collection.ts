@@ -1,6 +1,6 @@
 // One collection folder → a CollectionRecord: its schema (declared or inferred), every entry,
 // duplicate ids, and the default order.
-import type { CollectionRecord, EntryRecord, FieldDef, SortKey } from '../../core/model/model.js';
+import { ownValue, type CollectionRecord, type EntryRecord, type FieldDef, type SortKey } from '../../core/model/model.js';
 import { sortEntries } from '../../core/snapshot/order.js';
 import { buildEntry, baseName, type EntryContext } from './entries.js';
 import type { CollectionLayout, FileInfo } from './files.js';
@@ -200,6 +200,7 @@ export function buildCollection(
   }
 
   warnCaseTwins(byId.values(), issues);
+  warnSharedSlugs(fields, parsedOf, issues);
   const built = [...byId.values()];
   const listed = linked ? linkTranslations(built, project.locales) : built;
   // The linked records are new objects: they keep their file's parse results (for later lines).
@@ -312,6 +313,30 @@ function warnMixedKinds(fields: readonly FieldDef[], entries: CollectionInput['e
  * Ids that differ only in case are two documents of `cqa build` in folders a case-insensitive
  * file system (macOS, Windows) takes for one: one of them would be lost there (found from outside).
  */
+/**
+ * Two entries of one locale with the same value in a slug field: a front end that finds an entry
+ * by its slug (`where[slug]=…&first`) gets either one. Locale variants of one entry may share it.
+ */
+function warnSharedSlugs(fields: readonly FieldDef[], parsedOf: ReadonlyMap<EntryRecord, ParsedEntry>, issues: IssueList): void {
+  for (const field of fields) {
+    if (field.type !== 'slug' || field.multiple) continue;
+    const first = new Map<string, EntryRecord>();
+    for (const [e, parsed] of parsedOf) {
+      const slug = ownValue(e.values, field.name);
+      if (typeof slug !== 'string') continue;
+      const key = `${e.locale}\0${slug}`;
+      const other = first.get(key);
+      if (!other) first.set(key, e);
+      else
+        issues.warn(
+          e.file,
+          `the ${field.name} '${slug}' is also the ${field.name} of ${other.file}, in the same locale (${e.locale}): a front end that finds an entry by it (where[${field.name}]=${slug}) gets either; give each entry its own`,
+          { line: entryLine(parsed, field.name), field: field.name },
+        );
+    }
+  }
+}
+
 function warnCaseTwins(records: Iterable<EntryRecord>, issues: IssueList): void {
   const byFolded = new Map<string, EntryRecord>();
   for (const e of records) {

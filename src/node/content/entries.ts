@@ -9,7 +9,7 @@ import { describe, listNames, type IssueList } from './issues.js';
 import { localeFromFileName, localeLikeName, sameLocale } from './locale.js';
 import { entryLine, type ParsedEntry, type UnkeptValue, unkeptMessage } from './parse.js';
 import type { ProjectConfig } from './project.js';
-import { isoFromMs, parseDateTime } from './timestamps.js';
+import { finerThanMs, isoFromMs, parseDateTime } from './timestamps.js';
 import { commentedValueHint } from './unquoted-colour.js';
 import { entryUuid, isUuid, UUID_HINT } from './uuid.js';
 import { RenderBudget, renderBounded } from './richtext.js';
@@ -177,6 +177,7 @@ export function buildEntry(
     if (v === undefined || v === null) return undefined;
     const iso = typeof v === 'string' ? parseDateTime(v) : undefined;
     if (!iso) err(key, `expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got ${describe(v)}`);
+    else warnFinerThanMs(ctx, file, parsed, key, v as string, iso);
     return iso;
   };
   const created_at = stamp('created_at') ?? isoFromMs(fallback.created);
@@ -314,8 +315,32 @@ function setValue(
     issues.error(file.rel, p.message, { line: line ?? entryLine(parsed, key, p.index), field: key });
   }
   if (result.value !== undefined) values[key] = result.value;
+  if (field.type === 'datetime' && result.problems.length === 0) {
+    const written = Array.isArray(raw) ? raw : [raw];
+    const served = Array.isArray(result.value) ? result.value : [result.value];
+    written.forEach((w, i) => {
+      if (typeof w === 'string') warnFinerThanMs(ctx, file, parsed, key, w, String(served[i]), Array.isArray(raw) ? i : undefined);
+    });
+  }
   if (parsed.numbers && result.problems.length === 0 && field.type !== 'json' && (field.type !== 'number' || !collection.declared))
     warnRewrittenNumbers(ctx, file, parsed, field, raw);
+}
+
+/** `2024-01-01T10:00:00.123456Z`: a datetime keeps milliseconds, so the digits after them are lost. */
+function warnFinerThanMs(
+  ctx: EntryContext,
+  file: FileInfo,
+  parsed: ParsedEntry,
+  key: string,
+  written: string,
+  iso: string,
+  index?: number,
+): void {
+  if (!finerThanMs(written)) return;
+  ctx.issues.warn(file.rel, `'${written.trim()}' has digits past milliseconds, which a datetime does not keep: served as ${iso}`, {
+    line: entryLine(parsed, key, index),
+    field: key,
+  });
 }
 
 /** Written so in a field whose type is guessed, a number is rarely meant: a postal code, a phone number. */

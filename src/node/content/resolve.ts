@@ -22,6 +22,19 @@ export function resolveReferences(collections: readonly BuiltCollection[], media
     }
   }
 
+  // Ids whose every variant is a draft, per collection: a published entry's relation to one is
+  // served as nothing (answers embed published entries only), which the author should hear of.
+  const draftIds = new Map<BuiltCollection, Set<string>>();
+  const draftsOf = (target: BuiltCollection) => {
+    let ids = draftIds.get(target);
+    if (!ids) {
+      const published = new Set(target.record.entries.filter((e) => !e.draft).map((e) => e.id));
+      ids = new Set(target.record.entries.filter((e) => e.draft && !published.has(e.id)).map((e) => e.id));
+      draftIds.set(target, ids);
+    }
+    return ids;
+  };
+
   for (const c of collections) {
     const refFields = c.record.fields.filter(
       (f) => f.type === 'media' || (f.type === 'relation' && f.collection !== undefined && bySlug.has(f.collection)),
@@ -57,6 +70,12 @@ export function resolveReferences(collections: readonly BuiltCollection[], media
             const target = bySlug.get(field.collection as string) as BuiltCollection;
             if (!target.knownIds.has(ref))
               issues.error(entry.file, `no entry '${ref}' in collection '${field.collection}'${lookalikeHint(ref, target.knownIds)}`, at());
+            else if (!entry.draft && draftsOf(target).has(ref))
+              issues.warn(
+                entry.file,
+                `'${ref}' in collection '${field.collection}' is a draft: answers show published entries only, so this relation serves ${field.multiple ? 'the list without it' : 'null'} until it is published (remove its draft: true, or build with --drafts)`,
+                at(),
+              );
           }
         });
       }

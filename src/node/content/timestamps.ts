@@ -58,6 +58,13 @@ export function parseDateTime(s: string): string | undefined {
   return Number.isNaN(out.getTime()) ? undefined : out.toISOString();
 }
 
+/** Whether a date-time parseDateTime() reads has non-zero digits past milliseconds (which it drops). */
+export function finerThanMs(s: string): boolean {
+  if (s.length < 25) return false; // YYYY-MM-DDTHH:MM:SS.ssss at least
+  const frac = DATETIME.exec(s.trim())?.[7];
+  return frac !== undefined && /[1-9]/.test(frac.slice(3));
+}
+
 /** Whether `s` has a time part (so inference says datetime rather than date). */
 export function hasTime(s: string): boolean {
   return DATETIME.test(s.trim()) && !DATE.test(s.trim());

@@ -1,0 +1,55 @@
+// Content that loads but is served otherwise than its author likely meant: each is said as a
+// warning naming the file, the line and the field (found from outside: all three were silent).
+import { describe, expect, it } from 'vitest';
+import { loadContent } from '../../src/node/content/load.js';
+import { load } from './helpers.js';
+
+const said = (r: Awaited<ReturnType<typeof load>>) => r.warnings.map((w) => `${w.file}:${w.line}: ${w.field}: ${w.message}`);
+
+describe('content served otherwise than written is said', () => {
+  it('a published entry relating to a draft: served without it, said once per reference', async () => {
+    const r = await load({
+      'p/authors/ann.yaml': 'name: Ann\ndraft: true\n',
+      'p/authors/bo.yaml': 'name: Bo\n',
+      'p/posts/_collection.yaml':
+        'fields:\n  author: { type: relation, collection: authors }\n  team: { type: relation, collection: authors, multiple: true }\n',
+      'p/posts/a.yaml': 'author: ann\nteam: [bo, ann]\n',
+      'p/posts/draft.yaml': 'draft: true\nauthor: ann\n', // a draft relating to a draft: both come out together
+    });
+    expect(r.issues).toEqual([]);
+    expect(said(r)).toEqual([
+      "p/posts/a.yaml:1: author: 'ann' in collection 'authors' is a draft: answers show published entries only, so this relation serves null until it is published (remove its draft: true, or build with --drafts)",
+      "p/posts/a.yaml:2: team: 'ann' in collection 'authors' is a draft: answers show published entries only, so this relation serves the list without it until it is published (remove its draft: true, or build with --drafts)",
+    ]);
+    // --drafts publishes drafts: nothing to say.
+    expect((await loadContent(r.root, { drafts: true })).warnings).toEqual([]);
+  });
+
+  it('two entries of one locale with the same slug; locale variants may share one', async () => {
+    const r = await load({
+      'p/posts/_collection.yaml': 'fields:\n  title: text\n  slug: slug\n',
+      'p/posts/a.yaml': 'slug: hello\n',
+      'p/posts/a.de.yaml': 'slug: hello\n',
+      'p/posts/b.yaml': 'title: B\nslug: hello\n',
+      'p/posts/c.yaml': 'slug: other\n',
+    });
+    expect(r.issues).toEqual([]);
+    expect(said(r)).toEqual([
+      "p/posts/b.yaml:2: slug: the slug 'hello' is also the slug of p/posts/a.yaml, in the same locale (en): a front end that finds an entry by it (where[slug]=hello) gets either; give each entry its own",
+    ]);
+  });
+
+  it('a datetime with digits past milliseconds: served cut to milliseconds, said', async () => {
+    const r = await load({
+      'p/posts/_collection.yaml': 'fields:\n  at: datetime\n  times: { type: datetime, multiple: true }\n',
+      'p/posts/a.yaml':
+        'at: 2024-01-01T10:00:00.123456Z\ntimes: [2024-01-01T10:00:00.5Z, 2024-01-01T10:00:00.000900+01:00]\ncreated_at: 2024-01-01T10:00:00.1230Z\nupdated_at: 2024-01-01T10:00:00.1234Z\n',
+    });
+    expect(r.issues).toEqual([]);
+    expect(said(r)).toEqual([
+      "p/posts/a.yaml:1: at: '2024-01-01T10:00:00.123456Z' has digits past milliseconds, which a datetime does not keep: served as 2024-01-01T10:00:00.123Z",
+      "p/posts/a.yaml:2: times: '2024-01-01T10:00:00.000900+01:00' has digits past milliseconds, which a datetime does not keep: served as 2024-01-01T09:00:00.000Z",
+      "p/posts/a.yaml:4: updated_at: '2024-01-01T10:00:00.1234Z' has digits past milliseconds, which a datetime does not keep: served as 2024-01-01T10:00:00.123Z",
+    ]);
+  });
+});
