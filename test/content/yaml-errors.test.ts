@@ -440,6 +440,27 @@ describe('a value that starts with !', () => {
   });
 });
 
+describe('a value that starts with an HTML character reference', () => {
+  // Found from outside: `footer: &copy; 2024 Ann` was served as "2024 Ann", `title: &amp;` as null.
+  it('is an error with its line (YAML reads it as an anchor and drops it), with the quoted form; a real anchor is fine', async () => {
+    const { load } = await import('./helpers.js');
+    const r = await load({
+      'p/posts/a.yaml': 'title: A\nfooter: &copy; 2024 Ann\n',
+      'p/posts/b.md': '---\ntitle: &amp;\n---\nBody\n',
+      'p/posts/c.yaml': 'title: C\nnote: &#169; me\n',
+      'p/posts/e.yaml': 'sign: &nbsp;x, y\n',
+      'p/posts/d.yaml': 'title: &t D\nalso: *t\n',
+    });
+    expect(r.issues.map((i) => `${i.file}:${i.line}: ${i.message}`)).toEqual([
+      `p/posts/a.yaml:2: '&copy;' is read as a YAML anchor (a name after '&'), which drops it from the value: quote the value to keep it as written ("&copy; 2024 Ann")`,
+      `p/posts/b.md:2: '&amp;' is read as a YAML anchor (a name after '&'), which drops it from the value: quote the value to keep it as written ("&amp;")`,
+      `p/posts/c.yaml:2: '&#169;' is read as a YAML anchor (a name after '&'), which drops it from the value: quote the value to keep it as written ("&#169; me")`,
+      `p/posts/e.yaml:1: broken YAML: a value that starts with '&' is read as a YAML anchor (a name for the value after it): quote the value to keep it as text (sign: "&nbsp;x, y")`,
+    ]);
+    expect(r.model.projects[0]?.collections[0]?.entries.find((e) => e.id === 'd')?.values).toMatchObject({ title: 'D', also: 'D' });
+  });
+});
+
 describe('a file read as something else than it says', () => {
   // Found from outside: CR-only line ends gave "front matter is not closed" and a parser message;
   // `title: {{ page.title }}` gave "expected text, got a mapping" and a Node warning on stderr.

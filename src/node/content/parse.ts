@@ -166,6 +166,7 @@ export function parseYamlFully(text: string, firstLine = 1, shownFirstLine?: str
   // The parser's errors from such a colour on are what the comment broke: the hint says it better.
   if (colours.length > 0) problems = [...problems.filter((p) => (p.line ?? 0) < (colours[0]?.line ?? 0)), ...colours];
   if (problems.length === 0) problems.push(...unknownTags(text, doc.warnings, lineAt));
+  if (problems.length === 0 && text.includes('&')) problems.push(...entityAnchors(doc, text, lineAt));
   let value: unknown;
   if (problems.length === 0) {
     const checked = checkDocument(doc, lineAt);
@@ -215,6 +216,31 @@ function unknownTags(text: string, warnings: readonly YAMLWarning[], lineAt: (of
         message: `'${tag}' is read as a YAML tag (a name after '!'), which drops it from the value: quote the value to keep it as written${quoted}`,
       };
     });
+}
+
+/** An anchor named like an HTML character reference: `&nbsp;`, `&copy;`, `&#169;`, `&#xA9;`. */
+const ENTITY_ANCHOR = /^(?:[A-Za-z][A-Za-z0-9]*|#\d+|#[xX][0-9A-Fa-f]+);/;
+
+/**
+ * `footer: &copy; 2024 Ann`: YAML reads `&copy;` as an anchor (a name for the value after it) and
+ * serves `2024 Ann`, or null when nothing follows (found from outside). Said as that mistake.
+ */
+function entityAnchors(doc: Document, text: string, lineAt: (offset: number) => number): ParseProblem[] {
+  const problems: ParseProblem[] = [];
+  yamlPackage().visit(doc, (_, node) => {
+    const anchor = (node as { anchor?: string } | null)?.anchor;
+    const range = (node as { range?: [number, number, number] } | null)?.range;
+    if (anchor === undefined || !range || !ENTITY_ANCHOR.test(anchor) || problems.length >= 20) return;
+    const at = text.lastIndexOf(`&${anchor}`, range[0]);
+    const end = text.indexOf('\n', at);
+    const rest = text.slice(at, end < 0 ? text.length : end).trim();
+    const quoted = /[,[\]{}"]|\s#/.test(rest) ? '' : ` (${JSON.stringify(rest)})`;
+    problems.push({
+      line: lineAt(at < 0 ? range[0] : at),
+      message: `'&${anchor.slice(0, anchor.indexOf(';') + 1)}' is read as a YAML anchor (a name after '&'), which drops it from the value: quote the value to keep it as written${quoted}`,
+    });
+  });
+  return problems;
 }
 
 /** What the fast path read, as parseYamlDocument() gives it. */
