@@ -1,5 +1,5 @@
-// Content that loads but is served otherwise than its author likely meant: each is said as a
-// warning naming the file, the line and the field (found from outside: all three were silent).
+// Content served otherwise than its author likely meant, said as a warning naming the file, the
+// line and the field (found from outside: all three were silent); and a refusal that now says why.
 import { describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/node/content/load.js';
 import { load } from './helpers.js';
@@ -50,6 +50,23 @@ describe('content served otherwise than written is said', () => {
       "p/posts/a.yaml:1: at: '2024-01-01T10:00:00.123456Z' has digits past milliseconds, which a datetime does not keep: served as 2024-01-01T10:00:00.123Z",
       "p/posts/a.yaml:2: times: '2024-01-01T10:00:00.000900+01:00' has digits past milliseconds, which a datetime does not keep: served as 2024-01-01T09:00:00.000Z",
       "p/posts/a.yaml:4: updated_at: '2024-01-01T10:00:00.1234Z' has digits past milliseconds, which a datetime does not keep: served as 2024-01-01T10:00:00.123Z",
+    ]);
+  });
+});
+
+describe('enumeration values YAML reads as numbers', () => {
+  // Found from outside: `values: [1.0, 2.50, 010]` are '1', '2.5', '10', and an entry's "2.50" was
+  // refused with "expected one of 1, 2.5, 10", which the schema did not seem to say.
+  it("an entry that writes the schema's number as written is told which value it means and how to keep the schema's form", async () => {
+    const r = await load({
+      'p/posts/_collection.yaml': 'fields:\n  size: { type: enumeration, values: [1.0, 2.50, 010] }\n',
+      'p/posts/a.yaml': 'size: "2.50"\n',
+      'p/posts/b.yaml': 'size: "3"\n',
+      'p/posts/c.yaml': 'size: "10"\n',
+    });
+    expect(r.issues.map((i) => `${i.file}:${i.line}: ${i.message}`)).toEqual([
+      `p/posts/a.yaml:1: expected one of 1, 2.5, 10, got "2.50"; the schema's value '2.5' is a number as YAML prints it (2.50 reads as 2.5): write 2.5, or quote the schema's values to keep them as written (values: ["2.50", …])`,
+      'p/posts/b.yaml:1: expected one of 1, 2.5, 10, got "3"',
     ]);
   });
 });

@@ -176,6 +176,18 @@ function coerceRange(field: FieldDef, raw: unknown, render: RenderMarkdown, budg
   return problems.length > 0 ? { value: undefined, problems } : { value, problems };
 }
 
+/**
+ * `values: [1.0, 2.50, 010]` in a schema are the numbers YAML reads, kept as the text they print
+ * ('1', '2.5', '10'): an entry's "2.50" then matches none (found from outside). Say which it meant.
+ */
+function numberHint(written: string, values: readonly string[]): string {
+  const n = written.trim() === '' ? Number.NaN : Number(written);
+  const meant = Number.isFinite(n) ? values.find((v) => Number(v) === n) : undefined;
+  return meant === undefined
+    ? ''
+    : `; the schema's value '${meant}' is a number as YAML prints it (${written} reads as ${meant}): write ${meant}, or quote the schema's values to keep them as written (values: ["${written}", …])`;
+}
+
 /** The typed value, or a message saying what was expected. */
 function coerceScalar(field: FieldDef, raw: unknown, render: RenderMarkdown, budget?: RenderBudget): { value: FieldValue } | string {
   const fail = (hint = '') => `expected ${expected(field)}, got ${describe(raw)}${hint}`;
@@ -217,7 +229,7 @@ function coerceScalar(field: FieldDef, raw: unknown, render: RenderMarkdown, bud
     case 'time':
       return typeof raw === 'string' && isTime(s) ? { value: s } : fail();
     case 'enumeration':
-      return field.values?.includes(s) ? { value: s } : fail(lookalikeHint(s, field.values ?? []));
+      return field.values?.includes(s) ? { value: s } : fail(lookalikeHint(s, field.values ?? []) || numberHint(s, field.values ?? []));
     case 'media':
       return typeof raw === 'string' && s !== '' ? { value: s } : fail();
     case 'relation':
