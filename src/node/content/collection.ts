@@ -310,10 +310,6 @@ function warnMixedKinds(fields: readonly FieldDef[], entries: CollectionInput['e
 }
 
 /**
- * Ids that differ only in case are two documents of `cqa build` in folders a case-insensitive
- * file system (macOS, Windows) takes for one: one of them would be lost there (found from outside).
- */
-/**
  * Two entries of one locale with the same value in a slug field: a front end that finds an entry
  * by its slug (`where[slug]=…&first`) gets either one. Locale variants of one entry may share it.
  */
@@ -337,6 +333,10 @@ function warnSharedSlugs(fields: readonly FieldDef[], parsedOf: ReadonlyMap<Entr
   }
 }
 
+/**
+ * Ids that differ only in case are two documents of `cqa build` in folders a case-insensitive
+ * file system (macOS, Windows) takes for one: one of them would be lost there (found from outside).
+ */
 function warnCaseTwins(records: Iterable<EntryRecord>, issues: IssueList): void {
   const byFolded = new Map<string, EntryRecord>();
   for (const e of records) {
