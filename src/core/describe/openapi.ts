@@ -170,6 +170,9 @@ function projectSchema(): Obj {
       required: { type: 'boolean' },
       values: { type: 'array', items: { type: 'string' } },
       collection: { type: 'string' },
+      range: { type: 'boolean', description: 'date/datetime: the value is {start, end}' },
+      repeatable: { type: 'boolean', description: 'group: the value is a list of instances' },
+      fields: { type: 'array', items: { type: 'object' }, description: 'group: its visible child fields, each described as a field is' },
     },
   };
   return {

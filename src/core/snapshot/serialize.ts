@@ -2,6 +2,7 @@
 // `cqa build` and the answers of `cqa serve` are byte-identical by construction. No Node imports.
 import type { Dialect } from '../dialects/types.js';
 import type { CollectionSnapshot, EntrySnapshot, MediaSnapshot, ProjectSnapshot } from '../model/types.js';
+import type { FieldDef } from '../model/model.js';
 
 /** `{"data":[…],"meta":{"total":…,"limit":…,"offset":…}}` from already-serialised items. */
 export function listJson(items: readonly string[], total: number, limit: number | null, offset: number): string {
@@ -69,6 +70,21 @@ export function mediaListJson(media: readonly MediaSnapshot[]): string {
   );
 }
 
+/** A visible field as the project document describes it; a group with its visible children (a client, or `cqa pull`, rebuilds the schema from them). */
+function fieldJson(f: FieldDef): Record<string, unknown> {
+  return {
+    name: f.name,
+    type: f.type,
+    multiple: f.multiple,
+    required: f.required,
+    ...(f.values ? { values: f.values } : {}),
+    ...(f.collection ? { collection: f.collection } : {}),
+    ...(f.range ? { range: true } : {}),
+    ...(f.repeatable ? { repeatable: true } : {}),
+    ...(f.fields ? { fields: f.fields.filter((c) => !c.hidden).map(fieldJson) } : {}),
+  };
+}
+
 /** The project document: metadata and, per collection, its published count and visible fields. */
 export function projectJson(project: ProjectSnapshot): string {
   const p = project.record;
@@ -76,14 +92,7 @@ export function projectJson(project: ProjectSnapshot): string {
     slug: c.record.slug,
     name: c.record.name,
     count: c.publishedCount,
-    fields: c.visibleFields.map((f) => ({
-      name: f.name,
-      type: f.type,
-      multiple: f.multiple,
-      required: f.required,
-      ...(f.values ? { values: f.values } : {}),
-      ...(f.collection ? { collection: f.collection } : {}),
-    })),
+    fields: c.visibleFields.map(fieldJson),
   }));
   return JSON.stringify({
     data: {

@@ -137,8 +137,11 @@ export async function readCqa(o: ReadOptions): Promise<PulledProject> {
 
 const textOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-function readFields(raw: unknown, slug: string): FieldDef[] {
-  if (!Array.isArray(raw)) throw new PullError(`collection '${slug}': the project document lists no fields`);
+function readFields(raw: unknown, slug: string, depth = 0): FieldDef[] {
+  if (!Array.isArray(raw))
+    throw new PullError(
+      `collection '${slug}': the project document lists no ${depth === 0 ? 'fields' : 'children of a group field (a cqa before groups were described)'}`,
+    );
   return raw.filter(isObject).map((f) => {
     const type = String(f.type) as FieldType;
     if (!(FIELD_TYPES as readonly string[]).includes(type))
@@ -151,6 +154,10 @@ function readFields(raw: unknown, slug: string): FieldDef[] {
       hidden: false,
       ...(Array.isArray(f.values) ? { values: f.values.map(String) } : {}),
       ...(typeof f.collection === 'string' ? { collection: f.collection } : {}),
+      ...(f.range === true ? { range: true } : {}),
+      ...(f.repeatable === true ? { repeatable: true } : {}),
+      // A group's children (one level: a group holds no group).
+      ...(type === 'group' && depth === 0 ? { fields: readFields(f.fields, slug, 1) } : {}),
     };
   });
 }

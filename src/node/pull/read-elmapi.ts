@@ -185,6 +185,7 @@ function inferFields(entries: readonly Raw[], slug: string, targetOf: (e: Raw) =
       }
       return field('relation', { collection: target });
     }
+    if (scalars.length > 0 && scalars.every(isObject)) return objectField(name, scalars as Raw[], multiple);
     if (scalars.some((v) => typeof v === 'object'))
       throw new PullError(
         `collection '${slug}', field '${name}': values of mixed kinds (objects and others); cannot tell the field's type`,
@@ -199,10 +200,40 @@ function inferFields(entries: readonly Raw[], slug: string, targetOf: (e: Raw) =
   });
 }
 
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * Plain objects in every entry that has the field: a date or datetime range (`{start, end}`, dates
+ * or date-times) or a group — repeatable when they come in lists — whose children are typed by
+ * their values as the fields are (a child of mixed kinds is json, which keeps any value).
+ */
+function objectField(name: string, objects: readonly Raw[], multiple: boolean): FieldDef {
+  const base = { name, required: false, hidden: false };
+  const bounds = objects.flatMap((o) => [o.start, o.end]).filter((v) => v !== null && v !== undefined);
+  const isRange = objects.every((o) => Object.keys(o).every((k) => k === 'start' || k === 'end')) && bounds.length > 0;
+  if (!multiple && isRange && bounds.every((v) => typeof v === 'string'))
+    return { ...base, type: bounds.every((v) => DATE.test(v as string)) ? 'date' : 'datetime', multiple: false, range: true };
+  const names: string[] = [];
+  for (const o of objects) for (const k of Object.keys(o)) if (!names.includes(k)) names.push(k);
+  const fields = names.map((child): FieldDef => {
+    const values = objects.map((o) => o[child]).filter((v) => v !== null && v !== undefined);
+    const kind = (test: (v: unknown) => boolean) => values.length > 0 && values.every(test);
+    const type: FieldType = kind((v) => typeof v === 'number')
+      ? 'number'
+      : kind((v) => typeof v === 'boolean')
+        ? 'boolean'
+        : kind((v) => typeof v === 'string')
+          ? 'text'
+          : 'json';
+    return { name: child, type, required: false, multiple: false, hidden: false };
+  });
+  return { ...base, type: 'group', multiple: false, fields, ...(multiple ? { repeatable: true } : {}) };
+}
+
 function entryFrom(raw: Raw, draft: boolean, fields: readonly FieldDef[], mediaByNumber: ReadonlyMap<string, string>): PulledEntry {
   const values: Record<string, JsonValue> = {};
   const ref = (f: FieldDef, v: JsonValue): JsonValue => {
-    if (!isObject(v)) return v;
+    if (!isObject(v) || (f.type !== 'media' && f.type !== 'relation')) return v;
     if (f.type === 'media') return mediaByNumber.get(String(v.id)) ?? (v.file_name as string);
     return v.id as JsonValue; // integer ids stay numbers, as in the sample's files
   };
