@@ -58,6 +58,25 @@ describe('cqa pull round trip', () => {
     expect(treeBytes(out)).toEqual(before);
   });
 
+  // Found from outside: the tokens the pull says to add were gone after the next pull, without a word.
+  it('a second pull keeps the tokens added to the earlier project.yaml', async () => {
+    const out = tempDir();
+    await pull({ baseUrl: server.url, project: DEMO.project, token: DEMO.token, dialect: 'cqa', out, media: true });
+    const file = join(out, 'demo/project.yaml');
+    expect(readFileSync(file, 'utf8')).toContain('No tokens are copied');
+    appendFileSync(file, 'tokens:\n  - { name: mine, token: my-token, scopes: [read] }\n');
+    await pull({ baseUrl: server.url, project: DEMO.project, token: DEMO.token, dialect: 'cqa', out, media: true });
+    const again = readFileSync(file, 'utf8');
+    expect(again).not.toContain('No tokens are copied');
+    expect(again).toMatch(/^tokens:\n {2}- name: mine\n {4}token: my-token\n {4}scopes:\n {6}- read$/m);
+    const pulled = await startServer({ content: out });
+    try {
+      expect((await fetch(`${pulled.url}/api/demo`, { headers: { authorization: 'Bearer my-token' } })).status).toBe(200);
+    } finally {
+      await pulled.close();
+    }
+  });
+
   it('--drafts writes drafts with draft: true, and they stay out of the build', async () => {
     const out = tempDir();
     const { demo, travel } = await pullSample(out, { drafts: true });

@@ -18,6 +18,9 @@ import { readElmapi3 } from './read-elmapi3.js';
 import type { ReadOptions } from './read-options.js';
 import { writeTree } from './write-tree.js';
 import { makeFolders } from '../make-folders.js';
+import { readContentText } from '../content/read.js';
+import { parseYaml } from '../content/parse.js';
+import { isObject } from './answers.js';
 
 /** In the pulled project folder: what makes it "an earlier pull", and its ETags. */
 export const MARKER = '.cqa-pull.json';
@@ -89,6 +92,27 @@ async function readMarker(folder: string): Promise<Marker | undefined> {
   }
 }
 
+/**
+ * The `tokens:` someone added to the earlier pull's project.yaml, as its comment says to: a pull
+ * that dropped them left the project unreadable without a word (found from outside). The file is
+ * read as any content file (a link is refused); one that does not parse keeps nothing, said.
+ */
+function earlierTokens(folder: string, warn: (message: string) => void): unknown[] | undefined {
+  let text: string;
+  try {
+    text = readContentText({ abs: join(folder, 'project.yaml'), rel: 'project.yaml' });
+  } catch {
+    return undefined; // none, or not a regular file
+  }
+  const { value, problems } = parseYaml(text);
+  const tokens = isObject(value) ? value.tokens : undefined;
+  if (problems.length > 0 || (tokens !== undefined && !Array.isArray(tokens))) {
+    warn(`${join(folder, 'project.yaml')}: its tokens could not be read, so none are kept: add them again`);
+    return undefined;
+  }
+  return tokens as unknown[] | undefined;
+}
+
 /** Whether `folder` may be replaced: missing, empty, or an earlier pull (unless forced). */
 async function checkTarget(folder: string, out: string, force: boolean): Promise<Marker | undefined> {
   const names = await fsp.readdir(folder).catch((err: NodeJS.ErrnoException) => {
@@ -151,7 +175,12 @@ export async function pull(o: PullOptions): Promise<PullResult> {
   // Made only now, and removed again if the pull fails while it is still empty.
   const made = await makeFolders(o.out);
   try {
-    let files = await writeTree(tmp, project, `Written by cqa pull (${MARKER} says from where); a later pull replaces this folder.`);
+    let files = await writeTree(
+      tmp,
+      project,
+      `Written by cqa pull (${MARKER} says from where); a later pull replaces this folder but keeps its tokens.`,
+      marker ? earlierTokens(folder, warn) : undefined,
+    );
     let media = { etags: {} as MediaEtags, bytes: 0, reused: 0 };
     if (o.media) {
       let done = 0;

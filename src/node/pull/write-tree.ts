@@ -33,7 +33,8 @@ export function mediaPathProblem(path: string): string | undefined {
   return undefined;
 }
 
-export async function writeTree(root: string, p: PulledProject, comment: string): Promise<number> {
+/** `tokens`: the earlier pull's, kept as they were (the API reveals none). */
+export async function writeTree(root: string, p: PulledProject, comment: string, tokens?: readonly unknown[]): Promise<number> {
   let files = 0;
   const write = async (rel: string, text: string) => {
     await fsp.mkdir(join(root, rel, '..'), { recursive: true });
@@ -46,12 +47,14 @@ export async function writeTree(root: string, p: PulledProject, comment: string)
   project.default_locale = p.default_locale;
   project.locales = p.locales;
   project.public = p.public;
+  if (tokens && tokens.length > 0) project.tokens = tokens;
   // p.id goes into a comment unquoted: it must be a plain id (the readers use --project, checked against the answer).
   const idProblemText = idProblem('project id', p.id);
   if (idProblemText) throw new PullError(idProblemText);
-  const tokenHint = p.public
-    ? ''
-    : `# No tokens are copied: make one with \`cqa token create --project ${p.id}\` and paste its lines here.\n`;
+  const tokenHint =
+    p.public || (tokens && tokens.length > 0)
+      ? ''
+      : `# No tokens are copied: make one with \`cqa token create --project ${p.id}\` and paste its lines here.\n`;
   await fsp.mkdir(root, { recursive: true });
   await write('project.yaml', `# ${comment}\n${tokenHint}${yaml(project)}`);
 
