@@ -89,6 +89,18 @@ describe('lists that would never end', () => {
     expect(r.project.collections[0]?.entries.map((e) => e.id)).toEqual(['a', 'b', 'c']);
   });
 
+  // Found from outside: pages alternating between two sets of ids ended in EEXIST on a temporary path.
+  it('cqa: pages that list an entry twice are refused, naming the file and the paging', async () => {
+    await serve(
+      cqaServer((_, q) =>
+        json({ data: q.get('offset') === '2' ? [entry('c'), entry('a')] : [entry('a'), entry('b')], meta: { total: 4 } }),
+      ),
+    );
+    expect(await refusal(options(tempDir()))).toBe(
+      "the server's answers give posts/a.yaml twice (an entry listed twice, or pages that overlap): nothing is written; check the server's paging",
+    );
+  });
+
   it('elmapi: the same full page for every offset stops at the second', async () => {
     await serve((path) => {
       if (path === '/api/p') return json({ uuid: 'p', name: 'P' });

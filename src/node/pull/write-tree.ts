@@ -38,7 +38,13 @@ export async function writeTree(root: string, p: PulledProject, comment: string,
   let files = 0;
   const write = async (rel: string, text: string) => {
     await fsp.mkdir(join(root, rel, '..'), { recursive: true });
-    await fsp.writeFile(join(root, rel), text, { flag: 'wx' });
+    await fsp.writeFile(join(root, rel), text, { flag: 'wx' }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST') throw err;
+      // The temporary folder is new: only the server's answers can name one file twice.
+      throw new PullError(
+        `the server's answers give ${rel} twice (an entry listed twice, or pages that overlap): nothing is written; check the server's paging`,
+      );
+    });
     files++;
   };
   const project: Record<string, unknown> = { id: p.id, name: p.name };
