@@ -28,7 +28,12 @@ describe('createClient options', () => {
       "createClient: baseUrl must be the API's address, e.g. 'http://127.0.0.1:4000' or '/content', got undefined",
     );
     expect(make({ ...OK, baseUrl: new URL('http://127.0.0.1:1') })).toThrow(/baseUrl must be the API's address/);
-    expect(make({ ...OK, token: 42 })).toThrow("createClient: token must be a string (sent as 'Authorization: Bearer <token>'), got 42");
+    expect(make({ ...OK, token: 42 })).toThrow(
+      "createClient: token must be a token (sent as 'Authorization: Bearer <token>'), or left out for a public project, got 42",
+    );
+    // Found from outside: `token: process.env.TOKEN ?? ''` sent 'Bearer ' and a public project answered 401.
+    expect(make({ ...OK, token: '' })).toThrow(/token must be a token .*, or left out for a public project, got ""/);
+    expect(make({ ...OK, token: ' ' })).toThrow(/got " "/);
     expect(make({ ...OK, fetch: 'fetch' })).toThrow('createClient: fetch must be a function (url, init) => Promise<Response>, got "fetch"');
     expect(make({ ...OK, maxLimit: -1 })).toThrow('createClient: maxLimit must be a whole number ≥ 0 (0: no cap), got -1');
     expect(() => (createClient as (o?: unknown) => unknown)()).toThrow(

@@ -291,8 +291,9 @@ function checkClientOptions(o: ClientOptions): void {
       throw new TypeError(`createClient: unknown option '${k}'${hint} (the options: ${CLIENT_KEYS.join(', ')})`);
     }
   if (typeof o.baseUrl !== 'string') invalid('baseUrl', "the API's address, e.g. 'http://127.0.0.1:4000' or '/content'", o.baseUrl);
-  if (!(o.token === undefined || typeof o.token === 'string'))
-    invalid('token', "a string (sent as 'Authorization: Bearer <token>')", o.token);
+  // '' is what an unset variable gives (`process.env.TOKEN ?? ''`): sent, it made a public project answer 401.
+  if (!(o.token === undefined || (typeof o.token === 'string' && o.token.trim() !== '')))
+    invalid('token', "a token (sent as 'Authorization: Bearer <token>'), or left out for a public project", o.token);
   if (!(o.fetch === undefined || typeof o.fetch === 'function')) invalid('fetch', 'a function (url, init) => Promise<Response>', o.fetch);
   if (!(o.maxLimit === undefined || (Number.isInteger(o.maxLimit) && o.maxLimit >= 0)))
     invalid('maxLimit', 'a whole number ≥ 0 (0: no cap)', o.maxLimit);
