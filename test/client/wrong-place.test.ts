@@ -75,6 +75,48 @@ describe('drafts from a static tree', () => {
   });
 });
 
+describe('a server-mode client at a static tree', () => {
+  // Found from outside: pointed at a static host, entries({ limit: 1 }) resolved to the whole list
+  // and count() said to pass dialect: 'elmapi'.
+  it('says the server ignored the query, as a static host does, and to use mode: static', async () => {
+    const shop = await startServer({
+      content: {
+        'shop/project.yaml': 'id: shop\nname: Shop\npublic: true\n',
+        'shop/products/_collection.yaml': { name: 'Products', fields: { title: 'text' } },
+        'shop/products/cup.yaml': 'title: Cup\n',
+        'shop/products/mug.yaml': 'title: Mug\n',
+      },
+      journal: 0,
+    });
+    const out = mkdtempSync(join(tmpdir(), 'cqa-wrong-place-'));
+    try {
+      await writeDist(shop.snapshot, { out });
+      const cms = createClient({
+        baseUrl: 'https://cdn.example',
+        project: 'shop',
+        mode: 'server',
+        // A static host: the file at the path, whatever the query.
+        fetch: async (url) => {
+          const file = join(out, decodeURIComponent(new URL(url).pathname), 'index.json');
+          return existsSync(file) ? new Response(readFileSync(file), { status: 200 }) : new Response('', { status: 404 });
+        },
+      });
+      const ignored =
+        "the server answered 2: it ignored the query, as a static host does; for a static tree (cqa build) use mode: 'static'";
+      await expect(cms.entries('products', { limit: 1 })).rejects.toThrow(`asked for at most 1 entries, ${ignored}`);
+      await expect(cms.first('products', { where: { title: 'Mug' } })).rejects.toThrow(`asked for at most 1 entries, ${ignored}`);
+      await expect(cms.count('products')).rejects.toThrow(
+        "the answer to ?count is a list: the server ignored the query, as a static host does; for a static tree (cqa build) use mode: 'static'",
+      );
+      // Without a limit the whole list is what was asked for.
+      expect((await cms.entries('products')).data).toHaveLength(2);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+      await shop.close();
+    }
+  });
+});
+
 describe('a server-mode client whose server is not there', () => {
   it('rejects with a ClientError naming the URL and the cause, not a bare TypeError: fetch failed', async () => {
     // A port that was free a moment ago: nothing listens there.

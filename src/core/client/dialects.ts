@@ -31,7 +31,14 @@ const cqa: ClientDialect = {
     return json;
   },
   listItems: (json) => wrapped(json, 'data').data as unknown[],
-  count: (json) => wrapped(json, 'count').count as number,
+  count: (json) => {
+    // A list where a count was asked for: the server ignored `?count`, as a static host does.
+    if (typeof json === 'object' && json !== null && 'data' in json && !('count' in json))
+      throw new TypeError(
+        "the answer to ?count is a list: the server ignored the query, as a static host does; for a static tree (cqa build) use mode: 'static'",
+      );
+    return wrapped(json, 'count').count as number;
+  },
   query: (q) => q,
 };
 

@@ -228,17 +228,32 @@ export function createClient(options: ClientOptions): unknown {
     return [typeof q === 'string' ? q : queryString(d.query(q)), ...extra].filter((s) => s !== '').join('&');
   };
 
+  /**
+   * A list longer than the limit asked for: the server ignored the query, as a static host does
+   * (found from outside: a server-mode client on a static tree got 24 entries for limit 1, silently).
+   */
+  const honoured = (json: unknown, limit: unknown): unknown => {
+    if (typeof limit !== 'number' || v3) return json;
+    const got = d.listItems(json).length;
+    if (got > limit)
+      throw new TypeError(
+        `asked for at most ${limit} entries, the server answered ${got}: it ignored the query, as a static host does; for a static tree (cqa build) use mode: 'static'`,
+      );
+    return json;
+  };
+
   const client: Client = {
     mode: options.mode,
     dialect: dialectName,
     project: async () => d.item(await get('')) as never,
-    entries: async (collection, query) => d.list(await get(col(collection), qs('entries', query as QueryObject))) as never,
+    entries: async (collection, query) =>
+      d.list(honoured(await get(col(collection), qs('entries', query as QueryObject)), (query as QueryObject | undefined)?.limit)) as never,
     first: async (collection, query) => {
       // `limit=1` rather than `first`: nothing matching is null, not a 404.
       checkQueryKeys('first', query, dialectName);
       const q =
         dialectName === 'cqa' ? qs('first', query as QueryObject, 'limit=1') : qs('entries', { ...(query as QueryObject), limit: 1 });
-      return (d.listItems(await get(col(collection), q))[0] ?? null) as never;
+      return (d.listItems(honoured(await get(col(collection), q), 1))[0] ?? null) as never;
     },
     count: async (collection, query) => d.count(await get(col(collection), qs('count', query as QueryObject, 'count'))),
     entry: async (collection, id, query) => {
