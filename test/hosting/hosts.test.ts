@@ -383,6 +383,33 @@ describe.each([
   });
 });
 
+// Found from outside (wrangler pages dev): Pages redirects `/media/shop/page.html` to
+// `/media/shop/page` and serves the file there, where the download rule did not reach.
+describe('Cloudflare Pages with its own HTML handling', () => {
+  let server: RunningHost | undefined;
+  afterAll(() => server?.close());
+
+  it('an HTML media file is a sandboxed download at the path Pages serves it from too', async () => {
+    const content = join(work, 'pages-html-content');
+    writeTree(content, {
+      'shop/project.yaml': 'id: shop\nname: Shop\npublic: true\n',
+      'shop/notes/_collection.yaml': 'name: Notes\nfields:\n  title: text\n',
+      'shop/notes/a.yaml': 'title: A\n',
+      'shop/media/page.html': '<script>alert(1)</script>',
+      'shop/media/guide/index.html': '<script>alert(2)</script>',
+    });
+    const dist = join(work, 'pages-html');
+    await writeDist(await buildSnapshot({ content }), { out: dist, host: 'cloudflare' });
+    server = await startPages(dist, [], 'auto-trailing-slash');
+    for (const path of ['/media/shop/page.html', '/media/shop/guide/index.html']) {
+      const res = await fetch(`${server.url}${path}`); // redirects followed, as a browser does
+      expect(await res.text(), path).toContain('<script>');
+      expect(res.headers.get('content-disposition'), `${path} → ${res.url}`).toBe('attachment');
+      expect(res.headers.get('content-security-policy'), path).toBe(MEDIA_CSP);
+    }
+  });
+});
+
 /** Writes `files` (path → text) under `dir`. */
 function writeTree(dir: string, files: Record<string, string>): void {
   for (const [path, text] of Object.entries(files)) {

@@ -170,7 +170,12 @@ export async function startServe(dist: string): Promise<RunningHost> {
  * miniflare: `_redirects`, `_headers` and the nearest 404.html, offline. `warnings` gets what its
  * parser reports (an invalid `_redirects` rule is logged there, as `wrangler pages dev` does).
  */
-export async function startPages(dist: string, warnings: string[]): Promise<RunningHost> {
+/** `htmlHandling`: Pages' own default is 'auto-trailing-slash' (`/x.html` redirects to `/x`). */
+export async function startPages(
+  dist: string,
+  warnings: string[],
+  htmlHandling: 'none' | 'auto-trailing-slash' = 'none',
+): Promise<RunningHost> {
   const { Log, LogLevel, Miniflare } = await import('miniflare');
   class Collect extends Log {
     override warn(message: string): void {
@@ -191,7 +196,7 @@ export async function startPages(dist: string, warnings: string[]): Promise<Runn
     log: new Collect(LogLevel.INFO),
     assets: {
       directory: dist,
-      assetConfig: { not_found_handling: '404-page', html_handling: 'none' },
+      assetConfig: { not_found_handling: '404-page', html_handling: htmlHandling },
       routerConfig: { has_user_worker: false },
     },
   });

@@ -224,10 +224,21 @@ export function headersFile(
     ...(thumbs ? ['/thumbs/*', ...files] : []),
     ...downloads
       .filter(fitsRuleLine)
+      .flatMap(withPrettyPath)
       .slice(0, MAX_DOWNLOAD_RULES)
       .flatMap((path) => [path, '  Content-Disposition: attachment']),
     '',
   ].join('\n');
+}
+
+/**
+ * Cloudflare Pages answers `/x/page.html` with a 308 to `/x/page`, and serves the file there: the
+ * rule must name that path too, or the HTML opens inline (found from outside, in wrangler pages dev).
+ */
+function withPrettyPath(path: string): string[] {
+  if (!path.endsWith('.html')) return [path];
+  const pretty = path.endsWith('/index.html') ? path.slice(0, -'index.html'.length) : path.slice(0, -'.html'.length);
+  return pretty.endsWith('/media/') ? [path] : [path, pretty];
 }
 
 /** Cloudflare Pages reads at most 100 `_headers` rules; 5 are the ones above. */
