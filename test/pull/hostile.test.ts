@@ -75,6 +75,15 @@ describe('lists that would never end', () => {
     expect(requests).toBeLessThan(5);
   });
 
+  // Found from outside: the server's nonsense exited 2, as if the options were wrong (docs/pull.md: 1).
+  it('the server answering nonsense is no usage error; the wrong dialect is', async () => {
+    await serve(cqaServer(() => json({ data: [entry('a')], meta: { total: -5 } })));
+    const nonsense = await pull(options(tempDir())).catch((e: unknown) => e);
+    expect(nonsense).toMatchObject({ usage: false, message: expect.stringMatching(/non-negative integer/) });
+    const dialect = await pull(options(tempDir(), { dialect: 'elmapi', collections: ['posts'] })).catch((e: unknown) => e);
+    expect(dialect).toMatchObject({ usage: true, message: expect.stringMatching(/for a cqa API leave out --dialect/) });
+  });
+
   it('cqa: the same full page for every offset stops at the second', async () => {
     await serve(cqaServer(() => json({ data: [entry('a'), entry('b')], meta: { total: 1e9 } })));
     expect(await refusal(options(tempDir()))).toMatch(/page repeats the one before/);

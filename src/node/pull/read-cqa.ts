@@ -53,6 +53,7 @@ export async function readCqa(o: ReadOptions): Promise<PulledProject> {
     isObject(doc) && isObject(doc.data) && Array.isArray(doc.data.collections),
     fetcher.url(base).href,
     '{"data": {…, "collections": […]}}; for the elmapi dialect pass --dialect elmapi',
+    true,
   );
   const data = doc.data as Record<string, unknown>;
   if (data.id !== project)

@@ -39,6 +39,7 @@ async function listAll(o: ReadOptions, path: string, query: string, what: string
       Array.isArray(body) && body.every(isObject),
       url,
       'a JSON array of entries (the elmapi dialect); for a cqa API leave out --dialect',
+      true,
     );
     const same = JSON.stringify(body);
     if (body.length > 0 && same === last)
@@ -63,6 +64,7 @@ export async function readElmapi(o: ReadOptions): Promise<PulledProject> {
     isObject(doc) && typeof doc.uuid === 'string',
     fetcher.url(base).href,
     '{"uuid", "name", "description"}; for a cqa API leave out --dialect',
+    true,
   );
   if (doc.uuid !== project)
     throw new PullError(

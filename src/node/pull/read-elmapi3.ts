@@ -39,6 +39,7 @@ async function pages(o: ReadOptions, path: string, query: string, what: string, 
       isObject(body) && Array.isArray(body.data) && isObject(body.meta),
       url,
       'Laravel’s {"data": […], "links": {…}, "meta": {…}} (the elmapi3 dialect: is this ElmapiCMS v3?)',
+      true,
     );
     const data = (body.data as JsonValue[]).filter(isObject) as Raw[];
     const lastPage = (body.meta as Raw).last_page;
@@ -105,6 +106,7 @@ export async function readElmapi3(o: ReadOptions): Promise<PulledProject> {
     isObject(doc) && typeof doc.uuid === 'string' && Array.isArray(doc.locales),
     fetcher.url('/api').href,
     '{"uuid", "name", …, "default_locale", "locales"} (ElmapiCMS v3); for another API pass its --dialect',
+    true,
   );
   if (doc.uuid !== project)
     throw new PullError(
