@@ -11,7 +11,10 @@ import { PullError } from '../../src/node/pull/model.js';
 import { pull, type PullOptions } from '../../src/node/pull/pull.js';
 import { removeTempDirs, tempDir } from './fixture.js';
 
-type Route = (path: string, query: URLSearchParams) => { status?: number; body: string | Buffer; type?: string } | undefined;
+type Route = (
+  path: string,
+  query: URLSearchParams,
+) => { status?: number; body: string | Buffer; type?: string; location?: string } | undefined;
 
 let server: Server | undefined;
 let requests = 0;
@@ -25,7 +28,9 @@ async function serve(route: Route): Promise<void> {
     const u = new URL(req.url ?? '/', 'http://x');
     const a = route(u.pathname, u.searchParams);
     if (!a) return void res.writeHead(404).end('{}');
-    res.writeHead(a.status ?? 200, { 'Content-Type': a.type ?? 'application/json' }).end(a.body);
+    res
+      .writeHead(a.status ?? 200, { 'Content-Type': a.type ?? 'application/json', ...(a.location ? { Location: a.location } : {}) })
+      .end(a.body);
   });
   await new Promise<void>((r) => server?.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -128,6 +133,16 @@ describe('answers too large', () => {
       cqaServer(() => json({ data: [], meta: { total: 0 } }), undefined, { body: `{"data":{"id":"p","pad":"${'x'.repeat(5000)}"}}` }),
     );
     expect(await refusal(options(tempDir(), { maxDocumentBytes: 1000 }))).toMatch(/\/api\/p: the answer is larger than 1000 bytes/);
+  });
+
+  // Found from outside: a media URL redirecting to itself said "cannot reach <base>: check BASE_URL".
+  it('a media URL whose redirects never end is named, not BASE_URL', async () => {
+    const media = () => json({ data: [{ id: 'loop.bin', full_url: '/files/loop.bin', size: 10 }], meta: { total: 1 } });
+    const route = cqaServer(() => json({ data: [], meta: { total: 0 } }), media);
+    await serve((path, q) => (path === '/files/loop.bin' ? { status: 302, body: '', location: '/files/loop.bin' } : route(path, q)));
+    const message = await refusal(options(tempDir(), { media: true }));
+    expect(message).toMatch(/\/files\/loop\.bin cannot be fetched \(.*redirect.*: its redirects go on and on\); the API answered before/);
+    expect(message).not.toMatch(/BASE_URL/);
   });
 
   it('a media file larger than stated is cut off and not kept', async () => {

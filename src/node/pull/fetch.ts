@@ -239,7 +239,13 @@ export class Fetcher {
           const nothing = this.answered ? undefined : nothingThere(err, this.url('/'));
           if (nothing) throw new PullError(nothing);
           // Not a usage error: the arguments may be right and the server down (exit 1, as for any runtime failure).
-          throw new NetworkError(`cannot reach ${this.url(path).origin} (${reasonOf(err)}): check BASE_URL and that the server runs`);
+          // Once the API has answered, BASE_URL is fine: the URL that failed is named (a media file's redirect loop was "check BASE_URL").
+          const reason = reasonOf(err);
+          throw new NetworkError(
+            this.answered
+              ? `${this.url(path).href} cannot be fetched (${reason}${/redirect/i.test(reason) ? ': its redirects go on and on' : ''}); the API answered before, so the fault is at that URL`
+              : `cannot reach ${this.url(path).origin} (${reason}): check BASE_URL and that the server runs`,
+          );
         }
         this.answered = true;
         if (!RETRY_STATUS(response.status) || attempt >= tries) return await read(response);
