@@ -427,7 +427,7 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   const close = (): Promise<void> => {
     closed ??= (async () => {
       listener.closing = true;
-      listener.answerHeld();
+      listener.answerPending();
       waiters.cancel('the server was closed');
       await watcher?.close();
       await parser?.close();
