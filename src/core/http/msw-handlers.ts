@@ -126,24 +126,29 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
             return o && { status: o.status, headers: o.headers, body: request.method === 'HEAD' ? null : o.body };
           });
     if (journal.size > 0) {
-      const sent: Record<string, string> = {};
-      response.headers.forEach((v, k) => {
-        sent[k] = v;
-      });
+      // The app that gave up (during a delay) gets no answer: journaled as startServer does, status 0.
+      const sent = !request.signal.aborted;
+      const status = sent ? response.status : 0;
+      const headers: Record<string, string> = {};
+      if (sent)
+        response.headers.forEach((v, k) => {
+          headers[k] = v;
+        });
       const said = redactAnswer(
         warningTexts(response.headers.get('x-cqa-warning')),
-        { headers: sent, body: await bodyText(response) },
+        { headers, body: sent ? await bodyText(response) : null },
         query,
       );
       const record: JournaledRequest = {
         time,
         ...request0,
         auth: safe.auth,
-        status: response.status,
+        status,
         ms: Math.round((performance.now() - start) * 10) / 10,
-        injected: wasInjected(response),
+        injected: sent && wasInjected(response),
+        ...(sent ? {} : { aborted: true }),
         ...(said.warnings.length > 0 ? { warnings: said.warnings } : {}),
-        response: responseRecord(response.status, said.headers, said.body),
+        response: responseRecord(status, said.headers, said.body),
       };
       journal.add(record);
       if (waiters.size > 0) waiters.offer(journal.last() as JournaledRequest);

@@ -231,11 +231,14 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
         const { path, query } = splitTarget(req.url ?? '/');
         const url = safeUrl(req.url ?? '/');
         const ms = Math.round((performance.now() - start) * 10) / 10;
+        // A client that left before the answer went out (during a delay) got no status: 0, `aborted`.
+        const sent = res.headersSent;
+        const status = sent ? res.statusCode : 0;
         try {
           const said = redactAnswer(
             warnings ?? [],
             // Without a captured answer there is nothing of it to redact (no body decoded for the log).
-            options.captureResponse ? { headers: sentHeaders(sentHead, res), body: sentBody } : { headers: {}, body: null },
+            options.captureResponse && sent ? { headers: sentHeaders(sentHead, res), body: sentBody } : { headers: {}, body: null },
             query,
           );
           const record: RequestRecord = {
@@ -245,12 +248,13 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
             path,
             query: queryObject(query),
             ...safeHeaders(req.headers),
-            status: res.statusCode,
+            status,
             ms,
-            injected,
+            injected: sent && injected,
+            ...(res.writableFinished ? {} : { aborted: true }),
             ...(warnings ? { warnings: said.warnings } : {}),
           };
-          onRequest(options.captureResponse ? { ...record, response: responseRecord(res.statusCode, said.headers, said.body) } : record);
+          onRequest(options.captureResponse ? { ...record, response: responseRecord(status, said.headers, said.body) } : record);
         } catch (err) {
           onError(err); // a failing log or hook must not take the server down
         }
