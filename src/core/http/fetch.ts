@@ -245,7 +245,8 @@ export function handlerOf(snapshot: Snapshot, options: HandlerOptions = {}): Fet
     return new Response(body(start, end), { status: range.kind === 'partial' ? 206 : 200, headers });
   };
 
-  // Delays in progress, each ended early by its request's signal or by close(); overrides not answered yet (orClosed).
+  // Delays in progress, each ended early by its request's signal or by close(), and overrides that
+  // have not answered yet (orClosed), answered 503 by close().
   const held = new Set<() => void>();
   let closed = false;
   /** Waits `ms`, or less: until `signal` aborts (the client left) or close(); frees the held place either way. */

@@ -95,7 +95,10 @@ export interface RunningServer extends ContractControls {
   readonly server: Server;
   /** Rebuild from `content` now (what --watch does on a change). */
   reload(): Promise<ReloadEvent>;
-  /** Stop accepting, let requests in flight finish, stop watching. */
+  /**
+   * Stop accepting, let requests in flight finish, stop watching. Answers held back by a delay go
+   * out at once; a request whose override has not answered is answered 503 (docs/contract-tests.md).
+   */
   close(): Promise<void>;
 }
 
