@@ -2,7 +2,9 @@
 // files, per-route overrides, journal records with the answer, and waitForRequest.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/node/build-snapshot.js';
 import { ContentError } from '../../src/node/content/issues.js';
@@ -330,5 +332,45 @@ describe('the temp folder of a tree', () => {
     expect(made).toHaveLength(1);
     await api.close();
     expect(existsSync(join(tmpdir(), made[0] as string))).toBe(false);
+  });
+
+  // Found from outside: a test that forgot close() left a cqa-tree-* folder in /tmp for every run.
+  it.each([
+    ['startServer, then process.exit() without close()', 'index.js', 'await m.startServer({ content: TREE }); process.exit(0);'],
+    [
+      'createMswHandlers, then the end of the script without close()',
+      'msw.js',
+      "await m.createMswHandlers({ origin: 'http://cms.test', content: TREE });",
+    ],
+  ])('is removed when the process exits: %s (compiled lib/)', async (_name, entry, body) => {
+    const tmp = mkdtempSync(join(tmpdir(), 'cqa-exit-'));
+    try {
+      const script = `const m = await import(${JSON.stringify(pathToFileURL(resolve('lib', entry)).href)});
+        const TREE = ${JSON.stringify(TREE)};
+        ${body}
+        console.log('started');`;
+      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        env: { ...process.env, TMPDIR: tmp },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(child.stderr).toBe('');
+      expect(child.status).toBe(0);
+      expect(readdirSync(tmp)).toEqual([]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it('is watched for the exit only while it exists: close() takes its exit listener away', async () => {
+    const before = process.listenerCount('exit');
+    const api = await startServer({ content: TREE });
+    expect(process.listenerCount('exit')).toBe(before + 1);
+    const other = await startServer({ content: TREE });
+    expect(process.listenerCount('exit')).toBe(before + 1); // one listener for every tree
+    await api.close();
+    expect(process.listenerCount('exit')).toBe(before + 1);
+    await other.close();
+    expect(process.listenerCount('exit')).toBe(before);
   });
 });

@@ -66,14 +66,48 @@ describe('createMswHandlers', () => {
     }
   });
 
-  it.each([['cms.example'], ['https://cms.example/api'], ['ftp://cms.example'], [undefined]])(
-    'refuses the origin %s, saying what to give',
-    async (origin) => {
-      await expect(createMswHandlers({ content: TREE, origin: origin as string })).rejects.toThrow(
-        `createMswHandlers: origin must be the API's origin, e.g. 'https://cms.example' (scheme, host and port, no path), got ${JSON.stringify(origin)}`,
-      );
-    },
-  );
+  // Found from outside: each bad origin got the same sentence, which named no origin to give, and
+  // refused 'https://CMS.example' and 'https://cms.example:443' (origins, with no path) with it.
+  const ALONE = '(the handlers take /api/*, /media/*, /openapi.json and /healthz under it)';
+  it.each([
+    [
+      'cms.example',
+      `has no scheme: write 'https://cms.example' or 'http://cms.example', as your app's requests name it; got "cms.example"`,
+    ],
+    [
+      'localhost:3000',
+      `has no scheme: write 'https://localhost:3000' or 'http://localhost:3000', as your app's requests name it; got "localhost:3000"`,
+    ],
+    ['https://cms.example/api', `must be the origin alone: write 'https://cms.example' ${ALONE}; got "https://cms.example/api"`],
+    ['https://cms.example?x=1', `must be the origin alone: write 'https://cms.example' ${ALONE}; got "https://cms.example?x=1"`],
+    ['https://me:pw@cms.example', `must be the origin alone: write 'https://cms.example' ${ALONE}; got "https://me:pw@cms.example"`],
+    [
+      'ftp://cms.example',
+      `must be http: or https: (the requests MSW intercepts): write 'https://cms.example' or 'http://cms.example'; got "ftp://cms.example"`,
+    ],
+    ['https://', `must be the origin your app sends its API requests to, e.g. 'https://cms.example'; got "https://"`],
+    [undefined, `must be the origin your app sends its API requests to, e.g. 'https://cms.example'; got undefined`],
+  ])('refuses the origin %s, saying what to write instead', async (origin, message) => {
+    await expect(createMswHandlers({ content: TREE, origin: origin as string })).rejects.toThrow(`createMswHandlers: origin ${message}`);
+  });
+
+  it.each([
+    ['https://CMS.example', 'https://cms.example'],
+    ['https://cms.example:443', 'https://cms.example'],
+    ['http://cms.example/', 'http://cms.example'],
+    ['http://[::1]:4000', 'http://[::1]:4000'],
+  ])('takes the origin %s as the URL parser writes it, and answers there', async (origin, requested) => {
+    const api = await createMswHandlers({ content: TREE, origin });
+    const msw = setupServer(...api.handlers);
+    msw.listen({ onUnhandledRequest: 'error' });
+    try {
+      const res = await fetch(`${requested}/api/shop/products`, { headers: ACCEPT });
+      expect(res.status).toBe(200);
+    } finally {
+      msw.close();
+      await api.close();
+    }
+  });
 
   it('checks the controls as startServer does', async () => {
     await expect(createMswHandlers({ content: TREE, origin: CMS, failRate: 2 })).rejects.toThrow(

@@ -2,6 +2,7 @@
 // and the MSW handlers (docs/contract-tests.md) share these members and their meaning.
 import type { Snapshot } from '../model/types.js';
 import type { JournaledRequest } from './journal.js';
+import type { Problem } from './problem.js';
 import type { OverrideAnswer, OverrideFunction } from './overrides.js';
 import type { RequestPredicate, WaitOptions } from './request-waiter.js';
 
@@ -29,4 +30,16 @@ export interface ContractControls {
   override(method: string, pathPattern: string, answer: OverrideAnswer | OverrideFunction): void;
   /** Drop every override. */
   reset(): void;
+}
+
+/**
+ * What a request gets when the mock is closed while its override has not answered yet (a promise
+ * that never settles must not hold close() up): a 503, in the dialect of the project asked for.
+ */
+export function closedBeforeOverride(method: string, path: string): Problem {
+  return {
+    status: 503,
+    code: 'service_unavailable',
+    detail: `the server was closed before the override of ${method} ${path} answered`,
+  };
 }

@@ -12,6 +12,7 @@ import { HttpCore, type CoreResponse, type HttpOptions, type Platform, type Quer
 import { defaultEngine } from './engine.js';
 import { checkOptions, HTTP_KEYS, HTTP_KINDS, optionKeys } from './options.js';
 import { digestTag, etagOf, ifNoneMatch } from './etag.js';
+import { closedBeforeOverride } from './contract-controls.js';
 import { contentRange, parseRange } from './range.js';
 import { sha256, toHex } from './sha256.js';
 
@@ -77,7 +78,8 @@ export interface FetchHandler {
   swap(snapshot: Snapshot): void;
   /**
    * Sends every answer a delay holds back now, and holds none back from then on (as startServer's
-   * close() does): no timer of the handler outlives a test. The handler still answers.
+   * close() does): no timer of the handler outlives a test. A request whose override (MSW) has not
+   * answered yet is answered 503 now. The handler still answers.
    */
   close(): void;
   readonly snapshot: Snapshot;
@@ -243,7 +245,8 @@ export function handlerOf(snapshot: Snapshot, options: HandlerOptions = {}): Fet
     return new Response(body(start, end), { status: range.kind === 'partial' ? 206 : 200, headers });
   };
 
-  // Delays in progress, each ended early by its request's signal or by close().
+  // Delays in progress, each ended early by its request's signal or by close(), and overrides that
+  // have not answered yet (orClosed), answered 503 by close().
   const held = new Set<() => void>();
   let closed = false;
   /** Waits `ms`, or less: until `signal` aborts (the client left) or close(); frees the held place either way. */
@@ -262,6 +265,14 @@ export function handlerOf(snapshot: Snapshot, options: HandlerOptions = {}): Fet
       if (closed || signal?.aborted) end();
     });
 
+  /** `answer`, or null if close() comes first: an override that never answers must not hold its request for ever. */
+  const orClosed = <T>(answer: Promise<T>): Promise<T | null> =>
+    new Promise((done, fail) => {
+      const closing = () => done(null);
+      held.add(closing);
+      answer.then(done, fail).finally(() => held.delete(closing));
+    });
+
   const respond = async (request: Request, own?: OwnAnswer): Promise<Response> => {
     const { path, query, origin } = splitUrl(request.url);
     const headers: Record<string, string> = {};
@@ -278,14 +289,19 @@ export function handlerOf(snapshot: Snapshot, options: HandlerOptions = {}): Fet
     if (own) {
       // The controls apply to an override's answer too; an injected failure is answered without asking it.
       const decision = core.decide(req);
-      let mine: CoreResponse | undefined;
+      let mine: CoreResponse | undefined | null;
       try {
-        mine = decision?.problem ? undefined : await own();
+        mine = decision?.problem ? undefined : await orClosed(own());
       } catch (err) {
         decision?.release?.();
         throw err;
       }
-      r = mine ? core.own(req, decision, mine) : core.handle(req, { decision });
+      if (mine === null) {
+        decision?.release?.();
+        r = core.refusal(req, closedBeforeOverride(req.method, path));
+      } else {
+        r = mine ? core.own(req, decision, mine) : core.handle(req, { decision });
+      }
     } else {
       r = core.handle(req);
     }

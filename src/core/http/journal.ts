@@ -26,11 +26,17 @@ export interface RequestRecord {
    * header has no scheme (a bare token); null without one.
    */
   readonly auth: string | null;
+  /** The status sent; 0 when the client left before anything was (see `aborted`). */
   readonly status: number;
   /** From the request's arrival to the end of the answer, delay included (0.1 ms steps). */
   readonly ms: number;
   /** The status was injected by --fail-rate or `Prefer: status=`, not answered by the API. */
   readonly injected: boolean;
+  /**
+   * Only when so: the answer did not go out whole — the client left first (during a delay: then
+   * `status` is 0 and `response` has no headers and no body), or the connection was cut.
+   */
+  readonly aborted?: true;
   /**
    * elmapi3 only, and only when there were some: what the real API would have done silently with
    * this request, one text a problem, as sent in the answer's X-Cqa-Warning header.
@@ -235,7 +241,7 @@ export function safeUrl(url: string): string {
 /** `GET /api/demo/posts 200 1.2ms` — the text request log of `cqa serve`. */
 export function logLine(r: RequestRecord): string {
   const warned = r.warnings && r.warnings.length > 0 ? ` warning: ${r.warnings.join(' | ')}` : '';
-  return `${r.method} ${r.url.slice(0, 300)} ${r.status} ${r.ms.toFixed(1)}ms${r.injected ? ' (injected)' : ''}${warned}`;
+  return `${r.method} ${r.url.slice(0, 300)} ${r.status} ${r.ms.toFixed(1)}ms${r.injected ? ' (injected)' : ''}${r.aborted ? ' (aborted)' : ''}${warned}`;
 }
 
 /** A copy the caller may change without changing the journal. */

@@ -41,18 +41,35 @@ const MSW_KEYS: readonly string[] = [
 /** The paths the API answers; everything else under the origin is the app's own. */
 const API_PATHS = ['/api', '/api/*', '/media/*', '/openapi.json', '/healthz'];
 
-function checkOrigin(origin: unknown): string {
-  let url: URL | undefined;
+/** `text` as a URL, or undefined. */
+function urlOf(text: string): URL | undefined {
   try {
-    url = typeof origin === 'string' ? new URL(origin) : undefined;
+    return new URL(text);
   } catch {
-    url = undefined;
+    return undefined;
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== (origin as string).replace(/\/$/, '')) {
-    throw new TypeError(
-      `createMswHandlers: origin must be the API's origin, e.g. 'https://cms.example' (scheme, host and port, no path), got ${JSON.stringify(origin)}`,
+}
+
+/**
+ * The origin the handlers take requests of, as the URL parser writes it (`https://CMS.example:443`
+ * is `https://cms.example`); what is not one is refused, saying what to write instead.
+ */
+function checkOrigin(origin: unknown): string {
+  const refuse = (what: string) =>
+    new TypeError(`createMswHandlers: origin ${what}; got ${origin === undefined ? 'undefined' : JSON.stringify(origin)}`);
+  const text = typeof origin === 'string' ? origin.trim() : '';
+  const either = (host: string) => `'https://${host}' or 'http://${host}'`;
+  // 'cms.example', 'localhost:3000' (which the URL parser reads as the scheme 'localhost:').
+  const bare = text.includes('://') ? undefined : urlOf(`https://${text}`);
+  if (bare?.host) throw refuse(`has no scheme: write ${either(bare.host)}, as your app's requests name it`);
+  const url = urlOf(text);
+  if (!url?.host) throw refuse("must be the origin your app sends its API requests to, e.g. 'https://cms.example'");
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw refuse(`must be http: or https: (the requests MSW intercepts): write ${either(url.host)}`);
+  if (url.href !== `${url.origin}/`)
+    throw refuse(
+      `must be the origin alone: write '${url.origin}' (the handlers take /api/*, /media/*, /openapi.json and /healthz under it)`,
     );
-  }
   return url.origin;
 }
 
@@ -89,6 +106,9 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
     elmapi3: elmapi3Routes,
   });
   const journal = new Journal(options.journal ?? 1000);
+  // MSW reads a handler's URL as a path pattern, where ':' starts a parameter: an IPv6 host's
+  // colons ('http://[::1]:4000') are escaped, or every request threw inside MSW's lookup.
+  const pattern = origin.replace(/\[[^\]]*\]/, (host) => host.replace(/:/g, '\\:'));
   const overrides = new Overrides();
   const waiters = new RequestWaiters();
 
@@ -126,24 +146,29 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
             return o && { status: o.status, headers: o.headers, body: request.method === 'HEAD' ? null : o.body };
           });
     if (journal.size > 0) {
-      const sent: Record<string, string> = {};
-      response.headers.forEach((v, k) => {
-        sent[k] = v;
-      });
+      // The app that gave up (during a delay) gets no answer: journaled as startServer does, status 0.
+      const sent = !request.signal.aborted;
+      const status = sent ? response.status : 0;
+      const headers: Record<string, string> = {};
+      if (sent)
+        response.headers.forEach((v, k) => {
+          headers[k] = v;
+        });
       const said = redactAnswer(
         warningTexts(response.headers.get('x-cqa-warning')),
-        { headers: sent, body: await bodyText(response) },
+        { headers, body: sent ? await bodyText(response) : null },
         query,
       );
       const record: JournaledRequest = {
         time,
         ...request0,
         auth: safe.auth,
-        status: response.status,
+        status,
         ms: Math.round((performance.now() - start) * 10) / 10,
-        injected: wasInjected(response),
+        injected: sent && wasInjected(response),
+        ...(sent ? {} : { aborted: true }),
         ...(said.warnings.length > 0 ? { warnings: said.warnings } : {}),
-        response: responseRecord(response.status, said.headers, said.body),
+        response: responseRecord(status, said.headers, said.body),
       };
       journal.add(record);
       if (waiters.size > 0) waiters.offer(journal.last() as JournaledRequest);
@@ -152,7 +177,7 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
   };
 
   return {
-    handlers: API_PATHS.map((path) => http.all(`${origin}${path}`, ({ request }) => answer(request))),
+    handlers: API_PATHS.map((path) => http.all(`${pattern}${path}`, ({ request }) => answer(request))),
     get snapshot() {
       return handler.snapshot;
     },

@@ -2,6 +2,7 @@
 // is written to a private temp folder and loaded from there like any other. The loader, its
 // errors (same messages, same file names relative to the root, same lines) and media files stay
 // exactly those of a tree on disk; a virtual file system would be a second loader to keep faithful.
+import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -48,6 +49,22 @@ function bytesOf(path: string, value: unknown): string | Uint8Array {
   );
 }
 
+/**
+ * The folders written and not removed yet. While there are any, one 'exit' listener removes them
+ * when the process ends (a test that forgot close()); the last remove() takes it away again, so
+ * the host process is left as it was. A process killed by a signal runs no 'exit' listener.
+ */
+const written = new Set<string>();
+const removeWritten = (): void => {
+  for (const root of written) {
+    try {
+      rmSync(root, { recursive: true, force: true });
+    } catch {
+      /* the process ends anyway: a folder that cannot go must not change how */
+    }
+  }
+};
+
 /** Writes `tree` to a new private temp folder (removed again if writing fails). */
 export async function writeContentTree(tree: ContentTree): Promise<WrittenTree> {
   const files = Object.keys(tree);
@@ -64,8 +81,14 @@ export async function writeContentTree(tree: ContentTree): Promise<WrittenTree> 
   if (total > MAX_TREE_BYTES)
     throw new RangeError(`content tree: ${total} bytes is more than ${MAX_TREE_BYTES}; write a tree that large to disk`);
   const root = await mkdtemp(join(tmpdir(), 'cqa-tree-'));
+  if (written.size === 0) process.on('exit', removeWritten);
+  written.add(root);
   let removed: Promise<void> | undefined;
-  const remove = () => (removed ??= rm(root, { recursive: true, force: true }));
+  const remove = () =>
+    (removed ??= rm(root, { recursive: true, force: true }).finally(() => {
+      written.delete(root);
+      if (written.size === 0) process.off('exit', removeWritten);
+    }));
   try {
     for (const [path, body] of contents) {
       const file = join(root, ...path.split('/'));

@@ -13,6 +13,7 @@ import type { ControlDecision } from '../../core/http/controls.js';
 import type { Encoding } from '../../core/http/accept.js';
 import { queryObject, responseRecord, safeHeaders, safeUrl, redactAnswer, type RequestRecord } from '../../core/http/journal.js';
 import type { Overrides } from '../../core/http/overrides.js';
+import { closedBeforeOverride } from '../../core/http/contract-controls.js';
 import { mediaRoot } from '../../core/http/media-root.js';
 import { openInside, ServedRoots } from './open-file.js';
 import { sendBytes, sendFile } from './send-file.js';
@@ -69,8 +70,11 @@ export interface NodeListener {
   (req: IncomingMessage, res: ServerResponse): void;
   /** From now on, answers carry `Connection: close` (graceful shutdown). */
   closing: boolean;
-  /** Send every answer a delay still holds back, now (a closing server does not wait for them). */
-  answerHeld(): void;
+  /**
+   * Send every answer a delay still holds back, now, and answer 503 for every override that has
+   * not answered yet (a closing server waits for neither: docs/contract-tests.md).
+   */
+  answerPending(): void;
 }
 
 function splitTarget(url: string): { path: string; query: string } {
@@ -197,8 +201,10 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
   const sizeOf = (body: Uint8Array | string | null | undefined): number =>
     body == null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
 
-  // Answers held back by a delay; a closing server sends them at once (answerHeld()).
+  // Answers held back by a delay, and requests whose override has not answered: a closing server
+  // sends the first at once and answers the others 503 (answerPending()).
   const held = new Set<() => void>();
+  const pending = new Set<() => void>();
   const listener = ((req: IncomingMessage, res: ServerResponse) => {
     // A pipelined request (sent before the answer to the one ahead of it on its connection was
     // out) is queued by node:http with its response, which gets the socket once the answers ahead
@@ -225,11 +231,14 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
         const { path, query } = splitTarget(req.url ?? '/');
         const url = safeUrl(req.url ?? '/');
         const ms = Math.round((performance.now() - start) * 10) / 10;
+        // A client that left before the answer went out (during a delay) got no status: 0, `aborted`.
+        const sent = res.headersSent;
+        const status = sent ? res.statusCode : 0;
         try {
           const said = redactAnswer(
             warnings ?? [],
             // Without a captured answer there is nothing of it to redact (no body decoded for the log).
-            options.captureResponse ? { headers: sentHeaders(sentHead, res), body: sentBody } : { headers: {}, body: null },
+            options.captureResponse && sent ? { headers: sentHeaders(sentHead, res), body: sentBody } : { headers: {}, body: null },
             query,
           );
           const record: RequestRecord = {
@@ -239,12 +248,13 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
             path,
             query: queryObject(query),
             ...safeHeaders(req.headers),
-            status: res.statusCode,
+            status,
             ms,
-            injected,
+            injected: sent && injected,
+            ...(res.writableFinished ? {} : { aborted: true }),
             ...(warnings ? { warnings: said.warnings } : {}),
           };
-          onRequest(options.captureResponse ? { ...record, response: responseRecord(res.statusCode, said.headers, said.body) } : record);
+          onRequest(options.captureResponse ? { ...record, response: responseRecord(status, said.headers, said.body) } : record);
         } catch (err) {
           onError(err); // a failing log or hook must not take the server down
         }
@@ -323,9 +333,27 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
       return fail(res, err);
     }
     if (!overridden) return viaCore({ decision });
+    // Until the override answers, a closing server answers for it (a promise that never settles
+    // must not hold close() up): a 503, and the override's late answer is dropped.
+    let settled = false;
+    const settle = (): boolean => {
+      if (settled) return false;
+      settled = true;
+      pending.delete(closedFirst);
+      if (!res.destroyed) return true;
+      decision?.release?.();
+      return false;
+    };
+    const closedFirst = () => {
+      if (!settle()) return;
+      decision?.release?.();
+      deliver(core.refusal(coreRequest, closedBeforeOverride(coreRequest.method, path)));
+    };
+    pending.add(closedFirst);
+    if (listener.closing) return closedFirst();
     overridden.then(
       (o) => {
-        if (res.destroyed) return decision?.release?.();
+        if (!settle()) return;
         if (!o) return viaCore({ decision });
         try {
           deliver(core.own(coreRequest, decision, { status: o.status, headers: o.headers, body: req.method === 'HEAD' ? null : o.body }));
@@ -335,6 +363,7 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
         }
       },
       (err) => {
+        if (!settle()) return;
         decision?.release?.();
         fail(res, err);
       },
@@ -376,8 +405,8 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
   };
 
   listener.closing = false;
-  listener.answerHeld = () => {
-    for (const answer of [...held]) answer();
+  listener.answerPending = () => {
+    for (const answer of [...held, ...pending]) answer();
   };
   return listener;
 }

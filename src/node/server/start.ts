@@ -1,6 +1,6 @@
 // startServer(): the mock server as a library call, for contract tests and for `cqa serve`.
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { loadSnapshotIsolated } from '../load-path.js';
 import type { TimestampSource } from '../content/git-times.js';
@@ -95,12 +95,18 @@ export interface RunningServer extends ContractControls {
   readonly server: Server;
   /** Rebuild from `content` now (what --watch does on a change). */
   reload(): Promise<ReloadEvent>;
-  /** Stop accepting, let requests in flight finish, stop watching. */
+  /**
+   * Stop accepting, let requests in flight finish, stop watching. Answers held back by a delay go
+   * out at once; a request whose override has not answered is answered 503 (docs/contract-tests.md).
+   */
   close(): Promise<void>;
 }
 
 /** How a read of a file that is gone is said (file-parser.ts readFailure). */
 const VANISHED = `${CANNOT_READ}ENOENT`;
+
+/** How long close() lets a connection that has sent nothing yet send its request, before cutting it. */
+const SILENT_GRACE_MS = 250;
 
 /** The longest a stream of file events postpones a rebuild (docs/library.md: `debounce`). */
 const MAX_REBUILD_WAIT_MS = 200;
@@ -298,6 +304,14 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
       ),
     ),
   );
+  // Connections that have sent nothing: closeIdleConnections() leaves them open, so close() would
+  // wait for their clients to drop them (undici opens one when a request is aborted, and keeps it
+  // 4 s). close() cuts those still silent after SILENT_GRACE_MS (a request on its way is answered).
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
@@ -427,7 +441,7 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   const close = (): Promise<void> => {
     closed ??= (async () => {
       listener.closing = true;
-      listener.answerHeld();
+      listener.answerPending();
       waiters.cancel('the server was closed');
       await watcher?.close();
       await parser?.close();
@@ -437,9 +451,13 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
         // Keep-alive connections go idle once their last answer is out: close them as they do;
         // after 10 s, everything still open is cut.
         const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        const silent = setTimeout(() => {
+          for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
+        }, SILENT_GRACE_MS);
         const hard = setTimeout(() => server.closeAllConnections(), 10_000);
         server.once('close', () => {
           clearInterval(sweep);
+          clearTimeout(silent);
           clearTimeout(hard);
         });
       });
