@@ -23,6 +23,14 @@ describe('content served otherwise than written is said', () => {
     ]);
     // --drafts publishes drafts: nothing to say.
     expect((await loadContent(r.root, { drafts: true })).warnings).toEqual([]);
+    // elmapi3 names an entry by its uuid or its file name: either way the draft is found.
+    const v3 = await load({
+      'p/project.yaml': 'id: 3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10\nname: P\ndialect: elmapi3\npublic: true\n',
+      'p/authors/ann.yaml': 'name: Ann\ndraft: true\n',
+      'p/posts/_collection.yaml': 'fields:\n  author: { type: relation, collection: authors }\n',
+      'p/posts/a.yaml': 'author: ann\n',
+    });
+    expect(said(v3)).toEqual([expect.stringMatching(/^p\/posts\/a\.yaml:1: author: 'ann' in collection 'authors' is a draft: /)]);
   });
 
   it('two entries of one locale with the same slug; locale variants may share one', async () => {

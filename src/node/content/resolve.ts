@@ -1,6 +1,7 @@
 // References between files, checked once a whole project is loaded: relation targets (the
 // collection in _collection.yaml, and every entry id) and media ids.
-import { ownValue, type MediaRecord } from '../../core/model/model.js';
+import { ownValue, type EntryRecord, type MediaRecord } from '../../core/model/model.js';
+import { baseName } from './entries.js';
 import type { BuiltCollection } from './collection.js';
 import { listNames, type IssueList } from './issues.js';
 import { lookalikeHint } from './lookalike.js';
@@ -28,8 +29,15 @@ export function resolveReferences(collections: readonly BuiltCollection[], media
   const draftsOf = (target: BuiltCollection) => {
     let ids = draftIds.get(target);
     if (!ids) {
-      const published = new Set(target.record.entries.filter((e) => !e.draft).map((e) => e.id));
-      ids = new Set(target.record.entries.filter((e) => e.draft && !published.has(e.id)).map((e) => e.id));
+      // elmapi3 relations may name an entry by its file name as well as by its uuid.
+      const names = (e: EntryRecord) => [e.id, baseName(e.file)];
+      const published = new Set(target.record.entries.filter((e) => !e.draft).flatMap(names));
+      ids = new Set(
+        target.record.entries
+          .filter((e) => e.draft)
+          .flatMap(names)
+          .filter((id) => !published.has(id)),
+      );
       draftIds.set(target, ids);
     }
     return ids;
