@@ -184,6 +184,18 @@ describe('server text written or printed', () => {
     expect(await refusal(options(tempDir()))).toMatch(/collection 'posts', field "a: \{b": 'a: \{b' is not a valid field name/);
   });
 
+  it("a group child's name is checked too (elmapi names them by the keys of its objects)", async () => {
+    await serve((path) => {
+      if (path === '/api/p') return json({ uuid: 'p', name: 'P' });
+      if (path === '/api/p/project-media') return json([]);
+      if (path === '/api/p/posts') return json([{ id: 1, locale: 'en', meta: { ok: 1, '../x': 2 } }]);
+      return undefined;
+    });
+    expect(await refusal(options(tempDir(), { dialect: 'elmapi', collections: ['posts'] }))).toMatch(
+      /collection 'posts', field "meta\.\.\.\/x": '\.\.\/x' is not a valid field name/,
+    );
+  });
+
   it('a base URL with a path keeps it as a prefix', async () => {
     const route = cqaServer(() => json({ data: [entry('a')], meta: { total: 1 } }));
     await serve((path, q) => (path.startsWith('/prefix/') ? route(path.slice('/prefix'.length), q) : undefined));

@@ -55,10 +55,10 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** A check on the shape of an answer: `cond` or a PullError saying what was expected. */
 /**
- * `usage`: the answer says the options are wrong (another dialect, another API: exit 2); else the
- * server answered nonsense (exit 1, docs/pull.md).
+ * A check on the shape of an answer: `cond` or a PullError saying what was expected. `usage`: the
+ * answer says the options are wrong (another dialect or API: exit 2); else the server answered
+ * nonsense (exit 1, docs/pull.md).
  */
 export function expectShape(cond: boolean, url: string, expected: string, usage = false): asserts cond {
   if (!cond) throw new PullError(`${url}: not the answer expected (${expected})`, usage);

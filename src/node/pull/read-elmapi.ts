@@ -215,9 +215,9 @@ function objectField(name: string, objects: readonly Raw[], multiple: boolean): 
   const isRange = objects.every((o) => Object.keys(o).every((k) => k === 'start' || k === 'end')) && bounds.length > 0;
   if (!multiple && isRange && bounds.every((v) => typeof v === 'string'))
     return { ...base, type: bounds.every((v) => DATE.test(v as string)) ? 'date' : 'datetime', multiple: false, range: true };
-  const names: string[] = [];
-  for (const o of objects) for (const k of Object.keys(o)) if (!names.includes(k)) names.push(k);
-  const fields = names.map((child): FieldDef => {
+  const names = new Set<string>();
+  for (const o of objects) for (const k of Object.keys(o)) names.add(k);
+  const fields = [...names].map((child): FieldDef => {
     const values = objects.map((o) => o[child]).filter((v) => v !== null && v !== undefined);
     const kind = (test: (v: unknown) => boolean) => values.length > 0 && values.every(test);
     const type: FieldType = kind((v) => typeof v === 'number')

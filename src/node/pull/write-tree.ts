@@ -68,9 +68,11 @@ export async function writeTree(root: string, p: PulledProject, comment: string,
     const slugProblem = idProblem('collection slug', c.slug);
     if (slugProblem) throw new PullError(slugProblem);
     // Field names are written as YAML keys as they are: the loader's own rules keep them plain.
-    for (const f of c.fields) {
-      const problem = fieldNameProblem(f.name);
-      if (problem) throw new PullError(`collection '${c.slug}', field ${JSON.stringify(f.name)}: ${problem}`);
+    // A group's children too (elmapi's are named by the keys of its objects).
+    const named = c.fields.flatMap((f) => [[f.name, f.name], ...(f.fields ?? []).map((child) => [`${f.name}.${child.name}`, child.name])]);
+    for (const [shown, name] of named) {
+      const problem = fieldNameProblem(name as string);
+      if (problem) throw new PullError(`collection '${c.slug}', field ${JSON.stringify(shown)}: ${problem}`);
     }
     await write(`${c.slug}/_collection.yaml`, collectionYaml(c));
     for (const e of c.entries) {
