@@ -204,12 +204,16 @@ function afterQuote(lines: readonly string[], row: number): Mistake | undefined 
   }
   const value = line.slice(start).trimEnd();
   // `"He said "hi" to me"`: the outer quotes were meant to enclose it, the inner ones are text.
+  // '…' holds no escapes: doubling its quotes keeps it exact. "…" keeps its escapes (`\t`): only
+  // its bare inner quotes get a backslash, unless plain '…' says the same.
   if (value.length > 2 && value.endsWith(q)) {
     const text = value.slice(1, -1);
-    const other = q === '"' ? "'" : '"';
-    const how = text.includes(other)
-      ? `escape the inner ones (${key}: ${JSON.stringify(text)})`
-      : `enclose the value in ${other === "'" ? 'single' : 'double'} quotes (${key}: ${other}${text}${other})`;
+    const how =
+      q === "'"
+        ? `write each inner ' twice (${key}: '${text.replace(/'/g, "''")}')`
+        : /[\\']/.test(text)
+          ? `put a backslash before each inner " (${key}: "${escapeBareQuotes(text)}")`
+          : `enclose the value in single quotes (${key}: '${text}')`;
     return { row, col: close, message: `a ${q} inside a ${q}…${q} value ends it: ${how}` };
   }
   return {
@@ -217,6 +221,11 @@ function afterQuote(lines: readonly string[], row: number): Mistake | undefined 
     col: close + 1,
     message: `text after the closing ${q} of the value of '${key}': put all of the value inside the quotes (${key}: ${JSON.stringify(value)})`,
   };
+}
+
+/** `"` not already escaped (after an even run of backslashes) gets a backslash. */
+function escapeBareQuotes(text: string): string {
+  return text.replace(/(\\*)"/g, (all, slashes: string) => (slashes.length % 2 === 0 ? `${slashes}\\"` : all));
 }
 
 /** `key: value`, the value whatever it starts with. */
@@ -227,8 +236,8 @@ const INDICATORS: Readonly<Record<string, string>> = {
   '-': "'- ' starts a list item, which cannot follow a key on its line",
   '*': "a value that starts with '*' is read as a YAML alias (a reference to a value named with &)",
   '&': "a value that starts with '&' is read as a YAML anchor (a name for the value after it)",
-  '|': "'|' starts a block of text on the lines below (on its own line only '-' or '+' may follow it)",
-  '>': "'>' starts a folded block of text on the lines below (on its own line only '-' or '+' may follow it)",
+  '|': "'|' starts a block of text on the lines below (on its own line only '-', '+' or an indentation digit may follow it)",
+  '>': "'>' starts a folded block of text on the lines below (on its own line only '-', '+' or an indentation digit may follow it)",
   '?': "'? ' starts a complex key",
   '[': "a value that starts with '[' is a list, which ends at its ']'",
   '{': "a value that starts with '{' is a mapping, which ends at its '}'",
@@ -241,9 +250,13 @@ const INDICATORS: Readonly<Record<string, string>> = {
 function indicatorStart(lines: readonly string[], row: number): Mistake | undefined {
   const line = lines[row] ?? '';
   const m = KEY_AND_VALUE.exec(line);
-  const value = (m?.[4] ?? '').trimEnd();
+  // A comment after the value is not part of it (commentNote() says so on its own).
+  const written = m?.[4] ?? '';
+  const hash = written.search(/\s#/);
+  const value = (hash < 0 ? written : written.slice(0, hash)).trimEnd();
   const said = INDICATORS[value[0] ?? ''];
-  if (!m || !said || (value[0] === '-' && !/^-\s/.test(value)) || (value[0] === '?' && !/^\?\s/.test(value))) return undefined;
+  const alone = (c: string) => value === c || value.startsWith(`${c} `) || value.startsWith(`${c}\t`);
+  if (!m || !said || (value[0] === '-' && !alone('-')) || (value[0] === '?' && !alone('?'))) return undefined;
   const key = m[3] as string;
   const block = value[0] === '|' || value[0] === '>';
   return {
