@@ -40,6 +40,7 @@ describe('content served otherwise than written is said', () => {
       'p/posts/a.de.yaml': 'slug: hello\n',
       'p/posts/b.yaml': 'title: B\nslug: hello\n',
       'p/posts/c.yaml': 'slug: other\n',
+      'p/posts/d.yaml': 'draft: true\nslug: hello\n', // a draft: served only with drafts
     });
     expect(r.issues).toEqual([]);
     expect(said(r)).toEqual([
@@ -51,13 +52,14 @@ describe('content served otherwise than written is said', () => {
     const r = await load({
       'p/posts/_collection.yaml': 'fields:\n  at: datetime\n  times: { type: datetime, multiple: true }\n',
       'p/posts/a.yaml':
-        'at: 2024-01-01T10:00:00.123456Z\ntimes: [2024-01-01T10:00:00.5Z, 2024-01-01T10:00:00.000900+01:00]\ncreated_at: 2024-01-01T10:00:00.1230Z\nupdated_at: 2024-01-01T10:00:00.1234Z\n',
+        'at: 2024-01-01T10:00:00.123456Z\ntimes: [2024-01-01T10:00:00.5Z, 2024-01-01T10:00:00.000900+01:00, 2024-01-01 10:00:00.1239]\ncreated_at: 2024-01-01T10:00:00.1230Z\nupdated_at: 2024-01-01T10:00:00.1234\n',
     });
     expect(r.issues).toEqual([]);
     expect(said(r)).toEqual([
       "p/posts/a.yaml:1: at: '2024-01-01T10:00:00.123456Z' has digits past milliseconds, which a datetime does not keep: served as 2024-01-01T10:00:00.123Z",
       "p/posts/a.yaml:2: times: '2024-01-01T10:00:00.000900+01:00' has digits past milliseconds, which a datetime does not keep: served as 2024-01-01T09:00:00.000Z",
-      "p/posts/a.yaml:4: updated_at: '2024-01-01T10:00:00.1234Z' has digits past milliseconds, which a datetime does not keep: served as 2024-01-01T10:00:00.123Z",
+      "p/posts/a.yaml:2: times: '2024-01-01 10:00:00.1239' has digits past milliseconds, which a datetime does not keep: served as 2024-01-01T10:00:00.123Z",
+      "p/posts/a.yaml:4: updated_at: '2024-01-01T10:00:00.1234' has digits past milliseconds, which a datetime does not keep: served as 2024-01-01T10:00:00.123Z",
     ]);
   });
 });
@@ -73,7 +75,7 @@ describe('enumeration values YAML reads as numbers', () => {
       'p/posts/c.yaml': 'size: "10"\n',
     });
     expect(r.issues.map((i) => `${i.file}:${i.line}: ${i.message}`)).toEqual([
-      `p/posts/a.yaml:1: expected one of 1, 2.5, 10, got "2.50"; the schema's value '2.5' is a number as YAML prints it (2.50 reads as 2.5): write 2.5, or quote the schema's values to keep them as written (values: ["2.50", …])`,
+      `p/posts/a.yaml:1: expected one of 1, 2.5, 10, got "2.50"; did you mean '2.5'? (the same number: a number in values: is kept as YAML prints it, 2.50 as '2.5', so quote it there to keep another form)`,
       'p/posts/b.yaml:1: expected one of 1, 2.5, 10, got "3"',
     ]);
   });

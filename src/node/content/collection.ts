@@ -311,7 +311,8 @@ function warnMixedKinds(fields: readonly FieldDef[], entries: CollectionInput['e
 
 /**
  * Two entries of one locale with the same value in a slug field: a front end that finds an entry
- * by its slug (`where[slug]=…&first`) gets either one. Locale variants of one entry may share it.
+ * by its slug (`where[slug]=…&first`) gets either one. Locale variants of one entry may share it;
+ * drafts are left out (`cqa build --drafts` counts them as published).
  */
 function warnSharedSlugs(fields: readonly FieldDef[], parsedOf: ReadonlyMap<EntryRecord, ParsedEntry>, issues: IssueList): void {
   for (const field of fields) {
@@ -319,7 +320,8 @@ function warnSharedSlugs(fields: readonly FieldDef[], parsedOf: ReadonlyMap<Entr
     const first = new Map<string, EntryRecord>();
     for (const [e, parsed] of parsedOf) {
       const slug = ownValue(e.values, field.name);
-      if (typeof slug !== 'string') continue;
+      // A draft is served only to those who ask for drafts, and may be meant to replace the other.
+      if (typeof slug !== 'string' || e.draft) continue;
       const key = `${e.locale}\0${slug}`;
       const other = first.get(key);
       if (!other) first.set(key, e);

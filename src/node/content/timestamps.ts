@@ -60,7 +60,8 @@ export function parseDateTime(s: string): string | undefined {
 
 /** Whether a date-time parseDateTime() reads has non-zero digits past milliseconds (which it drops). */
 export function finerThanMs(s: string): boolean {
-  if (s.length < 25) return false; // YYYY-MM-DDTHH:MM:SS.ssss at least
+  // A fourth digit after the separator first: most date-times have none (the regex is then skipped).
+  if (!/[.,]\d{4}/.test(s)) return false;
   const frac = DATETIME.exec(s.trim())?.[7];
   return frac !== undefined && /[1-9]/.test(frac.slice(3));
 }

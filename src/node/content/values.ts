@@ -177,15 +177,16 @@ function coerceRange(field: FieldDef, raw: unknown, render: RenderMarkdown, budg
 }
 
 /**
- * `values: [1.0, 2.50, 010]` in a schema are the numbers YAML reads, kept as the text they print
- * ('1', '2.5', '10'): an entry's "2.50" then matches none (found from outside). Say which it meant.
+ * The value that is the same number: `values: [1.0, 2.50, 010]` in a schema are kept as the text
+ * YAML prints for them ('1', '2.5', '10'), so an entry's "2.50" matched none without a word of why
+ * (found from outside). Whether the schema wrote it otherwise is not known here: both are said.
  */
 function numberHint(written: string, values: readonly string[]): string {
   const n = written.trim() === '' ? Number.NaN : Number(written);
   const meant = Number.isFinite(n) ? values.find((v) => Number(v) === n) : undefined;
   return meant === undefined
     ? ''
-    : `; the schema's value '${meant}' is a number as YAML prints it (${written} reads as ${meant}): write ${meant}, or quote the schema's values to keep them as written (values: ["${written}", …])`;
+    : `; did you mean '${meant}'? (the same number: a number in values: is kept as YAML prints it, 2.50 as '2.5', so quote it there to keep another form)`;
 }
 
 /** The typed value, or a message saying what was expected. */
