@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { loadContent } from '../../src/node/content/load.js';
 import { PullError } from '../../src/node/pull/model.js';
 import { pull, type PullOptions } from '../../src/node/pull/pull.js';
 import { removeTempDirs, tempDir } from './fixture.js';
@@ -182,6 +183,22 @@ describe('server text written or printed', () => {
   it('a field name that is not an identifier is refused, naming the field', async () => {
     await serve(cqaServer(() => json({ data: [], meta: { total: 0 } }), undefined, project([{ name: 'a: {b', type: 'text' }])));
     expect(await refusal(options(tempDir()))).toMatch(/collection 'posts', field "a: \{b": 'a: \{b' is not a valid field name/);
+  });
+
+  it('elmapi: {start, end} of other than dates is a group, and objects with no key are json: the pulled tree loads', async () => {
+    await serve((path) => {
+      if (path === '/api/p') return json({ uuid: 'p', name: 'P' });
+      if (path === '/api/p/project-media') return json([]);
+      if (path === '/api/p/posts') return json([{ id: 1, locale: 'en', span: { start: 'x', end: 'y' }, none: {} }]);
+      return undefined;
+    });
+    const out = tempDir();
+    const r = await pull(options(out, { dialect: 'elmapi', collections: ['posts'] }));
+    expect(r.project.collections[0]?.fields.map((f) => [f.name, f.type, f.range === true])).toEqual([
+      ['span', 'group', false],
+      ['none', 'json', false],
+    ]);
+    expect((await loadContent(out)).issues).toEqual([]);
   });
 
   it("a group child's name is checked too (elmapi names them by the keys of its objects)", async () => {

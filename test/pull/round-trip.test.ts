@@ -2,7 +2,7 @@
 // documents under dist/api are byte-identical to building the sample itself, for both dialects.
 // What the API cannot reveal (docs/pull.md) does not reach dist/api: hidden fields are never
 // there, timestamps are written into the files, the default order is found from the list.
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/node/server/start.js';
@@ -65,7 +65,8 @@ describe('cqa pull round trip', () => {
     const file = join(out, 'demo/project.yaml');
     expect(readFileSync(file, 'utf8')).toContain('No tokens are copied');
     appendFileSync(file, 'tokens:\n  - { name: mine, token: my-token, scopes: [read] }\n');
-    await pull({ baseUrl: server.url, project: DEMO.project, token: DEMO.token, dialect: 'cqa', out, media: true });
+    const second = await pull({ baseUrl: server.url, project: DEMO.project, token: DEMO.token, dialect: 'cqa', out, media: true });
+    expect(second.tokensKept).toBe(1);
     const again = readFileSync(file, 'utf8');
     expect(again).not.toContain('No tokens are copied');
     expect(again).toMatch(/^tokens:\n {2}- name: mine\n {4}token: my-token\n {4}scopes:\n {6}- read$/m);
@@ -75,6 +76,17 @@ describe('cqa pull round trip', () => {
     } finally {
       await pulled.close();
     }
+    // A project.yaml that is a link is not followed, and the tokens it may hold are said to be lost.
+    const elsewhere = join(tempDir(), 'project.yaml');
+    writeFileSync(elsewhere, again);
+    rmSync(file);
+    symlinkSync(elsewhere, file);
+    const warnings: string[] = [];
+    const third = await pull({ baseUrl: server.url, ...DEMO, dialect: 'cqa', out, media: true, warn: (m) => warnings.push(m) });
+    expect(third.tokensKept).toBe(0);
+    expect(warnings).toEqual([
+      expect.stringMatching(/project\.yaml: not read \(.*symbolic link.*\), so no tokens of it are kept: add them again/),
+    ]);
   });
 
   it('--drafts writes drafts with draft: true, and they stay out of the build', async () => {

@@ -154,7 +154,9 @@ export async function run(args: string[]): Promise<number> {
         (mediaNote ? ` (${mediaNote})` : '') +
         `; ${r.requests} requests${r.notModified ? `, ${r.notModified} unchanged (304)` : ''}${r.retries ? `, ${r.retries} retried` : ''}`,
     );
-    if (!r.project.public)
+    if (r.tokensKept > 0)
+      console.log(`  ${r.tokensKept === 1 ? '1 token' : `${r.tokensKept} tokens`} kept from the earlier ${shown}/project.yaml`);
+    else if (!r.project.public)
       console.log(`  no tokens were copied: 'cqa token create --project ${r.project.id}' prints the lines to add to ${shown}/project.yaml`);
     return 0;
   } catch (err) {

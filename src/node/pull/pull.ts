@@ -69,6 +69,8 @@ export interface PullResult {
   readonly bytes: number;
   readonly mediaBytes: number;
   readonly mediaReused: number;
+  /** Tokens kept from the earlier pull's project.yaml. */
+  readonly tokensKept: number;
 }
 
 interface Marker {
@@ -98,16 +100,20 @@ async function readMarker(folder: string): Promise<Marker | undefined> {
  * read as any content file (a link is refused); one that does not parse keeps nothing, said.
  */
 function earlierTokens(folder: string, warn: (message: string) => void): unknown[] | undefined {
+  const file = join(folder, 'project.yaml');
   let text: string;
   try {
-    text = readContentText({ abs: join(folder, 'project.yaml'), rel: 'project.yaml' });
-  } catch {
-    return undefined; // none, or not a regular file
+    text = readContentText({ abs: file, rel: 'project.yaml' });
+  } catch (err) {
+    // None is nothing to keep; one that cannot be read (a link, not a file, too large) is said.
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      warn(`${file}: not read (${(err as Error).message}), so no tokens of it are kept: add them again after this pull`);
+    return undefined;
   }
   const { value, problems } = parseYaml(text);
   const tokens = isObject(value) ? value.tokens : undefined;
   if (problems.length > 0 || (tokens !== undefined && !Array.isArray(tokens))) {
-    warn(`${join(folder, 'project.yaml')}: its tokens could not be read, so none are kept: add them again`);
+    warn(`${file}: its tokens could not be read, so none are kept: add them again after this pull`);
     return undefined;
   }
   return tokens as unknown[] | undefined;
@@ -175,11 +181,12 @@ export async function pull(o: PullOptions): Promise<PullResult> {
   // Made only now, and removed again if the pull fails while it is still empty.
   const made = await makeFolders(o.out);
   try {
+    const tokens = marker ? earlierTokens(folder, warn) : undefined;
     let files = await writeTree(
       tmp,
       project,
       `Written by cqa pull (${MARKER} says from where); a later pull replaces this folder but keeps its tokens.`,
-      marker ? earlierTokens(folder, warn) : undefined,
+      tokens,
     );
     let media = { etags: {} as MediaEtags, bytes: 0, reused: 0 };
     if (o.media) {
@@ -220,6 +227,7 @@ export async function pull(o: PullOptions): Promise<PullResult> {
       bytes: fetcher.bytes,
       mediaBytes: media.bytes,
       mediaReused: media.reused,
+      tokensKept: tokens?.length ?? 0,
     };
   } catch (err) {
     await fsp.rm(tmp, { recursive: true, force: true });

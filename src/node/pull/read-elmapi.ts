@@ -203,6 +203,7 @@ function inferFields(entries: readonly Raw[], slug: string, targetOf: (e: Raw) =
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
 
 /**
  * Plain objects in every entry that has the field: a date or datetime range (`{start, end}`, dates
@@ -213,10 +214,13 @@ function objectField(name: string, objects: readonly Raw[], multiple: boolean): 
   const base = { name, required: false, hidden: false };
   const bounds = objects.flatMap((o) => [o.start, o.end]).filter((v) => v !== null && v !== undefined);
   const isRange = objects.every((o) => Object.keys(o).every((k) => k === 'start' || k === 'end')) && bounds.length > 0;
-  if (!multiple && isRange && bounds.every((v) => typeof v === 'string'))
-    return { ...base, type: bounds.every((v) => DATE.test(v as string)) ? 'date' : 'datetime', multiple: false, range: true };
+  const dates = bounds.every((v) => typeof v === 'string' && DATE.test(v));
+  if (!multiple && isRange && (dates || bounds.every((v) => typeof v === 'string' && (DATE.test(v) || DATETIME.test(v)))))
+    return { ...base, type: dates ? 'date' : 'datetime', multiple: false, range: true };
   const names = new Set<string>();
   for (const o of objects) for (const k of Object.keys(o)) names.add(k);
+  // Objects with no key at all say nothing of a group: json keeps them as they are.
+  if (names.size === 0) return { ...base, type: 'json', multiple };
   const fields = [...names].map((child): FieldDef => {
     const values = objects.map((o) => o[child]).filter((v) => v !== null && v !== undefined);
     const kind = (test: (v: unknown) => boolean) => values.length > 0 && values.every(test);
