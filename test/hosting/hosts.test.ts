@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshot } from '../../src/node/build-snapshot.js';
 import { startPreview } from '../../src/node/server/preview.js';
-import { writeDist } from '../../src/node/output/dist.js';
+import { headersFile, writeDist } from '../../src/node/output/dist.js';
 import type { Precompress } from '../../src/node/output/dist-compression.js';
 import type { Host } from '../../src/node/output/hosts/index.js';
 import { DEFAULT_API_CACHE_CONTROL, DEFAULT_MEDIA_CACHE_CONTROL } from '../../src/node/output/hosts/policy.js';
@@ -407,6 +407,20 @@ describe('Cloudflare Pages with its own HTML handling', () => {
       expect(res.headers.get('content-disposition'), `${path} → ${res.url}`).toBe('attachment');
       expect(res.headers.get('content-security-policy'), path).toBe(MEDIA_CSP);
     }
+  });
+});
+
+describe('_headers download rules at their cap', () => {
+  // Found from outside: the cap cut a pair, and the last HTML file kept its .html rule only.
+  it("never splits an HTML file's two paths, and stays within Cloudflare's 100 rules", () => {
+    const downloads = ['/media/m/a0.svg', ...Array.from({ length: 60 }, (_, i) => `/media/m/p${String(i).padStart(2, '0')}.html`)];
+    const rules = headersFile(false, downloads)
+      .split('\n')
+      .filter((l) => l.startsWith('/'));
+    const html = rules.filter((r) => r.endsWith('.html'));
+    expect(rules.length).toBeLessThanOrEqual(100);
+    expect(html.length).toBeGreaterThan(40);
+    for (const r of html) expect(rules, r).toContain(r.slice(0, -'.html'.length));
   });
 });
 

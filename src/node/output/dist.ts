@@ -222,11 +222,7 @@ export function headersFile(
     '/media/*',
     ...files,
     ...(thumbs ? ['/thumbs/*', ...files] : []),
-    ...downloads
-      .filter(fitsRuleLine)
-      .flatMap(withPrettyPath)
-      .slice(0, MAX_DOWNLOAD_RULES)
-      .flatMap((path) => [path, '  Content-Disposition: attachment']),
+    ...downloadRules(downloads).flatMap((path) => [path, '  Content-Disposition: attachment']),
     '',
   ].join('\n');
 }
@@ -243,6 +239,17 @@ function withPrettyPath(path: string): string[] {
 
 /** Cloudflare Pages reads at most 100 `_headers` rules; 5 are the ones above. */
 const MAX_DOWNLOAD_RULES = 90;
+
+/** The download rules' paths, as many files as fit, a file's paths never split (the sandbox covers the rest). */
+function downloadRules(downloads: readonly string[]): string[] {
+  const rules: string[] = [];
+  for (const path of downloads.filter(fitsRuleLine)) {
+    const paths = withPrettyPath(path);
+    if (rules.length + paths.length > MAX_DOWNLOAD_RULES) break;
+    rules.push(...paths);
+  }
+  return rules;
+}
 
 /** The path of a media file a browser could open as a document, or undefined (an inline-safe type). */
 function downloadPath(projectId: string, m: MediaRecord): string | undefined {
