@@ -133,14 +133,17 @@ function indentation(lines: readonly string[], row: number, firstLine: number): 
   return undefined;
 }
 
+/** A value's text without the comment after it, cut with one search (/\s+#.*$/ is quadratic in a run of blanks without a '#'). */
+function withoutComment(text: string): string {
+  const hash = text.search(/\s#/);
+  return (hash < 0 ? text : text.slice(0, hash)).trimEnd();
+}
+
 /** A plain value holding `: `, which YAML reads as a mapping: quote it. */
 function colonInValue(lines: readonly string[], row: number): Mistake | undefined {
   const m = KEY_WITH_VALUE.exec(lines[row] ?? '');
   if (!m) return undefined;
-  // A comment cut with one search, not /\s+#.*$/ (quadratic in a run of blanks without a '#').
-  const text = m[4] as string;
-  const hash = text.search(/\s#/);
-  const value = (hash < 0 ? text : text.slice(0, hash)).trimEnd();
+  const value = withoutComment(m[4] as string);
   const at = value.search(/:(\s|$)/);
   if (at < 0 || /^["'[{]/.test(value)) return undefined;
   const col = (lines[row] as string).indexOf(value) + at;
@@ -251,9 +254,7 @@ function indicatorStart(lines: readonly string[], row: number): Mistake | undefi
   const line = lines[row] ?? '';
   const m = KEY_AND_VALUE.exec(line);
   // A comment after the value is not part of it (commentNote() says so on its own).
-  const written = m?.[4] ?? '';
-  const hash = written.search(/\s#/);
-  const value = (hash < 0 ? written : written.slice(0, hash)).trimEnd();
+  const value = withoutComment(m?.[4] ?? '');
   const said = INDICATORS[value[0] ?? ''];
   const alone = (c: string) => value === c || value.startsWith(`${c} `) || value.startsWith(`${c}\t`);
   if (!m || !said || (value[0] === '-' && !alone('-')) || (value[0] === '?' && !alone('?'))) return undefined;
