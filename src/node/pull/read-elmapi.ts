@@ -192,14 +192,25 @@ function inferFields(entries: readonly Raw[], slug: string, targetOf: (e: Raw) =
       throw new PullError(
         `collection '${slug}', field '${name}': values of mixed kinds (objects and others); cannot tell the field's type`,
       );
-    if (scalars.length > 0 && scalars.every((v) => typeof v === 'number')) return field('number');
-    if (scalars.length > 0 && scalars.every((v) => typeof v === 'boolean')) return field('boolean');
-    if (!scalars.every((v) => typeof v === 'string'))
+    const type = scalars.length === 0 ? 'text' : scalarType(scalars);
+    if (!type)
       throw new PullError(
         `collection '${slug}', field '${name}': values of mixed types (${[...new Set(scalars.map((v) => typeof v))].join(', ')}); cannot tell the field's type`,
       );
-    return field(name === BODY_FIELD && !multiple ? 'markdown' : 'text');
+    return field(type === 'text' && name === BODY_FIELD && !multiple ? 'markdown' : type);
   });
+}
+
+/** The type every value has: number, boolean or text; undefined for none or several. */
+function scalarType(values: readonly unknown[]): 'number' | 'boolean' | 'text' | undefined {
+  if (values.length === 0) return undefined;
+  for (const [type, js] of [
+    ['number', 'number'],
+    ['boolean', 'boolean'],
+    ['text', 'string'],
+  ] as const)
+    if (values.every((v) => typeof v === js)) return type;
+  return undefined;
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -222,15 +233,7 @@ function objectField(name: string, objects: readonly Raw[], multiple: boolean): 
   // Objects with no key at all say nothing of a group: json keeps them as they are.
   if (names.size === 0) return { ...base, type: 'json', multiple };
   const fields = [...names].map((child): FieldDef => {
-    const values = objects.map((o) => o[child]).filter((v) => v !== null && v !== undefined);
-    const kind = (test: (v: unknown) => boolean) => values.length > 0 && values.every(test);
-    const type: FieldType = kind((v) => typeof v === 'number')
-      ? 'number'
-      : kind((v) => typeof v === 'boolean')
-        ? 'boolean'
-        : kind((v) => typeof v === 'string')
-          ? 'text'
-          : 'json';
+    const type = scalarType(objects.map((o) => o[child]).filter((v) => v !== null && v !== undefined)) ?? 'json';
     return { name: child, type, required: false, multiple: false, hidden: false };
   });
   return { ...base, type: 'group', multiple: false, fields, ...(multiple ? { repeatable: true } : {}) };
