@@ -26,6 +26,12 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+/** A static host of the tree `out` as cqa build wrote it: the file at the path, whatever the query. */
+const staticHost = (out: string) => async (url: string | URL | Request) => {
+  const file = join(out, decodeURIComponent(new URL(String(url)).pathname), 'index.json');
+  return existsSync(file) ? new Response(readFileSync(file), { status: 200 }) : new Response('', { status: 404 });
+};
+
 describe('a static client at an API server', () => {
   it('a project that needs a token: the 401 is said to be an API server, not a host failing for a moment', async () => {
     const cms = createClient({ baseUrl: server.url, project: 'private', mode: 'static' });
@@ -59,10 +65,7 @@ describe('drafts from a static tree', () => {
       project: 'shop',
       mode: 'static',
       token: 'ignored',
-      fetch: async (url) => {
-        const file = join(out, decodeURIComponent(new URL(url).pathname), 'index.json');
-        return existsSync(file) ? new Response(readFileSync(file), { status: 200 }) : new Response('', { status: 404 });
-      },
+      fetch: staticHost(out),
     });
     const error = await cms.entries('products', { state: 'with_draft' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ClientError);
@@ -95,11 +98,7 @@ describe('a server-mode client at a static tree', () => {
         baseUrl: 'https://cdn.example',
         project: 'shop',
         mode: 'server',
-        // A static host: the file at the path, whatever the query.
-        fetch: async (url) => {
-          const file = join(out, decodeURIComponent(new URL(url).pathname), 'index.json');
-          return existsSync(file) ? new Response(readFileSync(file), { status: 200 }) : new Response('', { status: 404 });
-        },
+        fetch: staticHost(out), // the file at the path, whatever the query
       });
       const ignored =
         "the server answered 2: it ignored the query, as a static host does; for a static tree (cqa build) use mode: 'static'";
