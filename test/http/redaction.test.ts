@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryObject, safeHeaders, safeUrl } from '../../src/core/http/journal.js';
 import { startServer, type RunningServer } from '../../src/node/server/start.js';
 import { createSnapshot } from '../../src/core/snapshot/create.js';
-import { makeModel, socketClient, tempDir } from './fixture.js';
+import { makeModel, socketClient, tempDir, TOKENS } from './fixture.js';
 
 const SECRET_WORDS = [
   'token',
@@ -161,5 +161,29 @@ describe('through startServer', () => {
     for (const s of 'abcdefg') expect(all).not.toContain(`s3cret-${s}`);
     expect(r?.query.limit).toBe('1');
     expect(r?.headers['x-authorization']).toBe('[redacted]');
+  });
+
+  it("keeps a project's token out of the records wherever it was pasted: path, query name or value, any header", async () => {
+    const get = socketClient(server.url);
+    const token = TOKENS.read;
+    const before = server.requests().length;
+    lines.length = 0;
+    const sent: { path: string; headers: Record<string, string> }[] = [
+      { path: `/api/alpha/posts?${token}`, headers: {} }, // the token as a parameter name, answered 400 quoting it
+      { path: `/api/alpha/posts?limit=1&search=${encodeURIComponent(token)}`, headers: {} },
+      { path: `/api/alpha/posts?where[title]=${token}`, headers: {} },
+      { path: `/api/${token}/posts`, headers: {} },
+      { path: '/api/alpha/posts?limit=1', headers: { 'x-note': `pasted ${token} here` } },
+    ];
+    for (const r of sent)
+      await get({ path: r.path, headers: { accept: 'application/json', authorization: `Bearer ${TOKENS.drafts}`, ...r.headers } });
+    for (let i = 0; i < 200 && lines.length < sent.length; i++) await new Promise((done) => setTimeout(done, 10));
+    const records = server.requests().slice(before);
+    expect(records).toHaveLength(sent.length);
+    expect(records[0]?.status).toBe(400);
+    expect(JSON.stringify(records) + lines.join('\n')).not.toContain(token);
+    // What is not a token is kept as it was sent.
+    expect(records[1]?.query.limit).toBe('1');
+    expect(records[4]?.headers['x-note']).toBe('pasted [redacted] here');
   });
 });

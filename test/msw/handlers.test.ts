@@ -129,6 +129,25 @@ describe('createMswHandlers', () => {
       await api.close();
     }
   });
+
+  it("journals no project token pasted where no name says it is one (a parameter's name, the path)", async () => {
+    const tree = { ...TREE, 'shop/project.yaml': 'id: shop\nname: Shop\ntokens:\n  - name: dev\n    token: shop-dev-token\n' };
+    const api = await createMswHandlers({ content: tree, origin: CMS });
+    const msw = setupServer(...api.handlers);
+    msw.listen({ onUnhandledRequest: 'error' });
+    try {
+      const auth = { ...ACCEPT, authorization: 'Bearer shop-dev-token' };
+      expect((await fetch(`${CMS}/api/shop/products?shop-dev-token`, { headers: auth })).status).toBe(400);
+      await fetch(`${CMS}/api/shop-dev-token/products`, { headers: auth });
+      const records = api.requests();
+      expect(records).toHaveLength(2);
+      expect(records[0]?.response.body).toContain('[redacted]');
+      expect(JSON.stringify(records)).not.toContain('shop-dev-token');
+    } finally {
+      msw.close();
+      await api.close();
+    }
+  });
 });
 
 // An elmapi3 project through MSW, as its client and the SDK ask it: /api itself is the project,

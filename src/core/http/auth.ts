@@ -180,3 +180,13 @@ export function authorizeAudience(
   if (outcome.kind === 'ok') return { kind: 'ok', project: owner };
   return outcome.kind === 'not_found' ? INVALID_TOKEN : outcome; // (not_found: impossible, owner holds the token)
 }
+
+/**
+ * Which of `pieces` are tokens of a project of `snapshot`: a token pasted where no header name
+ * says it is one (a path segment, a query parameter's name or value) is left out of logs too.
+ */
+export function tokensAmong(snapshot: Snapshot, pieces: readonly string[], sha256Hex: (token: string) => string): string[] {
+  const owners = ownersOf(snapshot);
+  if (owners.size === 0) return [];
+  return pieces.filter((piece) => owners.has(sha256Hex(piece)));
+}

@@ -133,9 +133,15 @@ const REDACTED = '[redacted]';
 /** The values of `query`'s secret-looking parameters (those queryObject() redacts), longest first. */
 export function secretValues(query: string): string[] {
   if (query === '') return [];
+  const values: string[] = [];
+  for (const [k, v] of new URLSearchParams(query)) if (isSecretName(k)) values.push(v);
+  return spellings(values);
+}
+
+/** Each of `values` as an answer or a URL may spell it, longest first. */
+export function spellings(values: readonly string[]): string[] {
   const found = new Set<string>();
-  for (const [k, v] of new URLSearchParams(query)) {
-    if (!isSecretName(k)) continue;
+  for (const v of values) {
     // As written, trimmed (as Laravel reads it), and as an answer spells it: a header's ASCII
     // (… as ..., others as \uXXXX), JSON's and PHP's escapes, a URL's.
     for (const value of new Set([v, v.trim()])) {
@@ -158,6 +164,62 @@ export function secretValues(query: string): string[] {
   return [...found].sort((a, b) => b.length - a.length);
 }
 
+/** At most this many pieces of one request are hashed to find a pasted token (auth.ts tokensAmong). */
+const PIECES_MAX = 256;
+
+/**
+ * The pieces of a request a token could have been pasted into, other than the credential headers
+ * the journal leaves out: each path segment, query parameter name and value, header value and
+ * word of one, as sent and decoded. Bounded: a request of 16 KiB holds at most PIECES_MAX.
+ */
+export function requestPieces(target: string, headers: Readonly<Record<string, string>>): string[] {
+  const pieces = new Set<string>();
+  const add = (s: string) => {
+    if (s !== '' && pieces.size < PIECES_MAX) pieces.add(s);
+  };
+  const q = target.indexOf('?');
+  for (const segment of (q < 0 ? target : target.slice(0, q)).split('/')) {
+    add(segment);
+    add(decoded(segment));
+  }
+  if (q >= 0)
+    for (const [k, v] of new URLSearchParams(target.slice(q + 1))) {
+      add(k.trim());
+      add(v.trim());
+    }
+  for (const k in headers) for (const word of (headers[k] as string).split(/[\s,;=]+/)) add(word);
+  return [...pieces];
+}
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment; // a malformed escape: as sent
+  }
+}
+
+/** The record's request with every spelling of `values` (tokens sent where no name said so) replaced. */
+export function withoutTokens<R extends Pick<RequestRecord, 'url' | 'path' | 'query' | 'headers'>>(
+  record: R,
+  values: readonly string[],
+): R {
+  if (values.length === 0) return record;
+  const forms = spellings(values);
+  const cut = (text: string) => redactValues(text, forms);
+  // A name or value that is a token is hidden whatever its length (free text only from 4 characters: spellings()).
+  const exact = new Set(values);
+  const hide = (text: string) => (exact.has(text.trim()) ? REDACTED : cut(text));
+  const query: Record<string, string | string[]> = Object.create(null);
+  for (const k in record.query) {
+    const v = record.query[k] as string | string[];
+    query[hide(k)] = Array.isArray(v) ? v.map(hide) : hide(v);
+  }
+  const headers: Record<string, string> = Object.create(null);
+  for (const k in record.headers) headers[k] = cut(record.headers[k] as string);
+  return { ...record, url: cut(record.url), path: cut(record.path), query, headers };
+}
+
 /** `text` with each of `values` replaced: a warning may quote what the request sent. */
 export function redactValues(text: string, values: readonly string[]): string {
   let out = text;
@@ -167,15 +229,18 @@ export function redactValues(text: string, values: readonly string[]): string {
 
 /**
  * A record's warnings, its response's X-Cqa-Warning and body without the values of the request's
- * secret-looking query parameters (`api_token=…` sent twice is quoted in the warning about it).
+ * secret-looking query parameters (`api_token=…` sent twice is quoted in the warning about it),
+ * nor `tokens` (withoutTokens()).
  */
 export function redactAnswer(
   warnings: readonly string[],
   answer: { readonly headers: Readonly<Record<string, string>>; readonly body: Uint8Array | string | null },
   query: string,
+  tokens: readonly string[] = [],
 ): { warnings: readonly string[]; headers: Readonly<Record<string, string>>; body: Uint8Array | string | null } {
   // An answer may quote them without a warning too (v3's page links carry the query).
-  const secrets = secretValues(query);
+  const secrets =
+    tokens.length === 0 ? secretValues(query) : [...secretValues(query), ...spellings(tokens)].sort((a, b) => b.length - a.length);
   if (secrets.length === 0) return { warnings, ...answer };
   const header = answer.headers['x-cqa-warning'];
   // A strict project's 422 quotes them in its body too.

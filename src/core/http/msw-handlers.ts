@@ -6,11 +6,22 @@ import { type HttpHandler, http } from 'msw';
 import type { ContentTree } from '../model/content-tree.js';
 import { type ControlOptions, Controls } from './controls.js';
 import type { HttpOptions } from './core.js';
-import { answerOwn, type FetchHandler, wasInjected } from './fetch.js';
+import { answerOwn, type FetchHandler, wasInjected, webPlatform } from './fetch.js';
 import { checkOptions, HTTP_KEYS, HTTP_KINDS, optionKeys } from './options.js';
 import type { ContractControls } from './contract-controls.js';
 import { warningTexts } from './elmapi3/warnings.js';
-import { type JournaledRequest, Journal, queryObject, responseRecord, safeHeaders, safeUrl, redactAnswer } from './journal.js';
+import {
+  type JournaledRequest,
+  Journal,
+  queryObject,
+  redactAnswer,
+  requestPieces,
+  responseRecord,
+  safeHeaders,
+  safeUrl,
+  withoutTokens,
+} from './journal.js';
+import { tokensAmong } from './auth.js';
 import { Overrides } from './overrides.js';
 import { RequestWaiters } from './request-waiter.js';
 import type { Snapshot } from '../model/types.js';
@@ -154,14 +165,16 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
         response.headers.forEach((v, k) => {
           headers[k] = v;
         });
+      const tokens = tokensAmong(handler.snapshot, requestPieces(target, safe.headers), webPlatform.sha256Hex);
       const said = redactAnswer(
         warningTexts(response.headers.get('x-cqa-warning')),
         { headers, body: sent ? await bodyText(response) : null },
         query,
+        tokens,
       );
       const record: JournaledRequest = {
         time,
-        ...request0,
+        ...withoutTokens(request0, tokens),
         auth: safe.auth,
         status,
         ms: Math.round((performance.now() - start) * 10) / 10,

@@ -11,7 +11,17 @@ import type { MediaRecord } from '../../core/model/model.js';
 import type { CoreResponse, HttpCore, Platform } from '../../core/http/core.js';
 import type { ControlDecision } from '../../core/http/controls.js';
 import type { Encoding } from '../../core/http/accept.js';
-import { queryObject, responseRecord, safeHeaders, safeUrl, redactAnswer, type RequestRecord } from '../../core/http/journal.js';
+import {
+  queryObject,
+  redactAnswer,
+  requestPieces,
+  responseRecord,
+  safeHeaders,
+  safeUrl,
+  withoutTokens,
+  type RequestRecord,
+} from '../../core/http/journal.js';
+import { tokensAmong } from '../../core/http/auth.js';
 import type { Overrides } from '../../core/http/overrides.js';
 import { closedBeforeOverride } from '../../core/http/contract-controls.js';
 import { mediaRoot } from '../../core/http/media-root.js';
@@ -235,19 +245,20 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
         const sent = res.headersSent;
         const status = sent ? res.statusCode : 0;
         try {
+          const safe = safeHeaders(req.headers);
+          const tokens = tokensAmong(core.snapshot, requestPieces(req.url ?? '/', safe.headers), nodePlatform.sha256Hex);
           const said = redactAnswer(
             warnings ?? [],
             // Without a captured answer there is nothing of it to redact (no body decoded for the log).
             options.captureResponse && sent ? { headers: sentHeaders(sentHead, res), body: sentBody } : { headers: {}, body: null },
             query,
+            tokens,
           );
           const record: RequestRecord = {
             time,
             method: req.method ?? 'GET',
-            url,
-            path,
-            query: queryObject(query),
-            ...safeHeaders(req.headers),
+            ...withoutTokens({ url, path, query: queryObject(query), headers: safe.headers }, tokens),
+            auth: safe.auth,
             status,
             ms,
             injected: sent && injected,
