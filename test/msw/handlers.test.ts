@@ -85,6 +85,10 @@ describe('createMswHandlers', () => {
       'ftp://cms.example',
       `must be http: or https: (the requests MSW intercepts): write 'https://cms.example' or 'http://cms.example'; got "ftp://cms.example"`,
     ],
+    [
+      'https://*.example',
+      `must name one host, as your app's requests do ('*.example' is a pattern to MSW); for several hosts, create handlers for each; got "https://*.example"`,
+    ],
     ['https://', `must be the origin your app sends its API requests to, e.g. 'https://cms.example'; got "https://"`],
     [undefined, `must be the origin your app sends its API requests to, e.g. 'https://cms.example'; got undefined`],
   ])('refuses the origin %s, saying what to write instead', async (origin, message) => {

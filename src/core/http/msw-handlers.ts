@@ -77,6 +77,12 @@ function checkOrigin(origin: unknown): string {
   if (!url?.host) throw refuse("must be the origin your app sends its API requests to, e.g. 'https://cms.example'");
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw refuse(`must be http: or https: (the requests MSW intercepts): write ${either(url.host)}`);
+  // MSW reads the origin as a pattern: `*`, `(`, `{`, `+` would match other hosts, while the
+  // answers' absolute links name the origin as written.
+  if (!/^(?:[\w-]+\.)*[\w-]+\.?$|^\[[\da-f:.]+\]$/i.test(url.hostname))
+    throw refuse(
+      `must name one host, as your app's requests do ('${url.hostname}' is a pattern to MSW); for several hosts, create handlers for each`,
+    );
   if (url.href !== `${url.origin}/`)
     throw refuse(
       `must be the origin alone: write '${url.origin}' (the handlers take /api/*, /media/*, /openapi.json and /healthz under it)`,
