@@ -78,6 +78,16 @@ describe('close() with an override that has not answered', () => {
       expect(res.status).toBe(503);
       expect(await res.json()).toMatchObject({ code: 'service_unavailable', detail: CLOSED });
       expect(api.requests().map((r) => r.status)).toEqual([503]);
+      // MSW still listening after api.close() (msw.close() forgotten): the override is not asked
+      // again, and the request is not left pending for ever (attacker, low).
+      let askedAfter = 0;
+      api.override('GET', '/api/shop/products', () => {
+        askedAfter++;
+        return new Promise(() => {});
+      });
+      const after = await fetch(`${CMS}/api/shop/products`, { headers: ACCEPT, signal: AbortSignal.timeout(5000) });
+      expect(after.status).toBe(503);
+      expect(askedAfter).toBe(0);
     } finally {
       msw.close();
     }

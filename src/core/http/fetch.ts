@@ -291,7 +291,8 @@ export function handlerOf(snapshot: Snapshot, options: HandlerOptions = {}): Fet
       const decision = core.decide(req);
       let mine: CoreResponse | undefined | null;
       try {
-        mine = decision?.problem ? undefined : await orClosed(own());
+        // After close() an override is not asked at all: nothing would answer for it if it never settled.
+        mine = decision?.problem ? undefined : closed ? null : await orClosed(own());
       } catch (err) {
         decision?.release?.();
         throw err;
