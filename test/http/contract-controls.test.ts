@@ -198,7 +198,7 @@ describe('overrides, the journal of answers, waitForRequest', () => {
     // Found from outside: a method no request has, a misspelled key and a fetch Response were taken.
     expect(() => api.override('FETCH', '/api/shop', {})).toThrow(`override: the method must be GET, HEAD, … or '*', got "FETCH"`);
     expect(() => api.override('GET', '/api/shop', { stauts: 500 } as never)).toThrow(
-      "override GET /api/shop: unknown option 'stauts'; did you mean 'status'? (the options: body, headers, status)",
+      "override GET /api/shop: unknown answer key 'stauts'; did you mean 'status'? (the answer keys: body, headers, status)",
     );
     expect(() => api.override('GET', '/api/shop', new Response('x', { status: 502 }) as never)).toThrow(
       'override GET /api/shop: an answer is a plain object { status?, headers?, body? }, not a Response',

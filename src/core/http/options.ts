@@ -86,6 +86,8 @@ export function checkOptions(
   options: unknown,
   known: readonly string[],
   kinds: Readonly<Record<string, OptionKind>> = {},
+  /** What a key is called in the message: an override's answer has keys, not options. */
+  noun = 'option',
 ): void {
   if (options === undefined) return;
   if (options === null || typeof options !== 'object' || Array.isArray(options))
@@ -96,7 +98,7 @@ export function checkOptions(
     if (known.includes(key)) continue;
     const near = closestName(key, known);
     throw new TypeError(
-      `${fn}: unknown option '${key}'${near ? `; did you mean '${near}'?` : ''} (the options: ${[...known].sort().join(', ')})`,
+      `${fn}: unknown ${noun} '${key}'${near ? `; did you mean '${near}'?` : ''} (the ${noun}s: ${[...known].sort().join(', ')})`,
     );
   }
   for (const [key, kind] of Object.entries(kinds)) {

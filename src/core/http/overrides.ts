@@ -87,7 +87,7 @@ function checkAnswer(a: OverrideAnswer, where: string): void {
     throw new TypeError(
       `${where}: an answer is a plain object { status?, headers?, body? }, not a ${a.constructor?.name ?? 'class instance'}`,
     );
-  checkOptions(where, a, ANSWER_KEYS); // `{ stauts: 500 }` was a 200 with no body (found from outside)
+  checkOptions(where, a, ANSWER_KEYS, {}, 'answer key'); // `{ stauts: 500 }` was a 200 with no body (found from outside)
   const s = a.status;
   if (s !== undefined && !(Number.isInteger(s) && s >= 200 && s <= 599))
     throw new TypeError(`${where}: status must be an integer from 200 to 599, got ${String(s)}`);
