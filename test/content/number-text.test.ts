@@ -1,7 +1,10 @@
 // A number written in a form that does not print back as written (found from outside: `title:
 // 01234` was served as "1234", `id: 007` made the id '7'), said where the field keeps text.
 import { describe, expect, it } from 'vitest';
-import { entry, load } from './helpers.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createContentLoader } from '../../src/node/content/load.js';
+import { entry, load, writeTree } from './helpers.js';
 
 const SCHEMA = `fields:
   title: text
@@ -80,6 +83,21 @@ describe('numbers written in another form', () => {
       `p/stores/a.yaml:2: phone: '+4930123456' reads as the number 4930123456, and 'phone' is guessed to be a number (this collection has no p/stores/_collection.yaml), so 4930123456 is served: quote it to keep it as written (phone: "+4930123456"), or declare the field's type`,
       `p/stores/a.yaml:4: sku: '0x1F' reads as the number 31, and 'sku' is guessed to be a number (this collection has no p/stores/_collection.yaml), so 31 is served: quote it to keep it as written (sku: "0x1F"), or declare the field's type`,
     ]);
+  });
+
+  it('says a guessed text field of mixed kinds again on a reload that changed another collection', async () => {
+    const root = writeTree({
+      'p/project.yaml': 'name: P\npublic: true\n',
+      'p/flags/a.yaml': 'active: yes\n',
+      'p/flags/b.yaml': 'active: true\n',
+      'p/notes/n.yaml': 'title: one\n',
+    });
+    const loader = createContentLoader(root);
+    const said = (r: { warnings: readonly { file: string; field?: string | undefined }[] }) =>
+      r.warnings.map((w) => `${w.file} ${w.field}`);
+    expect(said(await loader.load())).toEqual(['p/flags/b.yaml active']);
+    writeFileSync(join(root, 'p/notes/n.yaml'), 'title: two\n');
+    expect(said(await loader.load([join(root, 'p/notes/n.yaml')]))).toEqual(['p/flags/b.yaml active']);
   });
 
   it("refuses an id that would change ('007' would be the id '7'); in an elmapi project, where ids are numbers, warns", async () => {

@@ -36,7 +36,7 @@ export interface CollectionMemo {
     { sig: string; rel: string; created: number; updated: number; record: EntryRecord | undefined; issues: IssueList }
   >;
   /** Inferred fields of the last load, per collection path. */
-  readonly inferred: Map<string, { parsed: readonly ParsedEntry[]; bodyField: string; fields: FieldDef[] }>;
+  readonly inferred: Map<string, { parsed: readonly ParsedEntry[]; bodyField: string; fields: FieldDef[]; mixed: readonly Warning[] }>;
   /** The last default order, per collection path. */
   readonly sorted: Map<string, { unsorted: readonly EntryRecord[]; sort: string; sorted: EntryRecord[] }>;
 }
@@ -102,15 +102,15 @@ export function buildCollection(
     }
   } else {
     const parsedList = entries.map((e) => e.parsed);
-    const last = memo.inferred.get(key);
-    if (last && last.bodyField === config.body_field && sameItems(last.parsed, parsedList)) {
-      fields = last.fields;
-    } else {
+    let last = memo.inferred.get(key);
+    if (!last || last.bodyField !== config.body_field || !sameItems(last.parsed, parsedList)) {
       const samples = entries.flatMap((e) => (e.parsed.data ? [{ data: e.parsed.data, hasBody: e.parsed.body !== undefined }] : []));
-      fields = inferFields(samples, config.body_field);
-      memo.inferred.set(key, { parsed: parsedList, bodyField: config.body_field, fields });
+      const inferred = inferFields(samples, config.body_field);
+      last = { parsed: parsedList, bodyField: config.body_field, fields: inferred, mixed: mixedKinds(inferred, entries, configFile) };
+      memo.inferred.set(key, last);
     }
-    warnMixedKinds(fields, entries, configFile, issues);
+    fields = last.fields;
+    for (const w of last.mixed) issues.warn(w.file, w.message, w.at);
   }
 
   // Inferred from entries that write a computed field themselves: that entry is the mistake.
@@ -287,9 +287,11 @@ function kindOf(value: unknown): string | undefined {
 /**
  * A guessed text field whose files also give it numbers or booleans: those are served as text
  * (`true` as "true", which a client reads as truthy whatever it says), in silence until said here
- * (found from outside). Said once per field, at the first file that gives another kind.
+ * (found from outside). Said once per field, at the first file that gives another kind; found
+ * once per inferred schema (the incremental loader reuses both while the files are unchanged).
  */
-function warnMixedKinds(fields: readonly FieldDef[], entries: CollectionInput['entries'], configFile: string, issues: IssueList): void {
+function mixedKinds(fields: readonly FieldDef[], entries: CollectionInput['entries'], configFile: string): Warning[] {
+  const warnings: Warning[] = [];
   for (const field of fields) {
     if (field.type !== 'text') continue;
     let other: { file: FileInfo; parsed: ParsedEntry; kind: string } | undefined;
@@ -301,12 +303,20 @@ function warnMixedKinds(fields: readonly FieldDef[], entries: CollectionInput['e
       if (other && text) break;
     }
     if (!other || !text) continue;
-    issues.warn(
-      other.file.rel,
-      `'${field.name}' is guessed to be text (this collection has no ${configFile}), since its files give it values of different kinds: text in ${text.rel}, a ${other.kind} here, which is served as text. Write every file's value the same way, or declare the field's type in ${configFile}`,
-      { line: entryLine(other.parsed, field.name), field: field.name },
-    );
+    warnings.push({
+      file: other.file.rel,
+      message: `'${field.name}' is guessed to be text (this collection has no ${configFile}), since its files give it values of different kinds: text in ${text.rel}, a ${other.kind} here, which is served as text. Write every file's value the same way, or declare the field's type in ${configFile}`,
+      at: { line: entryLine(other.parsed, field.name), field: field.name },
+    });
   }
+  return warnings;
+}
+
+/** A warning kept with the inferred fields it is about: said again by each load that reuses them. */
+interface Warning {
+  readonly file: string;
+  readonly message: string;
+  readonly at: { readonly line: number | undefined; readonly field: string };
 }
 
 /**
