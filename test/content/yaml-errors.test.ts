@@ -474,12 +474,14 @@ describe('a value that starts with an HTML character reference', () => {
       'p/posts/c.yaml': 'title: C\nnote: &#169; me\n',
       'p/posts/e.yaml': 'sign: &nbsp;x, y\n',
       'p/posts/d.yaml': 'title: &t D\nalso: *t\n',
+      'p/posts/f.yaml': 'footer: &copy; 2024 Ann\n  all rights reserved\n',
     });
     expect(r.issues.map((i) => `${i.file}:${i.line}: ${i.message}`)).toEqual([
       `p/posts/a.yaml:2: '&copy;' is read as a YAML anchor (a name after '&'), which drops it from the value: quote the value to keep it as written ("&copy; 2024 Ann")`,
       `p/posts/b.md:2: '&amp;' is read as a YAML anchor (a name after '&'), which drops it from the value: quote the value to keep it as written ("&amp;")`,
       `p/posts/c.yaml:2: '&#169;' is read as a YAML anchor (a name after '&'), which drops it from the value: quote the value to keep it as written ("&#169; me")`,
       `p/posts/e.yaml:1: broken YAML: a value that starts with '&' is read as a YAML anchor (a name for the value after it): quote the value to keep it as text (sign: "&nbsp;x, y")`,
+      `p/posts/f.yaml:1: '&copy;' is read as a YAML anchor (a name after '&'), which drops it from the value: quote the value to keep it as written ("&copy; 2024 Ann all rights reserved")`,
     ]);
     expect(r.model.projects[0]?.collections[0]?.entries.find((e) => e.id === 'd')?.values).toMatchObject({ title: 'D', also: 'D' });
   });

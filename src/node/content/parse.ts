@@ -233,7 +233,9 @@ function entityAnchors(doc: Document, text: string, lineAt: (offset: number) => 
     if (anchor === undefined || !range || !ENTITY_ANCHOR.test(anchor) || problems.length >= 20) return;
     const at = text.lastIndexOf(`&${anchor}`, range[0]);
     const end = text.indexOf('\n', at);
-    const rest = text.slice(at, end < 0 ? text.length : end).trim();
+    // A plain value that goes on over more lines is quoted as YAML folds it (its `source`).
+    const folded = (node as { type?: string }).type === 'PLAIN' && end >= 0 && range[1] > end;
+    const rest = folded ? `&${anchor} ${(node as { source?: string }).source}` : text.slice(at, end < 0 ? text.length : end).trim();
     const quoted = /[,[\]{}"]|\s#/.test(rest) ? '' : ` (${JSON.stringify(rest)})`;
     problems.push({
       line: lineAt(at < 0 ? range[0] : at),
