@@ -10,6 +10,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderRichtext } from '../../src/node/content/richtext.js';
 import { scriptLinkMarkdown } from './script-link-arbitraries.js';
+import { rawHtmlMarkdown } from './raw-html-arbitraries.js';
 import { SCRIPT_LINKS } from './script-links.js';
 
 const CHROMIUM = process.env.CQA_CHROMIUM ?? '/usr/bin/chromium';
@@ -95,6 +96,36 @@ describe('richtext links in Chromium', () => {
     await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 500)));
     expect(dialogs).toEqual(['control']);
     expect(navigations.filter((url) => !/^https?:/.test(url))).toEqual([]);
+  }, 60_000);
+
+  // Found from outside: after an inline <kbd>, <code>, <pre> or <script> left open, marked passed
+  // the rest of the block through unescaped, and this page's dialogs opened.
+  it('runs no script from raw HTML in richtext after innerHTML', async () => {
+    const seen = dialogs.length;
+    const markdown = [
+      '<kbd> <img src=x onerror=alert(1)//',
+      'x <code> <img src=x onerror=alert(2)//',
+      'a <script> <svg onload=alert(3)',
+      ...fc.sample(rawHtmlMarkdown, { numRuns: 150, seed: 2026 }),
+    ];
+    await page.evaluate(
+      async (snippets) => {
+        for (const html of snippets) {
+          const frame = document.createElement('iframe');
+          frame.src = '/frame';
+          await new Promise((resolve) => {
+            frame.addEventListener('load', resolve, { once: true });
+            document.body.append(frame);
+          });
+          (frame.contentDocument as Document).body.innerHTML = html;
+        }
+      },
+      [...markdown.map((m) => renderRichtext(m)), '<img src=x onerror="alert(\'control\')">'],
+    );
+    // The control, written by hand last, proves that a handler left in the HTML would have run.
+    await page.waitForEvent('dialog', { predicate: (d) => d.message() === 'control', timeout: 10_000 }).catch(() => undefined);
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 500)));
+    expect(dialogs.slice(seen)).toEqual(['control']);
   }, 60_000);
 
   it('resolves every generated href and src to http(s), mailto or the page', async () => {

@@ -25,8 +25,12 @@ import type { EntryFormat, ParsedEntry, ParsedYaml } from './parse.js';
 
 export const CACHE_FOLDER = '.cqa-cache';
 const FILE = 'parse.json';
-/** Bumped when what is kept changes shape (3: entries keep the numbers written in another form). */
-const FORMAT = 3;
+/**
+ * Bumped when what is kept changes shape (3: entries keep the numbers written in another form), or
+ * what cqa renders does (4: richtext after an open <kbd>, <code>, <pre> or <script> is escaped;
+ * HTML kept before may hold live markup).
+ */
+const FORMAT = 4;
 
 /** cqa's version, and those of the packages whose output is kept: an update of marked may change the HTML. */
 function version(): string {

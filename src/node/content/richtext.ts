@@ -25,10 +25,25 @@ type Parser = { parseInline(tokens: Tokens.Generic[], renderer?: unknown): strin
 /** A title attribute, or nothing: decoded as the browser would, then escaped, so it says what it shows. */
 const titleAttribute = (title: string | null | undefined) => (title ? ` title="${escapeHtml(decodeAttributeValue(title))}"` : '');
 
-function create({ Marked }: MarkedModule) {
+/** What the tag tokenizer sees of marked's lexer: its raw-block state. */
+type TagTokenizer = { lexer: { state: { inRawBlock: boolean } } };
+
+function create({ Marked, Tokenizer }: MarkedModule) {
   return new Marked({
     async: false,
     gfm: true,
+    tokenizer: {
+      // After an inline <pre>, <code>, <kbd> or <script> marked passes the text that follows, up to
+      // the closing tag or the block's end, through unescaped (its raw-block state): with the tag
+      // itself escaped below, `<kbd> <img src=x onerror=…>` became a live <img> (found from outside).
+      // Here raw HTML is text, so there is no raw block.
+      tag(this: TagTokenizer, src: string) {
+        const token = Tokenizer.prototype.tag.call(this as unknown as InstanceType<typeof Tokenizer>, src);
+        this.lexer.state.inRawBlock = false;
+        if (token) token.inRawBlock = false;
+        return token;
+      },
+    },
     renderer: {
       html(token: Tokens.HTML | Tokens.Tag): string {
         return escapeHtml(token.text);
