@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../../src/node/content/limits.js';
 import { load } from './helpers.js';
 
 const POSTS = `fields:
@@ -54,6 +55,26 @@ describe('validation errors: all of them, each with file, line, field and what w
     });
     expect(r.issues).toEqual([{ file: 'p/posts/a.yaml', line: 3, field: 'authors', message: "no entry 'zed' in collection 'authors'" }]);
   });
+
+  // Found from outside: 200 small entries that each listed four entries of 1 MB made 4.7 MB of
+  // content into 1.6 GB of dist/, and with 2,000 a server that passed 5 GB and never started.
+  it('refuses relations whose answers would embed more than the limit, at the relation field, naming the numbers', async () => {
+    const big = Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`p/big/b${i}.yaml`, `blob: ${'a'.repeat(1_000_000)}\n`]));
+    const small = (n: number) =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`p/small/s${i}.yaml`, 'refs: [b0, b1, b2, b3]\n']));
+    const schema = { 'p/small/_collection.yaml': 'fields:\n  refs: { type: relation, collection: big, multiple: true }\n' };
+    // 60 × 4 MB: 240 MB of answers, under the limit's 256 MiB.
+    expect((await load({ ...big, ...small(60), ...schema })).issues).toEqual([]);
+    const r = await load({ ...big, ...small(70), ...schema });
+    expect(r.issues).toEqual([
+      {
+        file: 'p/small/_collection.yaml',
+        line: 2,
+        field: 'refs',
+        message: `relation 'refs' makes answers too large: each entry's answer holds the entries it lists, and its 280 listed entries of collection 'big' add 267 MiB to the answers of 'small' (all relations of the project: 267 MiB, 70 times the project's content of 3.8 MiB; the limit is ${LIMITS.embedFactor} times, or 256 MiB). Relate to smaller entries (keep large text out of the entries that are related to), or list fewer`,
+      },
+    ]);
+  }, 60_000);
 
   // Found from outside: `rels: [b, b, …]` 1,000 times embedded b 1,000 times, past what a string holds.
   it('refuses a relation that lists an entry more than once, once per repeated entry, at its first repeat', async () => {

@@ -8,6 +8,12 @@ export const LIMITS = {
   keysPerMapping: 50_000,
   /** Mappings and lists nested in each other (the file's top-level mapping is level 1). */
   depth: 100,
+  /**
+   * What a project's answers may embed of related entries, in characters: past both this and
+   * `embedFactor` times the project's own values, the project is refused (resolve.ts).
+   */
+  embeddedChars: 256 * 1024 * 1024,
+  embedFactor: 64,
 } as const;
 
 const MIB = 1024 * 1024;

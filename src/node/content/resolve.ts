@@ -1,9 +1,10 @@
 // References between files, checked once a whole project is loaded: relation targets (the
 // collection in _collection.yaml, and every entry id) and media ids.
-import { ownValue, type EntryRecord, type MediaRecord } from '../../core/model/model.js';
+import { ownValue, type EntryRecord, type FieldDef, type FieldValue, type MediaRecord } from '../../core/model/model.js';
 import { baseName } from './entries.js';
 import type { BuiltCollection } from './collection.js';
 import { listNames, type IssueList } from './issues.js';
+import { formatBytes, groupDigits, LIMITS } from './limits.js';
 import { lookalikeHint } from './lookalike.js';
 import { entryLine } from './parse.js';
 
@@ -43,6 +44,7 @@ export function resolveReferences(collections: readonly BuiltCollection[], media
     return ids;
   };
 
+  const embedded = new Embedded();
   for (const c of collections) {
     const refFields = c.record.fields.filter(
       (f) => f.type === 'media' || (f.type === 'relation' && f.collection !== undefined && bySlug.has(f.collection)),
@@ -78,15 +80,91 @@ export function resolveReferences(collections: readonly BuiltCollection[], media
             const target = bySlug.get(field.collection as string) as BuiltCollection;
             if (!target.knownIds.has(ref))
               issues.error(entry.file, `no entry '${ref}' in collection '${field.collection}'${lookalikeHint(ref, target.knownIds)}`, at());
-            else if (!entry.draft && draftsOf(target).has(ref))
-              issues.warn(
-                entry.file,
-                `'${ref}' in collection '${field.collection}' is a draft: answers show published entries only, so this relation serves ${field.multiple ? 'the list without it' : 'null'} until it is published (remove its draft: true, or build with --drafts)`,
-                at(),
-              );
+            else {
+              embedded.add(c, field, target, ref);
+              if (!entry.draft && draftsOf(target).has(ref))
+                issues.warn(
+                  entry.file,
+                  `'${ref}' in collection '${field.collection}' is a draft: answers show published entries only, so this relation serves ${field.multiple ? 'the list without it' : 'null'} until it is published (remove its draft: true, or build with --drafts)`,
+                  at(),
+                );
+            }
           }
         });
       }
     }
   }
+  embedded.check(collections, issues);
+}
+
+/**
+ * What answers embed of related entries. Each entry's answer holds the entries its relations list,
+ * so 200 small entries that each list four entries of 1 MB made 4.7 MB of content into 1.6 GB of
+ * `dist/` and a server of 4 GB (found from outside). Counted from the values (the characters of
+ * their texts), refused past LIMITS.embeddedChars and LIMITS.embedFactor times the values themselves.
+ */
+class Embedded {
+  private readonly sizes = new Map<EntryRecord, number>();
+  private readonly byId = new Map<BuiltCollection, Map<string, EntryRecord>>();
+  /** Characters embedded, per collection and relation field. */
+  private readonly perField = new Map<BuiltCollection, Map<FieldDef, { chars: number; count: number }>>();
+  private total = 0;
+
+  add(from: BuiltCollection, field: FieldDef, target: BuiltCollection, ref: string): void {
+    let ids = this.byId.get(target);
+    if (!ids) {
+      ids = new Map();
+      // elmapi3 relations may name an entry by its file name as well as by its uuid.
+      for (const e of target.record.entries) for (const id of [baseName(e.file), e.id]) ids.set(id, e);
+      this.byId.set(target, ids);
+    }
+    const e = ids.get(ref);
+    if (!e) return;
+    const chars = this.sizeOf(e);
+    let fields = this.perField.get(from);
+    if (!fields) this.perField.set(from, (fields = new Map()));
+    const counted = fields.get(field) ?? { chars: 0, count: 0 };
+    counted.chars += chars;
+    counted.count++;
+    fields.set(field, counted);
+    this.total += chars;
+  }
+
+  check(collections: readonly BuiltCollection[], issues: IssueList): void {
+    if (this.total <= LIMITS.embeddedChars) return;
+    let own = 0;
+    for (const c of collections) for (const e of c.record.entries) own += this.sizeOf(e);
+    if (this.total <= own * LIMITS.embedFactor) return;
+    // Said at the relation field that embeds the most, in its collection's schema.
+    let worst: { c: BuiltCollection; field: FieldDef; chars: number; count: number } | undefined;
+    for (const [c, fields] of this.perField)
+      for (const [field, n] of fields) if (!worst || n.chars > worst.chars) worst = { c, field, ...n };
+    if (!worst) return;
+    const { c, field, chars, count } = worst;
+    issues.error(
+      c.configFile,
+      `relation '${field.name}' makes answers too large: each entry's answer holds the entries it lists, and its ${groupDigits(count)} listed entries of collection '${field.collection}' add ${formatBytes(chars)} to the answers of '${c.record.slug}' (all relations of the project: ${formatBytes(this.total)}, ${Math.round(this.total / Math.max(own, 1))} times the project's content of ${formatBytes(own)}; the limit is ${LIMITS.embedFactor} times, or ${formatBytes(LIMITS.embeddedChars)}). Relate to smaller entries (keep large text out of the entries that are related to), or list fewer`,
+      { line: c.config.fieldLines.get(field.name), field: field.name },
+    );
+  }
+
+  /** About the characters of an entry's values as an answer embeds them (JSON adds a little). */
+  private sizeOf(e: EntryRecord): number {
+    let n = this.sizes.get(e);
+    if (n === undefined) {
+      n = valueChars(e.values as FieldValue);
+      this.sizes.set(e, n);
+    }
+    return n;
+  }
+}
+
+function valueChars(value: FieldValue | undefined): number {
+  if (typeof value === 'string') return value.length + 2;
+  if (value === null || value === undefined) return 4;
+  if (typeof value !== 'object') return 8;
+  let n = 2;
+  if (Array.isArray(value)) for (const v of value) n += valueChars(v) + 1;
+  else for (const k in value) n += k.length + 4 + valueChars((value as Record<string, FieldValue>)[k]);
+  return n;
 }
