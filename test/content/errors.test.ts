@@ -76,6 +76,16 @@ describe('validation errors: all of them, each with file, line, field and what w
     ]);
   }, 60_000);
 
+  // Found from outside: 40,000 locales took 20 s to check (and a serve --watch request waited for it).
+  it('refuses more locales than a project may have', async () => {
+    const locales = (n: number) =>
+      `name: P\nlocales: [${Array.from({ length: n }, (_, i) => `aa-${String(i).padStart(5, '0')}`).join(', ')}]\ndefault_locale: aa-00000\npublic: true\n`;
+    expect((await load({ 'p/project.yaml': locales(1_000) })).issues).toEqual([]);
+    expect((await load({ 'p/project.yaml': locales(40_000) })).issues).toEqual([
+      { file: 'p/project.yaml', line: 2, field: 'locales', message: 'lists 40,000 locales, more than the 1,000 a project may have' },
+    ]);
+  });
+
   // Found from outside: `rels: [b, b, …]` 1,000 times embedded b 1,000 times, past what a string holds.
   it('refuses a relation that lists an entry more than once, once per repeated entry, at its first repeat', async () => {
     const r = await load({

@@ -14,6 +14,8 @@ export const LIMITS = {
    */
   embeddedChars: 256 * 1024 * 1024,
   embedFactor: 64,
+  /** Locales of one project: every entry, query and translation is checked against the list. */
+  locales: 1_000,
 } as const;
 
 const MIB = 1024 * 1024;

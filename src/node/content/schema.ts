@@ -182,13 +182,13 @@ export function readFieldDef(name: string, def: unknown, report: Report): FieldD
       );
       ok = false;
     } else {
-      const list: string[] = [];
+      const list = new Set<string>();
       values.forEach((v, i) => {
         if (typeof v !== 'string' && typeof v !== 'number') report(['values', i], `enumeration values must be text, got ${describe(v)}`);
-        else if (list.includes(String(v))) report(['values', i], `value '${v}' is listed twice`);
-        else list.push(String(v));
+        else if (list.has(String(v))) report(['values', i], `value '${v}' is listed twice`);
+        else list.add(String(v));
       });
-      field.values = list;
+      field.values = [...list];
     }
   } else if (spec.values !== undefined) {
     report(['values'], `'values' only applies to type enumeration (this field is ${type})`);
