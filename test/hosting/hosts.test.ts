@@ -296,6 +296,44 @@ for (const host of HOSTS) {
       }
     });
 
+    // Found from outside: the rule that hid them was server-wide, so a site served beside the tree
+    // (the same-origin setup of docs/client.md) lost /_astro, /_next and /.well-known.
+    it.runIf(host.build === 'nginx' || host.build === 'caddy')(
+      "a site's own files beside the tree are served (/_astro, /.well-known); dot files and the tree's _ names are not",
+      async () => {
+        const site = {
+          '_astro/app.js': 'app',
+          '.well-known/security.txt': 'sec',
+          '.git/config': 'git',
+          'site/.env': 'env',
+          'media/demo/_x.png': 'x',
+        };
+        for (const [path, text] of Object.entries(site)) {
+          mkdirSync(dirname(join(dist, path)), { recursive: true });
+          writeFileSync(join(dist, path), text);
+        }
+        try {
+          for (const [path, status] of [
+            ['/_astro/app.js', 200],
+            ['/.well-known/security.txt', 200],
+            ['/.git/config', 404],
+            ['/%2egit/config', 404],
+            ['/site/.env', 404],
+            ['/media/demo/_x.png', 404],
+            ['/_nginx.conf', 404],
+            ['/_Caddyfile', 404],
+          ] as const) {
+            const res = await get(path);
+            expect(res.status, path).toBe(status);
+            await res.arrayBuffer();
+          }
+        } finally {
+          for (const path of ['_astro', '.well-known', '.git', 'site', 'media/demo/_x.png'])
+            rmSync(join(dist, path), { recursive: true, force: true });
+        }
+      },
+    );
+
     it('no folder is answered with a directory listing', async () => {
       for (const path of ['/', '/api/', '/api', '/media/', '/media/demo/', '/media/demo', '/api/demo/posts/']) {
         const res = await get(path, { accept: 'application/json, text/html' });

@@ -37,11 +37,15 @@ export function caddyfile(
     '#       root * /srv/dist',
     '#       import /srv/dist/_Caddyfile',
     '#   }',
-    // _Caddyfile, _headers, _redirects and dot files are configuration, never content.
-    '@hidden path_regexp hidden /[_.]',
-    'handle @hidden {',
-    '    respond 404',
+    // The host files and dot files are configuration, never content; so is a `_` name in the tree.
+    // A site served beside the tree keeps its own `_` folders (/_astro, /_next) and /.well-known.
+    '@config path /_Caddyfile /_nginx.conf /_headers /_redirects',
+    '@dotfiles {',
+    '    path_regexp dotfiles /\\.',
+    '    not path /.well-known/*',
     '}',
+    '@hidden path_regexp hidden ^/(api|media|thumbs)/(.*/)?_',
+    ...['@config', '@dotfiles', '@hidden'].flatMap((m) => [`handle ${m} {`, '    respond 404', '}']),
     // A read-only API: file_server would answer any method with the file.
     '@write not method GET HEAD OPTIONS',
     'handle @write {',

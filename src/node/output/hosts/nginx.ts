@@ -76,8 +76,9 @@ export function nginxConf(
     // Vary: Accept-Encoding, or a cache in front stores the gzip answer and gives it to everyone.
     'gzip_vary on;',
     'autoindex off;',
-    // _nginx.conf, _headers, _redirects and dot files are configuration, never content.
-    'location ~ "/[_.]" {',
+    // The host files and dot files are configuration, never content; so is a `_` name in the tree.
+    // A site served beside the tree keeps its own `_` folders (/_astro, /_next) and /.well-known.
+    'location ~ "^/(?:_nginx\\.conf|_Caddyfile|_headers|_redirects)$|^/(?!\\.well-known/)(?:.*/)?\\.|^/(?:api|media|thumbs)/(?:.*/)?_" {',
     '    return 404;',
     '}',
     // /API/… in another case: the JSON 404 too (the files have one case; the /api locations match it alone).
