@@ -264,3 +264,33 @@ describe('serve --watch when the content folder is replaced', () => {
     }
   });
 });
+
+// Found from outside: the watcher started after the first load, so a file saved while it ran was
+// never picked up (and one deleted then left `cqa serve --watch` waiting for a fix for ever).
+describe('serve --watch: a change while the first load runs', () => {
+  it('is served once the server is up', async () => {
+    const root = tempDir('cqa-watch-first-');
+    mkdirSync(join(root, 'w', 'posts'), { recursive: true });
+    writeFileSync(join(root, 'w', 'project.yaml'), 'id: w\nname: Watched\npublic: true\n');
+    writeFileSync(join(root, 'w', 'posts', 'a.md'), entry('Before'));
+    writeFileSync(join(root, 'w', 'posts', 'empty.md'), ''); // warns: the warning is printed when every file has been read
+    let written = false;
+    const log = (line: string) => {
+      // Every file has been read, and the first snapshot is not made yet: now the file changes.
+      if (written || !line.startsWith('warning:')) return;
+      written = true;
+      writeFileSync(join(root, 'w', 'posts', 'a.md'), entry('Saved during the load'));
+    };
+    const watched = await startServer({ content: root, watch: true, quiet: false, log });
+    try {
+      expect(written).toBe(true);
+      const get = socketClient(watched.url);
+      const titleNow = async () =>
+        JSON.parse((await get({ path: '/api/w/posts/a', headers: { accept: 'application/json' } })).text).data.title;
+      await until('the title saved during the load', async () => ((await titleNow()) === 'Saved during the load' ? true : undefined));
+    } finally {
+      await watched.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -150,6 +150,8 @@ export async function run(args: string[]): Promise<number> {
     });
   let server: RunningServer;
   for (;;) {
+    // Under --watch, watched from before the load: a save while it runs may be the fix.
+    const next = values.watch === true ? await watchForChange(content) : undefined;
     try {
       server = await start();
       break;
@@ -157,11 +159,12 @@ export async function run(args: string[]): Promise<number> {
       if (!(err instanceof ContentError)) throw explainListenError(err, host, port);
       console.error(`cqa serve: ${err.issues.length} content error${err.issues.length === 1 ? '' : 's'}:`);
       for (const i of err.issues) console.error(`  ${formatIssue(i)}`);
-      if (values.watch !== true) return 1;
+      if (!next) return 1;
       // As a dev server does: the next save may be the fix.
-      const { changed } = await watchForChange(content);
       console.error(`cqa serve: waiting for a fix (watching ${printable(content)}; Ctrl-C to stop)`);
-      await changed;
+      await next.changed;
+    } finally {
+      await next?.close();
     }
   }
 
@@ -198,13 +201,15 @@ export async function run(args: string[]): Promise<number> {
 /**
  * Watches `root` for a change (resolved once the watch is set up): `changed` resolves once
  * something changed and nothing more did for 200 ms (an editor's save is several events).
+ * `close()` stops watching.
  */
-async function watchForChange(root: string): Promise<{ readonly changed: Promise<void> }> {
+async function watchForChange(root: string): Promise<{ readonly changed: Promise<void>; close(): Promise<void> }> {
   // A content folder that is gone cannot be watched: wait for one to appear there (nothing else
   // would keep the process alive; it ended with exit code 0).
   if (!(await stat(root).catch(() => undefined))?.isDirectory()) {
+    let poll: NodeJS.Timeout | undefined;
     const appeared = new Promise<void>((ok) => {
-      const poll = setInterval(() => {
+      poll = setInterval(() => {
         void stat(root).then(
           (s) => {
             if (!s.isDirectory()) return;
@@ -215,19 +220,25 @@ async function watchForChange(root: string): Promise<{ readonly changed: Promise
         );
       }, 500);
     });
-    return { changed: appeared };
+    return { changed: appeared, close: async () => clearInterval(poll) };
   }
   const { watchContent } = await import('../content/watch.js');
-  const changed = new Promise<void>((changed) => {
-    let settle: NodeJS.Timeout | undefined;
-    const watcher = watchContent(
-      root,
-      () => {
-        clearTimeout(settle);
-        settle = setTimeout(() => void watcher.close().then(changed), 200);
-      },
-      () => {}, // a folder that vanished: the next change (or Ctrl-C) decides
-    );
-  });
-  return { changed };
+  let settle: NodeJS.Timeout | undefined;
+  let changed!: () => void;
+  const done = new Promise<void>((ok) => (changed = ok));
+  const watcher = watchContent(
+    root,
+    () => {
+      clearTimeout(settle);
+      settle = setTimeout(changed, 200);
+    },
+    () => {}, // a folder that vanished: the next change (or Ctrl-C) decides
+  );
+  return {
+    changed: done,
+    close: async () => {
+      clearTimeout(settle);
+      await watcher.close();
+    },
+  };
 }

@@ -231,21 +231,65 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
     return { snapshot: 'model' in loaded ? createSnapshot(loaded.model, opts) : (loaded.snapshot as Snapshot) };
   };
 
+  /** `build`, and again for files deleted between the listing and their read (a git checkout, a tool's temp file): a deletion, not a broken file. */
+  const buildSettled = async (changes?: readonly string[]): Promise<Awaited<ReturnType<typeof build>>> => {
+    const attempt = async (paths: readonly string[] | undefined): Promise<Awaited<ReturnType<typeof build>>> => {
+      try {
+        return await build(paths);
+      } catch (err) {
+        const issues = (err as { issues?: ContentIssue[] }).issues;
+        if (!issues) throw err;
+        return { issues };
+      }
+    };
+    let result = await attempt(changes);
+    // Those paths are looked at again, a few times at most.
+    for (
+      let tries = 0;
+      tries < 3 && 'issues' in result && result.issues.length > 0 && result.issues.every((i) => i.message === VANISHED);
+      tries++
+    ) {
+      result = await attempt(result.issues.map((i) => i.file));
+    }
+    return result;
+  };
+
+  // Paths the watcher saw change since the last rebuild (the loader then looks only at those);
+  // `full` asks for a listing of the whole tree instead. The watcher starts before the first load:
+  // a file saved (or deleted) while it runs is rebuilt once the server is up (found from outside:
+  // such a change was never picked up).
+  let pending = new Set<string>();
+  let full = false;
+  let onChange: (() => void) | undefined;
+  const watcher = watching?.watchContent(
+    root,
+    (path) => {
+      if (path === undefined) full = true;
+      else pending.add(path);
+      onChange?.();
+    },
+    (err) => log(`cqa: watch error: ${printable(String(err))}`),
+  );
+  const stopLoading = async () => {
+    await watcher?.close();
+    await parser?.close();
+  };
+
   let snapshot: Snapshot;
   if (options.snapshot) {
     snapshot = options.snapshot;
     if (options.watch)
       await watchLoader?.load().catch(async (err: unknown) => {
-        await parser?.close();
+        await stopLoading();
         throw err;
       }); // warm the incremental loader's cache
   } else {
-    const first = await build().catch(async (err: unknown) => {
-      await parser?.close();
+    const first = await buildSettled().catch(async (err: unknown) => {
+      await stopLoading();
       throw err;
     });
     if ('issues' in first) {
-      await parser?.close();
+      await stopLoading();
       throw new ContentError(first.issues);
     }
     snapshot = first.snapshot;
@@ -326,7 +370,7 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
     });
   } catch (err) {
     // A busy port must leave nothing running: the parse thread would keep the process alive.
-    await parser?.close();
+    await stopLoading();
     throw err;
   }
   const addr = server.address() as AddressInfo;
@@ -340,34 +384,12 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   // Rebuilds run one at a time; changes during a rebuild schedule exactly one more.
   let running: Promise<ReloadEvent> | undefined;
   let again = false;
-  // Paths the watcher saw change since the last rebuild (the loader then looks only at those);
-  // `full` asks for a listing of the whole tree instead.
-  let pending = new Set<string>();
-  let full = false;
   const reloadOnce = async (): Promise<ReloadEvent> => {
     const t0 = performance.now();
     const changes = full ? undefined : [...pending];
     pending = new Set();
     full = false;
-    const attempt = async (paths: readonly string[] | undefined): Promise<Awaited<ReturnType<typeof build>>> => {
-      try {
-        return await build(paths);
-      } catch (err) {
-        const issues = (err as { issues?: ContentIssue[] }).issues;
-        if (!issues) throw err;
-        return { issues };
-      }
-    };
-    let result = await attempt(changes);
-    // A file deleted between the listing and its read (a git checkout, a tool's temp file) is a
-    // deletion, not a broken file: those paths are looked at again, a few times at most.
-    for (
-      let tries = 0;
-      tries < 3 && 'issues' in result && result.issues.length > 0 && result.issues.every((i) => i.message === VANISHED);
-      tries++
-    ) {
-      result = await attempt(result.issues.map((i) => i.file));
-    }
+    const result = await buildSettled(changes);
     const ms = performance.now() - t0;
     if ('issues' in result) {
       core.markStale(result.issues);
@@ -411,30 +433,25 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   };
   const reportFailure = (err: unknown) => log(`cqa: rebuild failed: ${printableLines((err as Error)?.stack ?? String(err))}`);
 
-  let watcher: { close(): Promise<void> } | undefined;
-  if (watching) {
+  if (watcher) {
     const debounce = options.debounce ?? 25;
     // Events keep postponing the rebuild by `debounce`, but not past this: a file written every
     // 10 ms (a generator, a sync tool) would otherwise never be served until the writes stopped.
     const longest = Math.max(debounce, MAX_REBUILD_WAIT_MS);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let since = 0;
-    watcher = watching.watchContent(
-      root,
-      (path) => {
-        if (path === undefined) full = true;
-        else pending.add(path);
-        const now = Date.now();
-        if (timer === undefined) since = now;
-        else if (now - since >= longest) return;
-        clearTimeout(timer);
-        timer = setTimeout(() => {
-          timer = undefined;
-          void reload().then(report, reportFailure);
-        }, debounce);
-      },
-      (err) => log(`cqa: watch error: ${printable(String(err))}`),
-    );
+    onChange = () => {
+      const now = Date.now();
+      if (timer === undefined) since = now;
+      else if (now - since >= longest) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        timer = undefined;
+        void reload().then(report, reportFailure);
+      }, debounce);
+    };
+    // What changed while the first load ran.
+    if (full || pending.size > 0) onChange();
   }
 
   let closed: Promise<void> | undefined;
