@@ -294,3 +294,30 @@ describe('serve --watch: a change while the first load runs', () => {
     }
   });
 });
+
+// Found from outside: during a `git checkout` of 2,000 files (2 s), the rebuilds made meanwhile
+// served half of each branch. git holds index.lock while it writes the work tree.
+describe('serve --watch while git changes the work tree', () => {
+  it('waits for git to let go of its index lock, then serves the whole change', async () => {
+    const root = tempDir('cqa-watch-git-');
+    mkdirSync(join(root, '.git'), { recursive: true });
+    mkdirSync(join(root, 'w', 'posts'), { recursive: true });
+    writeFileSync(join(root, 'w', 'project.yaml'), 'id: w\nname: Watched\npublic: true\n');
+    writeFileSync(join(root, 'w', 'posts', 'a.md'), entry('Main'));
+    const watched = await startServer({ content: root, watch: true, timestamps: 'mtime' });
+    try {
+      const get = socketClient(watched.url);
+      const titleNow = async () =>
+        JSON.parse((await get({ path: '/api/w/posts/a', headers: { accept: 'application/json' } })).text).data.title;
+      writeFileSync(join(root, '.git', 'index.lock'), ''); // a checkout begins
+      writeFileSync(join(root, 'w', 'posts', 'a.md'), entry('Feature'));
+      await new Promise((done) => setTimeout(done, 700)); // past the 200 ms a stream of changes may wait
+      expect(await titleNow()).toBe('Main');
+      rmSync(join(root, '.git', 'index.lock')); // the checkout is done
+      await until('the change after the checkout', async () => ((await titleNow()) === 'Feature' ? true : undefined));
+    } finally {
+      await watched.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

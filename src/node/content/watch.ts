@@ -3,8 +3,8 @@
 // is cheap; Node 20's recursive mode on Linux instead rescans a whole directory (10,000 entries)
 // on every event, and chokidar's change filter drops rapid same-file edits. Raw events are
 // passed on unfiltered: the incremental loader decides by mtime and size what really changed.
-import { lstatSync, watch, type FSWatcher, readdirSync, statSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { lstatSync, readFileSync, watch, type FSWatcher, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 
 const IGNORED = new Set(['.git', 'node_modules']);
 
@@ -105,5 +105,32 @@ function isDirectory(path: string): boolean {
     return lstatSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
   } catch {
     return false;
+  }
+}
+
+/**
+ * The lock file git holds while it changes the work tree that holds `root` (a checkout, switch,
+ * stash or merge writes the files while `index.lock` is in the repository's git folder): found
+ * from the `.git` folder, or the `.git` file of a worktree, in `root` or a folder above it.
+ */
+export function gitIndexLock(root: string): string | undefined {
+  for (let dir = resolve(root), depth = 0; depth < 64; depth++) {
+    const dotGit = join(dir, '.git');
+    const kind = lstatSync(dotGit, { throwIfNoEntry: false });
+    if (kind?.isDirectory()) return join(dotGit, 'index.lock');
+    const to = kind?.isFile() ? /^gitdir:\s*(.+)$/m.exec(readText(dotGit))?.[1]?.trim() : undefined;
+    if (to) return join(resolve(dir, to), 'index.lock');
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return undefined;
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8').slice(0, 4096);
+  } catch {
+    return '';
   }
 }

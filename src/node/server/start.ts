@@ -1,4 +1,5 @@
 // startServer(): the mock server as a library call, for contract tests and for `cqa serve`.
+import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { resolve } from 'node:path';
@@ -111,6 +112,9 @@ const SILENT_GRACE_MS = 250;
 /** The longest a stream of file events postpones a rebuild (docs/library.md: `debounce`). */
 const MAX_REBUILD_WAIT_MS = 200;
 
+/** The longest a rebuild waits for git to finish changing the work tree (a checkout of thousands of files). */
+const GIT_WAIT_MS = 5_000;
+
 const START_KEYS: readonly string[] = [
   ...HTTP_KEYS,
   ...optionKeys<Omit<StartServerOptions, keyof HttpOptions>>()([
@@ -204,7 +208,12 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   // Their modules are loaded only with watch (docs/performance.md#start-up).
   const watching = options.watch
     ? await Promise.all([import('../content/parse-thread.js'), import('../content/load.js'), import('../content/watch.js')]).then(
-        ([{ ParseThread }, { createContentLoader }, { watchContent }]) => ({ ParseThread, createContentLoader, watchContent }),
+        ([{ ParseThread }, { createContentLoader }, { watchContent, gitIndexLock }]) => ({
+          ParseThread,
+          createContentLoader,
+          watchContent,
+          gitIndexLock,
+        }),
       )
     : undefined;
   const parser = watching ? new watching.ParseThread({ lines: true }) : undefined;
@@ -433,22 +442,39 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   };
   const reportFailure = (err: unknown) => log(`cqa: rebuild failed: ${printableLines((err as Error)?.stack ?? String(err))}`);
 
-  if (watcher) {
+  /** The rebuild waiting for the changes to settle (cleared by close()). */
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  if (watcher && watching) {
     const debounce = options.debounce ?? 25;
     // Events keep postponing the rebuild by `debounce`, but not past this: a file written every
     // 10 ms (a generator, a sync tool) would otherwise never be served until the writes stopped.
     const longest = Math.max(debounce, MAX_REBUILD_WAIT_MS);
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    // …unless git is changing the tree: a checkout of 2,000 files took 2 s, and the snapshots
+    // made meanwhile served half of each branch (found from outside).
+    const gitLock = watching.gitIndexLock(root);
     let since = 0;
+    let lockSaid = false;
+    const rebuild = () => {
+      if (gitLock !== undefined && existsSync(gitLock)) {
+        if (Date.now() - since < GIT_WAIT_MS) {
+          timer = setTimeout(rebuild, debounce);
+          return;
+        }
+        if (!lockSaid)
+          log(
+            `cqa: ${printable(gitLock)} has stayed for ${GIT_WAIT_MS / 1000} s: rebuilt anyway (a git that stopped halfway leaves it; remove it when no git command runs)`,
+          );
+        lockSaid = true;
+      }
+      timer = undefined;
+      void reload().then(report, reportFailure);
+    };
     onChange = () => {
       const now = Date.now();
       if (timer === undefined) since = now;
       else if (now - since >= longest) return;
       clearTimeout(timer);
-      timer = setTimeout(() => {
-        timer = undefined;
-        void reload().then(report, reportFailure);
-      }, debounce);
+      timer = setTimeout(rebuild, debounce);
     };
     // What changed while the first load ran.
     if (full || pending.size > 0) onChange();
@@ -460,6 +486,7 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
       listener.closing = true;
       listener.answerPending();
       waiters.cancel('the server was closed');
+      clearTimeout(timer);
       await watcher?.close();
       await parser?.close();
       await new Promise<void>((ok) => {
