@@ -54,26 +54,26 @@ export interface ClientOptions {
   readonly baseUrl: string;
   readonly project: string;
   /** Sent as `Authorization: Bearer …` in server mode (a static tree has no tokens). */
-  readonly token?: string;
+  readonly token?: string | undefined;
   readonly mode: 'server' | 'static';
   /** Default: the global fetch. */
-  readonly fetch?: Fetch;
+  readonly fetch?: Fetch | undefined;
   /** Static mode: the largest `limit` accepted, as `cqa serve --max-limit` (default 1000; 0 = no cap). */
-  readonly maxLimit?: number;
+  readonly maxLimit?: number | undefined;
   /**
    * The project's dialect (`dialect:` in its project.yaml): 'cqa' (default), 'elmapi' or
    * 'elmapi3'. Its answers do not say which, so the others need it; server mode only for now.
    * `elmapi3`: `project` is the project uuid, sent as the `project-id` header (requests go to
    * `<baseUrl>/api/…` without it in the path).
    */
-  readonly dialect?: DialectName;
+  readonly dialect?: DialectName | undefined;
   /**
    * Static mode: when a document already downloaded is checked again — `'always'` (default: every
    * call, If-None-Match → 304), `'never'` (the first copy for the client's life) or a number of
    * milliseconds a copy is used without asking. A failed check (network, CORS, 5xx) answers from
    * the copy.
    */
-  readonly revalidate?: Revalidate;
+  readonly revalidate?: Revalidate | undefined;
 }
 
 /**
