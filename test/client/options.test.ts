@@ -42,6 +42,25 @@ describe('createClient options', () => {
     // An empty baseUrl is this origin (a static tree published at the site's root).
     expect(make({ ...OK, baseUrl: '' })).not.toThrow();
   });
+
+  // Found from outside: a build script reading dist/ from disk gave `file:///…` or `../dist`, which
+  // were accepted and failed on the first call with a message about CORS.
+  it('refuses a baseUrl fetch cannot ask, and says outside a browser that a path needs a page', async () => {
+    expect(make({ ...OK, baseUrl: 'file:///srv/dist', mode: 'static' })).toThrow(
+      'createClient: baseUrl must be an http(s) address (fetch cannot ask file: URLs); to read a tree from disk, serve it (cqa preview) or pass a fetch of your own, got "file:///srv/dist"',
+    );
+    expect(make({ ...OK, baseUrl: '../dist', mode: 'static' })).toThrow(
+      `createClient: baseUrl must be an http(s) address or a path from the site's root, e.g. 'http://127.0.0.1:4000' or '/content', got "../dist"`,
+    );
+    // With a fetch of its own, the caller decides what a URL means.
+    expect(make({ ...OK, baseUrl: 'file:///srv/dist', fetch: async () => new Response('{}') })).not.toThrow();
+    for (const mode of ['static', 'server'] as const) {
+      const cms = createClient({ ...OK, baseUrl: '/content', mode });
+      await expect(cms.entries('posts')).rejects.toThrow(
+        "baseUrl is a path from the site's root, which only a page can resolve: outside a browser, give an absolute address ('http://127.0.0.1:4000')",
+      );
+    }
+  });
 });
 
 describe('query values of the wrong kind', () => {

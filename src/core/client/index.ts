@@ -306,6 +306,20 @@ function checkClientOptions(o: ClientOptions): void {
       throw new TypeError(`createClient: unknown option '${k}'${hint} (the options: ${CLIENT_KEYS.join(', ')})`);
     }
   if (typeof o.baseUrl !== 'string') invalid('baseUrl', "the API's address, e.g. 'http://127.0.0.1:4000' or '/content'", o.baseUrl);
+  // What the global fetch cannot ask (a fetch of your own may): found from outside, `file:///…`
+  // and `../dist` were accepted and failed on the first call with a message about CORS.
+  if (o.fetch === undefined) {
+    const scheme = /^([a-z][a-z\d+.-]*):/i.exec(o.baseUrl)?.[1]?.toLowerCase();
+    if (scheme !== undefined && scheme !== 'http' && scheme !== 'https')
+      invalid(
+        'baseUrl',
+        `an http(s) address (fetch cannot ask ${scheme}: URLs); to read a tree from disk, serve it (cqa preview) or pass a fetch of your own`,
+        o.baseUrl,
+      );
+    // A path from the site's root ('/content', '') is for a page's fetch; `../dist` is a file path.
+    if (scheme === undefined && o.baseUrl !== '' && !o.baseUrl.startsWith('/'))
+      invalid('baseUrl', "an http(s) address or a path from the site's root, e.g. 'http://127.0.0.1:4000' or '/content'", o.baseUrl);
+  }
   // '' is what an unset variable gives (`process.env.TOKEN ?? ''`): sent, it made a public project answer 401.
   if (!(o.token === undefined || (typeof o.token === 'string' && o.token.trim() !== '')))
     invalid('token', "a token (sent as 'Authorization: Bearer <token>'), or left out for a public project", o.token);

@@ -36,9 +36,15 @@ export class Unreachable extends Error {
     readonly url: string,
     cause: unknown,
   ) {
-    super(`could not fetch ${url} (${fetchFailure(cause)})`, { cause });
+    super(`could not fetch ${url} (${fetchFailure(cause)})${pageless(url) ? `: ${PAGELESS}` : ''}`, { cause });
   }
 }
+
+/** A path from the site's root where no page gives it an origin (Node, a build script). */
+export const pageless = (url: string): boolean =>
+  !/^[a-z][a-z\d+.-]*:/i.test(url) && (globalThis as { location?: unknown }).location === undefined;
+export const PAGELESS =
+  "baseUrl is a path from the site's root, which only a page can resolve: outside a browser, give an absolute address ('http://127.0.0.1:4000')";
 
 export class ServerSource implements Source {
   constructor(

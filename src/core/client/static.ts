@@ -20,7 +20,7 @@ import {
   type ProjectDocument,
   type QueryIndex,
 } from './published.js';
-import { encodePath, type Answer, type Fetch, type Source } from './source.js';
+import { encodePath, PAGELESS, pageless, type Answer, type Fetch, type Source } from './source.js';
 
 const MEDIA_SEGMENT = 'project-media';
 
@@ -142,6 +142,7 @@ class StaticFiles {
 /** A fetch that failed before any answer (fetch gives a bare TypeError): what it means, and what to change. */
 function unreachable(url: string, err: unknown): StaticTreeError {
   const why = err instanceof Error ? err.message : String(err);
+  if (pageless(url)) return new StaticTreeError(`could not fetch ${url} (${why}): ${PAGELESS}`);
   return new StaticTreeError(
     `could not fetch ${url} (${why}): the host is unreachable, or, from a page on another origin, it refused the cross-origin request — ` +
       "the host must send `Access-Control-Allow-Origin: *` on the API documents (cqa build writes it into _headers; docs/hosting.md has each host's recipe)",
