@@ -1,7 +1,7 @@
 // The client pointed at the wrong kind of place, or asked for what its mode cannot give: each
 // error says what it looks like and what to use instead — a static client at an API server, drafts
 // from a static tree, a server-mode client whose server is not there.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,10 +26,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** A static host of the tree `out` as cqa build wrote it: the file at the path, whatever the query. */
+/** A static host of the tree `out` as cqa build wrote it: the file at the path (an API path's index.json), whatever the query. */
 const staticHost = (out: string) => async (url: string | URL | Request) => {
-  const file = join(out, decodeURIComponent(new URL(String(url)).pathname), 'index.json');
-  return existsSync(file) ? new Response(readFileSync(file), { status: 200 }) : new Response('', { status: 404 });
+  const path = join(out, decodeURIComponent(new URL(String(url)).pathname));
+  const file = [join(path, 'index.json'), path].find((f) => existsSync(f) && !statSync(f).isDirectory());
+  return file ? new Response(readFileSync(file), { status: 200 }) : new Response('', { status: 404 });
 };
 
 describe('a static client at an API server', () => {
@@ -75,6 +76,32 @@ describe('drafts from a static tree', () => {
     );
     expect((error as ClientError).detail).not.toMatch(/a token with the 'drafts' scope; use/);
     rmSync(out, { recursive: true, force: true });
+  });
+});
+
+describe('a static client where no tree is published', () => {
+  // Found from outside: vite preview answers an API path with an empty 404, and so does a wrong
+  // baseUrl on most hosts: the client said "project 'demo' not found".
+  it('says that no build is there (a host answering 404 to everything), and still that a project is not found in a real tree', async () => {
+    const nothing = createClient({
+      baseUrl: 'https://cdn.example/contnt',
+      project: 'shop',
+      mode: 'static',
+      fetch: async () => new Response('', { status: 404 }),
+    });
+    await expect(nothing.entries('products')).rejects.toThrow(
+      new StaticTreeError(
+        'no cqa build at https://cdn.example/contnt: /api/shop and /manifest.json answered 404 — check baseUrl, and that the host answers each API path with its index.json (docs/hosting.md)',
+      ),
+    );
+    const out = mkdtempSync(join(tmpdir(), 'cqa-wrong-place-'));
+    try {
+      await writeDist(server.snapshot, { out });
+      const other = createClient({ baseUrl: 'https://cdn.example', project: 'shopp', mode: 'static', fetch: staticHost(out) });
+      await expect(other.entries('products')).rejects.toMatchObject({ status: 404, code: 'not_found' });
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });
 

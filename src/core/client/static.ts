@@ -265,7 +265,15 @@ export class StaticSource implements Source {
   private async answerFromTree(path: string, query: string): Promise<Answer> {
     const projectText = await this.files.text(this.base);
     // The problems below are those of src/core/http/core.ts (API_PROBLEMS).
-    if (projectText === null) return problem(API_PROBLEMS.projectNotFound(this.projectId));
+    if (projectText === null) {
+      // Every build has a manifest.json: without one there, the host serves no tree at this
+      // address (found from outside: vite preview's empty 404 read as "project not found").
+      if ((await this.files.text('/manifest.json')) === null)
+        throw new StaticTreeError(
+          `no cqa build at ${this.baseUrl || 'this site'}: ${this.base} and /manifest.json answered 404 — check baseUrl, and that the host answers each API path with its index.json (docs/hosting.md)`,
+        );
+      return problem(API_PROBLEMS.projectNotFound(this.projectId));
+    }
     const doc = (JSON.parse(projectText) as { data?: ProjectDocument }).data;
     if (doc === undefined) {
       // An `elmapi` project's document is `{"uuid", "name", "description"}`: no schema to query with.
