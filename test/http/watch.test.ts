@@ -231,6 +231,32 @@ describe('watchContent and links', () => {
   });
 });
 
+// Found from outside: an entry linked to another (ln -s a.md b.md) kept the old text when a.md
+// changed, and a linked media file its old size: only the link's own path was looked at again.
+describe('serve --watch and a link to a file of the tree', () => {
+  it('serves the change of the file it leads to, under the link too', async () => {
+    const { symlinkSync } = await import('node:fs');
+    const root = tempDir('cqa-watch-linked-');
+    mkdirSync(join(root, 'w', 'posts'), { recursive: true });
+    writeFileSync(join(root, 'w', 'project.yaml'), 'id: w\nname: Watched\npublic: true\n');
+    writeFileSync(join(root, 'w', 'posts', 'a.md'), entry('First'));
+    symlinkSync('a.md', join(root, 'w', 'posts', 'b.md'));
+    const watched = await startServer({ content: root, watch: true, timestamps: 'mtime' });
+    try {
+      const get = socketClient(watched.url);
+      const titleOf = async (id: string) =>
+        JSON.parse((await get({ path: `/api/w/posts/${id}`, headers: { accept: 'application/json' } })).text).data.title;
+      expect(await titleOf('b')).toBe('First');
+      writeFileSync(join(root, 'w', 'posts', 'a.md'), entry('Second'));
+      await until('the change under the link', async () => ((await titleOf('b')) === 'Second' ? true : undefined));
+      expect(await titleOf('a')).toBe('Second');
+    } finally {
+      await watched.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 // A folder swapped in at the content path sends no event (found from outside: the old content kept
 // being served, /healthz said ok, edits in the new folder were ignored).
 describe('serve --watch when the content folder is replaced', () => {

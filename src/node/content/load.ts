@@ -75,7 +75,10 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
   let lastTimes: EntryTimes | undefined;
   let gitStarted = options.gitTimes;
 
-  const loadOnce = async (changes: readonly string[] | undefined): Promise<LoadResult> => {
+  const loadOnce = async (changed: readonly string[] | undefined): Promise<LoadResult> => {
+    // A link's own path does not change when the file it leads to does (found from outside: an
+    // entry linked to another kept the old text): the listed links to a changed file change with it.
+    const changes = changed && listing ? [...changed, ...linksTo(root, listing, changed)] : changed;
     const started = gitStarted;
     gitStarted = undefined;
     await richtextReady();
@@ -163,6 +166,14 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
       return result;
     },
   };
+}
+
+/** The paths of the listed links whose target is one of `changes`. */
+function linksTo(root: string, listing: ReadonlyMap<string, FileInfo>, changes: readonly string[]): string[] {
+  const rels = new Set(changes.map((p) => relative(root, resolve(root, p)).split(sep).join('/')));
+  const links: string[] = [];
+  for (const f of listing.values()) if (f.target !== undefined && rels.has(f.target)) links.push(f.abs);
+  return links;
 }
 
 /** Loads and validates the content tree at `root` once. */
