@@ -199,6 +199,11 @@ describe('identifiers and reserved names', () => {
       'p/posts/a.md': 'A',
       'p/posts/2021/b.md': 'B',
       'p/posts/notes.txt': 'x',
+      // What editors and systems leave beside files: not content, said nothing of (found from
+      // outside: vim's backups warned on every save).
+      'p/posts/a.md~': 'A',
+      'p/posts/Thumbs.db': 'x',
+      'p/posts/a.md.tmp': 'A',
     });
     expect(r.issues).toEqual([]);
     expect(collection(r, 'posts').entries.map((e) => e.id)).toEqual(['a', 'b']);

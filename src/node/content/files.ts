@@ -376,7 +376,8 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
         'not read: a symbolic link to an entry may lead only to another entry file (in a collection folder, not named _… or .…)',
       );
     } else if (entryFormat(name)) col.entries.push(file);
-    else issues.warn(file.rel, 'ignored: not an entry file (entries are .md, .markdown, .yaml, .yml or .json)');
+    // An editor's backup (`post.md~`) comes and goes with each save: not content, and not worth a word.
+    else if (!JUNK.test(name)) issues.warn(file.rel, 'ignored: not an entry file (entries are .md, .markdown, .yaml, .yml or .json)');
   }
   const projects: ProjectLayout[] = [];
   for (const [folder, f] of folders) {
