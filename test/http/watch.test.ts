@@ -347,3 +347,39 @@ describe('serve --watch while git changes the work tree', () => {
     }
   });
 });
+
+// Found from outside: a change while a rebuild ran reported that rebuild twice (`reloaded in …`
+// printed twice, onReload called twice with the same event; 7 times during a git checkout).
+describe('serve --watch: changes during a rebuild', () => {
+  it('report each rebuild once', async () => {
+    const root = tempDir('cqa-watch-twice-');
+    mkdirSync(join(root, 'w', 'posts'), { recursive: true });
+    writeFileSync(join(root, 'w', 'project.yaml'), 'id: w\nname: Watched\npublic: true\n');
+    // A rebuild of a 3 MB body takes ~100 ms: saves come during it.
+    const big = (title: string) => `${entry(title)}\n${'Some words of a long body. '.repeat(120_000)}\n`;
+    writeFileSync(join(root, 'w', 'posts', 'a.md'), big('One'));
+    const seen: ReloadEvent[] = [];
+    const watched = await startServer({ content: root, watch: true, timestamps: 'mtime', onReload: (e) => seen.push(e) });
+    try {
+      // Saves every 20 ms for half a second: the rebuilds run while more changes come.
+      for (let i = 0; i < 25; i++) {
+        writeFileSync(join(root, 'w', 'posts', 'a.md'), big(`Save ${i}`));
+        await new Promise((done) => setTimeout(done, 20));
+      }
+      writeFileSync(join(root, 'w', 'posts', 'a.md'), big('Three'));
+      const get = socketClient(watched.url);
+      await until('the last save', async () =>
+        JSON.parse((await get({ path: '/api/w/posts/a?fields=title', headers: { accept: 'application/json' } })).text).data.title ===
+        'Three'
+          ? true
+          : undefined,
+      );
+      await new Promise((done) => setTimeout(done, 500));
+      expect(seen.length).toBeGreaterThan(0);
+      expect(new Set(seen).size).toBe(seen.length);
+    } finally {
+      await watched.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -467,7 +467,9 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
         lockSaid = true;
       }
       timer = undefined;
-      void reload().then(report, reportFailure);
+      // During a rebuild: one more after it, which reports (this one's event is reported once).
+      if (running) again = true;
+      else void reload().then(report, reportFailure);
     };
     onChange = () => {
       const now = Date.now();
