@@ -193,6 +193,21 @@ describe('serve --watch: /healthz while the content is broken', () => {
   });
 });
 
+// Found from outside: with the content folder removed, /healthz named it by its absolute path.
+describe('/healthz errors about the content folder itself', () => {
+  it('name it ".", not by where it is on the server', async () => {
+    const { healthBody } = await import('../../src/core/http/health.js');
+    const body = JSON.parse(
+      healthBody('h', [
+        { file: '/srv/site/content', message: 'content folder not found' },
+        { file: 'C:\\site\\content', message: 'content folder not found' },
+        { file: 'w/posts/a.md', line: 2, message: 'broken' },
+      ]),
+    );
+    expect(body.errors.map((e: { file: string }) => e.file)).toEqual(['.', '.', 'w/posts/a.md']);
+  });
+});
+
 // Links under a watched tree (found from outside): a loop of links ended the process (ELOOP thrown
 // in the fs.watch callback), and a link to an outside folder was walked and watched, all of it
 // (a link to / reached 100,000 watches). A link is never followed by the watcher.

@@ -10,6 +10,15 @@ export const MAX_HEALTH_ERRORS = 50;
 export function healthBody(hash: string, stale: readonly ContentIssue[] | undefined): string {
   if (!stale) return JSON.stringify({ status: 'ok', snapshot: hash });
   // Undefined line or field: left out by JSON.stringify. The code frame stays in the terminal.
-  const errors = stale.slice(0, MAX_HEALTH_ERRORS).map((i) => ({ file: i.file, line: i.line, field: i.field, message: i.message }));
+  const errors = stale
+    .slice(0, MAX_HEALTH_ERRORS)
+    .map((i) => ({ file: servedPath(i.file), line: i.line, field: i.field, message: i.message }));
   return JSON.stringify({ status: 'ok', snapshot: hash, stale: true, errors_total: stale.length, errors });
 }
+
+/**
+ * Paths relative to the content folder, as the terminal shows them; an error about the folder
+ * itself (gone, not a folder, no project) names it by its absolute path there, and `.` here: a
+ * client is not told where the server's files are (found from outside).
+ */
+const servedPath = (file: string) => (/^(?:\/|[A-Za-z]:[\\/]|\\\\)/.test(file) ? '.' : file);
