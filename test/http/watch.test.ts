@@ -1,9 +1,9 @@
 // --watch: a change is served after the rebuild, a broken file is reported (file, line, reason)
 // while the last good snapshot keeps answering, and the fix is picked up.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type ReloadEvent, type RunningServer } from '../../src/node/server/start.js';
+import { startServer, type ReloadEvent, type RunningServer, type StartServerOptions } from '../../src/node/server/start.js';
 import { socketClient, tempDir, type Client } from './fixture.js';
 
 let dir: string;
@@ -213,7 +213,6 @@ describe('/healthz errors about the content folder itself', () => {
 // (a link to / reached 100,000 watches). A link is never followed by the watcher.
 describe('watchContent and links', () => {
   it('survives a loop of links, and never watches the folder a link leads to', async () => {
-    const { symlinkSync } = await import('node:fs');
     const { watchContent } = await import('../../src/node/content/watch.js');
     const root = tempDir('cqa-watch-links-');
     const outside = tempDir('cqa-watch-outside-');
@@ -242,32 +241,6 @@ describe('watchContent and links', () => {
       await watcher.close();
       rmSync(root, { recursive: true, force: true });
       rmSync(outside, { recursive: true, force: true });
-    }
-  });
-});
-
-// Found from outside: an entry linked to another (ln -s a.md b.md) kept the old text when a.md
-// changed, and a linked media file its old size: only the link's own path was looked at again.
-describe('serve --watch and a link to a file of the tree', () => {
-  it('serves the change of the file it leads to, under the link too', async () => {
-    const { symlinkSync } = await import('node:fs');
-    const root = tempDir('cqa-watch-linked-');
-    mkdirSync(join(root, 'w', 'posts'), { recursive: true });
-    writeFileSync(join(root, 'w', 'project.yaml'), 'id: w\nname: Watched\npublic: true\n');
-    writeFileSync(join(root, 'w', 'posts', 'a.md'), entry('First'));
-    symlinkSync('a.md', join(root, 'w', 'posts', 'b.md'));
-    const watched = await startServer({ content: root, watch: true, timestamps: 'mtime' });
-    try {
-      const get = socketClient(watched.url);
-      const titleOf = async (id: string) =>
-        JSON.parse((await get({ path: `/api/w/posts/${id}`, headers: { accept: 'application/json' } })).text).data.title;
-      expect(await titleOf('b')).toBe('First');
-      writeFileSync(join(root, 'w', 'posts', 'a.md'), entry('Second'));
-      await until('the change under the link', async () => ((await titleOf('b')) === 'Second' ? true : undefined));
-      expect(await titleOf('a')).toBe('Second');
-    } finally {
-      await watched.close();
-      rmSync(root, { recursive: true, force: true });
     }
   });
 });
@@ -306,15 +279,33 @@ describe('serve --watch when the content folder is replaced', () => {
   });
 });
 
+/**
+ * Project `w` (public) with the entries `posts`, served with `watch: true` and mtime dates;
+ * `before` runs on the tree before the server starts. `title(id)` is an entry's title as served.
+ */
+async function watchedTree(posts: Record<string, string>, options: Partial<StartServerOptions> = {}, before?: (root: string) => void) {
+  const root = tempDir('cqa-watch-tree-');
+  mkdirSync(join(root, 'w', 'posts'), { recursive: true });
+  writeFileSync(join(root, 'w', 'project.yaml'), 'id: w\nname: Watched\npublic: true\n');
+  for (const [name, text] of Object.entries(posts)) writeFileSync(join(root, 'w', 'posts', name), text);
+  before?.(root);
+  const watched = await startServer({ content: root, watch: true, timestamps: 'mtime', ...options });
+  const get = socketClient(watched.url);
+  const title = async (id: string) =>
+    JSON.parse((await get({ path: `/api/w/posts/${id}?fields=title`, headers: { accept: 'application/json' } })).text).data.title;
+  const post = (name: string, text: string) => writeFileSync(join(root, 'w', 'posts', name), text);
+  const close = async () => {
+    await watched.close();
+    rmSync(root, { recursive: true, force: true });
+  };
+  return { root, title, post, close };
+}
+
 // Found from outside: the watcher started after the first load, so a file saved while it ran was
 // never picked up (and one deleted then left `cqa serve --watch` waiting for a fix for ever).
 describe('serve --watch: a change while the first load runs', () => {
   it('is served once the server is up', async () => {
-    const root = tempDir('cqa-watch-first-');
-    mkdirSync(join(root, 'w', 'posts'), { recursive: true });
-    writeFileSync(join(root, 'w', 'project.yaml'), 'id: w\nname: Watched\npublic: true\n');
-    writeFileSync(join(root, 'w', 'posts', 'a.md'), entry('Before'));
-    writeFileSync(join(root, 'w', 'posts', 'empty.md'), ''); // warns: the warning is printed when every file has been read
+    let root = '';
     let written = false;
     const log = (line: string) => {
       // Every file has been read, and the first snapshot is not made yet: now the file changes.
@@ -322,16 +313,31 @@ describe('serve --watch: a change while the first load runs', () => {
       written = true;
       writeFileSync(join(root, 'w', 'posts', 'a.md'), entry('Saved during the load'));
     };
-    const watched = await startServer({ content: root, watch: true, quiet: false, log });
+    // empty.md warns: the warning is printed when every file has been read.
+    const tree = await watchedTree({ 'a.md': entry('Before'), 'empty.md': '' }, { quiet: false, log }, (r) => {
+      root = r;
+    });
     try {
       expect(written).toBe(true);
-      const get = socketClient(watched.url);
-      const titleNow = async () =>
-        JSON.parse((await get({ path: '/api/w/posts/a', headers: { accept: 'application/json' } })).text).data.title;
-      await until('the title saved during the load', async () => ((await titleNow()) === 'Saved during the load' ? true : undefined));
+      await until('the title saved during the load', async () => ((await tree.title('a')) === 'Saved during the load' ? true : undefined));
     } finally {
-      await watched.close();
-      rmSync(root, { recursive: true, force: true });
+      await tree.close();
+    }
+  });
+});
+
+// Found from outside: an entry linked to another (ln -s a.md b.md) kept the old text when a.md
+// changed, and a linked media file its old size: only the link's own path was looked at again.
+describe('serve --watch and a link to a file of the tree', () => {
+  it('serves the change of the file it leads to, under the link too', async () => {
+    const tree = await watchedTree({ 'a.md': entry('First') }, {}, (root) => symlinkSync('a.md', join(root, 'w', 'posts', 'b.md')));
+    try {
+      expect(await tree.title('b')).toBe('First');
+      tree.post('a.md', entry('Second'));
+      await until('the change under the link', async () => ((await tree.title('b')) === 'Second' ? true : undefined));
+      expect(await tree.title('a')).toBe('Second');
+    } finally {
+      await tree.close();
     }
   });
 });
@@ -340,25 +346,16 @@ describe('serve --watch: a change while the first load runs', () => {
 // served half of each branch. git holds index.lock while it writes the work tree.
 describe('serve --watch while git changes the work tree', () => {
   it('waits for git to let go of its index lock, then serves the whole change', async () => {
-    const root = tempDir('cqa-watch-git-');
-    mkdirSync(join(root, '.git'), { recursive: true });
-    mkdirSync(join(root, 'w', 'posts'), { recursive: true });
-    writeFileSync(join(root, 'w', 'project.yaml'), 'id: w\nname: Watched\npublic: true\n');
-    writeFileSync(join(root, 'w', 'posts', 'a.md'), entry('Main'));
-    const watched = await startServer({ content: root, watch: true, timestamps: 'mtime' });
+    const tree = await watchedTree({ 'a.md': entry('Main') }, {}, (root) => mkdirSync(join(root, '.git')));
     try {
-      const get = socketClient(watched.url);
-      const titleNow = async () =>
-        JSON.parse((await get({ path: '/api/w/posts/a', headers: { accept: 'application/json' } })).text).data.title;
-      writeFileSync(join(root, '.git', 'index.lock'), ''); // a checkout begins
-      writeFileSync(join(root, 'w', 'posts', 'a.md'), entry('Feature'));
+      writeFileSync(join(tree.root, '.git', 'index.lock'), ''); // a checkout begins
+      tree.post('a.md', entry('Feature'));
       await new Promise((done) => setTimeout(done, 700)); // past the 200 ms a stream of changes may wait
-      expect(await titleNow()).toBe('Main');
-      rmSync(join(root, '.git', 'index.lock')); // the checkout is done
-      await until('the change after the checkout', async () => ((await titleNow()) === 'Feature' ? true : undefined));
+      expect(await tree.title('a')).toBe('Main');
+      rmSync(join(tree.root, '.git', 'index.lock')); // the checkout is done
+      await until('the change after the checkout', async () => ((await tree.title('a')) === 'Feature' ? true : undefined));
     } finally {
-      await watched.close();
-      rmSync(root, { recursive: true, force: true });
+      await tree.close();
     }
   });
 });
@@ -367,34 +364,23 @@ describe('serve --watch while git changes the work tree', () => {
 // printed twice, onReload called twice with the same event; 7 times during a git checkout).
 describe('serve --watch: changes during a rebuild', () => {
   it('report each rebuild once', async () => {
-    const root = tempDir('cqa-watch-twice-');
-    mkdirSync(join(root, 'w', 'posts'), { recursive: true });
-    writeFileSync(join(root, 'w', 'project.yaml'), 'id: w\nname: Watched\npublic: true\n');
     // A rebuild of a 3 MB body takes ~100 ms: saves come during it.
     const big = (title: string) => `${entry(title)}\n${'Some words of a long body. '.repeat(120_000)}\n`;
-    writeFileSync(join(root, 'w', 'posts', 'a.md'), big('One'));
     const seen: ReloadEvent[] = [];
-    const watched = await startServer({ content: root, watch: true, timestamps: 'mtime', onReload: (e) => seen.push(e) });
+    const tree = await watchedTree({ 'a.md': big('One') }, { onReload: (e) => seen.push(e) });
     try {
       // Saves every 20 ms for half a second: the rebuilds run while more changes come.
       for (let i = 0; i < 25; i++) {
-        writeFileSync(join(root, 'w', 'posts', 'a.md'), big(`Save ${i}`));
+        tree.post('a.md', big(`Save ${i}`));
         await new Promise((done) => setTimeout(done, 20));
       }
-      writeFileSync(join(root, 'w', 'posts', 'a.md'), big('Three'));
-      const get = socketClient(watched.url);
-      await until('the last save', async () =>
-        JSON.parse((await get({ path: '/api/w/posts/a?fields=title', headers: { accept: 'application/json' } })).text).data.title ===
-        'Three'
-          ? true
-          : undefined,
-      );
+      tree.post('a.md', big('Last'));
+      await until('the last save', async () => ((await tree.title('a')) === 'Last' ? true : undefined));
       await new Promise((done) => setTimeout(done, 500));
       expect(seen.length).toBeGreaterThan(0);
       expect(new Set(seen).size).toBe(seen.length);
     } finally {
-      await watched.close();
-      rmSync(root, { recursive: true, force: true });
+      await tree.close();
     }
   });
 });
