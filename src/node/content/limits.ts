@@ -9,10 +9,10 @@ export const LIMITS = {
   /** Mappings and lists nested in each other (the file's top-level mapping is level 1). */
   depth: 100,
   /**
-   * What a project's answers may embed of related entries, in characters: past both this and
-   * `embedFactor` times the project's own values, the project is refused (resolve.ts).
+   * What documents may embed of related entries, in UTF-8 bytes over the whole tree: past both
+   * this and `embedFactor` times the values themselves, the relation is refused (resolve.ts).
    */
-  embeddedChars: 256 * 1024 * 1024,
+  embeddedBytes: 256 * 1024 * 1024,
   embedFactor: 64,
   /** Locales of one project: every entry, query and translation is checked against the list. */
   locales: 1_000,

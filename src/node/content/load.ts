@@ -19,7 +19,7 @@ import { EMPTY_YAML, type ParsedEntry, type ParsedYaml } from './parse.js';
 import { readProject } from './project.js';
 import { MarkedNotLoaded, renderRichtext, richtextReady } from './richtext.js';
 import { readCollectionConfig } from './schema.js';
-import { resolveReferences } from './resolve.js';
+import { Embedded, resolveReferences } from './resolve.js';
 import { mediaUuid } from './uuid.js';
 
 export interface LoadOptions {
@@ -120,7 +120,16 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
     lastTimes = times;
     const jobs = options.parser ? staleFiles(layouts, cache) : [];
     const prepared = options.parser && jobs.length > 0 ? await options.parser.parse(jobs) : undefined;
-    const ctx: ReadContext = { cache, issues, done: 0, total: 0, onProgress: options.onProgress, prepared, parseCache: options.parseCache };
+    const ctx: ReadContext = {
+      cache,
+      issues,
+      done: 0,
+      total: 0,
+      onProgress: options.onProgress,
+      prepared,
+      parseCache: options.parseCache,
+      embedded: new Embedded(),
+    };
     ctx.total = layouts.reduce((n, p) => n + p.media.length + p.collections.reduce((m, c) => m + c.entries.length, 0), 0);
 
     const projects: ProjectRecord[] = [];
@@ -200,6 +209,8 @@ interface ReadContext {
   /** What options.parser made of the files this load needs and the cache has no result for. */
   readonly prepared: ReadonlyMap<string, Outcome> | undefined;
   readonly parseCache: ParseCache | undefined;
+  /** What the documents embed of related entries, over every project of this load. */
+  readonly embedded: Embedded;
 }
 
 const UNREADABLE: ParsedYaml = { ...EMPTY_YAML, value: undefined };
@@ -338,7 +349,7 @@ async function loadProject(
     );
     if (built) collections.push(built);
   }
-  resolveReferences(collections, media, issues);
+  resolveReferences(collections, media, issues, ctx.embedded);
 
   const project: ProjectRecord = {
     ...config,

@@ -8,7 +8,12 @@ import { formatBytes, groupDigits, LIMITS } from './limits.js';
 import { lookalikeHint } from './lookalike.js';
 import { entryLine } from './parse.js';
 
-export function resolveReferences(collections: readonly BuiltCollection[], media: readonly MediaRecord[], issues: IssueList): void {
+export function resolveReferences(
+  collections: readonly BuiltCollection[],
+  media: readonly MediaRecord[],
+  issues: IssueList,
+  embedded = new Embedded(),
+): void {
   const bySlug = new Map(collections.map((c) => [c.record.slug, c]));
   const mediaIds = new Set(media.map((m) => m.id));
   const slugs = listNames(bySlug.keys(), bySlug.size) || '(none)';
@@ -44,7 +49,6 @@ export function resolveReferences(collections: readonly BuiltCollection[], media
     return ids;
   };
 
-  const embedded = new Embedded();
   for (const c of collections) {
     const refFields = c.record.fields.filter(
       (f) => f.type === 'media' || (f.type === 'relation' && f.collection !== undefined && bySlug.has(f.collection)),
@@ -98,73 +102,77 @@ export function resolveReferences(collections: readonly BuiltCollection[], media
 }
 
 /**
- * What answers embed of related entries. Each entry's answer holds the entries its relations list,
- * so 200 small entries that each list four entries of 1 MB made 4.7 MB of content into 1.6 GB of
- * `dist/` and a server of 4 GB (found from outside). Counted from the values (the characters of
- * their texts), refused past LIMITS.embeddedChars and LIMITS.embedFactor times the values themselves.
+ * What the documents embed of related entries, over every project of a load. Each entry's answer
+ * holds the entries its relations list, and so does its collection's list (`dist/` writes both),
+ * so 200 small entries that each listed four entries of 1 MB made 4.7 MB of content into 1.6 GB of
+ * `dist/` and a server of 4 GB (found from outside). Counted in UTF-8 bytes from the values, twice;
+ * refused past LIMITS.embeddedBytes and LIMITS.embedFactor times the values themselves.
  */
-class Embedded {
+export class Embedded {
   private readonly sizes = new Map<EntryRecord, number>();
   private readonly byId = new Map<BuiltCollection, Map<string, EntryRecord>>();
-  /** Characters embedded, per collection and relation field. */
-  private readonly perField = new Map<BuiltCollection, Map<FieldDef, { chars: number; count: number }>>();
+  /** Bytes embedded, per collection and relation field (of the project being resolved). */
+  private perField = new Map<BuiltCollection, Map<FieldDef, { bytes: number; count: number }>>();
   private total = 0;
+  private own = 0;
 
   add(from: BuiltCollection, field: FieldDef, target: BuiltCollection, ref: string): void {
     let ids = this.byId.get(target);
     if (!ids) {
       ids = new Map();
-      // elmapi3 relations may name an entry by its file name as well as by its uuid.
-      for (const e of target.record.entries) for (const id of [baseName(e.file), e.id]) ids.set(id, e);
+      // elmapi3 relations may name an entry by its file name as well as by its uuid; an id wins
+      // over another entry's file name (`k0.md` with `id: t0` is not the entry `k0`).
+      for (const e of target.record.entries) ids.set(baseName(e.file), e);
+      for (const e of target.record.entries) ids.set(e.id, e);
       this.byId.set(target, ids);
     }
     const e = ids.get(ref);
     if (!e) return;
-    const chars = this.sizeOf(e);
+    const bytes = 2 * this.sizeOf(e);
     let fields = this.perField.get(from);
     if (!fields) this.perField.set(from, (fields = new Map()));
-    const counted = fields.get(field) ?? { chars: 0, count: 0 };
-    counted.chars += chars;
+    const counted = fields.get(field) ?? { bytes: 0, count: 0 };
+    counted.bytes += bytes;
     counted.count++;
     fields.set(field, counted);
-    this.total += chars;
+    this.total += bytes;
   }
 
+  /** After a project's references: an error at its relation field that embeds the most, when the load is past the limit. */
   check(collections: readonly BuiltCollection[], issues: IssueList): void {
-    if (this.total <= LIMITS.embeddedChars) return;
-    let own = 0;
-    for (const c of collections) for (const e of c.record.entries) own += this.sizeOf(e);
-    if (this.total <= own * LIMITS.embedFactor) return;
-    // Said at the relation field that embeds the most, in its collection's schema.
-    let worst: { c: BuiltCollection; field: FieldDef; chars: number; count: number } | undefined;
-    for (const [c, fields] of this.perField)
-      for (const [field, n] of fields) if (!worst || n.chars > worst.chars) worst = { c, field, ...n };
+    for (const c of collections) for (const e of c.record.entries) this.own += this.sizeOf(e);
+    const perField = this.perField;
+    this.perField = new Map();
+    if (this.total <= LIMITS.embeddedBytes || this.total <= this.own * LIMITS.embedFactor) return;
+    let worst: { c: BuiltCollection; field: FieldDef; bytes: number; count: number } | undefined;
+    for (const [c, fields] of perField)
+      for (const [field, n] of fields) if (!worst || n.bytes > worst.bytes) worst = { c, field, ...n };
     if (!worst) return;
-    const { c, field, chars, count } = worst;
+    const { c, field, bytes, count } = worst;
     issues.error(
       c.configFile,
-      `relation '${field.name}' makes answers too large: each entry's answer holds the entries it lists, and its ${groupDigits(count)} listed entries of collection '${field.collection}' add ${formatBytes(chars)} to the answers of '${c.record.slug}' (all relations of the project: ${formatBytes(this.total)}, ${Math.round(this.total / Math.max(own, 1))} times the project's content of ${formatBytes(own)}; the limit is ${LIMITS.embedFactor} times, or ${formatBytes(LIMITS.embeddedChars)}). Relate to smaller entries (keep large text out of the entries that are related to), or list fewer`,
+      `relation '${field.name}' makes answers too large: each entry's answer and its collection's list hold the entries it lists, and its ${groupDigits(count)} listed entries of collection '${field.collection}' add ${formatBytes(bytes)} to those of '${c.record.slug}' (all relations: ${formatBytes(this.total)}, ${Math.round(this.total / Math.max(this.own, 1))} times the content of ${formatBytes(this.own)}; the limit is ${LIMITS.embedFactor} times, or ${formatBytes(LIMITS.embeddedBytes)}). Relate to smaller entries (keep large text out of the entries that are related to), or list fewer`,
       { line: c.config.fieldLines.get(field.name), field: field.name },
     );
   }
 
-  /** About the characters of an entry's values as an answer embeds them (JSON adds a little). */
+  /** About the UTF-8 bytes of an entry's values as a document embeds them (JSON adds a little). */
   private sizeOf(e: EntryRecord): number {
     let n = this.sizes.get(e);
     if (n === undefined) {
-      n = valueChars(e.values as FieldValue);
+      n = valueBytes(e.values as FieldValue);
       this.sizes.set(e, n);
     }
     return n;
   }
 }
 
-function valueChars(value: FieldValue | undefined): number {
-  if (typeof value === 'string') return value.length + 2;
+function valueBytes(value: FieldValue | undefined): number {
+  if (typeof value === 'string') return Buffer.byteLength(value) + 2;
   if (value === null || value === undefined) return 4;
   if (typeof value !== 'object') return 8;
   let n = 2;
-  if (Array.isArray(value)) for (const v of value) n += valueChars(v) + 1;
-  else for (const k in value) n += k.length + 4 + valueChars((value as Record<string, FieldValue>)[k]);
+  if (Array.isArray(value)) for (const v of value) n += valueBytes(v) + 1;
+  else for (const k in value) n += k.length + 4 + valueBytes((value as Record<string, FieldValue>)[k]);
   return n;
 }
