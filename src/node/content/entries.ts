@@ -285,6 +285,24 @@ function detached(values: Record<string, FieldValue>): Record<string, FieldValue
   return JSON.parse(JSON.stringify(values)) as Record<string, FieldValue>;
 }
 
+/**
+ * The fields a file may write, listed for a message: not the ones an option fills (body_html,
+ * translations). Made once per schema: an entry with 20,000 keys a schema of 20,000 fields lacks
+ * took 120 s when each made it again (found from outside).
+ */
+const writable = new WeakMap<CollectionContext, string>();
+function writableFields(collection: CollectionContext): string {
+  let text = writable.get(collection);
+  if (text === undefined) {
+    const names = [...collection.fields.values()]
+      .filter((f) => fieldNameProblem(f.name) === undefined && !collection.computed?.has(f.name))
+      .map((f) => f.name);
+    text = listNames(names, names.length) || '(none)';
+    writable.set(collection, text);
+  }
+  return text;
+}
+
 function setValue(
   ctx: EntryContext,
   file: FileInfo,
@@ -299,13 +317,8 @@ function setValue(
   const field = collection.fields.get(key);
   if (!field) {
     // Without a schema every valid key is an inferred field, so only bad names end up here.
-    // Fields a file may write: not the ones an option fills (body_html, translations).
-    const names = [...collection.fields.values()]
-      .filter((f) => fieldNameProblem(f.name) === undefined && !collection.computed?.has(f.name))
-      .map((f) => f.name);
-    const declared = listNames(names, names.length) || '(none)';
     const message = collection.declared
-      ? `not in the schema of collection '${collection.slug}' (fields: ${declared}); add it to ${collection.configFile} or remove it`
+      ? `not in the schema of collection '${collection.slug}' (fields: ${writableFields(collection)}); add it to ${collection.configFile} or remove it`
       : (fieldNameProblem(key) ?? `'${key}' is not a field of collection '${collection.slug}'`);
     issues.error(file.rel, message, { line: line ?? entryLine(parsed, key), field: key });
     return;

@@ -145,8 +145,7 @@ export class Embedded {
     this.perField = new Map();
     if (this.total <= LIMITS.embeddedBytes || this.total <= this.own * LIMITS.embedFactor) return;
     let worst: { c: BuiltCollection; field: FieldDef; bytes: number; count: number } | undefined;
-    for (const [c, fields] of perField)
-      for (const [field, n] of fields) if (!worst || n.bytes > worst.bytes) worst = { c, field, ...n };
+    for (const [c, fields] of perField) for (const [field, n] of fields) if (!worst || n.bytes > worst.bytes) worst = { c, field, ...n };
     if (!worst) return;
     const { c, field, bytes, count } = worst;
     issues.error(
