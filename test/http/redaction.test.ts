@@ -174,6 +174,18 @@ describe('through startServer', () => {
       { path: `/api/alpha/posts?where[title]=${token}`, headers: {} },
       { path: `/api/${token}/posts`, headers: {} },
       { path: '/api/alpha/posts?limit=1', headers: { 'x-note': `pasted ${token} here` } },
+      // Round two (found from outside): a header name, a word after ':', an escaped letter, a
+      // suffix, a piece after ';', and the token after 130 other parameters.
+      { path: '/api/alpha/posts?limit=1', headers: { [token]: '1', 'x-key': `key:${token}` } },
+      {
+        path: `/api/alpha/posts/%${token.charCodeAt(0).toString(16)}${token.slice(1)}?x=%${token.charCodeAt(0).toString(16)}${token.slice(1)}`,
+        headers: {},
+      },
+      { path: `/api/alpha/posts/${token}.json?a=1;${token}`, headers: {} },
+      {
+        path: `/api/alpha/posts?${Array.from({ length: 130 }, (_, i) => `a${i}=b${i}`).join('&')}&t=${token}`,
+        headers: { 'x-last': token },
+      },
     ];
     for (const r of sent)
       await get({ path: r.path, headers: { accept: 'application/json', authorization: `Bearer ${TOKENS.drafts}`, ...r.headers } });

@@ -165,37 +165,54 @@ export function spellings(values: readonly string[]): string[] {
 }
 
 /** At most this many pieces of one request are hashed to find a pasted token (auth.ts tokensAmong). */
-const PIECES_MAX = 256;
+const PIECES_MAX = 4096;
 
 /**
  * The pieces of a request a token could have been pasted into, other than the credential headers
- * the journal leaves out: each path segment, query parameter name and value, header value and
- * word of one, as sent and decoded. Bounded: a request of 16 KiB holds at most PIECES_MAX.
+ * the journal leaves out: the path and each segment, each query parameter name and value (decoded
+ * as a form and as a URL), each header name, value and word of one, and the words of each of
+ * those (`<token>.json`, `1;<token>`). Bounded: PIECES_MAX, and a request's head is 16 KiB at most.
  */
 export function requestPieces(target: string, headers: Readonly<Record<string, string>>): string[] {
   const pieces = new Set<string>();
-  const add = (s: string) => {
-    if (s !== '' && pieces.size < PIECES_MAX) pieces.add(s);
+  const add = (raw: string) => {
+    for (const s of new Set([raw, decoded(raw)])) {
+      const piece = s.trim();
+      if (piece === '' || pieces.size >= PIECES_MAX) continue;
+      pieces.add(piece);
+      for (const word of piece.split(/[^A-Za-z0-9_-]+/)) if (word !== '' && pieces.size < PIECES_MAX) pieces.add(word);
+    }
   };
   const q = target.indexOf('?');
-  for (const segment of (q < 0 ? target : target.slice(0, q)).split('/')) {
-    add(segment);
-    add(decoded(segment));
-  }
-  if (q >= 0)
+  const path = q < 0 ? target : target.slice(0, q);
+  add(path);
+  for (const segment of path.split('/')) add(segment);
+  if (q >= 0) {
     for (const [k, v] of new URLSearchParams(target.slice(q + 1))) {
-      add(k.trim());
-      add(v.trim());
+      add(k);
+      add(v);
     }
-  for (const k in headers) for (const word of (headers[k] as string).split(/[\s,;=]+/)) add(word);
+    // As sent too: a form reads `+` as a space, and a token may hold `+`, `/` and `=`.
+    for (const pair of target.slice(q + 1).split('&')) {
+      const eq = pair.indexOf('=');
+      add(pair.slice(0, eq < 0 ? pair.length : eq));
+      if (eq >= 0) add(pair.slice(eq + 1));
+    }
+  }
+  for (const k in headers) {
+    add(k);
+    const value = headers[k] as string;
+    add(value);
+    for (const word of value.split(/[\s,;=:]+/)) add(word);
+  }
   return [...pieces];
 }
 
-function decoded(segment: string): string {
+function decoded(text: string): string {
   try {
-    return decodeURIComponent(segment);
+    return decodeURIComponent(text);
   } catch {
-    return segment; // a malformed escape: as sent
+    return text; // a malformed escape: as sent
   }
 }
 
@@ -206,7 +223,10 @@ export function withoutTokens<R extends Pick<RequestRecord, 'url' | 'path' | 'qu
 ): R {
   if (values.length === 0) return record;
   const forms = spellings(values);
-  const cut = (text: string) => redactValues(text, forms);
+  // A run of the URL holding a token in any spelling (`%70lain`, lower-case escapes) goes whole.
+  const long = values.filter((v) => v.length >= 4);
+  const holds = (text: string) => long.some((v) => text.includes(v) || decoded(text).includes(v));
+  const cut = (text: string) => redactValues(text, forms).replace(/[^/?&=;,#\s]+/g, (run) => (holds(run) ? REDACTED : run));
   // A name or value that is a token is hidden whatever its length (free text only from 4 characters: spellings()).
   const exact = new Set(values);
   const hide = (text: string) => (exact.has(text.trim()) ? REDACTED : cut(text));
@@ -216,7 +236,7 @@ export function withoutTokens<R extends Pick<RequestRecord, 'url' | 'path' | 'qu
     query[hide(k)] = Array.isArray(v) ? v.map(hide) : hide(v);
   }
   const headers: Record<string, string> = Object.create(null);
-  for (const k in record.headers) headers[k] = cut(record.headers[k] as string);
+  for (const k in record.headers) headers[hide(k)] = hide(record.headers[k] as string);
   return { ...record, url: cut(record.url), path: cut(record.path), query, headers };
 }
 
