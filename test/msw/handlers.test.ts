@@ -89,6 +89,7 @@ describe('createMswHandlers', () => {
       'https://*.example',
       `must name one host, as your app's requests do ('*.example' is a pattern to MSW); for several hosts, create handlers for each; got "https://*.example"`,
     ],
+    ['http://cms.example.:8080', `ends its host with a dot: write 'http://cms.example:8080'; got "http://cms.example.:8080"`],
     ['https://', `must be the origin your app sends its API requests to, e.g. 'https://cms.example'; got "https://"`],
     [undefined, `must be the origin your app sends its API requests to, e.g. 'https://cms.example'; got undefined`],
   ])('refuses the origin %s, saying what to write instead', async (origin, message) => {

@@ -83,6 +83,9 @@ function checkOrigin(origin: unknown): string {
     throw refuse(
       `must name one host, as your app's requests do ('${url.hostname}' is a pattern to MSW); for several hosts, create handlers for each`,
     );
+  // MSW's cookie store throws on a host ending in a dot: every request was a 500 (found from outside).
+  if (url.hostname.endsWith('.'))
+    throw refuse(`ends its host with a dot: write '${url.protocol}//${url.host.replace(/\.(?=(?::\d+)?$)/, '')}'`);
   if (url.href !== `${url.origin}/`)
     throw refuse(
       `must be the origin alone: write '${url.origin}' (the handlers take /api/*, /media/*, /openapi.json and /healthz under it)`,
