@@ -114,7 +114,8 @@ export class Embedded {
   /** Bytes embedded, per collection and relation field (of the project being resolved). */
   private perField = new Map<BuiltCollection, Map<FieldDef, { bytes: number; count: number }>>();
   private total = 0;
-  private own = 0;
+  /** The collections of the projects resolved so far: their own size is summed only past the floor. */
+  private readonly seen: BuiltCollection[] = [];
 
   add(from: BuiltCollection, field: FieldDef, target: BuiltCollection, ref: string): void {
     let ids = this.byId.get(target);
@@ -140,17 +141,20 @@ export class Embedded {
 
   /** After a project's references: an error at its relation field that embeds the most, when the load is past the limit. */
   check(collections: readonly BuiltCollection[], issues: IssueList): void {
-    for (const c of collections) for (const e of c.record.entries) this.own += this.sizeOf(e);
+    this.seen.push(...collections);
     const perField = this.perField;
     this.perField = new Map();
-    if (this.total <= LIMITS.embeddedBytes || this.total <= this.own * LIMITS.embedFactor) return;
+    if (this.total <= LIMITS.embeddedBytes) return;
+    let own = 0;
+    for (const c of this.seen) for (const e of c.record.entries) own += this.sizeOf(e);
+    if (this.total <= own * LIMITS.embedFactor) return;
     let worst: { c: BuiltCollection; field: FieldDef; bytes: number; count: number } | undefined;
     for (const [c, fields] of perField) for (const [field, n] of fields) if (!worst || n.bytes > worst.bytes) worst = { c, field, ...n };
     if (!worst) return;
     const { c, field, bytes, count } = worst;
     issues.error(
       c.configFile,
-      `relation '${field.name}' makes answers too large: each entry's answer and its collection's list hold the entries it lists, and its ${groupDigits(count)} listed entries of collection '${field.collection}' add ${formatBytes(bytes)} to those of '${c.record.slug}' (all relations: ${formatBytes(this.total)}, ${Math.round(this.total / Math.max(this.own, 1))} times the content of ${formatBytes(this.own)}; the limit is ${LIMITS.embedFactor} times, or ${formatBytes(LIMITS.embeddedBytes)}). Relate to smaller entries (keep large text out of the entries that are related to), or list fewer`,
+      `relation '${field.name}' makes answers too large: each entry's answer and its collection's list hold the entries it lists, and its ${groupDigits(count)} listed entries of collection '${field.collection}' add ${formatBytes(bytes)} to those of '${c.record.slug}' (all relations: ${formatBytes(this.total)}, ${Math.round(this.total / Math.max(own, 1))} times the content of ${formatBytes(own)}; the limit is ${LIMITS.embedFactor} times, or ${formatBytes(LIMITS.embeddedBytes)}). Relate to smaller entries (keep large text out of the entries that are related to), or list fewer`,
       { line: c.config.fieldLines.get(field.name), field: field.name },
     );
   }
