@@ -174,7 +174,7 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
         response.headers.forEach((v, k) => {
           headers[k] = v;
         });
-      const tokens = tokensAmong(handler.snapshot, requestPieces(target, safe.headers), webPlatform.sha256Hex);
+      const tokens = tokensAmong(handler.snapshot, () => requestPieces(target, safe.headers), webPlatform.sha256Hex);
       const said = redactAnswer(
         warningTexts(response.headers.get('x-cqa-warning')),
         { headers, body: sent ? await bodyText(response) : null },

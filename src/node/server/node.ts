@@ -246,7 +246,7 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
         const status = sent ? res.statusCode : 0;
         try {
           const safe = safeHeaders(req.headers);
-          const tokens = tokensAmong(core.snapshot, requestPieces(req.url ?? '/', safe.headers), nodePlatform.sha256Hex);
+          const tokens = tokensAmong(core.snapshot, () => requestPieces(req.url ?? '/', safe.headers), nodePlatform.sha256Hex);
           const said = redactAnswer(
             warnings ?? [],
             // Without a captured answer there is nothing of it to redact (no body decoded for the log).
