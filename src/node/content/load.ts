@@ -115,7 +115,7 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
     // takes the edited files as uncommitted, as they are until someone commits them.
     const times =
       changes && lastTimes
-        ? lastTimes.edited(changes.map((p) => relative(root, resolve(root, p)).split(sep).join('/')))
+        ? lastTimes.edited(changes.map((p) => relOf(root, p)))
         : await EntryTimes.open(root, options.timestamps, issues, gitRead);
     lastTimes = times;
     const jobs = options.parser ? staleFiles(layouts, cache) : [];
@@ -177,9 +177,12 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
   };
 }
 
+/** A changed path (absolute, or relative to the root) as the listing names it: root-relative, '/'-separated. */
+const relOf = (root: string, path: string) => relative(root, resolve(root, path)).split(sep).join('/');
+
 /** The paths of the listed links whose target is one of `changes`. */
 function linksTo(root: string, listing: ReadonlyMap<string, FileInfo>, changes: readonly string[]): string[] {
-  const rels = new Set(changes.map((p) => relative(root, resolve(root, p)).split(sep).join('/')));
+  const rels = new Set(changes.map((p) => relOf(root, p)));
   const links: string[] = [];
   for (const f of listing.values()) if (f.target !== undefined && rels.has(f.target)) links.push(f.abs);
   return links;
