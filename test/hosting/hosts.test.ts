@@ -334,6 +334,20 @@ for (const host of HOSTS) {
       },
     );
 
+    // Found from outside: Caddy's file_server answered 500 to a name the file system refuses.
+    it('a path no file can have (a NUL, a name or path longer than the file system allows) is a 4xx, never a 5xx', async () => {
+      const long = 'a'.repeat(300);
+      const wide = '%C3%A9'.repeat(150); // 150 characters, 300 bytes
+      const deep = 'a/'.repeat(2500);
+      for (const path of ['/api/%00', '/_Caddyfile%00', '/media/x%00.png', `/api/${long}`, `/media/${wide}`, `/${long}`, `/api/${deep}`]) {
+        // serve redirects such paths to its 404, as it does a folder's listing.
+        const res = await fetch(server.url + path);
+        expect(res.status, path.slice(0, 40)).toBeGreaterThanOrEqual(400);
+        expect(res.status, path.slice(0, 40)).toBeLessThan(500);
+        await res.arrayBuffer();
+      }
+    });
+
     it('no folder is answered with a directory listing', async () => {
       for (const path of ['/', '/api/', '/api', '/media/', '/media/demo/', '/media/demo', '/api/demo/posts/']) {
         const res = await get(path, { accept: 'application/json, text/html' });

@@ -46,6 +46,11 @@ export function caddyfile(
     '}',
     '@hidden path_regexp hidden ^/(api|media|thumbs)/(.*/)?_',
     ...['@config', '@dotfiles', '@hidden'].flatMap((m) => [`handle ${m} {`, '    respond 404', '}']),
+    // file_server answers 500 to a name the file system refuses: a NUL here, one too long below.
+    '@nul path_regexp nul \\x00',
+    'handle @nul {',
+    '    respond "400 Bad Request: a path cannot hold a NUL character" 400',
+    '}',
     // A read-only API: file_server would answer any method with the file.
     '@write not method GET HEAD OPTIONS',
     'handle @write {',
@@ -89,6 +94,10 @@ export function caddyfile(
     '}',
     // Unknown API paths: the JSON 404 of the most specific rule, status 404 kept.
     'handle_errors {',
+    '    @toolong expression `{http.error.status_code} == 500 && {http.error.message}.contains("file name too long")`',
+    '    handle @toolong {',
+    '        respond "404 Not Found" 404',
+    '    }',
     ...notFound.flatMap((r, i) => [
       `    @notfound${i} {`,
       '        expression {http.error.status_code} == 404',

@@ -67,6 +67,19 @@ function literalSource(path: string): string {
 /** Where a listed folder is sent: no file has this name, so serve answers its 404.html. */
 const NOWHERE = '/api/404-not-found';
 
+/**
+ * Paths no file of the tree can have, sent to NOWHERE before serve looks them up (its lstat would
+ * fail with a 500): longer than PATH_MAX (first, so that the rest never scan a long path), a NUL,
+ * a name of 256 characters, or of 128 in a row that take two bytes or more each (NAME_MAX is 255
+ * bytes). path-to-regexp 3 takes no nested group, and turns the first `*` into a group: `{0,}`.
+ */
+const UNNAMABLE = [
+  '/:p([\\s\\S]{4096,})',
+  '/:p([\\s\\S]{0,}\\x00[\\s\\S]{0,})',
+  '/:p([\\s\\S]{0,}[^\\x2f]{256}[\\s\\S]{0,})',
+  '/:p([\\s\\S]{0,}[^\\x00-\\x7f]{128}[\\s\\S]{0,})',
+];
+
 /** The first segment of an API path, matched as `api` in any case and kept as written. */
 const API = ':api(api)';
 
@@ -102,7 +115,10 @@ export function serveJson(
     trailingSlash: false,
     rewrites,
     // The 404 page is no document of the build: asked for by name, it is a 404 too.
-    redirects: [...listedFolders(files), '/404.html'].map((path) => ({ source: literalSource(path), destination: NOWHERE, type: 302 })),
+    redirects: [
+      ...UNNAMABLE.map((source) => ({ source, destination: NOWHERE, type: 302 })),
+      ...[...listedFolders(files), '/404.html'].map((path) => ({ source: literalSource(path), destination: NOWHERE, type: 302 })),
+    ],
     headers: [
       { source: '/api/**', headers: json },
       { source: '/openapi.json', headers: json },
