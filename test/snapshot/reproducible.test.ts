@@ -154,6 +154,30 @@ describe('reproducible builds', () => {
     expect(committed.warnings).toEqual([]);
   });
 
+  // Found from outside: an edit committed while `serve --watch` ran kept its uncommitted dates
+  // until the server was started again (no content file changes on a commit).
+  it('serve --watch: a commit of an edited entry serves its commit time, without a restart', async () => {
+    const content = cloneAt(repo, 'watched-server', new Date('2033-03-03T00:00:00Z'));
+    const server = await startServer({ content, port: 0, watch: true, quiet: true });
+    const updated = async () =>
+      ((await (await fetch(`${server.url}/api/blog/posts/c?timestamps`)).json()) as { data: { updated_at: string } }).data.updated_at;
+    const until = async (want: string) => {
+      for (let i = 0; i < 200 && (await updated()) !== want; i++) await new Promise((done) => setTimeout(done, 50));
+      return updated();
+    };
+    try {
+      expect(await updated()).toBe('2021-03-04T05:06:07.000Z');
+      const file = join(content, 'blog/posts/c.md');
+      writeFileSync(file, '---\ntitle: Post c, edited\n---\n');
+      utimesSync(file, new Date('2034-04-04T00:00:00Z'), new Date('2034-04-04T00:00:00Z'));
+      expect(await until('2034-04-04T00:00:00.000Z')).toBe('2034-04-04T00:00:00.000Z');
+      git(join(work, 'watched-server'), ['commit', '-qam', 'edit c'], '2023-01-02T03:04:05Z');
+      expect(await until('2023-01-02T03:04:05.000Z')).toBe('2023-01-02T03:04:05.000Z');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('startServer (cqa serve) takes the same option: git by default in a work tree, mtime when asked', async () => {
     for (const [timestamps, created] of [
       [undefined, '2021-03-04T05:06:07.000Z'],

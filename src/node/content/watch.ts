@@ -109,22 +109,46 @@ function isDirectory(path: string): boolean {
 }
 
 /**
- * The lock file git holds while it changes the work tree that holds `root` (a checkout, switch,
- * stash or merge writes the files while `index.lock` is in the repository's git folder): found
- * from the `.git` folder, or the `.git` file of a worktree, in `root` or a folder above it.
+ * The git folder of the work tree that holds `root`: the `.git` folder, or where the `.git` file
+ * of a worktree leads, in `root` or a folder above it; undefined outside a work tree.
  */
-export function gitIndexLock(root: string): string | undefined {
+export function gitFolder(root: string): string | undefined {
   for (let dir = resolve(root), depth = 0; depth < 64; depth++) {
     const dotGit = join(dir, '.git');
     const kind = lstatSync(dotGit, { throwIfNoEntry: false });
-    if (kind?.isDirectory()) return join(dotGit, 'index.lock');
+    if (kind?.isDirectory()) return dotGit;
     const to = kind?.isFile() ? /^gitdir:\s*(.+)$/m.exec(readText(dotGit))?.[1]?.trim() : undefined;
-    if (to) return join(resolve(dir, to), 'index.lock');
+    if (to) return resolve(dir, to);
     const up = dirname(dir);
     if (up === dir) break;
     dir = up;
   }
   return undefined;
+}
+
+/**
+ * Calls `onMove()` when git's HEAD moves (a commit, checkout, reset, merge): the entries' commit
+ * times change then while their files may not. git locks HEAD (`HEAD.lock`) for each move and
+ * appends to `logs/HEAD`; both folders are watched, not recursively.
+ */
+export function watchGitHead(gitDir: string, onMove: () => void): ContentWatcher {
+  const watchers: FSWatcher[] = [];
+  for (const dir of [gitDir, join(gitDir, 'logs')]) {
+    try {
+      const w = watch(dir, (_event, name) => {
+        if (name === 'HEAD' || name === 'HEAD.lock') onMove();
+      });
+      w.on('error', () => w.close()); // the repository went away: the content's own watcher says what matters
+      watchers.push(w);
+    } catch {
+      // no logs folder (before the first commit): HEAD.lock still tells
+    }
+  }
+  return {
+    close: async () => {
+      for (const w of watchers) w.close();
+    },
+  };
 }
 
 function readText(path: string): string {

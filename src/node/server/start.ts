@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadSnapshotIsolated } from '../load-path.js';
 import type { TimestampSource } from '../content/git-times.js';
 import { openParseCache } from '../content/parse-cache.js';
@@ -208,11 +208,12 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   // Their modules are loaded only with watch (docs/performance.md#start-up).
   const watching = options.watch
     ? await Promise.all([import('../content/parse-thread.js'), import('../content/load.js'), import('../content/watch.js')]).then(
-        ([{ ParseThread }, { createContentLoader }, { watchContent, gitIndexLock }]) => ({
+        ([{ ParseThread }, { createContentLoader }, { watchContent, gitFolder, watchGitHead }]) => ({
           ParseThread,
           createContentLoader,
           watchContent,
-          gitIndexLock,
+          gitFolder,
+          watchGitHead,
         }),
       )
     : undefined;
@@ -279,8 +280,19 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
     },
     (err) => log(`cqa: watch error: ${printable(String(err))}`),
   );
+  // The git folder of the work tree around the content: a rebuild waits while git holds its
+  // index lock, and one where the dates come from git follows its HEAD (a commit dates the edits).
+  const gitDir = watching?.gitFolder(root);
+  const headWatcher =
+    gitDir && options.timestamps !== 'mtime'
+      ? watching?.watchGitHead(gitDir, () => {
+          full = true; // a full load reads git again (load.ts)
+          onChange?.();
+        })
+      : undefined;
   const stopLoading = async () => {
     await watcher?.close();
+    await headWatcher?.close();
     await parser?.close();
   };
 
@@ -451,7 +463,7 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
     const longest = Math.max(debounce, MAX_REBUILD_WAIT_MS);
     // …unless git is changing the tree: a checkout of 2,000 files took 2 s, and the snapshots
     // made meanwhile served half of each branch (found from outside).
-    const gitLock = watching.gitIndexLock(root);
+    const gitLock = gitDir && join(gitDir, 'index.lock');
     let since = 0;
     let lockSaid = false;
     const rebuild = () => {
@@ -489,8 +501,7 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
       listener.answerPending();
       waiters.cancel('the server was closed');
       clearTimeout(timer);
-      await watcher?.close();
-      await parser?.close();
+      await stopLoading();
       await new Promise<void>((ok) => {
         server.close(() => ok());
         server.closeIdleConnections();
