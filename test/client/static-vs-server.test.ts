@@ -86,7 +86,7 @@ const enc = encodeURIComponent;
 const rare = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
 const sometimes = <T>(arb: fc.Arbitrary<T>) => fc.oneof(fc.constant(undefined), arb);
 
-/** Operators that apply to a field of this type (src/core/query/plan.ts), so most clauses are valid. */
+/** Operators that apply to a field of this type (`validOps` in src/core/query/operators.ts), so most clauses are valid. */
 function opsFor(type: string, multiple: boolean): readonly string[] {
   const sets = ['eq', 'not', 'in', 'not_in', 'null', 'not_null'];
   if (type === 'json') return ['null', 'not_null'];

@@ -25,6 +25,7 @@ import {
 } from './openapi-parts.js';
 import { getEntryId, listEntriesId, OPERATION_IDS, uniqueOperationIds } from './openapi-names.js';
 import { whereSchema, whereSchemaName } from './openapi-where.js';
+import { OPERATORS } from '../query/operators.js';
 
 const MEDIA_SEGMENT = 'project-media';
 const PROBLEM = 'application/problem+json';
@@ -280,7 +281,7 @@ function parameters(): Obj {
   return {
     where: queryParam(
       'where',
-      'Filters, PHP bracket syntax: where[f]=v, where[f][op]=v with op one of eq, not, like, in, not_in, lt, lte, gt, gte, between, not_between, null, not_null; where[][f]=v (groups, all must hold); where[or][f]=v / where[or][][f]=v (alternatives). Filterable: every visible field, id, locale, created_at, updated_at, published_at.',
+      `Filters, PHP bracket syntax: where[f]=v, where[f][op]=v with op one of ${OPERATORS.join(', ')}; where[][f]=v (groups, all must hold); where[or][f]=v / where[or][][f]=v (alternatives). Filterable: every visible field, id, locale, created_at, updated_at, published_at.`,
       { type: 'object', additionalProperties: true },
       { style: 'deepObject', explode: true },
     ),

@@ -27,7 +27,7 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 
 export type Scope = 'read' | 'drafts';
 
-/** How a project answers: `cqa` (SPEC §4, the default) or `elmapi` (the original API's shapes). */
+/** How a project answers: `cqa` (the default), `elmapi` (the original API's shapes) or `elmapi3` (today's ElmapiCMS): docs/dialects.md. */
 export const DIALECTS = ['cqa', 'elmapi', 'elmapi3'] as const;
 export type DialectName = (typeof DIALECTS)[number];
 
