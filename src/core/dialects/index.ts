@@ -8,8 +8,8 @@ import type { Dialect } from './types.js';
 export type { Dialect } from './types.js';
 export { cqa, elmapi, elmapi3 };
 
-const DIALECTS: Readonly<Record<DialectName, Dialect>> = { cqa, elmapi, elmapi3 };
+const DIALECT_BY_NAME: Readonly<Record<DialectName, Dialect>> = { cqa, elmapi, elmapi3 };
 
 export function dialectOf(project: Pick<ProjectRecord, 'dialect'>): Dialect {
-  return DIALECTS[project.dialect ?? 'cqa'];
+  return DIALECT_BY_NAME[project.dialect ?? 'cqa'];
 }

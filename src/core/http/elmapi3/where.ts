@@ -15,7 +15,7 @@ import type { Warnings } from './warnings.js';
 
 export type Test = (e: EntrySnapshot) => boolean;
 
-export const OPERATORS = ['eq', 'lt', 'lte', 'gt', 'gte', 'not', 'like', 'in', 'not_in', 'null', 'not_null', 'between', 'not_between'];
+export const V3_OPERATORS = ['eq', 'lt', 'lte', 'gt', 'gte', 'not', 'like', 'in', 'not_in', 'null', 'not_null', 'between', 'not_between'];
 const CORE = ['id', 'uuid', 'locale', 'state', 'created_at', 'updated_at', 'published_at'];
 /** Operators that take several values (`a,b` or `[]=a&[]=b`); the others compare one. */
 const LIST_OPS = new Set(['in', 'not_in', 'between', 'not_between', 'null', 'not_null']);
@@ -227,7 +227,7 @@ function coreTest(name: string, op: string, raw: PhpValue | undefined, param: st
   };
 }
 
-const isOperator = (k: string) => OPERATORS.includes(k.toLowerCase());
+const isOperator = (k: string) => V3_OPERATORS.includes(k.toLowerCase());
 
 /** The tests of `where[name]…` (one field, an operator map, or a relation filter). */
 function conditions(name: string, value: PhpValue, prefix: string, c: Ctx, relationOf?: { target: CollectionIndex }): Test[] {
@@ -251,7 +251,7 @@ function conditions(name: string, value: PhpValue, prefix: string, c: Ctx, relat
     if (usable?.type !== 'relation') {
       c.warn.add(
         param,
-        `'${[...value.keys()][0]}' is not an operator (${OPERATORS.join(', ')}) and '${name}' is not a relation field: ElmapiCMS reads it as a relation filter that matches nothing`,
+        `'${[...value.keys()][0]}' is not an operator (${V3_OPERATORS.join(', ')}) and '${name}' is not a relation field: ElmapiCMS reads it as a relation filter that matches nothing`,
       );
       return [() => false];
     }
@@ -263,8 +263,8 @@ function conditions(name: string, value: PhpValue, prefix: string, c: Ctx, relat
   }
   return ops.map(([rawOp, v]) => {
     let op = rawOp.toLowerCase();
-    if (!OPERATORS.includes(op)) {
-      c.warn.add(`${param}[${rawOp}]`, `unknown operator '${rawOp}': ElmapiCMS applies it as eq; operators are ${OPERATORS.join(', ')}`);
+    if (!V3_OPERATORS.includes(op)) {
+      c.warn.add(`${param}[${rawOp}]`, `unknown operator '${rawOp}': ElmapiCMS applies it as eq; operators are ${V3_OPERATORS.join(', ')}`);
       op = 'eq';
     }
     const p = value instanceof Map ? `${param}[${rawOp}]` : param;
