@@ -7,25 +7,8 @@ import { bundleModule } from './scripts/build-browser.mjs';
 
 export const ALL = ['test/**/*.test.ts', 'docs/examples/*.test.mjs'];
 
-export const SLOW = [
-  'test/**/*.slow.test.ts',
-  'test/docs/commands.test.ts',
-  'test/http/fuzz.test.ts',
-  'test/query/property.test.ts',
-  'test/pull/interrupt.test.ts',
-  'test/snapshot/dist-kill.test.ts',
-  'test/package/package.test.ts',
-  'test/pull/hostile.test.ts',
-  'test/snapshot/dist-parallel.test.ts',
-  'test/content/limits.test.ts',
-  'test/http/explorer-browser.test.ts',
-  'test/client/browser.test.ts',
-  'test/msw/browser.test.ts',
-  'test/client/types.test.ts',
-  'test/content/snapshot-isolated.test.ts',
-  'test/http/media-origin-browser.test.ts',
-  'test/hosting/client-nginx.test.ts',
-];
+// A slow suite is named *.slow.test.ts (docs/development.md#tests).
+export const SLOW = ['test/**/*.slow.test.ts'];
 
 // The explorer's browser scripts, bundled from src/core/http/explorer/browser/ when a test imports
 // the sources (src/core/http/explorer/page.ts imports './bundle.js', which only lib/ holds as a

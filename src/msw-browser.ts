@@ -1,6 +1,6 @@
 // content-query-api/msw in a browser (the export's `browser` condition): the same handlers over a
 // snapshot file loaded with loadSnapshot — a browser has no content folder to build from. No Node
-// imports (test/msw/browser.test.ts runs it in Chromium under setupWorker).
+// imports (test/msw/browser.slow.test.ts runs it in Chromium under setupWorker).
 import { handlerOf } from './core/http/fetch.js';
 import { type MockApi, type MswOptions, mswHandlers } from './core/http/msw-handlers.js';
 

@@ -1,4 +1,4 @@
-// The page of test/client/browser.test.ts, bundled with esbuild and served by `cqa preview` from
+// The page of test/client/browser.slow.test.ts, bundled with esbuild and served by `cqa preview` from
 // the same origin as the static tree: the static client, as a site would use it.
 import { ClientError, createClient } from '../../src/core/client/index.js';
 

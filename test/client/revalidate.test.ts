@@ -1,7 +1,7 @@
 // The static client on hosts that fail in the ways real ones do (issue 22): a refused
 // If-None-Match preflight, a host gone or answering 5xx after the first call, a page or directory
 // listing where a document should be. Failures are injected into the fetch in front of `cqa preview`;
-// test/hosting/client-nginx.test.ts does the same in Chromium against real nginx.
+// test/hosting/client-nginx.slow.test.ts does the same in Chromium against real nginx.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClientError, createClient, StaticTreeError, type Fetch } from '../../src/core/client/index.js';
 import { loadContent } from '../../src/node/content/index.js';

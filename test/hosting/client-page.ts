@@ -1,4 +1,4 @@
-// The page of test/hosting/client-nginx.test.ts, bundled with esbuild and served from an origin
+// The page of test/hosting/client-nginx.slow.test.ts, bundled with esbuild and served from an origin
 // other than the static tree's (`?api=<origin>`): the static client as a site on another origin
 // uses it. Host problems come back as { status: 0, body: '<name>: <message>' }.
 import { ClientError, createClient } from '../../src/core/client/index.js';

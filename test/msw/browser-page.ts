@@ -1,4 +1,4 @@
-// The page of test/msw/browser.test.ts: content-query-api/msw's browser entry under MSW's
+// The page of test/msw/browser.slow.test.ts: content-query-api/msw's browser entry under MSW's
 // setupWorker, over a snapshot file fetched from the test server. Its findings go to
 // window.__result for the test to read.
 import { setupWorker } from 'msw/browser';

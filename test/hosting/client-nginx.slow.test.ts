@@ -28,7 +28,7 @@ const ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-// Skipped only without nginx; without Chromium it fails, as test/client/browser.test.ts does.
+// Skipped only without nginx; without Chromium it fails, as test/client/browser.slow.test.ts does.
 const absent = missing(NGINX, 'nginx-light');
 
 const REQUESTS: [string, string][] = [
