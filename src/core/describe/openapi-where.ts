@@ -4,7 +4,7 @@
 // A generator (openapi-typescript, orval, …) then gives `where: { price?: number | { gte?: number
 // … } }` instead of `{ [key: string]: unknown }`. Groups (`where[0][f]`) stay untyped: they are
 // the same clauses in a list, and one object form is what generated types can say well.
-import { validOps } from '../query/operators.js';
+import { LIST_OPS, validOps } from '../query/operators.js';
 import { kindOf } from '../query/values.js';
 import type { CollectionRecord, FieldDef, ProjectRecord } from '../model/model.js';
 import { type Json, markdownText, type Obj } from './openapi-parts.js';
@@ -12,7 +12,6 @@ import { type Json, markdownText, type Obj } from './openapi-parts.js';
 /** `<project>.<collection>.where`: ids and slugs never contain '.', so it cannot collide. */
 export const whereSchemaName = (projectId: string, slug: string): string => `${projectId}.${slug}.where`;
 
-const LISTS = new Set(['in', 'not_in', 'between', 'not_between']);
 const FLAGS = new Set(['null', 'not_null']);
 
 /** One value of a field, as written in a query (dates and times as their text). */
@@ -33,7 +32,7 @@ function conditionSchema(f: Pick<FieldDef, 'type' | 'values' | 'multiple'>): Obj
   const ops: Obj = {};
   for (const op of validOps({ kind: kindOf(f.type), multiple: f.multiple })) {
     if (FLAGS.has(op)) ops[op] = { type: 'boolean' };
-    else if (LISTS.has(op))
+    else if (LIST_OPS.has(op))
       ops[op] = op.endsWith('between')
         ? { type: 'array', items: value, minItems: 2, maxItems: 2 }
         : { type: 'array', items: value, minItems: 1 };

@@ -21,6 +21,9 @@ export const OPERATORS = [
 ] as const;
 export type Op = (typeof OPERATORS)[number];
 
+/** The operators whose value is a list (`in=a,b`, `between=1,9`). */
+export const LIST_OPS: ReadonlySet<Op> = new Set(['in', 'not_in', 'between', 'not_between']);
+
 const TEXT_OPS: readonly Op[] = OPERATORS;
 const TEXT_MULTI_OPS: readonly Op[] = ['eq', 'not', 'like', 'in', 'not_in', 'null', 'not_null'];
 const NUM_OPS: readonly Op[] = OPERATORS.filter((o) => o !== 'like');

@@ -18,7 +18,7 @@ export type Test = (e: EntrySnapshot) => boolean;
 export const V3_OPERATORS = ['eq', 'lt', 'lte', 'gt', 'gte', 'not', 'like', 'in', 'not_in', 'null', 'not_null', 'between', 'not_between'];
 const CORE = ['id', 'uuid', 'locale', 'state', 'created_at', 'updated_at', 'published_at'];
 /** Operators that take several values (`a,b` or `[]=a&[]=b`); the others compare one. */
-const LIST_OPS = new Set(['in', 'not_in', 'between', 'not_between', 'null', 'not_null']);
+const V3_LIST_OPS = new Set(['in', 'not_in', 'between', 'not_between', 'null', 'not_null']);
 const NUMERIC = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
 const BOOLISH = /^(true|false|1|0)$/i;
 
@@ -268,7 +268,7 @@ function conditions(name: string, value: PhpValue, prefix: string, c: Ctx, relat
       op = 'eq';
     }
     const p = value instanceof Map ? `${param}[${rawOp}]` : param;
-    if (v instanceof Map && !LIST_OPS.has(op)) {
+    if (v instanceof Map && !V3_LIST_OPS.has(op)) {
       c.warn.add(p, `${p} is a list (${p}[…]=…) where ElmapiCMS compares one value: no entry matches here; send ${p}=value`);
       return () => false;
     }

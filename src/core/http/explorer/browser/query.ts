@@ -3,7 +3,7 @@
 // click on an entry opens the same view. No DOM here: test/http/explorer-query.test.ts runs it
 // against the engine. Values are trimmed (each element of a list too); nothing else is changed,
 // so a bad value reaches the API and its 400 shows.
-import { OPERATORS, type Op } from '../../../query/operators.js';
+import { LIST_OPS, OPERATORS, type Op } from '../../../query/operators.js';
 
 export interface Condition {
   /** whereRelation: the relation field the condition looks through; absent: a where-condition. */
@@ -68,7 +68,6 @@ export function emptyQuery(project = '', collection = '', v3 = false): QueryStat
   };
 }
 
-export const LIST_OPS: ReadonlySet<Op> = new Set(['in', 'not_in', 'between', 'not_between']);
 export const FLAG_OPS: ReadonlySet<Op> = new Set(['null', 'not_null']);
 
 /** A value as sent: trimmed, and for a list operator each element trimmed. */

@@ -3,7 +3,7 @@
 // enumeration values, relation targets). Which operators a field takes comes from the engine's
 // own table (src/core/query/operators.ts), so the form offers exactly what the API accepts.
 import type { FieldType } from '../../../model/model.js';
-import { validOps, type Op } from '../../../query/operators.js';
+import { OPERATORS, validOps, type Op } from '../../../query/operators.js';
 import { kindOf } from '../../../query/values.js';
 
 export interface Field {
@@ -49,7 +49,7 @@ export const TIMESTAMPS = ['created_at', 'updated_at', 'published_at'] as const;
 export function opsOf(field: Pick<Field, 'type' | 'multiple' | 'system'>, v3 = false): readonly Op[] {
   if (!v3) return validOps({ kind: kindOf(field.type), multiple: field.multiple });
   // The entry's own columns (uuid, locale, the timestamps) are compared as SQL does.
-  if (field.system) return ['eq', 'not', 'like', 'in', 'not_in', 'lt', 'lte', 'gt', 'gte', 'between', 'not_between', 'null', 'not_null'];
+  if (field.system) return OPERATORS;
   return V3_OPS[field.type] ?? ['eq', 'not', 'like', 'in', 'not_in', 'lt', 'lte', 'gt', 'gte', 'not_null'];
 }
 
