@@ -4,7 +4,7 @@
 import { INVISIBLE_CHARS } from './lookalike.js';
 import { lstatSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { compareCodePoints } from '../../core/snapshot/order.js';
 import type { IssueList } from './issues.js';
 import { mediaNameProblem } from '../../core/model/media-name.js';
@@ -79,16 +79,18 @@ function listUnder(base: string, rel: string): FileInfo[] {
         found.push({ rel: folder === '' ? './' : `${folder}/`, abs, mtimeMs: 0, size: 0, unreadable: code ?? (err as Error).message });
       continue;
     }
+    // A listed name holds no separator, and `abs` is absolute and normalised: no join() needed.
+    const prefix = abs.endsWith(sep) ? abs : `${abs}${sep}`;
     for (const d of names) {
       if (d.name.startsWith('.') || (d.name.startsWith('_') && d.isDirectory())) continue;
       const path = folder === '' ? d.name : `${folder}/${d.name}`;
-      const info = lstatSync(join(abs, d.name), { throwIfNoEntry: false });
+      const at = `${prefix}${d.name}`;
+      const info = lstatSync(at, { throwIfNoEntry: false });
       if (!info) {
         // Gone meanwhile, or a name that is not UTF-8 (never silently left out).
-        if (d.name.includes('\uFFFD')) found.push({ rel: path, abs: join(abs, d.name), mtimeMs: 0, size: 0, badName: true });
+        if (d.name.includes('\uFFFD')) found.push({ rel: path, abs: at, mtimeMs: 0, size: 0, badName: true });
         continue;
       }
-      const at = join(abs, d.name);
       if (info.isFile()) found.push({ rel: path, abs: at, mtimeMs: info.mtimeMs, size: info.size, dev: info.dev, ino: info.ino });
       else if (info.isDirectory()) {
         folders.push(path);
