@@ -339,7 +339,24 @@ for (const host of HOSTS) {
       const long = 'a'.repeat(300);
       const wide = '%C3%A9'.repeat(150); // 150 characters, 300 bytes
       const deep = 'a/'.repeat(2500);
-      for (const path of ['/api/%00', '/_Caddyfile%00', '/media/x%00.png', `/api/${long}`, `/media/${wide}`, `/${long}`, `/api/${deep}`]) {
+      // Found from outside (serve): names and paths over the limit in bytes, not in characters.
+      const cjk = '%E6%97%A5'.repeat(86); // 86 characters, 258 bytes
+      const mixed = `${'a'.repeat(100)}${'%C3%A9'.repeat(78)}`; // 178 characters, 256 bytes
+      const wideDeep = Array.from({ length: 20 }, () => '%E6%97%A5'.repeat(80)).join('/'); // 1,619 characters, 4,819 bytes
+      const nearMax = Array.from({ length: 16 }, () => 'a'.repeat(254)).join('/'); // 4,079 characters
+      for (const path of [
+        '/api/%00',
+        '/_Caddyfile%00',
+        '/media/x%00.png',
+        `/api/${long}`,
+        `/media/${wide}`,
+        `/${long}`,
+        `/api/${deep}`,
+        `/media/demo/${cjk}`,
+        `/api/demo/posts/${mixed}`,
+        `/media/${wideDeep}`,
+        `/media/${nearMax}`,
+      ]) {
         // serve redirects such paths to its 404, as it does a folder's listing.
         const res = await fetch(server.url + path);
         expect(res.status, path.slice(0, 40)).toBeGreaterThanOrEqual(400);

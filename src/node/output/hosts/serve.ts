@@ -68,17 +68,38 @@ function literalSource(path: string): string {
 const NOWHERE = '/api/404-not-found';
 
 /**
- * Paths no file of the tree can have, sent to NOWHERE before serve looks them up (its lstat would
- * fail with a 500): longer than PATH_MAX (first, so that the rest never scan a long path), a NUL,
- * a name of 256 characters, or of 128 in a row that take two bytes or more each (NAME_MAX is 255
- * bytes). path-to-regexp 3 takes no nested group, and turns the first `*` into a group: `{0,}`.
+ * Paths no file can have, sent to NOWHERE before serve looks them up: its lstat fails with a 500
+ * on a NUL, a name over 255 bytes or a path over PATH_MAX. serve matches the decoded path by
+ * characters, and a rule here cannot count bytes (path-to-regexp 3 takes no nested group, and
+ * turns the first `*` into a group: hence `{0,}`). So what is caught: a path of 4,096 characters
+ * (first, so that the other rules never scan a long path), a NUL, a name of 256 characters, or of
+ * 128 in a row that take two bytes or more each, or 86 that take three; and under /api, /media and
+ * /thumbs, a path or name longer than the build's longest there (a site served beside the tree
+ * keeps its own paths).
  */
-const UNNAMABLE = [
-  '/:p([\\s\\S]{4096,})',
-  '/:p([\\s\\S]{0,}\\x00[\\s\\S]{0,})',
-  '/:p([\\s\\S]{0,}[^\\x2f]{256}[\\s\\S]{0,})',
-  '/:p([\\s\\S]{0,}[^\\x00-\\x7f]{128}[\\s\\S]{0,})',
-];
+function unnamable(files: readonly string[]): string[] {
+  const any = '[\\s\\S]{0,}';
+  const rules = [
+    '/:p([\\s\\S]{4096,})',
+    `/:p(${any}\\x00${any})`,
+    `/:p(${any}[^\\x2f]{256}${any})`,
+    `/:p(${any}[^\\x00-\\x7f]{128}${any})`,
+    `/:p(${any}[\\u0800-\\uffff]{86}${any})`,
+  ];
+  for (const top of ['api', 'media', 'thumbs']) {
+    let path = 0;
+    let name = 0;
+    for (const file of files) {
+      if (!file.startsWith(`${top}/`)) continue;
+      const rest = file.slice(top.length + 1);
+      path = Math.max(path, rest.length);
+      for (const part of rest.split('/')) name = Math.max(name, part.length);
+    }
+    // A request is never longer than its file (`/api/x` is api/x/index.json), but for a last `/`.
+    if (path > 0) rules.push(`/${top}/:p([\\s\\S]{${path + 2},})`, `/${top}/:p(${any}[^\\x2f]{${name + 1}}${any})`);
+  }
+  return rules;
+}
 
 /** The first segment of an API path, matched as `api` in any case and kept as written. */
 const API = ':api(api)';
@@ -116,7 +137,7 @@ export function serveJson(
     rewrites,
     // The 404 page is no document of the build: asked for by name, it is a 404 too.
     redirects: [
-      ...UNNAMABLE.map((source) => ({ source, destination: NOWHERE, type: 302 })),
+      ...unnamable(files).map((source) => ({ source, destination: NOWHERE, type: 302 })),
       ...[...listedFolders(files), '/404.html'].map((path) => ({ source: literalSource(path), destination: NOWHERE, type: 302 })),
     ],
     headers: [
