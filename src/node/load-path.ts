@@ -200,6 +200,13 @@ function revive({ name, message, stack, code }: NodeJS.ErrnoException): Error {
 
 /** Why the load process ended without a result, in words: out of memory, killed, or its last error line. */
 function stopped(code: number | null, signal: NodeJS.Signals | null, stderr: string, heapMb: number): Error {
+  // V8 reserves address space up front (code range, semi-spaces): under a limit such as
+  // `ulimit -v` it fails there, whatever the tree (found from outside: the message quoted a `#`).
+  if (/Failed to reserve virtual memory|Committing semi space failed|Fatal process (out of memory|OOM)/.test(stderr)) {
+    return new Error(
+      `the content loader could not reserve the memory Node needs to start: a limit on this process's memory (ulimit -v, prlimit --as) is too low; raise it`,
+    );
+  }
   if (/heap out of memory|Allocation failed/.test(stderr)) {
     return new Error(`the content loader ran out of memory (its heap may grow to ${heapMb} MiB): the tree is too large for this machine`);
   }

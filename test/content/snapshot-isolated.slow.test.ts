@@ -79,6 +79,11 @@ describe('loadSnapshotIsolated', () => {
       'process.stderr.write("\\nFATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory\\n"); process.exit(134)',
       /^the content loader ran out of memory \(its heap may grow to \d+ MiB\): the tree is too large for this machine$/,
     ],
+    // Found from outside (prlimit --as=2500M): V8 could not reserve what it needs; the message quoted a `#`.
+    [
+      'process.stderr.write("\\n#\\n# Fatal process out of memory: Failed to reserve virtual memory for CodeRange\\n#\\n"); process.exit(133)',
+      /^the content loader could not reserve the memory Node needs to start: a limit on this process's memory \(ulimit -v, prlimit --as\) is too low; raise it$/,
+    ],
   ])('a loader that dies (%s) is a clear error', async (code, message) => {
     const { loadSnapshotIsolated } = await compiled();
     const dir = writeTree({ 'die.cjs': `${code};\n` });
