@@ -178,6 +178,30 @@ describe('reproducible builds', () => {
     }
   });
 
+  // Found from outside: an edit undone with `git restore` kept the file's time until a restart
+  // (the file is as committed, and HEAD did not move).
+  it('serve --watch: an edit undone (git checkout -- file) serves the commit time again', async () => {
+    const clone = 'watched-restore';
+    const content = cloneAt(repo, clone, new Date('2033-03-03T00:00:00Z'));
+    const server = await startServer({ content, port: 0, watch: true, quiet: true });
+    const updated = async () =>
+      ((await (await fetch(`${server.url}/api/blog/posts/c?timestamps`)).json()) as { data: { updated_at: string } }).data.updated_at;
+    const until = async (want: string) => {
+      for (let i = 0; i < 200 && (await updated()) !== want; i++) await new Promise((done) => setTimeout(done, 50));
+      return updated();
+    };
+    try {
+      const file = join(content, 'blog/posts/c.md');
+      writeFileSync(file, '---\ntitle: Post c, edited\n---\n');
+      utimesSync(file, new Date('2034-04-04T00:00:00Z'), new Date('2034-04-04T00:00:00Z'));
+      expect(await until('2034-04-04T00:00:00.000Z')).toBe('2034-04-04T00:00:00.000Z');
+      git(join(work, clone), ['checkout', '--', 'site/content/blog/posts/c.md']);
+      expect(await until('2021-03-04T05:06:07.000Z')).toBe('2021-03-04T05:06:07.000Z');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('startServer (cqa serve) takes the same option: git by default in a work tree, mtime when asked', async () => {
     for (const [timestamps, created] of [
       [undefined, '2021-03-04T05:06:07.000Z'],

@@ -66,6 +66,23 @@ export async function readGitTimes(root: string): Promise<GitTimes | undefined> 
   return { times, changed };
 }
 
+/**
+ * Of `rels` (paths relative to `root`), those committed and now the same as at HEAD: an edit
+ * undone (`git restore`, an editor's undo) leaves no change for git, and moves no HEAD.
+ */
+export async function cleanAmong(root: string, rels: readonly string[]): Promise<string[]> {
+  const tracked = new Set<string>();
+  const changed = new Set<string>();
+  // Named one by one, or for many (a command line has a limit) the whole folder, then picked.
+  const paths = ['--', ...(rels.length <= 256 ? rels.map((rel) => `:(literal)${rel}`) : ['.'])];
+  const asked = new Set(rels);
+  const [listed, diffed] = await Promise.all([
+    gitLines(root, ['ls-files', '-z', ...paths], (rel) => tracked.add(rel)),
+    gitLines(root, ['diff', '-z', '--name-only', '--no-renames', '--relative', 'HEAD', ...paths], (rel) => changed.add(rel)),
+  ]);
+  return listed && diffed ? [...tracked].filter((rel) => asked.has(rel) && !changed.has(rel)) : [];
+}
+
 /** Runs git in `root`, calling `onToken` for each NUL-separated token of its output; false when git failed. */
 function gitLines(root: string, args: readonly string[], onToken: (token: string) => void): Promise<boolean> {
   return new Promise((resolve) => {

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { loadSnapshotIsolated } from '../load-path.js';
 import type { TimestampSource } from '../content/git-times.js';
 import { openParseCache } from '../content/parse-cache.js';
@@ -112,6 +112,9 @@ const SILENT_GRACE_MS = 250;
 /** The longest a stream of file events postpones a rebuild (docs/library.md: `debounce`). */
 const MAX_REBUILD_WAIT_MS = 200;
 
+/** How long after the last edit git is asked which edited files are committed as they are. */
+const GIT_ASK_MS = 300;
+
 /** The longest a rebuild waits for git to finish changing the work tree (a checkout of thousands of files). */
 const GIT_WAIT_MS = 5_000;
 
@@ -207,15 +210,19 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   // every answer while it is parsed.
   // Their modules are loaded only with watch (docs/performance.md#start-up).
   const watching = options.watch
-    ? await Promise.all([import('../content/parse-thread.js'), import('../content/load.js'), import('../content/watch.js')]).then(
-        ([{ ParseThread }, { createContentLoader }, { watchContent, gitFolder, watchGitHead }]) => ({
-          ParseThread,
-          createContentLoader,
-          watchContent,
-          gitFolder,
-          watchGitHead,
-        }),
-      )
+    ? await Promise.all([
+        import('../content/parse-thread.js'),
+        import('../content/load.js'),
+        import('../content/watch.js'),
+        import('../content/git-times.js'),
+      ]).then(([{ ParseThread }, { createContentLoader }, { watchContent, gitFolder, watchGitHead }, { cleanAmong }]) => ({
+        ParseThread,
+        createContentLoader,
+        watchContent,
+        gitFolder,
+        watchGitHead,
+        cleanAmong,
+      }))
     : undefined;
   const parser = watching ? new watching.ParseThread({ lines: true }) : undefined;
   const watchLoader = watching ? watching.createContentLoader(root, { ...(parser ? { parser } : {}), ...timestamps }) : undefined;
@@ -283,14 +290,30 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   // The git folder of the work tree around the content: a rebuild waits while git holds its
   // index lock, and one where the dates come from git follows its HEAD (a commit dates the edits).
   const gitDir = watching?.gitFolder(root);
-  const headWatcher =
-    gitDir && options.timestamps !== 'mtime'
-      ? watching?.watchGitHead(gitDir, () => {
-          full = true; // a full load reads git again (load.ts)
-          onChange?.();
-        })
-      : undefined;
+  const gitDates = gitDir !== undefined && options.timestamps !== 'mtime';
+  const reloadAll = () => {
+    full = true; // a full load reads git again (load.ts)
+    onChange?.();
+  };
+  const headWatcher = gitDates ? watching?.watchGitHead(gitDir, reloadAll) : undefined;
+  // An edit takes its file's time until it is committed; one undone (`git restore`, an undo)
+  // moves no HEAD: git is asked about the edited files once the edits settle.
+  const edited = new Set<string>();
+  let askGit: ReturnType<typeof setTimeout> | undefined;
+  const editsSettled = (changes: readonly string[]) => {
+    for (const path of changes) {
+      const rel = relative(root, resolve(root, path)).split(sep).join('/');
+      if (rel !== '' && !rel.startsWith('..')) edited.add(rel);
+    }
+    clearTimeout(askGit);
+    askGit = setTimeout(() => {
+      void watching?.cleanAmong(root, [...edited]).then((clean) => {
+        if (clean.length > 0) reloadAll();
+      });
+    }, GIT_ASK_MS);
+  };
   const stopLoading = async () => {
+    clearTimeout(askGit);
     await watcher?.close();
     await headWatcher?.close();
     await parser?.close();
@@ -412,6 +435,10 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
     full = false;
     const result = await buildSettled(changes);
     const ms = performance.now() - t0;
+    if (gitDates) {
+      if (changes === undefined) edited.clear();
+      else editsSettled(changes);
+    }
     if ('issues' in result) {
       core.markStale(result.issues);
       return { ok: false, issues: result.issues, ms };
