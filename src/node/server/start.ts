@@ -300,6 +300,7 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   // moves no HEAD: git is asked about the edited files once the edits settle.
   const edited = new Set<string>();
   let askGit: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
   const editsSettled = (changes: readonly string[]) => {
     for (const path of changes) {
       const rel = relative(root, resolve(root, path)).split(sep).join('/');
@@ -308,11 +309,12 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
     clearTimeout(askGit);
     askGit = setTimeout(() => {
       void watching?.cleanAmong(root, [...edited]).then((clean) => {
-        if (clean.length > 0) reloadAll();
+        if (clean.length > 0 && !stopped) reloadAll();
       });
     }, GIT_ASK_MS);
   };
   const stopLoading = async () => {
+    stopped = true;
     clearTimeout(askGit);
     await watcher?.close();
     await headWatcher?.close();
