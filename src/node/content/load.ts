@@ -178,7 +178,7 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
 }
 
 /** A changed path (absolute, or relative to the root) as the listing names it: root-relative, '/'-separated. */
-const relOf = (root: string, path: string) => relative(root, resolve(root, path)).split(sep).join('/');
+export const relOf = (root: string, path: string): string => relative(root, resolve(root, path)).split(sep).join('/');
 
 /** The paths of the listed links whose target is one of `changes`. */
 function linksTo(root: string, listing: ReadonlyMap<string, FileInfo>, changes: readonly string[]): string[] {

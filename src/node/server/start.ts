@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { join, relative, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadSnapshotIsolated } from '../load-path.js';
 import type { TimestampSource } from '../content/git-times.js';
 import { openParseCache } from '../content/parse-cache.js';
@@ -215,9 +215,10 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
         import('../content/load.js'),
         import('../content/watch.js'),
         import('../content/git-times.js'),
-      ]).then(([{ ParseThread }, { createContentLoader }, { watchContent, gitFolder, watchGitHead }, { cleanAmong }]) => ({
+      ]).then(([{ ParseThread }, { createContentLoader, relOf }, { watchContent, gitFolder, watchGitHead }, { cleanAmong }]) => ({
         ParseThread,
         createContentLoader,
+        relOf,
         watchContent,
         gitFolder,
         watchGitHead,
@@ -303,7 +304,7 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   let stopped = false;
   const editsSettled = (changes: readonly string[]) => {
     for (const path of changes) {
-      const rel = relative(root, resolve(root, path)).split(sep).join('/');
+      const rel = watching?.relOf(root, path) ?? '';
       if (rel !== '' && !rel.startsWith('..')) edited.add(rel);
     }
     clearTimeout(askGit);
