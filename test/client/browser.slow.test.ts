@@ -1,38 +1,22 @@
 // The static client in a real browser: a page bundled with esbuild, served by `cqa preview`
 // together with a `cqa build` tree, run in headless Chromium (Debian's `chromium`, driven by
 // playwright-core; never a downloaded browser). Its answers must be the server's.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumOptions } from '../chromium.js';
 import { buildSnapshot } from '../../src/node/build-snapshot.js';
 import { serveBoth, serverAnswer, type Sites } from './fixture.js';
-
-const CHROMIUM = process.env.CQA_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let sites: Sites;
 let context: BrowserContext;
 const profile = mkdtempSync(join(tmpdir(), 'cqa-chromium-'));
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM}: this test runs the static client in a real browser. Install Debian's package ` +
-        '(`apt-get update && apt-get install -y chromium`) or point CQA_CHROMIUM at a Chromium binary.',
-    );
-  }
+  const launch = chromiumOptions();
   sites = await serveBoth(await buildSnapshot({ content: 'content' }));
   const bundle = await build({
     entryPoints: ['test/client/browser-page.ts'],
@@ -48,7 +32,7 @@ beforeAll(async () => {
     join(sites.dist, 'client-page.html'),
     '<!doctype html><meta charset="utf-8"><title>loading</title><script type="module" src="/client-page.js"></script>\n',
   );
-  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, timeout: 30_000 });
+  context = await chromium.launchPersistentContext(profile, launch);
 }, 60_000);
 
 afterAll(async () => {

@@ -2,28 +2,18 @@
 // use) in headless Chromium (Debian's, driven by playwright-core) and every link is clicked. No
 // dialog may open and no frame may navigate to anything but http(s). A hand-written
 // `javascript:` link clicked last proves that the page would have seen one. One browser launch.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumOptions } from '../chromium.js';
 import { renderRichtext } from '../../src/node/content/richtext.js';
 import { scriptLinkMarkdown } from './script-link-arbitraries.js';
 import { rawHtmlMarkdown } from './raw-html-arbitraries.js';
 import { SCRIPT_LINKS } from './script-links.js';
 
-const CHROMIUM = process.env.CQA_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 // Never fetched: every request of the page is answered by page.route below.
 const SITE = 'http://cqa.test';
 
@@ -34,12 +24,8 @@ const dialogs: string[] = [];
 const navigations: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM}: install Debian's package (\`apt-get install -y chromium\`) or point CQA_CHROMIUM at a Chromium binary.`,
-    );
-  }
-  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, timeout: 30_000 });
+  const launch = chromiumOptions();
+  context = await chromium.launchPersistentContext(profile, launch);
   page = await context.newPage();
   await page.route('**/*', (route) =>
     route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><meta charset="utf-8"><body></body>' }),

@@ -5,29 +5,19 @@
 // and once without — and with the recipe `cqa build --host nginx` writes, where the preflight is
 // answered and documents come back as 304s. Every answer, asked three times over, must be what
 // `cqa serve` answers.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumOptions } from '../chromium.js';
 import { buildSnapshot } from '../../src/node/build-snapshot.js';
 import { writeDist } from '../../src/node/output/dist.js';
 import { serveBoth, serverAnswer, type Sites } from '../client/fixture.js';
 import { missing, NGINX, startNginx, type RunningHost } from './servers.js';
 
-const CHROMIUM = process.env.CQA_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 // Skipped only without nginx; without Chromium it fails, as test/client/browser.slow.test.ts does.
 const absent = missing(NGINX, 'nginx-light');
 
@@ -72,10 +62,7 @@ describe.skipIf(absent !== undefined)(`static client in Chromium against nginx${
 
   let recipeDist: string;
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium) or point CQA_CHROMIUM at a Chromium binary`,
-      );
+    const launch = chromiumOptions();
     const snapshot = await buildSnapshot({ content: 'content' });
     sites = await serveBoth(snapshot);
     recipeDist = join(profile, 'nginx-dist');
@@ -100,7 +87,7 @@ describe.skipIf(absent !== undefined)(`static client in Chromium against nginx${
     });
     await new Promise<void>((ok) => pages.listen(0, '127.0.0.1', ok));
     pageOrigin = `http://127.0.0.1:${(pages.address() as { port: number }).port}`;
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, timeout: 30_000 });
+    context = await chromium.launchPersistentContext(profile, launch);
   }, 60_000);
 
   afterAll(async () => {

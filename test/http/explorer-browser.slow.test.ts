@@ -7,20 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumOptions } from '../chromium.js';
 import { buildSnapshot } from '../../src/node/build-snapshot.js';
 import { startServer, type RunningServer } from '../../src/node/server/start.js';
 
-const CHROMIUM = process.env.CQA_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const TRAVEL = '5f2b8c1e9a4d4e7fb3c60a1d2e8f9b47';
 
 let server: RunningServer;
@@ -40,12 +30,7 @@ const work = mkdtempSync(join(tmpdir(), 'cqa-explorer-'));
 const requested: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM}: this test runs the explorer page in a real browser. Install Debian's package ` +
-        '(`apt-get update && apt-get install -y chromium`) or point CQA_CHROMIUM at a Chromium binary.',
-    );
-  }
+  const launch = chromiumOptions();
   server = await startServer({ snapshot: await buildSnapshot({ content: 'content' }), port: 0 });
   cpSync('content', join(work, 'content'), { recursive: true });
   const yaml = join(work, 'content', 'demo', 'project.yaml');
@@ -53,12 +38,7 @@ beforeAll(async () => {
   openDemo = await startServer({ snapshot: await buildSnapshot({ content: join(work, 'content') }), port: 0 });
   cpSync('content', join(work, 'watched'), { recursive: true });
   watched = await startServer({ content: join(work, 'watched'), port: 0, watch: true, log: () => undefined });
-  context = await chromium.launchPersistentContext(join(work, 'profile'), {
-    executablePath: CHROMIUM,
-    args: ARGS,
-    headless: true,
-    timeout: 30_000,
-  });
+  context = await chromium.launchPersistentContext(join(work, 'profile'), launch);
   context.on('request', (r) => requested.push(r.url()));
 }, 60_000);
 

@@ -3,11 +3,12 @@
 // disguised as PNG or text — from `cqa serve` and from `cqa preview` of a build. No script may run
 // (a download, or a sandboxed document). And the explorer keeps no token where another page of
 // its origin could read it: the field is cleared once used, and a page that opens it keeps no handle.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumOptions } from '../chromium.js';
 import { startPreview, type PreviewServer } from '../../src/node/server/preview.js';
 import { loadContent } from '../../src/node/content/index.js';
 import { startServer, type RunningServer } from '../../src/node/server/start.js';
@@ -15,17 +16,6 @@ import { createSnapshot } from '../../src/core/snapshot/create.js';
 import { writeDist } from '../../src/node/output/dist.js';
 import { ACTIVE, DISGUISED, mediaTree, TRAVEL } from './media-fixture.js';
 
-const CHROMIUM = process.env.CQA_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const work = mkdtempSync(join(tmpdir(), 'cqa-media-browser-'));
 let server: RunningServer;
 let preview: PreviewServer;
@@ -33,7 +23,7 @@ let browser: Browser;
 let context: BrowserContext;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium or point CQA_CHROMIUM at one.`);
+  const launch = chromiumOptions();
   const root = join(work, 'content');
   await mediaTree(root);
   const { model, issues } = await loadContent(root);
@@ -42,7 +32,7 @@ beforeAll(async () => {
   server = await startServer({ snapshot });
   await writeDist(snapshot, { out: join(work, 'dist') });
   preview = await startPreview({ dir: join(work, 'dist'), port: 0 });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true, timeout: 30_000 });
+  browser = await chromium.launch(launch);
   context = await browser.newContext({ acceptDownloads: true });
 }, 60_000);
 

@@ -1,27 +1,17 @@
 // content-query-api/msw in a real browser: the browser entry under MSW's setupWorker, with MSW's
 // own mockServiceWorker.js served by a small test server on 127.0.0.1, in headless Chromium
 // (Debian's `chromium`, driven by playwright-core; never a downloaded browser).
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { chromiumOptions } from '../chromium.js';
 import { buildSnapshot } from '../../src/node/build-snapshot.js';
 import { snapshotText } from '../../src/core/snapshot/portable.js';
 
-const CHROMIUM = process.env.CQA_CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const TREE = {
   'shop/project.yaml': 'id: shop\nname: Shop\npublic: true\n',
   'shop/products/_collection.yaml': 'name: Products\nfields:\n  title: text\n  price: number\n',
@@ -35,10 +25,7 @@ let context: BrowserContext;
 const profile = mkdtempSync(join(tmpdir(), 'cqa-chromium-msw-'));
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium) or point CQA_CHROMIUM at one`,
-    );
+  const launch = chromiumOptions();
   const page = await build({
     entryPoints: ['test/msw/browser-page.ts'],
     bundle: true,
@@ -61,7 +48,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: ARGS, headless: true, timeout: 30_000 });
+  context = await chromium.launchPersistentContext(profile, launch);
 }, 60_000);
 
 afterAll(async () => {
