@@ -59,7 +59,7 @@ const loadProcess = () => workerScript('./load-process.js', import.meta.url);
 // git's times for a load in this thread, started before the loader's modules are imported: git
 // runs in processes of its own meanwhile (docs/performance.md#start-up).
 const gitFirst = (root: string, options: LoadOptions): LoadOptions =>
-  options.timestamps === 'mtime' || options.gitTimes ? options : { ...options, gitTimes: readGitTimes(root) };
+  options.timestamps === 'mtime' || options.gitTimes ? options : { ...options, gitTimes: readGitTimes(root, options.parseCache?.gitTimes) };
 
 const where = (options: LoadOptions) => ({
   drafts: options.drafts ?? false,

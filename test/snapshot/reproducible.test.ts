@@ -10,6 +10,7 @@ import { createContentLoader } from '../../src/node/content/index.js';
 import { startServer } from '../../src/node/server/start.js';
 import { run as build } from '../../src/node/commands/build.js';
 import { listFiles } from './fixture.js';
+import type { LoadResult } from '../../src/node/content/load.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-repro-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -199,6 +200,104 @@ describe('reproducible builds', () => {
       expect(await until('2021-03-04T05:06:07.000Z')).toBe('2021-03-04T05:06:07.000Z');
     } finally {
       await server.close();
+    }
+  });
+
+  /** git on PATH as a script that notes each run of log and diff (cqa's own) and runs the real one. */
+  function countingGit(): { runs: () => number; restore: () => void } {
+    const bin = join(work, 'counting-bin');
+    const calls = join(work, 'git-calls');
+    const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    write(bin, 'git', `#!/bin/sh\necho "$5" >> '${calls}'\nexec '${real}' "$@"\n`);
+    execFileSync('chmod', ['+x', join(bin, 'git')]);
+    writeFileSync(calls, '');
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path}`;
+    return {
+      runs: () =>
+        readFileSync(calls, 'utf8')
+          .split('\n')
+          .filter((l) => l === 'log' || l === 'diff').length,
+      restore: () => {
+        process.env.PATH = path;
+      },
+    };
+  }
+
+  /** c's created_at and updated_at, and the warnings of the load. */
+  const postC = (r: LoadResult) => {
+    const c = r.model.projects[0]?.collections[0]?.entries.find((x) => x.id === 'c');
+    return { c: [c?.created_at, c?.updated_at], warnings: r.warnings.map((w) => w.message).join('\n') };
+  };
+  const COMMITTED = ['2021-03-04T05:06:07.000Z', '2021-03-04T05:06:07.000Z'];
+  // What changed less than 2 s before git was asked may have been read either side of the change: not kept.
+  const pastRacyWindow = () => new Promise((done) => setTimeout(done, 2100));
+
+  // A test suite starts a server in each beforeAll: git ran twice per start (~45 ms warm, ~100 ms of
+  // a cold start on 2 cores). What it said is kept while HEAD stays and no committed file changes.
+  it('a later load in the same process asks git again only when HEAD moved or a committed file changed', async () => {
+    const clone = 'kept';
+    const content = cloneAt(repo, clone, new Date('2020-01-01T00:00:00Z'));
+    const { runs, restore } = countingGit();
+    const load = async () => postC(await createContentLoader(content).load());
+    try {
+      await pastRacyWindow();
+      // After a clone git's first diff rewrites its index (the files' times it had are stale), and
+      // what it said is kept from the next answer on.
+      expect(await load()).toEqual({ c: COMMITTED, warnings: '' });
+      expect(await load()).toEqual({ c: COMMITTED, warnings: '' });
+      const settled = runs();
+      expect(settled).toBeGreaterThanOrEqual(2); // log and diff
+      expect(await load()).toEqual({ c: COMMITTED, warnings: '' });
+      expect(runs()).toBe(settled); // kept
+      // The same size and its old mtime put back: only its change time tells (as in git's index).
+      const file = join(content, 'blog/posts/c.md');
+      writeFileSync(file, readFileSync(file, 'utf8').replace('Post c', 'Post C'));
+      utimesSync(file, new Date('2020-01-01T00:00:00Z'), new Date('2020-01-01T00:00:00Z'));
+      const edited = await load();
+      expect(edited.c).toEqual(['2020-01-01T00:00:00.000Z', '2020-01-01T00:00:00.000Z']);
+      expect(edited.warnings).toMatch(/^this entry file has changes not committed to git/);
+      expect(runs()).toBe(settled + 1); // the diff alone: HEAD has not moved
+      git(join(work, clone), ['commit', '-qam', 'edit c'], '2023-01-02T03:04:05Z');
+      expect(await load()).toEqual({ c: ['2021-03-04T05:06:07.000Z', '2023-01-02T03:04:05.000Z'], warnings: '' });
+      expect(runs()).toBe(settled + 3); // a new HEAD: log and diff
+    } finally {
+      restore();
+    }
+  });
+
+  // `cqa serve`'s cold start ran git twice (~100 ms of ~700 on 2 cores): with the parse cache on, a
+  // new process takes git's last answer from it, under the same checks.
+  it('a new process with the parse cache asks git nothing while the repository and the files are as they were', async () => {
+    const clone = 'kept-between-runs';
+    const content = cloneAt(repo, clone, new Date('2020-01-01T00:00:00Z'));
+    const keys = mkdtempSync(join(tmpdir(), 'cqa-keys-'));
+    const { runs, restore } = countingGit();
+    // A load in a fresh module graph, as a new process makes it (nothing kept in memory).
+    const load = async () => {
+      vi.resetModules();
+      const [{ loadContent }, { openParseCache }] = await Promise.all([
+        import('../../src/node/content/load.js'),
+        import('../../src/node/content/parse-cache.js'),
+      ]);
+      return postC(await loadContent(content, { parseCache: openParseCache(content, keys) }));
+    };
+    try {
+      await pastRacyWindow();
+      expect(await load()).toEqual({ c: COMMITTED, warnings: '' });
+      expect(await load()).toEqual({ c: COMMITTED, warnings: '' }); // git's index settled (see above)
+      const settled = runs();
+      expect(settled).toBeGreaterThanOrEqual(2);
+      expect(await load()).toEqual({ c: COMMITTED, warnings: '' });
+      expect(runs()).toBe(settled); // from the parse cache
+      // Out of the index, not of the folder: the file is as it was, but git now counts it as changed.
+      git(join(work, clone), ['rm', '-q', '--cached', 'site/content/blog/posts/c.md']);
+      const removed = await load();
+      expect(removed.warnings).toMatch(/^this entry file has changes not committed to git/);
+      expect(runs()).toBe(settled + 1); // the diff alone
+    } finally {
+      restore();
+      rmSync(keys, { recursive: true, force: true });
     }
   });
 

@@ -2,7 +2,7 @@
 // .timestamps): its file's commit times inside a git work tree, else its modification time. A file
 // with changes not committed falls back to its mtime, and the load says how many did.
 import type { FileInfo } from './files.js';
-import { readGitTimes, type CommitTimes, type GitTimes, type TimestampSource } from './git-times.js';
+import { confirmGitTimes, readGitTimes, type CommitTimes, type GitTimes, type GitTimesStore, type TimestampSource } from './git-times.js';
 import type { IssueList } from './issues.js';
 
 export class EntryTimes {
@@ -12,16 +12,21 @@ export class EntryTimes {
 
   /**
    * `source` undefined: git when `root` is inside a git work tree, else mtime. An explicit `git`
-   * outside one is an error (reported on `issues`), and the load goes on with mtimes.
+   * outside one is an error (reported on `issues`), and the load goes on with mtimes. `listing`:
+   * the tree as listed by this load (what git said before is checked against it); `store`: where
+   * git's answer is kept between runs (the parse cache).
    */
   static async open(
     root: string,
     source: TimestampSource | undefined,
     issues: IssueList,
-    started: Promise<GitTimes | undefined> | undefined = EntryTimes.readGit(root, source),
+    listing: ReadonlyMap<string, FileInfo>,
+    started?: Promise<GitTimes | undefined>,
+    store?: GitTimesStore,
   ): Promise<EntryTimes> {
     if (source === 'mtime') return new EntryTimes(undefined);
-    const git = await started;
+    const read = await (started ?? EntryTimes.readGit(root, source, store));
+    const git = read && (await confirmGitTimes(root, read, listing, store));
     if (!git && source === 'git') {
       issues.error(
         root,
@@ -35,8 +40,8 @@ export class EntryTimes {
    * Starts reading git for open() (nothing with `mtime`): git runs in processes of its own, so a
    * load starts it before listing the tree and takes its answer after.
    */
-  static readGit(root: string, source: TimestampSource | undefined): Promise<GitTimes | undefined> | undefined {
-    return source === 'mtime' ? undefined : readGitTimes(root);
+  static readGit(root: string, source: TimestampSource | undefined, store?: GitTimesStore): Promise<GitTimes | undefined> | undefined {
+    return source === 'mtime' ? undefined : readGitTimes(root, store);
   }
 
   /**

@@ -16,6 +16,8 @@ export interface FileInfo {
   readonly rel: string;
   readonly abs: string;
   readonly mtimeMs: number;
+  /** When lstat saw it: the inode's change time, which no program sets (git-times.ts: did it change?). */
+  readonly ctimeMs?: number;
   readonly size: number;
   /** The file's device and inode as lstat saw them (what open-content.ts compares the opened file with). */
   readonly dev?: number;
@@ -91,7 +93,8 @@ function listUnder(base: string, rel: string): FileInfo[] {
         if (d.name.includes('\uFFFD')) found.push({ rel: path, abs: at, mtimeMs: 0, size: 0, badName: true });
         continue;
       }
-      if (info.isFile()) found.push({ rel: path, abs: at, mtimeMs: info.mtimeMs, size: info.size, dev: info.dev, ino: info.ino });
+      if (info.isFile())
+        found.push({ rel: path, abs: at, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, size: info.size, dev: info.dev, ino: info.ino });
       else if (info.isDirectory()) {
         folders.push(path);
         found.push({ rel: `${path}/`, abs: at, mtimeMs: info.mtimeMs, size: info.size });
@@ -187,7 +190,7 @@ export async function updateListing(
       next.set(`${rel}/`, { rel: `${rel}/`, abs, mtimeMs: info.mtimeMs, size: info.size });
       for (const f of listUnder(base, rel)) next.set(f.rel, f);
     } else {
-      next.set(rel, withKind({ rel, abs, mtimeMs: info.mtimeMs, size: info.size }, info, base));
+      next.set(rel, withKind({ rel, abs, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, size: info.size }, info, base));
     }
     // A new file or folder deep in the tree implies its parent folders.
     const parts = rel.split('/');

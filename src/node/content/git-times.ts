@@ -3,8 +3,12 @@
 // One `git log` for the whole content folder, parsed as it streams, plus one `git diff` for the
 // files changed since the last commit: two processes whatever the size of the tree, run side by
 // side (a cold start waits for the slower of the two, not for both: docs/performance.md#start-up).
+// Their answer is kept for the next load of the same tree in this process, and holds while HEAD
+// has not moved and no committed file has changed (docs/performance.md#gits-answer-kept).
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
+import type { FileInfo } from './files.js';
+import { repoState, type RepoState } from './git-repo.js';
 
 export type TimestampSource = 'git' | 'mtime';
 export const TIMESTAMP_CHOICES: readonly TimestampSource[] = ['git', 'mtime'];
@@ -21,6 +25,30 @@ export interface GitTimes {
   readonly times: ReadonlyMap<string, CommitTimes>;
   /** Committed files with changes since (staged or not): their commit times would be stale. */
   readonly changed: ReadonlySet<string>;
+  /** The repository as it was when git was asked (git-repo.ts), when it could be read without git. */
+  readonly state?: RepoState;
+  /** When git was asked which files changed (Date.now()). */
+  readonly asked?: number;
+  /**
+   * Set when the answer was kept from an earlier load: `changed` holds only while every committed
+   * file is as listed then (confirmGitTimes()).
+   */
+  readonly stamps?: ReadonlyMap<string, string>;
+}
+
+/** An answer kept for a later load: in this process, and in the parse cache between runs. */
+export interface KeptGitTimes {
+  readonly state: RepoState;
+  readonly times: ReadonlyMap<string, CommitTimes>;
+  readonly changed: ReadonlySet<string>;
+  /** Each committed file as listed when git was asked (stamp()); absent: not in the tree then. */
+  readonly stamps: ReadonlyMap<string, string>;
+}
+
+/** Where a kept answer outlives the process (`.cqa-cache/`, parse-cache.ts). */
+export interface GitTimesStore {
+  readonly kept: KeptGitTimes | undefined;
+  keep(kept: KeptGitTimes): void;
 }
 
 /** Marks a commit's time in the log, so it cannot be taken for a file name. */
@@ -28,16 +56,20 @@ const COMMIT = '\x01';
 
 /**
  * The commit times of every file ever committed under `root`, or undefined when `root` is not
- * inside a git work tree or git cannot run (not installed, a repository it refuses to read).
+ * inside a git work tree or git cannot run (not installed, a repository it refuses to read). The
+ * answer may be one kept from an earlier load: confirmGitTimes() with this load's listing says.
  */
-export async function readGitTimes(root: string): Promise<GitTimes | undefined> {
+export async function readGitTimes(root: string, store?: GitTimesStore): Promise<GitTimes | undefined> {
+  const state = repoState(root);
+  const kept = state && [keptByRoot.get(root), store?.kept].find((k) => k?.state.history === state.history);
+  // The same history: the log holds. What changed holds while the index and the files are as they were.
+  if (kept && kept.state.index === state?.index) return kept;
+  if (kept) return askChanged(root, state, kept.times);
   const times = new Map<string, { created: number; updated: number }>();
   let at: number | undefined;
-  const changed = new Set<string>();
+  const since = Date.now();
   // Started with the log; its answer counts only when the log found commits (see below).
-  const diffing = gitLines(root, ['diff', '-z', '--name-only', '--no-renames', '--relative', 'HEAD', '--', '.'], (rel) => {
-    if (rel !== '') changed.add(rel);
-  });
+  const diffing = changedFiles(root);
   const logged = await gitLines(
     root,
     ['log', '-z', `--format=${COMMIT}%ct`, '--name-only', '--no-renames', '--relative', '--', '.'],
@@ -58,12 +90,105 @@ export async function readGitTimes(root: string): Promise<GitTimes | undefined> 
       }
     },
   );
-  const diffed = await diffing;
+  const changed = await diffing;
   if (!logged) return undefined;
   // An empty repository has no HEAD (the diff fails): then nothing is committed and there is nothing to compare.
   if (times.size === 0) return { times, changed: new Set() };
-  if (!diffed) return undefined;
-  return { times, changed };
+  if (!changed) return undefined;
+  return { times, changed, asked: since, ...settled(root, state) };
+}
+
+/** `times`, with git asked now which files changed; undefined when git failed. */
+async function askChanged(
+  root: string,
+  state: RepoState | undefined,
+  times: ReadonlyMap<string, CommitTimes>,
+): Promise<GitTimes | undefined> {
+  const since = Date.now();
+  const changed = await changedFiles(root);
+  return changed && { times, changed, asked: since, ...settled(root, state) };
+}
+
+/** The committed files under `root` with changes since HEAD (staged or not); undefined when git failed. */
+async function changedFiles(root: string): Promise<Set<string> | undefined> {
+  const changed = new Set<string>();
+  const ok = await gitLines(root, ['diff', '-z', '--name-only', '--no-renames', '--relative', 'HEAD', '--', '.'], (rel) => {
+    if (rel !== '') changed.add(rel);
+  });
+  return ok ? changed : undefined;
+}
+
+/**
+ * `{ state }` when the repository is still in `state` after git ran: else what git said is not
+ * kept. (`git diff` rewrites the index when its record of the files' times is stale, after a
+ * clone or a checkout: then the next load asks again.)
+ */
+function settled(root: string, state: RepoState | undefined): { state?: RepoState } {
+  const now = state && repoState(root);
+  return now && now.history === state.history && now.index === state.index ? { state } : {};
+}
+
+// What git said, by content root, for the next load: bounded (a long-lived process, a test suite,
+// may load many trees).
+const keptByRoot = new Map<string, KeptGitTimes>();
+const KEPT_ROOTS = 16;
+/** A file changed this close before git was asked may have been read by git before or after the change: not kept. */
+const RACY_MS = 2000;
+
+/** What tells a file changed, as git's own index does: its times, size and inode (ctime is set by the system alone). */
+function stamp(file: FileInfo | undefined): string | undefined {
+  if (file?.ctimeMs === undefined || file.ino === undefined || file.target !== undefined) return undefined;
+  return `${file.mtimeMs}:${file.ctimeMs}:${file.size}:${file.ino}`;
+}
+
+/**
+ * `git` checked against the tree as listed now. A kept answer whose committed files all have the
+ * stamps they had is still true; otherwise git is asked again which files changed (the log holds
+ * while the history is the same). An answer is kept for later loads when every committed file can
+ * be stamped and none changed within RACY_MS before git was asked.
+ */
+export async function confirmGitTimes(
+  root: string,
+  git: GitTimes,
+  listing: ReadonlyMap<string, FileInfo>,
+  store?: GitTimesStore,
+): Promise<GitTimes | undefined> {
+  const answer = git.stamps && !sameFiles(git.times, git.stamps, listing) ? await askChanged(root, repoState(root), git.times) : git;
+  const kept = answer && keepable(answer, listing);
+  if (kept) {
+    if (keptByRoot.size >= KEPT_ROOTS && !keptByRoot.has(root)) keptByRoot.clear();
+    keptByRoot.set(root, kept);
+    if (store?.kept !== kept) store?.keep(kept);
+  } else keptByRoot.delete(root);
+  return answer;
+}
+
+function sameFiles(
+  times: ReadonlyMap<string, CommitTimes>,
+  stamps: ReadonlyMap<string, string>,
+  listing: ReadonlyMap<string, FileInfo>,
+): boolean {
+  for (const rel of times.keys()) {
+    const now = listing.get(rel);
+    if (now === undefined ? stamps.has(rel) : stamp(now) === undefined || stamp(now) !== stamps.get(rel)) return false;
+  }
+  return true;
+}
+
+/** `git` as it can be kept (itself, when it was kept already), or undefined. */
+function keepable(git: GitTimes, listing: ReadonlyMap<string, FileInfo>): KeptGitTimes | undefined {
+  if (git.stamps && git.state) return git as KeptGitTimes;
+  if (!git.state || git.asked === undefined) return undefined;
+  const before = git.asked - RACY_MS;
+  const stamps = new Map<string, string>();
+  for (const rel of git.times.keys()) {
+    const file = listing.get(rel);
+    if (file === undefined) continue;
+    const s = stamp(file);
+    if (s === undefined || file.mtimeMs >= before || (file.ctimeMs as number) >= before) return undefined;
+    stamps.set(rel, s);
+  }
+  return { state: git.state, times: git.times, changed: git.changed, stamps };
 }
 
 /**

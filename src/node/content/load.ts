@@ -90,7 +90,8 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
       return { model: { projects: [] }, issues: issues.errors, warnings: [] };
     }
     // A full load reads git (entry-times.ts) while it lists the tree; a reload after edits does not.
-    const gitRead = changes && lastTimes ? undefined : (started ?? EntryTimes.readGit(root, options.timestamps));
+    const gitRead =
+      changes && lastTimes ? undefined : (started ?? EntryTimes.readGit(root, options.timestamps, options.parseCache?.gitTimes));
     if (listing && changes) {
       listing = await updateListing(root, listing, changes);
       for (const path of changes) {
@@ -116,7 +117,7 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
     const times =
       changes && lastTimes
         ? lastTimes.edited(changes.map((p) => relOf(root, p)))
-        : await EntryTimes.open(root, options.timestamps, issues, gitRead);
+        : await EntryTimes.open(root, options.timestamps, issues, current, gitRead, options.parseCache?.gitTimes);
     lastTimes = times;
     const jobs = options.parser ? staleFiles(layouts, cache) : [];
     const prepared = options.parser && jobs.length > 0 ? await options.parser.parse(jobs) : undefined;

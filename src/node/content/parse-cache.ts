@@ -11,6 +11,8 @@
 // - Signed: the file starts with an HMAC of the rest, made with a key kept outside the tree
 //   (cache-key.ts). A file it does not match (edited, planted, from another user) is ignored, so
 //   results and HTML nobody reviewed are never served; without a key nothing is cached.
+// - It also keeps what git said about the tree's history (git-times.ts), checked before use
+//   against the repository and the files as they are then.
 // - Best effort: a folder that cannot be written, or a cache file that is corrupt, a symlink or
 //   from another version, is ignored (and written anew when it can be). Written atomically.
 // - The loader never lists names starting with '.', so the folder is neither content nor media
@@ -20,6 +22,7 @@ import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFi
 import { createRequire } from 'node:module';
 import { join, sep } from 'node:path';
 import { cacheKey } from './cache-key.js';
+import type { GitTimesStore, KeptGitTimes } from './git-times.js';
 import type { Dimensions } from './media.js';
 import type { EntryFormat, ParsedEntry, ParsedYaml } from './parse.js';
 
@@ -61,6 +64,17 @@ interface Stored {
   readonly results: Record<string, unknown>;
   /** sha256 of a Markdown text → its HTML. */
   readonly html: Record<string, string>;
+  /** git's answer about the tree (KeptGitTimes as plain data). */
+  git?: StoredGit;
+}
+
+interface StoredGit {
+  readonly state: KeptGitTimes['state'];
+  /** [path, created, updated] */
+  readonly times: [string, number, number][];
+  readonly changed: string[];
+  /** [path, stamp] */
+  readonly stamps: [string, string][];
 }
 
 type Kind = EntryFormat | 'settings' | 'image';
@@ -75,6 +89,8 @@ export interface ParseCache {
   keepDimensions(head: Uint8Array, dimensions: Dimensions): void;
   /** `render(markdown)`, or the HTML it gave on an earlier run. */
   html(markdown: string, render: (markdown: string) => string): string;
+  /** What git said about the tree on an earlier run. */
+  readonly gitTimes: GitTimesStore;
   /** Writes what this load used, if anything was new; never throws. */
   save(): void;
 }
@@ -96,8 +112,10 @@ export function openParseCache(root: string, keyFolder?: string): ParseCache {
   const current = version();
   const key = cacheKey(keyFolder);
   const old = key && readStored(dir, current, key);
-  const used: Stored = { cqa: current, results: {}, html: {} };
+  // git's answer is carried over: it is checked against the repository before it is used.
+  const used: Stored = { cqa: current, results: {}, html: {}, ...(old?.git ? { git: old.git } : {}) };
   let changed = false;
+  let kept: KeptGitTimes | undefined;
 
   const cached = <T>(kind: Kind, text: string, parse: () => T, codec: PortableCodec<T>, clean: (r: T) => boolean): T => {
     const key = `${kind}:${sha256(text)}`;
@@ -140,6 +158,22 @@ export function openParseCache(root: string, keyFolder?: string): ParseCache {
       used.html[key] = html;
       changed = true;
       return html;
+    },
+    gitTimes: {
+      get kept() {
+        kept ??= attempt(() => fromStoredGit(old?.git));
+        return kept;
+      },
+      keep(answer) {
+        kept = answer;
+        used.git = {
+          state: answer.state,
+          times: [...answer.times].map(([rel, t]) => [rel, t.created, t.updated]),
+          changed: [...answer.changed],
+          stamps: [...answer.stamps],
+        };
+        changed = true;
+      },
     },
     save() {
       // Also when fewer texts were used than are kept: the file holds the last load's texts only.
@@ -194,6 +228,26 @@ function writeStored(dir: string, stored: Stored, key: Buffer): void {
   } catch {
     // Not writable (a read-only tree, a full disk): the next start parses again.
   }
+}
+
+/** A stored answer as KeptGitTimes; throws (see attempt()) when it has another shape. */
+function fromStoredGit(git: StoredGit | undefined): KeptGitTimes | undefined {
+  if (git === undefined) return undefined;
+  const text = (v: unknown): string => {
+    if (typeof v !== 'string') throw new TypeError('not a string');
+    return v;
+  };
+  const number = (v: unknown): number => {
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new TypeError('not a number');
+    return v;
+  };
+  const { state } = git;
+  return {
+    state: { history: text(state.history), index: text(state.index) },
+    times: new Map(git.times.map(([rel, created, updated]) => [text(rel), { created: number(created), updated: number(updated) }])),
+    changed: new Set(git.changed.map(text)),
+    stamps: new Map(git.stamps.map(([rel, s]) => [text(rel), text(s)])),
+  };
 }
 
 function attempt<T>(fn: () => T): T | undefined {

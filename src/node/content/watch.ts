@@ -3,8 +3,8 @@
 // is cheap; Node 20's recursive mode on Linux instead rescans a whole directory (10,000 entries)
 // on every event, and chokidar's change filter drops rapid same-file edits. Raw events are
 // passed on unfiltered: the incremental loader decides by mtime and size what really changed.
-import { lstatSync, readFileSync, watch, type FSWatcher, readdirSync, statSync } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
+import { lstatSync, watch, type FSWatcher, readdirSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
 
 const IGNORED = new Set(['.git', 'node_modules']);
 
@@ -109,24 +109,6 @@ function isDirectory(path: string): boolean {
 }
 
 /**
- * The git folder of the work tree that holds `root`: the `.git` folder, or where the `.git` file
- * of a worktree leads, in `root` or a folder above it; undefined outside a work tree.
- */
-export function gitFolder(root: string): string | undefined {
-  for (let dir = resolve(root), depth = 0; depth < 64; depth++) {
-    const dotGit = join(dir, '.git');
-    const kind = lstatSync(dotGit, { throwIfNoEntry: false });
-    if (kind?.isDirectory()) return dotGit;
-    const to = kind?.isFile() ? /^gitdir:\s*(.+)$/m.exec(readText(dotGit))?.[1]?.trim() : undefined;
-    if (to) return resolve(dir, to);
-    const up = dirname(dir);
-    if (up === dir) break;
-    dir = up;
-  }
-  return undefined;
-}
-
-/**
  * Calls `onMove()` when git's HEAD moves (a commit, checkout, reset, merge): the entries' commit
  * times change then while their files may not. git locks HEAD (`HEAD.lock`) for each move and
  * appends to `logs/HEAD`; both folders are watched, not recursively.
@@ -149,12 +131,4 @@ export function watchGitHead(gitDir: string, onMove: () => void): ContentWatcher
       for (const w of watchers) w.close();
     },
   };
-}
-
-function readText(path: string): string {
-  try {
-    return readFileSync(path, 'utf8').slice(0, 4096);
-  } catch {
-    return '';
-  }
 }

@@ -215,7 +215,8 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
         import('../content/load.js'),
         import('../content/watch.js'),
         import('../content/git-times.js'),
-      ]).then(([{ ParseThread }, { createContentLoader, relOf }, { watchContent, gitFolder, watchGitHead }, { cleanAmong }]) => ({
+        import('../content/git-repo.js'),
+      ]).then(([{ ParseThread }, { createContentLoader, relOf }, { watchContent, watchGitHead }, { cleanAmong }, { gitFolder }]) => ({
         ParseThread,
         createContentLoader,
         relOf,

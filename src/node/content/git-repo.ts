@@ -1,0 +1,114 @@
+// The git repository around a content tree, read from its files without running git: where its
+// git folder is (for `serve --watch` to see HEAD move), and what a tree's history depends on
+// besides its files (for git-times.ts to know when what git said still holds).
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+/**
+ * The git folder of the work tree that holds `root`: the `.git` folder, or where the `.git` file
+ * of a worktree leads, in `root` or a folder above it; undefined outside a work tree.
+ */
+export function gitFolder(root: string): string | undefined {
+  for (let dir = resolve(root), depth = 0; depth < 64; depth++) {
+    const dotGit = join(dir, '.git');
+    const kind = lstatSync(dotGit, { throwIfNoEntry: false });
+    if (kind?.isDirectory()) return dotGit;
+    const to = kind?.isFile() ? /^gitdir:\s*(.+)$/m.exec(readText(dotGit))?.[1]?.trim() : undefined;
+    if (to) return resolve(dir, to);
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return undefined;
+}
+
+// With any of these set, git reads another repository, index, objects or history than its
+// folder says: then nothing is known without asking git.
+const GIT_ENV = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_COMMON_DIR',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_NAMESPACE',
+  'GIT_REPLACE_REF_BASE',
+  'GIT_NO_REPLACE_OBJECTS',
+  'GIT_GRAFT_FILE',
+  'GIT_SHALLOW_FILE',
+  'GIT_CONFIG_PARAMETERS',
+  'GIT_CONFIG_COUNT',
+];
+
+const COMMIT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+export interface RepoState {
+  /**
+   * What `git log` of the tree depends on besides its files: the repository, the commit HEAD
+   * names and the shallow boundary. The same history, the same log.
+   */
+  readonly history: string;
+  /**
+   * The index file as lstat sees it: `git rm --cached` changes what `git diff HEAD` says, and no
+   * content file. git writes a new index and renames it into place: a new inode each time.
+   */
+  readonly index: string;
+}
+
+/**
+ * The state of the repository around `root`, read from its git folder. Undefined where that
+ * cannot be told from the files (no work tree, no commit yet, refs git keeps in a reftable,
+ * replaced commits or grafts, a GIT_* variable that redirects git): then git is asked every time.
+ */
+export function repoState(root: string): RepoState | undefined {
+  try {
+    if (GIT_ENV.some((name) => process.env[name] !== undefined)) return undefined;
+    const gitDir = gitFolder(root);
+    if (gitDir === undefined) return undefined;
+    // A worktree's folder holds its HEAD and index; the branches, packed refs and history are the main one's.
+    const common = resolve(gitDir, readText(join(gitDir, 'commondir')).trim() || '.');
+    const packed = readText(join(common, 'packed-refs'), Infinity);
+    const head = commitOf(readText(join(gitDir, 'HEAD')).trim(), common, packed);
+    if (head === undefined) return undefined;
+    if (packed.includes(' refs/replace/') || hasEntries(join(common, 'refs', 'replace'))) return undefined;
+    if (lstatSync(join(common, 'info', 'grafts'), { throwIfNoEntry: false })) return undefined;
+    const shallow = lstatSync(join(common, 'shallow'), { throwIfNoEntry: false });
+    const index = lstatSync(join(gitDir, 'index'), { throwIfNoEntry: false });
+    return {
+      history: `${resolve(root)}\0${gitDir}\0${head}\0${shallow ? `${shallow.ino}:${shallow.size}:${shallow.mtimeMs}` : ''}`,
+      index: index ? `${index.mtimeMs}:${index.ctimeMs}:${index.size}:${index.ino}` : '',
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The commit a HEAD or ref file's text names: a commit id, or `ref: refs/…` followed (loose, then packed). */
+function commitOf(text: string, common: string, packed: string, depth = 0): string | undefined {
+  if (COMMIT_ID.test(text)) return text;
+  const ref = /^ref: (refs\/[^\s]+)$/.exec(text)?.[1];
+  if (ref === undefined || depth > 4 || ref.split('/').some((part) => part === '..' || part === '.' || part === '')) return undefined;
+  const loose = readText(join(common, ref)).trim();
+  if (loose !== '') return commitOf(loose, common, packed, depth + 1);
+  for (const line of packed.split('\n')) {
+    const [id, name] = line.split(' ');
+    if (name === ref && id !== undefined && COMMIT_ID.test(id)) return id;
+  }
+  return undefined;
+}
+
+function hasEntries(folder: string): boolean {
+  try {
+    return readdirSync(folder).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+function readText(path: string, limit = 4096): string {
+  try {
+    return readFileSync(path, 'utf8').slice(0, limit);
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,98 @@
+// What a content tree's git history depends on, read from the git folder without running git
+// (src/node/content/git-repo.ts): it must name the commit git itself says HEAD is, in every way
+// refs are kept, and give up (undefined: git runs every time) where the files cannot tell.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repoState } from '../../src/node/content/git-repo.js';
+
+const historyKey = (root: string) => repoState(root)?.history;
+
+const work = mkdtempSync(join(tmpdir(), 'cqa-git-repo-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+  }).trim();
+
+function repository(name: string): { repo: string; content: string } {
+  const repo = join(work, name);
+  const content = join(repo, 'site', 'content');
+  mkdirSync(content, { recursive: true });
+  git(repo, 'init', '-q', '-b', 'main');
+  writeFileSync(join(content, 'a.md'), 'a\n');
+  git(repo, 'add', '.');
+  git(repo, 'commit', '-qm', 'one');
+  return { repo, content };
+}
+
+const commit = (repo: string, text: string) => {
+  writeFileSync(join(repo, 'site', 'content', 'a.md'), text);
+  git(repo, 'commit', '-qam', text);
+  return git(repo, 'rev-parse', 'HEAD');
+};
+
+describe('repoState', () => {
+  it("names git's HEAD commit, wherever the ref is kept (loose, packed, a detached HEAD, another branch)", () => {
+    const { repo, content } = repository('refs');
+    const keys = new Set<string>();
+    const expectHead = () => {
+      const key = historyKey(content);
+      expect(key?.split('\0')).toContain(git(repo, 'rev-parse', 'HEAD'));
+      keys.add(key as string);
+    };
+    expectHead();
+    commit(repo, 'two');
+    expectHead();
+    git(repo, 'pack-refs', '--all'); // refs/heads/main now only in packed-refs
+    expect(historyKey(content)).toBe([...keys].at(-1));
+    const [atOne] = keys;
+    git(repo, 'checkout', '-q', '--detach', 'HEAD~1');
+    expectHead();
+    expect(historyKey(content)).toBe(atOne); // the same commit: the same history
+    git(repo, 'checkout', '-q', '-b', 'other', 'main');
+    commit(repo, 'three');
+    expectHead();
+    expect(keys.size).toBe(3);
+  });
+
+  it("in a worktree: that worktree's HEAD, read through its .git file", () => {
+    const { repo } = repository('main-of-worktree');
+    const tree = join(work, 'a-worktree');
+    git(repo, 'worktree', 'add', '-q', '-b', 'side', tree);
+    const sideHead = commit(tree, 'side');
+    expect(historyKey(join(tree, 'site', 'content'))?.split('\0')).toContain(sideHead);
+    expect(historyKey(join(repo, 'site', 'content'))?.split('\0')).toContain(git(repo, 'rev-parse', 'HEAD'));
+    expect(git(repo, 'rev-parse', 'HEAD')).not.toBe(sideHead);
+  });
+
+  it('gives up where the files cannot tell what git log shows: no commit yet, replaced commits, a GIT_DIR, no repository', () => {
+    const empty = join(work, 'empty');
+    mkdirSync(empty);
+    git(empty, 'init', '-q', '-b', 'main');
+    expect(historyKey(empty)).toBeUndefined();
+
+    const { repo, content } = repository('replaced');
+    const first = git(repo, 'rev-parse', 'HEAD');
+    commit(repo, 'two');
+    expect(historyKey(content)).toBeDefined();
+    git(repo, 'replace', git(repo, 'rev-parse', 'HEAD'), first);
+    expect(historyKey(content)).toBeUndefined();
+
+    const other = repository('with-git-dir');
+    process.env.GIT_DIR = join(other.repo, '.git');
+    try {
+      expect(historyKey(other.content)).toBeUndefined();
+    } finally {
+      delete process.env.GIT_DIR;
+    }
+    expect(historyKey(other.content)).toBeDefined();
+
+    expect(historyKey(tmpdir())).toBeUndefined();
+  });
+});
