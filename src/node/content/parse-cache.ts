@@ -18,9 +18,20 @@
 // - The loader never lists names starting with '.', so the folder is neither content nor media
 //   (nor copied to dist/), and the watcher ignores it.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { cacheKey } from './cache-key.js';
 import type { GitTimesStore, KeptGitTimes } from './git-times.js';
 import type { Dimensions } from './media.js';
@@ -46,16 +57,21 @@ function version(): string {
   ].join(' ');
 }
 
-/** From the package's own package.json, found beside its entry point (not every package exports it). */
+/**
+ * From the package's own package.json, in the first node_modules folder that has the package (as
+ * Node resolves a bare name); not every package exports its package.json. Looked up by path: a
+ * require.resolve() of the three packages took 7–17 ms of a cold start, this 2–6 ms.
+ */
 function packageVersion(require: NodeJS.Require, name: string): string {
   try {
-    const folder = `${sep}node_modules${sep}${name}${sep}`;
-    const entry = require.resolve(name);
-    const root = entry.slice(0, entry.lastIndexOf(folder) + folder.length);
-    return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+    for (const folder of require.resolve.paths(name) ?? []) {
+      const file = join(folder, name, 'package.json');
+      if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+    }
   } catch {
-    return 'unknown';
+    // unreadable: as if absent
   }
+  return 'unknown';
 }
 
 interface Stored {
