@@ -2,7 +2,7 @@
 // (src/node/content/git-repo.ts): it must name the commit git itself says HEAD is, in every way
 // refs are kept, and give up (undefined: git runs every time) where the files cannot tell.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -71,7 +71,42 @@ describe('repoState', () => {
     expect(git(repo, 'rev-parse', 'HEAD')).not.toBe(sideHead);
   });
 
-  it('gives up where the files cannot tell what git log shows: no commit yet, replaced commits, a GIT_DIR, no repository', () => {
+  // Found from outside: each of these made a kept answer differ from what git said.
+  it("is found as git finds the repository: from a linked folder's real place, past a .git folder that is no repository", () => {
+    const { repo, content } = repository('linked-real');
+    const site = join(work, 'linked-site');
+    mkdirSync(site);
+    git(site, 'init', '-q', '-b', 'main');
+    writeFileSync(join(site, 'x'), 'x\n');
+    git(site, 'add', '.');
+    git(site, 'commit', '-qm', 'site');
+    symlinkSync(content, join(site, 'content'));
+    expect(historyKey(join(site, 'content'))?.split('\0')).toContain(git(repo, 'rev-parse', 'HEAD'));
+
+    mkdirSync(join(content, '.git'));
+    writeFileSync(join(content, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    expect(historyKey(content)?.split('\0')).toContain(join(repo, '.git'));
+  });
+
+  it("changes with git's configuration and environment, which change what git says", () => {
+    const { repo, content } = repository('configured');
+    const before = historyKey(content);
+    git(repo, 'config', 'log.showRoot', 'false');
+    const configured = historyKey(content);
+    expect(configured).not.toBe(before);
+    const home = process.env.HOME;
+    process.env.HOME = join(work, 'another-home');
+    try {
+      expect(historyKey(content)).not.toBe(configured);
+    } finally {
+      process.env.HOME = home;
+    }
+    expect(historyKey(content)).toBe(configured);
+    writeFileSync(join(repo, '.git', 'config'), '[include]\n\tpath = elsewhere\n', { flag: 'a' });
+    expect(historyKey(content)).toBeUndefined(); // what an included file holds is git's to follow
+  });
+
+  it('gives up where the files cannot tell what git log shows: no commit yet, replaced commits, a GIT_DIR or ceiling, no repository', () => {
     const empty = join(work, 'empty');
     mkdirSync(empty);
     git(empty, 'init', '-q', '-b', 'main');
@@ -92,6 +127,12 @@ describe('repoState', () => {
       delete process.env.GIT_DIR;
     }
     expect(historyKey(other.content)).toBeDefined();
+    process.env.GIT_CEILING_DIRECTORIES = other.repo;
+    try {
+      expect(historyKey(other.content)).toBeUndefined();
+    } finally {
+      delete process.env.GIT_CEILING_DIRECTORIES;
+    }
 
     expect(historyKey(tmpdir())).toBeUndefined();
   });

@@ -1,18 +1,19 @@
 // The git repository around a content tree, read from its files without running git: where its
 // git folder is (for `serve --watch` to see HEAD move), and what a tree's history depends on
 // besides its files (for git-times.ts to know when what git said still holds).
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 /**
- * The git folder of the work tree that holds `root`: the `.git` folder, or where the `.git` file
- * of a worktree leads, in `root` or a folder above it; undefined outside a work tree.
+ * The git folder of the work tree that holds `root`, found as git finds it: from the folder's real
+ * path (git runs there; a linked content folder may sit in another repository), the first `.git`
+ * folder that is a repository, or where the `.git` file of a worktree leads; undefined outside one.
  */
 export function gitFolder(root: string): string | undefined {
-  for (let dir = resolve(root), depth = 0; depth < 64; depth++) {
+  for (let dir = realPath(root), depth = 0; depth < 64; depth++) {
     const dotGit = join(dir, '.git');
     const kind = lstatSync(dotGit, { throwIfNoEntry: false });
-    if (kind?.isDirectory()) return dotGit;
+    if (kind?.isDirectory() && isRepository(dotGit)) return dotGit;
     const to = kind?.isFile() ? /^gitdir:\s*(.+)$/m.exec(readText(dotGit))?.[1]?.trim() : undefined;
     if (to) return resolve(dir, to);
     const up = dirname(dir);
@@ -20,6 +21,20 @@ export function gitFolder(root: string): string | undefined {
     dir = up;
   }
   return undefined;
+}
+
+/** A git folder as git accepts one: a HEAD, and objects of its own or a main repository's (a worktree). */
+function isRepository(dir: string): boolean {
+  const has = (name: string) => lstatSync(join(dir, name), { throwIfNoEntry: false }) !== undefined;
+  return has('HEAD') && (has('objects') || has('commondir'));
+}
+
+function realPath(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return resolve(path);
+  }
 }
 
 // With any of these set, git reads another repository, index, objects or history than its
@@ -38,6 +53,8 @@ const GIT_ENV = [
   'GIT_SHALLOW_FILE',
   'GIT_CONFIG_PARAMETERS',
   'GIT_CONFIG_COUNT',
+  'GIT_CEILING_DIRECTORIES',
+  'GIT_DISCOVERY_ACROSS_FILESYSTEM',
 ];
 
 const COMMIT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
@@ -73,14 +90,44 @@ export function repoState(root: string): RepoState | undefined {
     if (packed.includes(' refs/replace/') || hasEntries(join(common, 'refs', 'replace'))) return undefined;
     if (lstatSync(join(common, 'info', 'grafts'), { throwIfNoEntry: false })) return undefined;
     const shallow = lstatSync(join(common, 'shallow'), { throwIfNoEntry: false });
+    const config = configTexts(gitDir, common);
+    if (config === undefined) return undefined;
     const index = lstatSync(join(gitDir, 'index'), { throwIfNoEntry: false });
     return {
-      history: `${resolve(root)}\0${gitDir}\0${head}\0${shallow ? `${shallow.ino}:${shallow.size}:${shallow.mtimeMs}` : ''}`,
+      history: [
+        realPath(root),
+        gitDir,
+        head,
+        shallow ? `${shallow.ino}:${shallow.size}:${shallow.mtimeMs}` : '',
+        // What git reads besides the repository: its environment (which git, whose home) and its configuration.
+        Object.keys(process.env)
+          .filter((name) => name.startsWith('GIT_') || name === 'HOME' || name === 'XDG_CONFIG_HOME' || name === 'PATH')
+          .sort()
+          .map((name) => `${name}=${process.env[name]}`)
+          .join('\n'),
+        config,
+      ].join('\0'),
       index: index ? `${index.mtimeMs}:${index.ctimeMs}:${index.size}:${index.ino}` : '',
     };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The configuration files git reads, as text (log.showRoot, core.fileMode, core.autocrlf… change
+ * what it says): the repository's, the worktree's, the user's and the system's at its usual
+ * place. Undefined when one includes others (include, includeIf: followed by git alone).
+ */
+function configTexts(gitDir: string, common: string): string | undefined {
+  const env = process.env;
+  const home = env.HOME ?? '';
+  const files = [join(common, 'config'), join(gitDir, 'config.worktree')];
+  if (env.GIT_CONFIG_NOSYSTEM === undefined) files.push(env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig');
+  if (env.GIT_CONFIG_GLOBAL !== undefined) files.push(env.GIT_CONFIG_GLOBAL);
+  else files.push(join(home, '.gitconfig'), join(env.XDG_CONFIG_HOME || join(home, '.config'), 'git', 'config'));
+  const texts = files.map((file) => readText(file, 1 << 20));
+  return texts.some((text) => /^\s*\[\s*include/im.test(text)) ? undefined : texts.join('\0');
 }
 
 /** The commit a HEAD or ref file's text names: a commit id, or `ref: refs/…` followed (loose, then packed). */
