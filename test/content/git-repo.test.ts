@@ -2,7 +2,7 @@
 // (src/node/content/git-repo.ts): it must name the commit git itself says HEAD is, in every way
 // refs are kept, and give up (undefined: git runs every time) where the files cannot tell.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -88,6 +88,42 @@ describe('repoState', () => {
     expect(historyKey(content)?.split('\0')).toContain(join(repo, '.git'));
   });
 
+  // Found from outside, a second time: where our reading of the folder and git's own differ, git is asked.
+  it("gives up wherever git might find another repository or none: a .git that is a link or an unreadable file, a bare-looking folder above, another user's", () => {
+    const { repo, content } = repository('odd-finds');
+    const key = historyKey(content);
+    expect(key).toBeDefined();
+    mkdirSync(join(content, '.git', 'objects'), { recursive: true }); // HEAD and objects, no refs: git passes it by
+    writeFileSync(join(content, '.git', 'HEAD'), `${git(repo, 'rev-parse', 'HEAD')}\n`);
+    expect(historyKey(content)).toBe(key);
+    rmSync(join(content, '.git'), { recursive: true });
+    writeFileSync(join(content, '.git'), 'garbage\n'); // git: fatal: invalid gitfile format
+    expect(historyKey(content)).toBeUndefined();
+    rmSync(join(content, '.git'));
+    symlinkSync(join(repo, '.git'), join(content, '.git')); // git follows it
+    expect(historyKey(content)).toBeUndefined();
+    rmSync(join(content, '.git'));
+    const site = join(repo, 'site');
+    mkdirSync(join(site, 'objects'));
+    mkdirSync(join(site, 'refs'));
+    writeFileSync(join(site, 'HEAD'), 'ref: refs/heads/main\n'); // git takes site/ for a bare repository
+    expect(historyKey(content)).toBeUndefined();
+    for (const name of ['objects', 'refs', 'HEAD']) rmSync(join(site, name), { recursive: true });
+    expect(historyKey(content)).toBe(key);
+    if (process.getuid?.() === 0) {
+      execFileSync('chown', ['65534', join(repo, '.git')]); // git: detected dubious ownership
+      expect(historyKey(content)).toBeUndefined();
+      execFileSync('chown', ['0', join(repo, '.git')]);
+    }
+  });
+
+  it('gives up when HEAD names a ref a worktree may keep for itself', () => {
+    const { repo, content } = repository('worktree-ref');
+    git(repo, 'update-ref', 'refs/worktree/x', 'HEAD');
+    git(repo, 'symbolic-ref', 'HEAD', 'refs/worktree/x');
+    expect(historyKey(content)).toBeUndefined();
+  });
+
   it("changes with git's configuration and environment, which change what git says", () => {
     const { repo, content } = repository('configured');
     const before = historyKey(content);
@@ -102,8 +138,25 @@ describe('repoState', () => {
       process.env.HOME = home;
     }
     expect(historyKey(content)).toBe(configured);
-    writeFileSync(join(repo, '.git', 'config'), '[include]\n\tpath = elsewhere\n', { flag: 'a' });
+    const system = join(work, 'system-gitconfig');
+    writeFileSync(system, '');
+    Object.assign(process.env, { GIT_CONFIG_SYSTEM: system, GIT_CONFIG_NOSYSTEM: '0' }); // '0': git reads it
+    try {
+      const withSystem = historyKey(content);
+      writeFileSync(system, '[log]\n\tshowRoot = false\n');
+      expect(historyKey(content)).not.toBe(withSystem);
+    } finally {
+      delete process.env.GIT_CONFIG_SYSTEM;
+      delete process.env.GIT_CONFIG_NOSYSTEM;
+    }
+    const config = join(repo, '.git', 'config');
+    const own = readFileSync(config, 'utf8');
+    writeFileSync(config, `${own}[core] [include]\n\tpath = elsewhere\n`);
     expect(historyKey(content)).toBeUndefined(); // what an included file holds is git's to follow
+    writeFileSync(config, `${own}${'# a long comment line\n'.repeat(60_000)}`);
+    expect(historyKey(content)).toBeUndefined(); // too long to read through
+    writeFileSync(config, own);
+    expect(historyKey(content)).toBe(configured);
   });
 
   it('gives up where the files cannot tell what git log shows: no commit yet, replaced commits, a GIT_DIR or ceiling, no repository', () => {

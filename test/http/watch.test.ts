@@ -1,5 +1,6 @@
 // --watch: a change is served after the rebuild, a broken file is reported (file, line, reason)
 // while the last good snapshot keeps answering, and the fix is picked up.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -346,7 +347,7 @@ describe('serve --watch and a link to a file of the tree', () => {
 // served half of each branch. git holds index.lock while it writes the work tree.
 describe('serve --watch while git changes the work tree', () => {
   it('waits for git to let go of its index lock, then serves the whole change', async () => {
-    const tree = await watchedTree({ 'a.md': entry('Main') }, {}, (root) => mkdirSync(join(root, '.git')));
+    const tree = await watchedTree({ 'a.md': entry('Main') }, {}, (root) => execFileSync('git', ['init', '-q'], { cwd: root }));
     try {
       writeFileSync(join(tree.root, '.git', 'index.lock'), ''); // a checkout begins
       tree.post('a.md', entry('Feature'));

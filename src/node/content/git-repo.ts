@@ -7,15 +7,29 @@ import { dirname, join, resolve } from 'node:path';
 /**
  * The git folder of the work tree that holds `root`, found as git finds it: from the folder's real
  * path (git runs there; a linked content folder may sit in another repository), the first `.git`
- * folder that is a repository, or where the `.git` file of a worktree leads; undefined outside one.
+ * folder that is a repository, or where the `.git` file of a worktree leads. Undefined outside a
+ * work tree, and wherever git might decide otherwise (a folder that looks like a bare repository,
+ * a `.git` that is a link or a file git cannot read, a repository another user owns): then git
+ * itself is asked.
  */
 export function gitFolder(root: string): string | undefined {
+  const uid = process.getuid?.();
   for (let dir = realPath(root), depth = 0; depth < 64; depth++) {
+    if (isRepository(dir)) return undefined; // git would take it for a bare repository
     const dotGit = join(dir, '.git');
     const kind = lstatSync(dotGit, { throwIfNoEntry: false });
-    if (kind?.isDirectory() && isRepository(dotGit)) return dotGit;
-    const to = kind?.isFile() ? /^gitdir:\s*(.+)$/m.exec(readText(dotGit))?.[1]?.trim() : undefined;
-    if (to) return resolve(dir, to);
+    let found: string | undefined;
+    if (kind?.isDirectory() && isRepository(dotGit)) found = dotGit;
+    else if (kind?.isFile()) {
+      const to = /^gitdir: (.+)\n?$/.exec(readText(dotGit))?.[1];
+      if (to === undefined || !isRepository(resolve(dir, to))) return undefined; // git stops there: an invalid gitfile
+      found = resolve(dir, to);
+    } else if (kind && !kind.isDirectory()) return undefined; // a link (git follows it), or something else
+    if (found !== undefined) {
+      // git refuses a repository another user owns (safe.directory): what it says then is not ours to know.
+      const owners = [dir, dotGit, found].map((path) => lstatSync(path).uid);
+      return uid === undefined || owners.every((owner) => owner === uid) ? found : undefined;
+    }
     const up = dirname(dir);
     if (up === dir) break;
     dir = up;
@@ -23,10 +37,12 @@ export function gitFolder(root: string): string | undefined {
   return undefined;
 }
 
-/** A git folder as git accepts one: a HEAD, and objects of its own or a main repository's (a worktree). */
+/** A git folder as git accepts one: a HEAD, objects and refs (a worktree's are its main repository's). */
 function isRepository(dir: string): boolean {
-  const has = (name: string) => lstatSync(join(dir, name), { throwIfNoEntry: false }) !== undefined;
-  return has('HEAD') && (has('objects') || has('commondir'));
+  const has = (name: string, at = dir) => lstatSync(join(at, name), { throwIfNoEntry: false }) !== undefined;
+  if (!has('HEAD')) return false;
+  const common = has('commondir') ? resolve(dir, readText(join(dir, 'commondir')).trim()) : dir;
+  return has('objects', common) && has('refs', common);
 }
 
 function realPath(path: string): string {
@@ -114,26 +130,31 @@ export function repoState(root: string): RepoState | undefined {
   }
 }
 
+/** Past this, a configuration file is not read through (it may include others further on). */
+const CONFIG_CHARS = 1 << 20;
+
 /**
  * The configuration files git reads, as text (log.showRoot, core.fileMode, core.autocrlf… change
  * what it says): the repository's, the worktree's, the user's and the system's at its usual
- * place. Undefined when one includes others (include, includeIf: followed by git alone).
+ * place. Undefined when one includes others (include, includeIf: followed by git alone), or is
+ * too long to read through.
  */
 function configTexts(gitDir: string, common: string): string | undefined {
   const env = process.env;
   const home = env.HOME ?? '';
-  const files = [join(common, 'config'), join(gitDir, 'config.worktree')];
-  if (env.GIT_CONFIG_NOSYSTEM === undefined) files.push(env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig');
+  // Whether git reads the system's (GIT_CONFIG_NOSYSTEM) is left to it: the file is keyed either way.
+  const files = [join(common, 'config'), join(gitDir, 'config.worktree'), env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig'];
   if (env.GIT_CONFIG_GLOBAL !== undefined) files.push(env.GIT_CONFIG_GLOBAL);
   else files.push(join(home, '.gitconfig'), join(env.XDG_CONFIG_HOME || join(home, '.config'), 'git', 'config'));
-  const texts = files.map((file) => readText(file, 1 << 20));
-  return texts.some((text) => /^\s*\[\s*include/im.test(text)) ? undefined : texts.join('\0');
+  const texts = files.map((file) => readText(file, CONFIG_CHARS + 1));
+  return texts.some((text) => text.length > CONFIG_CHARS || /\[\s*include/i.test(text)) ? undefined : texts.join('\0');
 }
 
 /** The commit a HEAD or ref file's text names: a commit id, or `ref: refs/…` followed (loose, then packed). */
 function commitOf(text: string, common: string, packed: string, depth = 0): string | undefined {
   if (COMMIT_ID.test(text)) return text;
-  const ref = /^ref: (refs\/[^\s]+)$/.exec(text)?.[1];
+  // Only branches: other refs HEAD may name (refs/worktree/, refs/bisect/) can be a worktree's own.
+  const ref = /^ref: (refs\/heads\/[^\s]+)$/.exec(text)?.[1];
   if (ref === undefined || depth > 4 || ref.split('/').some((part) => part === '..' || part === '.' || part === '')) return undefined;
   const loose = readText(join(common, ref)).trim();
   if (loose !== '') return commitOf(loose, common, packed, depth + 1);
