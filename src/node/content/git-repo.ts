@@ -13,8 +13,16 @@ import { dirname, join, resolve } from 'node:path';
  * itself is asked.
  */
 export function gitFolder(root: string): string | undefined {
+  try {
+    return findGitFolder(realPath(root));
+  } catch {
+    return undefined; // a folder on the way that cannot be read (EACCES): git may see more
+  }
+}
+
+function findGitFolder(from: string): string | undefined {
   const uid = process.getuid?.();
-  for (let dir = realPath(root), depth = 0; depth < 64; depth++) {
+  for (let dir = from, depth = 0; depth < 64; depth++) {
     if (isRepository(dir)) return undefined; // git would take it for a bare repository
     const dotGit = join(dir, '.git');
     const kind = lstatSync(dotGit, { throwIfNoEntry: false });
@@ -78,7 +86,7 @@ const COMMIT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 export interface RepoState {
   /**
    * What `git log` of the tree depends on besides its files: the repository, the commit HEAD
-   * names and the shallow boundary. The same history, the same log.
+   * names, the shallow boundary, git's configuration and environment. The same history, the same log.
    */
   readonly history: string;
   /**
@@ -90,8 +98,9 @@ export interface RepoState {
 
 /**
  * The state of the repository around `root`, read from its git folder. Undefined where that
- * cannot be told from the files (no work tree, no commit yet, refs git keeps in a reftable,
- * replaced commits or grafts, a GIT_* variable that redirects git): then git is asked every time.
+ * cannot be told from the files (no work tree, no commit yet, HEAD on no branch, refs git keeps
+ * in a reftable, replaced commits or grafts, a configuration that includes others, a GIT_*
+ * variable that redirects git; see gitFolder() too): then git is asked every time.
  */
 export function repoState(root: string): RepoState | undefined {
   try {
