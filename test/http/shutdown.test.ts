@@ -144,6 +144,27 @@ describe('cqa serve (compiled)', () => {
     expect(json.out() + json.err() + text.out()).not.toContain('shop3-token');
   });
 
+  // Found in earlier stops' notes: with --log json, warnings and reloads were not said at all.
+  it('--log json: JSON lines alone on stdout; warnings at start and a line per reload on stderr', async () => {
+    const dir = tempDir('cqa-json-watch-');
+    cpSync('content', dir, { recursive: true, filter: (src) => !src.includes('.cqa-cache') });
+    const p = cqa(['serve', dir, '--port', '0', '--log', 'json', '--watch']);
+    const url = await waitFor(() => /http:\/\/127\.0\.0\.1:\d+/.exec(p.err())?.[0]);
+    expect(p.err()).toMatch(/^warning: demo\/project\.yaml:\d+: tokens: /m);
+    const get = socketClient(url);
+    const headers = { accept: 'application/json', authorization: 'Bearer demo-token' };
+    expect((await get({ path: '/api/demo/posts/hello-world', headers })).status).toBe(200);
+    const file = join(dir, 'demo', 'posts', 'hello-world.md');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^title: .*$/m, 'title: Reloaded'));
+    await waitFor(() => (/^cqa: reloaded in \d+ ms/m.test(p.err()) ? 'ok' : undefined));
+    expect((await get({ path: '/api/demo/posts/hello-world', headers })).text).toContain('Reloaded');
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
+    const lines = p.out().trim().split('\n');
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ method: 'GET', status: 200 });
+  });
+
   it('content errors at start: listed with file and line, exit 1', async () => {
     const dir = tempDir('cqa-bad-');
     mkdirSync(join(dir, 'x', 'posts'), { recursive: true });

@@ -129,7 +129,8 @@ export async function run(args: string[]): Promise<number> {
       port,
       host,
       watch: values.watch === true,
-      quiet: quiet || json,
+      quiet,
+      ...(json ? { requestLog: false } : {}), // the JSON lines below instead; warnings and reloads still said (stderr)
       ui: values['no-ui'] !== true,
       strict: values.strict === true,
       parseCache: values['no-cache'] !== true,

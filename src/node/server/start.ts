@@ -52,8 +52,10 @@ export interface StartServerOptions extends HttpOptions {
   readonly baseUrl?: string;
   /** Rebuild on every change under `content` and swap the snapshot atomically. */
   readonly watch?: boolean;
-  /** Default true: no request log. */
+  /** Default true: no request log, no warnings at start, no line per reload (content errors are always said). */
   readonly quiet?: boolean;
+  /** A text line per answered request, to `log` (default: when not quiet). `cqa serve --log json` logs JSON instead. */
+  readonly requestLog?: boolean;
   /** Where request lines and watch reports go (default console.log). */
   readonly log?: (line: string) => void;
   /** How many requests `requests()` keeps, the oldest dropped first (default 1000; 0: none). */
@@ -128,6 +130,7 @@ const START_KEYS: readonly string[] = [
     'baseUrl',
     'watch',
     'quiet',
+    'requestLog',
     'log',
     'journal',
     'onRequest',
@@ -153,6 +156,7 @@ const START_KINDS: Readonly<Record<string, OptionKind>> = {
   baseUrl: 'string',
   watch: 'boolean',
   quiet: 'boolean',
+  requestLog: 'boolean',
   ui: 'boolean',
   strict: 'boolean',
   parseCache: 'boolean',
@@ -356,7 +360,7 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
     },
     controls,
   );
-  const textLog = options.quiet === false;
+  const textLog = options.requestLog ?? options.quiet === false;
   const onRequest = options.onRequest;
   const overrides = new Overrides();
   const waiters = new RequestWaiters();
