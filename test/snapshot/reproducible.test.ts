@@ -155,10 +155,8 @@ describe('reproducible builds', () => {
     expect(committed.warnings).toEqual([]);
   });
 
-  // Found from outside: an edit committed while `serve --watch` ran kept its uncommitted dates
-  // until the server was started again (no content file changes on a commit).
-  it('serve --watch: a commit of an edited entry serves its commit time, without a restart', async () => {
-    const content = cloneAt(repo, 'watched-server', new Date('2033-03-03T00:00:00Z'));
+  /** `serve --watch` of `content`, and post c's updated_at as served: now, or once it is `want` (polled for up to 10 s). */
+  async function watchedPostC(content: string) {
     const server = await startServer({ content, port: 0, watch: true, quiet: true });
     const updated = async () =>
       ((await (await fetch(`${server.url}/api/blog/posts/c?timestamps`)).json()) as { data: { updated_at: string } }).data.updated_at;
@@ -166,11 +164,24 @@ describe('reproducible builds', () => {
       for (let i = 0; i < 200 && (await updated()) !== want; i++) await new Promise((done) => setTimeout(done, 50));
       return updated();
     };
+    return { server, updated, until };
+  }
+
+  /** Post c edited and not committed, with the modification time 2034-04-04. */
+  function editPostC(content: string): void {
+    const file = join(content, 'blog/posts/c.md');
+    writeFileSync(file, '---\ntitle: Post c, edited\n---\n');
+    utimesSync(file, new Date('2034-04-04T00:00:00Z'), new Date('2034-04-04T00:00:00Z'));
+  }
+
+  // Found from outside: an edit committed while `serve --watch` ran kept its uncommitted dates
+  // until the server was started again (no content file changes on a commit).
+  it('serve --watch: a commit of an edited entry serves its commit time, without a restart', async () => {
+    const content = cloneAt(repo, 'watched-server', new Date('2033-03-03T00:00:00Z'));
+    const { server, updated, until } = await watchedPostC(content);
     try {
       expect(await updated()).toBe('2021-03-04T05:06:07.000Z');
-      const file = join(content, 'blog/posts/c.md');
-      writeFileSync(file, '---\ntitle: Post c, edited\n---\n');
-      utimesSync(file, new Date('2034-04-04T00:00:00Z'), new Date('2034-04-04T00:00:00Z'));
+      editPostC(content);
       expect(await until('2034-04-04T00:00:00.000Z')).toBe('2034-04-04T00:00:00.000Z');
       git(join(work, 'watched-server'), ['commit', '-qam', 'edit c'], '2023-01-02T03:04:05Z');
       expect(await until('2023-01-02T03:04:05.000Z')).toBe('2023-01-02T03:04:05.000Z');
@@ -184,17 +195,9 @@ describe('reproducible builds', () => {
   it('serve --watch: an edit undone (git checkout -- file) serves the commit time again', async () => {
     const clone = 'watched-restore';
     const content = cloneAt(repo, clone, new Date('2033-03-03T00:00:00Z'));
-    const server = await startServer({ content, port: 0, watch: true, quiet: true });
-    const updated = async () =>
-      ((await (await fetch(`${server.url}/api/blog/posts/c?timestamps`)).json()) as { data: { updated_at: string } }).data.updated_at;
-    const until = async (want: string) => {
-      for (let i = 0; i < 200 && (await updated()) !== want; i++) await new Promise((done) => setTimeout(done, 50));
-      return updated();
-    };
+    const { server, until } = await watchedPostC(content);
     try {
-      const file = join(content, 'blog/posts/c.md');
-      writeFileSync(file, '---\ntitle: Post c, edited\n---\n');
-      utimesSync(file, new Date('2034-04-04T00:00:00Z'), new Date('2034-04-04T00:00:00Z'));
+      editPostC(content);
       expect(await until('2034-04-04T00:00:00.000Z')).toBe('2034-04-04T00:00:00.000Z');
       git(join(work, clone), ['checkout', '--', 'site/content/blog/posts/c.md']);
       expect(await until('2021-03-04T05:06:07.000Z')).toBe('2021-03-04T05:06:07.000Z');
