@@ -1,9 +1,10 @@
 // `cqa preview` as the host a cross-origin page talks to (issue 22): CORS on every answer (the
 // 400 that explains a query string, 404s, 405), a preflight answered, and a folder that is no
 // build refused with a message naming cqa build.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/node/commands/args.js';
 import { run } from '../../src/node/commands/preview.js';
@@ -70,15 +71,43 @@ describe('cqa preview: CORS on every answer', () => {
 });
 
 describe('cqa preview refuses a folder that is no build', () => {
-  it('startPreview: a NotABuildError naming manifest.json and cqa build', async () => {
+  it('startPreview: a NotABuildError naming manifest.json, and for a content folder the build to run', async () => {
     const err = await startPreview({ dir: 'content', port: 0 }).then(
       () => undefined,
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(NotABuildError);
-    expect((err as Error).message).toMatch(
-      /content has no manifest\.json, so it is not the output of cqa build: run `cqa build content --out content` first/,
+    expect((err as Error).message).toBe(
+      'content has no manifest.json, so it is not the output of cqa build: it looks like a content folder: run `cqa build content --out dist`, then `cqa preview dist`',
     );
+  });
+
+  it('a folder that is no content: where ./content is built, and the folder quoted for the shell', async () => {
+    const odd = join(work, "it's no build");
+    mkdirSync(odd);
+    const message = await startPreview({ dir: odd, port: 0 }).then(
+      () => '',
+      (e: Error) => e.message,
+    );
+    const quoted = `'${odd.replace("'", "'\\''")}'`;
+    expect(message).toBe(
+      `${odd} has no manifest.json, so it is not the output of cqa build: run \`cqa build content --out ${quoted}\` first, then \`cqa preview ${quoted}\``,
+    );
+  });
+
+  it('the commands it prints work when pasted (found from outside: it suggested building into the content)', () => {
+    const cwd = join(work, 'pasted');
+    mkdirSync(cwd);
+    cpSync('content', join(cwd, 'content'), { recursive: true, filter: (src) => !src.includes('.cqa-cache') });
+    const cqa = (...args: string[]) =>
+      spawnSync(process.execPath, [resolve('bin/cqa.js'), ...args], { cwd, encoding: 'utf8', timeout: 30_000 });
+    const refused = cqa('preview', 'content', '--port', '0');
+    expect(refused.status).toBe(2);
+    const [build, preview] = [...refused.stderr.matchAll(/`cqa ([^`]+)`/g)].map((m) => (m[1] as string).split(' '));
+    expect(build).toEqual(['build', 'content', '--out', 'dist']);
+    expect(cqa(...(build as string[]), '--include-private').status).toBe(0);
+    expect(preview).toEqual(['preview', 'dist']);
+    expect(existsSync(join(cwd, 'dist', 'manifest.json'))).toBe(true);
   });
 
   it('the command: the same message (the CLI exits 2 on a UsageError), and nothing listens', async () => {

@@ -6,10 +6,10 @@
 // answer the whole document. Request paths are checked before they
 // reach the file system (no `..`, no encoded slash or backslash, no NUL), and every file is checked
 // again once opened: a regular file inside dist/, even through links (src/node/server/open-file.ts).
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { negotiateEncoding } from '../../core/http/accept.js';
 import { refuseConnect } from './connect.js';
 import { openInside, ServedRoot } from './open-file.js';
@@ -277,15 +277,42 @@ export class NotABuildError extends Error {
   override name = 'NotABuildError';
 }
 
+/**
+ * What to run instead, as commands that work when pasted: a content folder is built beside itself
+ * (an output inside the content is refused); any other folder is where ./content is built.
+ */
+function buildFirst(given: string, dir: string): string {
+  const arg = shellArg(given);
+  if (isContentFolder(dir)) {
+    const dist = resolve('dist');
+    const out = dist === dir || dist.startsWith(dir + sep) ? relative('.', `${dir}-dist`) : 'dist';
+    return `it looks like a content folder: run \`cqa build ${arg} --out ${shellArg(out)}\`, then \`cqa preview ${shellArg(out)}\``;
+  }
+  const content = existsSync('content') ? 'content' : '<content folder>';
+  return `run \`cqa build ${content} --out ${arg}\` first, then \`cqa preview ${arg}\``;
+}
+
+/** Project folders (a project.yaml in a folder under it): what `cqa build` takes. */
+function isContentFolder(dir: string): boolean {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).some((d) => d.isDirectory() && existsSync(join(dir, d.name, 'project.yaml')));
+  } catch {
+    return false;
+  }
+}
+
+/** A path as one shell word (quoted when it holds anything but plain path characters). */
+function shellArg(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
+}
+
 /** Starts the preview server; `port: 0` picks a free port (the real one is in `url`). */
 export async function startPreview(options: PreviewOptions): Promise<PreviewServer> {
   const dir = resolve(options.dir);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new NotABuildError(`${options.dir} is not a directory; run cqa build first`);
   // Any other folder (the content itself, a project's source) would be served as if it were a build.
   if (!existsSync(resolve(dir, 'manifest.json'))) {
-    throw new NotABuildError(
-      `${options.dir} has no manifest.json, so it is not the output of cqa build: run \`cqa build content --out ${options.dir}\` first, then cqa preview ${options.dir}`,
-    );
+    throw new NotABuildError(`${options.dir} has no manifest.json, so it is not the output of cqa build: ${buildFirst(options.dir, dir)}`);
   }
   const host = options.host ?? '127.0.0.1';
   // As in cqa serve: Node enforces the timeouts below only when it checks (timeouts.ts).
