@@ -83,6 +83,12 @@ describe('cqa: option values out of range', () => {
     // Values sent as headers: a control character would fail every answer.
     [['serve', '--cache-control', 'no-cache\r\nX-Evil: 1'], /^cqa serve: --cache-control must be printable ASCII/],
     [['serve', '--cors', 'https://a.example\n'], /^cqa serve: --cors must be printable ASCII/],
+    // Origins no browser sends (found from outside: accepted, and every cross-origin fetch failed).
+    [['serve', '--cors', 'example.com'], /^cqa serve: --cors 'example.com' is not an origin .* write scheme:\/\/host\[:port\]/],
+    [
+      ['serve', '--cors', 'https://a.example/,http://localhost:5173'],
+      /^cqa serve: --cors 'https:\/\/a.example\/' .* write 'https:\/\/a.example'$/m,
+    ],
   ];
   it.each(cases)('%j → exit 2 naming the option and its range', async (args, message) => {
     const r = await cqa(args);

@@ -11,6 +11,8 @@ export interface CorsPolicy {
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 
 export function corsPolicy(cors: string | undefined): CorsPolicy {
+  const problem = corsProblem(cors);
+  if (problem) throw new TypeError(`cors: ${problem}`);
   const value = (cors ?? '*').trim() || '*';
   const preflight = {
     'access-control-allow-methods': ALLOWED_METHODS,
@@ -36,4 +38,38 @@ export function corsPolicy(cors: string | undefined): CorsPolicy {
     preflight,
     varyOrigin: true,
   };
+}
+
+/**
+ * Why `cors` would never match a browser, or undefined. A browser's Origin header is exactly
+ * scheme://host[:port], lowercase, without a path or the scheme's default port: `example.com` or
+ * `https://example.com/` is compared with it and never equals it, and the browser reports only a
+ * CORS failure — so such a value is refused, naming what to write.
+ */
+export function corsProblem(cors: string | undefined): string | undefined {
+  const value = (cors ?? '*').trim();
+  if (value === '*' || value === '') return undefined;
+  for (const raw of value.split(',')) {
+    const origin = raw.trim();
+    if (origin === '' || origin === 'null') continue; // 'null': sandboxed frames and file: pages
+    const write = originAsSent(origin);
+    if (write === origin) continue;
+    const instead = write ? `write '${write}'` : 'write scheme://host[:port], e.g. https://example.com';
+    return `'${origin}' is not an origin as a browser sends it (scheme://host[:port], lowercase, no path, no default port), so it would never match: ${instead}`;
+  }
+  return undefined;
+}
+
+/** The origin a browser sends for a page at `text`, or undefined when it is no URL with a host. */
+function originAsSent(text: string): string | undefined {
+  if (!/^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]/i.test(text)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  // An app's own scheme (capacitor://localhost) has no origin in the URL standard; web views send it as written.
+  if (url.origin !== 'null') return url.origin;
+  return url.host === '' ? undefined : `${url.protocol}//${url.host}`;
 }

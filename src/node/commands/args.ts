@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { TIMESTAMP_CHOICES, type TimestampSource } from '../content/git-times.js';
 import { closestName } from '../../core/suggest.js';
+import { corsProblem } from '../../core/http/cors.js';
 
 export class UsageError extends Error {}
 
@@ -122,6 +123,13 @@ export function headerOption(name: string, value: string | undefined): string | 
   if (value === undefined) return undefined;
   if (!/^[\t\x20-\x7e]*$/.test(value))
     throw new UsageError(`--${name} must be printable ASCII (it is sent as a header), got ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** --cors: `*`, or origins as a browser sends them (corsProblem says why another value never matches). */
+export function corsOption(value: string | undefined): string | undefined {
+  const problem = corsProblem(headerOption('cors', value));
+  if (problem) throw new UsageError(`--cors ${problem}`);
   return value;
 }
 

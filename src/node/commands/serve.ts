@@ -11,6 +11,7 @@ import { keepTickShape } from './serve-tick-shape.js';
 import {
   baseUrlOption,
   choiceOption,
+  corsOption,
   delayOption,
   headerOption,
   hostOption,
@@ -106,7 +107,7 @@ export async function run(args: string[]): Promise<number> {
   const failStatus = choiceOption('fail-status', values['fail-status'] as string | undefined, FAIL_STATUSES.map(String), '503');
   const seed = values.seed === undefined ? undefined : intOption('seed', values.seed as string, 0, 0xffffffff);
   const json = choiceOption('log', values.log as string | undefined, ['text', 'json'], 'text') === 'json';
-  const cors = headerOption('cors', values.cors as string | undefined);
+  const cors = corsOption(values.cors as string | undefined);
   const cacheControl = headerOption('cache-control', values['cache-control'] as string | undefined);
   const baseUrl = baseUrlOption(values['base-url'] as string | undefined);
   const quiet = values.quiet === true;
