@@ -127,6 +127,25 @@ describe('broken YAML: one message per mistake, on its line, with a hint and a f
       2,
       "broken YAML: the '{' opened here is not closed: add '}' at the end of the line (or quote the value if the '{' is text)",
     ],
+    // Found from outside: a comment or blank line between gave the parser's own words, on the next key's line.
+    [
+      'a [ never closed, a comment line after it',
+      'title: A\ntags: [a, b\n# note\nz: 1\n',
+      2,
+      "broken YAML: the '[' opened here is not closed: add ']' at the end of the line (or quote the value if the '[' is text)",
+    ],
+    [
+      'a [ never closed, a blank line after it',
+      'title: A\ntags: [a, b\n\nz: 1\n',
+      2,
+      "broken YAML: the '[' opened here is not closed: add ']' at the end of the line (or quote the value if the '[' is text)",
+    ],
+    [
+      'a { never closed, blank and comment lines after it',
+      'title: A\nmeta: {a: 1\n\n  # note\nz: 1\n',
+      2,
+      "broken YAML: the '{' opened here is not closed: add '}' at the end of the line (or quote the value if the '{' is text)",
+    ],
     [
       "an apostrophe inside '…'",
       "title: 'it's here'\n",
@@ -290,12 +309,26 @@ describe('broken YAML: one message per mistake, on its line, with a hint and a f
     expect(r.issues[0]?.frame).not.toMatch(/\u001b/);
   });
 
-  it('a settings file (project.yaml) gets the same', async () => {
-    const r = await load({ 'p/project.yaml': 'name: P\nlocales: [en, de\n' });
+  it.each([
+    ['at the end', 'name: P\nlocales: [en, de\n'],
+    ['with a comment line after it', 'name: P\nlocales: [en, de\n# comment\npublic: true\n'],
+  ])('a settings file (project.yaml) gets the same: a [ never closed %s', async (_, text) => {
+    const r = await load({ 'p/project.yaml': text });
     expect(r.issues).toEqual([
       expect.objectContaining({
         file: 'p/project.yaml',
         line: 2,
+        message: expect.stringMatching(/^broken YAML: the '\[' opened here is not closed/),
+      }),
+    ]);
+  });
+
+  it('front matter gets the same: a [ never closed, a blank line after it', async () => {
+    const r = await load({ 'p/posts/a.md': '---\ntitle: A\ntags: [a, b\n\nz: 1\n---\nBody\n' });
+    expect(r.issues).toEqual([
+      expect.objectContaining({
+        file: 'p/posts/a.md',
+        line: 3,
         message: expect.stringMatching(/^broken YAML: the '\[' opened here is not closed/),
       }),
     ]);

@@ -88,7 +88,8 @@ function unclosed(lines: readonly string[], row: number): Mistake | undefined {
         message: `the '${open.bracket.char}' opened here is not closed: add '${close}' at the end of the line (or quote the value if the '${open.bracket.char}' is text)`,
       };
     }
-    if (r < row && !/^\s/.test(lines[r] as string)) break; // a top-level line above: nothing open reaches further
+    // A top-level line above: nothing open reaches further (a comment or blank line is no such line).
+    if (r < row && isContent(lines[r] as string) && !/^\s/.test(lines[r] as string)) break;
   }
   return undefined;
 }
