@@ -152,7 +152,7 @@ tokens:
     // A file beside project.yaml is said to be ignored; in a folder that is no project, the error says all.
     expect(r.warnings.map((w) => w.file)).toEqual(['q/notes.txt']);
     expect(r.issues).toEqual([
-      { file: 'q/project.yaml', field: 'id', message: "duplicate project id 'p': p/project.yaml has the same id" },
+      { file: 'q/project.yaml', line: 1, field: 'id', message: "duplicate project id 'p': p/project.yaml has the same id" },
       { file: 'stray/', message: expect.stringMatching(/^not a project: every folder of the content root needs a project\.yaml/) },
     ]);
   });

@@ -323,6 +323,25 @@ describe('broken YAML: one message per mistake, on its line, with a hint and a f
     ]);
   });
 
+  it.each([
+    ['broken', 'name: P\nlocales: [en, de\n# comment\ntokens:\n  - name: ci\n    token: secret-1\n'],
+    ['not a mapping', '- name: P\n- locales: [en, de]\n'],
+  ])(
+    'a %s project.yaml gives no warnings said against the defaults standing in for it (they asked for a locale and a token it lists)',
+    async (_, text) => {
+      const r = await load({
+        'p/project.yaml': text,
+        'p/posts/_collection.yaml': 'fields:\n  title: {type: text, required: true}\n',
+        'p/posts/hello.md': '---\ntitle: Hello\n---\n',
+        'p/posts/hello.de.md': '---\ntitle: Hallo\n---\n',
+        'p/posts/bad.md': '---\ntitle: [1, 2]\n---\n',
+      });
+      // The entries' own errors are still said with it: every mistake in one run.
+      expect(r.issues.map((i) => i.file)).toEqual(['p/posts/bad.md', 'p/project.yaml']);
+      expect(r.warnings).toEqual([]);
+    },
+  );
+
   it('front matter gets the same: a [ never closed, a blank line after it', async () => {
     const r = await load({ 'p/posts/a.md': '---\ntitle: A\ntags: [a, b\n\nz: 1\n---\nBody\n' });
     expect(r.issues).toEqual([

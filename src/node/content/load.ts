@@ -16,7 +16,7 @@ import { checkMediaNumbers, mediaRecord, mimeType, readDimensions, readMediaMeta
 import { readEntryOnce, readFailure, readYamlOnce, type FileParser, type Outcome, type ParseJob } from './file-parser.js';
 import type { ParseCache } from './parse-cache.js';
 import { EMPTY_YAML, type ParsedEntry, type ParsedYaml } from './parse.js';
-import { readProject } from './project.js';
+import { readProject, settingsRead, type ProjectConfig } from './project.js';
 import { MarkedNotLoaded, renderRichtext, richtextReady } from './richtext.js';
 import { readCollectionConfig } from './schema.js';
 import { Embedded, resolveReferences } from './resolve.js';
@@ -139,10 +139,10 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
     const render = parseCache ? (markdown: string) => parseCache.html(markdown, renderRichtext) : renderRichtext;
     for (const layout of layouts) {
       const project = await loadProject(layout, ctx, { drafts: options.drafts === true, render, memo, timesOf: times.of });
-      if (!project) continue;
       const other = seenIds.get(project.id);
       if (other) {
-        issues.error(layout.projectFile.rel, `duplicate project id '${project.id}': ${other} has the same id`, { field: 'id' });
+        const line = readYamlFile(layout.projectFile, ctx).lineOf(['id']);
+        issues.error(layout.projectFile.rel, `duplicate project id '${project.id}': ${other} has the same id`, { line, field: 'id' });
         continue;
       }
       seenIds.set(project.id, layout.projectFile.rel);
@@ -304,13 +304,36 @@ async function readMediaFile(file: FileInfo, ctx: ReadContext): Promise<Dimensio
   return dims;
 }
 
+interface ProjectOptions {
+  readonly drafts: boolean;
+  readonly render: (md: string) => string;
+  readonly memo: CollectionMemo;
+  readonly timesOf: (file: FileInfo) => CommitTimes;
+}
+
 async function loadProject(
   layout: ProjectLayout,
   ctx: ReadContext,
-  options: { drafts: boolean; render: (md: string) => string; memo: CollectionMemo; timesOf: (file: FileInfo) => CommitTimes },
-): Promise<ProjectRecord | undefined> {
+  options: ProjectOptions,
+): Promise<ProjectRecord> {
   const { issues } = ctx;
-  const config = readProject(readYamlFile(layout.projectFile, ctx), layout.folder, layout.projectFile.rel, issues);
+  const settings = readYamlFile(layout.projectFile, ctx);
+  const warned = issues.warnings.length;
+  const config = readProject(settings, layout.folder, layout.projectFile.rel, issues);
+  const project = await loadCollections(layout, ctx, config, options);
+  // Warnings said against the defaults standing in for a broken project.yaml asked for what it
+  // already says (a locale, a token; found from outside): they wait until it reads.
+  if (!settingsRead(settings)) issues.warnings.length = warned;
+  return project;
+}
+
+async function loadCollections(
+  layout: ProjectLayout,
+  ctx: ReadContext,
+  config: ProjectConfig,
+  options: ProjectOptions,
+): Promise<ProjectRecord> {
+  const { issues } = ctx;
 
   // Media first: entries refer to them.
   const mediaPrefix = `${layout.folder}/media/`;
