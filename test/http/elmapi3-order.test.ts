@@ -118,6 +118,17 @@ describe('elmapi3: integers as PHP 8 reads them', () => {
     expect(titles((await get('limit=1.9')).body)).toEqual(['G']);
     expect((await get('paginate=1e1')).body.meta.per_page).toBe(10);
     expect((await get('paginate=1e1', '/files')).body.meta.per_page).toBe(10);
+    // /files reads 1 to 100 a page, and says so when it moved the number (found from outside: silent).
+    for (const [sent, per] of [
+      ['1000', 100],
+      ['0', 1],
+      ['abc', 1],
+    ] as const) {
+      const r = await get(`paginate=${sent}`, '/files');
+      expect(r.body.meta.per_page).toBe(per);
+      expect(r.warning).toContain(`paginate=${sent} is read as ${per}: ElmapiCMS lists 1 to 100 files a page`);
+    }
+    expect((await get('paginate=100', '/files')).warning).toBe('');
     // 1e1000 is infinite: (int) gives 0, so no pagination (and no limit).
     expect(Array.isArray((await get('paginate=1e1000')).body)).toBe(true);
     expect(titles((await get('limit=1e1000')).body)).toHaveLength(7);
@@ -133,7 +144,12 @@ describe('elmapi3: integers as PHP 8 reads them', () => {
         expect(r.body.meta.current_page, `${path} page=${odd}`).toBe(1);
         expect(r.warning, `${path} page=${odd}`).toContain(`page=${odd} is not an integer Laravel reads`);
       }
-      expect((await get('paginate=1&page=-3', path)).body.meta.current_page, path).toBe(1);
+      // Found from outside: below 1 was answered as page 1 without a word.
+      for (const low of ['0', '-3']) {
+        const r = await get(`paginate=1&page=${low}`, path);
+        expect(r.body.meta.current_page, `${path} page=${low}`).toBe(1);
+        expect(r.warning, `${path} page=${low}`).toContain(`page=${low} is below 1: ElmapiCMS answers page 1`);
+      }
     }
     const far = await get('paginate=1&page=9007199254740991');
     expect(far.body.meta).toMatchObject({ current_page: 9007199254740991, from: null, to: null });

@@ -273,6 +273,12 @@ describe.each([
     expect(Object.keys(r.body)).toEqual(['message', 'errors']);
     expect(r.body.errors['where[colour]'][0]).toContain("no field 'colour'");
     expect((await call('/products', {}, '11111111-2222-4333-8444-555555555555')).status).toBe(200);
+    const low = await call('/products', { paginate: '1', page: '0' }, '11111111-2222-4333-8444-555555555555');
+    expect(low.status).toBe(422);
+    expect(low.body.errors.page[0]).toContain('page=0 is below 1');
+    const many = await call('/files', { paginate: '1000' }, '11111111-2222-4333-8444-555555555555');
+    expect(many.status).toBe(422);
+    expect(many.body.errors.paginate[0]).toContain('paginate=1000 is read as 100');
   });
 
   it('singleton: one bare entry in the default locale; locale=fr the translation', async () => {

@@ -311,11 +311,7 @@ interface ProjectOptions {
   readonly timesOf: (file: FileInfo) => CommitTimes;
 }
 
-async function loadProject(
-  layout: ProjectLayout,
-  ctx: ReadContext,
-  options: ProjectOptions,
-): Promise<ProjectRecord> {
+async function loadProject(layout: ProjectLayout, ctx: ReadContext, options: ProjectOptions): Promise<ProjectRecord> {
   const { issues } = ctx;
   const settings = readYamlFile(layout.projectFile, ctx);
   const warned = issues.warnings.length;

@@ -394,13 +394,21 @@ function fieldJson(f: import('../../model/model.js').FieldDef, id: number, order
   };
 }
 
+/** `paginate` of /files as ElmapiCMS reads it, `max(1, min(100, (int) paginate))`: said when that moved it. */
+function filesPerPage(q: PhpQuery, warn: Warnings): number {
+  const n = phpInt(q.params.get('paginate'));
+  const per = Math.max(1, Math.min(100, n));
+  if (per !== n)
+    warn.add(
+      'paginate',
+      `paginate=${(str(q.params, 'paginate') ?? '').slice(0, 40)} is read as ${per}: ElmapiCMS lists 1 to 100 files a page`,
+    );
+  return per;
+}
+
 /** `onePage`: every asset on page 1, 25 a page or more (a static tree: its host cannot answer `?page=2`). */
 function filesList(index: ProjectIndex, q: PhpQuery, o: string, path: string, warn: Warnings, onePage = false): Answer {
-  const per = onePage
-    ? Math.max(25, index.assets.length)
-    : q.params.has('paginate')
-      ? Math.max(1, Math.min(100, phpInt(q.params.get('paginate'))))
-      : 25;
+  const per = onePage ? Math.max(25, index.assets.length) : q.params.has('paginate') ? filesPerPage(q, warn) : 25;
   const page = readPage(q.params.get('page'), warn);
   const search = str(q.params, 'search')?.toLowerCase();
   const type = str(q.params, 'type');

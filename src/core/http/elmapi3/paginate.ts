@@ -82,12 +82,12 @@ const PHP_INT_MAX = 2n ** 63n - 1n;
  * integers (`+2` is 2; `02`, `2.0`, `1e1` and 99999999999999999999 are page 1). A page past 2^53
  * - 1 is answered as that page (cqa counts in doubles): `clamped` says so.
  */
-export function phpPage(v: PhpValue | undefined): { page: number; valid: boolean; clamped: boolean } {
+export function phpPage(v: PhpValue | undefined): { page: number; valid: boolean; clamped: boolean; belowOne?: true } {
   if (typeof v !== 'string' || !/^[+-]?(0|[1-9]\d*)$/.test(v) || v.replace(/^[+-]/, '').length > 19 || BigInt(v) > PHP_INT_MAX)
     // An array (`page[]=`) is said where the query is read (a list where v3 reads one value).
     return { page: 1, valid: typeof v !== 'string', clamped: false };
   const n = Number(v);
-  if (n < 1) return { page: 1, valid: true, clamped: false };
+  if (n < 1) return { page: 1, valid: true, clamped: false, belowOne: true };
   return n > Number.MAX_SAFE_INTEGER
     ? { page: Number.MAX_SAFE_INTEGER, valid: true, clamped: true }
     : { page: n, valid: true, clamped: false };
@@ -95,7 +95,8 @@ export function phpPage(v: PhpValue | undefined): { page: number; valid: boolean
 
 /** The page of a list (entries or files), with a warning when Laravel reads it otherwise than it reads. */
 export function readPage(v: PhpValue | undefined, warn: Warnings): number {
-  const { page, valid, clamped } = phpPage(v);
+  const { page, valid, clamped, belowOne } = phpPage(v);
+  if (belowOne) warn.add('page', `page=${String(v)} is below 1: ElmapiCMS answers page 1`);
   if (!valid)
     warn.add(
       'page',
