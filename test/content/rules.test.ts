@@ -334,6 +334,23 @@ describe('identifiers and reserved names', () => {
     ]);
   });
 
+  it('names the field a key was meant to be: another case, or a typo in a small schema (found from outside)', async () => {
+    const r = await load({
+      'p/posts/_collection.yaml': 'fields:\n  title: {type: text, required: true}\n  summary: text\n  n: number\n',
+      'p/posts/a.yaml': 'Title: Upper\nsumary: x\nm: 1\n',
+    });
+    expect(r.issues.map((i) => [i.field, i.message])).toEqual([
+      [
+        'Title',
+        expect.stringContaining("(fields: title, summary, n); did you mean 'title'? Else add it to p/posts/_collection.yaml or remove it"),
+      ],
+      ['title', 'required field is missing'],
+      ['sumary', expect.stringContaining("did you mean 'summary'? Else add it")],
+      // One letter from another one-letter name is no evidence of a typo.
+      ['m', expect.stringMatching(/\(fields: title, summary, n\); add it to/)],
+    ]);
+  });
+
   it('lists only the fields a file may write when a key is not in the schema (not body_html or translations, which options fill)', async () => {
     const r = await load({
       'p/posts/_collection.yaml': 'render: html\ntranslations: true\nfields:\n  title: text\n',

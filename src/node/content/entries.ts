@@ -5,6 +5,7 @@ import { isEmpty } from '../../core/snapshot/order.js';
 import type { FileInfo } from './files.js';
 import type { CommitTimes } from './git-times.js';
 import { fieldNameProblem, idProblem, RESERVED_KEYS } from '../../core/model/identifiers.js';
+import { closestName } from '../../core/suggest.js';
 import { describe, listNames, type IssueList } from './issues.js';
 import { localeFromFileName, localeLikeName, sameLocale } from './locale.js';
 import { entryLine, type ParsedEntry, type UnkeptValue, unkeptMessage } from './parse.js';
@@ -291,6 +292,25 @@ function detached(values: Record<string, FieldValue>): Record<string, FieldValue
  * took 120 s when each made it again (found from outside).
  */
 const writable = new WeakMap<CollectionContext, string>();
+/** Schema fields that a file may write, by their names in lower case (one per collection, made once). */
+const writableFolded = new WeakMap<CollectionContext, Map<string, string>>();
+
+/**
+ * The field a mistyped key was meant to be: the same name in another case, or a close one in a
+ * schema small enough to compare every name (an entry of 20,000 unknown keys stays linear).
+ */
+function nearField(collection: CollectionContext, key: string): string | undefined {
+  let folded = writableFolded.get(collection);
+  if (folded === undefined) {
+    folded = new Map();
+    for (const name of collection.fields.keys()) if (!collection.computed?.has(name)) folded.set(name.toLowerCase(), name);
+    writableFolded.set(collection, folded);
+  }
+  const sameLetters = folded.get(key.toLowerCase());
+  if (sameLetters !== undefined) return sameLetters;
+  return key.length >= 3 && folded.size <= 200 ? closestName(key, folded.values()) : undefined;
+}
+
 function writableFields(collection: CollectionContext): string {
   let text = writable.get(collection);
   if (text === undefined) {
@@ -317,8 +337,9 @@ function setValue(
   const field = collection.fields.get(key);
   if (!field) {
     // Without a schema every valid key is an inferred field, so only bad names end up here.
+    const near = collection.declared ? nearField(collection, key) : undefined;
     const message = collection.declared
-      ? `not in the schema of collection '${collection.slug}' (fields: ${writableFields(collection)}); add it to ${collection.configFile} or remove it`
+      ? `not in the schema of collection '${collection.slug}' (fields: ${writableFields(collection)}); ${near ? `did you mean '${near}'? Else add` : 'add'} it to ${collection.configFile} or remove it`
       : (fieldNameProblem(key) ?? `'${key}' is not a field of collection '${collection.slug}'`);
     issues.error(file.rel, message, { line: line ?? entryLine(parsed, key), field: key });
     return;
