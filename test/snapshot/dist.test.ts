@@ -201,6 +201,32 @@ describe('writeDist', () => {
     expect(readFileSync(join(target, 'notes.txt'), 'utf8')).toBe('keep me');
   });
 
+  it.each([
+    ['a web app manifest', '{"name":"My PWA","start_url":"/"}'],
+    ['no JSON', 'manifest'],
+    ['JSON null', 'null'],
+  ])(
+    "refuses to replace a folder whose manifest.json is not a build's (%s; found from outside: a PWA's public/ was replaced)",
+    async (_, manifest) => {
+      const target = join(work, `public-${manifest.length}`);
+      mkdirSync(target);
+      writeFileSync(join(target, 'manifest.json'), manifest);
+      writeFileSync(join(target, 'index.html'), '<h1>site</h1>');
+      await expect(writeDist(snapshot, { out: target })).rejects.toThrow(
+        `refusing to replace ${target}: its manifest.json is not one cqa build wrote (a web app's manifest?), so it is not a cqa build output; give --out a new or empty folder`,
+      );
+      expect(readdirSync(target).sort()).toEqual(['index.html', 'manifest.json']);
+    },
+  );
+
+  it('replaces a build it wrote (its manifest.json names cqa and the snapshot)', async () => {
+    const target = join(work, 'rebuilt');
+    await writeDist(snapshot, { out: target });
+    writeFileSync(join(target, 'stale.txt'), 'from an older build');
+    await writeDist(snapshot, { out: target });
+    expect(existsSync(join(target, 'stale.txt'))).toBe(false);
+  });
+
   it('describes in openapi.json exactly the projects whose documents the tree holds', async () => {
     // A public project beside the private one: the server without a token describes only the
     // public one, but the static tree holds both (a static host checks no token), and says so.

@@ -8,7 +8,7 @@
 import { mkdirSync, promises as fsp, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { writeLargeDocument } from './dist-large.js';
@@ -672,6 +672,25 @@ async function checkOut(out: string, snapshot: Snapshot): Promise<void> {
   const names = await fsp.readdir(out);
   if (names.length > 0 && !names.includes('manifest.json')) {
     throw new DistError(`refusing to replace ${out}: it is not empty and has no manifest.json, so it is not a cqa build output`);
+  }
+  // A web app's public/ folder has a manifest.json too (found from outside: it was replaced).
+  if (names.length > 0 && !(await isOurManifest(join(out, 'manifest.json')))) {
+    throw new DistError(
+      `refusing to replace ${out}: its manifest.json is not one cqa build wrote (a web app's manifest?), so it is not a cqa build output; give --out a new or empty folder`,
+    );
+  }
+}
+
+/** Whether `file` is a regular file holding the manifest a build writes (manifestJson: name and snapshot). */
+async function isOurManifest(file: string): Promise<boolean> {
+  const stat = await fsp.lstat(file).catch(() => null);
+  // A build's manifest lists projects and collections: far below this, however large the tree.
+  if (!stat?.isFile() || stat.size > 64 * 2 ** 20) return false;
+  try {
+    const manifest = JSON.parse(await fsp.readFile(file, 'utf8')) as { name?: unknown; snapshot?: unknown } | null;
+    return manifest?.name === 'content-query-api' && typeof manifest.snapshot === 'string';
+  } catch {
+    return false;
   }
 }
 
