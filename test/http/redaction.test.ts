@@ -133,6 +133,10 @@ describe('the Authorization value', () => {
   });
 });
 
+/** 4,096 distinct words, each its own piece: more than a request is cut into to find a token. */
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
+const PAD = [...LETTERS].flatMap((a) => [...LETTERS].map((b) => a + b)).join('.');
+
 describe('through startServer', () => {
   let server: RunningServer;
   const lines: string[] = [];
@@ -186,6 +190,13 @@ describe('through startServer', () => {
         path: `/api/alpha/posts?${Array.from({ length: 130 }, (_, i) => `a${i}=b${i}`).join('&')}&t=${token}`,
         headers: { 'x-last': token },
       },
+      // Round three (found from outside): past 4,096 distinct words of padding, and an escaped
+      // letter beside a malformed escape (which kept the whole run as sent).
+      { path: '/api/alpha/posts?limit=1', headers: { 'x-pad': PAD, 'x-trace': token } },
+      {
+        path: `/api/alpha/posts/%${token.charCodeAt(0).toString(16)}${token.slice(1)}%?q=%${token.charCodeAt(0).toString(16)}${token.slice(1)}%`,
+        headers: {},
+      },
     ];
     for (const r of sent)
       await get({ path: r.path, headers: { accept: 'application/json', authorization: `Bearer ${TOKENS.drafts}`, ...r.headers } });
@@ -197,5 +208,8 @@ describe('through startServer', () => {
     // What is not a token is kept as it was sent.
     expect(records[1]?.query.limit).toBe('1');
     expect(records[4]?.headers['x-note']).toBe('pasted [redacted] here');
+    // Past the words it hashes, what it could not check is hidden whole, names too.
+    expect(Object.values(records[9]?.headers ?? {})).toContain('[redacted]');
+    expect(records[9]?.query.limit).toBe('1');
   });
 });

@@ -10,6 +10,7 @@
 import type { Scope } from '../model/model.js';
 import type { ProjectSnapshot, Snapshot } from '../model/types.js';
 import type { Problem } from './problem.js';
+import type { RequestPieces } from './journal.js';
 
 export const REALM = 'Bearer realm="cqa"';
 
@@ -185,9 +186,10 @@ export function authorizeAudience(
  * Which of `pieces` are tokens of a project of `snapshot`: a token pasted where no header name
  * says it is one (a path segment, a query parameter's name or value) is left out of logs too.
  */
-export function tokensAmong(snapshot: Snapshot, pieces: () => readonly string[], sha256Hex: (token: string) => string): string[] {
+export function tokensAmong(snapshot: Snapshot, cut: () => RequestPieces, sha256Hex: (token: string) => string): string[] {
   const owners = ownersOf(snapshot);
   // A snapshot without tokens (public projects only): the request is not even cut into pieces.
   if (owners.size === 0) return [];
-  return pieces().filter((piece) => owners.has(sha256Hex(piece)));
+  const { pieces, unchecked } = cut();
+  return [...pieces.filter((piece) => owners.has(sha256Hex(piece))), ...unchecked];
 }

@@ -167,20 +167,40 @@ export function spellings(values: readonly string[]): string[] {
 /** At most this many pieces of one request are hashed to find a pasted token (auth.ts tokensAmong). */
 const PIECES_MAX = 4096;
 
+/** What of a request is hashed to find a pasted token, and what was left unhashed (past PIECES_MAX). */
+export interface RequestPieces {
+  readonly pieces: string[];
+  /** Values (whole, as sent) not fully cut into pieces: hidden as if they were tokens. */
+  readonly unchecked: string[];
+}
+
 /**
  * The pieces of a request a token could have been pasted into, other than the credential headers
  * the journal leaves out: the path and each segment, each query parameter name and value (decoded
  * as a form and as a URL), each header name, value and word of one, and the words of each of
- * those (`<token>.json`, `1;<token>`). Bounded: PIECES_MAX, and a request's head is 16 KiB at most.
+ * those (`<token>.json`, `1;<token>`). Bounded: PIECES_MAX; a value past it is `unchecked`, so
+ * padding a request with words cannot carry a token into the log (found from outside).
  */
-export function requestPieces(target: string, headers: Readonly<Record<string, string>>): string[] {
+export function requestPieces(target: string, headers: Readonly<Record<string, string>>): RequestPieces {
   const pieces = new Set<string>();
+  const unchecked: string[] = [];
   const add = (raw: string) => {
     for (const s of new Set([raw, decoded(raw)])) {
       const piece = s.trim();
-      if (piece === '' || pieces.size >= PIECES_MAX) continue;
+      if (piece === '') continue;
+      if (pieces.size >= PIECES_MAX) {
+        unchecked.push(raw);
+        return;
+      }
       pieces.add(piece);
-      for (const word of piece.split(/[^A-Za-z0-9_-]+/)) if (word !== '' && pieces.size < PIECES_MAX) pieces.add(word);
+      for (const word of piece.split(/[^A-Za-z0-9_-]+/)) {
+        if (word === '' || pieces.has(word)) continue;
+        if (pieces.size >= PIECES_MAX) {
+          unchecked.push(raw);
+          return;
+        }
+        pieces.add(word);
+      }
     }
   };
   const q = target.indexOf('?');
@@ -205,15 +225,22 @@ export function requestPieces(target: string, headers: Readonly<Record<string, s
     add(value);
     for (const word of value.split(/[\s,;=:]+/)) add(word);
   }
-  return [...pieces];
+  return { pieces: [...pieces], unchecked };
 }
 
+/**
+ * Percent-escapes decoded where they are valid UTF-8, each run on its own: one malformed escape
+ * (`%53ECRET…%`) must not keep the rest as sent (found from outside: a token went to the log so).
+ */
 function decoded(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text; // a malformed escape: as sent
-  }
+  if (!text.includes('%')) return text;
+  return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run; // bytes that are no UTF-8: as sent
+    }
+  });
 }
 
 /** The record's request with every spelling of `values` (tokens sent where no name said so) replaced. */
