@@ -63,6 +63,25 @@ describe('content file limits', () => {
     expect(collection(r, 'posts').entries.map((e) => e.id)).toEqual(['ok']);
   });
 
+  // Found from outside: a 4 MiB file of `[],` took 80 s and 2.7 GB to parse.
+  it('rejects more lines, commas and brackets than the limit (flow, block, front matter), naming the line that passes it', async () => {
+    const n = LIMITS.yamlItems;
+    const r = await load({
+      'p/posts/ok.yaml': `title: x\nq: [${'1,'.repeat(n - 10)}1]\n`,
+      'p/posts/flow.yaml': `title: x\nq: [${'[],'.repeat(1_390_000)}1]\n`,
+      'p/posts/block.yaml': `title: x\nq:\n${'  - a\n'.repeat(n + 5)}`,
+      'p/posts/front.md': `---\ntitle: x\nq: [${'1,'.repeat(n)}1]\n---\nBody, with, commas, [brackets] {and}\n${'line\n'.repeat(n)}`,
+    });
+    const message =
+      'more than 250,000 lines, commas and brackets of YAML (the limit: past it, parsing takes seconds and hundreds of MB): split the file up, or move long text to a Markdown body';
+    expect(r.issues).toEqual([
+      { file: 'p/posts/block.yaml', line: n + 1, message },
+      { file: 'p/posts/flow.yaml', line: 2, message },
+      { file: 'p/posts/front.md', line: 3, message },
+    ]);
+    expect((entry(r, 'posts', 'ok').values.q as unknown[]).length).toBe(n - 9);
+  });
+
   it('rejects an alias inside its own anchor, and aliases that nest beyond the limit', async () => {
     let chain = `a0: &a0 ${nested(60)}\n`;
     for (let i = 1; i < 5; i++) chain += `a${i}: &a${i} ${'['.repeat(60)}*a${i - 1}${']'.repeat(60)}\n`;

@@ -9,6 +9,12 @@ export const LIMITS = {
   /** Mappings and lists nested in each other (the file's top-level mapping is level 1). */
   depth: 100,
   /**
+   * Lines, commas and brackets of one YAML text: each is a node or more to the parser, whose time
+   * and memory grow with them (a 4 MiB file of `[],` took 80 s and 2.7 GB; found from outside; at
+   * this limit 3–4 s). Above keysPerMapping's lines, so that a mapping too large is said as such.
+   */
+  yamlItems: 250_000,
+  /**
    * What documents may embed of related entries, in UTF-8 bytes over the whole tree: past both
    * this and `embedFactor` times the values themselves, the relation is refused (resolve.ts).
    */

@@ -12,7 +12,15 @@ import { jsonTopLines, parseJson } from './json.js';
 import { TOO_DEEP } from './limits.js';
 import { commentedKeys, flowColourProblems } from './unquoted-colour.js';
 import { parseSimpleYaml, type SimpleYaml } from './simple-yaml.js';
-import { aliasMistakes, aliasProblem, checkDocument, flowTooDeep, TOO_MANY_ALIAS_USES, TOO_MANY_ALIASES } from './yaml-checks.js';
+import {
+  aliasMistakes,
+  aliasProblem,
+  checkDocument,
+  flowTooDeep,
+  tooManyItems,
+  TOO_MANY_ALIAS_USES,
+  TOO_MANY_ALIASES,
+} from './yaml-checks.js';
 import { yamlMistakes } from './yaml-mistakes.js';
 import { yamlPackage } from './yaml-package.js';
 
@@ -67,6 +75,8 @@ type YamlDocument = { parsed: ParsedYaml; topLines: () => Map<string, number> };
  * field can keep (left in the value: an entry reports them by field, along with its other problems).
  */
 function parseYamlDocument(text: string, firstLine: number, shownFirstLine?: string): YamlDocument & { unkept: UnkeptValue[] } {
+  const crowded = tooManyItems(text, firstLine);
+  if (crowded) return { parsed: { ...EMPTY_YAML, value: undefined, problems: [crowded] }, topLines: () => new Map(), unkept: [] };
   const simple = parseSimpleYaml(text);
   const doc = simple ? simpleDocument(simple, firstLine) : parseYamlFully(text, firstLine, shownFirstLine);
   // Looked for only where the text could hold one: a tag, a long number, a large exponent.

@@ -36,6 +36,26 @@ export function flowTooDeep(text: string, lineAt: (offset: number) => number): P
   return undefined;
 }
 
+/**
+ * A text with more lines, commas and brackets than LIMITS.yamlItems, refused before it is parsed.
+ * Only a text longer than the limit can hold that many: others are not scanned.
+ */
+export function tooManyItems(text: string, firstLine: number): ParseProblem | undefined {
+  if (text.length <= LIMITS.yamlItems) return undefined;
+  let items = 0;
+  let line = firstLine;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c === 0x0a || c === 0x2c || c === 0x5b || c === 0x7b) && ++items > LIMITS.yamlItems)
+      return {
+        line,
+        message: `more than ${groupDigits(LIMITS.yamlItems)} lines, commas and brackets of YAML (the limit: past it, parsing takes seconds and hundreds of MB): split the file up, or move long text to a Markdown body`,
+      };
+    if (c === 0x0a) line++;
+  }
+  return undefined;
+}
+
 export interface StructureCheck {
   readonly problems: ParseProblem[];
   /** Offset of the first alias (`*name`), when there is one: then check the value too. */
