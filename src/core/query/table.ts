@@ -3,7 +3,7 @@
 // ProjectSnapshot (WeakMap), so a new snapshot (e.g. after --watch) gets fresh caches and the old
 // ones are garbage-collected with it. No Node imports.
 import { ownValue, type FieldDef, type FieldType, type FieldValue } from '../model/model.js';
-import { compareCodePoints, compareIds, compareScalars, isEmpty } from '../snapshot/order.js';
+import { compareCodePoints, compareIds, compareScalars, isEmpty, jsonTexts } from '../snapshot/order.js';
 import type { CollectionSnapshot, EntrySnapshot, MediaSnapshot, ProjectSnapshot } from '../model/types.js';
 import { foldText } from './collation.js';
 import { ResultCache } from './results.js';
@@ -401,7 +401,7 @@ export class Table {
       const allNumbers = pos.every((i) => typeof values[i] === 'number');
       const cmp = allNumbers
         ? (a: number, b: number) => (values[a] as number) - (values[b] as number)
-        : (a: number, b: number) => compareScalars(values[a] as FieldValue, values[b] as FieldValue);
+        : compareWithTexts(values, jsonTexts(values));
       pos.sort(cmp);
       rank = new Int32Array(this.n).fill(EMPTY_RANK);
       let r = 0;
@@ -413,6 +413,11 @@ export class Table {
     }
     return rank;
   }
+}
+
+/** Positions compared by their values, json values by the texts made once. */
+function compareWithTexts(values: readonly (FieldValue | undefined)[], texts: readonly (string | undefined)[]) {
+  return (a: number, b: number) => compareScalars(values[a] as FieldValue, values[b] as FieldValue, texts[a], texts[b]);
 }
 
 /** The memoised value of `map` for `name`, built on first use. */

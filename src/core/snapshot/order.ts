@@ -11,7 +11,11 @@ export function isEmpty(value: FieldValue | undefined): boolean {
 export function compareCodePoints(a: string, b: string): number {
   if (a === b) return 0;
   const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
+  // A long common start is skipped a chunk at a time by the engine's own comparison: two 200 KB
+  // texts differing at their end were compared one character at a time here (found from outside).
+  let i = 0;
+  while (n - i > 256 && a.slice(i, i + 256) === b.slice(i, i + 256)) i += 256;
+  for (; i < n; i++) {
     const x = a.charCodeAt(i);
     const y = b.charCodeAt(i);
     if (x !== y) {
@@ -25,13 +29,21 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
-/** Compares two non-empty scalar values of the same field. */
-export function compareScalars(a: FieldValue, b: FieldValue): number {
+/**
+ * Compares two non-empty scalar values of the same field. `textA`/`textB`: their JSON text, when
+ * the caller made it once (a sort made it anew at every comparison: 10 s for 400 large values).
+ */
+export function compareScalars(a: FieldValue, b: FieldValue, textA?: string, textB?: string): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;
   if (typeof a === 'string' && typeof b === 'string') return compareCodePoints(a, b);
   // json values or mixed types: compare their JSON text so the order stays total and deterministic.
-  return compareCodePoints(JSON.stringify(a), JSON.stringify(b));
+  return compareCodePoints(textA ?? JSON.stringify(a), textB ?? JSON.stringify(b));
+}
+
+/** The JSON text of each json value (an object or a list) of `values`, made once for a sort. */
+export function jsonTexts(values: readonly (FieldValue | undefined)[]): (string | undefined)[] {
+  return values.map((v) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : undefined));
 }
 
 /** The value a sort key reads: a multiple field sorts by its first value. */
