@@ -10,7 +10,9 @@ import { fileURLToPath } from 'node:url';
 // carries the linear `like` matcher and the cost budget; the client checks path segments and query
 // keys before sending, and speaks the elmapi3 dialect (69,688 bytes then; 60 KiB before).
 // 68,554 bytes once the static tree's reader took the cqa dialect alone, not the server's others.
-export const CLIENT_BUDGET = 70 * 1024;
+// 71 KiB since a sort makes each json value's text once and skips a long common start of two
+// texts (a first sort of large values held a server for seconds): 71,617 -> 71,813 bytes.
+export const CLIENT_BUDGET = 71 * 1024;
 const ENTRY = fileURLToPath(new URL('../src/core/client/index.ts', import.meta.url));
 
 /** The minified bundle of the client: its size, the budget, and the bundle itself. */

@@ -115,8 +115,9 @@ function compressed(body: Uint8Array, encoding: Encoding): ReadableStream<Uint8A
     .pipeThrough(new CompressionStream(encoding === 'br' ? ('br' as CompressionFormat) : 'gzip'));
 }
 
+/** An answer quotes what the request sent (a path, a field name): never to be read as another type. */
 function toResponse(r: CoreResponse, body: BodyInit | null = r.body as BodyInit | null): Response {
-  return new Response(body, { status: r.status, headers: r.headers });
+  return new Response(body, { status: r.status, headers: { ...r.headers, 'x-content-type-options': 'nosniff' } });
 }
 
 /** A Request's URL (absolute, normalised by the URL parser) as path, query and, for http(s), origin. */

@@ -124,7 +124,7 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
           detail: `the media file '${m.id}' is gone`,
         },
       );
-      res.writeHead(p.status, p.headers);
+      res.writeHead(p.status, { ...p.headers, 'x-content-type-options': 'nosniff' });
       res.end(p.body ?? undefined);
       return;
     }
@@ -145,7 +145,7 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
         problem.thumbnailProblem(m.id, err),
         err instanceof t.ThumbnailBusy ? { 'retry-after': '1' } : {},
       );
-      res.writeHead(p.status, p.headers);
+      res.writeHead(p.status, { ...p.headers, 'x-content-type-options': 'nosniff' });
       res.end(p.body ?? undefined);
       return;
     }
@@ -154,6 +154,8 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
 
   const send = (req: IncomingMessage, res: ServerResponse, r: CoreResponse) => {
     if (listener.closing) r.headers.connection = 'close';
+    // An answer quotes what the request sent (a path, a field name): never to be read as another type.
+    r.headers['x-content-type-options'] = 'nosniff';
     if (r.media) {
       sendMedia(req, res, r, r.media).catch((err) => fail(res, err));
       return;
