@@ -351,6 +351,33 @@ describe('identifiers and reserved names', () => {
     ]);
   });
 
+  it('says what was meant (found from outside): fields in a body without front matter, a colon without a space, a media file in a folder', async () => {
+    const r = await load({
+      'p/posts/_collection.yaml': 'fields:\n  title: {type: text, required: true}\n  pic: media\n',
+      'p/posts/a.md': 'title: D\npic: w.svg\n',
+      'p/posts/b.yaml': 'title:Nospace\n',
+      'p/posts/c.yaml': 'title: C\npic: w.svg\n',
+      'p/media/img/w.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    });
+    expect(r.issues.map((i) => [i.file, i.line, i.message])).toEqual([
+      [
+        'p/posts/a.md',
+        1,
+        "required field is missing; the body has 'title:' on line 1: put the fields between '---' lines at the top (front matter)",
+      ],
+      [
+        'p/posts/b.yaml',
+        1,
+        expect.stringMatching(/^expected a mapping of field names to values, got .*: add a space after ':' \(title: Nospace\)$/),
+      ],
+      [
+        'p/posts/c.yaml',
+        2,
+        "no media file 'w.svg' under media/ (media ids are paths under the project's media/ folder); did you mean 'img/w.svg'?",
+      ],
+    ]);
+  });
+
   it('lists only the fields a file may write when a key is not in the schema (not body_html or translations, which options fill)', async () => {
     const r = await load({
       'p/posts/_collection.yaml': 'render: html\ntranslations: true\nfields:\n  title: text\n',

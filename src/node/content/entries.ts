@@ -230,7 +230,7 @@ export function buildEntry(
       const comment = parsed.comments?.get(field.name);
       const missing = value === undefined && inFile === undefined;
       const message = missing
-        ? 'required field is missing'
+        ? `required field is missing${inBody(parsed, field.name)}`
         : `required field is empty${comment === undefined ? '' : `: ${commentedValueHint(field.name, comment)}`}`;
       // A missing field has no line of its own: the body's, or the first, where the file's fields begin.
       const line = entryLine(parsed, field.name) ?? (missing && field.name === collection.bodyField ? parsed.bodyLine : undefined) ?? 1;
@@ -292,6 +292,17 @@ function detached(values: Record<string, FieldValue>): Record<string, FieldValue
  * took 120 s when each made it again (found from outside).
  */
 const writable = new WeakMap<CollectionContext, string>();
+/**
+ * A Markdown file without front matter whose body starts with the field (`title: Hello` on line
+ * 1): the fields were meant for front matter (found from outside: only "missing" was said).
+ */
+function inBody(parsed: ParsedEntry, name: string): string {
+  if (parsed.body === undefined || parsed.bodyLine !== 1) return '';
+  const head = parsed.body.slice(0, 2000).split('\n', 20);
+  const at = head.findIndex((line) => line.startsWith(`${name}:`));
+  return at < 0 ? '' : `; the body has '${name}:' on line ${at + 1}: put the fields between '---' lines at the top (front matter)`;
+}
+
 /** Schema fields that a file may write, by their names in lower case (one per collection, made once). */
 const writableFolded = new WeakMap<CollectionContext, Map<string, string>>();
 

@@ -417,7 +417,10 @@ function asEntry(
   if (whole) return broken([{ line: whole.line ?? firstLine, message: unkeptMessage(whole, []) }]);
   const given = value ?? {};
   if (!isPlainObject(given)) {
-    return broken([{ line: firstLine, message: `expected a mapping of field names to values, got ${describe(given)}` }]);
+    // `title:Hello` is one text to YAML, which needs a space after the colon (found from outside).
+    const glued = typeof given === 'string' ? /^([A-Za-z_][\w-]*):(\S+)/.exec(given) : null;
+    const hint = glued ? `: add a space after ':' (${glued[1]}: ${glued[2]})` : '';
+    return broken([{ line: firstLine, message: `expected a mapping of field names to values, got ${describe(given)}${hint}` }]);
   }
   let data: Record<string, unknown> = given;
   // The fields of such values are reported as errors with the entry's others (entries.ts); what

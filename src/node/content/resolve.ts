@@ -77,7 +77,7 @@ export function resolveReferences(
             if (!mediaIds.has(ref))
               issues.error(
                 entry.file,
-                `no media file '${ref}' under media/ (media ids are paths under the project's media/ folder)${lookalikeHint(ref, mediaIds)}`,
+                `no media file '${ref}' under media/ (media ids are paths under the project's media/ folder)${lookalikeHint(ref, mediaIds) || inFolder(ref, mediaIds)}`,
                 at(),
               );
           } else {
@@ -178,4 +178,31 @@ function valueBytes(value: FieldValue | undefined): number {
   if (Array.isArray(value)) for (const v of value) n += valueBytes(v) + 1;
   else for (const k in value) n += k.length + 4 + valueBytes((value as Record<string, FieldValue>)[k]);
   return n;
+}
+
+/** Media ids by their file name (the part after the last '/'), made once per set of ids. */
+const byName = new WeakMap<ReadonlySet<string>, Map<string, string[]>>();
+
+/** `; did you mean 'img/w.svg'?` for `w.svg` when the file is in a folder of media/ (found from outside). */
+function inFolder(ref: string, mediaIds: ReadonlySet<string>): string {
+  if (ref.includes('/')) return '';
+  let names = byName.get(mediaIds);
+  if (names === undefined) {
+    names = new Map();
+    for (const id of mediaIds) {
+      const name = id.slice(id.lastIndexOf('/') + 1);
+      if (name === id) continue;
+      const same = names.get(name);
+      if (same) same.push(id);
+      else names.set(name, [id]);
+    }
+    byName.set(mediaIds, names);
+  }
+  const found = names.get(ref) ?? [];
+  return found.length === 0
+    ? ''
+    : `; did you mean ${found
+        .slice(0, 3)
+        .map((id) => `'${id}'`)
+        .join(' or ')}?`;
 }
