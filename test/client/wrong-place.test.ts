@@ -176,3 +176,15 @@ describe('a server-mode client whose server is not there', () => {
     await expect(cms.entries('products')).rejects.toMatchObject({ code: 'unreachable', message: /\(offline for this test\)/ });
   });
 });
+
+describe('a server-mode client whose baseUrl ends in /api (found from outside: "project \'api\' not found")', () => {
+  it('says that the client adds /api itself, and which baseUrl to give', async () => {
+    const cms = createClient({ baseUrl: `${server.url}/api`, project: 'shop', mode: 'server' });
+    const error = (await cms.count('products').catch((e: unknown) => e)) as ClientError;
+    expect(error).toBeInstanceOf(ClientError);
+    expect(error.status).toBe(404);
+    expect(error.code).toBe('not_found');
+    expect(error.detail).toMatch(new RegExp(`; baseUrl ends in /api, which the client adds itself: give '${server.url}'$`));
+    expect(await createClient({ baseUrl: server.url, project: 'shop', mode: 'server' }).count('products')).toBe(1);
+  });
+});

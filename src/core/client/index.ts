@@ -212,6 +212,12 @@ export function createClient(options: ClientOptions): unknown {
       throw new ClientError(0, JSON.stringify({ code: 'unreachable', detail }), { cause: err.cause });
     }
     const { status, body } = answer;
+    if (status === 404 && base.endsWith('/api')) {
+      // It asked <baseUrl>/api/api/…: the 404 named project 'api' (found from outside).
+      const { code, detail } = new ClientError(status, body);
+      const fix = `baseUrl ends in /api, which the client adds itself: give '${base.slice(0, -4)}'`;
+      throw new ClientError(status, JSON.stringify({ code, detail: `${detail}; ${fix}` }));
+    }
     if (status !== 200) throw new ClientError(status, body);
     return JSON.parse(body);
   };
