@@ -378,6 +378,25 @@ describe('identifiers and reserved names', () => {
     ]);
   });
 
+  it('warns of a comma list written as one item of a multiple text field (found from outside)', async () => {
+    const r = await load({
+      'p/posts/_collection.yaml': 'fields:\n  title: text\n  tags: {type: text, multiple: true}\n',
+      'p/posts/a.yaml': 'title: A\ntags: a, b, c\n',
+      'p/posts/b.yaml': 'title: B, with a comma\ntags: [a, b]\n',
+      'p/posts/c.yaml': 'title: C\ntags: ["Smith, John"]\n',
+    });
+    expect(r.issues).toEqual([]);
+    expect(r.warnings.map((w) => [w.file, w.line, w.field, w.message])).toEqual([
+      [
+        'p/posts/a.yaml',
+        2,
+        'tags',
+        "'a, b, c' is one item, commas and all: to list several, write [a, b, c] (or one '- item' per line); to keep one item, put it in a list: [\"…\"]",
+      ],
+    ]);
+    expect(entry(r, 'posts', 'a').values.tags).toEqual(['a, b, c']);
+  });
+
   it('lists only the fields a file may write when a key is not in the schema (not body_html or translations, which options fill)', async () => {
     const r = await load({
       'p/posts/_collection.yaml': 'render: html\ntranslations: true\nfields:\n  title: text\n',
