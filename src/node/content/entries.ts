@@ -287,12 +287,6 @@ function detached(values: Record<string, FieldValue>): Record<string, FieldValue
 }
 
 /**
- * The fields a file may write, listed for a message: not the ones an option fills (body_html,
- * translations). Made once per schema: an entry with 20,000 keys a schema of 20,000 fields lacks
- * took 120 s when each made it again (found from outside).
- */
-const writable = new WeakMap<CollectionContext, string>();
-/**
  * A Markdown file without front matter whose body starts with the field (`title: Hello` on line
  * 1): the fields were meant for front matter (found from outside: only "missing" was said).
  */
@@ -301,6 +295,25 @@ function inBody(parsed: ParsedEntry, name: string): string {
   const head = parsed.body.slice(0, 2000).split('\n', 20);
   const at = head.findIndex((line) => line.startsWith(`${name}:`));
   return at < 0 ? '' : `; the body has '${name}:' on line ${at + 1}: put the fields between '---' lines at the top (front matter)`;
+}
+
+/**
+ * The fields a file may write, listed for a message: not the ones an option fills (body_html,
+ * translations). Made once per schema: an entry with 20,000 keys a schema of 20,000 fields lacks
+ * took 120 s when each made it again (found from outside).
+ */
+const writable = new WeakMap<CollectionContext, string>();
+
+function writableFields(collection: CollectionContext): string {
+  let text = writable.get(collection);
+  if (text === undefined) {
+    const names = [...collection.fields.values()]
+      .filter((f) => fieldNameProblem(f.name) === undefined && !collection.computed?.has(f.name))
+      .map((f) => f.name);
+    text = listNames(names, names.length) || '(none)';
+    writable.set(collection, text);
+  }
+  return text;
 }
 
 /** Schema fields that a file may write, by their names in lower case (one per collection, made once). */
@@ -320,18 +333,6 @@ function nearField(collection: CollectionContext, key: string): string | undefin
   const sameLetters = folded.get(key.toLowerCase());
   if (sameLetters !== undefined) return sameLetters;
   return key.length >= 3 && folded.size <= 200 ? closestName(key, folded.values()) : undefined;
-}
-
-function writableFields(collection: CollectionContext): string {
-  let text = writable.get(collection);
-  if (text === undefined) {
-    const names = [...collection.fields.values()]
-      .filter((f) => fieldNameProblem(f.name) === undefined && !collection.computed?.has(f.name))
-      .map((f) => f.name);
-    text = listNames(names, names.length) || '(none)';
-    writable.set(collection, text);
-  }
-  return text;
 }
 
 function setValue(
