@@ -362,14 +362,9 @@ function setValue(
   }
   // `tags: a, b, c` is one item to YAML (found from outside: served as ["a, b, c"] without a word).
   if (field.multiple && field.type === 'text' && typeof raw === 'string' && /,\s*\S/.test(raw) && result.problems.length === 0) {
-    const list =
-      raw.length > 80
-        ? '[a, b, c]'
-        : `[${raw
-            .split(',')
-            .map((s) => s.trim())
-            .join(', ')}]`;
-    const message = `'${raw.length > 80 ? `${raw.slice(0, 80)}…` : raw}' is one item, commas and all: to list several, write ${list} (or one '- item' per line); to keep one item, put it in a list: ["…"]`;
+    const short = raw.length <= 80;
+    const items = short ? raw.split(',').map((s) => s.trim()) : ['a', 'b', 'c'];
+    const message = `'${short ? raw : `${raw.slice(0, 80)}…`}' is one item, commas and all: to list several, write [${items.join(', ')}] (or one '- item' per line); to keep one item, put it in a list: ["…"]`;
     issues.warn(file.rel, message, { line: line ?? entryLine(parsed, key), field: key });
   }
   if (result.value !== undefined) values[key] = result.value;

@@ -39,7 +39,6 @@ export function withoutSecrets(text: string): string {
   return `${text.slice(0, m.index + m[0].length)}[hidden]${inParens ? ')' : ''}`;
 }
 
-/** Reads a parsed project.yaml; problems go to `issues`, and defaults fill in what is wrong. */
 /**
  * Whether project.yaml was read and parsed: when not, its settings (locales, dialect, tokens) are
  * unknown, and nothing is judged against the defaults that stand in for them.
@@ -48,6 +47,7 @@ export function settingsRead(parsed: ParsedYaml): boolean {
   return parsed.problems.length === 0 && (parsed.value === null || isPlainObject(parsed.value));
 }
 
+/** Reads a parsed project.yaml; problems go to `issues`, and defaults fill in what is wrong. */
 export function readProject(parsed: ParsedYaml, folder: string, file: string, issues: IssueList): ProjectConfig {
   const err = (path: (string | number)[], message: string, field?: string) =>
     issues.error(file, message, { line: parsed.lineOf(path), field });
