@@ -64,18 +64,21 @@ describe('content file limits', () => {
   });
 
   // Found from outside: a 4 MiB file of `[],` took 80 s and 2.7 GB to parse.
-  it('rejects more lines, commas and brackets than the limit (flow, block, front matter), naming the line that passes it', async () => {
+  it('rejects more lines, commas, brackets and list dashes than the limit (flow, block, nested dashes, front matter), naming the line that passes it', async () => {
     const n = LIMITS.yamlItems;
     const r = await load({
       'p/posts/ok.yaml': `title: x\nq: [${'1,'.repeat(n - 10)}1]\n`,
       'p/posts/flow.yaml': `title: x\nq: [${'[],'.repeat(1_390_000)}1]\n`,
-      'p/posts/block.yaml': `title: x\nq:\n${'  - a\n'.repeat(n + 5)}`,
+      'p/posts/block.yaml': `title: x\nq:\n${'  - a\n'.repeat(n / 2 + 5)}`,
+      // Found from outside (round two): list dashes nest on one line, 34 s and 2.4 GB under the limit of lines alone.
+      'p/posts/dashes.yaml': `title: x\nq:\n${'  - - - - - - - - - - x\n'.repeat(30_000)}`,
       'p/posts/front.md': `---\ntitle: x\nq: [${'1,'.repeat(n)}1]\n---\nBody, with, commas, [brackets] {and}\n${'line\n'.repeat(n)}`,
     });
     const message =
-      'more than 250,000 lines, commas and brackets of YAML (the limit: past it, parsing takes seconds and hundreds of MB): split the file up, or move long text to a Markdown body';
+      'more than 250,000 lines, commas, brackets and list dashes of YAML (the limit: past it, parsing takes seconds and hundreds of MB): split the file up, or move long text to a Markdown body';
     expect(r.issues).toEqual([
-      { file: 'p/posts/block.yaml', line: n + 1, message },
+      { file: 'p/posts/block.yaml', line: n / 2 + 2, message },
+      { file: 'p/posts/dashes.yaml', line: expect.any(Number), message },
       { file: 'p/posts/flow.yaml', line: 2, message },
       { file: 'p/posts/front.md', line: 3, message },
     ]);

@@ -37,7 +37,7 @@ export function flowTooDeep(text: string, lineAt: (offset: number) => number): P
 }
 
 /**
- * A text with more lines, commas and brackets than LIMITS.yamlItems, refused before it is parsed.
+ * A text with more lines, commas, brackets and list dashes than LIMITS.yamlItems, refused before it is parsed.
  * Only a text longer than the limit can hold that many: others are not scanned.
  */
 export function tooManyItems(text: string, firstLine: number): ParseProblem | undefined {
@@ -46,10 +46,17 @@ export function tooManyItems(text: string, firstLine: number): ParseProblem | un
   let line = firstLine;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if ((c === 0x0a || c === 0x2c || c === 0x5b || c === 0x7b) && ++items > LIMITS.yamlItems)
+    // A newline, a comma, a bracket, or a block list's '- ' (`- - - x` nests three lists on one line).
+    const item =
+      c === 0x0a ||
+      c === 0x2c ||
+      c === 0x5b ||
+      c === 0x7b ||
+      (c === 0x2d && (text.charCodeAt(i + 1) === 0x20 || text.charCodeAt(i + 1) === 0x0a));
+    if (item && ++items > LIMITS.yamlItems)
       return {
         line,
-        message: `more than ${groupDigits(LIMITS.yamlItems)} lines, commas and brackets of YAML (the limit: past it, parsing takes seconds and hundreds of MB): split the file up, or move long text to a Markdown body`,
+        message: `more than ${groupDigits(LIMITS.yamlItems)} lines, commas, brackets and list dashes of YAML (the limit: past it, parsing takes seconds and hundreds of MB): split the file up, or move long text to a Markdown body`,
       };
     if (c === 0x0a) line++;
   }
