@@ -170,6 +170,7 @@ describe('through startServer', () => {
   it("keeps a project's token out of the records wherever it was pasted: path, query name or value, any header", async () => {
     const get = socketClient(server.url);
     const token = TOKENS.read;
+    const escaped = [...token].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).join('');
     const before = server.requests().length;
     lines.length = 0;
     const sent: { path: string; headers: Record<string, string> }[] = [
@@ -197,6 +198,10 @@ describe('through startServer', () => {
         path: `/api/alpha/posts/%${token.charCodeAt(0).toString(16)}${token.slice(1)}%?q=%${token.charCodeAt(0).toString(16)}${token.slice(1)}%`,
         headers: {},
       },
+      // Round four: every letter escaped next to a byte that is no UTF-8, in the path, the query and
+      // a header; and a token encoded twice.
+      { path: `/api/alpha/posts/${escaped}%FF?q=%C3${escaped}`, headers: { 'x-note': `${escaped}%FF` } },
+      { path: `/api/alpha/posts/${escaped.replaceAll('%', '%25')}`, headers: {} },
     ];
     for (const r of sent)
       await get({ path: r.path, headers: { accept: 'application/json', authorization: `Bearer ${TOKENS.drafts}`, ...r.headers } });
@@ -204,7 +209,11 @@ describe('through startServer', () => {
     const records = server.requests().slice(before);
     expect(records).toHaveLength(sent.length);
     expect(records[0]?.status).toBe(400);
-    expect(JSON.stringify(records) + lines.join('\n')).not.toContain(token);
+    const logged = JSON.stringify(records) + lines.join('\n');
+    expect(logged).not.toContain(token);
+    // Nor any spelling of it: escaped letter by letter (either case), or encoded twice.
+    expect(logged.toUpperCase()).not.toContain(escaped);
+    expect(logged.toUpperCase()).not.toContain(escaped.replaceAll('%', '%25'));
     // What is not a token is kept as it was sent.
     expect(records[1]?.query.limit).toBe('1');
     expect(records[4]?.headers['x-note']).toBe('pasted [redacted] here');

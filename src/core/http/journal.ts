@@ -229,18 +229,39 @@ export function requestPieces(target: string, headers: Readonly<Record<string, s
 }
 
 /**
- * Percent-escapes decoded where they are valid UTF-8, each run on its own: one malformed escape
- * (`%53ECRET…%`) must not keep the rest as sent (found from outside: a token went to the log so).
+ * Percent-escapes decoded wherever they spell valid UTF-8, a byte that does not left as sent:
+ * `%64%65…%FF` and `%53ECRET…%` must not keep the token beside them as sent (found from outside).
+ * Twice, for a token encoded twice (`%2564emo-token`).
  */
 function decoded(text: string): string {
   if (!text.includes('%')) return text;
-  return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
-    try {
-      return decodeURIComponent(run);
-    } catch {
-      return run; // bytes that are no UTF-8: as sent
+  const once = text.replace(/(?:%[0-9A-Fa-f]{2})+/g, decodeRun);
+  return once.includes('%') ? once.replace(/(?:%[0-9A-Fa-f]{2})+/g, decodeRun) : once;
+}
+
+/** A run of escapes, each UTF-8 sequence of 1–4 bytes decoded on its own where it is valid. */
+function decodeRun(run: string): string {
+  try {
+    return decodeURIComponent(run);
+  } catch {
+    let out = '';
+    for (let i = 0; i < run.length; ) {
+      let n = 12; // the longest sequence first: 4 bytes, 3 characters each
+      while (n > 3 && !canDecode(run.slice(i, i + n))) n -= 3;
+      out += n > 3 || canDecode(run.slice(i, i + 3)) ? decodeURIComponent(run.slice(i, i + n)) : run.slice(i, i + 3);
+      i += n;
     }
-  });
+    return out;
+  }
+}
+
+function canDecode(escapes: string): boolean {
+  try {
+    decodeURIComponent(escapes);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The record's request with every spelling of `values` (tokens sent where no name said so) replaced. */
@@ -274,6 +295,9 @@ export function redactValues(text: string, values: readonly string[]): string {
   return out;
 }
 
+/** A run of what a URL carries unescaped, and escapes (one class: linear, whatever the text). */
+const URL_RUN = /[\w.~+%-]+/g;
+
 /**
  * A record's warnings, its response's X-Cqa-Warning and body without the values of the request's
  * secret-looking query parameters (`api_token=…` sent twice is quoted in the warning about it),
@@ -291,13 +315,18 @@ export function redactAnswer(
   if (secrets.length === 0) return { warnings, ...answer };
   const header = answer.headers['x-cqa-warning'];
   // A strict project's 422 quotes them in its body too.
-  const body =
-    answer.body === null
-      ? null
-      : redactValues(typeof answer.body === 'string' ? answer.body : new TextDecoder().decode(answer.body), secrets);
+  // And in any escaped spelling a problem quotes as sent (`no entry '%61%6C…'`): a run that decodes to a token goes whole.
+  const long = tokens.filter((t) => t.length >= 4);
+  const cut = (text: string) =>
+    long.length === 0
+      ? redactValues(text, secrets)
+      : redactValues(text, secrets).replace(URL_RUN, (run) =>
+          run.includes('%') && long.some((t) => decoded(run).includes(t)) ? REDACTED : run,
+        );
+  const body = answer.body === null ? null : cut(typeof answer.body === 'string' ? answer.body : new TextDecoder().decode(answer.body));
   return {
-    warnings: warnings.map((w) => redactValues(w, secrets)),
-    headers: header === undefined ? answer.headers : { ...answer.headers, 'x-cqa-warning': redactValues(header, secrets) },
+    warnings: warnings.map(cut),
+    headers: header === undefined ? answer.headers : { ...answer.headers, 'x-cqa-warning': cut(header) },
     body,
   };
 }
