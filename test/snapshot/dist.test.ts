@@ -219,12 +219,26 @@ describe('writeDist', () => {
     },
   );
 
+  it("refuses a build's manifest copied beside other files (cp -r dist/* public/; found from outside, round two)", async () => {
+    const built = join(work, 'built-for-copy');
+    await writeDist(snapshot, { out: built });
+    const target = join(work, 'public-copied');
+    mkdirSync(target);
+    writeFileSync(join(target, 'manifest.json'), readFileSync(join(built, 'manifest.json')));
+    writeFileSync(join(target, 'index.html'), '<h1>site</h1>');
+    writeFileSync(join(target, 'app.js'), '');
+    await expect(writeDist(snapshot, { out: target })).rejects.toThrow(
+      `refusing to replace ${target}: it holds what no build writes (app.js, index.html), which replacing it would delete; move them out, or give --out a new or empty folder`,
+    );
+    expect(readdirSync(target).sort()).toEqual(['app.js', 'index.html', 'manifest.json']);
+  });
+
   it('replaces a build it wrote (its manifest.json names cqa and the snapshot)', async () => {
     const target = join(work, 'rebuilt');
     await writeDist(snapshot, { out: target });
-    writeFileSync(join(target, 'stale.txt'), 'from an older build');
+    writeFileSync(join(target, 'api', 'stale.json'), 'from an older build');
     await writeDist(snapshot, { out: target });
-    expect(existsSync(join(target, 'stale.txt'))).toBe(false);
+    expect(existsSync(join(target, 'api', 'stale.json'))).toBe(false);
   });
 
   it('describes in openapi.json exactly the projects whose documents the tree holds', async () => {

@@ -1,7 +1,7 @@
 // `cqa build --snapshot FILE`: alone it writes only the snapshot file (owner-only), next to --out
 // it writes both but never inside --out (token hashes must not be published); content errors
 // leave the file as it was.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -69,6 +69,30 @@ describe('cqa build --snapshot', () => {
     await expect(run([content, '--snapshot', work])).rejects.toThrow(/is a folder/);
     await expect(run([content, '--snapshot', join(work, 'no', 'such', 'dir.json')])).rejects.toThrow(/does not exist/);
     expect(existsSync(out)).toBe(false);
+  });
+
+  it('refuses through links too, and inside a tree an earlier build wrote (found from outside, round two)', async () => {
+    const out = join(work, 'published');
+    expect(await run([content, '--out', out, '--include-private'])).toBe(0);
+    // Without --out: the tree is found by its manifest.json, and would publish the token hashes.
+    await expect(run([content, '--snapshot', join(out, 'api', 'snapshot.json')])).rejects.toThrow(
+      `--snapshot ${join(out, 'api', 'snapshot.json')} is inside ${out}, a tree cqa build wrote`,
+    );
+    symlinkSync(out, join(work, 'to-published'));
+    await expect(run([content, '--out', out, '--snapshot', join(work, 'to-published', 'snap.json')])).rejects.toThrow(/ is inside /);
+    symlinkSync(content, join(work, 'to-content'));
+    await expect(run([content, '--snapshot', join(work, 'to-content', 'snap.json')])).rejects.toThrow(/outside the content folder/);
+    expect(existsSync(join(out, 'api', 'snapshot.json'))).toBe(false);
+  });
+
+  it('refuses --out holding the content through a link (found from outside: the content was deleted)', async () => {
+    const out = join(work, 'holds-content');
+    expect(await run([content, '--out', out, '--include-private'])).toBe(0);
+    const inner = join(out, 'src');
+    cpSync(content, inner, { recursive: true });
+    symlinkSync(inner, join(work, 'to-inner'));
+    await expect(run([join(work, 'to-inner'), '--out', out, '--include-private'])).rejects.toThrow(/must be outside the content folder/);
+    expect(existsSync(join(inner, 'shop', 'project.yaml'))).toBe(true);
   });
 
   it('on content errors exits 1 and leaves the snapshot file as it was', async () => {

@@ -7,13 +7,15 @@
 // every content error as `file:line: field: message` and exits 1 leaving the previous output
 // untouched; otherwise writes the tree atomically with writeDist. Progress is one updating
 // line on stderr when it is a terminal; NO_COLOR is honoured.
+import { realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { formatIssue } from '../content/issues.js';
 import { printable } from '../printable.js';
 import { buildOutputIsolated } from '../load-path.js';
 import { PRECOMPRESS_CHOICES, type Precompress } from '../output/dist-compression.js';
 import { recoverOutput } from '../output/dist-swap.js';
+import { isBuildManifest } from '../output/build-manifest.js';
 import { HOST_CHOICES } from '../output/hosts/index.js';
 import { DEFAULT_API_CACHE_CONTROL, DEFAULT_MEDIA_CACHE_CONTROL } from '../output/hosts/policy.js';
 import { baseUrlOption, choiceOption, headerOption, parseCommandArgs, TIMESTAMPS_SPEC, timestampsOption, UsageError } from './args.js';
@@ -136,7 +138,10 @@ export async function run(args: string[]): Promise<number> {
     media: cacheControlOption('media-cache-control', values['media-cache-control'] as string | undefined, DEFAULT_MEDIA_CACHE_CONTROL),
   };
   const absRoot = resolve(root);
-  if (writeTree && (absRoot === out || absRoot.startsWith(out + sep) || out.startsWith(absRoot + sep))) {
+  // By real paths too: a link to a folder inside --out is that folder (found from outside: deleted).
+  const [realRoot, realOut] = [realOf(absRoot), realOf(out)];
+  const overlap = (a: string, b: string) => a === b || a.startsWith(b + sep) || b.startsWith(a + sep);
+  if (writeTree && (overlap(absRoot, out) || overlap(realRoot, realOut))) {
     throw new UsageError(`--out ${displayPath(out)} must be outside the content folder ${root} (and not contain it)`);
   }
   if (snapshotFile !== undefined) await checkSnapshotFile(snapshotFile, writeTree ? out : undefined, absRoot);
@@ -246,7 +251,15 @@ function precompressOption(value: string | undefined): Precompress {
  * and must name a file.
  */
 async function checkSnapshotFile(file: string, out: string | undefined, contentRoot: string): Promise<void> {
-  const inside = (dir: string) => file === dir || file.startsWith(dir + sep);
+  const real = realOf(file);
+  const within = (path: string, dir: string) => path === dir || path.startsWith(dir + sep);
+  const inside = (dir: string) => within(file, dir) || within(real, realOf(dir));
+  // Inside a tree an earlier build wrote, without --out (found from outside: published with it).
+  const tree = builtTreeAbove(dirname(real));
+  if (tree !== undefined)
+    throw new UsageError(
+      `--snapshot ${displayPath(file)} is inside ${displayPath(tree)}, a tree cqa build wrote: the snapshot holds token hashes and drafts, and that tree is meant to be published; write it elsewhere (e.g. --snapshot snapshot.json)`,
+    );
   if (out !== undefined && inside(out)) {
     throw new UsageError(
       `--snapshot ${displayPath(file)} is inside --out ${displayPath(out)}: the snapshot holds token hashes and drafts, and everything under --out is meant to be published; write it elsewhere (e.g. --snapshot snapshot.json)`,
@@ -260,4 +273,22 @@ async function checkSnapshotFile(file: string, out: string | undefined, contentR
   const parent = await stat(dirname(file)).catch(() => undefined);
   if (!parent?.isDirectory())
     throw new UsageError(`--snapshot ${displayPath(file)}: the folder ${displayPath(dirname(file))} does not exist`);
+}
+
+/** The path with every link resolved: of the path itself, or of its nearest existing folder above. */
+function realOf(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    const parent = dirname(path);
+    return parent === path ? path : join(realOf(parent), basename(path));
+  }
+}
+
+/** The nearest folder at or above `dir` holding the manifest.json a build writes. */
+function builtTreeAbove(dir: string): string | undefined {
+  for (let d = dir; ; d = dirname(d)) {
+    if (isBuildManifest(join(d, 'manifest.json'))) return d;
+    if (dirname(d) === d) return undefined;
+  }
 }

@@ -11,6 +11,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { isBuildManifest } from './build-manifest.js';
 import { writeLargeDocument } from './dist-large.js';
 import { makeFolders } from '../make-folders.js';
 import { PARALLEL_DOCUMENTS, STREAM_DOCUMENT_CHARS } from '../thresholds.js';
@@ -674,25 +675,37 @@ async function checkOut(out: string, snapshot: Snapshot): Promise<void> {
     throw new DistError(`refusing to replace ${out}: it is not empty and has no manifest.json, so it is not a cqa build output`);
   }
   // A web app's public/ folder has a manifest.json too (found from outside: it was replaced).
-  if (names.length > 0 && !(await isOurManifest(join(out, 'manifest.json')))) {
+  if (names.length > 0 && !isBuildManifest(join(out, 'manifest.json'))) {
     throw new DistError(
       `refusing to replace ${out}: its manifest.json is not one cqa build wrote (a web app's manifest?), so it is not a cqa build output; give --out a new or empty folder`,
     );
   }
-}
-
-/** Whether `file` is a regular file holding the manifest a build writes (manifestJson: name and snapshot). */
-async function isOurManifest(file: string): Promise<boolean> {
-  const stat = await fsp.lstat(file).catch(() => null);
-  // A build's manifest lists projects and collections: far below this, however large the tree.
-  if (!stat?.isFile() || stat.size > 64 * 2 ** 20) return false;
-  try {
-    const manifest = JSON.parse(await fsp.readFile(file, 'utf8')) as { name?: unknown; snapshot?: unknown } | null;
-    return manifest?.name === 'content-query-api' && typeof manifest.snapshot === 'string';
-  } catch {
-    return false;
+  // A build's manifest copied beside other files (`cp -r dist/* public/`) makes no build of them.
+  const foreign = names.filter((n) => !BUILD_NAMES.has(n.replace(/\.(gz|br)$/, '')));
+  if (foreign.length > 0) {
+    const listed = foreign.slice(0, 5).join(', ') + (foreign.length > 5 ? ` and ${foreign.length - 5} more` : '');
+    throw new DistError(
+      `refusing to replace ${out}: it holds what no build writes (${listed}), which replacing it would delete; move them out, or give --out a new or empty folder`,
+    );
   }
 }
+
+/** What a build writes at the top of its tree, for any host (hosts/index.ts; .gz and .br siblings too), and desktop litter. */
+const BUILD_NAMES = new Set([
+  'api',
+  'media',
+  'thumbs',
+  'manifest.json',
+  'openapi.json',
+  '_headers',
+  '_redirects',
+  '_nginx.conf',
+  '_Caddyfile',
+  'serve.json',
+  '404.html',
+  '.DS_Store',
+  'Thumbs.db',
+]);
 
 /**
  * Writes the snapshot as a static tree at `out` (see docs/build.md), atomically: the
