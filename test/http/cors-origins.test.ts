@@ -35,11 +35,27 @@ describe('cors: origins as a browser sends them', () => {
     ['https://example.com:443', "write 'https://example.com'"],
     ['http://user@example.com', "write 'http://example.com'"],
     ['https://ok.example, http://localhost:5173/', "write 'http://localhost:5173'"],
+    // Round two (found from outside): an IDN in punycode, capitals of an app scheme, a ';' list.
+    ['https://bücher.de', "write 'https://xn--bcher-kva.de'"],
+    ['chrome-extension://ABC/', "write 'chrome-extension://abc'"],
+    ['http://a.com;http://b.com', 'write scheme://host[:port], e.g. https://example.com'],
   ])('%j is refused: %s', (cors, fix) => {
     const problem = corsProblem(cors) as string;
     expect(problem).toMatch(/is not an origin as a browser sends it .* so it would never match: /);
     expect(problem.endsWith(fix)).toBe(true);
     expect(() => createHandler(snapshot, { cors })).toThrow(new TypeError(`cors: ${problem}`));
+  });
+
+  it.each([
+    [
+      'https://*.example.com',
+      "'https://*.example.com': a pattern matches no browser's origin (it is compared as written): list each origin",
+    ],
+    [' , ', "',' names no origin: give '*', an origin, or a comma-separated list"],
+    ['*,https://a.example', "'*' stands alone: it allows every origin, so a list holding it means '*'; give '*' or the origins"],
+    ['file:///x.html', "'file:///x.html': a page opened from a file sends the origin null: write null"],
+  ])('%j is refused, saying why', (cors, problem) => {
+    expect(corsProblem(cors)).toBe(problem);
   });
 
   it('startServer refuses it before it listens', async () => {

@@ -151,6 +151,10 @@ describe('elmapi3: integers as PHP 8 reads them', () => {
         expect(r.warning, `${path} page=${low}`).toContain(`page=${low} is below 1: ElmapiCMS answers page 1`);
       }
     }
+    // Found from outside (round two): page without paginate was ignored without a word.
+    const alone = await get('page=2');
+    expect(Array.isArray(alone.body)).toBe(true);
+    expect(alone.warning).toContain('page without paginate is ignored by ElmapiCMS');
     const far = await get('paginate=1&page=9007199254740991');
     expect(far.body.meta).toMatchObject({ current_page: 9007199254740991, from: null, to: null });
     expect(far.warning).toBe('');

@@ -49,9 +49,16 @@ export function corsPolicy(cors: string | undefined): CorsPolicy {
 export function corsProblem(cors: string | undefined): string | undefined {
   const value = (cors ?? '*').trim();
   if (value === '*' || value === '') return undefined;
-  for (const raw of value.split(',')) {
-    const origin = raw.trim();
-    if (origin === '' || origin === 'null') continue; // 'null': sandboxed frames and file: pages
+  const origins = value
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  if (origins.length === 0) return `'${value}' names no origin: give '*', an origin, or a comma-separated list`;
+  for (const origin of origins) {
+    if (origin === 'null') continue; // sandboxed frames and file: pages
+    if (origin === '*') return `'*' stands alone: it allows every origin, so a list holding it means '*'; give '*' or the origins`;
+    if (origin.includes('*')) return `'${origin}': a pattern matches no browser's origin (it is compared as written): list each origin`;
+    if (/^file:/i.test(origin)) return `'${origin}': a page opened from a file sends the origin null: write null`;
     const write = originAsSent(origin);
     if (write === origin) continue;
     const instead = write ? `write '${write}'` : 'write scheme://host[:port], e.g. https://example.com';
@@ -69,7 +76,8 @@ function originAsSent(text: string): string | undefined {
   } catch {
     return undefined;
   }
-  // An app's own scheme (capacitor://localhost) has no origin in the URL standard; web views send it as written.
-  if (url.origin !== 'null') return url.origin;
-  return url.host === '' ? undefined : `${url.protocol}//${url.host}`;
+  // A host as it is sent: letters, digits, dots and dashes (an IDN in punycode), or [IPv6].
+  if (!/^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d+)?$/i.test(url.host)) return undefined;
+  // An app's own scheme (capacitor://localhost) has no origin in the URL standard; web views send it so.
+  return url.origin !== 'null' ? url.origin : `${url.protocol}//${url.host.toLowerCase()}`;
 }

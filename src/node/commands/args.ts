@@ -128,9 +128,10 @@ export function headerOption(name: string, value: string | undefined): string | 
 
 /** --cors: `*`, or origins as a browser sends them (corsProblem says why another value never matches). */
 export function corsOption(value: string | undefined): string | undefined {
-  const problem = corsProblem(headerOption('cors', value));
+  // Before the ASCII check: an IDN host is said in punycode, which is what to write.
+  const problem = corsProblem(value);
   if (problem) throw new UsageError(`--cors ${problem}`);
-  return value;
+  return headerOption('cors', value);
 }
 
 /** --base-url: an http(s) URL or a root-relative path, without spaces. */

@@ -122,6 +122,11 @@ export function listEntries(r: ListRequest): Answer {
   const sort = params.get('sort');
   const limit = phpInt(params.get('limit'));
   const offset = phpInt(params.get('offset'));
+  if (!paginate && params.has('page'))
+    warn.add(
+      'page',
+      'page without paginate is ignored by ElmapiCMS, which answers the whole list: send paginate=N too (e.g. paginate=25&page=2)',
+    );
   if (!paginate && params.has('offset') && limit <= 0)
     warn.add('offset', `offset without limit is ignored by ElmapiCMS: send limit too (e.g. limit=10&offset=${offset})`);
   if (paginate && (params.has('limit') || params.has('offset') || params.has('first')))
