@@ -23,8 +23,8 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 // '10'`), saying what to write: 99,142 bytes. 98 KiB since handler.close() answers 503 for an
 // override (MSW) that has not answered, rather than leave its request pending for ever: 99,432
 // bytes. 99 KiB since `cors` refuses an origin no browser sends, answers say nosniff, and a sort
-// makes each json value's text once: 100,507 bytes (101,010 with round two). Workers allow 3 MiB: the budget only keeps
-// growth deliberate.
+// makes each json value's text once: 100,507 bytes (101,010 with round two). Workers allow 3 MiB:
+// the budget only keeps growth deliberate.
 export const EDGE_BUDGET = 99 * 1024;
 
 /** The smallest useful worker: the snapshot from a binding, the handler made once. */
