@@ -229,39 +229,24 @@ export function requestPieces(target: string, headers: Readonly<Record<string, s
 }
 
 /**
- * Percent-escapes decoded wherever they spell valid UTF-8, a byte that does not left as sent:
- * `%64%65…%FF` and `%53ECRET…%` must not keep the token beside them as sent (found from outside).
- * Twice, for a token encoded twice (`%2564emo-token`).
+ * Percent-escapes decoded, a byte that is no UTF-8 read as U+FFFD: `%64%65…%FF` and `%53ECRET…%`
+ * must not keep the token beside them as sent (found from outside). Twice, for a token encoded
+ * twice (`%2564emo-token`).
  */
 function decoded(text: string): string {
   if (!text.includes('%')) return text;
-  const once = text.replace(/(?:%[0-9A-Fa-f]{2})+/g, decodeRun);
-  return once.includes('%') ? once.replace(/(?:%[0-9A-Fa-f]{2})+/g, decodeRun) : once;
+  const once = text.replace(ESCAPE_RUN, decodeRun);
+  return once.includes('%') ? once.replace(ESCAPE_RUN, decodeRun) : once;
 }
 
-/** A run of escapes, each UTF-8 sequence of 1–4 bytes decoded on its own where it is valid. */
+const ESCAPE_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
+const lenient = new TextDecoder();
+
+/** A run of escapes as UTF-8, leniently: one pass, whatever the run holds. */
 function decodeRun(run: string): string {
-  try {
-    return decodeURIComponent(run);
-  } catch {
-    let out = '';
-    for (let i = 0; i < run.length; ) {
-      let n = 12; // the longest sequence first: 4 bytes, 3 characters each
-      while (n > 3 && !canDecode(run.slice(i, i + n))) n -= 3;
-      out += n > 3 || canDecode(run.slice(i, i + 3)) ? decodeURIComponent(run.slice(i, i + n)) : run.slice(i, i + 3);
-      i += n;
-    }
-    return out;
-  }
-}
-
-function canDecode(escapes: string): boolean {
-  try {
-    decodeURIComponent(escapes);
-    return true;
-  } catch {
-    return false;
-  }
+  const bytes = new Uint8Array(run.length / 3);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(run.slice(i * 3 + 1, i * 3 + 3), 16);
+  return lenient.decode(bytes);
 }
 
 /** The record's request with every spelling of `values` (tokens sent where no name said so) replaced. */
