@@ -30,3 +30,8 @@ export function printableJson(value: unknown): string {
   // Outside strings JSON has no such characters, and JSON.stringify already escapes C0 inside them.
   return JSON.stringify(value).replace(UNPRINTABLE, escaped);
 }
+
+/** `s` as one word for a shell command a user pastes: as it is when plain, else single-quoted. */
+export function shellWord(s: string): string {
+  return /^[\w./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}

@@ -3,6 +3,7 @@
 // A folder that holds anything is refused without --force: init must never mix into other files.
 import { readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { shellWord } from '../printable.js';
 import { parseCommandArgs, UsageError } from './args.js';
 import { parseOptions, type CommandSpec } from './help.js';
 import { starterFiles } from './init-files.js';
@@ -47,7 +48,6 @@ export async function run(args: string[]): Promise<number> {
     await makeFolders(dirname(join(folder, path)));
     await writeFile(join(folder, path), text);
   }
-  const q = (s: string) => (/^[\w./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
   console.log(`✓ wrote a project '${project}' in ${folder}/ (${Object.keys(files).length} files):
 ${Object.keys(files)
   .map((f) => `  ${join(folder, f)}`)
@@ -58,8 +58,8 @@ Its token (shown once; project.yaml keeps only its sha256 — store it as a secr
   ${token}
 
 Next:
-  cqa check ${q(folder)}
-  cqa serve ${q(folder)} --watch
+  cqa check ${shellWord(folder)}
+  cqa serve ${shellWord(folder)} --watch
   curl -H 'Authorization: Bearer ${token}' -H 'Accept: application/json' http://127.0.0.1:4000/api/${project}/posts`);
   return 0;
 }

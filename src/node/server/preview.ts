@@ -15,6 +15,7 @@ import { refuseConnect } from './connect.js';
 import { openInside, ServedRoot } from './open-file.js';
 import { mediaHeaders } from '../../core/http/media-headers.js';
 import { sendFile } from './send-file.js';
+import { shellWord } from '../printable.js';
 import { CONNECTIONS_CHECK_MS } from './timeouts.js';
 import { mimeType } from '../content/media.js';
 import { dialectOf } from '../../core/dialects/index.js';
@@ -282,11 +283,11 @@ export class NotABuildError extends Error {
  * (an output inside the content is refused); any other folder is where ./content is built.
  */
 function buildFirst(given: string, dir: string): string {
-  const arg = shellArg(given);
+  const arg = shellWord(given);
   if (isContentFolder(dir)) {
     const dist = resolve('dist');
     const out = dist === dir || dist.startsWith(dir + sep) ? relative('.', `${dir}-dist`) : 'dist';
-    return `it looks like a content folder: run \`cqa build ${arg} --out ${shellArg(out)}\`, then \`cqa preview ${shellArg(out)}\``;
+    return `it looks like a content folder: run \`cqa build ${arg} --out ${shellWord(out)}\`, then \`cqa preview ${shellWord(out)}\``;
   }
   const content = existsSync('content') ? 'content' : '<content folder>';
   return `run \`cqa build ${content} --out ${arg}\` first, then \`cqa preview ${arg}\``;
@@ -299,11 +300,6 @@ function isContentFolder(dir: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** A path as one shell word (quoted when it holds anything but plain path characters). */
-function shellArg(path: string): string {
-  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
 }
 
 /** Starts the preview server; `port: 0` picks a free port (the real one is in `url`). */
