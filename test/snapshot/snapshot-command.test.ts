@@ -95,6 +95,20 @@ describe('cqa build --snapshot', () => {
     expect(existsSync(join(inner, 'shop', 'project.yaml'))).toBe(true);
   });
 
+  it('replaces only a snapshot or an empty file (found from outside: --snapshot package.json replaced it)', async () => {
+    const other = join(work, 'package.json');
+    writeFileSync(other, '{"name":"app"}\n');
+    await expect(run([content, '--snapshot', other])).rejects.toThrow(
+      `--snapshot ${other} exists and is not a snapshot cqa build wrote, so it would be replaced`,
+    );
+    expect(readFileSync(other, 'utf8')).toBe('{"name":"app"}\n');
+    const empty = join(work, 'empty.json');
+    writeFileSync(empty, '');
+    expect(await run([content, '--snapshot', empty])).toBe(0);
+    expect(await run([content, '--snapshot', empty])).toBe(0); // its own snapshot, replaced
+    expect(loadSnapshot(readFileSync(empty, 'utf8')).hash).toBe((await buildSnapshot({ content })).hash);
+  });
+
   it('on content errors exits 1 and leaves the snapshot file as it was', async () => {
     const file = join(work, 'keep.json');
     expect(await run([content, '--snapshot', file])).toBe(0);

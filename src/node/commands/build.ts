@@ -8,8 +8,9 @@
 // untouched; otherwise writes the tree atomically with writeDist. Progress is one updating
 // line on stderr when it is a terminal; NO_COLOR is honoured.
 import { realpathSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { SNAPSHOT_FORMAT } from '../../core/snapshot/portable.js';
 import { formatIssue } from '../content/issues.js';
 import { printable } from '../printable.js';
 import { buildOutputIsolated } from '../load-path.js';
@@ -270,9 +271,28 @@ async function checkSnapshotFile(file: string, out: string | undefined, contentR
   const info = await stat(file).catch(() => undefined);
   if (info?.isDirectory())
     throw new UsageError(`--snapshot ${displayPath(file)} is a folder; give a file name (e.g. --snapshot snapshot.json)`);
+  // The file is replaced whole: only a snapshot an earlier build wrote, or an empty file (found
+  // from outside: `--snapshot package.json` replaced it).
+  if (info !== undefined && info.size > 0 && !(await isSnapshotFile(file)))
+    throw new UsageError(
+      `--snapshot ${displayPath(file)} exists and is not a snapshot cqa build wrote, so it would be replaced; give a new file name (e.g. --snapshot snapshot.json), or delete the file first`,
+    );
   const parent = await stat(dirname(file)).catch(() => undefined);
   if (!parent?.isDirectory())
     throw new UsageError(`--snapshot ${displayPath(file)}: the folder ${displayPath(dirname(file))} does not exist`);
+}
+
+/** Whether the file starts as `snapshotText()` starts every snapshot. */
+async function isSnapshotFile(file: string): Promise<boolean> {
+  const head = `{"format":${JSON.stringify(SNAPSHOT_FORMAT)},`;
+  const handle = await open(file, 'r').catch(() => undefined);
+  if (handle === undefined) return false;
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(head.length), 0, head.length, 0);
+    return buffer.toString('utf8', 0, bytesRead) === head;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The path with every link resolved: of the path itself, or of its nearest existing folder above. */
