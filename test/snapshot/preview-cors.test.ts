@@ -2,7 +2,7 @@
 // 400 that explains a query string, 404s, 405), a preflight answered, and a folder that is no
 // build refused with a message naming cqa build.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -92,6 +92,20 @@ describe('cqa preview refuses a folder that is no build', () => {
     const quoted = `'${odd.replace("'", "'\\''")}'`;
     expect(message).toBe(
       `${odd} has no manifest.json, so it is not the output of cqa build: run \`cqa build content --out ${quoted}\` first, then \`cqa preview ${quoted}\``,
+    );
+  });
+
+  it("a web app's folder with a manifest.json of its own (found from outside: it was served)", async () => {
+    const app = join(work, 'public');
+    mkdirSync(app);
+    writeFileSync(join(app, 'manifest.json'), '{"name":"My App","start_url":"/"}');
+    writeFileSync(join(app, 'index.html'), '<script>alert(1)</script>');
+    const message = await startPreview({ dir: app, port: 0 }).then(
+      () => '',
+      (e: Error) => e.message,
+    );
+    expect(message).toBe(
+      `${app}: its manifest.json is not one cqa build wrote (a web app's manifest?), so it is not the output of cqa build: run \`cqa build content --out dist\` first, then \`cqa preview dist\``,
     );
   });
 

@@ -19,6 +19,7 @@ import { shellWord } from '../printable.js';
 import { CONNECTIONS_CHECK_MS } from './timeouts.js';
 import { mimeType } from '../content/media.js';
 import { dialectOf } from '../../core/dialects/index.js';
+import { isBuildManifest } from '../output/build-manifest.js';
 import { PREFLIGHT_HEADERS } from '../output/hosts/policy.js';
 import type { DialectName } from '../../core/model/model.js';
 
@@ -280,17 +281,31 @@ export class NotABuildError extends Error {
 
 /**
  * What to run instead, as commands that work when pasted: a content folder is built beside itself
- * (an output inside the content is refused); any other folder is where ./content is built.
+ * (an output inside the content is refused), and ./content into the folder if it is empty, or else
+ * beside it (a build replaces only a folder it wrote).
  */
 function buildFirst(given: string, dir: string): string {
-  const arg = shellWord(given);
-  if (isContentFolder(dir)) {
-    const dist = resolve('dist');
-    const out = dist === dir || dist.startsWith(dir + sep) ? relative('.', `${dir}-dist`) : 'dist';
-    return `it looks like a content folder: run \`cqa build ${arg} --out ${shellWord(out)}\`, then \`cqa preview ${shellWord(out)}\``;
+  const content = isContentFolder(dir);
+  const source = content ? shellWord(given) : existsSync('content') ? 'content' : '<content folder>';
+  const out = !content && isEmptyFolder(dir) ? shellWord(given) : shellWord(besides(dir));
+  const build = `\`cqa build ${source} --out ${out}\``;
+  return content
+    ? `it looks like a content folder: run ${build}, then \`cqa preview ${out}\``
+    : `run ${build} first, then \`cqa preview ${out}\``;
+}
+
+/** ./dist, or `<dir>-dist` where ./dist is `dir` or inside it. */
+function besides(dir: string): string {
+  const dist = resolve('dist');
+  return dist === dir || dist.startsWith(dir + sep) ? relative('.', `${dir}-dist`) : 'dist';
+}
+
+function isEmptyFolder(dir: string): boolean {
+  try {
+    return readdirSync(dir).length === 0;
+  } catch {
+    return false;
   }
-  const content = existsSync('content') ? 'content' : '<content folder>';
-  return `run \`cqa build ${content} --out ${arg}\` first, then \`cqa preview ${arg}\``;
 }
 
 /** Project folders (a project.yaml in a folder under it): what `cqa build` takes. */
@@ -307,8 +322,15 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
   const dir = resolve(options.dir);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new NotABuildError(`${options.dir} is not a directory; run cqa build first`);
   // Any other folder (the content itself, a project's source) would be served as if it were a build.
-  if (!existsSync(resolve(dir, 'manifest.json'))) {
+  const manifest = resolve(dir, 'manifest.json');
+  if (!existsSync(manifest)) {
     throw new NotABuildError(`${options.dir} has no manifest.json, so it is not the output of cqa build: ${buildFirst(options.dir, dir)}`);
+  }
+  // A web app's public/ has a manifest.json of its own (found from outside: it was served).
+  if (!isBuildManifest(manifest)) {
+    throw new NotABuildError(
+      `${options.dir}: its manifest.json is not one cqa build wrote (a web app's manifest?), so it is not the output of cqa build: ${buildFirst(options.dir, dir)}`,
+    );
   }
   const host = options.host ?? '127.0.0.1';
   // As in cqa serve: Node enforces the timeouts below only when it checks (timeouts.ts).
