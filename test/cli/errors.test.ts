@@ -12,7 +12,7 @@ import { startServer } from '../../src/node/server/start.js';
 const work = mkdtempSync(join(tmpdir(), 'cqa-cli-'));
 const dist = join(work, 'dist');
 mkdirSync(dist);
-writeFileSync(join(dist, 'manifest.json'), '{}\n'); // what makes a folder a build for cqa preview
+writeFileSync(join(dist, 'manifest.json'), '{"name":"content-query-api","snapshot":"0"}\n'); // what makes a folder a build for cqa preview
 let busy: Server;
 let busyPort: number;
 
@@ -165,7 +165,7 @@ describe('cqa: unexpected failures', () => {
     // A _headers that is a folder: reading it fails inside the command, past every check.
     const odd = join(work, 'odd');
     mkdirSync(join(odd, '_headers'), { recursive: true });
-    writeFileSync(join(odd, 'manifest.json'), '{}\n'); // a build's, or preview refuses the folder (exit 2)
+    writeFileSync(join(odd, 'manifest.json'), '{"name":"content-query-api","snapshot":"0"}\n'); // a build's, or preview refuses the folder (exit 2)
     const r = await cqa(['preview', odd, '--port', '0']);
     expect(r.code).toBe(1);
     expect(r.err.trim()).toMatch(/^cqa preview: EISDIR: [^\n]*$/);

@@ -20,7 +20,7 @@ const dist = mkdtempSync(join(tmpdir(), 'cqa-slow-headers-'));
 
 beforeAll(async () => {
   served = await startServer({ snapshot: await buildSnapshot({ content: { 'p/project.yaml': 'id: p\npublic: true\n' } }), port: 0 });
-  writeFileSync(join(dist, 'manifest.json'), '{}\n');
+  writeFileSync(join(dist, 'manifest.json'), '{"name":"content-query-api","snapshot":"0"}\n');
   preview = await startPreview({ dir: dist, port: 0 });
 });
 
