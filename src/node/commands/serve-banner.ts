@@ -3,8 +3,7 @@
 // a 401); a project that needs one gets the placeholder and where a token comes from. An `elmapi3`
 // project is named by the `project-id` header, not the path (its `/api/<id>` is a 404).
 import type { ProjectSnapshot, Snapshot } from '../../core/model/types.js';
-
-const quoted = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+import { shellWord } from '../printable.js';
 
 /** The project's line in the list: where it answers, whether it needs a token, its collections. */
 export function projectLine(p: ProjectSnapshot, url: string): string {
@@ -26,14 +25,14 @@ function tryProject(p: ProjectSnapshot, url: string): string[] {
   const id = p.record.id;
   const auth = p.record.public ? '' : `-H 'Authorization: Bearer <token>' `;
   const hint = p.record.public ? [] : [`       (<token>: a token of project '${id}'; make one with \`cqa token create --project ${id}\`)`];
-  if (p.record.dialect !== 'elmapi3') return [`  try: curl ${auth}-H 'Accept: application/json' ${quoted(`${url}/api/${id}`)}`, ...hint];
-  const headers = `-H ${quoted(`project-id: ${id}`)} ${auth}-H 'Accept: application/json'`;
+  if (p.record.dialect !== 'elmapi3') return [`  try: curl ${auth}-H 'Accept: application/json' ${shellWord(`${url}/api/${id}`)}`, ...hint];
+  const headers = `-H ${shellWord(`project-id: ${id}`)} ${auth}-H 'Accept: application/json'`;
   // A list answers 200 even when empty; a singleton without an entry in the default locale is a 404.
   const collections = [...p.collections.values()];
   const slug = (collections.find((c) => !c.record.singleton) ?? collections[0])?.record.slug;
   return [
-    `  try: curl ${headers} ${quoted(`${url}/api`)}`,
-    ...(slug !== undefined ? [`       curl ${headers} ${quoted(`${url}/api/${encodeURIComponent(slug)}`)}`] : []),
+    `  try: curl ${headers} ${shellWord(`${url}/api`)}`,
+    ...(slug !== undefined ? [`       curl ${headers} ${shellWord(`${url}/api/${encodeURIComponent(slug)}`)}`] : []),
     ...hint,
   ];
 }
