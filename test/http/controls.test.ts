@@ -99,6 +99,8 @@ describe('the decider', () => {
 describe('startServer', () => {
   let snapshot: Snapshot;
   let travel: Snapshot;
+  let sample: Snapshot;
+  const SHOP3 = '3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10';
   const servers: RunningServer[] = [];
   const start = async (o: StartServerOptions) => {
     const s = await startServer(o);
@@ -109,6 +111,7 @@ describe('startServer', () => {
     snapshot = createSnapshot(makeModel(tempDir()));
     const { model } = await loadContent('content');
     travel = createSnapshot({ projects: model.projects.filter((p) => p.dialect === 'elmapi') });
+    sample = createSnapshot(model); // an elmapi3 project among others: named by its header only
   });
   afterAll(() => Promise.all(servers.map((s) => s.close())));
 
@@ -149,6 +152,24 @@ describe('startServer', () => {
     } else {
       expect(r.headers['retry-after']).toBeUndefined();
     }
+  });
+
+  it.each([
+    [429, '{"message":"Too Many Attempts."}'],
+    [500, '{"message":"Server Error"}'],
+    [503, '{"message":"Service Unavailable"}'],
+    [401, '{"message":"Unauthenticated."}'],
+    [404, '{"message":"Not Found"}'],
+  ] as const)("elmapi3: an injected %i looks like Laravel's, the project named by its header (found from outside: problem+json)", async (status, body) => {
+    const server = await start({ snapshot: sample });
+    const r = await socketClient(server.url)({
+      path: '/api/products',
+      headers: { accept: 'application/json', 'project-id': SHOP3, authorization: 'Bearer shop3-token', prefer: `status=${status}` },
+    });
+    expect(r.status).toBe(status);
+    expect(r.text).toBe(body);
+    expect(r.headers['content-type']).toBe('application/json');
+    if (status === 429) expect(r.headers).toMatchObject({ 'retry-after': '1', 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': '0' });
   });
 
   it('the same seed gives the same statuses in the same order; the seed is told', async () => {

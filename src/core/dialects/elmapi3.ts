@@ -42,6 +42,9 @@ function elmapi3Error(p: Problem): ErrorAnswer {
   if (p.status === 401) return message(401, 'Unauthenticated.');
   if (p.status === 403) return message(403, 'Forbidden.');
   switch (p.situation?.kind) {
+    case 'injected': // --fail-rate, `Prefer: status=`: the throttle's 429 and the handler's 5xx below
+      if (p.status !== 429 && p.status < 500) return message(p.status, STATUS_TITLES[p.status] ?? 'Error');
+      break;
     case 'project_not_found':
       return message(404, 'Project not found.');
     case 'collection_not_found':

@@ -283,7 +283,7 @@ export class HttpCore {
   /** The answer held back, or a failure instead of it, with the headers that say why. */
   private withControls(req: CoreRequest, served: ServedSnapshot, decision: ControlDecision, own?: CoreResponse): CoreResponse {
     const r = decision.problem
-      ? this.problem(req, decision.problem, {}, dialectOf(served.snapshot, route(req.path)))
+      ? this.problem(req, decision.problem, {}, this.dialectOfRequest(req))
       : (own ?? this.dispatch(req, served));
     const extra = decision.headers;
     if (extra) {
@@ -599,8 +599,9 @@ export class HttpCore {
   /** The dialect of the project `req` names: by its path, or an elmapi3 project by its `project-id` header. */
   private dialectOfRequest(req: CoreRequest): Dialect {
     const snapshot = this.served.snapshot;
+    const r = route(req.path);
     const v3 = snapshot.projects.get(header(req.headers, 'project-id')?.trim() ?? '');
-    return v3?.record.dialect === 'elmapi3' ? v3.dialect : dialectOf(snapshot, route(req.path));
+    return v3?.record.dialect === 'elmapi3' && r.kind !== 'healthz' && r.kind !== 'openapi' ? v3.dialect : dialectOf(snapshot, r);
   }
 
   /** An error answer, worded by `dialect` (default cqa: an RFC 9457 problem document). */
