@@ -160,17 +160,20 @@ describe('startServer', () => {
     [503, '{"message":"Service Unavailable"}'],
     [401, '{"message":"Unauthenticated."}'],
     [404, '{"message":"Not Found"}'],
-  ] as const)("elmapi3: an injected %i looks like Laravel's, the project named by its header (found from outside: problem+json)", async (status, body) => {
-    const server = await start({ snapshot: sample });
-    const r = await socketClient(server.url)({
-      path: '/api/products',
-      headers: { accept: 'application/json', 'project-id': SHOP3, authorization: 'Bearer shop3-token', prefer: `status=${status}` },
-    });
-    expect(r.status).toBe(status);
-    expect(r.text).toBe(body);
-    expect(r.headers['content-type']).toBe('application/json');
-    if (status === 429) expect(r.headers).toMatchObject({ 'retry-after': '1', 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': '0' });
-  });
+  ] as const)(
+    "elmapi3: an injected %i looks like Laravel's, the project named by its header (found from outside: problem+json)",
+    async (status, body) => {
+      const server = await start({ snapshot: sample });
+      const r = await socketClient(server.url)({
+        path: '/api/products',
+        headers: { accept: 'application/json', 'project-id': SHOP3, authorization: 'Bearer shop3-token', prefer: `status=${status}` },
+      });
+      expect(r.status).toBe(status);
+      expect(r.text).toBe(body);
+      expect(r.headers['content-type']).toBe('application/json');
+      if (status === 429) expect(r.headers).toMatchObject({ 'retry-after': '1', 'x-ratelimit-limit': '300', 'x-ratelimit-remaining': '0' });
+    },
+  );
 
   it('the same seed gives the same statuses in the same order; the seed is told', async () => {
     const run = async (seed: number) => {

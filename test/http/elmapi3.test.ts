@@ -233,6 +233,41 @@ describe.each([
       expect((await call('/products', fine)).warning, JSON.stringify(fine)).toBeUndefined();
   });
 
+  it('the quirks v3 applies silently to flags, limits, state, timestamps and unknown parameters are said (found from outside)', async () => {
+    const all = titles((await call('/products')).body);
+    const one = await call('/products', { first: false });
+    expect(one.body.fields.title).toBe(all[0]);
+    expect(one.warning).toContain('first=false turns first on');
+    expect((await call('/products', { count: 0 })).warning).toContain('count=0 turns count on');
+    for (const limit of ['0', '-5', 'abc']) {
+      const r = await call('/products', { limit });
+      expect(titles(r.body), limit).toEqual(all);
+      expect(r.warning, limit).toContain(`limit=${limit} is not a positive number: ElmapiCMS ignores it`);
+    }
+    const below = await call('/products', { limit: 2, offset: -1 });
+    expect(titles(below.body)).toEqual(all.slice(0, 2));
+    expect(below.warning).toContain('offset=-1 is below 0');
+    const state = await call('/products', { where: { state: 'draft' } });
+    expect(state.body).toEqual([]);
+    expect(state.warning).toContain('where[state]=draft is ANDed with the state parameter (absent: published only)');
+    // How the SDK sends a Date: ISO, compared as text with 'YYYY-MM-DD HH:MM:SS' (a space sorts before 'T').
+    const iso = await call('/products', { where: { published_at: { gte: new Date('2026-03-01T00:00:00Z') } } });
+    expect(titles(iso.body)).not.toContain('Alpha Shirt'); // published 2026-03-01 09:00:00
+    expect(iso.warning).toContain('send where[published_at][gte]=2026-03-01 00:00:00 (in UTC)');
+    const day = await call('/products', { where: { published_at: '2026-03-01' } });
+    expect(day.body).toEqual([]);
+    expect(day.warning).toContain('for that day send where[published_at][gte]=2026-03-01&where[published_at][lt]=2026-03-02');
+    const unknown = await call('/products', { select: 'title', _: '1700000000' });
+    expect(titles(unknown.body)).toEqual(all);
+    expect(unknown.warning).toContain("ElmapiCMS has no parameter 'select' here and ignores it");
+    expect(unknown.warning).not.toContain("'_'"); // a cache-buster
+    // A header value is ASCII: the warnings' own dash is spelled '-', not escaped (found from outside: \u2014).
+    expect((await call('/products', { state: 'only_draft' })).warning).toContain('published entries only - there is no mode with both');
+    expect((await call(`/products/${ALPHA}`, { populate: '*' })).warning).toContain(
+      "no parameter 'populate' here and ignores it; it reads state, locale, translation_locale, exclude, timestamps",
+    );
+  });
+
   it('a list where v3 reads one value is said, never silently ignored (found from outside)', async () => {
     // The header spells … as ... (headerText: a header value is ASCII).
     const raw = async (query: string) => {

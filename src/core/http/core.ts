@@ -282,9 +282,7 @@ export class HttpCore {
 
   /** The answer held back, or a failure instead of it, with the headers that say why. */
   private withControls(req: CoreRequest, served: ServedSnapshot, decision: ControlDecision, own?: CoreResponse): CoreResponse {
-    const r = decision.problem
-      ? this.problem(req, decision.problem, {}, this.dialectOfRequest(req))
-      : (own ?? this.dispatch(req, served));
+    const r = decision.problem ? this.problem(req, decision.problem, {}, this.dialectOfRequest(req)) : (own ?? this.dispatch(req, served));
     const extra = decision.headers;
     if (extra) {
       for (const k in extra) r.headers[k] = extra[k] as string;

@@ -25,20 +25,43 @@ export interface ListRequest {
   readonly path: string;
 }
 
+/** What ElmapiCMS reads on a list (sheet §2.5) and on one entry (§2.6; the list's are said to be ignored there). */
+const LIST_PARAMS = new Set([
+  'state',
+  'locale',
+  'where',
+  'sort',
+  'limit',
+  'offset',
+  'paginate',
+  'page',
+  'count',
+  'first',
+  'exclude',
+  'timestamps',
+]);
+const ONE_PARAMS = new Set(['state', 'locale', 'translation_locale', 'exclude', 'timestamps']);
+
 /**
  * The parameters of an entry route that v3 reads otherwise than a client may expect, said out
  * loud (the SDK's own typed `state` values and `timestamps: false` among them).
  */
-export function warnEntryParams(params: PhpArray, index: ProjectIndex, warn: Warnings): void {
+export function warnEntryParams(params: PhpArray, index: ProjectIndex, warn: Warnings, one: boolean): void {
+  const known = one ? ONE_PARAMS : LIST_PARAMS;
+  for (const name of params.keys())
+    if (!known.has(name) && !LIST_PARAMS.has(name) && name !== 'fields' && name !== 'with' && !name.startsWith('_'))
+      warn.add(name, `ElmapiCMS has no parameter '${name}' here and ignores it; it reads ${[...known].join(', ')}`);
   const state = str(params, 'state');
   if (typeof state === 'string' && state !== 'draft' && state !== 'published')
     warn.add(
       'state',
       `state=${state}: ElmapiCMS knows only state=draft (drafts alone); any other value lists published entries only — there is no mode with both`,
     );
-  const timestamps = str(params, 'timestamps');
-  if (typeof timestamps === 'string' && /^(false|0|no|off)$/i.test(timestamps.trim()))
-    warn.add('timestamps', `timestamps=${timestamps} turns timestamps on (ElmapiCMS looks only at whether it is sent): leave it out`);
+  for (const flag of one ? ['timestamps'] : ['timestamps', 'first', 'count']) {
+    const value = str(params, flag);
+    if (typeof value === 'string' && /^(false|0|no|off)$/i.test(value.trim()))
+      warn.add(flag, `${flag}=${value} turns ${flag} on (ElmapiCMS looks only at whether it is sent): leave it out`);
+  }
   const locale = str(params, 'locale');
   const locales = index.project.record.locales;
   if (typeof locale === 'string' && locale !== '0' && locales.length > 0 && !locales.includes(locale))
@@ -127,8 +150,18 @@ export function listEntries(r: ListRequest): Answer {
       'page',
       'page without paginate is ignored by ElmapiCMS, which answers the whole list: send paginate=N too (e.g. paginate=25&page=2)',
     );
+  if (!paginate && params.has('limit') && limit <= 0)
+    warn.add(
+      'limit',
+      `limit=${str(params, 'limit') ?? ''} is not a positive number: ElmapiCMS ignores it and answers the whole list; send limit=N (N ≥ 1)`,
+    );
   if (!paginate && params.has('offset') && limit <= 0)
     warn.add('offset', `offset without limit is ignored by ElmapiCMS: send limit too (e.g. limit=10&offset=${offset})`);
+  else if (!paginate && params.has('offset') && offset < 0)
+    warn.add(
+      'offset',
+      `offset=${str(params, 'offset') ?? ''} is below 0: ElmapiCMS starts at the first entry; send offset=0 or leave it out`,
+    );
   if (paginate && (params.has('limit') || params.has('offset') || params.has('first')))
     warn.add(params.has('first') ? 'first' : 'limit', 'with paginate, ElmapiCMS ignores limit, offset and first: page with page=N');
 

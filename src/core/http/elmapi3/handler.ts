@@ -271,7 +271,7 @@ function answer(
       who.token,
     );
   }
-  if (col && segs.length <= 2) warnEntryParams(q.params, index, warn);
+  if (col && segs.length <= 2) warnEntryParams(q.params, index, warn, segs.length === 2);
   const lr = (c: NonNullable<typeof col>): ListRequest => ({
     index,
     col: c,

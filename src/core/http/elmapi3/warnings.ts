@@ -26,7 +26,7 @@ export function warningTexts(value: string | null | undefined): string[] {
 /** A header value must be one line of visible ASCII: anything else is escaped. */
 export function headerText(w: Warning): string {
   return w.text
-    .replace(/[…≥≤→]/g, (c) => ASCII[c] as string)
+    .replace(/[…≥≤→—]/g, (c) => ASCII[c] as string)
     .replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
@@ -51,7 +51,7 @@ export function warningHeader(texts: readonly string[]): string {
 }
 
 /** The few non-ASCII characters the warnings themselves use, spelled in ASCII (a value's own stay escaped). */
-const ASCII: Record<string, string> = { '…': '...', '≥': '>=', '≤': '<=', '→': '->' };
+const ASCII: Record<string, string> = { '…': '...', '≥': '>=', '≤': '<=', '→': '->', '—': '-' };
 
 /** Laravel's ValidationException body: the first message (+ "(and N more errors)") and the errors by parameter. */
 export function validationBody(list: readonly Warning[]): string {

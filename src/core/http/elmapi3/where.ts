@@ -194,6 +194,12 @@ function coreTest(name: string, op: string, raw: PhpValue | undefined, param: st
     }
   };
   if (name === 'id') c.warn.add(param, `'id' is ElmapiCMS's internal integer id, which no answer shows: filter on uuid instead`);
+  if (name === 'state' && op === 'eq' && (v === 'draft' || v === 'published') && v !== (c.drafts ? 'draft' : 'published'))
+    c.warn.add(
+      param,
+      `${param}=${v} is ANDed with the state parameter (${c.drafts ? 'state=draft: drafts only' : 'absent: published only'}), so ElmapiCMS matches no entry; ${v === 'draft' ? 'send state=draft to list drafts' : 'leave state=draft out to list published entries'}`,
+    );
+  if (name.endsWith('_at')) warnTimeValues(name, op, v === null ? values : [v], param, c);
   if ((op === 'between' || op === 'not_between') && values.length < 2) {
     c.warn.add(
       param,
@@ -225,6 +231,30 @@ function coreTest(name: string, op: string, raw: PhpValue | undefined, param: st
         return x !== null && v !== null && cmp(op, x, v);
     }
   };
+}
+
+/**
+ * Timestamps are stored as `YYYY-MM-DD HH:MM:SS` and compared as text on SQLite (sheet §3.2): an
+ * ISO value (how the SDK sends a Date) or a day alone under `eq` silently matches otherwise.
+ */
+function warnTimeValues(name: string, op: string, values: readonly string[], param: string, c: Ctx): void {
+  for (const t of values) {
+    const day = t.slice(0, 10);
+    if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/.test(t))
+      c.warn.add(
+        param,
+        `'${t}' is ISO 8601 (how a JavaScript Date is sent), but ElmapiCMS stores ${name} as 'YYYY-MM-DD HH:MM:SS' (UTC) and compares it as text, where '${day} 23:59:59' sorts before '${day}T00:00:00': send ${param}=${day} ${t.slice(11, 19)} (in UTC)`,
+      );
+    else if (/^\d{4}-\d{2}-\d{2}$/.test(t) && (op === 'eq' || op === 'not' || op === 'in' || op === 'not_in')) {
+      const ms = Date.parse(`${t}T00:00:00Z`);
+      const next = Number.isNaN(ms) ? '<the next day>' : new Date(ms + 86_400_000).toISOString().slice(0, 10);
+      const base = param.replace(/\[[a-z_]+\]$/i, (m) => (m.toLowerCase() === `[${op}]` ? '' : m));
+      c.warn.add(
+        param,
+        `${op} compares the whole 'YYYY-MM-DD HH:MM:SS' of ${name}: the day '${t}' alone ${op === 'not' || op === 'not_in' ? 'excludes no entry' : 'matches no entry'}; for that day send ${base}[gte]=${t}&${base}[lt]=${next}`,
+      );
+    }
+  }
 }
 
 const isOperator = (k: string) => V3_OPERATORS.includes(k.toLowerCase());
