@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryObject, safeHeaders, safeUrl } from '../../src/core/http/journal.js';
 import { startServer, type RunningServer } from '../../src/node/server/start.js';
 import { createSnapshot } from '../../src/core/snapshot/create.js';
+import { buildSnapshot } from '../../src/node/build-snapshot.js';
 import { makeModel, socketClient, tempDir, TOKENS } from './fixture.js';
 
 const SECRET_WORDS = [
@@ -220,5 +221,42 @@ describe('through startServer', () => {
     // Past the words it hashes, what it could not check is hidden whole, names too.
     expect(Object.values(records[9]?.headers ?? {})).toContain('[redacted]');
     expect(records[9]?.query.limit).toBe('1');
+  });
+});
+
+describe('a long token (as cqa token create makes: 43 characters)', () => {
+  it('leaves no 8 of its characters where a quote was cut short, nor where it was encoded three times (found from outside)', async () => {
+    const token = 'Zq7Vb3Nf0Kx9LmPw2RtYc5HdJs8AeGu1XoIi4WnQkEv';
+    const lines: string[] = [];
+    const server = await startServer({
+      snapshot: await buildSnapshot({
+        content: {
+          'p/project.yaml': `id: p\ntokens:\n  - name: t\n    token: ${token}\n    scopes: [read]\n`,
+          'p/posts/a.md': '---\ntitle: A\n---\n',
+        },
+      }),
+      port: 0,
+      onRequest: (r) => lines.push(JSON.stringify(r)),
+    });
+    try {
+      const get = socketClient(server.url);
+      const auth = { accept: 'application/json', authorization: `Bearer ${token}` };
+      // The 400 quotes the Prefer header's first 60 characters: 40 of them the token's.
+      const cut = await get({ path: '/api/p/posts', headers: { ...auth, prefer: `status=aaaaaaaaaaaa ${token}` } });
+      expect(cut.status).toBe(400);
+      const thrice = [...token].map((c) => `%252525${c.charCodeAt(0).toString(16)}`).join('');
+      expect(decodeURIComponent(decodeURIComponent(decodeURIComponent(decodeURIComponent(thrice))))).toBe(token);
+      await get({ path: `/api/p/posts/${thrice}`, headers: auth });
+      // As a header name: Node gives the names lower-cased, which no longer hash to the token.
+      await get({ path: '/api/p/posts', headers: { ...auth, [token]: '1' } });
+      for (let i = 0; i < 200 && lines.length < 3; i++) await new Promise((done) => setTimeout(done, 10));
+      const logged = JSON.stringify(server.requests()) + lines.join('\n');
+      expect(logged).toContain('is not understood');
+      expect(logged).not.toContain(token.slice(0, 8));
+      expect(logged).not.toContain(token.toLowerCase().slice(0, 8));
+      expect(logged).not.toContain(thrice);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -181,7 +181,12 @@ export interface RequestPieces {
  * those (`<token>.json`, `1;<token>`). Bounded: PIECES_MAX; a value past it is `unchecked`, so
  * padding a request with words cannot carry a token into the log (found from outside).
  */
-export function requestPieces(target: string, headers: Readonly<Record<string, string>>): RequestPieces {
+export function requestPieces(
+  target: string,
+  headers: Readonly<Record<string, string>>,
+  /** Header names as sent, where the adapter has them (Node lower-cases `headers`' names). */
+  rawNames: readonly string[] = [],
+): RequestPieces {
   const pieces = new Set<string>();
   const unchecked: string[] = [];
   const add = (raw: string) => {
@@ -219,6 +224,7 @@ export function requestPieces(target: string, headers: Readonly<Record<string, s
       if (eq >= 0) add(pair.slice(eq + 1));
     }
   }
+  for (const name of rawNames) add(name);
   for (const k in headers) {
     add(k);
     const value = headers[k] as string;
@@ -230,13 +236,17 @@ export function requestPieces(target: string, headers: Readonly<Record<string, s
 
 /**
  * Percent-escapes decoded, a byte that is no UTF-8 read as U+FFFD: `%64%65…%FF` and `%53ECRET…%`
- * must not keep the token beside them as sent (found from outside). Twice, for a token encoded
- * twice (`%2564emo-token`).
+ * must not keep the token beside them as sent (found from outside). Again while escapes are left,
+ * for a token encoded twice or more (`%252564emo-token`); each round shortens the text.
  */
 function decoded(text: string): string {
-  if (!text.includes('%')) return text;
-  const once = text.replace(ESCAPE_RUN, decodeRun);
-  return once.includes('%') ? once.replace(ESCAPE_RUN, decodeRun) : once;
+  let out = text;
+  while (out.includes('%')) {
+    const next = out.replace(ESCAPE_RUN, decodeRun);
+    if (next === out) break;
+    out = next;
+  }
+  return out;
 }
 
 const ESCAPE_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
@@ -280,6 +290,36 @@ export function redactValues(text: string, values: readonly string[]): string {
   return out;
 }
 
+/** A cut quote keeps no more of a secret than this (a warning shows a value's first 40 or 60 characters). */
+const PREFIX_MIN = 8;
+
+/**
+ * `text` with every run that begins as one of `values` does, from PREFIX_MIN characters on,
+ * replaced: a warning quotes a value cut short, which left 40 of a token's 43 characters (found
+ * from outside). Linear in the text for each value.
+ */
+function withoutPrefixes(text: string, values: readonly string[]): string {
+  let out = text;
+  for (const v of values) {
+    if (v.length <= PREFIX_MIN) continue;
+    const head = v.slice(0, PREFIX_MIN);
+    let from = 0;
+    let at = out.indexOf(head);
+    if (at < 0) continue;
+    const parts: string[] = [];
+    while (at >= 0) {
+      let end = at + PREFIX_MIN;
+      while (end < out.length && end - at < v.length && out[end] === v[end - at]) end++;
+      parts.push(out.slice(from, at), REDACTED);
+      from = end;
+      at = out.indexOf(head, end);
+    }
+    parts.push(out.slice(from));
+    out = parts.join('');
+  }
+  return out;
+}
+
 /** A run of what a URL carries unescaped, and escapes (one class: linear, whatever the text). */
 const URL_RUN = /[\w.~+%-]+/g;
 
@@ -302,12 +342,12 @@ export function redactAnswer(
   // A strict project's 422 quotes them in its body too.
   // And in any escaped spelling a problem quotes as sent (`no entry '%61%6C…'`): a run that decodes to a token goes whole.
   const long = tokens.filter((t) => t.length >= 4);
-  const cut = (text: string) =>
-    long.length === 0
-      ? redactValues(text, secrets)
-      : redactValues(text, secrets).replace(URL_RUN, (run) =>
-          run.includes('%') && long.some((t) => decoded(run).includes(t)) ? REDACTED : run,
-        );
+  const cut = (text: string) => {
+    const out = withoutPrefixes(redactValues(text, secrets), secrets);
+    return long.length === 0
+      ? out
+      : out.replace(URL_RUN, (run) => (run.includes('%') && long.some((t) => decoded(run).includes(t)) ? REDACTED : run));
+  };
   const body = answer.body === null ? null : cut(typeof answer.body === 'string' ? answer.body : new TextDecoder().decode(answer.body));
   return {
     warnings: warnings.map(cut),

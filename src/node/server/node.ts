@@ -248,7 +248,10 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
         const status = sent ? res.statusCode : 0;
         try {
           const safe = safeHeaders(req.headers);
-          const tokens = tokensAmong(core.snapshot, () => requestPieces(req.url ?? '/', safe.headers), nodePlatform.sha256Hex);
+          const rawNames = req.rawHeaders.filter((_, i) => i % 2 === 0);
+          const found = tokensAmong(core.snapshot, () => requestPieces(req.url ?? '/', safe.headers, rawNames), nodePlatform.sha256Hex);
+          // A token sent as a header name is recorded lower-cased, as Node gives the names (found from outside).
+          const tokens = [...new Set([...found, ...found.map((t) => t.toLowerCase())])];
           const said = redactAnswer(
             warnings ?? [],
             // Without a captured answer there is nothing of it to redact (no body decoded for the log).
