@@ -107,6 +107,11 @@ describe('cqa build --snapshot', () => {
     expect(await run([content, '--snapshot', empty])).toBe(0);
     expect(await run([content, '--snapshot', empty])).toBe(0); // its own snapshot, replaced
     expect(loadSnapshot(readFileSync(empty, 'utf8')).hash).toBe((await buildSnapshot({ content })).hash);
+    // Nor a link (to a snapshot too), a device or a pipe: each would become a file of token hashes.
+    symlinkSync(empty, join(work, 'link.json'));
+    await expect(run([content, '--snapshot', join(work, 'link.json')])).rejects.toThrow(/is not a regular file \(a link, a device, a pipe\)/);
+    await expect(run([content, '--snapshot', '/dev/null'])).rejects.toThrow(/is not a regular file/);
+    expect(statSync('/dev/null').isCharacterDevice()).toBe(true);
   });
 
   it('on content errors exits 1 and leaves the snapshot file as it was', async () => {

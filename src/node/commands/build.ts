@@ -8,7 +8,7 @@
 // untouched; otherwise writes the tree atomically with writeDist. Progress is one updating
 // line on stderr when it is a terminal; NO_COLOR is honoured.
 import { realpathSync } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { lstat, open, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { SNAPSHOT_FORMAT } from '../../core/snapshot/portable.js';
 import { formatIssue } from '../content/issues.js';
@@ -268,11 +268,15 @@ async function checkSnapshotFile(file: string, out: string | undefined, contentR
   }
   if (inside(contentRoot))
     throw new UsageError(`--snapshot ${displayPath(file)} must be outside the content folder ${displayPath(contentRoot)}`);
-  const info = await stat(file).catch(() => undefined);
+  const info = await lstat(file).catch(() => undefined);
   if (info?.isDirectory())
     throw new UsageError(`--snapshot ${displayPath(file)} is a folder; give a file name (e.g. --snapshot snapshot.json)`);
-  // The file is replaced whole: only a snapshot an earlier build wrote, or an empty file (found
-  // from outside: `--snapshot package.json` replaced it).
+  // The path is replaced whole, a link by a file: only a snapshot an earlier build wrote, or an
+  // empty file (found from outside: `--snapshot package.json`, and /dev/null, were replaced).
+  if (info !== undefined && !info.isFile())
+    throw new UsageError(
+      `--snapshot ${displayPath(file)} is not a regular file (a link, a device, a pipe), so it would be replaced by one; give a new file name (e.g. --snapshot snapshot.json)`,
+    );
   if (info !== undefined && info.size > 0 && !(await isSnapshotFile(file)))
     throw new UsageError(
       `--snapshot ${displayPath(file)} exists and is not a snapshot cqa build wrote, so it would be replaced; give a new file name (e.g. --snapshot snapshot.json), or delete the file first`,
