@@ -109,7 +109,9 @@ describe('cqa build --snapshot', () => {
     expect(loadSnapshot(readFileSync(empty, 'utf8')).hash).toBe((await buildSnapshot({ content })).hash);
     // Nor a link (to a snapshot too), a device or a pipe: each would become a file of token hashes.
     symlinkSync(empty, join(work, 'link.json'));
-    await expect(run([content, '--snapshot', join(work, 'link.json')])).rejects.toThrow(/is not a regular file \(a link, a device, a pipe\)/);
+    await expect(run([content, '--snapshot', join(work, 'link.json')])).rejects.toThrow(
+      /is not a regular file \(a link, a device, a pipe\)/,
+    );
     await expect(run([content, '--snapshot', '/dev/null'])).rejects.toThrow(/is not a regular file/);
     expect(statSync('/dev/null').isCharacterDevice()).toBe(true);
   });

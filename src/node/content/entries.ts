@@ -332,8 +332,17 @@ function nearField(collection: CollectionContext, key: string): string | undefin
   }
   const sameLetters = folded.get(key.toLowerCase());
   if (sameLetters !== undefined) return sameLetters;
-  return key.length >= 3 && folded.size <= 200 ? closestName(key, folded.values()) : undefined;
+  if (key.length < 3 || folded.size > 200) return undefined;
+  // Edit distances for the first keys only: thousands of unknown keys stay linear (found from outside).
+  const tried = nearTried.get(collection) ?? 0;
+  if (tried >= NEAR_TRIES) return undefined;
+  nearTried.set(collection, tried + 1);
+  return closestName(key, folded.values());
 }
+
+/** Unknown keys of one collection given a did-you-mean by edit distance, at most. */
+const NEAR_TRIES = 200;
+const nearTried = new WeakMap<CollectionContext, number>();
 
 function setValue(
   ctx: EntryContext,
@@ -351,7 +360,8 @@ function setValue(
     // Without a schema every valid key is an inferred field, so only bad names end up here.
     const near = collection.declared ? nearField(collection, key) : undefined;
     const message = collection.declared
-      ? `not in the schema of collection '${collection.slug}' (fields: ${writableFields(collection)}); ${near ? `did you mean '${near}'? Else add` : 'add'} it to ${collection.configFile} or remove it`
+      ? // The suggestion before the list, which a long schema makes too long to show whole.
+        `not in the schema of collection '${collection.slug}'${near ? `: did you mean '${near}'?` : ''} (fields: ${writableFields(collection)}); ${near ? 'else add' : 'add'} it to ${collection.configFile} or remove it`
       : (fieldNameProblem(key) ?? `'${key}' is not a field of collection '${collection.slug}'`);
     issues.error(file.rel, message, { line: line ?? entryLine(parsed, key), field: key });
     return;
