@@ -97,6 +97,13 @@ describe('writeDist', () => {
           media: 2,
         },
       ],
+      // Every other file and its bytes (precompressed siblings too): what a rebuild checks it replaces.
+      tree: {
+        files: listFiles(out).filter((f) => !f.startsWith('manifest.json')).length,
+        bytes: listFiles(out)
+          .filter((f) => !f.startsWith('manifest.json'))
+          .reduce((n, f) => n + statSync(join(out, f)).size, 0),
+      },
     });
     expect(readFileSync(join(out, 'manifest.json'), 'utf8')).not.toMatch(/\d{4}-\d\d-\d\dT/);
   });
@@ -235,10 +242,44 @@ describe('writeDist', () => {
 
   it('replaces a build it wrote (its manifest.json names cqa and the snapshot)', async () => {
     const target = join(work, 'rebuilt');
+    // An older build held a post this one no longer has: its documents go.
+    const older = fixtureModel(media);
+    const posts = older.projects[0]!.collections.find((c) => c.slug === 'posts')!;
+    const gone = { ...posts.entries[0]!, id: 'gone-post' };
+    const withGone: ContentModel = {
+      projects: [
+        {
+          ...older.projects[0]!,
+          collections: older.projects[0]!.collections.map((c) => (c === posts ? { ...c, entries: [...c.entries, gone] } : c)),
+        },
+      ],
+    };
+    await writeDist(createSnapshot(withGone), { out: target });
+    expect(existsSync(join(target, 'api', 'demo', 'posts', 'gone-post', 'index.json'))).toBe(true);
     await writeDist(snapshot, { out: target });
-    writeFileSync(join(target, 'api', 'stale.json'), 'from an older build');
+    expect(existsSync(join(target, 'api', 'demo', 'posts', 'gone-post'))).toBe(false);
+  });
+
+  it.each([
+    ['a file added under media/', (t: string) => writeFileSync(join(t, 'media', 'demo', 'hero.jpg'), 'mine')],
+    [
+      'lines added to _headers',
+      (t: string) => writeFileSync(join(t, '_headers'), `${readFileSync(join(t, '_headers'), 'utf8')}/*\n  X-Site: 1\n`),
+    ],
+    ['a document edited', (t: string) => writeFileSync(join(t, 'api', 'demo', 'index.json'), '{}')],
+    ['a document removed', (t: string) => rmSync(join(t, 'api', 'demo', 'index.json'))],
+  ])('refuses to replace a tree that changed since the build (%s; found from outside: deleted without a word)', async (_, change) => {
+    const target = join(work, `changed-${_.replace(/\W+/g, '-')}`);
     await writeDist(snapshot, { out: target });
-    expect(existsSync(join(target, 'api', 'stale.json'))).toBe(false);
+    writeFileSync(join(target, '.DS_Store'), 'litter'); // desktop litter is no change
+    change(target);
+    const before = treeDigest(target);
+    await expect(writeDist(snapshot, { out: target })).rejects.toThrow(
+      new RegExp(
+        `^refusing to replace ${target}: it changed since cqa build wrote it \\(\\d+ files of \\d+ bytes then, \\d+ files of \\d+ bytes now\\)`,
+      ),
+    );
+    expect(treeDigest(target)).toEqual(before);
   });
 
   it('describes in openapi.json exactly the projects whose documents the tree holds', async () => {

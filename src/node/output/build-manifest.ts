@@ -14,3 +14,19 @@ export function isBuildManifest(file: string): boolean {
     return false; // none, unreadable, or not JSON
   }
 }
+
+/** What a build wrote besides its manifest (dist.ts writeTree): every other regular file, and their bytes. */
+export interface BuiltTree {
+  readonly files: number;
+  readonly bytes: number;
+}
+
+/** The `tree` a build's manifest records, or undefined (none: a build of an earlier version). */
+export function builtTree(file: string): BuiltTree | undefined {
+  try {
+    const tree = (JSON.parse(readFileSync(file, 'utf8')) as { tree?: Partial<BuiltTree> }).tree;
+    return Number.isSafeInteger(tree?.files) && Number.isSafeInteger(tree?.bytes) ? (tree as BuiltTree) : undefined;
+  } catch {
+    return undefined;
+  }
+}

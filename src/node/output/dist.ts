@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { isBuildManifest } from './build-manifest.js';
+import { builtTree, isBuildManifest, type BuiltTree } from './build-manifest.js';
 import { writeLargeDocument } from './dist-large.js';
 import { makeFolders } from '../make-folders.js';
 import { PARALLEL_DOCUMENTS, STREAM_DOCUMENT_CHARS } from '../thresholds.js';
@@ -333,7 +333,7 @@ function planFiles(snapshot: Snapshot, host: Host, cache: CacheControl): FileJob
   const described = v3 ? new Set([v3.record.id]) : new Set(paths.map((path) => path.split('/')[2] as string));
   const documents = paths.length;
   jobs.push({ kind: 'json', rel: 'openapi.json', text: snapshot.openapiOf(described) });
-  jobs.push({ kind: 'json', rel: 'manifest.json', text: manifestJson(snapshot, documents + 2, v3?.record.id) });
+  jobs.push({ kind: 'json', rel: MANIFEST, text: manifestJson(snapshot, documents + 2, v3?.record.id) });
   const notFound: NotFoundRule[] = v3
     ? elmapi3NotFound(v3).map((r) => ({ from: r.from, file: r.name ? `api/${r.name}/404.json` : 'api/404.json', text: r.text }))
     : notFoundRules(snapshot, described);
@@ -637,8 +637,10 @@ async function writeTree(writer: TreeWriter, jobs: readonly FileJob[], dirs: rea
   const text: { rel: string; text: string }[] = [];
   const copy: { rel: string; source: MediaSource }[] = [];
   const thumb: { rel: string; source: MediaSource; media: string }[] = [];
+  let manifest: string | undefined;
   for (const j of jobs) {
-    if (j.kind === 'json' || j.kind === 'document') json.push(j);
+    if (j.rel === MANIFEST && j.kind === 'json') manifest = j.text;
+    else if (j.kind === 'json' || j.kind === 'document') json.push(j);
     else if (j.kind === 'text') text.push(j);
     else if (j.kind === 'thumb') thumb.push(j);
     else copy.push(j);
@@ -648,7 +650,40 @@ async function writeTree(writer: TreeWriter, jobs: readonly FileJob[], dirs: rea
   const results = await Promise.allSettled([writer.documents(json, documentMaker(snapshot)), writer.copies(copy), writer.thumbs(thumb)]);
   const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
+  // Last, with what the tree holds besides it: the next build tells a file it did not write (checkOut).
+  if (manifest !== undefined) {
+    const tree: BuiltTree = { files: writer.files, bytes: writer.bytes };
+    const text = `${JSON.stringify({ ...(JSON.parse(manifest) as object), tree }, null, 2)}\n`;
+    await writer.documents([{ kind: 'json', rel: MANIFEST, text }], documentMaker(snapshot));
+  }
 }
+
+const MANIFEST = 'manifest.json';
+
+/**
+ * The regular files under `out` and their bytes, but the manifest and its siblings and desktop
+ * litter: what `tree` in the manifest of the build that wrote it says. Anything else (a link, a
+ * file added, edited or removed) changes them.
+ */
+async function treeNow(out: string): Promise<BuiltTree> {
+  let files = 0;
+  let bytes = 0;
+  const walk = async (dir: string, top: boolean): Promise<void> => {
+    for (const d of await fsp.readdir(dir, { withFileTypes: true })) {
+      if (LITTER.has(d.name) || (top && d.name.replace(/\.(gz|br)$/, '') === MANIFEST)) continue;
+      const path = join(dir, d.name);
+      if (d.isDirectory()) await walk(path, false);
+      else {
+        files++;
+        bytes += (await fsp.lstat(path)).size;
+      }
+    }
+  };
+  await walk(out, true);
+  return { files, bytes };
+}
+
+const LITTER = new Set(['.DS_Store', 'Thumbs.db']);
 
 // ---------------------------------------------------------------------------------------------
 // The output directory: checks, temp dir, swap (dist-swap.ts).
@@ -688,6 +723,14 @@ async function checkOut(out: string, snapshot: Snapshot): Promise<void> {
       `refusing to replace ${out}: it holds what no build writes (${listed}), which replacing it would delete; move them out, or give --out a new or empty folder`,
     );
   }
+  // Below the top too: a file added under media/, lines added to _headers (found from outside).
+  const then = builtTree(join(out, MANIFEST));
+  if (then === undefined) return; // a tree of an earlier version, which did not say
+  const now = await treeNow(out);
+  if (now.files !== then.files || now.bytes !== then.bytes)
+    throw new DistError(
+      `refusing to replace ${out}: it changed since cqa build wrote it (${then.files} files of ${then.bytes} bytes then, ${now.files} files of ${now.bytes} bytes now): a file was added, edited or removed there, which replacing it would lose; move your own files out of it (or delete ${out} to build it anew)`,
+    );
 }
 
 /** What a build writes at the top of its tree, for any host (hosts/index.ts; .gz and .br siblings too), and desktop litter. */
