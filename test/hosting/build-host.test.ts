@@ -55,7 +55,7 @@ describe('cqa build --host, --api-cache-control, --media-cache-control', () => {
     ).toBe(0);
     const conf = readFileSync(join(out, '_nginx.conf'), 'utf8');
     expect(conf).toContain('add_header Cache-Control "public, max-age=60" always;');
-    expect(conf).toContain('add_header Cache-Control "public, max-age=86400, immutable" always;');
+    expect(conf).toContain('add_header Cache-Control "public, max-age=86400, immutable";');
     expect(readdirSync(out)).not.toContain('_headers'); // nginx reads its own file
   });
 

@@ -4,7 +4,8 @@
 // path, compression with Vary, `_` files and folder listings never served, media typed with
 // Range, the default Cache-Control. Each server is started once; a server whose binary is absent
 // is skipped with a message saying what to install.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -395,6 +396,34 @@ for (const host of HOSTS) {
         expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(2, 10)), rel).toBe(true);
       }
     });
+
+    it.runIf(host.build === 'nginx' || host.build === 'caddy')(
+      "a media file's own .gz beside it is never sent for it, and a missing file's 404 has no Cache-Control a CDN would keep (found from outside)",
+      async () => {
+        // As copied from the content: report.csv and an older report.csv.gz, notes.txt and a .gz that is no gzip.
+        writeFileSync(join(dist, 'media', 'demo', 'report.csv'), 'version,new\n');
+        writeFileSync(join(dist, 'media', 'demo', 'report.csv.gz'), gzipSync('version,OLD\n'));
+        writeFileSync(join(dist, 'media', 'demo', 'notes.txt'), 'plain\n');
+        writeFileSync(join(dist, 'media', 'demo', 'notes.txt.gz'), 'not gzip at all');
+        for (const [rel, text] of [
+          ['report.csv', 'version,new\n'],
+          ['notes.txt', 'plain\n'],
+        ]) {
+          const res = await get(`/media/demo/${rel}`, { 'accept-encoding': 'gzip' });
+          expect(res.headers.get('content-encoding'), rel).toBeNull();
+          expect(await res.text(), rel).toBe(text);
+        }
+        const missing = await get('/media/demo/no-such-file.png');
+        expect(missing.status).toBe(404);
+        expect(missing.headers.get('cache-control')).toBeNull();
+        expect(missing.headers.get('access-control-allow-origin')).toBe('*');
+        // The JSON keeps its precompressed sibling: sent as it is (its length; gzip on the fly has none).
+        const doc = await get('/api/demo/posts', { 'accept-encoding': 'gzip' });
+        expect(doc.headers.get('content-encoding')).toBe('gzip');
+        if (host.build === 'nginx')
+          expect(doc.headers.get('content-length')).toBe(String(statSync(join(dist, 'api/demo/posts/index.json.gz')).size));
+      },
+    );
 
     it('media never run script on the origin: sandboxed, no sniffing, and an SVG is a download', async () => {
       for (const rel of ['media/demo/hero.png', 'media/demo/logo.svg']) {

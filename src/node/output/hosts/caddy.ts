@@ -94,6 +94,9 @@ export function caddyfile(
     '}',
     // Unknown API paths: the JSON 404 of the most specific rule, status 404 kept.
     'handle_errors {',
+    // A missing file's 404 keeps no Cache-Control a CDN would hold for an hour after it is added.
+    `    @mediaerror path /media/*${thumbs ? ' /thumbs/*' : ''}`,
+    '    header @mediaerror -Cache-Control',
     '    @toolong expression `{http.error.status_code} == 500 && {http.error.message}.contains("file name too long")`',
     '    handle @toolong {',
     '        respond "404 Not Found" 404',
