@@ -78,7 +78,7 @@ describe('cqa preview refuses a folder that is no build', () => {
     );
     expect(err).toBeInstanceOf(NotABuildError);
     expect((err as Error).message).toBe(
-      'content has no manifest.json, so it is not the output of cqa build: it looks like a content folder: run `cqa build content --out dist`, then `cqa preview dist`',
+      'content has no manifest.json, so it is not the output of cqa build: it looks like a content folder: run `cqa build content --out dist --include-private`, then `cqa preview dist` (--include-private: its projects that need a token are published there; for a local preview)',
     );
   });
 
@@ -118,8 +118,9 @@ describe('cqa preview refuses a folder that is no build', () => {
     const refused = cqa('preview', 'content', '--port', '0');
     expect(refused.status).toBe(2);
     const [build, preview] = [...refused.stderr.matchAll(/`cqa ([^`]+)`/g)].map((m) => (m[1] as string).split(' '));
-    expect(build).toEqual(['build', 'content', '--out', 'dist']);
-    expect(cqa(...(build as string[]), '--include-private').status).toBe(0);
+    // The sample's projects need a token: a build refuses them unless told (found from outside).
+    expect(build).toEqual(['build', 'content', '--out', 'dist', '--include-private']);
+    expect(cqa(...(build as string[])).status).toBe(0);
     expect(preview).toEqual(['preview', 'dist']);
     expect(existsSync(join(cwd, 'dist', 'manifest.json'))).toBe(true);
   });

@@ -288,10 +288,25 @@ function buildFirst(given: string, dir: string): string {
   const content = isContentFolder(dir);
   const source = content ? shellWord(given) : existsSync('content') ? 'content' : '<content folder>';
   const out = !content && isEmptyFolder(dir) ? shellWord(given) : shellWord(besides(dir));
-  const build = `\`cqa build ${source} --out ${out}\``;
+  // A build refuses projects that need a token unless told (found from outside: the sample's did).
+  const tokens = content && hasPrivateProject(dir);
+  const build = `\`cqa build ${source} --out ${out}${tokens ? ' --include-private' : ''}\``;
+  const why = tokens ? ' (--include-private: its projects that need a token are published there; for a local preview)' : '';
   return content
-    ? `it looks like a content folder: run ${build}, then \`cqa preview ${out}\``
+    ? `it looks like a content folder: run ${build}, then \`cqa preview ${out}\`${why}`
     : `run ${build} first, then \`cqa preview ${out}\``;
+}
+
+/** A project.yaml under `dir` without `public: true`. */
+function hasPrivateProject(dir: string): boolean {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).some((d) => {
+      const file = join(dir, d.name, 'project.yaml');
+      return d.isDirectory() && existsSync(file) && !/^public:[ \t]*true[ \t]*(#.*)?$/m.test(readFileSync(file, 'utf8'));
+    });
+  } catch {
+    return false;
+  }
 }
 
 /** ./dist, or `<dir>-dist` where ./dist is `dir` or inside it. */
