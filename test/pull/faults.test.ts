@@ -118,6 +118,15 @@ describe('cqa pull refuses with the fix in the message', () => {
   it('the wrong dialect is named', async () => {
     const err = await refusal({ ...TRAVEL, baseUrl: server.url, dialect: 'cqa', out: tempDir() });
     expect(err.message).toMatch(/--dialect elmapi/);
+    // An ElmapiCMS v3 project asked by its path (found from outside: only "not found" was said).
+    const v3 = await refusal({
+      baseUrl: server.url,
+      project: '3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10',
+      token: 'shop3-token',
+      dialect: 'cqa',
+      out: tempDir(),
+    });
+    expect(v3.message).toMatch(/not found \(HTTP 404\).*project-id header: pull with --dialect elmapi3$/);
   });
 
   it('a folder that is not an earlier pull is left alone unless --force', async () => {

@@ -30,11 +30,16 @@ export async function isPublic(o: ReadOptions, path: string): Promise<boolean> {
 /** The JSON of the document at `path` (a PullError naming what to fix when it is not a 2xx). */
 export async function readDocument(o: ReadOptions, path: string, what: string, notFoundHint: string): Promise<unknown> {
   o.progress(`reading ${what}`);
-  return readJson(await o.fetcher.document(path), {
+  const answer = await o.fetcher.document(path);
+  // ElmapiCMS v3 (and cqa serve for such a project) names the project by a header, not the path.
+  const v3 = answer.status === 404 && /project-id|The route api\//.test(answer.text);
+  return readJson(answer, {
     what,
     url: o.fetcher.url(path).href,
     project: o.project,
-    notFoundHint,
+    notFoundHint: v3
+      ? `${notFoundHint}; the server answers as ElmapiCMS v3 does, where the project is named by a project-id header: pull with --dialect elmapi3`
+      : notFoundHint,
     drafts: o.drafts,
   });
 }
