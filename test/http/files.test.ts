@@ -159,6 +159,19 @@ describe('media files in cqa serve and createHandler', () => {
     expect(text.toLowerCase()).toContain('allow: get, head, options');
     expect(text).toContain('"code":"method_not_allowed"');
   });
+
+  it('answers what Node cannot read with its status and a problem saying why (found from outside: a 30 KB query got an empty 431)', async () => {
+    const long = await rawExchange(server.url, `GET /api/alpha/posts?${'where[title][like]=a&'.repeat(1500)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(long).toMatch(/^HTTP\/1\.1 431 /);
+    expect(long).toContain('content-type: application/problem+json; charset=utf-8');
+    expect(JSON.parse(long.slice(long.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      status: 431,
+      detail: expect.stringContaining('fewer or shorter query parameters'),
+    });
+    const garbled = await rawExchange(server.url, 'GET / HTTP/1.1\r\nHost x\r\n\r\n');
+    expect(garbled).toMatch(/^HTTP\/1\.1 400 /);
+    expect(garbled).toContain('"status":400');
+  });
 });
 
 /** Sends raw bytes and collects everything until the server closes the connection. */

@@ -1,6 +1,7 @@
-// CONNECT requests never reach a node:http request listener: Node hands them to the server's
-// 'connect' event and, with no listener, drops the connection without a word. This writes the
-// answer of any other method that is not allowed (405) onto the raw socket, and closes it.
+// Requests that never reach a node:http request listener, answered on the raw socket: CONNECT,
+// which Node hands to the server's 'connect' event and, with no listener, drops without a word
+// (this answers it as any other method not allowed, 405); and requests Node could not read
+// ('clientError'), which it answers with a status and no body.
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 
@@ -14,13 +15,45 @@ export interface RawAnswer {
 }
 
 export function refuseConnect(answer: (req: IncomingMessage) => RawAnswer): (req: IncomingMessage, socket: Duplex) => void {
-  return (req, socket) => {
-    socket.on('error', () => undefined);
-    const a = answer(req);
-    const body = a.body === null ? Buffer.alloc(0) : Buffer.from(a.body);
-    let head = `HTTP/1.1 ${a.status} ${STATUS_CODES[a.status] ?? ''}\r\n`;
-    for (const [k, v] of Object.entries(a.headers)) if (k !== 'content-length' && k !== 'connection') head += `${k}: ${v}\r\n`;
-    head += `content-length: ${body.length}\r\nconnection: close\r\n\r\n`;
-    socket.end(Buffer.concat([Buffer.from(head, 'latin1'), body]));
-  };
+  return (req, socket) => endWith(socket, answer(req));
+}
+
+/** Writes `a` as a whole HTTP/1.1 answer and closes the socket. */
+function endWith(socket: Duplex, a: RawAnswer): void {
+  socket.on('error', () => undefined);
+  const body = a.body === null ? Buffer.alloc(0) : Buffer.from(a.body);
+  let head = `HTTP/1.1 ${a.status} ${STATUS_CODES[a.status] ?? ''}\r\n`;
+  for (const [k, v] of Object.entries(a.headers)) if (k !== 'content-length' && k !== 'connection') head += `${k}: ${v}\r\n`;
+  head += `content-length: ${body.length}\r\nconnection: close\r\n\r\n`;
+  socket.end(Buffer.concat([Buffer.from(head, 'latin1'), body]));
+}
+
+/** What Node could not read, by its error code (as Node's own answer), and what to change. */
+const UNREAD: Record<string, readonly [number, string]> = {
+  HPE_HEADER_OVERFLOW: [
+    431,
+    "the request line and headers are longer than Node's limit (16 KiB by default): send fewer or shorter query parameters or headers",
+  ],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'a chunk extension of the body is too long'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'the request did not arrive whole in time'],
+};
+
+/**
+ * The server's 'clientError' listener: Node's own status, with a problem document saying why
+ * (found from outside: a 30 KB query got a 431 with no body). As Node does, nothing is written
+ * to a socket that is gone or already sending an answer.
+ */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  const sending = (socket as Duplex & { _httpMessage?: { _headerSent?: boolean } })._httpMessage?._headerSent === true;
+  if (err.code === 'ECONNRESET' || !socket.writable || sending) {
+    socket.destroy();
+    return;
+  }
+  const [status, detail] = UNREAD[err.code ?? ''] ?? [400, 'the request is not HTTP/1.1 that Node can read'];
+  const body = JSON.stringify({ type: 'about:blank', title: STATUS_CODES[status], status, detail });
+  endWith(socket, {
+    status,
+    headers: { 'content-type': 'application/problem+json; charset=utf-8', 'x-content-type-options': 'nosniff' },
+    body,
+  });
 }

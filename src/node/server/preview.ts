@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, relative, resolve, sep } from 'node:path';
 import { negotiateEncoding } from '../../core/http/accept.js';
-import { refuseConnect } from './connect.js';
+import { answerClientError, refuseConnect } from './connect.js';
 import { openInside, ServedRoot } from './open-file.js';
 import { mediaHeaders } from '../../core/http/media-headers.js';
 import { sendFile } from './send-file.js';
@@ -358,6 +358,7 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
       body: 'Method Not Allowed\n',
     })),
   );
+  server.on('clientError', answerClientError);
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   await new Promise<void>((ok, fail) => {

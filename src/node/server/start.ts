@@ -17,7 +17,7 @@ import { HttpCore, type HttpOptions } from '../../core/http/core.js';
 import { defaultEngine } from '../../core/http/engine.js';
 import { elmapi3Routes, strictElmapi3Routes } from '../../core/http/elmapi3/handler.js';
 import { nodeExplorer } from './explorer.js';
-import { refuseConnect } from './connect.js';
+import { answerClientError, refuseConnect } from './connect.js';
 import { ALLOWED_METHODS } from '../../core/http/cors.js';
 import type { ContractControls } from '../../core/http/contract-controls.js';
 import { isJournaled, type JournaledRequest, Journal, logLine, type RequestRecord } from '../../core/http/journal.js';
@@ -400,6 +400,7 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
       ),
     ),
   );
+  server.on('clientError', answerClientError);
   // Connections that have sent nothing: closeIdleConnections() leaves them open, so close() would
   // wait for their clients to drop them (undici opens one when a request is aborted, and keeps it
   // 4 s). close() cuts those still silent after SILENT_GRACE_MS (a request on its way is answered).
