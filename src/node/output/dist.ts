@@ -385,6 +385,21 @@ function checkPlan(jobs: readonly FileJob[], siblings: Siblings, snapshot: Snaps
   return [...dirs].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
 }
 
+/**
+ * Why `cqa build` would refuse to write this snapshot's tree (two ids making one path, a path
+ * needed as a file and as a folder), or undefined: for `cqa check`, which validates without
+ * building (found from outside: check passed what build then refused).
+ */
+export function treeProblem(snapshot: Snapshot, precompress: Precompress = 'none'): string | undefined {
+  try {
+    checkPlan(planFiles(snapshot, 'netlify', DEFAULT_CACHE_CONTROL), siblingsOf(precompress), snapshot);
+    return undefined;
+  } catch (err) {
+    if (err instanceof DistError) return err.message;
+    throw err;
+  }
+}
+
 /** What puts `job` where it is, for a message: an entry's file, or a media item. */
 function madeBy(snapshot: Snapshot, job: FileJob): string | undefined {
   if (job.kind === 'copy') return `the media file '${job.source.id}'`;
