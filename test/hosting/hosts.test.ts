@@ -295,6 +295,15 @@ for (const host of HOSTS) {
         expect(res.status, path).toBe(404);
         await res.arrayBuffer();
       }
+      // Under /api/ the JSON 404 with CORS, as for any path no file has (found from outside: HTML, or an empty body).
+      for (const path of ['/api/demo/_collection.yaml', '/api/demo/posts/.hidden']) {
+        const res = await get(path);
+        const text = await res.text();
+        expect(res.status, path).toBe(404);
+        expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
+        expect(text.startsWith('{'), `${path}: ${text.slice(0, 40)}`).toBe(true);
+        expect(JSON.parse(text), path).toMatchObject({ status: 404 });
+      }
     });
 
     // Found from outside: the rule that hid them was server-wide, so a site served beside the tree

@@ -265,9 +265,11 @@ export function previewHandler(dir: string): (req: IncomingMessage, res: ServerR
       return;
     }
     const pathname = safePathname(req.url ?? '/');
-    if (pathname === null || unpublished(pathname.slice(1)) || asksForSibling(pathname.slice(1))) return notFound(res);
-    if ((pathname === '/api' || pathname.startsWith('/api/')) && hasQuery(req.url ?? '/')) return refuseQuery(res, pathname);
-    answer(req, res, pathname).catch(() => {
+    if (pathname === null) return notFound(res);
+    // Never published, answered as a path no file has (the JSON 404 under /api/, found from outside).
+    const hidden = unpublished(pathname.slice(1)) || asksForSibling(pathname.slice(1));
+    if (!hidden && (pathname === '/api' || pathname.startsWith('/api/')) && hasQuery(req.url ?? '/')) return refuseQuery(res, pathname);
+    (hidden ? answerNotFound(req, res, pathname, one(req.headers['accept-encoding'])) : answer(req, res, pathname)).catch(() => {
       if (!res.headersSent) notFound(res);
       else res.destroy();
     });

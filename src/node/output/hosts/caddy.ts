@@ -45,7 +45,8 @@ export function caddyfile(
     '    not path /.well-known/*',
     '}',
     '@hidden path_regexp hidden ^/(api|media|thumbs)/(.*/)?_',
-    ...['@config', '@dotfiles', '@hidden'].flatMap((m) => [`handle ${m} {`, '    respond 404', '}']),
+    // `error`, not `respond`: handle_errors answers the JSON 404 (found from outside: an empty body typed JSON).
+    ...['@config', '@dotfiles', '@hidden'].flatMap((m) => [`handle ${m} {`, '    error 404', '}']),
     // file_server answers 500 to a name the file system refuses: a NUL here, one too long below.
     '@nul path_regexp nul \\x00',
     'handle @nul {',

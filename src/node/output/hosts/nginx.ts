@@ -83,6 +83,8 @@ export function nginxConf(
     // A site served beside the tree keeps its own `_` folders (/_astro, /_next) and /.well-known.
     'location ~ "^/(?:_nginx\\.conf|_Caddyfile|_headers|_redirects)$|^/(?!\\.well-known/)(?:.*/)?\\.|^/(?:api|media|thumbs)/(?:.*/)?_" {',
     '    return 404;',
+    // The JSON 404 with CORS, as for any path no file has (found from outside: nginx's HTML page).
+    '    error_page 404 /api/404.json;',
     '}',
     // /API/… in another case: the JSON 404 too (the files have one case; the /api locations match it alone).
     'location ~ "^/(?!api(/|$))[aA][pP][iI](/|$)" {',
