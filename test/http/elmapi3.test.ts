@@ -244,6 +244,12 @@ describe.each([
       expect(titles(r.body), limit).toEqual(all);
       expect(r.warning, limit).toContain(`limit=${limit} is not a positive number: ElmapiCMS ignores it`);
     }
+    const zero = await call('/products', { paginate: 0 });
+    expect(titles(zero.body)).toEqual(all);
+    expect(zero.warning).toContain('paginate=0 is not a positive number: ElmapiCMS does not paginate');
+    const negative = await call('/products', { paginate: -1 });
+    expect(titles(negative.body)).toEqual(all);
+    expect(negative.warning).toContain('paginate=-1 is below 1: ElmapiCMS pages with it in a way this mock does not copy');
     const below = await call('/products', { limit: 2, offset: -1 });
     expect(titles(below.body)).toEqual(all.slice(0, 2));
     expect(below.warning).toContain('offset=-1 is below 0');

@@ -140,7 +140,10 @@ export function listEntries(r: ListRequest): Answer {
   if (params.has('paginate') && !paginate)
     warn.add(
       'paginate',
-      `paginate=${str(params, 'paginate') ?? ''} is not a positive number: ElmapiCMS does not paginate; send paginate=N (N ≥ 1)`,
+      perPage < 0
+        ? // (int) ≠ 0 pages in v3, with a negative size Laravel's paginator was not made for (sheet §2.5: unconfirmed).
+          `paginate=${str(params, 'paginate') ?? ''} is below 1: ElmapiCMS pages with it in a way this mock does not copy (a page size Laravel does not expect), and the mock answers the whole list, not paginated; send paginate=N (N ≥ 1)`
+        : `paginate=${str(params, 'paginate') ?? ''} is not a positive number: ElmapiCMS does not paginate; send paginate=N (N ≥ 1)`,
     );
   const sort = params.get('sort');
   const limit = phpInt(params.get('limit'));

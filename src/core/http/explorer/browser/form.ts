@@ -298,7 +298,10 @@ class ConditionRow {
       input.disabled = kind === 'none';
       // An empty value is almost always a condition not filled in yet: the form asks for it.
       input.required = kind !== 'none';
-      input.placeholder = kind === 'none' ? '' : (PLACEHOLDERS[op] ?? (field && TYPE_HINTS[field.type]) ?? 'value');
+      // elmapi3 compares its timestamps as stored text: 'YYYY-MM-DD HH:MM:SS' (an ISO value is warned of).
+      const v3Time = project?.dialect === 'elmapi3' && field?.type === 'datetime';
+      input.placeholder =
+        kind === 'none' ? '' : (PLACEHOLDERS[op] ?? (v3Time ? 'YYYY-MM-DD HH:MM:SS (UTC)' : field && TYPE_HINTS[field.type]) ?? 'value');
       if (kind === 'text' && project && (ref || choices)) {
         const list = ref
           ? idList(project, ref)
