@@ -199,12 +199,14 @@ export function requestPieces(
       }
       pieces.add(piece);
       for (const word of piece.split(/[^A-Za-z0-9_-]+/)) {
-        if (word === '' || pieces.has(word)) continue;
-        if (pieces.size >= PIECES_MAX) {
-          unchecked.push(raw);
-          return;
+        for (const part of glued(word)) {
+          if (part === '' || pieces.has(part)) continue;
+          if (pieces.size >= PIECES_MAX) {
+            unchecked.push(raw);
+            return;
+          }
+          pieces.add(part);
         }
-        pieces.add(word);
       }
     }
   };
@@ -232,6 +234,24 @@ export function requestPieces(
     for (const word of value.split(/[\s,;=:]+/)) add(word);
   }
   return { pieces: [...pieces], unchecked };
+}
+
+/**
+ * `word`, and each run of it between its `-` and `_` (from 4 characters): a token holds them too,
+ * so `sort=-<token>` or `_<token>` is one word with it (found from outside). Of a word with more
+ * than 12, the runs from its start or to its end only.
+ */
+function glued(word: string): string[] {
+  const cuts = [0];
+  for (let i = 0; i < word.length; i++) if (word[i] === '-' || word[i] === '_') cuts.push(i, i + 1);
+  cuts.push(word.length);
+  if (cuts.length === 2) return [word];
+  const starts = cuts.filter((_, i) => i % 2 === 0);
+  const ends = cuts.filter((_, i) => i % 2 === 1);
+  const parts = new Set([word]);
+  const few = starts.length <= 13;
+  for (const a of starts) for (const b of ends) if (b - a >= 4 && (few || a === 0 || b === word.length)) parts.add(word.slice(a, b));
+  return [...parts];
 }
 
 /**
