@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -80,6 +80,7 @@ describe('writeDist', () => {
 
   it('writes a deterministic manifest with published counts and no timestamps', () => {
     const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
+    const others = listFiles(out).filter((f) => !f.startsWith('manifest.json'));
     expect(manifest).toEqual({
       name: 'content-query-api',
       // The package's own version (it read no package.json and said 0.0.0 until found from outside).
@@ -99,10 +100,9 @@ describe('writeDist', () => {
       ],
       // Every other file and its bytes (precompressed siblings too): what a rebuild checks it replaces.
       tree: {
-        files: listFiles(out).filter((f) => !f.startsWith('manifest.json')).length,
-        bytes: listFiles(out)
-          .filter((f) => !f.startsWith('manifest.json'))
-          .reduce((n, f) => n + statSync(join(out, f)).size, 0),
+        files: others.length,
+        bytes: others.reduce((n, f) => n + statSync(join(out, f)).size, 0),
+        names_sha256: createHash('sha256').update(others.sort().join('\n')).digest('hex'),
       },
     });
     expect(readFileSync(join(out, 'manifest.json'), 'utf8')).not.toMatch(/\d{4}-\d\d-\d\dT/);
@@ -268,15 +268,32 @@ describe('writeDist', () => {
     ],
     ['a document edited', (t: string) => writeFileSync(join(t, 'api', 'demo', 'index.json'), '{}')],
     ['a document removed', (t: string) => rmSync(join(t, 'api', 'demo', 'index.json'))],
+    // Round two (found from outside): an edit of the same size, and a file swapped for one of the same size.
+    [
+      'an edit of the same size',
+      (t: string) => writeFileSync(join(t, '_headers'), readFileSync(join(t, '_headers'), 'utf8').replace('max-age=0', 'max-age=9')),
+    ],
+    [
+      'a file swapped for one of the same size, its time kept',
+      (t: string) => {
+        const doc = join(t, 'api', 'demo', 'index.json');
+        const { size, mtime } = statSync(doc);
+        rmSync(doc);
+        const mine = join(t, 'media', 'demo', 'my-photo.jpg');
+        writeFileSync(mine, Buffer.alloc(size, 1));
+        utimesSync(mine, mtime, mtime);
+      },
+    ],
   ])('refuses to replace a tree that changed since the build (%s; found from outside: deleted without a word)', async (_, change) => {
     const target = join(work, `changed-${_.replace(/\W+/g, '-')}`);
     await writeDist(snapshot, { out: target });
     writeFileSync(join(target, '.DS_Store'), 'litter'); // desktop litter is no change
+    await new Promise((done) => setTimeout(done, 50)); // a later edit: past the file system clock's tick (~4 ms)
     change(target);
     const before = treeDigest(target);
     await expect(writeDist(snapshot, { out: target })).rejects.toThrow(
       new RegExp(
-        `^refusing to replace ${target}: it changed since cqa build wrote it \\(\\d+ files of \\d+ bytes then, \\d+ files of \\d+ bytes now\\)`,
+        `^refusing to replace ${target}: it changed since cqa build wrote it \\((written after it: [^;]+|a file was added, removed or renamed); \\d+ files of \\d+ bytes then, \\d+ of \\d+ now\\)`,
       ),
     );
     expect(treeDigest(target)).toEqual(before);

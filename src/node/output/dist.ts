@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { builtTree, isBuildManifest, type BuiltTree } from './build-manifest.js';
+import { isBuildManifest, MANIFEST, treeChange, treeRecord } from './build-manifest.js';
 import { writeLargeDocument } from './dist-large.js';
 import { makeFolders } from '../make-folders.js';
 import { PARALLEL_DOCUMENTS, STREAM_DOCUMENT_CHARS } from '../thresholds.js';
@@ -466,7 +466,7 @@ class TreeWriter {
     private readonly root: string,
     private readonly total: number,
     private readonly quality: number | undefined,
-    private readonly siblings: Siblings,
+    readonly siblings: Siblings,
     private readonly onProgress?: (done: number, total: number) => void,
   ) {}
 
@@ -667,38 +667,12 @@ async function writeTree(writer: TreeWriter, jobs: readonly FileJob[], dirs: rea
   if (failed) throw failed.reason;
   // Last, with what the tree holds besides it: the next build tells a file it did not write (checkOut).
   if (manifest !== undefined) {
-    const tree: BuiltTree = { files: writer.files, bytes: writer.bytes };
+    const names = jobs.flatMap((j) => (j.rel === MANIFEST ? [] : outputNames(j, writer.siblings)));
+    const tree = treeRecord(names, writer.bytes);
     const text = `${JSON.stringify({ ...(JSON.parse(manifest) as object), tree }, null, 2)}\n`;
     await writer.documents([{ kind: 'json', rel: MANIFEST, text }], documentMaker(snapshot));
   }
 }
-
-const MANIFEST = 'manifest.json';
-
-/**
- * The regular files under `out` and their bytes, but the manifest and its siblings and desktop
- * litter: what `tree` in the manifest of the build that wrote it says. Anything else (a link, a
- * file added, edited or removed) changes them.
- */
-async function treeNow(out: string): Promise<BuiltTree> {
-  let files = 0;
-  let bytes = 0;
-  const walk = async (dir: string, top: boolean): Promise<void> => {
-    for (const d of await fsp.readdir(dir, { withFileTypes: true })) {
-      if (LITTER.has(d.name) || (top && d.name.replace(/\.(gz|br)$/, '') === MANIFEST)) continue;
-      const path = join(dir, d.name);
-      if (d.isDirectory()) await walk(path, false);
-      else {
-        files++;
-        bytes += (await fsp.lstat(path)).size;
-      }
-    }
-  };
-  await walk(out, true);
-  return { files, bytes };
-}
-
-const LITTER = new Set(['.DS_Store', 'Thumbs.db']);
 
 // ---------------------------------------------------------------------------------------------
 // The output directory: checks, temp dir, swap (dist-swap.ts).
@@ -739,13 +713,9 @@ async function checkOut(out: string, snapshot: Snapshot): Promise<void> {
     );
   }
   // Below the top too: a file added under media/, lines added to _headers (found from outside).
-  const then = builtTree(join(out, MANIFEST));
-  if (then === undefined) return; // a tree of an earlier version, which did not say
-  const now = await treeNow(out);
-  if (now.files !== then.files || now.bytes !== then.bytes)
-    throw new DistError(
-      `refusing to replace ${out}: it changed since cqa build wrote it (${then.files} files of ${then.bytes} bytes then, ${now.files} files of ${now.bytes} bytes now): a file was added, edited or removed there, which replacing it would lose; move your own files out of it (or delete ${out} to build it anew)`,
-    );
+  const change = treeChange(out);
+  if (change !== undefined)
+    throw new DistError(`refusing to replace ${out}: ${change}; move your own files out of it (or delete ${out} to build it anew)`);
 }
 
 /** What a build writes at the top of its tree, for any host (hosts/index.ts; .gz and .br siblings too), and desktop litter. */
