@@ -296,7 +296,7 @@ for (const host of HOSTS) {
         await res.arrayBuffer();
       }
       // Under /api/ the JSON 404 with CORS, as for any path no file has (found from outside: HTML, or an empty body).
-      for (const path of ['/api/demo/_collection.yaml', '/api/demo/posts/.hidden']) {
+      for (const path of ['/api/demo/_collection.yaml', '/api/demo/posts/.hidden', '/api/demo/posts/index.json.gz']) {
         const res = await get(path);
         const text = await res.text();
         expect(res.status, path).toBe(404);

@@ -61,7 +61,7 @@ export function caddyfile(
     // The .br/.gz siblings are read by file_server's precompressed, never asked for by name (raw bytes typed JSON).
     '@siblings path_regexp siblings ^/api/(.*/)?(index|404)\\.json\\.(br|gz)$',
     'handle @siblings {',
-    '    respond 404',
+    '    error 404',
     '}',
     // The 404 documents are the answers of handle_errors, never asked for by name (nginx: internal).
     ...(notFound.length > 0
