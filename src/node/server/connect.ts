@@ -4,6 +4,7 @@
 // ('clientError'), which it answers with a status and no body.
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { MAX_TARGET } from '../../core/http/core.js';
 
 // Not imported: see start.ts (an import of node:http loads undici on Node 22+).
 const { STATUS_CODES } = process.getBuiltinModule('node:http');
@@ -28,15 +29,23 @@ function endWith(socket: Duplex, a: RawAnswer): void {
   socket.end(Buffer.concat([Buffer.from(head, 'latin1'), body]));
 }
 
-/** What Node could not read, by its error code (as Node's own answer), and what to change. */
-const UNREAD: Record<string, readonly [number, string]> = {
+/** What Node could not read, by its error code (as Node's own answer, with a code as the API's), and what to change. */
+const UNREAD: Record<string, readonly [number, string, string]> = {
   HPE_HEADER_OVERFLOW: [
     431,
-    "the request line and headers are longer than Node's limit (16 KiB by default): send fewer or shorter query parameters or headers",
+    'request_header_fields_too_large',
+    "the request line and headers are longer than Node's limit (16 KiB by default): send fewer or shorter headers",
   ],
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'a chunk extension of the body is too long'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'the request did not arrive whole in time'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'content_too_large', 'a chunk extension of the body is too long'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout', 'the request did not arrive whole in time'],
 };
+const NOT_HTTP: readonly [number, string, string] = [400, 'bad_request', 'the request is not HTTP/1.1 that Node can read'];
+/** A request target past MAX_TARGET is a 414 as the API answers it (SPEC §4.4), though Node stopped reading at its header limit. */
+const LONG_TARGET: readonly [number, string, string] = [
+  414,
+  'uri_too_long',
+  `the request target is longer than ${MAX_TARGET} bytes: send fewer or shorter query parameters`,
+];
 
 /**
  * The server's 'clientError' listener: Node's own status, with a problem document saying why
@@ -49,11 +58,16 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): v
     socket.destroy();
     return;
   }
-  const [status, detail] = UNREAD[err.code ?? ''] ?? [400, 'the request is not HTTP/1.1 that Node can read'];
-  const body = JSON.stringify({ type: 'about:blank', title: STATUS_CODES[status], status, detail });
-  endWith(socket, {
-    status,
-    headers: { 'content-type': 'application/problem+json; charset=utf-8', 'x-content-type-options': 'nosniff' },
-    body,
-  });
+  const raw = (err as { rawPacket?: Buffer }).rawPacket;
+  const line = raw === undefined ? -1 : raw.indexOf('\r\n');
+  const longTarget = err.code === 'HPE_HEADER_OVERFLOW' && raw !== undefined && (line < 0 ? raw.length : line) > MAX_TARGET;
+  const [status, code, detail] = longTarget ? LONG_TARGET : (UNREAD[err.code ?? ''] ?? NOT_HTTP);
+  const body = JSON.stringify({ type: 'about:blank', title: STATUS_CODES[status], status, code, detail });
+  // Readable by a page of any origin, as every error answer is: it holds nothing but what went wrong.
+  const headers = {
+    'content-type': 'application/problem+json; charset=utf-8',
+    'x-content-type-options': 'nosniff',
+    'access-control-allow-origin': '*',
+  };
+  endWith(socket, { status, headers, body });
 }
