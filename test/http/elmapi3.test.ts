@@ -259,10 +259,28 @@ describe.each([
     // How the SDK sends a Date: ISO, compared as text with 'YYYY-MM-DD HH:MM:SS' (a space sorts before 'T').
     const iso = await call('/products', { where: { published_at: { gte: new Date('2026-03-01T00:00:00Z') } } });
     expect(titles(iso.body)).not.toContain('Alpha Shirt'); // published 2026-03-01 09:00:00
-    expect(iso.warning).toContain('send where[published_at][gte]=2026-03-01 00:00:00 (in UTC)');
+    expect(iso.warning).toContain("send '2026-03-01 00:00:00' (the same time in UTC)");
     const day = await call('/products', { where: { published_at: '2026-03-01' } });
     expect(day.body).toEqual([]);
     expect(day.warning).toContain('for that day send where[published_at][gte]=2026-03-01&where[published_at][lt]=2026-03-02');
+    // Round two (found from outside): an offset in UTC, 'not' a day, the comma list, no such date, a day as the upper bound.
+    expect((await call('/products', { where: { published_at: { gt: '2026-03-15T01:00:00+02:00' } } })).warning).toContain(
+      "send '2026-03-14 23:00:00' (the same time in UTC)",
+    );
+    expect((await call('/products', { where: { published_at: { not: '2026-03-01' } } })).warning).toContain(
+      'to leave that day out, send where[or][0][published_at][lt]=2026-03-01&where[or][1][published_at][gte]=2026-03-02',
+    );
+    expect((await call('/products', { where: { published_at: { in: '2026-03-01,2026-03-02' } } })).warning).toContain(
+      "the day '2026-03-02' alone matches no entry",
+    );
+    expect((await call('/products', { where: { published_at: '2026-02-30' } })).warning).toContain("'2026-02-30' is no date");
+    expect((await call('/products', { where: { published_at: { lte: '2026-03-01' } } })).warning).toContain(
+      'send where[published_at][lt]=2026-03-02',
+    );
+    expect((await call('/products', { where: { published_at: { between: '2026-02-01,2026-03-01' } } })).warning).toContain(
+      'send 2026-03-01 23:59:59 as the upper bound',
+    );
+    expect((await call('/products', { offset: 0 })).warning).toBeUndefined(); // the SDK's offset 0, limit undefined
     const unknown = await call('/products', { select: 'title', _: '1700000000' });
     expect(titles(unknown.body)).toEqual(all);
     expect(unknown.warning).toContain("ElmapiCMS has no parameter 'select' here and ignores it");

@@ -158,7 +158,8 @@ export function listEntries(r: ListRequest): Answer {
       'limit',
       `limit=${str(params, 'limit') ?? ''} is not a positive number: ElmapiCMS ignores it and answers the whole list; send limit=N (N ≥ 1)`,
     );
-  if (!paginate && params.has('offset') && limit <= 0)
+  // offset=0 alone changes nothing (the SDK sends it so with limit undefined): not a quirk to name.
+  if (!paginate && params.has('offset') && limit <= 0 && offset !== 0)
     warn.add('offset', `offset without limit is ignored by ElmapiCMS: send limit too (e.g. limit=10&offset=${offset})`);
   else if (!paginate && params.has('offset') && offset < 0)
     warn.add(

@@ -199,7 +199,7 @@ function coreTest(name: string, op: string, raw: PhpValue | undefined, param: st
       param,
       `${param}=${v} is ANDed with the state parameter (${c.drafts ? 'state=draft: drafts only' : 'absent: published only'}), so ElmapiCMS matches no entry; ${v === 'draft' ? 'send state=draft to list drafts' : 'leave state=draft out to list published entries'}`,
     );
-  if (name.endsWith('_at')) warnTimeValues(name, op, v === null ? values : [v], param, c);
+  if (name.endsWith('_at')) warnTimeValues(name, op, V3_LIST_OPS.has(op) ? values : v === null ? [] : [v], param, c);
   if ((op === 'between' || op === 'not_between') && values.length < 2) {
     c.warn.add(
       param,
@@ -234,27 +234,45 @@ function coreTest(name: string, op: string, raw: PhpValue | undefined, param: st
 }
 
 /**
- * Timestamps are stored as `YYYY-MM-DD HH:MM:SS` and compared as text on SQLite (sheet §3.2): an
- * ISO value (how the SDK sends a Date) or a day alone under `eq` silently matches otherwise.
+ * Timestamps are stored as `YYYY-MM-DD HH:MM:SS` (UTC) and compared as text on SQLite (sheet
+ * §3.2): an ISO value (how the SDK sends a Date), a day alone under `eq`/`in`, and a day as an
+ * upper bound silently match otherwise than meant.
  */
 function warnTimeValues(name: string, op: string, values: readonly string[], param: string, c: Ctx): void {
-  for (const t of values) {
-    const day = t.slice(0, 10);
-    if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/.test(t))
+  const base = param.replace(/\[[a-z_]+\]$/i, (m) => (m.toLowerCase() === `[${op}]` ? '' : m));
+  values.forEach((t, i) => {
+    if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/.test(t)) {
+      const ms = Date.parse(t);
+      const utc = Number.isNaN(ms) ? `${t.slice(0, 10)} ${t.slice(11, 19)}` : new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
       c.warn.add(
         param,
-        `'${t}' is ISO 8601 (how a JavaScript Date is sent), but ElmapiCMS stores ${name} as 'YYYY-MM-DD HH:MM:SS' (UTC) and compares it as text, where '${day} 23:59:59' sorts before '${day}T00:00:00': send ${param}=${day} ${t.slice(11, 19)} (in UTC)`,
+        `'${t}' is ISO 8601 (how a JavaScript Date is sent), but ElmapiCMS stores ${name} as 'YYYY-MM-DD HH:MM:SS' (UTC) and compares it as text, where '${t.slice(0, 10)} 23:59:59' sorts before '${t.slice(0, 10)}T00:00:00': send '${utc}' (the same time in UTC)`,
       );
-    else if (/^\d{4}-\d{2}-\d{2}$/.test(t) && (op === 'eq' || op === 'not' || op === 'in' || op === 'not_in')) {
-      const ms = Date.parse(`${t}T00:00:00Z`);
-      const next = Number.isNaN(ms) ? '<the next day>' : new Date(ms + 86_400_000).toISOString().slice(0, 10);
-      const base = param.replace(/\[[a-z_]+\]$/i, (m) => (m.toLowerCase() === `[${op}]` ? '' : m));
-      c.warn.add(
-        param,
-        `${op} compares the whole 'YYYY-MM-DD HH:MM:SS' of ${name}: the day '${t}' alone ${op === 'not' || op === 'not_in' ? 'excludes no entry' : 'matches no entry'}; for that day send ${base}[gte]=${t}&${base}[lt]=${next}`,
-      );
+      return;
     }
-  }
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(t)) return;
+    const ms = Date.parse(`${t}T00:00:00Z`);
+    if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== t) {
+      c.warn.add(param, `'${t}' is no date: ElmapiCMS compares it as text all the same`);
+      return;
+    }
+    const next = new Date(ms + 86_400_000).toISOString().slice(0, 10);
+    if (op === 'eq' || op === 'in')
+      c.warn.add(
+        param,
+        `${op} compares the whole 'YYYY-MM-DD HH:MM:SS' of ${name}: the day '${t}' alone matches no entry; for that day send ${base}[gte]=${t}&${base}[lt]=${next}`,
+      );
+    else if (op === 'not' || op === 'not_in')
+      c.warn.add(
+        param,
+        `${op} compares the whole 'YYYY-MM-DD HH:MM:SS' of ${name}: the day '${t}' alone excludes no entry; to leave that day out, send where[or][0]${base.slice(5)}[lt]=${t}&where[or][1]${base.slice(5)}[gte]=${next}`,
+      );
+    else if (op === 'lte' || ((op === 'between' || op === 'not_between') && i === 1))
+      c.warn.add(
+        param,
+        `the day '${t}' as the upper bound is compared as text, below every time of that day ('${t} 09:00:00' > '${t}'): ${op === 'lte' ? `send ${base}[lt]=${next}` : `send ${t} 23:59:59 as the upper bound`}`,
+      );
+  });
 }
 
 const isOperator = (k: string) => V3_OPERATORS.includes(k.toLowerCase());
