@@ -70,6 +70,9 @@ describe('cqa preview: CORS on every answer', () => {
   });
 });
 
+/** ./content (the sample) has projects that need a token: the printed build publishes them, and says so. */
+const PRIVATE = ' (--include-private: the projects that need a token are published there; for a local preview)';
+
 describe('cqa preview refuses a folder that is no build', () => {
   it('startPreview: a NotABuildError naming manifest.json, and for a content folder the build to run', async () => {
     const err = await startPreview({ dir: 'content', port: 0 }).then(
@@ -78,7 +81,7 @@ describe('cqa preview refuses a folder that is no build', () => {
     );
     expect(err).toBeInstanceOf(NotABuildError);
     expect((err as Error).message).toBe(
-      'content has no manifest.json, so it is not the output of cqa build: it looks like a content folder: run `cqa build content --out dist --include-private`, then `cqa preview dist` (--include-private: its projects that need a token are published there; for a local preview)',
+      'content has no manifest.json, so it is not the output of cqa build: it looks like a content folder: run `cqa build content --out dist --include-private`, then `cqa preview dist` (--include-private: the projects that need a token are published there; for a local preview)',
     );
   });
 
@@ -91,7 +94,7 @@ describe('cqa preview refuses a folder that is no build', () => {
     );
     const quoted = `'${odd.replace("'", "'\\''")}'`;
     expect(message).toBe(
-      `${odd} has no manifest.json, so it is not the output of cqa build: run \`cqa build content --out ${quoted}\` first, then \`cqa preview ${quoted}\``,
+      `${odd} has no manifest.json, so it is not the output of cqa build: run \`cqa build content --out ${quoted} --include-private\` first, then \`cqa preview ${quoted}\`${PRIVATE}`,
     );
   });
 
@@ -105,7 +108,7 @@ describe('cqa preview refuses a folder that is no build', () => {
       (e: Error) => e.message,
     );
     expect(message).toBe(
-      `${app}: its manifest.json is not one cqa build wrote (a web app's manifest?), so it is not the output of cqa build: run \`cqa build content --out dist\` first, then \`cqa preview dist\``,
+      `${app}: its manifest.json is not one cqa build wrote (a web app's manifest?), so it is not the output of cqa build: run \`cqa build content --out dist --include-private\` first, then \`cqa preview dist\`${PRIVATE}`,
     );
   });
 
@@ -123,6 +126,20 @@ describe('cqa preview refuses a folder that is no build', () => {
     expect(cqa(...(build as string[])).status).toBe(0);
     expect(preview).toEqual(['preview', 'dist']);
     expect(existsSync(join(cwd, 'dist', 'manifest.json'))).toBe(true);
+    // `cqa preview` of an empty ./dist beside ./content, and of a ./dist holding a file of the user's (round two).
+    for (const [name, fill] of [
+      ['empty', () => undefined],
+      ['taken', () => writeFileSync(join(cwd, 'dist', 'keep.txt'), 'mine')],
+    ] as const) {
+      rmSync(join(cwd, 'dist'), { recursive: true, force: true });
+      rmSync(join(cwd, 'dist-dist'), { recursive: true, force: true });
+      mkdirSync(join(cwd, 'dist'));
+      fill();
+      const again = cqa('preview', '--port', '0');
+      expect(again.status, name).toBe(2);
+      const [printed] = [...again.stderr.matchAll(/`cqa ([^`]+)`/g)].map((m) => (m[1] as string).split(' '));
+      expect(cqa(...(printed as string[])).status, `${name}: ${printed?.join(' ')}`).toBe(0);
+    }
   });
 
   it('the command: the same message (the CLI exits 2 on a UsageError), and nothing listens', async () => {

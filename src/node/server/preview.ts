@@ -291,12 +291,12 @@ function buildFirst(given: string, dir: string): string {
   const source = content ? shellWord(given) : existsSync('content') ? 'content' : '<content folder>';
   const out = !content && isEmptyFolder(dir) ? shellWord(given) : shellWord(besides(dir));
   // A build refuses projects that need a token unless told (found from outside: the sample's did).
-  const tokens = content && hasPrivateProject(dir);
+  const tokens = hasPrivateProject(content ? dir : resolve('content'));
   const build = `\`cqa build ${source} --out ${out}${tokens ? ' --include-private' : ''}\``;
-  const why = tokens ? ' (--include-private: its projects that need a token are published there; for a local preview)' : '';
+  const why = tokens ? ' (--include-private: the projects that need a token are published there; for a local preview)' : '';
   return content
     ? `it looks like a content folder: run ${build}, then \`cqa preview ${out}\`${why}`
-    : `run ${build} first, then \`cqa preview ${out}\``;
+    : `run ${build} first, then \`cqa preview ${out}\`${why}`;
 }
 
 /** A project.yaml under `dir` without `public: true`. */
@@ -311,10 +311,11 @@ function hasPrivateProject(dir: string): boolean {
   }
 }
 
-/** ./dist, or `<dir>-dist` where ./dist is `dir` or inside it. */
+/** ./dist, or `<dir>-dist` where ./dist is `dir` or inside it, or holds what no build wrote (a build would refuse it). */
 function besides(dir: string): string {
   const dist = resolve('dist');
-  return dist === dir || dist.startsWith(dir + sep) ? relative('.', `${dir}-dist`) : 'dist';
+  const taken = !isEmptyFolder(dist) && existsSync(dist) && !isBuildManifest(join(dist, 'manifest.json'));
+  return dist === dir || dist.startsWith(dir + sep) || taken ? relative('.', `${dir}-dist`) : 'dist';
 }
 
 function isEmptyFolder(dir: string): boolean {
