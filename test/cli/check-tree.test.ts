@@ -26,21 +26,41 @@ describe('cqa check and the static tree', () => {
     await init([content]);
     expect(await check([content])).toBe(0);
     expect(said.join('\n')).not.toContain('cqa build would refuse');
-    const cases: [string, string, string][] = [
-      ['entry', 'site/posts/index.json.md', 'the entry site/posts/index.json.md'],
-      ['media', 'site/media/index.json', "the media file 'index.json'"],
+    // [case, file, its text, the build refused, who makes the folder]; round two (found from outside): a draft, a .gz sibling.
+    const cases: [string, string, string, string, string][] = [
+      ['entry', 'site/posts/index.json.md', '---\ntitle: I\n---\n', 'cqa build', 'the entry site/posts/index.json.md'],
+      ['media', 'site/media/index.json', '{}', 'cqa build', "the media file 'index.json'"],
+      [
+        'draft',
+        'site/posts/index.json.md',
+        '---\ntitle: I\ndraft: true\n---\n',
+        'cqa build --drafts',
+        'the entry site/posts/index.json.md',
+      ],
+      [
+        'sibling',
+        'site/posts/index.json.gz.md',
+        '---\ntitle: I\n---\n',
+        'cqa build --precompress gzip',
+        'the entry site/posts/index.json.gz.md',
+      ],
     ];
-    for (const [kind, file, maker] of cases) {
+    for (const [kind, file, text, refusing, maker] of cases) {
       const tree = join(work, kind);
       cpSync(content, tree, { recursive: true });
-      writeFileSync(join(tree, file), kind === 'entry' ? '---\ntitle: I\n---\n' : '{}');
+      writeFileSync(join(tree, file), text);
       said = [];
       expect(await check([tree]), kind).toBe(0);
-      const problem = said.find((l) => l.includes('cqa build would refuse this content: '))?.split('refuse this content: ')[1];
-      expect(problem, kind).toContain(`is needed both as a file and as a directory, made a folder by ${maker}`);
+      const warning = said.find((l) => l.includes('would refuse this content: '));
+      expect(warning, kind).toContain(
+        refusing === 'cqa build' ? 'cqa build would refuse' : 'cqa build --drafts or --precompress would refuse',
+      );
+      const problem = warning?.split('refuse this content: ')[1];
+      expect(problem, kind).toContain(`as a file and as a directory, made a folder by ${maker}`);
       expect(said.at(-1), kind).toMatch(/^✓ content ok: .* \(\d+ warnings?\)$/);
       said = [];
-      expect(await build([tree, '--out', join(work, `${kind}-dist`), '--include-private']), kind).toBe(1);
+      const options = refusing.split(' ').slice(2);
+      expect(await build([tree, '--out', join(work, `${kind}-dist`), '--include-private', ...options]), kind).toBe(1);
       expect(said.join('\n'), kind).toContain(problem as string);
     }
   });

@@ -3,7 +3,7 @@
 // content folder does not exist or holds no project (a usage mistake, like a wrong path).
 import { formatIssue } from '../content/issues.js';
 import { loadContent } from '../content/load.js';
-import type { ContentIssue, ContentModel } from '../../core/model/model.js';
+import type { ContentIssue, ContentModel, EntryRecord } from '../../core/model/model.js';
 import { parseCommandArgs, TIMESTAMPS_SPEC, timestampsOption } from './args.js';
 import { contentFolder } from './content-folder.js';
 import { thumbnailIssues } from '../output/thumbnail-check.js';
@@ -31,6 +31,14 @@ function namesTreeFile(model: ContentModel): boolean {
   return model.projects.some(
     (p) => p.media.some((m) => own.test(m.id)) || p.collections.some((c) => c.entries.some((e) => own.test(e.id))),
   );
+}
+
+/** The model as `cqa build --drafts` publishes it. */
+function withDraftsPublished(model: ContentModel): ContentModel {
+  const published = (e: EntryRecord) => (e.draft ? { ...e, draft: false } : e);
+  return {
+    projects: model.projects.map((p) => ({ ...p, collections: p.collections.map((c) => ({ ...c, entries: c.entries.map(published) })) })),
+  };
 }
 
 function fileCount(issues: readonly ContentIssue[]): number {
@@ -71,10 +79,13 @@ export async function run(args: string[]): Promise<number> {
     const [{ treeProblem }, { createSnapshot }] = await Promise.all([import('../output/dist.js'), import('../../core/snapshot/create.js')]);
     for (const tree of trees) {
       const problem = treeProblem(createSnapshot(tree));
-      if (problem !== undefined) refused.push(problem);
+      // Else with every option that adds files: drafts published, .gz/.br siblings (found from outside).
+      const withOptions = problem === undefined ? treeProblem(createSnapshot(withDraftsPublished(tree)), 'all') : undefined;
+      if (problem !== undefined) refused.push(`cqa build would refuse this content: ${problem}`);
+      else if (withOptions !== undefined) refused.push(`cqa build --drafts or --precompress would refuse this content: ${withOptions}`);
     }
   }
-  for (const problem of refused) console.error(`${err.yellow('warning:')} cqa build would refuse this content: ${problem}`);
+  for (const problem of refused) console.error(`${err.yellow('warning:')} ${problem}`);
   const warned = warnings.length + refused.length;
   console.log(`${out.green('✓')} content ok: ${counts(model)}${warned > 0 ? ` (${plural(warned, 'warning')})` : ''}`);
   return 0;
