@@ -199,6 +199,7 @@ export function requestPieces(
       }
       pieces.add(piece);
       for (const word of piece.split(/[^A-Za-z0-9_-]+/)) {
+        if (pieces.has(word)) continue; // cut once already
         for (const part of glued(word)) {
           if (part === '' || pieces.has(part)) continue;
           if (pieces.size >= PIECES_MAX) {
@@ -236,22 +237,36 @@ export function requestPieces(
   return { pieces: [...pieces], unchecked };
 }
 
+/** The longest run of a word hashed as a token glued to a `-` or `_` (`cqa token create` makes 43 characters). */
+const GLUED_MAX = 256;
+/** …and the most `-` and `_` in a word cut so (a token has a few): past it the word is hashed whole only. */
+const GLUED_CUTS_MAX = 16;
+
 /**
- * `word`, and each run of it between its `-` and `_` (from 4 characters): a token holds them too,
- * so `sort=-<token>` or `_<token>` is one word with it (found from outside). Of a word with more
- * than 12, the runs from its start or to its end only.
+ * `word`, then, in a word of at most GLUED_CUTS_MAX `-` and `_`, each run of it between them of
+ * 4 to GLUED_MAX characters: a token holds them too, so `sort=-<token>` or `_<token>` is one word
+ * with it (found from outside). Lazily: the caller stops at PIECES_MAX.
  */
-function glued(word: string): string[] {
-  const cuts = [0];
-  for (let i = 0; i < word.length; i++) if (word[i] === '-' || word[i] === '_') cuts.push(i, i + 1);
-  cuts.push(word.length);
-  if (cuts.length === 2) return [word];
-  const starts = cuts.filter((_, i) => i % 2 === 0);
-  const ends = cuts.filter((_, i) => i % 2 === 1);
-  const parts = new Set([word]);
-  const few = starts.length <= 13;
-  for (const a of starts) for (const b of ends) if (b - a >= 4 && (few || a === 0 || b === word.length)) parts.add(word.slice(a, b));
-  return [...parts];
+function* glued(word: string): Generator<string> {
+  yield word;
+  const starts = [0];
+  const ends: number[] = [];
+  for (let i = 0; i < word.length; i++)
+    if (word[i] === '-' || word[i] === '_') {
+      // A token pasted by mistake stands among a few; a header of many dashes cost ~1 s to cut.
+      if (ends.length === GLUED_CUTS_MAX) return;
+      ends.push(i);
+      starts.push(i + 1);
+    }
+  if (ends.length === 0) return;
+  ends.push(word.length);
+  // Both are in order: the first end far enough from each start only moves on.
+  let first = 0;
+  for (const a of starts) {
+    while (first < ends.length && (ends[first] as number) < a + 4) first++;
+    for (let j = first; j < ends.length && (ends[j] as number) - a <= GLUED_MAX; j++)
+      if ((ends[j] as number) - a < word.length) yield word.slice(a, ends[j]);
+  }
 }
 
 /**
