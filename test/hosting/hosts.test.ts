@@ -246,7 +246,11 @@ for (const host of HOSTS) {
           const res = await fetch(`${server.url}/api/demo/posts`, { method, body: method === 'DELETE' ? undefined : '{}' });
           expect(res.status, method).toBeGreaterThanOrEqual(400);
           expect(res.status, method).toBeLessThan(500);
-          await res.arrayBuffer();
+          // What it says is what it is (found from outside: Caddy's text typed JSON). Pages answers
+          // an empty 405 that _headers types (its own answer: hosting.md says so).
+          const text = await res.text();
+          if (host.build !== 'cloudflare' && res.headers.get('content-type')?.includes('json'))
+            expect(() => JSON.parse(text), `${method}: ${text}`).not.toThrow();
         }
       },
     );

@@ -50,12 +50,15 @@ export function caddyfile(
     // file_server answers 500 to a name the file system refuses: a NUL here, one too long below.
     '@nul path_regexp nul \\x00',
     'handle @nul {',
+    // Text, not the JSON type the header block above gives /api paths (found from outside).
+    '    header Content-Type "text/plain; charset=utf-8"',
     '    respond "400 Bad Request: a path cannot hold a NUL character" 400',
     '}',
     // A read-only API: file_server would answer any method with the file.
     '@write not method GET HEAD OPTIONS',
     'handle @write {',
     '    header Allow "GET, HEAD, OPTIONS"',
+    '    header Content-Type "text/plain; charset=utf-8"',
     '    respond "405 Method Not Allowed" 405',
     '}',
     // The .br/.gz siblings are read by file_server's precompressed, never asked for by name (raw bytes typed JSON).
