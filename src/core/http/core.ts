@@ -19,7 +19,7 @@ import { ALLOWED_METHODS, corsPolicy, type CorsPolicy } from './cors.js';
 import { etagOf, ifNoneMatch } from './etag.js';
 import type { ExplorerPage } from './explorer/index.js';
 import { API_PROBLEMS, type Problem } from './problem.js';
-import { MEDIA_SEGMENT, route, type Route } from './routes.js';
+import { MAX_TARGET, MEDIA_SEGMENT, route, type Route } from './routes.js';
 import { withServerUrl } from './openapi-server.js';
 import { mediaHeaders } from './media-headers.js';
 import type { Elmapi3Routes, V3Answer } from './elmapi3/handler.js';
@@ -101,7 +101,6 @@ export interface HttpOptions extends ControlOptions {
   readonly elmapi3?: Elmapi3Routes;
 }
 
-export const MAX_TARGET = 8192;
 const JSON_TYPE = 'application/json; charset=utf-8';
 const READ_ONLY: ReadonlySet<Scope> = new Set<Scope>(['read']);
 

@@ -5,6 +5,9 @@ import type { Problem } from './problem.js';
 
 export const MEDIA_SEGMENT = 'project-media';
 
+/** The longest request target (path and query) answered; past it a 414 (SPEC §4.4). */
+export const MAX_TARGET = 8192;
+
 export type Route =
   | { readonly kind: 'healthz' }
   | { readonly kind: 'openapi' }

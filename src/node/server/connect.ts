@@ -4,7 +4,7 @@
 // ('clientError'), which it answers with a status and no body.
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { MAX_TARGET } from '../../core/http/core.js';
+import { MAX_TARGET } from '../../core/http/routes.js';
 
 // Not imported: see start.ts (an import of node:http loads undici on Node 22+).
 const { STATUS_CODES } = process.getBuiltinModule('node:http');
