@@ -1,21 +1,35 @@
-// Whether a folder holds a tree `cqa build` wrote: its manifest.json (dist.ts manifestJson) names
-// the package and the snapshot. A web app's public/ has a manifest.json of its own.
+// Whether a folder holds a tree `cqa build` wrote, as it wrote it: its manifest.json (dist.ts
+// manifestJson) names the package and the snapshot (a web app's public/ has a manifest.json of its
+// own), and records the tree's files, which a rebuild checks before it replaces them.
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Whether `file` is a regular file holding the manifest a build writes (manifestJson: name and snapshot). */
-export function isBuildManifest(file: string): boolean {
+/** The manifest a build writes, as far as the checks here read it (dist.ts manifestJson). */
+export interface BuildManifest {
+  readonly name: 'content-query-api';
+  readonly snapshot: string;
+  /** What the build wrote besides it; absent from the trees of earlier versions. */
+  readonly tree?: BuiltTree;
+}
+
+/** `file` as a build's manifest: a regular file naming the package and a snapshot, else undefined. */
+export function readBuildManifest(file: string): BuildManifest | undefined {
   try {
     const stat = lstatSync(file);
     // A build's manifest lists projects and collections: far below this, however large the tree.
-    if (!stat.isFile() || stat.size > 64 * 2 ** 20) return false;
-    const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown; snapshot?: unknown } | null;
-    return manifest?.name === 'content-query-api' && typeof manifest.snapshot === 'string';
+    if (!stat.isFile() || stat.size > 64 * 2 ** 20) return undefined;
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown; snapshot?: unknown; tree?: Partial<BuiltTree> } | null;
+    if (manifest?.name !== 'content-query-api' || typeof manifest.snapshot !== 'string') return undefined;
+    const { tree } = manifest;
+    const recorded = Number.isSafeInteger(tree?.files) && Number.isSafeInteger(tree?.bytes) && typeof tree?.names_sha256 === 'string';
+    return { name: manifest.name, snapshot: manifest.snapshot, ...(recorded ? { tree: tree as BuiltTree } : {}) };
   } catch {
-    return false; // none, unreadable, or not JSON
+    return undefined; // none, unreadable, or not JSON
   }
 }
+
+export const isBuildManifest = (file: string): boolean => readBuildManifest(file) !== undefined;
 
 /** What a build wrote besides its manifest (dist.ts writeTree): every other file, their bytes, and a digest of their names. */
 export interface BuiltTree {
@@ -39,15 +53,13 @@ const namesDigest = (names: readonly string[]) =>
     .digest('hex');
 
 /**
- * Why the tree at `out` is no longer as the build that wrote it left it, or undefined: a file
- * added, removed or renamed (its names, count or bytes differ), or one written after the
- * manifest (edited, even to the same size). A tree whose manifest records nothing (an earlier
- * version's) is taken as it is. Found from outside: a rebuild deleted what users put there.
+ * Why the tree at `out` is no longer as the build that wrote it left it (`then`, its manifest's
+ * record), or undefined: a file added, removed or renamed (its names, count or bytes differ), or
+ * one written after the manifest (edited, even to the same size). Found from outside: a rebuild
+ * deleted what users put there.
  */
-export function treeChange(out: string): string | undefined {
+export function treeChange(out: string, then: BuiltTree): string | undefined {
   const manifest = join(out, MANIFEST);
-  const then = builtTree(manifest);
-  if (then === undefined) return undefined;
   const since = lstatSync(manifest).mtimeMs;
   const names: string[] = [];
   const newer: string[] = [];
@@ -72,16 +84,4 @@ export function treeChange(out: string): string | undefined {
   const listed = (list: string[]) => list.slice(0, 5).join(', ') + (list.length > 5 ? ` and ${list.length - 5} more` : '');
   const what = newer.length > 0 ? `written after it: ${listed(newer)}` : 'a file was added, removed or renamed';
   return `it changed since cqa build wrote it (${what}; ${then.files} files of ${then.bytes} bytes then, ${names.length} of ${bytes} now), which replacing it would lose`;
-}
-
-/** The `tree` a build's manifest records, or undefined (none: a build of an earlier version). */
-export function builtTree(file: string): BuiltTree | undefined {
-  try {
-    const tree = (JSON.parse(readFileSync(file, 'utf8')) as { tree?: Partial<BuiltTree> }).tree;
-    return Number.isSafeInteger(tree?.files) && Number.isSafeInteger(tree?.bytes) && typeof tree?.names_sha256 === 'string'
-      ? (tree as BuiltTree)
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }

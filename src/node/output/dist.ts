@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { isBuildManifest, MANIFEST, treeChange, treeRecord } from './build-manifest.js';
+import { MANIFEST, readBuildManifest, treeChange, treeRecord } from './build-manifest.js';
 import { writeLargeDocument } from './dist-large.js';
 import { makeFolders } from '../make-folders.js';
 import { PARALLEL_DOCUMENTS, STREAM_DOCUMENT_CHARS } from '../thresholds.js';
@@ -698,8 +698,10 @@ async function checkOut(out: string, snapshot: Snapshot): Promise<void> {
   if (names.length > 0 && !names.includes('manifest.json')) {
     throw new DistError(`refusing to replace ${out}: it is not empty and has no manifest.json, so it is not a cqa build output`);
   }
+  if (names.length === 0) return;
   // A web app's public/ folder has a manifest.json too (found from outside: it was replaced).
-  if (names.length > 0 && !isBuildManifest(join(out, 'manifest.json'))) {
+  const manifest = readBuildManifest(join(out, MANIFEST));
+  if (manifest === undefined) {
     throw new DistError(
       `refusing to replace ${out}: its manifest.json is not one cqa build wrote (a web app's manifest?), so it is not a cqa build output; give --out a new or empty folder`,
     );
@@ -713,7 +715,8 @@ async function checkOut(out: string, snapshot: Snapshot): Promise<void> {
     );
   }
   // Below the top too: a file added under media/, lines added to _headers (found from outside).
-  const change = treeChange(out);
+  // A tree of an earlier version, which recorded nothing, is checked at its top only.
+  const change = manifest.tree && treeChange(out, manifest.tree);
   if (change !== undefined)
     throw new DistError(`refusing to replace ${out}: ${change}; move your own files out of it (or delete ${out} to build it anew)`);
 }
