@@ -287,11 +287,14 @@ export class NotABuildError extends Error {
  * beside it (a build replaces only a folder it wrote).
  */
 function buildFirst(given: string, dir: string): string {
-  const content = isContentFolder(dir);
+  const projects = projectFiles(dir);
+  const content = projects.length > 0;
   const source = content ? shellWord(given) : existsSync('content') ? 'content' : '<content folder>';
   const out = !content && isEmptyFolder(dir) ? shellWord(given) : shellWord(besides(dir));
   // A build refuses projects that need a token unless told (found from outside: the sample's did).
-  const tokens = hasPrivateProject(content ? dir : resolve('content'));
+  const tokens = (content ? projects : projectFiles(resolve('content'))).some(
+    (file) => !/^public:[ \t]*true[ \t]*(#.*)?$/m.test(readFileSync(file, 'utf8')),
+  );
   const build = `\`cqa build ${source} --out ${out}${tokens ? ' --include-private' : ''}\``;
   const why = tokens ? ' (--include-private: the projects that need a token are published there; for a local preview)' : '';
   return content
@@ -299,37 +302,28 @@ function buildFirst(given: string, dir: string): string {
     : `run ${build} first, then \`cqa preview ${out}\`${why}`;
 }
 
-/** A project.yaml under `dir` without `public: true`. */
-function hasPrivateProject(dir: string): boolean {
+/** The project.yaml of each project folder under `dir` (what `cqa build` takes): none, for no content folder. */
+function projectFiles(dir: string): string[] {
   try {
-    return readdirSync(dir, { withFileTypes: true }).some((d) => {
-      const file = join(dir, d.name, 'project.yaml');
-      return d.isDirectory() && existsSync(file) && !/^public:[ \t]*true[ \t]*(#.*)?$/m.test(readFileSync(file, 'utf8'));
-    });
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => join(dir, d.name, 'project.yaml'))
+      .filter((file) => existsSync(file));
   } catch {
-    return false;
+    return [];
   }
 }
 
 /** ./dist, or `<dir>-dist` where ./dist is `dir` or inside it, or holds what no build wrote (a build would refuse it). */
 function besides(dir: string): string {
   const dist = resolve('dist');
-  const taken = !isEmptyFolder(dist) && existsSync(dist) && !isBuildManifest(join(dist, 'manifest.json'));
+  const taken = existsSync(dist) && !isEmptyFolder(dist) && !isBuildManifest(join(dist, 'manifest.json'));
   return dist === dir || dist.startsWith(dir + sep) || taken ? relative('.', `${dir}-dist`) : 'dist';
 }
 
 function isEmptyFolder(dir: string): boolean {
   try {
     return readdirSync(dir).length === 0;
-  } catch {
-    return false;
-  }
-}
-
-/** Project folders (a project.yaml in a folder under it): what `cqa build` takes. */
-function isContentFolder(dir: string): boolean {
-  try {
-    return readdirSync(dir, { withFileTypes: true }).some((d) => d.isDirectory() && existsSync(join(dir, d.name, 'project.yaml')));
   } catch {
     return false;
   }
