@@ -78,9 +78,10 @@ export async function run(args: string[]): Promise<number> {
   if (namesTreeFile(model)) {
     const [{ treeProblem }, { createSnapshot }] = await Promise.all([import('../output/dist.js'), import('../../core/snapshot/create.js')]);
     for (const tree of trees) {
-      const problem = treeProblem(createSnapshot(tree));
-      // Else with every option that adds files: drafts published, .gz/.br siblings (found from outside).
-      const withOptions = problem === undefined ? treeProblem(createSnapshot(withDraftsPublished(tree)), 'all') : undefined;
+      // With every option that adds files first (drafts published, .gz/.br siblings: found from
+      // outside); only a tree refused so is planned again as a plain build, to say which.
+      const withOptions = treeProblem(createSnapshot(withDraftsPublished(tree)), 'all');
+      const problem = withOptions === undefined ? undefined : treeProblem(createSnapshot(tree));
       if (problem !== undefined) refused.push(`cqa build would refuse this content: ${problem}`);
       else if (withOptions !== undefined) refused.push(`cqa build --drafts or --precompress would refuse this content: ${withOptions}`);
     }
