@@ -316,33 +316,31 @@ function writableFields(collection: CollectionContext): string {
   return text;
 }
 
-/** Schema fields that a file may write, by their names in lower case (one per collection, made once). */
-const writableFolded = new WeakMap<CollectionContext, Map<string, string>>();
-
-/**
- * The field a mistyped key was meant to be: the same name in another case, or a close one in a
- * schema small enough to compare every name (an entry of 20,000 unknown keys stays linear).
- */
-function nearField(collection: CollectionContext, key: string): string | undefined {
-  let folded = writableFolded.get(collection);
-  if (folded === undefined) {
-    folded = new Map();
-    for (const name of collection.fields.keys()) if (!collection.computed?.has(name)) folded.set(name.toLowerCase(), name);
-    writableFolded.set(collection, folded);
-  }
-  const sameLetters = folded.get(key.toLowerCase());
-  if (sameLetters !== undefined) return sameLetters;
-  if (key.length < 3 || folded.size > 200) return undefined;
-  // Edit distances for the first keys only: thousands of unknown keys stay linear (found from outside).
-  const tried = nearTried.get(collection) ?? 0;
-  if (tried >= NEAR_TRIES) return undefined;
-  nearTried.set(collection, tried + 1);
-  return closestName(key, folded.values());
-}
+/** Per collection: the names a file may write, by their lower case (made once), and the edit-distance suggestions made so far. */
+const nearness = new WeakMap<CollectionContext, { readonly folded: Map<string, string>; tried: number }>();
 
 /** Unknown keys of one collection given a did-you-mean by edit distance, at most. */
 const NEAR_TRIES = 200;
-const nearTried = new WeakMap<CollectionContext, number>();
+
+/**
+ * The field a mistyped key was meant to be: the same name in another case, or a close one in a
+ * schema small enough to compare every name, for the collection's first NEAR_TRIES such keys
+ * (thousands of unknown keys stay linear: found from outside).
+ */
+function nearField(collection: CollectionContext, key: string): string | undefined {
+  let near = nearness.get(collection);
+  if (near === undefined) {
+    const folded = new Map<string, string>();
+    for (const name of collection.fields.keys()) if (!collection.computed?.has(name)) folded.set(name.toLowerCase(), name);
+    near = { folded, tried: 0 };
+    nearness.set(collection, near);
+  }
+  const sameLetters = near.folded.get(key.toLowerCase());
+  if (sameLetters !== undefined) return sameLetters;
+  if (key.length < 3 || near.folded.size > 200 || near.tried >= NEAR_TRIES) return undefined;
+  near.tried++;
+  return closestName(key, near.folded.values());
+}
 
 function setValue(
   ctx: EntryContext,
