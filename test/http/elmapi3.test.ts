@@ -270,6 +270,15 @@ describe.each([
     expect((await call('/products', { where: { published_at: { not: '2026-03-01' } } })).warning).toContain(
       'to leave that day out, send where[or][0][published_at][lt]=2026-03-01&where[or][1][published_at][gte]=2026-03-02',
     );
+    // Inside a where[or] or a numeric group the pair must be written otherwise (v3 nests no where[or]).
+    expect(
+      (await call('/products', { where: { or: { 0: { published_at: { not: '2026-03-01' } }, 1: { title: 'Beta' } } } })).warning,
+    ).toContain(
+      'put two conditions in this where[or] in its place: where[or][0][published_at][lt]=2026-03-01&where[or][<another index>][published_at][gte]=2026-03-02',
+    );
+    expect((await call('/products', { where: { 0: { published_at: { not: '2026-03-01' } } } })).warning).toContain(
+      'send where[or][0][published_at][lt]=2026-03-01&where[or][1][published_at][gte]=2026-03-02',
+    );
     expect((await call('/products', { where: { published_at: { in: '2026-03-01,2026-03-02' } } })).warning).toContain(
       "the day '2026-03-02' alone matches no entry",
     );

@@ -265,7 +265,7 @@ function warnTimeValues(name: string, op: string, values: readonly string[], par
     else if (op === 'not' || op === 'not_in')
       c.warn.add(
         param,
-        `${op} compares the whole 'YYYY-MM-DD HH:MM:SS' of ${name}: the day '${t}' alone excludes no entry; to leave that day out, send where[or][0]${base.slice(5)}[lt]=${t}&where[or][1]${base.slice(5)}[gte]=${next}`,
+        `${op} compares the whole 'YYYY-MM-DD HH:MM:SS' of ${name}: the day '${t}' alone excludes no entry; to leave that day out, ${dayLeftOut(base, t, next)}`,
       );
     else if (op === 'lte' || ((op === 'between' || op === 'not_between') && i === 1))
       c.warn.add(
@@ -273,6 +273,21 @@ function warnTimeValues(name: string, op: string, values: readonly string[], par
         `the day '${t}' as the upper bound is compared as text, below every time of that day ('${t} 09:00:00' > '${t}'): ${op === 'lte' ? `send ${base}[lt]=${next}` : `send ${t} 23:59:59 as the upper bound`}`,
       );
   });
+}
+
+/**
+ * "Before the day or from the next one", as v3 can say it: two members of a where[or] block. Inside
+ * one already, the pair joins it (v3 nests no where[or]); elsewhere it is a block of its own, which
+ * a request holds only one of.
+ */
+function dayLeftOut(base: string, day: string, next: string): string {
+  const inOr = /^where\[or\](\[\d+\])?/i.exec(base);
+  if (inOr) {
+    const rest = base.slice(inOr[0].length);
+    return `put two conditions in this where[or] in its place: ${base}[lt]=${day}&where[or][<another index>]${rest}[gte]=${next}`;
+  }
+  const rest = base.replace(/^where(\[\d+\])?/, ''); // a numeric group: the block takes the field itself
+  return `send where[or][0]${rest}[lt]=${day}&where[or][1]${rest}[gte]=${next} (a request has one where[or]: merge it with yours)`;
 }
 
 const isOperator = (k: string) => V3_OPERATORS.includes(k.toLowerCase());
