@@ -242,6 +242,8 @@ export interface FieldSchema {
   readonly multiple: boolean;
   readonly values?: string;
   readonly collection?: string;
+  /** A date or datetime whose value is `{ start, end }`. */
+  readonly range?: true;
 }
 
 export interface CollectionSchema {
@@ -325,15 +327,17 @@ type OpsOf<F extends FieldSchema> = FieldType extends F['type']
   ? SetOp | RangeOp | 'like'
   : F['type'] extends 'json' | 'group'
     ? 'null' | 'not_null'
-    : F['type'] extends 'boolean' | 'relation' | 'media'
-      ? SetOp
-      : F['type'] extends TextType
-        ? F['multiple'] extends true
-          ? SetOp | 'like'
-          : SetOp | RangeOp | 'like'
-        : F['multiple'] extends true
-          ? SetOp
-          : SetOp | RangeOp;
+    : F extends { range: true }
+      ? 'null' | 'not_null'
+      : F['type'] extends 'boolean' | 'relation' | 'media'
+        ? SetOp
+        : F['type'] extends TextType
+          ? F['multiple'] extends true
+            ? SetOp | 'like'
+            : SetOp | RangeOp | 'like'
+          : F['multiple'] extends true
+            ? SetOp
+            : SetOp | RangeOp;
 
 /** One value compared with the field (ids for relation and media). */
 type ValueOf<F extends FieldSchema> = FieldType extends F['type']

@@ -223,6 +223,20 @@ function scalarType(f: FieldDef, refs: ReadonlyMap<string, CollectionNames>, sha
       return f.values && f.values.length > 0 ? f.values.map((v) => JSON.stringify(v)).join(' | ') : 'string';
     case 'relation':
       return shallow ? (elmapi ? 'number | string' : 'string') : (refs.get(f.collection as string)?.ref ?? 'never');
+    case 'date':
+    case 'datetime':
+      return f.range ? '{ start: string | null; end: string | null }' : 'string';
+    case 'group': {
+      // A child holds what its file gave (absent when not given); its relations and media stay ids.
+      const one = `{ ${(f.fields ?? [])
+        .filter((c) => !c.hidden)
+        .map((c) => {
+          const t = c.type === 'relation' || c.type === 'media' ? 'string' : scalarType(c, refs, true, elmapi);
+          return `${key(c.name)}${c.required ? '' : '?'}: ${c.multiple ? `(${t})[]` : t}`;
+        })
+        .join('; ')} }`;
+      return f.repeatable ? `(${one})[]` : one;
+    }
     default:
       return 'string';
   }
@@ -331,6 +345,7 @@ function schemaType(f: FieldDef): string {
   if (f.type === 'enumeration' && f.values && f.values.length > 0)
     parts.push(`values: ${f.values.map((v) => JSON.stringify(v)).join(' | ')}`);
   if (f.type === 'relation' && f.collection) parts.push(`collection: ${JSON.stringify(f.collection)}`);
+  if (f.range) parts.push('range: true');
   return `{ ${parts.join('; ')} }`;
 }
 

@@ -15,8 +15,8 @@ export const whereSchemaName = (projectId: string, slug: string): string => `${p
 const FLAGS = new Set(['null', 'not_null']);
 
 /** One value of a field, as written in a query (dates and times as their text). */
-function valueSchema(f: Pick<FieldDef, 'type' | 'values'>): Obj {
-  switch (kindOf(f.type)) {
+function valueSchema(f: Pick<FieldDef, 'type' | 'values' | 'range'>): Obj {
+  switch (kindOf(f)) {
     case 'num':
       return { type: 'number' };
     case 'bool':
@@ -27,10 +27,10 @@ function valueSchema(f: Pick<FieldDef, 'type' | 'values'>): Obj {
 }
 
 /** A field's condition: a value (equality), or an object of operators. */
-function conditionSchema(f: Pick<FieldDef, 'type' | 'values' | 'multiple'>): Obj {
+function conditionSchema(f: Pick<FieldDef, 'type' | 'values' | 'multiple' | 'range'>): Obj {
   const value = valueSchema(f);
   const ops: Obj = {};
-  for (const op of validOps({ kind: kindOf(f.type), multiple: f.multiple })) {
+  for (const op of validOps({ kind: kindOf(f), multiple: f.multiple })) {
     if (FLAGS.has(op)) ops[op] = { type: 'boolean' };
     else if (LIST_OPS.has(op))
       ops[op] = op.endsWith('between')
@@ -40,7 +40,7 @@ function conditionSchema(f: Pick<FieldDef, 'type' | 'values' | 'multiple'>): Obj
   }
   const byOperator: Obj = { type: 'object', properties: ops, additionalProperties: false };
   // json fields take only null / not_null: no equality value.
-  return kindOf(f.type) === 'json' ? byOperator : { oneOf: [value, byOperator] };
+  return kindOf(f) === 'json' ? byOperator : { oneOf: [value, byOperator] };
 }
 
 const SYSTEM: Pick<FieldDef, 'name' | 'type' | 'multiple' | 'values'>[] = [

@@ -41,9 +41,25 @@ function scalarSchema(field: FieldDef, projectId: string, shallow: boolean): Obj
     case 'boolean':
       return { type: 'boolean' };
     case 'date':
-      return { type: 'string', format: 'date' };
-    case 'datetime':
-      return { type: 'string', format: 'date-time' };
+    case 'datetime': {
+      const day: Obj = { type: 'string', format: field.type === 'date' ? 'date' : 'date-time' };
+      return field.range ? { type: 'object', required: ['start', 'end'], properties: { start: nullable(day), end: nullable(day) } } : day;
+    }
+    case 'group': {
+      // A child holds what its file gave (absent when not given); its relations and media stay ids.
+      const children = (field.fields ?? []).filter((c) => !c.hidden);
+      const child = (c: FieldDef): Obj => {
+        const one = c.type === 'relation' || c.type === 'media' ? { type: 'string' } : scalarSchema(c, projectId, shallow);
+        return c.multiple ? { type: 'array', items: one } : one;
+      };
+      const one: Obj = {
+        type: 'object',
+        properties: Object.fromEntries(children.map((c) => [c.name, child(c)])),
+        additionalProperties: false,
+        ...(children.some((c) => c.required) ? { required: children.filter((c) => c.required).map((c) => c.name) } : {}),
+      };
+      return field.repeatable ? { type: 'array', items: one } : one;
+    }
     case 'time':
       return { type: 'string', pattern: '^\\d{2}:\\d{2}(:\\d{2})?$' };
     case 'email':

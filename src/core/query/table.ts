@@ -508,7 +508,7 @@ export function collectionTable(project: ProjectSnapshot, col: CollectionSnapsho
       fields.set(name, {
         name,
         type: f.type,
-        kind: kindOf(f.type),
+        kind: kindOf(f),
         multiple: f.multiple,
         isId: false,
         ...(f.type === 'relation' && f.collection ? { relation: f.collection } : {}),
@@ -571,7 +571,7 @@ export function mediaTable(project: ProjectSnapshot): Table {
         name === 'full_url'
           ? (i: number) => media[i]!.full_url
           : (i: number) => (media[i]!.record as unknown as Record<string, FieldValue>)[name];
-      fields.set(name, { name, type: a.type, kind: kindOf(a.type), multiple: false, isId: false, get });
+      fields.set(name, { name, type: a.type, kind: kindOf(a), multiple: false, isId: false, get });
     }
     t = new Table(media.length, fields, ids, numbered, null, 'media item', null, project.dialect.query.foldText ? foldText : null);
     mediaTables.set(media, t);

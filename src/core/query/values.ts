@@ -6,17 +6,18 @@ import type { FieldType } from '../model/model.js';
  * How a field compares:
  * - num: numbers; date: dates/datetimes/timestamps as epoch ms; time: seconds of the day;
  *   bool: 0/1 — these four live in Float64 columns and compare numerically;
- * - text: strings by code point; ref: relation/media ids; json: only null/not_null.
+ * - text: strings by code point; ref: relation/media ids; json: only null/not_null (json values,
+ *   groups and date ranges: objects, which no value written in a query compares with).
  */
 export type Kind = 'num' | 'date' | 'time' | 'bool' | 'text' | 'ref' | 'json';
 
-export function kindOf(type: FieldType): Kind {
-  switch (type) {
+export function kindOf(field: { readonly type: FieldType; readonly range?: boolean | undefined }): Kind {
+  switch (field.type) {
     case 'number':
       return 'num';
     case 'date':
     case 'datetime':
-      return 'date';
+      return field.range ? 'json' : 'date';
     case 'time':
       return 'time';
     case 'boolean':
@@ -25,6 +26,7 @@ export function kindOf(type: FieldType): Kind {
     case 'media':
       return 'ref';
     case 'json':
+    case 'group':
       return 'json';
     default:
       return 'text';

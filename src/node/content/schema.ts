@@ -255,6 +255,16 @@ function readGroupAndRange(
       ok = false;
     } else if (spec.range) field.range = true;
   }
+  // Each value is one mapping: a list of them is a repeatable group, and a range has one start and end.
+  if (field.multiple && (field.type === 'group' || field.range)) {
+    report(
+      ['multiple'],
+      field.type === 'group'
+        ? `a group takes 'repeatable: true' for a list of them, not 'multiple'`
+        : `a range holds one start and one end: remove 'multiple' (or declare one range field per period)`,
+    );
+    ok = false;
+  }
   return ok;
 }
 

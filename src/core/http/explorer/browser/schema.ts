@@ -47,7 +47,7 @@ export const TIMESTAMPS = ['created_at', 'updated_at', 'published_at'] as const;
  * e.g. `in` on a number or any operator on a date matches nothing).
  */
 export function opsOf(field: Pick<Field, 'type' | 'multiple' | 'system'>, v3 = false): readonly Op[] {
-  if (!v3) return validOps({ kind: kindOf(field.type), multiple: field.multiple });
+  if (!v3) return validOps({ kind: kindOf(field), multiple: field.multiple });
   // The entry's own columns (uuid, locale, the timestamps) are compared as SQL does.
   if (field.system) return OPERATORS;
   return V3_OPS[field.type] ?? ['eq', 'not', 'like', 'in', 'not_in', 'lt', 'lte', 'gt', 'gte', 'not_null'];

@@ -1,0 +1,144 @@
+// Group and date-range fields in a cqa project (found from outside): their values are objects and
+// lists of objects, and `cqa types`, /openapi.json and the where-clauses must say so — the types
+// had them as strings (`e.venue?.name` did not compile), and `where[when][gte]=…` or
+// `where[venue][like]=%name%` compared the JSON text in silence.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientTypes } from '../../src/core/describe/client-types.js';
+import type { Snapshot } from '../../src/core/model/types.js';
+import { buildSnapshot } from '../../src/node/build-snapshot.js';
+import { loadContent } from '../../src/node/content/load.js';
+import { createHandler } from '../../src/node/server/fetch-node.js';
+import { violations } from './schema-check.js';
+
+const work = mkdtempSync(join(tmpdir(), 'cqa-group-range-'));
+const content = join(work, 'content');
+const files: Record<string, string> = {
+  'p/project.yaml': 'id: p\npublic: true\n',
+  'p/media/logo.svg': '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>',
+  'p/people/_collection.yaml': 'fields:\n  name: text\n',
+  'p/people/ann.yaml': 'name: Ann\n',
+  'p/events/_collection.yaml': [
+    'fields:',
+    '  title: text',
+    '  when: { type: date, range: true }',
+    '  slot: { type: datetime, range: true, required: true }',
+    '  venue: { type: group, fields: { name: { type: text, required: true }, city: text, host: { type: relation, collection: people }, logo: media, tags: { type: text, multiple: true }, open: { type: date, range: true } } }',
+    '  sessions: { type: group, repeatable: true, fields: { topic: text, minutes: number } }',
+    '',
+  ].join('\n'),
+  'p/events/full.yaml': [
+    'title: Full',
+    'when: { start: 2025-03-01, end: 2025-03-02 }',
+    'slot: { start: 2025-03-01T09:00:00Z }',
+    'venue: { name: Hall, city: Leipzig, host: ann, logo: logo.svg, tags: [big, old], open: { start: 2025-01-01 } }',
+    'sessions: [{ topic: Intro, minutes: 10 }, { topic: Deep dive }]',
+    '',
+  ].join('\n'),
+  'p/events/bare.yaml': 'title: Bare\nslot: { end: 2025-04-01T10:00:00Z }\n',
+};
+
+let snapshot: Snapshot;
+let handler: (request: Request) => Promise<Response>;
+const get = async (path: string) => {
+  const res = await handler(new Request(`http://cms.test${path}`, { headers: { accept: 'application/json' } }));
+  return { status: res.status, body: (await res.json()) as any };
+};
+
+beforeAll(async () => {
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(content, rel)), { recursive: true });
+    writeFileSync(join(content, rel), text);
+  }
+  snapshot = await buildSnapshot({ content });
+  handler = createHandler(snapshot);
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('group and range fields in a cqa project', () => {
+  it('answers fit the OpenAPI entry schema, objects and lists where the values are', async () => {
+    const list = await get('/api/p/events?sort=title');
+    expect(list.status).toBe(200);
+    const [bare, full] = list.body.data;
+    expect(full.venue).toEqual({
+      name: 'Hall',
+      city: 'Leipzig',
+      host: 'ann',
+      logo: 'logo.svg',
+      tags: ['big', 'old'],
+      open: { start: '2025-01-01', end: null },
+    });
+    expect(full.sessions).toEqual([{ topic: 'Intro', minutes: 10 }, { topic: 'Deep dive' }]);
+    expect(bare).toMatchObject({ when: null, venue: null, sessions: null, slot: { start: null, end: '2025-04-01T10:00:00.000Z' } });
+    const doc = (await get('/openapi.json')).body;
+    const path = Object.keys(doc.paths).find((p) => p.endsWith('/p/events'));
+    const schema = doc.paths[path as string].get.responses['200'].content['application/json'].schema;
+    expect(violations(list.body, schema, doc)).toEqual([]);
+    // The schema is not vacuous: a string where the group is does not fit it.
+    expect(violations({ ...list.body, data: [{ ...full, venue: 'Hall' }] }, schema, doc)).not.toEqual([]);
+  });
+
+  it('cqa types gives them types an answer fits and a consumer can use', async () => {
+    const { model } = await loadContent(content);
+    const types = clientTypes(model);
+    expect(types).toContain('when: { start: string | null; end: string | null } | null;');
+    expect(types).toContain('slot: { start: string | null; end: string | null };');
+    expect(types).toContain('sessions: ({ topic?: string; minutes?: number })[] | null;');
+    const list = JSON.stringify((await get('/api/p/events')).body);
+    const consumer = [
+      "import type { List, PEvents } from './types.js';",
+      `const answer: List<PEvents> = ${list};`,
+      'export const city: string | undefined = answer.data[0]?.venue?.city;',
+      'export const name: string | undefined = answer.data[0]?.venue?.name;',
+      'export const minutes: number | undefined = answer.data[0]?.sessions?.[0]?.minutes;',
+      'export const start: string | null | undefined = answer.data[0]?.when?.start;',
+      '// @ts-expect-error: a group is no string',
+      "export const wrong = answer.data[0]?.venue === 'Hall';",
+    ].join('\n');
+    const dir = join(work, 'consumer');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'types.ts'), types);
+    writeFileSync(join(dir, 'consumer.ts'), consumer);
+    const program = ts.createProgram([join(dir, 'consumer.ts')], {
+      strict: true,
+      noEmit: true,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      types: [],
+    });
+    const errors = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    expect(errors).toEqual([]);
+  });
+
+  it('a where-clause on them takes null and not_null only, and says so', async () => {
+    for (const query of ['where[when][gte]=2025-01-01', 'where[venue]=Hall', 'where[venue][like]=%25name%25', 'where[sessions][gt]=A']) {
+      const r = await get(`/api/p/events?${query}`);
+      expect(r.status, query).toBe(400);
+      expect(r.body.detail, query).toMatch(/null, not_null/);
+    }
+    expect((await get('/api/p/events?where[venue][null]=true')).body.data.map((e: { id: string }) => e.id)).toEqual(['bare']);
+    expect((await get('/api/p/events?where[when][not_null]=true')).body.data.map((e: { id: string }) => e.id)).toEqual(['full']);
+  });
+
+  it("'multiple' on a group or a range is refused, saying what to write", async () => {
+    const root = join(work, 'multiple');
+    for (const [rel, text] of Object.entries({
+      'p/project.yaml': 'id: p\n',
+      'p/events/_collection.yaml':
+        'fields:\n  when: { type: date, range: true, multiple: true }\n  venue: { type: group, multiple: true, fields: { name: text } }\n',
+      'p/events/a.yaml': 'when: { start: 2025-03-01 }\n',
+    })) {
+      mkdirSync(dirname(join(root, rel)), { recursive: true });
+      writeFileSync(join(root, rel), text);
+    }
+    const { issues } = await loadContent(root);
+    expect(issues.map((i) => `${i.file}:${i.line}: ${i.field}: ${i.message}`)).toEqual([
+      "p/events/_collection.yaml:2: when: a range holds one start and one end: remove 'multiple' (or declare one range field per period)",
+      "p/events/_collection.yaml:3: venue: a group takes 'repeatable: true' for a list of them, not 'multiple'",
+    ]);
+  });
+});
