@@ -122,6 +122,10 @@ describe('group and range fields in a cqa project', () => {
     }
     expect((await get('/api/p/events?where[venue][null]=true')).body.data.map((e: { id: string }) => e.id)).toEqual(['bare']);
     expect((await get('/api/p/events?where[when][not_null]=true')).body.data.map((e: { id: string }) => e.id)).toEqual(['full']);
+    // They sort by their JSON text: a range by its start, an open start after every date (http-api.md).
+    const ids = async (q: string) => (await get(`/api/p/events?${q}`)).body.data.map((e: { id: string }) => e.id);
+    expect(await ids('sort=slot')).toEqual(['full', 'bare']);
+    expect(await ids('sort=slot:desc')).toEqual(['bare', 'full']);
   });
 
   it("'multiple' on a group or a range is refused, saying what to write", async () => {
