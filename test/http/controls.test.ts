@@ -40,6 +40,9 @@ describe('the decider', () => {
       expect(c.decide(method as string, path as string, undefined), `${method} ${path}`).toBeUndefined();
     }
     expect(new Controls({ failRate: 1, failStatus: 500 }).decide('GET', '/api/a', undefined)?.headers).toEqual({}); // no Retry-After on a 500
+    // An elmapi3 project's own endpoint is /api itself (found from outside: it never failed).
+    expect(c.decide('GET', '/api', undefined)).toMatchObject({ injected: true });
+    expect(c.decide('GET', '/apis', undefined)).toBeUndefined();
   });
 
   it('draws the same failures from the same seed, and about the share asked for', () => {
@@ -68,8 +71,13 @@ describe('the decider', () => {
   });
 
   it('reads Prefer as RFC 7240 writes it, and names the accepted values when a value of ours is wrong', () => {
-    expect(parsePrefer('status=503, delay=200')).toEqual({ status: 503, delay: 200, applied: ['status=503', 'delay=200'] });
-    expect(parsePrefer('return=minimal, code="404"; x=1')).toEqual({ status: 404, applied: ['code=404'] }); // Prism's code=
+    expect(parsePrefer('status=503, delay=200')).toEqual({
+      status: 503,
+      statusName: 'status',
+      delay: 200,
+      applied: ['status=503', 'delay=200'],
+    });
+    expect(parsePrefer('return=minimal, code="404"; x=1')).toEqual({ status: 404, statusName: 'code', applied: ['code=404'] }); // Prism's code=
     for (const bad of ['status=abc', 'status=200', 'status=600', 'delay=-1', 'delay=600001', 'status', 'delay=1e3']) {
       const p = parsePrefer(bad);
       expect(p, bad).toMatchObject({ status: 400, code: 'invalid_prefer' });
@@ -164,6 +172,11 @@ describe('startServer', () => {
     "elmapi3: an injected %i looks like Laravel's, the project named by its header (found from outside: problem+json)",
     async (status, body) => {
       const server = await start({ snapshot: sample });
+      const project = await socketClient(server.url)({
+        path: '/api',
+        headers: { accept: 'application/json', 'project-id': SHOP3, authorization: 'Bearer shop3-token', prefer: `status=${status}` },
+      });
+      expect([project.status, project.text]).toEqual([status, body]); // the project's own endpoint too
       const r = await socketClient(server.url)({
         path: '/api/products',
         headers: { accept: 'application/json', 'project-id': SHOP3, authorization: 'Bearer shop3-token', prefer: `status=${status}` },
@@ -198,6 +211,10 @@ describe('startServer', () => {
     expect(forced.status).toBe(503);
     expect(forced.headers['preference-applied']).toBe('status=503');
     expect(JSON.parse(forced.text).detail).toContain('Prefer: status=503');
+    // Prism's code= is quoted as sent (found from outside: it said status=).
+    const prism = await get({ path: '/api/alpha/posts', headers: { ...READ, prefer: 'code=500' } });
+    expect(prism.headers['preference-applied']).toBe('code=500');
+    expect(JSON.parse(prism.text).detail).toContain("'Prefer: code=500'");
     expect((await get({ path: '/api/alpha/posts', headers: READ })).status).toBe(200);
     const notFound = await get({ path: '/api/alpha/posts', headers: { ...READ, prefer: 'status=404' } });
     expect(JSON.parse(notFound.text)).toMatchObject({ status: 404, code: 'not_found' });

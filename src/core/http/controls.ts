@@ -96,6 +96,8 @@ const PREFER_HELP = `status= takes an HTTP error status from 400 to 599 (e.g. st
 
 interface Preferences {
   status?: number;
+  /** How the status was asked for: `status` or Prism's `code`. */
+  statusName?: string;
   delay?: number;
   /** The Preference-Applied value: the preferences understood, as sent. */
   applied: string[];
@@ -132,6 +134,7 @@ export function parsePrefer(header: string): Preferences | Problem {
     } else {
       if (out.status !== undefined) continue;
       out.status = n;
+      out.statusName = name;
     }
     out.applied.push(`${name}=${n}`);
   }
@@ -187,8 +190,8 @@ export class Controls {
   }
 
   /**
-   * What happens to this request; undefined: answer it at once, as usual. Only API requests (`/api/…`)
-   * fail; a CORS preflight never does and ignores Prefer (browsers send none there anyway).
+   * What happens to this request; undefined: answer it at once, as usual. Only API requests (`/api`
+   * — an elmapi3 project's own endpoint — and `/api/…`) fail; a CORS preflight never does and ignores Prefer (browsers send none there anyway).
    */
   decide(method: string, path: string, preferHeader: string | undefined): ControlDecision | undefined {
     const preflight = method === 'OPTIONS';
@@ -198,12 +201,12 @@ export class Controls {
       if ('code' in p) return { delay: 0, problem: p, injected: false };
       if (p.applied.length > 0) prefs = p;
     }
-    const api = !preflight && path.startsWith('/api/');
+    const api = !preflight && (path === '/api' || path.startsWith('/api/'));
     let status: number | undefined;
     let why = '';
     if (api && prefs?.status !== undefined) {
       status = prefs.status;
-      why = `forced by the request's 'Prefer: status=${status}'`;
+      why = `forced by the request's 'Prefer: ${prefs.statusName}=${status}'`;
     } else if (api && this.failRate > 0 && this.failDraw() < this.failRate) {
       status = this.failStatus;
       why = `--fail-rate ${this.failRate} (seed ${this.seed})`;
