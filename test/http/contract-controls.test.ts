@@ -322,6 +322,22 @@ describe('overrides, the journal of answers, waitForRequest', () => {
     await expect(s.waitForRequest(() => false, { timeout: 600_000 })).rejects.toThrow('waitForRequest: the server was closed');
     expect(Date.now() - started).toBeLessThan(60_000);
   });
+
+  it('a wait left behind is no unhandled rejection at close(), and still rejects for whoever awaits it (found from outside)', async () => {
+    const unhandled: unknown[] = [];
+    const seen = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', seen);
+    try {
+      const s = await startServer({ content: TREE });
+      const left = s.waitForRequest(() => false, { timeout: 600_000 }); // no handler: its test failed first
+      await s.close();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+      await expect(left).rejects.toThrow('waitForRequest: the server was closed');
+    } finally {
+      process.off('unhandledRejection', seen);
+    }
+  });
 });
 
 describe('the temp folder of a tree', () => {

@@ -63,8 +63,8 @@ describe('startServer options', () => {
     );
   });
 
-  it('takes a port as its decimal text (an environment variable)', async () => {
-    const server = await startServer(loose({ content: TREE, port: '0' }));
+  it('takes a port as its decimal text (an environment variable), and its type says so (found from outside: a type error)', async () => {
+    const server = await startServer({ content: TREE, port: process.env.CQA_TEST_UNSET_PORT ?? '0' }); // tsc checks this line
     try {
       expect(server.port).toBeGreaterThan(0);
     } finally {

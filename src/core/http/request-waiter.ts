@@ -17,6 +17,8 @@ interface Waiter {
   readonly resolve: (r: JournaledRequest) => void;
   readonly reject: (err: Error) => void;
   readonly timer: ReturnType<typeof setTimeout>;
+  /** The promise the caller got (see cancel()). */
+  promise?: Promise<JournaledRequest>;
 }
 
 const MAX_TIMEOUT = 600_000;
@@ -60,23 +62,27 @@ export class RequestWaiters {
     }
     // After close no request can come: said at once, not after the whole timeout (found from outside).
     if (this.closed !== undefined) return Promise.reject(new Error(`waitForRequest: ${this.closed}`));
-    return new Promise<JournaledRequest>((resolve, reject) => {
-      const waiter: Waiter = {
+    let waiter: Waiter | undefined;
+    const promise = new Promise<JournaledRequest>((resolve, reject) => {
+      waiter = {
         predicate,
         misses,
         resolve,
         reject,
         timer: setTimeout(() => {
-          this.waiting.delete(waiter);
+          const misses = (waiter as Waiter).misses;
+          this.waiting.delete(waiter as Waiter);
           reject(
             new Error(
-              `waitForRequest: no request matched ${describe(predicate)} within ${timeout} ms; it returned false for ${waiter.misses} request${waiter.misses === 1 ? '' : 's'}`,
+              `waitForRequest: no request matched ${describe(predicate)} within ${timeout} ms; it returned false for ${misses} request${misses === 1 ? '' : 's'}`,
             ),
           );
         }, timeout),
       };
       this.waiting.add(waiter);
     });
+    (waiter as Waiter).promise = promise;
+    return promise;
   }
 
   /** Offers a record just answered to every waiter (a predicate that throws rejects its own wait). */
@@ -99,11 +105,16 @@ export class RequestWaiters {
     }
   }
 
-  /** Rejects every wait (the server is closing): no timer outlives it. */
+  /**
+   * Rejects every wait (the server is closing): no timer outlives it. Whoever awaits one still
+   * gets the rejection, but one left behind (its test failed first, and afterAll closes the
+   * server) is no unhandled rejection that fails a run whose tests passed (found from outside).
+   */
   cancel(why: string): void {
     this.closed = why;
     for (const w of [...this.waiting]) {
       this.settle(w);
+      w.promise?.catch(() => {});
       w.reject(new Error(`waitForRequest: ${why}`));
     }
   }

@@ -44,8 +44,8 @@ export interface StartServerOptions extends HttpOptions {
   readonly content?: string | URL | ContentTree;
   /** A snapshot to serve as is (instead of `content`). */
   readonly snapshot?: Snapshot;
-  /** Default 0: a free port (see `url`). */
-  readonly port?: number;
+  /** Default 0: a free port (see `url`); or its decimal text, as an environment variable holds it (`process.env.PORT ?? 0`). */
+  readonly port?: number | string;
   /** Default 127.0.0.1. */
   readonly host?: string;
   /** Prefix of media `full_url`s. */
