@@ -2,11 +2,11 @@
 // (src/node/content/git-repo.ts): it must name the commit git itself says HEAD is, in every way
 // refs are kept, and give up (undefined: git runs every time) where the files cannot tell.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { repoState } from '../../src/node/content/git-repo.js';
+import { outsideWorkTree, repoState } from '../../src/node/content/git-repo.js';
 
 const historyKey = (root: string) => repoState(root)?.history;
 
@@ -188,5 +188,61 @@ describe('repoState', () => {
     }
 
     expect(historyKey(tmpdir())).toBeUndefined();
+  });
+});
+
+describe('outsideWorkTree', () => {
+  /** What git itself says: whether `dir` is inside a work tree. */
+  const gitSaysInside = (dir: string) => {
+    try {
+      return git(dir, 'rev-parse', '--is-inside-work-tree') === 'true';
+    } catch {
+      return false;
+    }
+  };
+
+  it('is true only where git finds no work tree, and false wherever git might (an invalid .git, GIT_DIR)', () => {
+    const plain = join(work, 'plain', 'content');
+    mkdirSync(plain, { recursive: true });
+    const { repo, content } = repository('outside-check');
+    const dotGitFile = join(work, 'gitfile', 'content');
+    mkdirSync(dotGitFile, { recursive: true });
+    writeFileSync(join(work, 'gitfile', '.git'), 'gitdir: /nowhere\n');
+    for (const dir of [plain, repo, content, dotGitFile, join(repo, '.git')]) {
+      // Never true where git sees a work tree; true for a plain folder when git agrees.
+      if (outsideWorkTree(dir)) expect(gitSaysInside(dir), dir).toBe(false);
+    }
+    expect(outsideWorkTree(content)).toBe(false);
+    expect(outsideWorkTree(dotGitFile)).toBe(false);
+    expect(outsideWorkTree(plain)).toBe(!gitSaysInside(plain));
+    process.env.GIT_DIR = join(repo, '.git');
+    try {
+      expect(outsideWorkTree(plain)).toBe(false); // git reads that repository from anywhere
+    } finally {
+      delete process.env.GIT_DIR;
+    }
+  });
+
+  it('a tree in a temp folder starts no git process (found from outside: two per startServer)', () => {
+    if (gitSaysInside(tmpdir())) return; // a TMPDIR inside a repository: git is rightly asked there
+    const bin = join(work, 'spy-bin');
+    const log = join(work, 'git-calls.log');
+    mkdirSync(bin, { recursive: true });
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho "$@" >> '${log}'\nexec ${realGit} "$@"\n`);
+    chmodSync(join(bin, 'git'), 0o755);
+    const script = `import { startServer } from ${JSON.stringify(new URL('../../lib/index.js', import.meta.url).href)};
+      const s = await startServer({ content: { 'p/project.yaml': 'id: p\\npublic: true\\n', 'p/posts/a.md': '---\\ntitle: A\\n---\\n' } });
+      await s.close();`;
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    expect(existsSync(log) ? readFileSync(log, 'utf8') : '').toBe('');
+    // The spy does see git where a tree is in a repository.
+    const { content } = repository('spied');
+    mkdirSync(join(content, 'p'));
+    writeFileSync(join(content, 'p', 'project.yaml'), 'id: p\npublic: true\n');
+    const inRepo = `import { startServer } from ${JSON.stringify(new URL('../../lib/index.js', import.meta.url).href)};
+      const s = await startServer({ content: ${JSON.stringify(content)} }); await s.close();`;
+    execFileSync(process.execPath, ['--input-type=module', '-e', inRepo], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    expect(readFileSync(log, 'utf8')).toMatch(/ log /);
   });
 });

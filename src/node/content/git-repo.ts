@@ -45,6 +45,27 @@ function findGitFolder(from: string): string | undefined {
   return undefined;
 }
 
+/**
+ * True when git would find no work tree around `root`: no folder from its real path up holds a
+ * `.git` of any kind or is itself a repository, and no GIT_* variable points git elsewhere. A
+ * tree in a temp folder (a contract test's fixture) then costs no git process at every start.
+ * False wherever that cannot be told (a folder that cannot be read): git is asked.
+ */
+export function outsideWorkTree(root: string): boolean {
+  if (GIT_ENV.some((name) => process.env[name] !== undefined)) return false;
+  try {
+    for (let dir = realPath(root), depth = 0; depth < 64; depth++) {
+      if (lstatSync(join(dir, '.git'), { throwIfNoEntry: false }) || isRepository(dir)) return false;
+      const up = dirname(dir);
+      if (up === dir) return true;
+      dir = up;
+    }
+  } catch {
+    // EACCES on the way: git may see more
+  }
+  return false;
+}
+
 /** A git folder as git accepts one: a HEAD, objects and refs (a worktree's are its main repository's). */
 function isRepository(dir: string): boolean {
   const has = (name: string, at = dir) => lstatSync(join(at, name), { throwIfNoEntry: false }) !== undefined;

@@ -8,7 +8,7 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { FileInfo } from './files.js';
-import { repoState, type RepoState } from './git-repo.js';
+import { outsideWorkTree, repoState, type RepoState } from './git-repo.js';
 
 export type TimestampSource = 'git' | 'mtime';
 export const TIMESTAMP_CHOICES: readonly TimestampSource[] = ['git', 'mtime'];
@@ -60,6 +60,7 @@ const COMMIT = '\x01';
  * answer may be one kept from an earlier load: confirmGitTimes() with this load's listing says.
  */
 export async function readGitTimes(root: string, store?: GitTimesStore): Promise<GitTimes | undefined> {
+  if (outsideWorkTree(root)) return undefined;
   const state = repoState(root);
   const kept = state && [keptByRoot.get(root), store?.kept].find((k) => k?.state.history === state.history);
   // The same history: the log holds. What changed holds while the index and the files are as they were.
