@@ -32,6 +32,9 @@ export const PARALLEL_PARSE_FILES = 1_000;
 /** From this many documents on, `cqa build` writes them from a pool of worker threads (below, their start-up costs more). */
 export const PARALLEL_DOCUMENTS = 2_000;
 
+/** An answer body larger than this is compressed as a stream, off the main thread (smaller: at once, in it). */
+export const SYNC_COMPRESS_MAX = 256 * 1024;
+
 /** Documents longer than this are streamed in chunks: V8's longest string is 2^29 − 24 characters. */
 export const STREAM_DOCUMENT_CHARS = 64 * 2 ** 20;
 

@@ -8,7 +8,7 @@ import { collectionTable, MEDIA_ATTRIBUTES, type FieldInfo, type Table } from '.
 import type { QuerySemantics } from '../dialects/types.js';
 import type { QueryContext } from './types.js';
 import { likeMatcher, type LikeMatcher } from './like.js';
-import { OPERATORS, validOps, type Op } from './operators.js';
+import { LIST_OPS, OPERATORS, validOps, type Op } from './operators.js';
 import { parseBoolean, parseDateValue, parseNumber, parseTime, type NumValue } from './values.js';
 
 export const LIST_PARAMS = [
@@ -284,7 +284,7 @@ class Planner {
       return { t: 'empty', negate: (op === 'not_null') === on };
     }
     const numeric = f.kind !== 'text' && f.kind !== 'ref';
-    const isList = op === 'in' || op === 'not_in' || op === 'between' || op === 'not_between';
+    const isList = LIST_OPS.has(op);
     const texts = isList ? listValues(node, op) : [leafValue(node, `operator '${op}'`)];
     if ((op === 'in' || op === 'not_in') && texts.length === 1 && texts[0] === '') {
       bad('invalid_value', `${param}: ${op} needs at least one value: ${param}=a,b or ${param}[]=a&${param}[]=b`, param);

@@ -28,10 +28,7 @@ import { mediaRoot } from '../../core/http/media-root.js';
 import { openInside, ServedRoots } from './open-file.js';
 import { sendBytes, sendFile } from './send-file.js';
 import type { Thumbnail, ThumbnailCache } from './thumbnails.js';
-import { UNSENT_ANSWER_BYTES } from '../thresholds.js';
-
-/** Bodies larger than this are compressed as a stream by the adapter, off the main thread. */
-const SYNC_COMPRESS_MAX = 256 * 1024;
+import { SYNC_COMPRESS_MAX, UNSENT_ANSWER_BYTES } from '../thresholds.js';
 
 const oneShotHash = (crypto as unknown as { hash?: (alg: string, data: string, enc: 'hex') => string }).hash;
 
