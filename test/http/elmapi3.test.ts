@@ -274,7 +274,7 @@ describe.each([
     expect(
       (await call('/products', { where: { or: { 0: { published_at: { not: '2026-03-01' } }, 1: { title: 'Beta' } } } })).warning,
     ).toContain(
-      'put two conditions in this where[or] in its place: where[or][0][published_at][lt]=2026-03-01&where[or][<another index>][published_at][gte]=2026-03-02',
+      'replace it in this where[or] with where[or][0][published_at][lt]=2026-03-01&where[or][<another index>][published_at][gte]=2026-03-02',
     );
     expect((await call('/products', { where: { 0: { published_at: { not: '2026-03-01' } } } })).warning).toContain(
       'send where[or][0][published_at][lt]=2026-03-01&where[or][1][published_at][gte]=2026-03-02',

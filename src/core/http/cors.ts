@@ -10,13 +10,21 @@ export interface CorsPolicy {
 
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 
+/**
+ * The headers the API reads, and `*`: any other a client adds (`Content-Type` on a GET,
+ * `X-Requested-With`) is allowed too, and ignored, as ElmapiCMS's Laravel allows every header
+ * (found from outside: a fetch with Content-Type failed its preflight). The wildcard does not
+ * cover Authorization, hence the names; no answer allows credentials, so it is never literal.
+ */
+export const ALLOWED_HEADERS = 'Authorization, Accept, If-None-Match, Prefer, project-id, *';
+
 export function corsPolicy(cors: string | undefined): CorsPolicy {
   const problem = corsProblem(cors);
   if (problem) throw new TypeError(`cors: ${problem}`);
   const value = (cors ?? '*').trim() || '*';
   const preflight = {
     'access-control-allow-methods': ALLOWED_METHODS,
-    'access-control-allow-headers': 'Authorization, Accept, If-None-Match, Prefer, project-id',
+    'access-control-allow-headers': ALLOWED_HEADERS,
     'access-control-max-age': '600',
   };
   if (value === '*') {

@@ -284,10 +284,10 @@ function dayLeftOut(base: string, day: string, next: string): string {
   const inOr = /^where\[or\](\[\d+\])?/i.exec(base);
   if (inOr) {
     const rest = base.slice(inOr[0].length);
-    return `put two conditions in this where[or] in its place: ${base}[lt]=${day}&where[or][<another index>]${rest}[gte]=${next}`;
+    return `replace it in this where[or] with ${base}[lt]=${day}&where[or][<another index>]${rest}[gte]=${next}`;
   }
   const rest = base.replace(/^where(\[\d+\])?/, ''); // a numeric group: the block takes the field itself
-  return `send where[or][0]${rest}[lt]=${day}&where[or][1]${rest}[gte]=${next} (a request has one where[or]: merge it with yours)`;
+  return `send where[or][0]${rest}[lt]=${day}&where[or][1]${rest}[gte]=${next} (one where[or] per request)`;
 }
 
 const isOperator = (k: string) => V3_OPERATORS.includes(k.toLowerCase());

@@ -41,8 +41,9 @@ export const DOWNLOAD_HEADER = ['Content-Disposition', 'attachment'] as const;
 export const PREFLIGHT_HEADERS: readonly (readonly [string, string])[] = [
   ['Access-Control-Allow-Origin', '*'],
   ['Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS'],
-  // Authorization and project-id: the ElmapiCMS v3 SDK sends both on every request (a static tree ignores them).
-  ['Access-Control-Allow-Headers', 'If-None-Match, Accept, Authorization, project-id'],
+  // Authorization and project-id: the ElmapiCMS v3 SDK sends both on every request (a static tree ignores
+  // them); `*`: any header a client adds (Content-Type on a GET), as src/core/http/cors.ts says.
+  ['Access-Control-Allow-Headers', 'If-None-Match, Accept, Authorization, project-id, *'],
   ['Access-Control-Max-Age', '86400'],
 ];
 
