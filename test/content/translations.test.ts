@@ -38,6 +38,27 @@ describe('translations: true', () => {
     expect(of('secret.de')).toBeNull();
   });
 
+  it('two variants in one locale: one is listed, and the other is a warning naming both (found from outside: in silence)', async () => {
+    // default_locale de makes hello.md a German entry too.
+    const r = await load({
+      'p/project.yaml': 'name: P\npublic: true\ndefault_locale: de\nlocales: [en, de, fr]\n',
+      'p/posts/_collection.yaml': 'translations: true\n',
+      'p/posts/hello.md': md('Hello'),
+      'p/posts/hello.de.md': md('Hallo'),
+      'p/posts/hello.fr.md': md('Bonjour'),
+    });
+    expect(r.issues).toEqual([]);
+    expect(r.warnings).toEqual([
+      expect.objectContaining({
+        file: 'p/posts/hello.de.md',
+        field: 'locale',
+        message:
+          "'hello.de' and 'hello' (p/posts/hello.md) are variants of one entry in the same locale 'de', so translations lists 'hello' alone: give one of them another locale (a locale suffix in its file name, or locale: in the file)",
+      }),
+    ]);
+    expect(project(r).collections[0]!.entries.find((e) => e.id === 'hello.fr')!.values.translations).toEqual({ de: 'hello' });
+  });
+
   it('is served, and filterable: where[translations][not_null] lists the translated entries', async () => {
     const root = writeTree({
       'p/project.yaml': 'name: P\npublic: true\nlocales: [en, de]\n',

@@ -202,7 +202,15 @@ export function buildCollection(
   warnCaseTwins(byId.values(), issues);
   warnSharedSlugs(fields, parsedOf, issues);
   const built = [...byId.values()];
-  const listed = linked ? linkTranslations(built, project.locales) : built;
+  const listed = linked
+    ? linkTranslations(built, project.locales, (e, other) =>
+        issues.warn(
+          e.file,
+          `'${e.id}' and '${other.id}' (${other.file}) are variants of one entry in the same locale '${e.locale}', so translations lists '${other.id}' alone: give one of them another locale (a locale suffix in its file name, or locale: in the file)`,
+          { field: 'locale' },
+        ),
+      )
+    : built;
   // The linked records are new objects: they keep their file's parse results (for later lines).
   if (linked)
     listed.forEach((e, i) => {

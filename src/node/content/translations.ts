@@ -16,8 +16,15 @@ function variantKey(entry: EntryRecord): string {
   return stem.endsWith(`.${entry.locale}`) ? stem.slice(0, -entry.locale.length - 1) : stem;
 }
 
-/** The entries with `translations` set: new records, the ones given are left as they are (cached). */
-export function linkTranslations(entries: readonly EntryRecord[], locales: readonly string[]): EntryRecord[] {
+/**
+ * The entries with `translations` set: new records, the ones given are left as they are (cached).
+ * Of two variants in one locale the first by id is listed; `twin` hears of each other one.
+ */
+export function linkTranslations(
+  entries: readonly EntryRecord[],
+  locales: readonly string[],
+  twin?: (entry: EntryRecord, listed: EntryRecord) => void,
+): EntryRecord[] {
   const groups = new Map<string, EntryRecord[]>();
   for (const e of entries) {
     if (e.draft) continue;
@@ -26,6 +33,15 @@ export function linkTranslations(entries: readonly EntryRecord[], locales: reado
     if (group) group.push(e);
     else groups.set(key, [e]);
   }
+  if (twin)
+    for (const group of groups.values()) {
+      const first = new Map<string, EntryRecord>();
+      for (const e of [...group].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+        const listed = first.get(e.locale);
+        if (listed) twin(e, listed);
+        else first.set(e.locale, e);
+      }
+    }
   const order = (locale: string) => (locales.indexOf(locale) + locales.length + 1) % (locales.length + 1);
   return entries.map((e) => {
     const siblings = e.draft ? [] : (groups.get(variantKey(e)) ?? []).filter((s) => s !== e && s.locale !== e.locale);
