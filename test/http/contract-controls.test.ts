@@ -283,6 +283,24 @@ describe('overrides, the journal of answers, waitForRequest', () => {
     }
   });
 
+  it('journals bytes that are no UTF-8 as no body, and a cut inside a character without it (found from outside: U+FFFD soup)', async () => {
+    api.override('GET', '/api/shop/bytes', { body: new Uint8Array([0xff, 0xfe, 0]) });
+    // 'é' is two bytes: the limit falls inside the last one.
+    const accents = `a${'é'.repeat(RESPONSE_BODY_MAX)}`;
+    api.override('GET', '/api/shop/accents', { body: accents, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    try {
+      api.clearRequests();
+      expect(new Uint8Array(await (await get('/api/shop/bytes')).arrayBuffer())).toEqual(new Uint8Array([0xff, 0xfe, 0]));
+      await (await get('/api/shop/accents')).text();
+      const [bytes, cut] = api.requests();
+      expect(bytes?.response?.body).toBeNull();
+      expect(cut?.response).toMatchObject({ truncated: true });
+      expect(cut?.response?.body).toBe(accents.slice(0, RESPONSE_BODY_MAX / 2));
+    } finally {
+      api.reset();
+    }
+  });
+
   it('waitForRequest resolves with a journaled request, or the next one that matches', async () => {
     api.clearRequests();
     await get('/api/shop/products/mug');

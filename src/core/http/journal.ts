@@ -69,7 +69,7 @@ export interface ResponseRecord {
   readonly headers: Readonly<Record<string, string>>;
   /**
    * The body as text, before any compression, cut at RESPONSE_BODY_MAX bytes (see `truncated`);
-   * null when there was none (HEAD, 304) or it was a media file.
+   * null when there was none (HEAD, 304), it was a media file, or its bytes are no UTF-8 text.
    */
   readonly body: string | null;
   /** The body was longer than RESPONSE_BODY_MAX bytes: `body` has the start of it. */
@@ -78,8 +78,21 @@ export interface ResponseRecord {
 
 /** 64 KiB of each answer's body are kept: a journal of 1000 requests stays under ~64 MiB. */
 export const RESPONSE_BODY_MAX = 64 * 1024;
-const decoder = new TextDecoder();
+const strict = new TextDecoder('utf-8', { fatal: true });
 const encoder = new TextEncoder();
+
+/**
+ * `bytes` as text; null when they are no UTF-8 (an image, an override's bytes: found from outside,
+ * they read as U+FFFD soup). `cut`: they end where a limit cut them, maybe inside a character,
+ * which is left out.
+ */
+function utf8Text(bytes: Uint8Array, cut = false): string | null {
+  try {
+    return cut ? new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true }) : strict.decode(bytes);
+  } catch {
+    return null;
+  }
+}
 
 /**
  * An answer as the journal keeps it: the bytes, decoded to text only when a test reads `body`
@@ -106,8 +119,7 @@ class CapturedResponse implements ResponseRecord {
 
   get body(): string | null {
     if (this.#bytes !== null) {
-      // A cut through a multi-byte character shows as U+FFFD at the end.
-      this.#text = decoder.decode(this.#bytes);
+      this.#text = utf8Text(this.#bytes, this.truncated);
       this.#bytes = null;
     }
     return this.#text;
@@ -383,7 +395,8 @@ export function redactAnswer(
       ? out
       : out.replace(URL_RUN, (run) => (run.includes('%') && long.some((t) => decoded(run).includes(t)) ? REDACTED : run));
   };
-  const body = answer.body === null ? null : cut(typeof answer.body === 'string' ? answer.body : new TextDecoder().decode(answer.body));
+  const text = answer.body === null || typeof answer.body === 'string' ? answer.body : utf8Text(answer.body);
+  const body = text === null ? null : cut(text);
   return {
     warnings: warnings.map(cut),
     headers: header === undefined ? answer.headers : { ...answer.headers, 'x-cqa-warning': cut(header) },
