@@ -68,6 +68,11 @@ describe.each(clients)('createClient in %s mode', (_mode, make) => {
     expect(err.detail).toContain(`entry id '${id.slice(0, 200)}' is not an entry id`);
   });
 
+  it('a number for an id is refused, saying to pass it as a string (found from outside)', async () => {
+    const err = await refused(() => make().entry('posts', 5 as never));
+    expect(err.detail).toBe("entry id 5 is not an entry id: ids are strings, pass '5'");
+  });
+
   it.each(BAD_SLUGS)('a collection %j is refused in entries, first, count and entry', async (slug) => {
     const c = make();
     for (const run of [

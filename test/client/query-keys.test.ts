@@ -65,6 +65,17 @@ describe.each(['cqa', 'elmapi'] as const)('client (%s): unknown query keys', (di
       () => cms.media({ locale: 'de' } as never),
       "media(): unknown query key 'locale'; the keys are where, sort, limit, offset, fields, exclude",
     ],
+    // A Date and a list, as a front end writes them (found from outside: no hint).
+    [
+      'entries',
+      () => cms.entries('posts', { where: { published_at: { gte: new Date(0) } } } as never),
+      'where[published_at][gte]: expected a string, number or boolean, got object: pass date.toISOString()',
+    ],
+    [
+      'entries',
+      () => cms.entries('posts', { where: { tags: ['news', 'guide'] } } as never),
+      'where[tags]: expected a string, number or boolean, got a list: for any of several values, use { in: [...] }',
+    ],
   ])('%s: %s', async (_, call, message) => {
     const before = requested.length;
     await expect(call()).rejects.toThrow(new TypeError(message));

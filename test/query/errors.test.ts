@@ -145,6 +145,10 @@ describe('bad input: 4xx with a stable code', () => {
     const op = problemOf('where[price][gtx]=1');
     expect(op.detail).toContain('eq, not, like, in, not_in, lt, lte, gt, gte, between, not_between, null, not_null');
     expect(op.param).toBe('where[price][gtx]');
+    // A field of the related entry, asked through the relation (found from outside: no hint).
+    expect(problemOf('where[author][name]=Ann').detail).toContain(
+      "where[author][name]: unknown operator 'name'; to filter on a field of the related entry, write whereRelation[author][name]=…",
+    );
     expect(problemOf('where[price]=abc').detail).toContain('finite number');
     expect(problemOf('where[tags]=bogus').detail).toContain('new, sale, eco');
     expect(problemOf('locale=fr').detail).toContain('en, de');

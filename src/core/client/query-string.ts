@@ -38,7 +38,11 @@ const encList = (v: string | readonly string[], param: string) => {
 function scalar(v: unknown, param: string): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  throw new TypeError(`${param}: expected a string, number or boolean, got ${v === null ? 'null' : typeof v}`);
+  // The two a front end reaches for (found from outside): a Date, and a list for "any of".
+  const hint = v instanceof Date ? ': pass date.toISOString()' : Array.isArray(v) ? ': for any of several values, use { in: [...] }' : '';
+  throw new TypeError(
+    `${param}: expected a string, number or boolean, got ${v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v}${hint}`,
+  );
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

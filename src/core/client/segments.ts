@@ -32,10 +32,12 @@ export function entryIdProblem(id: unknown, dialect: DialectName): SegmentProble
   if (typeof id === 'string' && ENTRY_ID.test(id)) return undefined;
   // The elmapi dialect also names entries by their integer ids.
   if (dialect === 'elmapi' && isPositiveInteger(id)) return undefined;
-  return {
-    param: 'id',
-    detail: `entry id ${shown(id)} is not an entry id: letters, digits, '.', _ and - (a letter or digit first, at most 200); check where the id comes from`,
-  };
+  // An id is text: `5` from JavaScript is the file 5.yaml's id only as '5' (found from outside).
+  const fix =
+    typeof id === 'number'
+      ? `: ids are strings, pass '${id}'`
+      : ": letters, digits, '.', _ and - (a letter or digit first, at most 200); check where the id comes from";
+  return { param: 'id', detail: `entry id ${shown(id)} is not an entry id${fix}` };
 }
 
 export function mediaIdProblem(id: unknown, dialect: DialectName): SegmentProblem {

@@ -360,7 +360,9 @@ class Planner {
           ? `; a list of values needs an operator: ${param}[in][]=… (or ${param}[not_in][]=…)`
           : alias
             ? `; write ${param}[${alias}]=… instead`
-            : '';
+            : f.relation !== undefined && !inRelation
+              ? `; to filter on a field of the related entry, write whereRelation[${name}][${op}]=…`
+              : '';
         bad(
           'unknown_operator',
           `${p}: unknown operator '${op}'${fix}; valid operators: ${OPERATORS.join(', ')} (for ${describe(f)}: ${validOps(f).join(', ')})`,
