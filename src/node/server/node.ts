@@ -6,7 +6,7 @@
 import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { brotliCompressSync, constants as zc, createBrotliCompress, createGzip, gzipSync } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, constants as zc, createBrotliCompress, createGzip, gzip, gzipSync } from 'node:zlib';
 import type { MediaRecord } from '../../core/model/model.js';
 import type { CoreResponse, HttpCore, Platform } from '../../core/http/core.js';
 import type { ControlDecision } from '../../core/http/controls.js';
@@ -48,6 +48,18 @@ export const nodePlatform: Platform = {
       },
     });
   },
+  // On libuv's threads, with the settings of a large static document.
+  compressLater: (data, encoding) =>
+    new Promise((resolve, reject) => {
+      const done = (err: Error | null, bytes: Buffer) => (err ? reject(err) : resolve(bytes));
+      if (encoding === 'gzip') gzip(data, { level: 6 }, done);
+      else
+        brotliCompress(
+          data,
+          { params: { [zc.BROTLI_PARAM_QUALITY]: brotliQuality(data.length, false), [zc.BROTLI_PARAM_SIZE_HINT]: data.length } },
+          done,
+        );
+    }),
 };
 
 /**

@@ -55,8 +55,10 @@ function prepare(page: InlineDocument, platform: Platform): Prepared {
     "form-action 'none'",
     "frame-ancestors 'none'",
   ].join('; ');
+  const doc = new Doc(platform.encodeText(page.html), platform);
+  doc.kept = true; // made once per platform
   return {
-    doc: new Doc(platform.encodeText(page.html), platform),
+    doc,
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': csp,
