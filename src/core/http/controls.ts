@@ -190,8 +190,9 @@ export class Controls {
   }
 
   /**
-   * What happens to this request; undefined: answer it at once, as usual. Only API requests (`/api`
-   * — an elmapi3 project's own endpoint — and `/api/…`) fail; a CORS preflight never does and ignores Prefer (browsers send none there anyway).
+   * What happens to this request; undefined: answer it at once, as usual. Only API requests fail
+   * (`/api/…`, and `/api`: an elmapi3 project's own endpoint); a CORS preflight never does and
+   * ignores Prefer (browsers send none there anyway).
    */
   decide(method: string, path: string, preferHeader: string | undefined): ControlDecision | undefined {
     const preflight = method === 'OPTIONS';

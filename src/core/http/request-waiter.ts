@@ -18,7 +18,7 @@ interface Waiter {
   readonly reject: (err: Error) => void;
   readonly timer: ReturnType<typeof setTimeout>;
   /** The promise the caller got (see cancel()). */
-  promise?: Promise<JournaledRequest>;
+  readonly promise: Promise<JournaledRequest>;
 }
 
 const MAX_TIMEOUT = 600_000;
@@ -62,26 +62,28 @@ export class RequestWaiters {
     }
     // After close no request can come: said at once, not after the whole timeout (found from outside).
     if (this.closed !== undefined) return Promise.reject(new Error(`waitForRequest: ${this.closed}`));
-    let waiter: Waiter | undefined;
-    const promise = new Promise<JournaledRequest>((resolve, reject) => {
-      waiter = {
-        predicate,
-        misses,
-        resolve,
-        reject,
-        timer: setTimeout(() => {
-          const misses = (waiter as Waiter).misses;
-          this.waiting.delete(waiter as Waiter);
-          reject(
-            new Error(
-              `waitForRequest: no request matched ${describe(predicate)} within ${timeout} ms; it returned false for ${misses} request${misses === 1 ? '' : 's'}`,
-            ),
-          );
-        }, timeout),
-      };
-      this.waiting.add(waiter);
+    let resolve!: (r: JournaledRequest) => void;
+    let reject!: (err: Error) => void;
+    const promise = new Promise<JournaledRequest>((ok, fail) => {
+      resolve = ok;
+      reject = fail;
     });
-    (waiter as Waiter).promise = promise;
+    const waiter: Waiter = {
+      predicate,
+      misses,
+      resolve,
+      reject,
+      promise,
+      timer: setTimeout(() => {
+        this.waiting.delete(waiter);
+        reject(
+          new Error(
+            `waitForRequest: no request matched ${describe(predicate)} within ${timeout} ms; it returned false for ${waiter.misses} request${waiter.misses === 1 ? '' : 's'}`,
+          ),
+        );
+      }, timeout),
+    };
+    this.waiting.add(waiter);
     return promise;
   }
 
@@ -114,7 +116,7 @@ export class RequestWaiters {
     this.closed = why;
     for (const w of [...this.waiting]) {
       this.settle(w);
-      w.promise?.catch(() => {});
+      w.promise.catch(() => {});
       w.reject(new Error(`waitForRequest: ${why}`));
     }
   }
