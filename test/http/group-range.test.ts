@@ -26,7 +26,7 @@ const files: Record<string, string> = {
     '  title: text',
     '  when: { type: date, range: true }',
     '  slot: { type: datetime, range: true, required: true }',
-    '  venue: { type: group, fields: { name: { type: text, required: true }, city: text, host: { type: relation, collection: people }, logo: media, tags: { type: text, multiple: true }, open: { type: date, range: true } } }',
+    '  venue: { type: group, fields: { name: { type: text, required: true }, city: text, host: { type: relation, collection: people }, logo: media, tags: { type: text, multiple: true }, open: { type: date, range: true }, code: password, note: { type: text, hidden: true } } }',
     '  sessions: { type: group, repeatable: true, fields: { topic: text, minutes: number } }',
     '',
   ].join('\n'),
@@ -34,7 +34,7 @@ const files: Record<string, string> = {
     'title: Full',
     'when: { start: 2025-03-01, end: 2025-03-02 }',
     'slot: { start: 2025-03-01T09:00:00Z }',
-    'venue: { name: Hall, city: Leipzig, host: ann, logo: logo.svg, tags: [big, old], open: { start: 2025-01-01 } }',
+    'venue: { name: Hall, city: Leipzig, host: ann, logo: logo.svg, tags: [big, old], open: { start: 2025-01-01 }, code: hunter2, note: backstage }',
     'sessions: [{ topic: Intro, minutes: 10 }, { topic: Deep dive }]',
     '',
   ].join('\n'),
@@ -72,6 +72,9 @@ describe('group and range fields in a cqa project', () => {
       open: { start: '2025-01-01', end: null },
     });
     expect(full.sessions).toEqual([{ topic: 'Intro', minutes: 10 }, { topic: 'Deep dive' }]);
+    // A password or hidden child is never served, nor sorted on (found from outside: both were).
+    const raw = JSON.stringify((await get('/api/p/events?sort=venue')).body);
+    expect(raw).not.toMatch(/hunter2|backstage/);
     expect(bare).toMatchObject({ when: null, venue: null, sessions: null, slot: { start: null, end: '2025-04-01T10:00:00.000Z' } });
     const doc = (await get('/openapi.json')).body;
     const path = Object.keys(doc.paths).find((p) => p.endsWith('/p/events'));

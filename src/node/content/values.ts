@@ -119,7 +119,9 @@ function coerceGroup(field: FieldDef, raw: unknown, render: RenderMarkdown, budg
       }
       const r = coerceField(child, value, render, budget);
       for (const p of r.problems) problems.push({ message: `${where}${key}: ${p.message}`, index });
-      if (r.value !== undefined) out[key] = r.value;
+      // A hidden or password child is checked and never kept: no dialect, sort or tree can show it
+      // (found from outside: served in cqa and elmapi answers and in dist/).
+      if (r.value !== undefined && !child.hidden) out[key] = r.value;
     }
     // As for the entry's own fields (entries.ts); one given but not valid is said above.
     for (const child of children.values()) {
