@@ -137,6 +137,9 @@ describe('startServer', () => {
     expect((await get({ path: '/healthz' })).status).toBe(200);
     expect((await get({ method: 'OPTIONS', path: '/api/alpha/posts' })).status).toBe(204);
     expect((await get({ path: '/media/alpha/a.png' })).status).not.toBe(503);
+    // /api is an endpoint only with an elmapi3 project's header: a browser still goes to the explorer (found by round two).
+    const browser = await get({ path: '/api', headers: { accept: 'text/html' } });
+    expect([browser.status, browser.headers.location]).toEqual([302, '/']);
   });
 
   it.each([

@@ -239,7 +239,10 @@ export class HttpCore {
    * that tries an override first (overrides.ts) gives the same decision to `handle` or `own`.
    */
   decide(req: CoreRequest): ControlDecision | undefined {
-    return this.controls?.decide(req.method, req.path, header(req.headers, 'prefer'));
+    // `/api` itself is an endpoint only of an elmapi3 project, named by its header; elsewhere a
+    // browser asking for it goes to the explorer (found by round two: a 503 under --fail-rate).
+    const path = req.path === '/api' && header(req.headers, 'project-id') === undefined ? '/' : req.path;
+    return this.controls?.decide(req.method, path, header(req.headers, 'prefer'));
   }
 
   /** The API's answer; `decided`: the controls' decision taken already (`decide`), else taken here. */
