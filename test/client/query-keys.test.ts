@@ -73,6 +73,16 @@ describe.each(['cqa', 'elmapi'] as const)('client (%s): unknown query keys', (di
     ],
     [
       'entries',
+      () => cms.entries('posts', { where: { published_at: new Date(0) } } as never), // round two: dropped the filter
+      'where[published_at]: expected a string, number or boolean, got object: pass date.toISOString()',
+    ],
+    [
+      'entries',
+      () => cms.entries('posts', { where: { title: { in: [['a']] } } } as never),
+      'where[title][in]: expected a string, number or boolean, got a list',
+    ],
+    [
+      'entries',
       () => cms.entries('posts', { where: { tags: ['news', 'guide'] } } as never),
       'where[tags]: expected a string, number or boolean, got a list: for any of several values, use { in: [...] }',
     ],

@@ -39,14 +39,18 @@ function scalar(v: unknown, param: string): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   // The two a front end reaches for (found from outside): a Date, and a list for "any of".
-  const hint = v instanceof Date ? ': pass date.toISOString()' : Array.isArray(v) ? ': for any of several values, use { in: [...] }' : '';
+  const listed = Array.isArray(v) && !/\]\[[a-z_]+\]$/.test(param); // `where[f]=[…]`, not `where[f][in]=[[…]]`
+  const hint = v instanceof Date ? ': pass date.toISOString()' : listed ? ': for any of several values, use { in: [...] }' : '';
   throw new TypeError(
     `${param}: expected a string, number or boolean, got ${v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v}${hint}`,
   );
 }
 
+/** An object literal: a Date or another class's object is a value, not a map of operators (found by round two: a Date's no keys dropped the filter). */
 function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (typeof v !== 'object' || v === null) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
 }
 
 /** `where[f]=v`, `where[f]=null` or `where[f][op]=…` for every operator of the condition. */
