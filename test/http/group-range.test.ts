@@ -5,9 +5,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientTypes } from '../../src/core/describe/client-types.js';
+import { type Field, fromOpenApi, fromProjectAnswer, opsOf } from '../../src/core/http/explorer/browser/schema.js';
 import type { Snapshot } from '../../src/core/model/types.js';
 import { buildSnapshot } from '../../src/node/build-snapshot.js';
 import { loadContent } from '../../src/node/content/load.js';
@@ -35,7 +37,7 @@ const files: Record<string, string> = {
     'when: { start: 2025-03-01, end: 2025-03-02 }',
     'slot: { start: 2025-03-01T09:00:00Z }',
     'venue: { name: Hall, city: Leipzig, host: ann, logo: logo.svg, tags: [big, old], open: { start: 2025-01-01 }, code: hunter2, note: backstage }',
-    'sessions: [{ topic: Intro, minutes: 10 }, { topic: Deep dive }]',
+    'sessions: [{ topic: Intro, minutes: 10 }, { topic: Deep dive, minutes: null }, { topic: Outro }]',
     '',
   ].join('\n'),
   'p/events/bare.yaml': 'title: Bare\nslot: { end: 2025-04-01T10:00:00Z }\n',
@@ -71,7 +73,8 @@ describe('group and range fields in a cqa project', () => {
       tags: ['big', 'old'],
       open: { start: '2025-01-01', end: null },
     });
-    expect(full.sessions).toEqual([{ topic: 'Intro', minutes: 10 }, { topic: 'Deep dive' }]);
+    // A child given null is null; one not given is left out.
+    expect(full.sessions).toEqual([{ topic: 'Intro', minutes: 10 }, { topic: 'Deep dive', minutes: null }, { topic: 'Outro' }]);
     // A password or hidden child is never served, nor sorted on (found from outside: both were).
     const raw = JSON.stringify((await get('/api/p/events?sort=venue')).body);
     expect(raw).not.toMatch(/hunter2|backstage/);
@@ -89,17 +92,28 @@ describe('group and range fields in a cqa project', () => {
     const types = clientTypes(model);
     expect(types).toContain('when: { start: string | null; end: string | null } | null;');
     expect(types).toContain('slot: { start: string | null; end: string | null };');
-    expect(types).toContain('sessions: ({ topic?: string; minutes?: number })[] | null;');
+    expect(types).toContain('sessions: ({ topic?: string | null; minutes?: number | null })[] | null;');
     const list = JSON.stringify((await get('/api/p/events')).body);
+    const client = new URL('../../src/core/client/types.js', import.meta.url).href;
     const consumer = [
-      "import type { List, PEvents } from './types.js';",
+      "import type { List, PEvents, Types } from './types.js';",
+      `import type { Condition } from ${JSON.stringify(fileURLToPath(client))};`,
       `const answer: List<PEvents> = ${list};`,
-      'export const city: string | undefined = answer.data[0]?.venue?.city;',
+      'export const city: string | null | undefined = answer.data[0]?.venue?.city;',
       'export const name: string | undefined = answer.data[0]?.venue?.name;',
-      'export const minutes: number | undefined = answer.data[0]?.sessions?.[0]?.minutes;',
+      'export const minutes: number | null | undefined = answer.data[0]?.sessions?.[0]?.minutes;',
       'export const start: string | null | undefined = answer.data[0]?.when?.start;',
       '// @ts-expect-error: a group is no string',
       "export const wrong = answer.data[0]?.venue === 'Hall';",
+      // The typed where takes null/not_null on them, no value (found by round two: the server's 400s type-checked).
+      "type F = Types['p']['collections']['events']['fields'];",
+      "export const open: Condition<F['when']> = { not_null: true };",
+      '// @ts-expect-error: a range takes no value',
+      "export const day: Condition<F['when']> = '2025-03-01';",
+      '// @ts-expect-error: nor an operator of dates',
+      "export const after: Condition<F['when']> = { gte: '2025-03-01' };",
+      '// @ts-expect-error: a group takes no value',
+      "export const hall: Condition<F['venue']> = 'Hall';",
     ].join('\n');
     const dir = join(work, 'consumer');
     mkdirSync(dir, { recursive: true });
@@ -129,6 +143,19 @@ describe('group and range fields in a cqa project', () => {
     const ids = async (q: string) => (await get(`/api/p/events?${q}`)).body.data.map((e: { id: string }) => e.id);
     expect(await ids('sort=slot')).toEqual(['full', 'bare']);
     expect(await ids('sort=slot:desc')).toEqual(['bare', 'full']);
+  });
+
+  it('the explorer offers them null and not_null only, learnt from the project answer and from the OpenAPI document (round two)', async () => {
+    for (const project of fromOpenApi((await get('/openapi.json')).body)) {
+      for (const learnt of [false, true]) {
+        if (learnt) fromProjectAnswer(project, (await get('/api/p')).body.data);
+        const events = project.collections.find((c) => c.slug === 'events');
+        for (const name of ['when', 'slot', 'venue', 'sessions']) {
+          const field = events?.fields.find((f) => f.name === name) as Field;
+          expect(opsOf(field), `${name} (${learnt ? 'project answer' : 'openapi'})`).toEqual(['null', 'not_null']);
+        }
+      }
+    }
   });
 
   it("'multiple' on a group or a range is refused, saying what to write", async () => {

@@ -369,7 +369,7 @@ type OpValue<O, V> = O extends 'in' | 'not_in'
  * (`{ gt: 10, lte: 20 }` → `where[f][gt]=10&where[f][lte]=20`, all must hold).
  */
 export type Condition<F extends FieldSchema> =
-  | (F['type'] extends 'json' ? never : ValueOf<F>)
+  | (F['type'] extends 'json' | 'group' ? never : F extends { range: true } ? never : ValueOf<F>)
   | null
   | 'not_null'
   | { readonly [O in OpsOf<F>]?: OpValue<O, ValueOf<F>> };

@@ -232,7 +232,8 @@ function scalarType(f: FieldDef, refs: ReadonlyMap<string, CollectionNames>, sha
         .filter((c) => !c.hidden)
         .map((c) => {
           const t = c.type === 'relation' || c.type === 'media' ? 'string' : scalarType(c, refs, true, elmapi);
-          return `${key(c.name)}${c.required ? '' : '?'}: ${c.multiple ? `(${t})[]` : t}`;
+          // Given as null in the file, a child is served as null.
+          return `${key(c.name)}${c.required ? '' : '?'}: ${c.multiple ? `(${t})[]` : t}${c.required ? '' : ' | null'}`;
         })
         .join('; ')} }`;
       return f.repeatable ? `(${one})[]` : one;

@@ -50,7 +50,8 @@ function scalarSchema(field: FieldDef, projectId: string, shallow: boolean): Obj
       const children = (field.fields ?? []).filter((c) => !c.hidden);
       const child = (c: FieldDef): Obj => {
         const one = c.type === 'relation' || c.type === 'media' ? { type: 'string' } : scalarSchema(c, projectId, shallow);
-        return c.multiple ? { type: 'array', items: one } : one;
+        const value = c.multiple ? { type: 'array', items: one } : one;
+        return c.required ? value : nullable(value); // given as null in the file, it is served as null
       };
       const one: Obj = {
         type: 'object',

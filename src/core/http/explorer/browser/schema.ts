@@ -16,6 +16,8 @@ export interface Field {
   readonly collection?: string;
   /** id, locale and the timestamps: in every collection, not in its schema. */
   readonly system?: boolean;
+  /** A date or datetime whose value is `{ start, end }`. */
+  readonly range?: boolean;
 }
 
 export interface Collection {
@@ -46,7 +48,7 @@ export const TIMESTAMPS = ['created_at', 'updated_at', 'published_at'] as const;
  * select anything there (elmapi3-dialect.md §3.3: v3 accepts every operator on every field, and
  * e.g. `in` on a number or any operator on a date matches nothing).
  */
-export function opsOf(field: Pick<Field, 'type' | 'multiple' | 'system'>, v3 = false): readonly Op[] {
+export function opsOf(field: Pick<Field, 'type' | 'multiple' | 'system' | 'range'>, v3 = false): readonly Op[] {
   if (!v3) return validOps({ kind: kindOf(field), multiple: field.multiple });
   // The entry's own columns (uuid, locale, the timestamps) are compared as SQL does.
   if (field.system) return OPERATORS;
@@ -239,6 +241,8 @@ export function fromProjectAnswer(project: Project, data: Json): void {
       multiple: f.multiple === true,
       ...(Array.isArray(f.values) ? { values: f.values.filter((v): v is string => typeof v === 'string') } : {}),
       ...(typeof f.collection === 'string' ? { collection: f.collection } : {}),
+      // A date range takes null/not_null only (kindOf): kept, or its form offered date operators (round two).
+      ...(f.range === true ? { range: true } : {}),
     })),
   }));
 }
