@@ -42,6 +42,11 @@ const files: Record<string, string> = {
   ].join('\n'),
   'p/events/bare.yaml': 'title: Bare\nslot: { end: 2025-04-01T10:00:00Z }\n',
 };
+// The same collection in the elmapi dialect (its own OpenAPI module: round two found strings there).
+const E = 'e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0';
+for (const [rel, text] of Object.entries(files))
+  if (rel.startsWith('p/events/') || rel.startsWith('p/people/') || rel.startsWith('p/media/')) files[`e/${rel.slice(2)}`] = text;
+files['e/project.yaml'] = `id: ${E}\ndialect: elmapi\npublic: true\n`;
 
 let snapshot: Snapshot;
 let handler: (request: Request) => Promise<Response>;
@@ -85,6 +90,16 @@ describe('group and range fields in a cqa project', () => {
     expect(violations(list.body, schema, doc)).toEqual([]);
     // The schema is not vacuous: a string where the group is does not fit it.
     expect(violations({ ...list.body, data: [{ ...full, venue: 'Hall' }] }, schema, doc)).not.toEqual([]);
+  });
+
+  it('in the elmapi dialect too, answers fit the OpenAPI document', async () => {
+    const list = await get(`/api/${E}/events`);
+    expect(list.status).toBe(200);
+    expect(JSON.stringify(list.body)).toContain('"venue":{"name":"Hall"');
+    const doc = (await get('/openapi.json')).body;
+    const path = Object.keys(doc.paths).find((p) => p.endsWith(`/${E}/events`));
+    const schema = doc.paths[path as string].get.responses['200'].content['application/json'].schema;
+    expect(violations(list.body, schema, doc)).toEqual([]);
   });
 
   it('cqa types gives them types an answer fits and a consumer can use', async () => {

@@ -1,7 +1,8 @@
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSnapshot } from '../../src/core/snapshot/create.js';
-import { fieldSchema, openapiJson } from '../../src/core/describe/openapi.js';
+import { fieldSchema } from '../../src/core/describe/openapi-fields.js';
+import { openapiJson } from '../../src/core/describe/openapi.js';
 import { getEntryId, listEntriesId } from '../../src/core/describe/openapi-names.js';
 import { field, fixtureModel, HIDDEN_VALUE, mediaFiles, TOKEN_SHA } from './fixture.js';
 

@@ -1,8 +1,8 @@
 // The OpenAPI description of a project in the `elmapi` dialect (src/core/dialects/elmapi.ts):
 // bare arrays and objects, integer ids, `YYYY-MM-DD HH:MM:SS` timestamps, fields absent when
 // empty, `{"error": …}` bodies with 404/422 and `{"message":"Unauthenticated."}`. No Node imports.
-// (Only functions here: openapi.ts imports this module and this module imports openapi.ts.)
 import type { CollectionRecord, FieldDef, ProjectRecord } from '../model/model.js';
+import { groupOrRangeSchema } from './openapi-fields.js';
 import { getEntryId, listEntriesId, OPERATION_IDS } from './openapi-names.js';
 import {
   ENTRY_PARAMS,
@@ -49,6 +49,10 @@ function scalar(field: FieldDef, projectId: string, shallow: boolean): Obj {
         : { type: 'string', enum: [...(field.values ?? [])] };
     case 'json':
       return { type: 'string', contentMediaType: 'application/json', description: 'the JSON text of the value' };
+    case 'date':
+    case 'datetime':
+    case 'group':
+      return groupOrRangeSchema(field, projectId, shallow) ?? { type: 'string' };
     case 'media':
       return ref('ElmapiMedia');
     case 'relation':

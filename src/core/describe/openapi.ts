@@ -1,7 +1,7 @@
 // OpenAPI 3.1 description of a snapshot: every operation of the API per project, an entry schema
 // per collection derived from its visible fields, Media and Problem schemas. Built from plain
 // objects in a fixed order, so the same content always gives the same text. No Node imports.
-import type { CollectionRecord, ContentModel, FieldDef, ProjectRecord } from '../model/model.js';
+import type { CollectionRecord, ContentModel, ProjectRecord } from '../model/model.js';
 import { elmapiPaths, elmapiResponses, elmapiSchemas } from './openapi-elmapi.js';
 import { elmapi3Paths, elmapi3Responses, elmapi3Schemas, elmapi3SharedSchemas, mergeElmapi3Paths } from './openapi-elmapi3.js';
 import {
@@ -24,6 +24,7 @@ import {
   type SchemaVariant,
 } from './openapi-parts.js';
 import { getEntryId, listEntriesId, OPERATION_IDS, uniqueOperationIds } from './openapi-names.js';
+import { fieldSchema } from './openapi-fields.js';
 import { whereSchema, whereSchemaName } from './openapi-where.js';
 import { OPERATORS } from '../query/operators.js';
 
@@ -32,69 +33,6 @@ const PROBLEM = 'application/problem+json';
 
 // ---------------------------------------------------------------------------------------------
 // Schemas
-
-/** The schema of one value of a field (not yet `multiple` or nullable). */
-function scalarSchema(field: FieldDef, projectId: string, shallow: boolean): Obj {
-  switch (field.type) {
-    case 'number':
-      return { type: 'number' };
-    case 'boolean':
-      return { type: 'boolean' };
-    case 'date':
-    case 'datetime': {
-      const day: Obj = { type: 'string', format: field.type === 'date' ? 'date' : 'date-time' };
-      return field.range ? { type: 'object', required: ['start', 'end'], properties: { start: nullable(day), end: nullable(day) } } : day;
-    }
-    case 'group': {
-      // A child holds what its file gave (absent when not given); its relations and media stay ids.
-      const children = (field.fields ?? []).filter((c) => !c.hidden);
-      const child = (c: FieldDef): Obj => {
-        const one = c.type === 'relation' || c.type === 'media' ? { type: 'string' } : scalarSchema(c, projectId, shallow);
-        const value = c.multiple ? { type: 'array', items: one } : one;
-        return c.required ? value : nullable(value); // given as null in the file, it is served as null
-      };
-      const one: Obj = {
-        type: 'object',
-        properties: Object.fromEntries(children.map((c) => [c.name, child(c)])),
-        additionalProperties: false,
-        ...(children.some((c) => c.required) ? { required: children.filter((c) => c.required).map((c) => c.name) } : {}),
-      };
-      return field.repeatable ? { type: 'array', items: one } : one;
-    }
-    case 'time':
-      return { type: 'string', pattern: '^\\d{2}:\\d{2}(:\\d{2})?$' };
-    case 'email':
-      return { type: 'string', format: 'email' };
-    case 'color':
-      return { type: 'string', description: 'A CSS colour, e.g. #ff8800' };
-    case 'markdown':
-      return { type: 'string', contentMediaType: 'text/markdown' };
-    case 'richtext':
-      return { type: 'string', contentMediaType: 'text/html', description: 'HTML rendered from Markdown at build time' };
-    case 'enumeration':
-      return { type: 'string', enum: [...(field.values ?? [])] };
-    case 'media':
-      return ref('Media');
-    case 'relation':
-      if (shallow) return { type: 'string', description: `id of an entry of '${markdownText(field.collection ?? '')}'` };
-      return field.collection ? ref(entrySchemaName(projectId, field.collection, 'shallow')) : { type: 'object' };
-    case 'json':
-      return {};
-    default:
-      return { type: 'string' };
-  }
-}
-
-/**
- * A field as it appears in an answer: a list for `multiple` (never null), else nullable unless
- * required — but a single relation always may be null: its target may be a draft.
- */
-export function fieldSchema(field: FieldDef, projectId: string, shallow = false): Obj {
-  const one = scalarSchema(field, projectId, shallow);
-  if (field.multiple) return { type: 'array', items: one };
-  if (field.type === 'json' || (field.required && field.type !== 'relation')) return one;
-  return nullable(one);
-}
 
 /**
  * The entry schema of a collection. `shallow`: as embedded in another entry's relation field,
