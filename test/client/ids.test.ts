@@ -71,6 +71,8 @@ describe.each(clients)('createClient in %s mode', (_mode, make) => {
   it('a number for an id is refused, saying to pass it as a string (found from outside)', async () => {
     const err = await refused(() => make().entry('posts', 5 as never));
     expect(err.detail).toBe("entry id 5 is not an entry id: ids are strings, pass '5'");
+    // Not for a number whose text is no id either (round two).
+    for (const n of [Number.NaN, -1, 1e21]) expect((await refused(() => make().entry('posts', n as never))).detail).not.toContain('pass');
   });
 
   it.each(BAD_SLUGS)('a collection %j is refused in entries, first, count and entry', async (slug) => {

@@ -274,7 +274,11 @@ describe.each([
     expect(
       (await call('/products', { where: { or: { 0: { published_at: { not: '2026-03-01' } }, 1: { title: 'Beta' } } } })).warning,
     ).toContain(
-      'replace it in this where[or] with where[or][0][published_at][lt]=2026-03-01&where[or][<another index>][published_at][gte]=2026-03-02',
+      'replace it in this where[or] with where[or][<an index>][published_at][lt]=2026-03-01&where[or][<another index>][published_at][gte]=2026-03-02',
+    );
+    // A numeric group holding a where[or] (round two: it nested one more).
+    expect((await call('/products', { where: { 0: { or: { 0: { published_at: { not: '2026-03-01' } } } } } })).warning).toContain(
+      'with where[0][or][<an index>][published_at][lt]=2026-03-01&where[0][or][<another index>][published_at][gte]=2026-03-02',
     );
     expect((await call('/products', { where: { 0: { published_at: { not: '2026-03-01' } } } })).warning).toContain(
       'send where[or][0][published_at][lt]=2026-03-01&where[or][1][published_at][gte]=2026-03-02',

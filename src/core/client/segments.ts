@@ -33,10 +33,10 @@ export function entryIdProblem(id: unknown, dialect: DialectName): SegmentProble
   // The elmapi dialect also names entries by their integer ids.
   if (dialect === 'elmapi' && isPositiveInteger(id)) return undefined;
   // An id is text: `5` from JavaScript is the file 5.yaml's id only as '5' (found from outside).
-  const fix =
-    typeof id === 'number'
-      ? `: ids are strings, pass '${id}'`
-      : ": letters, digits, '.', _ and - (a letter or digit first, at most 200); check where the id comes from";
+  const asText = typeof id === 'number' && Number.isFinite(id) && ENTRY_ID.test(String(id));
+  const fix = asText
+    ? `: ids are strings, pass '${id}'${dialect === 'elmapi' ? ' (or a positive integer)' : ''}`
+    : ": letters, digits, '.', _ and - (a letter or digit first, at most 200); check where the id comes from";
   return { param: 'id', detail: `entry id ${shown(id)} is not an entry id${fix}` };
 }
 

@@ -281,10 +281,12 @@ function warnTimeValues(name: string, op: string, values: readonly string[], par
  * a request holds only one of.
  */
 function dayLeftOut(base: string, day: string, next: string): string {
-  const inOr = /^where\[or\](\[\d+\])?/i.exec(base);
+  // where[or][…], also inside a numeric group (where[0][or][…]), with or without a member index.
+  const inOr = /^(where(?:\[\d+\])?\[or\])(\[\d+\])?/i.exec(base);
   if (inOr) {
+    const or = inOr[1] as string;
     const rest = base.slice(inOr[0].length);
-    return `replace it in this where[or] with ${base}[lt]=${day}&where[or][<another index>]${rest}[gte]=${next}`;
+    return `replace it in this where[or] with ${or}[<an index>]${rest}[lt]=${day}&${or}[<another index>]${rest}[gte]=${next}`;
   }
   const rest = base.replace(/^where(\[\d+\])?/, ''); // a numeric group: the block takes the field itself
   return `send where[or][0]${rest}[lt]=${day}&where[or][1]${rest}[gte]=${next} (one where[or] per request)`;
