@@ -149,6 +149,7 @@ describe('bad input: 4xx with a stable code', () => {
     expect(problemOf('where[author][name]=Ann').detail).toContain(
       "where[author][name]: unknown operator 'name'; to filter on a field of the related entry, write whereRelation[author][name]=…",
     );
+    expect(problemOf('where[author][eqq]=x').detail).not.toContain('whereRelation'); // a typo, no field of the authors (round two)
     expect(problemOf('where[price]=abc').detail).toContain('finite number');
     expect(problemOf('where[tags]=bogus').detail).toContain('new, sale, eco');
     expect(problemOf('locale=fr').detail).toContain('en, de');

@@ -360,7 +360,7 @@ class Planner {
           ? `; a list of values needs an operator: ${param}[in][]=… (or ${param}[not_in][]=…)`
           : alias
             ? `; write ${param}[${alias}]=… instead`
-            : f.relation !== undefined && !inRelation
+            : f.relation !== undefined && !inRelation && this.project.collections.get(f.relation)?.visibleFields.some((t) => t.name === op)
               ? `; to filter on a field of the related entry, write whereRelation[${name}][${op}]=…`
               : '';
         bad(
