@@ -79,12 +79,12 @@ describe.each(['cqa', 'elmapi'] as const)('client (%s): unknown query keys', (di
     [
       'entries',
       () => cms.entries('posts', { where: { title: { in: [['a']] } } } as never),
-      'where[title][in]: expected a string, number or boolean, got a list',
+      'where[title][in]: expected a string, number or boolean, got object',
     ],
     [
       'entries',
       () => cms.entries('posts', { where: { tags: ['news', 'guide'] } } as never),
-      'where[tags]: expected a string, number or boolean, got a list: for any of several values, use { in: [...] }',
+      'where[tags]: expected a string, number or boolean, got object: for any of them, use { in: [...] }',
     ],
   ])('%s: %s', async (_, call, message) => {
     const before = requested.length;

@@ -40,13 +40,14 @@ function scalar(v: unknown, param: string): string {
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   // The two a front end reaches for (found from outside): a Date, and a list for "any of".
   const listed = Array.isArray(v) && !/\]\[[a-z_]+\]$/.test(param); // `where[f]=[…]`, not `where[f][in]=[[…]]`
-  const hint = v instanceof Date ? ': pass date.toISOString()' : listed ? ': for any of several values, use { in: [...] }' : '';
-  throw new TypeError(
-    `${param}: expected a string, number or boolean, got ${v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v}${hint}`,
-  );
+  const hint = v instanceof Date ? ': pass date.toISOString()' : listed ? ': for any of them, use { in: [...] }' : '';
+  throw new TypeError(`${param}: expected a string, number or boolean, got ${v === null ? 'null' : typeof v}${hint}`);
 }
 
-/** An object literal: a Date or another class's object is a value, not a map of operators (found by round two: a Date's no keys dropped the filter). */
+/**
+ * An object literal: a Date or another class's object is a value, not a map of operators (found
+ * by round two: a Date has no keys of its own, so its filter was dropped).
+ */
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null) return false;
   const proto = Object.getPrototypeOf(v);

@@ -35,7 +35,7 @@ export function entryIdProblem(id: unknown, dialect: DialectName): SegmentProble
   // An id is text: `5` from JavaScript is the file 5.yaml's id only as '5' (found from outside).
   const asText = typeof id === 'number' && Number.isFinite(id) && ENTRY_ID.test(String(id));
   const fix = asText
-    ? `: ids are strings, pass '${id}'${dialect === 'elmapi' ? ' (or a positive integer)' : ''}`
+    ? `: ids are strings, pass '${id}'`
     : ": letters, digits, '.', _ and - (a letter or digit first, at most 200); check where the id comes from";
   return { param: 'id', detail: `entry id ${shown(id)} is not an entry id${fix}` };
 }
