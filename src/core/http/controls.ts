@@ -191,10 +191,10 @@ export class Controls {
 
   /**
    * What happens to this request; undefined: answer it at once, as usual. Only API requests fail
-   * (`/api/…`, and `/api`: an elmapi3 project's own endpoint); a CORS preflight never does and
-   * ignores Prefer (browsers send none there anyway).
+   * (`/api/…`, and `/api` when `apiRoot`: an elmapi3 project's own endpoint, named by its header);
+   * a CORS preflight never does and ignores Prefer (browsers send none there anyway).
    */
-  decide(method: string, path: string, preferHeader: string | undefined): ControlDecision | undefined {
+  decide(method: string, path: string, preferHeader: string | undefined, apiRoot = true): ControlDecision | undefined {
     const preflight = method === 'OPTIONS';
     let prefs: Preferences | undefined;
     if (this.prefer && preferHeader !== undefined && !preflight) {
@@ -202,7 +202,7 @@ export class Controls {
       if ('code' in p) return { delay: 0, problem: p, injected: false };
       if (p.applied.length > 0) prefs = p;
     }
-    const api = !preflight && (path === '/api' || path.startsWith('/api/'));
+    const api = !preflight && (path.startsWith('/api/') || (apiRoot && path === '/api'));
     let status: number | undefined;
     let why = '';
     if (api && prefs?.status !== undefined) {

@@ -241,8 +241,8 @@ export class HttpCore {
   decide(req: CoreRequest): ControlDecision | undefined {
     // `/api` itself is an endpoint only of an elmapi3 project, named by its header; elsewhere a
     // browser asking for it goes to the explorer (found by round two: a 503 under --fail-rate).
-    const path = req.path === '/api' && header(req.headers, 'project-id') === undefined ? '/' : req.path;
-    return this.controls?.decide(req.method, path, header(req.headers, 'prefer'));
+    const apiRoot = header(req.headers, 'project-id') !== undefined;
+    return this.controls?.decide(req.method, req.path, header(req.headers, 'prefer'), apiRoot);
   }
 
   /** The API's answer; `decided`: the controls' decision taken already (`decide`), else taken here. */
