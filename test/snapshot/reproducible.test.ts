@@ -319,6 +319,21 @@ describe('reproducible builds', () => {
     }
   });
 
+  it('a repository with no commit yet: every entry file is not committed, and the build says so', async () => {
+    const fresh = join(work, 'fresh');
+    write(fresh, 'blog/project.yaml', 'id: blog\nname: Blog\npublic: true\n');
+    write(fresh, 'blog/posts/a.md', '---\ntitle: A\n---\n');
+    write(fresh, 'blog/posts/b.md', '---\ntitle: B\n---\n');
+    git(fresh, ['init', '-q', '-b', 'main']);
+    expect(await check([fresh])).toBe(0);
+    expect(logs.filter((l) => /not committed/.test(l))).toEqual([
+      expect.stringMatching(/^warning: [^:]*a\.md: this and 1 other entry file \(2 in all\) have changes not committed to git/),
+    ]);
+    logs.length = 0;
+    expect(await check([fresh, '--timestamps', 'git'])).toBe(0); // a work tree: no error that says otherwise
+    expect(logs.join('\n')).not.toMatch(/not inside a git work tree/);
+  });
+
   it('--timestamps git outside a git work tree is a content error saying what to do; a wrong value is a usage error', async () => {
     const plain = join(work, 'plain');
     write(plain, 'blog/project.yaml', 'id: blog\nname: Blog\npublic: true\n');

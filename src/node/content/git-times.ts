@@ -92,8 +92,9 @@ export async function readGitTimes(root: string, store?: GitTimesStore): Promise
     },
   );
   const changed = await diffing;
-  if (!logged) return undefined;
-  // An empty repository has no HEAD (the diff fails): then nothing is committed and there is nothing to compare.
+  // A repository with no commit yet: git log fails, yet every file is one not committed.
+  if (!logged) return (await noCommitYet(root)) ? { times, changed: new Set() } : undefined;
+  // A history that never touched this folder: nothing is committed here and there is nothing to compare.
   if (times.size === 0) return { times, changed: new Set() };
   if (!changed) return undefined;
   return { times, changed, asked: since, ...settled(root, state) };
@@ -209,7 +210,15 @@ export async function cleanAmong(root: string, rels: readonly string[]): Promise
   return listed && diffed ? [...tracked].filter((rel) => asked.has(rel) && !changed.has(rel)) : [];
 }
 
-/** Runs git in `root`, calling `onToken` for each NUL-separated token of its output; false when git failed. */
+/** Whether `root` is in a git work tree whose HEAD names no commit yet (after `git init`). */
+async function noCommitYet(root: string): Promise<boolean> {
+  const said: string[] = [];
+  // Exits 1 once --verify finds no HEAD, after printing whether this is a work tree.
+  const headFound = await gitLines(root, ['rev-parse', '--is-inside-work-tree', '--verify', '-q', 'HEAD'], (t) => said.push(t));
+  return !headFound && said.join('').trim() === 'true';
+}
+
+/** Runs git in `root`, calling `onToken` for each NUL-separated token of its output; false when git failed (what it said is then no answer). */
 function gitLines(root: string, args: readonly string[], onToken: (token: string) => void): Promise<boolean> {
   return new Promise((resolve) => {
     let child: ChildProcessByStdio<null, Readable, null>;
@@ -233,7 +242,7 @@ function gitLines(root: string, args: readonly string[], onToken: (token: string
     });
     child.on('error', () => resolve(false));
     child.on('close', (code) => {
-      if (code === 0 && rest !== '') onToken(rest);
+      if (rest !== '') onToken(rest); // also on failure: a caller that asks may want what git said
       resolve(code === 0);
     });
   });
