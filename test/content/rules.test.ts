@@ -513,3 +513,25 @@ describe('entries: locale, draft, timestamps', () => {
     expect(collection(r, 'nums').entries.map((e) => e.id)).toEqual(['7', '12']);
   });
 });
+
+describe('_collection.yaml that declares nothing', () => {
+  // Found from outside: an emptied schema published the fields it used to hide.
+  it.each([
+    ['empty', ''],
+    ['only comments', '# schema TODO\n'],
+  ])('is an error when %s, saying the fields would all be published', async (_, text) => {
+    const r = await load({ 'p/events/_collection.yaml': text, 'p/events/a.yaml': 'title: A\nsecret: s3cret\n' });
+    expect(r.issues).toEqual([
+      {
+        file: 'p/events/_collection.yaml',
+        message: expect.stringMatching(/^declares nothing .* every field of the entries would be published, hidden ones too: .*or delete the file/),
+      },
+    ]);
+  });
+
+  it('still infers the fields when it names only other settings', async () => {
+    const r = await load({ 'p/events/_collection.yaml': 'name: Events\n', 'p/events/a.yaml': 'title: A\n' });
+    expect(r.issues).toEqual([]);
+    expect(collection(r, 'events').fields.map((f) => f.name)).toEqual(['title']);
+  });
+});
