@@ -49,6 +49,10 @@ const BOMBS: Record<string, Buffer> = {
   'long.png': pngBomb(30_000, 700, 1000),
   // Within both limits, but truncated: decoding fails (remembered too).
   'broken.png': pngBomb(1000, 800, 100),
+  // Found from outside: an SVG named .png, rendered by libvips at a cost its header does not show.
+  'drawing.png': Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="1000"><filter id="f"><feGaussianBlur stdDeviation="90"/></filter><rect width="2000" height="1000" filter="url(#f)"/></svg>',
+  ),
 };
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-thumb-bombs-'));
@@ -78,6 +82,7 @@ describe('the header check', () => {
     expect(() => checkImage(BOMBS['strip.png'] as Buffer)).toThrow(/200000×1300 px/);
     expect(() => checkImage(BOMBS['long.png'] as Buffer)).toThrow(/30000×700 px \(43:1\): thumbnails are made of images up to 20:1/);
     expect(() => checkImage(Buffer.from('not an image at all'))).toThrow(/header cannot be read/);
+    expect(() => checkImage(BOMBS['drawing.png'] as Buffer)).toThrow(/bytes are SVG: thumbnails are made of PNG, JPEG, GIF and WebP images only/);
     expect(() => checkImage(pngBomb(4000, 3000, 10))).not.toThrow();
     expect(() => checkImage(pngBomb(4000, 3000, 10), { maxPixels: 10_000_000, maxAspect: 20 })).toThrow(/up to 10 Mpx/);
   });
@@ -91,6 +96,7 @@ describe.each(['serve', 'createHandler'])('image bombs (%s)', (name) => {
       ['strip.png', /40 Mpx/],
       ['long.png', /20:1/],
       ['broken.png', /cannot be decoded/],
+      ['drawing.png', /bytes are SVG/],
     ] as const) {
       for (let i = 0; i < 3; i++) {
         const r = await client({ path: `/thumbs/${TRAVEL}/${file}` });
@@ -134,9 +140,10 @@ describe('cqa check, cqa build and cqa serve agree', () => {
       expect.stringMatching(
         /^travel\/media\/broken\.png: no thumbnail can be made of it \(the image cannot be decoded \(Input buffer has corrupt header[^\n]*\)\), and/,
       ),
+      expect.stringMatching(/^travel\/media\/drawing\.png: no thumbnail can be made of it \(the file's bytes are SVG: /),
       expect.stringMatching(/^travel\/media\/long\.png: no thumbnail can be made of it \(.*20:1\)/),
       expect.stringMatching(/^travel\/media\/strip\.png: no thumbnail can be made of it \(.*40 Mpx\)/),
-      '4 errors in 4 files',
+      '5 errors in 5 files',
     ]);
     const build = cqa(['build', join(work, 'content'), '--out', join(work, 'dist'), '--include-private']);
     expect(build.status).toBe(1);

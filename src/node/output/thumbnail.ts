@@ -22,6 +22,8 @@ export interface ThumbnailLimits {
 /** 40 Mpx: a 7300×5500 photo; decoding that costs ~160 MB. 20:1 covers panoramas. */
 export const THUMBNAIL_LIMITS: ThumbnailLimits = { maxPixels: 40_000_000, maxAspect: 20 };
 
+const RASTER = new Set(['png', 'jpg', 'gif', 'webp']);
+
 /** An image a thumbnail is not made of, and why: the answer is a 422 naming the limit. */
 export class ThumbnailRefused extends Error {}
 
@@ -32,6 +34,12 @@ export function checkImage(bytes: Uint8Array, limits: ThumbnailLimits = THUMBNAI
     size = imageSizePackage().imageSize(bytes);
   } catch (err) {
     throw new ThumbnailRefused(`the image header cannot be read (${(err as Error).message})`);
+  }
+  // libvips renders SVG (and PDF, TIFF…) at a cost the header does not bound: only these formats.
+  if (!RASTER.has(size.type ?? '')) {
+    throw new ThumbnailRefused(
+      `the file's bytes are ${size.type?.toUpperCase() ?? 'of no known image type'}: thumbnails are made of PNG, JPEG, GIF and WebP images only (name the file by what it holds)`,
+    );
   }
   const { width, height } = size;
   if (!width || !height) throw new ThumbnailRefused('the image header names no width and height');
