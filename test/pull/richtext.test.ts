@@ -3,7 +3,13 @@
 // reviewer reads and what another tool may render). The link keeps its text, the image its alt.
 import { Lexer, type Token } from 'marked';
 import { describe, expect, it } from 'vitest';
-import { htmlToMarkdown } from '../../src/node/pull/richtext.js';
+import { entryRichtext, htmlToMarkdown } from '../../src/node/pull/richtext.js';
+
+function markdownOf(html: string): string {
+  const converted = htmlToMarkdown(html);
+  if ('problem' in converted) throw new Error(converted.problem);
+  return converted.markdown;
+}
 
 /** Every link and image destination in `markdown`, as the Markdown lexer reads it. */
 function destinations(markdown: string): string[] {
@@ -32,14 +38,44 @@ const HOSTILE: readonly (readonly [string, string])[] = [
 
 describe('cqa pull: richtext links', () => {
   it.each(HOSTILE)('writes %j without its script target', (html, markdown) => {
-    const converted = htmlToMarkdown(html);
-    expect(converted.markdown).toBe(markdown);
-    expect(destinations(converted.markdown).filter((d) => !d.startsWith('/'))).toEqual([]);
+    const converted = markdownOf(html);
+    expect(converted).toBe(markdown);
+    expect(destinations(converted).filter((d) => !d.startsWith('/'))).toEqual([]);
   });
 
   it('keeps safe links and images as they are', () => {
     const html = '<p><a href="https://example.com/a?b=1&amp;c=2">x</a> <a href="/posts/a">y</a> <img src="/i.png" alt="i"></p>\n';
     const converted = htmlToMarkdown(html);
     expect(converted).toEqual({ markdown: '[x](https://example.com/a?b=1&c=2) [y](/posts/a) ![i](/i.png)', exact: true });
+  });
+});
+
+// Found from outside: a hostile API's 256 KB paragraph of `!` took marked 41 s to check, and
+// elements nested 20,000 deep threw "Maximum call stack size exceeded" out of cqa pull.
+describe('cqa pull: richtext an API may answer to cost time or stack', () => {
+  it('leaves out a value the build could not render in bounded time, saying why', () => {
+    const warnings: string[] = [];
+    const convert = entryRichtext((m) => warnings.push(m));
+    expect(convert(`<p>${'!'.repeat(256 * 1024)}</p>`, "entry 'a', field 'body'")).toBeUndefined();
+    expect(convert(`${'<div>'.repeat(20_000)}x${'</div>'.repeat(20_000)}`, "entry 'a', field 'more'")).toBeUndefined();
+    expect(convert('<p>fine</p>\n', "entry 'a', field 'note'")).toBe('fine');
+    // 1,000 levels still convert (and a real page has a few dozen at most).
+    expect(convert(`${'<blockquote>'.repeat(1000)}x${'</blockquote>'.repeat(1000)}`, "entry 'a', field 'deep'")).toMatch(/^> > > /);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^entry 'a', field 'body': left out of the tree: the value as Markdown has a block of 262,145 characters without a blank line/),
+      "entry 'a', field 'more': left out of the tree: the value has elements nested more than 1000 deep: flatten it",
+      "entry 'a', field 'deep': the HTML converted to Markdown does not render exactly the same; check that entry",
+    ]);
+  });
+
+  it("holds an entry's values to one file's render budget, as the build will", () => {
+    const warnings: string[] = [];
+    const convert = entryRichtext((m) => warnings.push(m));
+    const block = `<p>${'word '.repeat(5_000).trim()}</p>\n`; // 25 KB: one is fine, two exceed a file's budget
+    expect(convert(block, "entry 'a', field 'one'")).toMatch(/^word word/);
+    expect(convert(block, "entry 'a', field 'two'")).toBeUndefined();
+    expect(warnings).toEqual([expect.stringMatching(/^entry 'a', field 'two': left out of the tree: the value as Markdown has blocks too large after the file's other richtext values/)]);
+    // Another entry is another file, with a budget of its own.
+    expect(entryRichtext((m) => warnings.push(m))(block, "entry 'b', field 'one'")).toMatch(/^word word/);
   });
 });

@@ -9,7 +9,7 @@ import { overLimit, statedSize } from './limits.js';
 import type { PulledCollection, PulledEntry, PulledMedia, PulledProject } from './model.js';
 import { PullError } from './model.js';
 import { isPublic, readDocument, type ReadOptions } from './read-options.js';
-import { htmlToMarkdown } from './richtext.js';
+import { entryRichtext } from './richtext.js';
 import { richtextReady } from '../content/richtext.js';
 
 /**
@@ -171,6 +171,7 @@ function idOf(v: JsonValue): JsonValue {
 function entryFrom(raw: unknown, draft: boolean, fields: readonly FieldDef[], slug: string, warn: (message: string) => void): PulledEntry {
   if (!isObject(raw) || typeof raw.id !== 'string') throw new PullError(`collection '${slug}': an entry without an id in the list`);
   const values: Record<string, JsonValue> = {};
+  const richtext = entryRichtext(warn);
   for (const f of fields) {
     if (!Object.hasOwn(raw, f.name)) continue;
     let v = raw[f.name] as JsonValue;
@@ -178,12 +179,9 @@ function entryFrom(raw: unknown, draft: boolean, fields: readonly FieldDef[], sl
     if (v === null || (f.multiple && Array.isArray(v) && v.length === 0)) continue;
     if (f.type === 'media' || f.type === 'relation') v = Array.isArray(v) && f.multiple ? v.map(idOf) : idOf(v);
     else if (f.type === 'richtext' && typeof v === 'string') {
-      const converted = htmlToMarkdown(v);
-      if (!converted.exact)
-        warn(
-          `collection '${slug}', entry '${raw.id}', field '${f.name}': the HTML converted to Markdown does not render exactly the same; check that entry`,
-        );
-      v = converted.markdown;
+      const markdown = richtext(v, `collection '${slug}', entry '${raw.id}', field '${f.name}'`);
+      if (markdown === undefined) continue;
+      v = markdown;
     }
     values[f.name] = v;
   }

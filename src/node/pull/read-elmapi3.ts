@@ -15,7 +15,7 @@ import { overLimit } from './limits.js';
 import { V3_FIELD_TYPES } from '../../core/dialects/elmapi3.js';
 import { PullError, type PulledCollection, type PulledEntry, type PulledMedia, type PulledProject } from './model.js';
 import { isPublic, readDocument, type ReadOptions } from './read-options.js';
-import { htmlToMarkdown } from './richtext.js';
+import { entryRichtext } from './richtext.js';
 
 type Raw = Record<string, JsonValue>;
 /** `/api/files` pages hold at most 100 assets. */
@@ -322,13 +322,13 @@ function timedFields(fields: readonly FieldDef[], values: readonly Readonly<Reco
   });
 }
 
-function valueFrom(
-  f: FieldDef,
-  v: JsonValue,
-  where: string,
-  pathOf: ReadonlyMap<string, string>,
-  warn: (message: string) => void,
-): JsonValue | undefined {
+interface EntryContext {
+  readonly pathOf: ReadonlyMap<string, string>;
+  readonly richtext: ReturnType<typeof entryRichtext>;
+}
+
+function valueFrom(f: FieldDef, v: JsonValue, where: string, ctx: EntryContext): JsonValue | undefined {
+  const { pathOf } = ctx;
   const list = (x: JsonValue) => (Array.isArray(x) ? x : [x]);
   switch (f.type) {
     case 'number': {
@@ -363,7 +363,7 @@ function valueFrom(
         if (!isObject(x)) return out;
         for (const c of f.fields ?? []) {
           if (!Object.hasOwn(x, c.name)) continue;
-          const cv = valueFrom(c, (x as Raw)[c.name] as JsonValue, `${where}.${c.name}`, pathOf, warn);
+          const cv = valueFrom(c, (x as Raw)[c.name] as JsonValue, `${where}.${c.name}`, ctx);
           if (cv !== undefined) out[c.name] = cv;
         }
         return out;
@@ -371,10 +371,7 @@ function valueFrom(
       return f.repeatable ? list(v).map(instance) : instance(v);
     }
     case 'richtext': {
-      if (typeof v !== 'string') return v;
-      const converted = htmlToMarkdown(v);
-      if (!converted.exact) warn(`${where}: the HTML converted to Markdown does not render exactly the same; check that entry`);
-      return converted.markdown;
+      return typeof v === 'string' ? ctx.richtext(v, where) : v;
     }
     default:
       return v;
@@ -392,9 +389,10 @@ function entryFrom(
   if (typeof raw.uuid !== 'string') throw new PullError(`collection '${slug}': an entry without a uuid in the list`);
   const values: Record<string, JsonValue> = {};
   const given = isObject(raw.fields) ? (raw.fields as Raw) : {};
+  const ctx = { pathOf, richtext: entryRichtext(warn) };
   for (const f of fields) {
     if (!Object.hasOwn(given, f.name)) continue;
-    const v = valueFrom(f, given[f.name] as JsonValue, `collection '${slug}', entry '${raw.uuid}', field '${f.name}'`, pathOf, warn);
+    const v = valueFrom(f, given[f.name] as JsonValue, `collection '${slug}', entry '${raw.uuid}', field '${f.name}'`, ctx);
     if (v !== undefined && v !== null) values[f.name] = v;
   }
   return {

@@ -4,7 +4,7 @@
 // (turndown would join the lines; the renderer keeps them, so they must survive).
 import TurndownService from 'turndown';
 import { tables } from 'turndown-plugin-gfm';
-import { renderRichtext } from '../content/richtext.js';
+import { RenderBudget, renderBounded, renderRichtext } from '../content/richtext.js';
 import { allowedUrl } from '../content/safe-url.js';
 
 const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' });
@@ -26,17 +26,59 @@ turndown.addRule('unsafe-image', {
 // A private-use character stands for a line break inside text while turndown runs.
 const BREAK = '\uE000';
 
-export interface Converted {
-  readonly markdown: string;
-  /** Whether rendering `markdown` gives the HTML back, byte for byte. */
-  readonly exact: boolean;
+/** Parsing and converting grow faster than the depth (20,000 levels: 5 s, then a stack overflow). */
+const MAX_NESTING = 1000;
+const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+
+/** Whether the tags of `html` open more than `max` levels deep (a linear scan, not a parse). */
+function nestedDeeperThan(html: string, max: number): boolean {
+  let depth = 0;
+  for (const [, close, name, selfClosing] of html.matchAll(/<(\/?)([a-zA-Z][a-zA-Z0-9-]*)[^<>]*?(\/?)>/g)) {
+    if (selfClosing || VOID_ELEMENTS.has((name as string).toLowerCase())) continue;
+    depth += close ? -1 : 1;
+    if (depth > max) return true;
+  }
+  return false;
 }
 
-export function htmlToMarkdown(html: string): Converted {
+/** The Markdown, and whether rendering it gives the HTML back byte for byte; or why none is written. */
+export type Converted = { readonly markdown: string; readonly exact: boolean } | { readonly problem: string };
+
+/**
+ * `html` as Markdown. The check renders within the bounds the build keeps (`budget`: what the
+ * entry's other values left), so that a hostile answer costs bounded time and the tree builds.
+ */
+export function htmlToMarkdown(html: string, budget?: RenderBudget): Converted {
+  if (nestedDeeperThan(html, MAX_NESTING)) return { problem: `has elements nested more than ${MAX_NESTING} deep: flatten it` };
   const kept = html.replace(/([^>\n])\n(?=[^<\n])/g, `$1${BREAK}`);
-  const markdown = turndown
-    .turndown(kept)
-    .replaceAll(BREAK, '\n')
-    .replace(/^(\s*)(-|\d+\.) {2,}/gm, '$1$2 ');
-  return { markdown, exact: renderRichtext(markdown) === html };
+  let markdown: string;
+  try {
+    markdown = turndown
+      .turndown(kept)
+      .replaceAll(BREAK, '\n')
+      .replace(/^(\s*)(-|\d+\.) {2,}/gm, '$1$2 ');
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    return { problem: 'is nested too deeply to convert (elements inside each other, thousands of levels)' };
+  }
+  const rendered = renderBounded(markdown, renderRichtext, budget);
+  if ('problem' in rendered) return { problem: `as Markdown ${rendered.problem}` };
+  return { markdown, exact: rendered.html === html };
+}
+
+/**
+ * Converts the richtext values of one entry (one file, one render budget, as the build reads it).
+ * Warns about a value that does not convert exactly; one that cannot be written is left out (undefined).
+ */
+export function entryRichtext(warn: (message: string) => void): (html: string, where: string) => string | undefined {
+  const budget = new RenderBudget();
+  return (html, where) => {
+    const converted = htmlToMarkdown(html, budget);
+    if ('problem' in converted) {
+      warn(`${where}: left out of the tree: the value ${converted.problem}`);
+      return undefined;
+    }
+    if (!converted.exact) warn(`${where}: the HTML converted to Markdown does not render exactly the same; check that entry`);
+    return converted.markdown;
+  };
 }
