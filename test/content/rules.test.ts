@@ -524,7 +524,9 @@ describe('_collection.yaml that declares nothing', () => {
     expect(r.issues).toEqual([
       {
         file: 'p/events/_collection.yaml',
-        message: expect.stringMatching(/^declares nothing .* every field of the entries would be published, hidden ones too: .*or delete the file/),
+        message: expect.stringMatching(
+          /^declares nothing .* every field of the entries would be published, hidden ones too: .*or delete the file/,
+        ),
       },
     ]);
   });

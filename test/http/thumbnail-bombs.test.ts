@@ -82,7 +82,9 @@ describe('the header check', () => {
     expect(() => checkImage(BOMBS['strip.png'] as Buffer)).toThrow(/200000×1300 px/);
     expect(() => checkImage(BOMBS['long.png'] as Buffer)).toThrow(/30000×700 px \(43:1\): thumbnails are made of images up to 20:1/);
     expect(() => checkImage(Buffer.from('not an image at all'))).toThrow(/header cannot be read/);
-    expect(() => checkImage(BOMBS['drawing.png'] as Buffer)).toThrow(/bytes are SVG: thumbnails are made of PNG, JPEG, GIF and WebP images only/);
+    expect(() => checkImage(BOMBS['drawing.png'] as Buffer)).toThrow(
+      /bytes are SVG: thumbnails are made of PNG, JPEG, GIF and WebP images only/,
+    );
     expect(() => checkImage(pngBomb(4000, 3000, 10))).not.toThrow();
     expect(() => checkImage(pngBomb(4000, 3000, 10), { maxPixels: 10_000_000, maxAspect: 20 })).toThrow(/up to 10 Mpx/);
   });

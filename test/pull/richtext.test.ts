@@ -62,7 +62,9 @@ describe('cqa pull: richtext an API may answer to cost time or stack', () => {
     // 1,000 levels still convert (and a real page has a few dozen at most).
     expect(convert(`${'<blockquote>'.repeat(1000)}x${'</blockquote>'.repeat(1000)}`, "entry 'a', field 'deep'")).toMatch(/^> > > /);
     expect(warnings).toEqual([
-      expect.stringMatching(/^entry 'a', field 'body': left out of the tree: the value as Markdown has a block of 262,145 characters without a blank line/),
+      expect.stringMatching(
+        /^entry 'a', field 'body': left out of the tree: the value as Markdown has a block of 262,145 characters without a blank line/,
+      ),
       "entry 'a', field 'more': left out of the tree: the value has elements nested more than 1000 deep: flatten it",
       "entry 'a', field 'deep': the HTML converted to Markdown does not render exactly the same; check that entry",
     ]);
@@ -74,7 +76,11 @@ describe('cqa pull: richtext an API may answer to cost time or stack', () => {
     const block = `<p>${'word '.repeat(5_000).trim()}</p>\n`; // 25 KB: one is fine, two exceed a file's budget
     expect(convert(block, "entry 'a', field 'one'")).toMatch(/^word word/);
     expect(convert(block, "entry 'a', field 'two'")).toBeUndefined();
-    expect(warnings).toEqual([expect.stringMatching(/^entry 'a', field 'two': left out of the tree: the value as Markdown has blocks too large after the file's other richtext values/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^entry 'a', field 'two': left out of the tree: the value as Markdown has blocks too large after the file's other richtext values/,
+      ),
+    ]);
     // Another entry is another file, with a budget of its own.
     expect(entryRichtext((m) => warnings.push(m))(block, "entry 'b', field 'one'")).toMatch(/^word word/);
   });
