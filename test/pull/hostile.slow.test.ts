@@ -162,6 +162,18 @@ describe('answers too large', () => {
     expect(await refusal(options(tempDir(), { media: true }))).toMatch(/media 'x\.txt': its URL file:\/\/\/etc\/passwd is not http\(s\)/);
   });
 
+  it('a media name longer than a file system takes is refused before any download (found from outside: ENAMETOOLONG)', async () => {
+    const name = `${'a'.repeat(300)}.png`;
+    const media = () => json({ data: [{ id: name, full_url: '/m.png', size: 3 }], meta: { total: 1 } });
+    const route = cqaServer(() => json({ data: [], meta: { total: 0 } }), media);
+    let downloads = 0;
+    await serve((path, q) => (path === '/m.png' ? (downloads++, { body: 'abc' }) : route(path, q)));
+    expect(await refusal(options(tempDir(), { media: true }))).toMatch(
+      /^media 'a{80}…': a name too long to write \(at most 255 bytes a segment, 1,024 in all\)$/,
+    );
+    expect(downloads).toBe(0);
+  });
+
   it('elmapi: a bad percent-escape in a media URL names the file', async () => {
     await serve((path) => {
       if (path === '/api/p') return json({ uuid: 'p', name: 'P' });

@@ -30,6 +30,10 @@ export function mediaPathProblem(path: string): string | undefined {
   const bad = parts.some((p, i) => p === '' || p.startsWith('.') || (i < parts.length - 1 && p.startsWith('_')));
   if (bad || /[\\\x00-\x1f\x7f]/.test(path) || path === '_media.yaml')
     return `media '${path}': not a safe file name under media/ (no empty, '.'/'..' or hidden segments, no backslash)`;
+  // What file systems take (ext4, APFS, NTFS: 255 bytes a name), and a path that any of them opens.
+  const bytes = (s: string) => Buffer.byteLength(s);
+  if (parts.some((p) => bytes(p) > 255) || bytes(path) > 1024)
+    return `media '${path.slice(0, 80)}…': a name too long to write (at most 255 bytes a segment, 1,024 in all)`;
   return undefined;
 }
 
