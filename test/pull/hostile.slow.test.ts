@@ -167,7 +167,11 @@ describe('answers too large', () => {
     const media = () => json({ data: [{ id: name, full_url: '/m.png', size: 3 }], meta: { total: 1 } });
     const route = cqaServer(() => json({ data: [], meta: { total: 0 } }), media);
     let downloads = 0;
-    await serve((path, q) => (path === '/m.png' ? (downloads++, { body: 'abc' }) : route(path, q)));
+    await serve((path, q) => {
+      if (path !== '/m.png') return route(path, q);
+      downloads++;
+      return { body: 'abc' };
+    });
     expect(await refusal(options(tempDir(), { media: true }))).toMatch(
       /^media 'a{80}…': a name too long to write \(at most 255 bytes a segment, 1,024 in all\)$/,
     );
