@@ -18,6 +18,10 @@ export interface ClientDialect {
   query(q: QueryObject | undefined): QueryObject | undefined;
 }
 
+/** What a static host does with a query (found from outside: wrong answers, silently). */
+export const IGNORED = "the server ignored the query, as a static host does; for a static tree (cqa build) use mode: 'static'";
+const listNotCount = () => new TypeError(`the answer to count is a list: ${IGNORED}`);
+
 /** A `cqa` client reading an `elmapi` answer would return undefined everywhere: say what to change. */
 function wrapped<K extends string>(json: unknown, key: K): Record<K, unknown> {
   if (typeof json === 'object' && json !== null && !Array.isArray(json) && key in json) return json as Record<K, unknown>;
@@ -33,10 +37,7 @@ const cqa: ClientDialect = {
   listItems: (json) => wrapped(json, 'data').data as unknown[],
   count: (json) => {
     // A list where a count was asked for: the server ignored `?count`, as a static host does.
-    if (typeof json === 'object' && json !== null && 'data' in json && !('count' in json))
-      throw new TypeError(
-        "the answer to ?count is a list: the server ignored the query, as a static host does; for a static tree (cqa build) use mode: 'static'",
-      );
+    if (typeof json === 'object' && json !== null && 'data' in json && !('count' in json)) throw listNotCount();
     return wrapped(json, 'count').count as number;
   },
   query: (q) => q,
@@ -51,7 +52,10 @@ const elmapi: ClientDialect = {
   item: (json) => json,
   list: (json) => json,
   listItems: (json) => json as unknown[],
-  count: (json) => json as number,
+  count: (json) => {
+    if (typeof json === 'number') return json;
+    throw listNotCount();
+  },
   query(q) {
     if (q === undefined) return q;
     if (q.offset !== undefined && q.limit === undefined) {
@@ -83,7 +87,7 @@ const elmapi3: ClientDialect = {
   count: (json) => {
     const n = (json as { count?: unknown }).count;
     if (typeof n === 'number') return n;
-    throw new TypeError('count: a singleton answers its one entry; use first()');
+    throw Array.isArray(json) ? listNotCount() : new TypeError('count: a singleton answers its one entry; use first()');
   },
   query(q) {
     if (q === undefined) return q;

@@ -9,7 +9,7 @@
 // in that dialect (bare arrays, integer ids, `{"error": …}`). No Node imports: runs in browsers
 // and edge runtimes (docs/client.md).
 import { PROJECT_ID } from '../model/identifiers.js';
-import { CLIENT_DIALECTS } from './dialects.js';
+import { CLIENT_DIALECTS, IGNORED } from './dialects.js';
 import { checkQueryKeys, type QueryMethod } from './query-keys.js';
 import { closestName } from '../suggest.js';
 import { queryString, type QueryObject } from './query-string.js';
@@ -239,12 +239,9 @@ export function createClient(options: ClientOptions): unknown {
    * (found from outside: a server-mode client on a static tree got 24 entries for limit 1, silently).
    */
   const honoured = (json: unknown, limit: unknown): unknown => {
-    if (typeof limit !== 'number' || v3) return json;
-    const got = d.listItems(json).length;
-    if (got > limit)
-      throw new TypeError(
-        `asked for at most ${limit} entries, the server answered ${got}: it ignored the query, as a static host does; for a static tree (cqa build) use mode: 'static'`,
-      );
+    // elmapi3 ignores a limit under 1: its whole list is the answer.
+    const got = typeof limit === 'number' && limit > 0 ? d.listItems(json).length : 0;
+    if (got > (limit as number)) throw new TypeError(`asked for at most ${limit} entries, got ${got}: ${IGNORED}`);
     return json;
   };
 
