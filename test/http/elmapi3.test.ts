@@ -208,6 +208,18 @@ describe.each([
     const inNumber = await call('/products', { where: { price: { in: '25,120' } } });
     expect(inNumber.body).toEqual([]);
     expect(inNumber.warning).toContain("'in' on text only");
+    // Found from outside: the hint named where[uuid] for where[related]=<uuid>.
+    for (const [where, fix] of [
+      [{ related: ALPHA }, 'where[related][uuid]=<uuid>'],
+      [{ related: { in: ALPHA } }, 'where[related][uuid][in]=<uuid>'],
+      [{ or: [{ related: ALPHA }] }, 'where[or][related][uuid]=<uuid>'], // the SDK sends no indices
+    ] as const) {
+      const relation = await call('/products', { where });
+      expect(relation.body, JSON.stringify(where)).toEqual([]);
+      expect(relation.warning, JSON.stringify(where)).toContain(
+        `against stored integer ids, never a uuid: no entry matches; filter on the related entry instead: ${fix}`,
+      );
+    }
     const sort = await call('/products', { sort: 'price:desc' });
     expect(titles(sort.body)).toEqual(['Alpha Shirt', 'Trail Jacket', 'Summit Pack']);
     expect(sort.warning).toContain('add paginate=N');

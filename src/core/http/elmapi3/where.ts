@@ -339,7 +339,7 @@ function conditions(name: string, value: PhpValue, prefix: string, c: Ctx, relat
     }
     if (isCore && !f) return coreTest(name, op, v, p, c);
     if (!usable) return op === 'not' || op === 'not_in' ? () => true : () => false;
-    if (usable.type === 'relation' || usable.type === 'media') return relationOpTest(usable, op, p, c);
+    if (usable.type === 'relation' || usable.type === 'media') return relationOpTest(usable, op, p, param, c);
     return fieldTest(usable, op, v, p, c);
   });
 }
@@ -353,7 +353,7 @@ function related(e: EntrySnapshot, f: FieldDef, target: CollectionIndex, drafts:
 }
 
 /** Operators on a relation or media field itself (sheet §3.4). */
-function relationOpTest(f: FieldDef, op: string, param: string, c: Ctx): Test {
+function relationOpTest(f: FieldDef, op: string, param: string, fieldParam: string, c: Ctx): Test {
   if (f.type === 'media' && (op === 'null' || op === 'not_null')) {
     c.warn.add(
       param,
@@ -366,7 +366,7 @@ function relationOpTest(f: FieldDef, op: string, param: string, c: Ctx): Test {
   if (op === 'not_null') return (e) => !!target && related(e, f, target, c.drafts).length > 0;
   c.warn.add(
     param,
-    `ElmapiCMS compares '${op}' on relation field '${f.name}' against stored integer ids, never a uuid: ${op === 'not' || op === 'not_in' ? 'every entry passes' : 'no entry matches'}; filter on the related entry instead: ${param.replace(/\[[^\]]*\]$/, '')}[uuid]=<uuid>`,
+    `ElmapiCMS compares '${op}' on relation field '${f.name}' against stored integer ids, never a uuid: ${op === 'not' || op === 'not_in' ? 'every entry passes' : 'no entry matches'}; filter on the related entry instead: ${fieldParam}[uuid]${op === 'eq' ? '' : `[${op}]`}=<uuid>`,
   );
   return () => op === 'not' || op === 'not_in';
 }
