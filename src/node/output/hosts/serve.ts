@@ -3,10 +3,11 @@
 // there is one rule per depth of API path the build holds; directory listings are turned off (else
 // `/api/demo/posts/` answers serve's own `{"files":[…]}`, which a client could take for content).
 // Tested against serve 14.2.7 in test/hosting/hosts.test.ts. No Node imports.
-import { DOWNLOAD_HEADER, JSON_TYPE, MEDIA_HEADERS, type CacheControl } from './policy.js';
+import { DOWNLOAD_HEADER, JSON_TYPE, MEDIA_HEADERS, PREFLIGHT_HEADERS, type CacheControl } from './policy.js';
 
-// No Access-Control-Expose-Headers: ETag: serve cannot answer the preflight a cross-origin
-// If-None-Match needs, and it sends no headers on a 304 (the browser's cache revalidates instead).
+// serve answers OPTIONS like GET, with these headers: the JSON paths carry the preflight's, for the
+// headers an SDK sends (found from outside: the v3 SDK's project-id failed its preflight). No
+// Access-Control-Expose-Headers: ETag: serve sends no headers on a 304 (the browser's cache revalidates instead).
 const CORS_HEADERS = [['Access-Control-Allow-Origin', '*']] as const;
 
 /**
@@ -123,7 +124,7 @@ export function serveJson(
     // take `/api/demo/posts/index.json` for a path of its own.
     rewrites.push({ source: `/${API}/${params}${LAST_SEGMENT}`, destination: `/:api/${params}/index.json` });
   }
-  const json = pairs([['Content-Type', JSON_TYPE], ...CORS_HEADERS, ['Cache-Control', cache.api]]);
+  const json = pairs([['Content-Type', JSON_TYPE], ...PREFLIGHT_HEADERS, ['Cache-Control', cache.api]]);
   const media = pairs([...CORS_HEADERS, ...MEDIA_HEADERS, ['Cache-Control', cache.media]]);
   // Header sources are globs: a name with a glob character keeps the sandbox only.
   const exact = downloads.filter((path) => !/[*?[\]{}()!+@\\]/.test(path));
@@ -133,7 +134,6 @@ export function serveJson(
     // rewrite; it is a folder, and a folder holding one file (index.json) is answered with it.
     renderSingle: true,
     cleanUrls: false,
-    trailingSlash: false,
     rewrites,
     // The 404 page is no document of the build: asked for by name, it is a 404 too.
     redirects: [
