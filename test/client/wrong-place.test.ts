@@ -131,7 +131,7 @@ describe('a server-mode client at a static tree', () => {
         baseUrl: 'https://cdn.example',
         project,
         mode: 'server',
-        dialect,
+        dialect: dialect as 'cqa', // one overload per dialect: the calls below are the same in each
         fetch: staticHost(out), // the file at the path, whatever the query
       });
       const ignored = "the server ignored the query, as a static host does; for a static tree (cqa build) use mode: 'static'";

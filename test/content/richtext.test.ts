@@ -43,6 +43,23 @@ describe('richtext that cannot be rendered in bounded time or stack', () => {
       ['p/posts/lists.md', 'body', expect.stringContaining('has a list item indented more than 64 columns (its line 34)')],
       ['p/posts/marks.md', 'body', expect.stringContaining('holds 12,000 emphasis marks (* _ ~), more than the 5,000')],
     ]);
+    // A rendered body's problem names the option that renders it, and the line the body starts on.
+    expect(r.issues.find((i) => i.file === 'p/posts/marks.md')).toMatchObject({
+      line: 4,
+      message: expect.stringMatching(/^cannot be rendered for render: html \(p\/posts\/_collection\.yaml\): the Markdown holds/),
+    });
+  });
+
+  it('renders a 1 MB body of ordinary paragraphs (found from outside: 950 KB of 1 KB paragraphs were refused)', async () => {
+    const { load } = await import('./helpers.js');
+    const paragraph = 'lorem ipsum dolor sit amet '.repeat(75).trim(); // 2 KB
+    const r = await load({
+      'p/project.yaml': 'id: p\npublic: true\n',
+      'p/posts/_collection.yaml': 'render: html\nfields:\n  title: text\n',
+      'p/posts/long.md': `---\ntitle: Long\n---\n${Array(500).fill(paragraph).join('\n\n')}\n`,
+    });
+    expect(r.issues).toEqual([]);
+    expect(r.model.projects[0]?.collections[0]?.entries[0]?.values.body_html).toMatch(/^<p>lorem ipsum/);
   });
 
   it("refuses a block too large to render in bounded time, alone or with the file's others; fenced code is not counted (found from outside: 160 KB of lazy list lines took 23.6 s)", async () => {
@@ -70,8 +87,11 @@ describe('richtext that cannot be rendered in bounded time or stack', () => {
       expect.stringMatching(/^item 1: the Markdown has a block of 40,0\d\d characters/),
       expect.stringMatching(/^item 2: the Markdown has a block of 40,0\d\d characters/),
     ]);
-    expect(byFile('many')).toHaveLength(19);
-    expect(byFile('many')[0]).toMatch(/^item 2: the Markdown has blocks too large after the file's other richtext values/);
+    // Four blocks at the bound fit in one file (FILE_BLOCKS), not more.
+    expect(byFile('many')).toHaveLength(16);
+    expect(byFile('many')[0]).toMatch(
+      /^item 5: the Markdown brings the file's blocks \(paragraphs, list items\) past what one file may hold/,
+    );
   });
 
   it("bounds the emphasis of a file's values together (found from outside: the bound was per value, and 5,000 mixed marks take ~0.4 s)", async () => {

@@ -218,7 +218,13 @@ export function buildEntry(
   if (collection.renderedField && typeof source === 'string') {
     const r = renderBounded(source, ctx.render, budget);
     if ('html' in r) values[collection.renderedField] = r.html;
-    else err(collection.bodyField, `the Markdown ${r.problem}`);
+    else {
+      const line = hasBody ? parsed.bodyLine : entryLine(parsed, collection.bodyField);
+      issues.error(file.rel, `cannot be rendered for render: html (${collection.configFile}): the Markdown ${r.problem}`, {
+        line,
+        field: collection.bodyField,
+      });
+    }
   }
 
   for (const field of collection.fields.values()) {

@@ -110,13 +110,19 @@ export const MAX_EMPHASIS_MARKS = 5_000;
 export const MAX_BLOCK_CHARS = 32 * 1024;
 
 /**
- * What the richtext values of one file may cost together: the sum of each value's marks squared,
- * and of its blocks' sizes squared, each at most that of one value at the limit (a 4 MiB file
- * could otherwise hold hundreds of them).
+ * How many blocks at the limit the blocks of one file may cost together (each counting its size
+ * squared): enough for a 1 MB body of 2 KB paragraphs (found from outside: 950 KB of 1 KB ones
+ * were refused at one), not for the hundreds at the limit a 4 MiB file could hold.
+ */
+export const FILE_BLOCKS = 4;
+
+/**
+ * What the richtext values of one file may cost together: the sum of each value's marks squared
+ * (at most one value's at the limit), and of its blocks' sizes squared (FILE_BLOCKS).
  */
 export class RenderBudget {
   marks = MAX_EMPHASIS_MARKS ** 2;
-  blocks = MAX_BLOCK_CHARS ** 2;
+  blocks = FILE_BLOCKS * MAX_BLOCK_CHARS ** 2;
 }
 
 /**
@@ -211,7 +217,7 @@ export function renderBounded(
       };
     if (squares > budget.blocks)
       return {
-        problem: `has blocks too large after the file's other richtext values to be rendered in bounded time (a file's values may cost as much as one block of ${groupDigits(MAX_BLOCK_CHARS)} characters): split the file, or break its blocks up with blank lines`,
+        problem: `brings the file's blocks (paragraphs, list items) past what one file may hold to be rendered in bounded time (each block counts its size squared; together as much as ${FILE_BLOCKS} blocks of ${groupDigits(MAX_BLOCK_CHARS)} characters: a 1 MB body of 2 KB paragraphs): split the file, or its longest blocks`,
       };
     budget.marks -= marks * marks;
     budget.blocks -= squares;

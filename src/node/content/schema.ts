@@ -39,13 +39,13 @@ export function readCollectionConfig(parsed: ParsedYaml | undefined, folder: str
   for (const p of parsed.problems) issues.error(file, p.message, { line: p.line, frame: p.frame });
   let raw: Record<string, unknown> = {};
   if (isPlainObject(parsed.value)) raw = parsed.value;
-  else if (parsed.problems.length === 0 && (parsed.value === null || parsed.value === undefined)) {
+  else if (parsed.problems.length === 0 && parsed.value === null) {
     // An emptied schema would silently publish the fields it used to hide.
     err(
       [],
       'declares nothing (the file is empty or only comments), so every field of the entries would be published, hidden ones too: declare the fields (fields:, with hidden: true for what must not be served), or delete the file to have types inferred from the entries',
     );
-  } else if (parsed.problems.length === 0) {
+  } else if (parsed.problems.length === 0 && parsed.value !== undefined) {
     err([], `expected a mapping (name, body_field, sort, fields), got ${describe(parsed.value)}`);
   }
   for (const key of Object.keys(raw)) {
