@@ -537,3 +537,32 @@ describe('_collection.yaml that declares nothing', () => {
     expect(collection(r, 'events').fields.map((f) => f.name)).toEqual(['title']);
   });
 });
+
+describe('body_field spelt like a declared field', () => {
+  // Found from outside: `body_field: reviw` served the body as a new field, the declared one stayed empty.
+  it('warns with the field it would be, and the body still goes where it says', async () => {
+    const r = await load({
+      'p/books/_collection.yaml': 'body_field: reviw\nfields:\n  title: text\n  review: markdown\n',
+      'p/books/a.md': '---\ntitle: A\n---\nGood.\n',
+    });
+    expect(r.issues).toEqual([]);
+    expect(r.warnings).toEqual([
+      {
+        file: 'p/books/_collection.yaml',
+        line: 1,
+        field: 'body_field',
+        message:
+          "no declared field is 'reviw', so the Markdown body is served as a new field 'reviw'; did you mean 'review'? (declare 'reviw' under fields: if it is meant)",
+      },
+    ]);
+    expect(collection(r, 'books').fields.map((f) => f.name)).toEqual(['title', 'review', 'reviw']);
+  });
+
+  it('says nothing of a body field named unlike any declared one', async () => {
+    const r = await load({
+      'p/books/_collection.yaml': 'body_field: content\nfields:\n  title: text\n',
+      'p/books/a.md': '---\ntitle: A\n---\nGood.\n',
+    });
+    expect([...r.issues, ...r.warnings]).toEqual([]);
+  });
+});

@@ -3,6 +3,7 @@
 import { FIELD_TYPES, type FieldDef, type FieldType, type SortKey } from '../../core/model/model.js';
 import { isSortable } from '../../core/snapshot/order.js';
 import { fieldNameProblem, RESERVED_KEYS } from '../../core/model/identifiers.js';
+import { closestName } from '../../core/suggest.js';
 import { describe, isPlainObject, listNames, type IssueList } from './issues.js';
 import type { ParsedYaml } from './parse.js';
 import { hasTime, isDate, parseDateTime } from './timestamps.js';
@@ -84,6 +85,16 @@ export function readCollectionConfig(parsed: ParsedYaml | undefined, folder: str
     }
   } else if (raw.fields !== undefined && raw.fields !== null) {
     err(['fields'], `expected a mapping of field names to types, got ${describe(raw.fields)}`, 'fields');
+  }
+
+  // An undeclared body field is added as markdown: one spelt like a declared field is a typo.
+  const near = fields?.some((f) => f.name === bodyField) ? undefined : closestName(bodyField, fields?.map((f) => f.name) ?? []);
+  if (near !== undefined) {
+    issues.warn(
+      file,
+      `no declared field is '${bodyField}', so the Markdown body is served as a new field '${bodyField}'; did you mean '${near}'? (declare '${bodyField}' under fields: if it is meant)`,
+      { line: parsed.lineOf(['body_field']), field: 'body_field' },
+    );
   }
 
   let render: 'html' | undefined;
