@@ -145,6 +145,32 @@ secret: shh
   });
 });
 
+describe('a value a comment cuts short', () => {
+  // Found from outside: `title: Episode #3 of the saga` is the title "Episode" to YAML, silently.
+  it('warns with the line as it was meant, for a # glued to what follows', async () => {
+    const r = await load({
+      'p/shows/a.md': '---\ntitle: Episode #3 of the saga\ncode: C # a comment\n---\nBody\n',
+      'p/shows/b.yaml': 'title: Plain\r\nnote: call me #maybe\r\ncount: 3 #approx\r\n',
+    });
+    expect(r.issues).toEqual([]);
+    expect(r.warnings).toEqual([
+      {
+        file: 'p/shows/a.md',
+        line: 2,
+        field: 'title',
+        message: `'#3 of the saga' after 'title: Episode' is a YAML comment, so the value is 'Episode'; quote the value (title: "Episode #3 of the saga") or put a space after '#' if it is a comment`,
+      },
+      {
+        file: 'p/shows/b.yaml',
+        line: 2,
+        field: 'note',
+        message: `'#maybe' after 'note: call me' is a YAML comment, so the value is 'call me'; quote the value (note: "call me #maybe") or put a space after '#' if it is a comment`,
+      },
+    ]);
+    expect(entry(r, 'shows', 'a').values.title).toBe('Episode');
+  });
+});
+
 describe('an unquoted colour', () => {
   // `accent: #ff8800` is the key `accent` and a comment: YAML gives null, which an optional field
   // would take silently.

@@ -11,7 +11,7 @@ import { localeFromFileName, localeLikeName, sameLocale } from './locale.js';
 import { entryLine, type ParsedEntry, type UnkeptValue, unkeptMessage } from './parse.js';
 import type { ProjectConfig } from './project.js';
 import { finerThanMs, isoFromMs, parseDateTime } from './timestamps.js';
-import { commentedValueHint } from './unquoted-colour.js';
+import { commentedValueHint, cutValueHint } from './unquoted-colour.js';
 import { entryUuid, isUuid, UUID_HINT } from './uuid.js';
 import { RenderBudget, renderBounded } from './richtext.js';
 import { coerceField, expected, type RenderMarkdown } from './values.js';
@@ -208,6 +208,9 @@ export function buildEntry(
       continue;
     }
     if (raw === null) warnCommentedValue(ctx, file, parsed, key);
+    else if (typeof raw === 'string' && parsed.comments?.has(key)) {
+      issues.warn(file.rel, cutValueHint(key, raw, parsed.comments.get(key) as string), { line: entryLine(parsed, key), field: key });
+    }
     setValue(ctx, file, parsed, values, key, raw, budget);
   }
   if (hasBody && body !== '') {

@@ -16,8 +16,8 @@ const HEX = `${COLOR.source.slice(1, -1)}(?=[\\s,\\]}]|$)`;
  * is a comment) → the comment. Only for data that has a null value at all.
  */
 export function commentedKeys(source: string, data: Record<string, unknown>): Map<string, string> | undefined {
-  if (!Object.values(data).includes(null)) return undefined;
-  const found = new Map<string, string>();
+  const found = cutValues(source, data);
+  if (!Object.values(data).includes(null)) return found.size > 0 ? found : undefined;
   const key = `^(["']?)([^\\s#"'][^\\n]*?)\\1[ \\t]*:`;
   const sameLine = new RegExp(`${key}[ \\t]+(#[^\\n]*?)[ \\t\\r]*$`, 'gm');
   const nextLine = new RegExp(`${key}[ \\t\\r]*\\n[ \\t]+(${HEX}[^\\n]*?)[ \\t\\r]*$`, 'gm');
@@ -26,6 +26,27 @@ export function commentedKeys(source: string, data: Record<string, unknown>): Ma
     if (Object.hasOwn(data, name) && data[name] === null) found.set(name, comment);
   }
   return found.size > 0 ? found : undefined;
+}
+
+/**
+ * Top-level keys whose plain text value a comment cut short: `title: Episode #3 of the saga` is
+ * `Episode` (found from outside). Only a `#` glued to what follows (`# note` reads as a comment
+ * meant), on lines of at most 2,000 characters (a bound on the scan).
+ */
+function cutValues(source: string, data: Record<string, unknown>): Map<string, string> {
+  const found = new Map<string, string>();
+  if (!/[ \t]#[^\s#]/.test(source)) return found;
+  for (const line of source.split('\n')) {
+    if (line.length > 2000 || !line.includes('#')) continue;
+    const m = /^([A-Za-z_][\w-]*)[ \t]*:[ \t]+([^\s"'#[{|>&*!].*?)[ \t]+(#[^\s#].*?)\r?$/.exec(line);
+    if (m && data[m[1] as string] === m[2]) found.set(m[1] as string, m[3] as string);
+  }
+  return found;
+}
+
+/** What `key: value #comment` meant: the whole line as text. */
+export function cutValueHint(key: string, value: string, comment: string): string {
+  return `'${comment}' after '${key}: ${value}' is a YAML comment, so the value is '${value}'; quote the value (${key}: ${JSON.stringify(`${value} ${comment}`)}) or put a space after '#' if it is a comment`;
 }
 
 /** Why `key` has no value and what to write: `'#ff8800' after 'accent:' is a YAML comment; quote the value (…)`. */
