@@ -162,7 +162,8 @@ export interface Elmapi3Page<T> {
     readonly current_page: number;
     readonly from: number | null;
     readonly last_page: number;
-    readonly links: readonly {
+    // Not a readonly array, as data: `cqa types`' Elmapi3Page (mutable) takes this answer.
+    readonly links: {
       readonly url: string | null;
       readonly label: string;
       readonly page?: number | null;
