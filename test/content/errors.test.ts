@@ -327,6 +327,18 @@ describe('validation errors: all of them, each with file, line, field and what w
     });
     expect(r.issues).toEqual([{ file: 'p/posts/a.yaml', line: 2, field: 'price', message: 'expected a number, got "cheap"' }]);
   });
+
+  it('says to remove the quotes around a number written as text (found from outside)', async () => {
+    const r = await load({
+      'p/posts/_collection.yaml': 'fields:\n  pages: number\n',
+      'p/posts/a.yaml': 'pages: "1463"\n',
+      'p/posts/b.yaml': "pages: '1,463'\n",
+    });
+    expect(r.issues).toEqual([
+      { file: 'p/posts/a.yaml', line: 1, field: 'pages', message: 'expected a number, got "1463": remove the quotes' },
+      { file: 'p/posts/b.yaml', line: 1, field: 'pages', message: 'expected a number, got "1,463"' },
+    ]);
+  });
 });
 
 describe('schema errors in _collection.yaml', () => {

@@ -218,7 +218,9 @@ function coerceScalar(field: FieldDef, raw: unknown, render: RenderMarkdown, bud
   if (raw === null || raw === undefined || typeof raw === 'object') return fail();
   switch (field.type) {
     case 'number':
-      return typeof raw === 'number' && Number.isFinite(raw) ? { value: raw } : fail();
+      if (typeof raw === 'number' && Number.isFinite(raw)) return { value: raw };
+      // "1463" is text to YAML: the quotes are the mistake (found from outside).
+      return fail(typeof raw === 'string' && raw.trim() !== '' && Number.isFinite(Number(raw)) ? ': remove the quotes' : '');
     case 'boolean':
       if (typeof raw === 'boolean') return { value: raw };
       return fail(typeof raw === 'string' && YAML11_BOOLEANS.test(raw) ? ' (YAML 1.2 reads yes/no/on/off as text)' : '');
