@@ -22,7 +22,7 @@ import { newSuffix, recoverOutput, siblingName, swapIn } from './dist-swap.js';
 import { documentPieces } from '../../core/snapshot/document-pieces.js';
 import { HOST_CHOICES, hostFiles, readsHeadersFile, takesNotFoundRules, type Host } from './hosts/index.js';
 import { DEFAULT_CACHE_CONTROL, type CacheControl } from './hosts/policy.js';
-import { notFoundRules, type NotFoundRule } from '../../core/snapshot/not-found.js';
+import { notFoundRules, queryRefused, type NotFoundRule } from '../../core/snapshot/not-found.js';
 import { MEDIA_SEGMENT } from '../../core/snapshot/create.js';
 import { collectionQueryJson } from '../../core/snapshot/serialize.js';
 import { makeThumbnail } from './thumbnail.js';
@@ -33,6 +33,7 @@ import type { ProjectSnapshot, Snapshot } from '../../core/model/types.js';
 import { elmapi3NotFound, elmapi3StaticDocument, elmapi3StaticPaths } from '../../core/http/elmapi3/static.js';
 import type { MediaRecord } from '../../core/model/model.js';
 import { inlineSafe, MEDIA_CSP } from '../../core/http/media-headers.js';
+import { dialectOf } from '../../core/dialects/index.js';
 
 export interface WriteDistOptions {
   /** The output directory; replaced as a whole when the new tree is complete. */
@@ -335,7 +336,12 @@ function planFiles(snapshot: Snapshot, host: Host, cache: CacheControl): FileJob
   jobs.push({ kind: 'json', rel: 'openapi.json', text: snapshot.openapiOf(described) });
   jobs.push({ kind: 'json', rel: MANIFEST, text: manifestJson(snapshot, documents + 2, v3?.record.id) });
   const notFound: NotFoundRule[] = v3
-    ? elmapi3NotFound(v3).map((r) => ({ from: r.from, file: r.name ? `api/${r.name}/404.json` : 'api/404.json', text: r.text }))
+    ? elmapi3NotFound(v3).map((r) => ({
+        from: r.from,
+        file: r.name ? `api/${r.name}/404.json` : 'api/404.json',
+        text: r.text,
+        query: queryRefused(dialectOf(v3.record)).body,
+      }))
     : notFoundRules(snapshot, described);
   // serve answers every missing file with the root 404.html (hosts/serve.ts): a 404 document there would only be a file it serves by name.
   if (host !== 'serve') for (const r of notFound) jobs.push({ kind: 'json', rel: r.file, text: r.text });

@@ -19,6 +19,7 @@ import { shellWord } from '../printable.js';
 import { CONNECTIONS_CHECK_MS } from './timeouts.js';
 import { mimeType } from '../content/media.js';
 import { dialectOf } from '../../core/dialects/index.js';
+import { queryRefused } from '../../core/snapshot/not-found.js';
 import { isBuildManifest } from '../output/build-manifest.js';
 import { PREFLIGHT_HEADERS } from '../output/hosts/policy.js';
 import type { DialectName } from '../../core/model/model.js';
@@ -100,13 +101,6 @@ function projectDialects(root: string): Map<string, DialectName> {
   return dialects;
 }
 
-const STATIC_HOST =
-  'a static host does not evaluate queries: Netlify or Cloudflare Pages would ignore this query string and answer the whole document. ';
-const QUERY_DETAIL =
-  STATIC_HOST +
-  "Run `cqa serve` on the content for queries, or use the static client (createClient({ baseUrl, project, mode: 'static' }) from content-query-api/client), which evaluates them over this build";
-// The static client reads no elmapi3 build: the SDK's queries need cqa serve.
-const V3_QUERY_DETAIL = `${STATIC_HOST}Run \`cqa serve\` on the content for the SDK's queries (where, sort, paginate, with…); a static elmapi3 build answers each path without one`;
 
 /**
  * The decoded path of a request, or null when it must not reach the file system: malformed
@@ -238,12 +232,11 @@ export function previewHandler(dir: string): (req: IncomingMessage, res: ServerR
     res.end(req.method === 'HEAD' ? undefined : body);
   };
 
-  // A query string on an API path: 400 in the project's dialect (see QUERY_DETAIL).
+  // A query string on an API path: 400 in the project's dialect (queryRefused()).
   const refuseQuery = (res: ServerResponse, pathname: string) => {
     const project = pathname.split('/')[2] ?? '';
     const dialect = dialectOf({ dialect: dialects.get('') ?? dialects.get(project) });
-    const detail = dialect.name === 'elmapi3' ? V3_QUERY_DETAIL : QUERY_DETAIL;
-    const e = dialect.error({ status: 400, code: 'query_not_supported', detail });
+    const e = queryRefused(dialect);
     const body = Buffer.from(e.body);
     res.writeHead(400, { 'content-type': e.contentType, 'content-length': String(body.length), 'cache-control': 'no-cache' });
     res.end(body);

@@ -85,6 +85,16 @@ export function caddyfile(
     ...PREFLIGHT_HEADERS.map(([name, value]) => `    header ${name} ${quoted(value)}`),
     '    respond 204',
     '}',
+    // A query would get the whole document, as if applied (found from outside: the SDK's where).
+    ...notFound.flatMap((r, i) => [
+      `@query${i} {`,
+      `    path ${quoted(`${prefixOf(r.from)}*`)}${r.file === 'api/404.json' ? ' "/api"' : ''}`,
+      '    expression {query} != ""',
+      '}',
+      `handle @query${i} {`,
+      `    respond ${quoted(r.query)} 400`,
+      '}',
+    ]),
     // The API path /api/demo/posts is the file api/demo/posts/index.json.
     'handle @api {',
     // Not try_files: it reads a `?` of the decoded path (a media name `q?x.png`) as a query.

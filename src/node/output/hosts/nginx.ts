@@ -16,6 +16,9 @@ function headers(pairs: readonly (readonly [string, string])[], indent: string):
   return pairs.map(([name, value]) => `${indent}add_header ${name} "${value}" always;`);
 }
 
+/** JSON text as nginx's `return` sends it: `$` would name a variable (JSON writes it \u0024 as well). */
+const returnText = (json: string) => `'${json.replaceAll('$', '\\u0024').replace(/['\\]/g, '\\$&')}'`;
+
 /** nginx quotes: the paths come from project and collection ids (letters, digits, `._-`), quoted all the same. */
 const quoted = (s: string) => `"${s.replace(/["\\$]/g, '\\$&')}"`;
 
@@ -32,14 +35,19 @@ export function nginxConf(
     ...headers([...CORS_HEADERS, ...MEDIA_HEADERS, ...extra], indent),
     `${indent}add_header Cache-Control "${cache.media}";`,
   ];
-  const apiLocation = (prefix: string, file: string, match = prefix): string[] => [
-    `location ${match === prefix ? '' : '= '}${quoted(match)} {`,
+  // `exact`: a location of that path alone, answered with the rule's 404 document.
+  const apiLocation = ({ from, file, query }: NotFoundDocument, exact?: string): string[] => [
+    `location ${exact ? `= ${quoted(exact)}` : quoted(prefixOf(from))} {`,
     // The preflight of a cross-origin If-None-Match (nginx itself answers OPTIONS with 405).
     '    if ($request_method = OPTIONS) {',
     ...headers(PREFLIGHT_HEADERS, '        '),
     '        return 204;',
     '    }',
     '    default_type application/json;',
+    // A query would get the whole document, as if applied (found from outside: the SDK's where).
+    '    if ($args != "") {',
+    `        return 400 ${returnText(query)};`,
+    '    }',
     '    gzip_static on;',
     ...headers(api, '    '),
     // The API path /api/demo/posts is the file api/demo/posts/index.json.
@@ -48,7 +56,7 @@ export function nginxConf(
     '}',
     // The 404 document, only as the answer of error_page (status 404 kept); asked for by name, it is
     // a 404 too, answered with itself rather than nginx's HTML page.
-    ...(match === prefix
+    ...(exact === undefined
       ? [
           `location = ${quoted(`/${file}`)} {`,
           '    internal;',
@@ -91,9 +99,9 @@ export function nginxConf(
     '    return 404;',
     '    error_page 404 /api/404.json;',
     '}',
-    ...notFound.flatMap((r) => apiLocation(prefixOf(r.from), r.file)),
+    ...notFound.flatMap((r) => apiLocation(r)),
     // Exactly /api: an elmapi3 tree's project document, else the JSON 404 (not a redirect to /api/).
-    ...apiLocation('/api/', 'api/404.json', '/api'),
+    ...apiLocation(notFound.at(-1) as NotFoundDocument, '/api'),
     ...json('/openapi.json'),
     ...json('/manifest.json'),
     ...files('/media/'),

@@ -51,6 +51,8 @@ export const PREFLIGHT_HEADERS: readonly (readonly [string, string])[] = [
 export interface NotFoundDocument {
   readonly from: string;
   readonly file: string;
+  /** The 400 body answered to a query string on these paths (not-found.ts queryRefused()). */
+  readonly query: string;
 }
 
 /** '/api/x/*' → '/api/x/' (the prefix a server's location matches). */
