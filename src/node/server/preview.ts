@@ -101,7 +101,6 @@ function projectDialects(root: string): Map<string, DialectName> {
   return dialects;
 }
 
-
 /**
  * The decoded path of a request, or null when it must not reach the file system: malformed
  * percent-encoding, a `.`/`..` or empty segment, an encoded `/` or `\`, a NUL byte.
