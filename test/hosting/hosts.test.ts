@@ -672,6 +672,17 @@ describe('an elmapi3 build: /api and /api/ are the project document', () => {
       else expect(await other.text()).not.toMatch(/^[[{]/);
       // The SDK's queries: 400 in v3's shape where the host can look at the query (not serve, not Pages).
       if (host.build === 'serve' || host.build === 'cloudflare') return;
+      // Another project's uuid: v3's 404, not this project's documents; no header at all: served.
+      const OTHER = '11111111-2222-4333-8444-555555555555';
+      for (const path of ['/api', '/api/products']) {
+        const wrong = await fetch(url + path, { headers: { 'project-id': OTHER } });
+        expect(wrong.status, path).toBe(404);
+        expect(wrong.headers.get('access-control-allow-origin'), path).toBe('*');
+        expect(await wrong.json(), path).toEqual({ message: 'Project not found.' });
+        const none = await fetch(url + path);
+        expect(none.status, path).toBe(200);
+        await none.arrayBuffer();
+      }
       for (const path of ['/api/products?where[price][gt]=20', '/api?with=collections']) {
         const refused = await fetch(url + path, { headers: { 'project-id': SHOP3, accept: 'application/json' } });
         expect(refused.status, path).toBe(400);

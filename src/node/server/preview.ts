@@ -20,8 +20,9 @@ import { CONNECTIONS_CHECK_MS } from './timeouts.js';
 import { mimeType } from '../content/media.js';
 import { dialectOf } from '../../core/dialects/index.js';
 import { queryRefused } from '../../core/snapshot/not-found.js';
+import { WRONG_PROJECT } from '../../core/http/elmapi3/static.js';
 import { isBuildManifest } from '../output/build-manifest.js';
-import { PREFLIGHT_HEADERS } from '../output/hosts/policy.js';
+import { JSON_TYPE, PREFLIGHT_HEADERS } from '../output/hosts/policy.js';
 import type { DialectName } from '../../core/model/model.js';
 
 // Not imported: see start.ts (an import of node:http loads undici on Node 22+).
@@ -84,9 +85,10 @@ export function parseNotFoundRules(text: string): NotFoundRedirect[] {
   return rules;
 }
 
-/** The dialect of each project of the build, from manifest.json (absent: cqa). */
-function projectDialects(root: string): Map<string, DialectName> {
+/** The dialect of each project of the build, from manifest.json (absent: cqa); key '' with the uuid: an elmapi3 tree. */
+function projectDialects(root: string): { dialects: Map<string, DialectName>; v3Project?: string } {
   const dialects = new Map<string, DialectName>();
+  let v3Project: string | undefined;
   try {
     const manifest = JSON.parse(readFileSync(resolve(root, 'manifest.json'), 'utf8')) as {
       projects?: { id: string; dialect?: DialectName }[];
@@ -94,20 +96,25 @@ function projectDialects(root: string): Map<string, DialectName> {
     };
     for (const p of manifest.projects ?? []) if (p.dialect !== undefined) dialects.set(p.id, p.dialect);
     // An elmapi3 tree (cqa build --project): every API path is that project's.
-    if (typeof manifest.elmapi3 === 'string') dialects.set('', 'elmapi3');
+    if (typeof manifest.elmapi3 === 'string') {
+      dialects.set('', 'elmapi3');
+      v3Project = manifest.elmapi3;
+    }
   } catch {
     // No or unreadable manifest: every project answers in the cqa dialect.
   }
-  return dialects;
+  return v3Project === undefined ? { dialects } : { dialects, v3Project };
+}
+
+/** A request header's value, repeated ones joined. */
+function one(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v.join(', ') : v;
 }
 
 /**
  * The decoded path of a request, or null when it must not reach the file system: malformed
  * percent-encoding, a `.`/`..` or empty segment, an encoded `/` or `\`, a NUL byte.
  */
-function one(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v.join(', ') : v;
-}
 
 export function safePathname(url: string): string | null {
   const q = url.search(/[?#]/);
@@ -172,7 +179,7 @@ export function previewHandler(dir: string): (req: IncomingMessage, res: ServerR
   const rules = existsSync(headersPath) ? parseHeadersFile(readFileSync(headersPath, 'utf8')) : [];
   const redirectsPath = resolve(root.path, '_redirects');
   const notFoundRules = existsSync(redirectsPath) ? parseNotFoundRules(readFileSync(redirectsPath, 'utf8')) : [];
-  const dialects = projectDialects(root.path);
+  const { dialects, v3Project } = projectDialects(root.path);
 
   // The first candidate that opens as a published file inside dist, with its precompressed
   // sibling (.br, .gz) when the client accepts that coding and the sibling exists.
@@ -260,7 +267,15 @@ export function previewHandler(dir: string): (req: IncomingMessage, res: ServerR
     if (pathname === null) return notFound(res);
     // Never published, answered as a path no file has (the JSON 404 under /api/, found from outside).
     const hidden = unpublished(pathname.slice(1)) || asksForSibling(pathname.slice(1));
-    if (!hidden && (pathname === '/api' || pathname.startsWith('/api/')) && hasQuery(req.url ?? '/')) return refuseQuery(res, pathname);
+    const api = !hidden && (pathname === '/api' || pathname.startsWith('/api/'));
+    // An elmapi3 tree: a project-id header naming another project gets v3's 404 (none: served).
+    const projectId = one(req.headers['project-id']);
+    if (api && v3Project !== undefined && projectId !== undefined && projectId !== v3Project) {
+      res.writeHead(404, { 'content-type': JSON_TYPE, 'cache-control': 'no-cache' });
+      res.end(req.method === 'HEAD' ? undefined : WRONG_PROJECT);
+      return;
+    }
+    if (api && hasQuery(req.url ?? '/')) return refuseQuery(res, pathname);
     (hidden ? answerNotFound(req, res, pathname, one(req.headers['accept-encoding'])) : answer(req, res, pathname)).catch(() => {
       if (!res.headersSent) notFound(res);
       else res.destroy();

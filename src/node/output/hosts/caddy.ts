@@ -11,6 +11,7 @@ import {
   type CacheControl,
   type NotFoundDocument,
 } from './policy.js';
+import { WRONG_PROJECT } from '../../../core/http/elmapi3/static.js';
 
 const quoted = (s: string) => `"${s.replace(/["\\]/g, '\\$&')}"`;
 
@@ -23,6 +24,7 @@ export function caddyfile(
   cache: CacheControl,
   thumbs: boolean,
   downloads: readonly string[],
+  v3Project?: string,
 ): string {
   // Exactly /api too: an elmapi3 tree's project document, else the JSON 404.
   const api = '/api /api/*';
@@ -85,6 +87,19 @@ export function caddyfile(
     ...PREFLIGHT_HEADERS.map(([name, value]) => `    header ${name} ${quoted(value)}`),
     '    respond 204',
     '}',
+    // Another project's uuid would get this one's documents (found from outside).
+    ...(v3Project
+      ? [
+          '@wrongproject {',
+          `    path ${api}`,
+          '    header project-id *',
+          `    not header project-id ${v3Project}`,
+          '}',
+          'handle @wrongproject {',
+          `    respond ${quoted(WRONG_PROJECT)} 404`,
+          '}',
+        ]
+      : []),
     // A query would get the whole document, as if applied (found from outside: the SDK's where).
     ...notFound.flatMap((r, i) => [
       `@query${i} {`,

@@ -10,6 +10,7 @@ import {
   type CacheControl,
   type NotFoundDocument,
 } from './policy.js';
+import { WRONG_PROJECT } from '../../../core/http/elmapi3/static.js';
 
 /** `add_header` lines; `always`: on 304 and 404 too, not only on 200. */
 function headers(pairs: readonly (readonly [string, string])[], indent: string): string[] {
@@ -27,6 +28,7 @@ export function nginxConf(
   cache: CacheControl,
   thumbs: boolean,
   downloads: readonly string[],
+  v3Project?: string,
 ): string {
   const api = [...CORS_HEADERS, ['Cache-Control', cache.api] as const];
   // A file's Cache-Control only on 200 and 304 (no `always`): on a 404 a CDN would keep "no such
@@ -44,6 +46,10 @@ export function nginxConf(
     '        return 204;',
     '    }',
     '    default_type application/json;',
+    // Another project's uuid would get this one's documents (found from outside).
+    ...(v3Project
+      ? [`    if ($http_project_id !~ "^(${v3Project})?$") {`, `        return 404 ${returnText(WRONG_PROJECT)};`, '    }']
+      : []),
     // A query would get the whole document, as if applied (found from outside: the SDK's where).
     '    if ($args != "") {',
     `        return 400 ${returnText(query)};`,
