@@ -352,7 +352,8 @@ function planFiles(snapshot: Snapshot, host: Host, cache: CacheControl): FileJob
   }
   const depth = paths.reduce((most, p) => Math.max(most, p.split('/').length - 2), 1);
   const files = jobs.map((j) => j.rel);
-  for (const f of hostFiles(host, { notFound, cache, thumbs, depth, files, downloads, v3Project: v3?.record.id })) jobs.push({ kind: 'text', ...f });
+  for (const f of hostFiles(host, { notFound, cache, thumbs, depth, files, downloads, v3Project: v3?.record.id }))
+    jobs.push({ kind: 'text', ...f });
   return jobs;
 }
 
