@@ -326,6 +326,10 @@ for (const host of HOSTS) {
         '/api/demo/_x',
         '/api/demo/posts/index.json.br',
         '/api/demo/posts/index.json.gz',
+        // Found from outside: the siblings of the top-level documents were served by name.
+        '/openapi.json.br',
+        '/openapi.json.gz',
+        '/manifest.json.gz',
       ]) {
         const res = await get(path);
         expect(res.status, path).toBe(404);

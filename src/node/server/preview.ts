@@ -154,7 +154,7 @@ function unpublished(rel: string): boolean {
 }
 
 /** The .br/.gz siblings of API documents (`index.json.gz`, `404.json.br`) are sent in place of the document, never asked for by their own name. */
-const asksForSibling = (rel: string) => /^api\/(.*\/)?(index|404)\.json\.(br|gz)$/.test(rel);
+const asksForSibling = (rel: string) => /^(api\/(.*\/)?(index|404)|openapi|manifest)\.json\.(br|gz)$/.test(rel);
 
 function notFound(res: ServerResponse): void {
   res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });

@@ -64,7 +64,7 @@ export function caddyfile(
     '    respond "405 Method Not Allowed" 405',
     '}',
     // The .br/.gz siblings are read by file_server's precompressed, never asked for by name (raw bytes typed JSON).
-    '@siblings path_regexp siblings ^/api/(.*/)?(index|404)\\.json\\.(br|gz)$',
+    '@siblings path_regexp siblings ^/(api/(.*/)?(index|404)|openapi|manifest)\\.json\\.(br|gz)$',
     'handle @siblings {',
     '    error 404',
     '}',

@@ -95,7 +95,7 @@ export function nginxConf(
     'autoindex off;',
     // The host files and dot files are configuration, never content; so is a `_` name in the tree.
     // A site served beside the tree keeps its own `_` folders (/_astro, /_next) and /.well-known.
-    'location ~ "^/(?:_nginx\\.conf|_Caddyfile|_headers|_redirects)$|^/(?!\\.well-known/)(?:.*/)?\\.|^/(?:api|media|thumbs)/(?:.*/)?_" {',
+    'location ~ "^/(?:_nginx\\.conf|_Caddyfile|_headers|_redirects|(?:openapi|manifest)\\.json\\.(?:br|gz))$|^/(?!\\.well-known/)(?:.*/)?\\.|^/(?:api|media|thumbs)/(?:.*/)?_" {',
     '    return 404;',
     // The JSON 404 with CORS, as for any path no file has (found from outside: nginx's HTML page).
     '    error_page 404 /api/404.json;',
