@@ -566,3 +566,13 @@ describe('body_field spelt like a declared field', () => {
     expect([...r.issues, ...r.warnings]).toEqual([]);
   });
 });
+
+describe('an id with letters outside ASCII', () => {
+  it('says ASCII, and names the plain form of accented letters (found from outside)', async () => {
+    const r = await load({ 'p/books/misérables-2.md': 'x', 'p/books/日本語.md': 'x' });
+    expect(r.issues.map((i) => i.message)).toEqual([
+      "entry id 'misérables-2' is not valid: use an ASCII letter or digit first, then ASCII letters, digits, dots, _ or - (at most 200 characters, e.g. 'miserables-2'); it comes from the file name: rename the file or set 'id:'",
+      "entry id '日本語' is not valid: use an ASCII letter or digit first, then ASCII letters, digits, dots, _ or - (at most 200 characters); it comes from the file name: rename the file or set 'id:'",
+    ]);
+  });
+});

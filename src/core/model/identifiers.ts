@@ -34,5 +34,8 @@ export function idProblem(kind: 'project id' | 'collection slug' | 'entry id', v
   if (re.test(value)) return undefined;
   const max = kind === 'entry id' ? 200 : 128;
   const extra = kind === 'entry id' ? ', dots' : '';
-  return `${kind} '${value}' is not valid: use a letter or digit first, then letters, digits${extra}, _ or - (at most ${max} characters)`;
+  // Accented letters are the usual cause (found from outside: `misérables.md`): name the plain form.
+  const plain = value.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  const hint = plain !== value && re.test(plain) ? `, e.g. '${plain}'` : '';
+  return `${kind} '${value}' is not valid: use an ASCII letter or digit first, then ASCII letters, digits${extra}, _ or - (at most ${max} characters${hint})`;
 }
