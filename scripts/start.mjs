@@ -7,8 +7,17 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { startServer } from '../lib/index.js';
 
-const content = process.argv[2] ?? 'content';
-const port = Number(process.env.PORT ?? 4000);
+// `npm start -- --port 4001` or `PORT=4001 npm start` (found from outside: --port was ignored).
+const args = process.argv.slice(2);
+const at = args.findIndex((a) => a === '--port' || a.startsWith('--port='));
+const given = at < 0 ? process.env.PORT : args[at].startsWith('--port=') ? args[at].slice(7) : args[at + 1];
+if (at >= 0) args.splice(at, args[at].startsWith('--port=') ? 1 : 2);
+const content = args[0] ?? 'content';
+const port = Number(given ?? 4000);
+if (!Number.isInteger(port) || port < 0 || port > 65535 || /^\s*$/.test(given ?? '4000')) {
+  console.error(`cqa: the port must be a number from 0 to 65535, got '${given}'; e.g. npm start -- --port 4001`);
+  process.exit(2);
+}
 
 /** Plaintext fixture tokens per project id, read from the project.yaml files. */
 function fixtureTokens() {
@@ -44,7 +53,7 @@ try {
     process.exit(1);
   }
   if (err?.code === 'EADDRINUSE') {
-    console.error(`cqa: port ${port} is in use; try PORT=4001 npm start`);
+    console.error(`cqa: port ${port} is in use; try npm start -- --port ${port + 1} (or PORT=${port + 1} npm start)`);
     process.exit(2);
   }
   throw err;

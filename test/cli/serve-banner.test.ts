@@ -1,6 +1,6 @@
 // The curl lines printed at start (`cqa serve`, `npm start`'s scripts/start.mjs) work when pasted
 // into a shell: a public project's line sends no `Bearer <token>` placeholder, which 401s (issue 24).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,5 +116,13 @@ describe('start banners', () => {
     const npmStart = await banner(['scripts/start.mjs', dir], { PORT: '0' });
     expect(npmStart.curls.length).toBeGreaterThan(0);
     for (const c of npmStart.curls) expect(c).toMatch(/^200 curl /);
+    // `npm start -- --port N` passes --port after the folder (found from outside: it was ignored).
+    const flagged = await banner(['scripts/start.mjs', dir, '--port', '0'], { PORT: '1' });
+    expect(flagged.out).toMatch(/serving \S+ at http:\/\/127\.0\.0\.1:\d{4,5} /);
+    const bad = spawnSync(process.execPath, ['scripts/start.mjs', dir, '--port=abc'], { encoding: 'utf8', timeout: 20_000 });
+    expect([bad.status, bad.stderr]).toEqual([
+      2,
+      "cqa: the port must be a number from 0 to 65535, got 'abc'; e.g. npm start -- --port 4001\n",
+    ]);
   }, 60_000);
 });
