@@ -109,9 +109,12 @@ describe('mistakes that point at the fix (issue 24)', () => {
       const r = cqa([command, '.'], app);
       expect(r.code, r.err).toBe(2);
       expect(r.err).toBe(
-        `cqa ${command}: '.' holds no project: a project is a folder with a project.yaml (demo/project.yaml); start one with \`cqa init .\`\n(see 'cqa ${command} --help')\n`,
+        `cqa ${command}: '.' holds no project: a project is a folder with a project.yaml (demo/project.yaml); start one with \`cqa init demo\` (it writes into a new or empty folder), and keep collection folders inside it\n(see 'cqa ${command} --help')\n`,
       );
     }
+    // An empty folder: cqa init takes it as it is.
+    mkdirSync(join(work, 'empty'));
+    expect(cqa(['check', '.'], join(work, 'empty')).err).toContain("start one with `cqa init .`\n");
   });
 });
 

@@ -53,7 +53,10 @@ export async function contentFolder(path: string, command: string): Promise<stri
     }
   }
   // Nothing to load: said before the loader walks a tree that is no content (node_modules, src).
-  throw new UsageError(
-    `'${path}' holds no project: a project is a folder with a project.yaml (${join(path, 'demo', 'project.yaml')}); start one with \`cqa init ${path}\``,
-  );
+  // cqa init refuses a folder that is not empty (found from outside: the advice was that).
+  const start =
+    children.length === 0
+      ? `start one with \`cqa init ${path}\``
+      : `start one with \`cqa init ${join(path, 'demo')}\` (it writes into a new or empty folder), and keep collection folders inside it`;
+  throw new UsageError(`'${path}' holds no project: a project is a folder with a project.yaml (${join(path, 'demo', 'project.yaml')}); ${start}`);
 }
