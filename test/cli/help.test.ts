@@ -114,7 +114,7 @@ describe('mistakes that point at the fix (issue 24)', () => {
     }
     // An empty folder: cqa init takes it as it is.
     mkdirSync(join(work, 'empty'));
-    expect(cqa(['check', '.'], join(work, 'empty')).err).toContain("start one with `cqa init .`\n");
+    expect(cqa(['check', '.'], join(work, 'empty')).err).toContain('start one with `cqa init .`\n');
   });
 });
 

@@ -58,5 +58,7 @@ export async function contentFolder(path: string, command: string): Promise<stri
     children.length === 0
       ? `start one with \`cqa init ${path}\``
       : `start one with \`cqa init ${join(path, 'demo')}\` (it writes into a new or empty folder), and keep collection folders inside it`;
-  throw new UsageError(`'${path}' holds no project: a project is a folder with a project.yaml (${join(path, 'demo', 'project.yaml')}); ${start}`);
+  throw new UsageError(
+    `'${path}' holds no project: a project is a folder with a project.yaml (${join(path, 'demo', 'project.yaml')}); ${start}`,
+  );
 }
