@@ -576,3 +576,16 @@ describe('an id with letters outside ASCII', () => {
     ]);
   });
 });
+
+describe('a settings key written almost as one that exists', () => {
+  it('names the key it would be (found from outside: locale: for locales)', async () => {
+    const r = await load({
+      'p/project.yaml': 'name: P\nlocale: [en, de]\npublic: true\n',
+      'p/posts/_collection.yaml': 'feilds:\n  title: text\n',
+    });
+    expect(r.issues.map((i) => i.message)).toEqual([
+      "unknown key 'feilds'; did you mean 'fields'?; _collection.yaml keys are name, body_field, sort, fields, render, translations, singleton",
+      "unknown key 'locale'; did you mean 'locales'?; project.yaml keys are id, name, description, default_locale, locales, public, dialect, tokens, strict",
+    ]);
+  });
+});

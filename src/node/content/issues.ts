@@ -4,6 +4,7 @@
 import type { ContentIssue } from '../../core/model/model.js';
 import { printable, printableLines } from '../printable.js';
 import { groupDigits } from './limits.js';
+import { closestName } from '../../core/suggest.js';
 
 export interface IssueAt {
   readonly line?: number | undefined;
@@ -80,6 +81,12 @@ export function listNames(names: Iterable<string>, count: number, max = 20): str
 }
 
 /** How a value reads in a message: strings quoted, lists and mappings named. */
+/** `unknown key 'locale'; did you mean 'locales'? project.yaml keys are …` (a did-you-mean when one is close). */
+export function unknownKey(key: string, keys: readonly string[], what: string): string {
+  const near = closestName(key, keys);
+  return `unknown key '${key}'${near ? `; did you mean '${near}'?` : ''}; ${what} keys are ${keys.join(', ')}`;
+}
+
 export function describe(value: unknown): string {
   if (value === null || value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'a list';

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { DIALECTS, type DialectName, type ProjectRecord, type Scope, type TokenRecord } from '../../core/model/model.js';
 import { idProblem } from '../../core/model/identifiers.js';
-import { describe, isPlainObject, type IssueList } from './issues.js';
+import { describe, isPlainObject, type IssueList, unknownKey } from './issues.js';
 import { groupDigits, LIMITS } from './limits.js';
 import { isLocaleTag, sameLocale } from './locale.js';
 import type { ParsedYaml } from './parse.js';
@@ -61,7 +61,7 @@ export function readProject(parsed: ParsedYaml, folder: string, file: string, is
       err([], `expected a mapping (id, name, locales, tokens, …), got ${describe(parsed.value)}`);
   }
   for (const key of Object.keys(raw)) {
-    if (!KEYS.includes(key)) err([key], `unknown key '${key}'; project.yaml keys are ${KEYS.join(', ')}`, key);
+    if (!KEYS.includes(key)) err([key], unknownKey(key, KEYS, 'project.yaml'), key);
   }
   const text = (key: string, fallback: string): string => {
     const v = raw[key];
@@ -198,7 +198,7 @@ function readTokens(value: unknown, parsed: ParsedYaml, file: string, issues: Is
     let ok = true;
     for (const key of Object.keys(t)) {
       if (!TOKEN_KEYS.includes(key)) {
-        err([i, key], `${label}: unknown key '${key}'; token keys are ${TOKEN_KEYS.join(', ')}`);
+        err([i, key], `${label}: ${unknownKey(key, TOKEN_KEYS, 'token')}`);
         ok = false;
       }
     }

@@ -4,7 +4,7 @@ import { FIELD_TYPES, type FieldDef, type FieldType, type SortKey } from '../../
 import { isSortable } from '../../core/snapshot/order.js';
 import { fieldNameProblem, RESERVED_KEYS } from '../../core/model/identifiers.js';
 import { closestName } from '../../core/suggest.js';
-import { describe, isPlainObject, listNames, type IssueList } from './issues.js';
+import { describe, isPlainObject, listNames, type IssueList, unknownKey } from './issues.js';
 import type { ParsedYaml } from './parse.js';
 import { hasTime, isDate, parseDateTime } from './timestamps.js';
 
@@ -50,7 +50,7 @@ export function readCollectionConfig(parsed: ParsedYaml | undefined, folder: str
     err([], `expected a mapping (name, body_field, sort, fields), got ${describe(parsed.value)}`);
   }
   for (const key of Object.keys(raw)) {
-    if (!KEYS.includes(key)) err([key], `unknown key '${key}'; _collection.yaml keys are ${KEYS.join(', ')}`, key);
+    if (!KEYS.includes(key)) err([key], unknownKey(key, KEYS, '_collection.yaml'), key);
   }
 
   let name = folder;
