@@ -81,7 +81,9 @@ tokens:
 
   // Found from outside: `locales: en, de` is one text, and the message then spoke of 'locales []'.
   it('says to write locales as a list when one text names several', async () => {
-    const r = await load({ 'p/project.yaml': 'name: P\nlocales: en, de\ndefault_locale: de\n' });
+    const r = await load({ 'p/project.yaml': 'name: P\nlocales: en, de\ndefault_locale: de\npublic: true\n', 'p/posts/a.de.md': 'A' });
+    // Read as meant for the rest: a.de is the de version of a, with no warning that de is unknown.
+    expect(r.warnings).toEqual([]);
     expect(r.issues).toEqual([
       {
         file: 'p/project.yaml',

@@ -96,16 +96,16 @@ export function readProject(parsed: ParsedYaml, folder: string, file: string, is
     listed.forEach((l, i) => {
       // `locales: en, de` is the one text "en, de" (found from outside: then 'default_locale is not in locales []').
       const several = typeof l === 'string' && !Array.isArray(raw.locales) && /[\s,]/.test(l.trim());
-      if (several)
+      if (several) {
+        const tags = l.split(/[\s,]+/).filter(Boolean);
         err(
           ['locales', i],
-          `expected a list of locale tags, got the one text ${describe(l)}: write it as a list (locales: [${l
-            .split(/[\s,]+/)
-            .filter(Boolean)
-            .join(', ')}])`,
+          `expected a list of locale tags, got the one text ${describe(l)}: write it as a list (locales: [${tags.join(', ')}])`,
           'locales',
         );
-      else if (typeof l !== 'string' || !isLocaleTag(l))
+        // Read as meant for the rest of the check: entries are not also told their locale is unknown.
+        locales.push(...tags.filter((t) => isLocaleTag(t) && !locales.includes(t)));
+      } else if (typeof l !== 'string' || !isLocaleTag(l))
         err(['locales', i], `expected a locale tag like en or pt-BR, got ${describe(l)}`, 'locales');
       else if (locales.includes(l)) err(['locales', i], `locale '${l}' is listed twice`, 'locales');
       else if (sameLocale(locales, l))
