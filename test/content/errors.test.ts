@@ -145,7 +145,8 @@ describe('validation errors: all of them, each with file, line, field and what w
         file: 'p/posts/b.yaml',
         line: 1,
         field: 'id',
-        message: "duplicate id 'same': p/posts/a.md has the same id (ids must be unique in a collection)",
+        message:
+          "duplicate id 'same': p/posts/a.md has the same id (ids must be unique in a collection): rename one of the files, or set another 'id:' in it",
       },
     ]);
   });

@@ -29,3 +29,19 @@ describe('a name written almost as one that exists', () => {
     ]);
   });
 });
+
+describe('a relation to an id spelt almost as one that exists', () => {
+  it('names the id it would be (found from outside: victr for victor)', async () => {
+    const r = await load({
+      'p/authors/victor.yaml': 'name: Victor\n',
+      'p/authors/ursula.yaml': 'name: Ursula\n',
+      'p/posts/_collection.yaml': 'fields:\n  author: { type: relation, collection: authors }\n',
+      'p/posts/a.yaml': 'author: victr\n',
+      'p/posts/b.yaml': 'author: zed\n',
+    });
+    expect(r.issues.map(formatIssue)).toEqual([
+      "p/posts/a.yaml:1: author: no entry 'victr' in collection 'authors'; did you mean 'victor'?",
+      "p/posts/b.yaml:1: author: no entry 'zed' in collection 'authors'",
+    ]);
+  });
+});

@@ -189,10 +189,14 @@ export function buildCollection(
     if (project.dialect === 'elmapi3') knownIds.add(baseName(file.rel));
     const other = byId.get(record.id);
     if (other) {
-      issues.error(file.rel, `duplicate id '${record.id}': ${other.file} has the same id (ids must be unique in a collection)`, {
-        field: 'id',
-        line: entryLine(parsed, 'id'),
-      });
+      issues.error(
+        file.rel,
+        `duplicate id '${record.id}': ${other.file} has the same id (ids must be unique in a collection): rename one of the files, or set another 'id:' in it`,
+        {
+          field: 'id',
+          line: entryLine(parsed, 'id'),
+        },
+      );
       continue;
     }
     byId.set(record.id, record);

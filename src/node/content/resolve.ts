@@ -6,6 +6,7 @@ import type { BuiltCollection } from './collection.js';
 import { listNames, type IssueList } from './issues.js';
 import { formatBytes, groupDigits, LIMITS } from './limits.js';
 import { lookalikeHint } from './lookalike.js';
+import { closestName } from '../../core/suggest.js';
 import { entryLine } from './parse.js';
 
 export function resolveReferences(
@@ -17,6 +18,15 @@ export function resolveReferences(
   const bySlug = new Map(collections.map((c) => [c.record.slug, c]));
   const mediaIds = new Set(media.map((m) => m.id));
   const slugs = listNames(bySlug.keys(), bySlug.size) || '(none)';
+  // A did-you-mean by edit distance for the first misses, among ids of collections of a size a
+  // person keeps in mind: 10,000 broken links to a large collection stay cheap.
+  let guesses = 200;
+  const typo = (ref: string, ids: ReadonlySet<string>) => {
+    if (guesses <= 0 || ids.size > 20_000) return '';
+    guesses--;
+    const near = closestName(ref, ids);
+    return near ? `; did you mean '${near}'?` : '';
+  };
 
   for (const c of collections) {
     for (const field of c.record.fields) {
@@ -83,7 +93,11 @@ export function resolveReferences(
           } else {
             const target = bySlug.get(field.collection as string) as BuiltCollection;
             if (!target.knownIds.has(ref))
-              issues.error(entry.file, `no entry '${ref}' in collection '${field.collection}'${lookalikeHint(ref, target.knownIds)}`, at());
+              issues.error(
+                entry.file,
+                `no entry '${ref}' in collection '${field.collection}'${lookalikeHint(ref, target.knownIds) || typo(ref, target.knownIds)}`,
+                at(),
+              );
             else {
               embedded.add(c, field, target, ref);
               if (!entry.draft && draftsOf(target).has(ref))
