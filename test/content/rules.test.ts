@@ -586,8 +586,8 @@ describe('a settings key written almost as one that exists', () => {
       'p/posts/_collection.yaml': 'feilds:\n  title: text\n',
     });
     expect(r.issues.map((i) => i.message)).toEqual([
-      "unknown key 'feilds'; did you mean 'fields'?; _collection.yaml keys are name, body_field, sort, fields, render, translations, singleton",
-      "unknown key 'locale'; did you mean 'locales'?; project.yaml keys are id, name, description, default_locale, locales, public, dialect, tokens, strict",
+      "unknown key 'feilds'; did you mean 'fields'? (_collection.yaml keys are name, body_field, sort, fields, render, translations, singleton)",
+      "unknown key 'locale'; did you mean 'locales'? (project.yaml keys are id, name, description, default_locale, locales, public, dialect, tokens, strict)",
     ]);
   });
 });

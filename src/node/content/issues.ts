@@ -80,13 +80,14 @@ export function listNames(names: Iterable<string>, count: number, max = 20): str
   return count > shown.length ? `${shown.join(', ')} and ${groupDigits(count - shown.length)} more` : shown.join(', ');
 }
 
-/** How a value reads in a message: strings quoted, lists and mappings named. */
-/** `unknown key 'locale'; did you mean 'locales'? project.yaml keys are …` (a did-you-mean when one is close). */
+/** `unknown key 'locale'; did you mean 'locales'? (project.yaml keys are …)`, the did-you-mean when one is close. */
 export function unknownKey(key: string, keys: readonly string[], what: string): string {
   const near = closestName(key, keys);
-  return `unknown key '${key}'${near ? `; did you mean '${near}'?` : ''}; ${what} keys are ${keys.join(', ')}`;
+  const list = `${what} keys are ${keys.join(', ')}`;
+  return near ? `unknown key '${key}'; did you mean '${near}'? (${list})` : `unknown key '${key}'; ${list}`;
 }
 
+/** How a value reads in a message: strings quoted, lists and mappings named. */
 export function describe(value: unknown): string {
   if (value === null || value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'a list';

@@ -335,12 +335,13 @@ function planFiles(snapshot: Snapshot, host: Host, cache: CacheControl): FileJob
   const documents = paths.length;
   jobs.push({ kind: 'json', rel: 'openapi.json', text: snapshot.openapiOf(described) });
   jobs.push({ kind: 'json', rel: MANIFEST, text: manifestJson(snapshot, documents + 2, v3?.record.id) });
+  const v3Query = v3 && queryRefused(dialectOf(v3.record)).body;
   const notFound: NotFoundRule[] = v3
     ? elmapi3NotFound(v3).map((r) => ({
         from: r.from,
         file: r.name ? `api/${r.name}/404.json` : 'api/404.json',
         text: r.text,
-        query: queryRefused(dialectOf(v3.record)).body,
+        query: v3Query as string,
       }))
     : notFoundRules(snapshot, described);
   // serve answers every missing file with the root 404.html (hosts/serve.ts): a 404 document there would only be a file it serves by name.
