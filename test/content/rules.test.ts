@@ -521,13 +521,32 @@ describe('_collection.yaml that declares nothing', () => {
   it.each([
     ['empty', ''],
     ['only comments', '# schema TODO\n'],
+    ['{}', '{}\n'],
   ])('is an error when %s, saying the fields would all be published', async (_, text) => {
     const r = await load({ 'p/events/_collection.yaml': text, 'p/events/a.yaml': 'title: A\nsecret: s3cret\n' });
     expect(r.issues).toEqual([
       {
         file: 'p/events/_collection.yaml',
         message: expect.stringMatching(
-          /^declares nothing .* every field of the entries would be published, hidden ones too: .*or delete the file/,
+          /^declares no field \(the file is empty or only comments\), so every field of the entries would be published, hidden ones too: .*or delete the file/,
+        ),
+      },
+    ]);
+  });
+
+  // Found from outside (round two): the lines under `fields:` commented out did the same.
+  it.each([
+    ['commented out', 'name: Events\nfields:\n#  title: text\n#  secret: { type: text, hidden: true }\n'],
+    ['~', 'name: Events\nfields: ~\n'],
+  ])("is an error when the lines under 'fields:' are %s", async (_, text) => {
+    const r = await load({ 'p/events/_collection.yaml': text, 'p/events/a.yaml': 'title: A\nsecret: s3cret\n' });
+    expect(r.issues).toEqual([
+      {
+        file: 'p/events/_collection.yaml',
+        line: 2,
+        field: 'fields',
+        message: expect.stringMatching(
+          /^declares no field \('fields:' has nothing under it\), so every field .*or delete 'fields:' to have types/,
         ),
       },
     ]);

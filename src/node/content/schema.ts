@@ -40,14 +40,20 @@ export function readCollectionConfig(parsed: ParsedYaml | undefined, folder: str
   for (const p of parsed.problems) issues.error(file, p.message, { line: p.line, frame: p.frame });
   let raw: Record<string, unknown> = {};
   if (isPlainObject(parsed.value)) raw = parsed.value;
-  else if (parsed.problems.length === 0 && parsed.value === null) {
-    // An emptied schema would silently publish the fields it used to hide.
-    err(
-      [],
-      'declares nothing (the file is empty or only comments), so every field of the entries would be published, hidden ones too: declare the fields (fields:, with hidden: true for what must not be served), or delete the file to have types inferred from the entries',
-    );
-  } else if (parsed.problems.length === 0 && parsed.value !== undefined) {
+  else if (parsed.problems.length === 0 && parsed.value !== null && parsed.value !== undefined) {
     err([], `expected a mapping (name, body_field, sort, fields), got ${describe(parsed.value)}`);
+  }
+  // An emptied schema would silently publish the fields it used to hide (found from outside): an
+  // empty file, comments only, `{}`, or `fields:` with its lines commented out.
+  const emptyFile =
+    parsed.problems.length === 0 && (parsed.value === null || (isPlainObject(parsed.value) && Object.keys(raw).length === 0));
+  if (emptyFile || raw.fields === null) {
+    const [what, remove] = emptyFile ? ['the file is empty or only comments', 'the file'] : ["'fields:' has nothing under it", "'fields:'"];
+    err(
+      emptyFile ? [] : ['fields'],
+      `declares no field (${what}), so every field of the entries would be published, hidden ones too: declare the fields (with hidden: true for what must not be served), or delete ${remove} to have types inferred from the entries`,
+      emptyFile ? undefined : 'fields',
+    );
   }
   for (const key of Object.keys(raw)) {
     if (!KEYS.includes(key)) err([key], unknownKey(key, KEYS, '_collection.yaml'), key);
