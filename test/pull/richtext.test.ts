@@ -3,6 +3,7 @@
 // reviewer reads and what another tool may render). The link keeps its text, the image its alt.
 import { Lexer, type Token } from 'marked';
 import { describe, expect, it } from 'vitest';
+import { nestedDeeperThan } from '../../src/node/pull/html-depth.js';
 import { entryRichtext, htmlToMarkdown } from '../../src/node/pull/richtext.js';
 
 function markdownOf(html: string): string {
@@ -81,5 +82,44 @@ describe('cqa pull: richtext an API may answer to cost time or stack', () => {
     ]);
     // Another entry is another file, with a budget of its own.
     expect(entryRichtext((m) => warnings.push(m))(block, "entry 'b', field 'one'")).toMatch(/^word word/);
+  });
+});
+
+// Found from outside (round two): a tag scan that the parser reads otherwise let 20,000 levels
+// through (`<div/>`, `<div title="<">`, stray end tags, `<ul/><li/>`: 20 s for 200 KB).
+describe('the depth of an HTML answer, before it is parsed', () => {
+  const deep = (open: string, n = 2_000) => open.repeat(n);
+  it.each([
+    ['plain', deep('<div>')],
+    ['self-closing syntax on an HTML element', deep('<div/>')],
+    ['< and > in quoted attributes', deep('<div title="<" data-x=\'a>b\'>')],
+    ['< in an unquoted attribute', deep('<div a=<>')],
+    ['stray end tags', deep('<div></span>')],
+    ['lists written self-closing', deep('<ul/><li/>')],
+    ['a comment closed at once', deep('<!--><div>')],
+    ['a comment closed with --!>', `<!-- x --!>${deep('<div>')}-->`],
+    ['an = that starts an attribute name', deep('<div ="><div>')],
+    ['a style inside svg (elements there, not text)', `<svg><style>${deep('<g>')}`],
+  ])('counts %s as the parser nests it', (_, html) => {
+    expect(nestedDeeperThan(html, 1000)).toBe(true);
+  });
+
+  it.each([
+    ['closed elements', deep('<div>x</div>', 5_000)],
+    ['void elements and svg self-closing', `<p>${deep('<br><img src="a.png">', 3_000)}<svg>${deep('<path d="M0"/>', 3_000)}</svg></p>`],
+    [
+      'tags inside a comment, a script or a textarea',
+      `<!--${deep('<div>')}--><script>${deep('<div>')}</script><textarea>${deep('<b>')}</textarea>`,
+    ],
+    ['a tag the text ends inside', `<div title="${deep('<div>')}`],
+  ])('does not count %s', (_, html) => {
+    expect(nestedDeeperThan(html, 1000)).toBe(false);
+  });
+
+  it('refuses the bypasses in cqa pull at once (they took seconds each)', () => {
+    for (const html of [deep('<div/>', 20_000), deep('<ul/><li/>', 20_000), deep('<div></span>', 20_000)]) {
+      const converted = htmlToMarkdown(html);
+      expect(converted).toEqual({ problem: 'has elements nested more than 1000 deep: flatten it' });
+    }
   });
 });

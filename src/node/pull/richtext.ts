@@ -6,6 +6,7 @@ import TurndownService from 'turndown';
 import { tables } from 'turndown-plugin-gfm';
 import { RenderBudget, renderBounded, renderRichtext } from '../content/richtext.js';
 import { allowedUrl } from '../content/safe-url.js';
+import { nestedDeeperThan } from './html-depth.js';
 
 const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' });
 turndown.use(tables);
@@ -26,20 +27,8 @@ turndown.addRule('unsafe-image', {
 // A private-use character stands for a line break inside text while turndown runs.
 const BREAK = '\uE000';
 
-/** Parsing and converting grow faster than the depth (20,000 levels: 5 s, then a stack overflow). */
+/** Parsing and converting grow faster than the depth (html-depth.ts). */
 const MAX_NESTING = 1000;
-const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
-
-/** Whether the tags of `html` open more than `max` levels deep (a linear scan, not a parse). */
-function nestedDeeperThan(html: string, max: number): boolean {
-  let depth = 0;
-  for (const [, close, name, selfClosing] of html.matchAll(/<(\/?)([a-zA-Z][a-zA-Z0-9-]*)[^<>]*?(\/?)>/g)) {
-    if (selfClosing || VOID_ELEMENTS.has((name as string).toLowerCase())) continue;
-    depth += close ? -1 : 1;
-    if (depth > max) return true;
-  }
-  return false;
-}
 
 /** The Markdown, and whether rendering it gives the HTML back byte for byte; or why none is written. */
 export type Converted = { readonly markdown: string; readonly exact: boolean } | { readonly problem: string };
