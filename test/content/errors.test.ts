@@ -334,10 +334,12 @@ describe('validation errors: all of them, each with file, line, field and what w
       'p/posts/_collection.yaml': 'fields:\n  pages: number\n',
       'p/posts/a.yaml': 'pages: "1463"\n',
       'p/posts/b.yaml': "pages: '1,463'\n",
+      'p/posts/c.yaml': "pages: '0b101'\n", // text to YAML 1.2 without the quotes too
     });
     expect(r.issues).toEqual([
       { file: 'p/posts/a.yaml', line: 1, field: 'pages', message: 'expected a number, got "1463": remove the quotes' },
       { file: 'p/posts/b.yaml', line: 1, field: 'pages', message: 'expected a number, got "1,463"' },
+      { file: 'p/posts/c.yaml', line: 1, field: 'pages', message: 'expected a number, got "0b101"' },
     ]);
   });
 });

@@ -581,7 +581,7 @@ describe('body_field spelt like a declared field', () => {
 
   it('says nothing of a body field named unlike any declared one', async () => {
     const r = await load({
-      'p/books/_collection.yaml': 'body_field: content\nfields:\n  title: text\n',
+      'p/books/_collection.yaml': 'body_field: content\nfields:\n  title: text\n  comment: text\n',
       'p/books/a.md': '---\ntitle: A\n---\nGood.\n',
     });
     expect([...r.issues, ...r.warnings]).toEqual([]);

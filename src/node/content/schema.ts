@@ -94,7 +94,14 @@ export function readCollectionConfig(parsed: ParsedYaml | undefined, folder: str
   }
 
   // An undeclared body field is added as markdown: one spelt like a declared field is a typo.
-  const near = fields?.some((f) => f.name === bodyField) ? undefined : closestName(bodyField, fields?.map((f) => f.name) ?? []);
+  // Among fields that hold a body (found from outside: 'content' is not a typo of a text 'comment').
+  const bodies = fields?.filter((f) => f.type === 'markdown' || f.type === 'richtext' || f.type === 'longtext') ?? [];
+  const near = fields?.some((f) => f.name === bodyField)
+    ? undefined
+    : closestName(
+        bodyField,
+        bodies.map((f) => f.name),
+      );
   if (near !== undefined) {
     issues.warn(
       file,

@@ -211,6 +211,9 @@ function enumIndex(values: readonly string[]) {
   return index;
 }
 
+/** A number as YAML 1.2 reads one unquoted (not 0b101, which JavaScript would take). */
+const YAML_DECIMAL = /^[-+]?(\.\d+|\d+(\.\d*)?)([eE][-+]?\d+)?$/;
+
 /** The typed value, or a message saying what was expected. */
 function coerceScalar(field: FieldDef, raw: unknown, render: RenderMarkdown, budget?: RenderBudget): { value: FieldValue } | string {
   const fail = (hint = '') => `expected ${expected(field)}, got ${describe(raw)}${hint}`;
@@ -220,7 +223,7 @@ function coerceScalar(field: FieldDef, raw: unknown, render: RenderMarkdown, bud
     case 'number':
       if (typeof raw === 'number' && Number.isFinite(raw)) return { value: raw };
       // "1463" is text to YAML: the quotes are the mistake (found from outside).
-      return fail(typeof raw === 'string' && raw.trim() !== '' && Number.isFinite(Number(raw)) ? ': remove the quotes' : '');
+      return fail(typeof raw === 'string' && YAML_DECIMAL.test(raw) ? ': remove the quotes' : '');
     case 'boolean':
       if (typeof raw === 'boolean') return { value: raw };
       return fail(typeof raw === 'string' && YAML11_BOOLEANS.test(raw) ? ' (YAML 1.2 reads yes/no/on/off as text)' : '');
