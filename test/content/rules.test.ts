@@ -579,7 +579,7 @@ describe('body_field spelt like a declared field', () => {
     expect(collection(r, 'books').fields.map((f) => f.name)).toEqual(['title', 'review', 'reviw']);
   });
 
-  it('says nothing of a body field named unlike any declared one', async () => {
+  it('says nothing of a body field named unlike any field that holds a body (content, beside a text comment)', async () => {
     const r = await load({
       'p/books/_collection.yaml': 'body_field: content\nfields:\n  title: text\n  comment: text\n',
       'p/books/a.md': '---\ntitle: A\n---\nGood.\n',
