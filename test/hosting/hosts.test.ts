@@ -683,9 +683,11 @@ describe('an elmapi3 build: /api and /api/ are the project document', () => {
         expect(wrong.status, path).toBe(404);
         expect(wrong.headers.get('access-control-allow-origin'), path).toBe('*');
         expect(await wrong.json(), path).toEqual({ message: 'Project not found.' });
-        const none = await fetch(url + path);
-        expect(none.status, path).toBe(200);
-        await none.arrayBuffer();
+        for (const headers of [{}, { 'project-id': '' }] as Record<string, string>[]) {
+          const none = await fetch(url + path, { headers });
+          expect(none.status, `${path} ${JSON.stringify(headers)}`).toBe(200);
+          await none.arrayBuffer();
+        }
       }
       for (const path of ['/api/products?where[price][gt]=20', '/api?with=collections']) {
         const refused = await fetch(url + path, { headers: { 'project-id': SHOP3, accept: 'application/json' } });

@@ -268,9 +268,9 @@ export function previewHandler(dir: string): (req: IncomingMessage, res: ServerR
     // Never published, answered as a path no file has (the JSON 404 under /api/, found from outside).
     const hidden = unpublished(pathname.slice(1)) || asksForSibling(pathname.slice(1));
     const api = !hidden && (pathname === '/api' || pathname.startsWith('/api/'));
-    // An elmapi3 tree: a project-id header naming another project gets v3's 404 (none: served).
+    // An elmapi3 tree: a project-id header naming another project gets v3's 404 (none or empty: served, as nginx can only).
     const projectId = one(req.headers['project-id']);
-    if (api && v3Project !== undefined && projectId !== undefined && projectId !== v3Project) {
+    if (api && v3Project !== undefined && projectId && projectId !== v3Project) {
       res.writeHead(404, { 'content-type': JSON_TYPE, 'cache-control': 'no-cache' });
       res.end(req.method === 'HEAD' ? undefined : WRONG_PROJECT);
       return;

@@ -92,7 +92,7 @@ export function caddyfile(
       ? [
           '@wrongproject {',
           `    path ${api}`,
-          '    header project-id *',
+          '    header_regexp project-id .',
           `    not header project-id ${v3Project}`,
           '}',
           'handle @wrongproject {',
