@@ -33,7 +33,7 @@ import type { ProjectSnapshot, Snapshot } from '../../core/model/types.js';
 import { elmapi3NotFound, elmapi3StaticDocument, elmapi3StaticPaths } from '../../core/http/elmapi3/static.js';
 import type { MediaRecord } from '../../core/model/model.js';
 import { inlineSafe, MEDIA_CSP } from '../../core/http/media-headers.js';
-import { dialectOf } from '../../core/dialects/index.js';
+import { elmapi3 } from '../../core/dialects/index.js';
 
 export interface WriteDistOptions {
   /** The output directory; replaced as a whole when the new tree is complete. */
@@ -335,13 +335,12 @@ function planFiles(snapshot: Snapshot, host: Host, cache: CacheControl): FileJob
   const documents = paths.length;
   jobs.push({ kind: 'json', rel: 'openapi.json', text: snapshot.openapiOf(described) });
   jobs.push({ kind: 'json', rel: MANIFEST, text: manifestJson(snapshot, documents + 2, v3?.record.id) });
-  const v3Query = v3 && queryRefused(dialectOf(v3.record)).body;
   const notFound: NotFoundRule[] = v3
     ? elmapi3NotFound(v3).map((r) => ({
         from: r.from,
         file: r.name ? `api/${r.name}/404.json` : 'api/404.json',
         text: r.text,
-        query: v3Query as string,
+        query: queryRefused(elmapi3).body,
       }))
     : notFoundRules(snapshot, described);
   // serve answers every missing file with the root 404.html (hosts/serve.ts): a 404 document there would only be a file it serves by name.

@@ -85,7 +85,7 @@ export function parseNotFoundRules(text: string): NotFoundRedirect[] {
   return rules;
 }
 
-/** The dialect of each project of the build, from manifest.json (absent: cqa); key '' with the uuid: an elmapi3 tree. */
+/** The dialect of each project of the build, from manifest.json (absent: cqa), and an elmapi3 tree's project uuid. */
 function projectDialects(root: string): { dialects: Map<string, DialectName>; v3Project?: string } {
   const dialects = new Map<string, DialectName>();
   let v3Project: string | undefined;
@@ -96,10 +96,7 @@ function projectDialects(root: string): { dialects: Map<string, DialectName>; v3
     };
     for (const p of manifest.projects ?? []) if (p.dialect !== undefined) dialects.set(p.id, p.dialect);
     // An elmapi3 tree (cqa build --project): every API path is that project's.
-    if (typeof manifest.elmapi3 === 'string') {
-      dialects.set('', 'elmapi3');
-      v3Project = manifest.elmapi3;
-    }
+    if (typeof manifest.elmapi3 === 'string') v3Project = manifest.elmapi3;
   } catch {
     // No or unreadable manifest: every project answers in the cqa dialect.
   }
@@ -241,7 +238,7 @@ export function previewHandler(dir: string): (req: IncomingMessage, res: ServerR
   // A query string on an API path: 400 in the project's dialect (queryRefused()).
   const refuseQuery = (res: ServerResponse, pathname: string) => {
     const project = pathname.split('/')[2] ?? '';
-    const dialect = dialectOf({ dialect: dialects.get('') ?? dialects.get(project) });
+    const dialect = dialectOf({ dialect: v3Project !== undefined ? 'elmapi3' : dialects.get(project) });
     const e = queryRefused(dialect);
     const body = Buffer.from(e.body);
     res.writeHead(400, { 'content-type': e.contentType, 'content-length': String(body.length), 'cache-control': 'no-cache' });
