@@ -101,15 +101,18 @@ export function caddyfile(
         ]
       : []),
     // A query would get the whole document, as if applied (found from outside: the SDK's where).
-    ...notFound.flatMap((r, i) => [
-      `@query${i} {`,
-      `    path ${quoted(`${prefixOf(r.from)}*`)}${r.file === 'api/404.json' ? ' "/api"' : ''}`,
-      '    expression {query} != ""',
-      '}',
-      `handle @query${i} {`,
-      `    respond ${quoted(r.query)} 400`,
-      '}',
-    ]),
+    // A rule needs no matcher of its own when the next rule that covers its paths gives the same answer.
+    ...notFound
+      .filter((r, i) => notFound.slice(i + 1).find((o) => prefixOf(r.from).startsWith(prefixOf(o.from)))?.query !== r.query)
+      .flatMap((r, i) => [
+        `@query${i} {`,
+        `    path ${quoted(`${prefixOf(r.from)}*`)}${r.file === 'api/404.json' ? ' "/api"' : ''}`,
+        '    expression {query} != ""',
+        '}',
+        `handle @query${i} {`,
+        `    respond ${quoted(r.query)} 400`,
+        '}',
+      ]),
     // The API path /api/demo/posts is the file api/demo/posts/index.json.
     'handle @api {',
     // Not try_files: it reads a `?` of the decoded path (a media name `q?x.png`) as a query.
