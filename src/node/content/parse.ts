@@ -352,7 +352,7 @@ export interface ParsedEntry {
   readonly problems: readonly ParseProblem[];
   /** Top-level key → line, and `key\0index` → line of a list item. */
   readonly lines: ReadonlyMap<string, number>;
-  /** Top-level keys written `key: #…` (no value, then a comment) → the comment. */
+  /** Top-level keys written `key: #…` (no value, then a comment), or `key: text #…` (a text cut short) → the comment. */
   readonly comments?: ReadonlyMap<string, string> | undefined;
   /** Numbers written in a form that prints otherwise (`007`, `1.10`) → as written (number-text.ts). */
   readonly numbers?: ReadonlyMap<string, string> | undefined;

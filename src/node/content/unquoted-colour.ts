@@ -2,7 +2,7 @@
 // `accent` with no value, `accent:` with `#ff8800` on the next line the same, and
 // `colors: [#fff, #000]` a list that never closes (the comment takes the `]` with it). Each is
 // found from the text, so that the message says to quote the value rather than "required field is
-// empty" or the YAML parser's own words.
+// empty" or the YAML parser's own words; so is a text a glued `#` cuts short (`title: Episode #3`).
 import { COLOR } from './values.js';
 import type { ParseProblem } from './parse.js';
 import { yamlPackage } from './yaml-package.js';

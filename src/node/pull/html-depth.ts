@@ -7,6 +7,8 @@
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
 const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes']);
+/** Where `/>` closes an element and raw-text names are elements like any other. */
+const FOREIGN = new Set(['svg', 'math']);
 const COMMENT_END = /--!?>/g;
 const isSpace = (c: string | undefined) => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f';
 const isLetter = (c: string | undefined) => c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
@@ -72,7 +74,7 @@ export function nestedDeeperThan(html: string, max: number): boolean {
     if (end) {
       if (open.at(-1) === name) {
         open.pop();
-        if (name === 'svg' || name === 'math') foreign--;
+        if (FOREIGN.has(name)) foreign--;
       }
       continue;
     }
@@ -87,7 +89,7 @@ export function nestedDeeperThan(html: string, max: number): boolean {
     }
     if (foreign === 0 && name === 'plaintext') return open.length + 1 > max;
     open.push(name);
-    if (name === 'svg' || name === 'math') foreign++;
+    if (FOREIGN.has(name)) foreign++;
     if (open.length > max) return true;
   }
   return false;
