@@ -240,8 +240,10 @@ export function createClient(options: ClientOptions): unknown {
    */
   const honoured = (json: unknown, limit: unknown): unknown => {
     // elmapi3 ignores a limit under 1: its whole list is the answer.
-    const got = typeof limit === 'number' && limit > 0 ? d.listItems(json).length : 0;
-    if (got > (limit as number) && got > 0) throw new TypeError(`asked for at most ${limit} entries, got ${got}: ${IGNORED}`);
+    if (typeof limit === 'number' && limit > 0) {
+      const got = d.listItems(json).length;
+      if (got > limit) throw new TypeError(`asked for at most ${limit} entries, got ${got}: ${IGNORED}`);
+    }
     return json;
   };
 
