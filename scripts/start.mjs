@@ -4,17 +4,17 @@
 // project.yaml (`token: demo-token`) can be shown: the server itself keeps only their sha256.
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
 import { startServer } from '../lib/index.js';
 
 // `npm start -- --port 4001` or `PORT=4001 npm start` (found from outside: --port was ignored).
-const args = process.argv.slice(2);
-const at = args.findIndex((a) => a === '--port' || a.startsWith('--port='));
-const given = at < 0 ? process.env.PORT : args[at].startsWith('--port=') ? args[at].slice(7) : args[at + 1];
-if (at >= 0) args.splice(at, args[at].startsWith('--port=') ? 1 : 2);
-const content = args[0] ?? 'content';
-const port = Number(given ?? 4000);
-if (!Number.isInteger(port) || port < 0 || port > 65535 || /^\s*$/.test(given ?? '4000')) {
+const { values, positionals } = parseArgs({ options: { port: { type: 'string' } }, allowPositionals: true, strict: false });
+const content = positionals[0] ?? 'content';
+// `--port` with no value is `true` to parseArgs: nothing given.
+const given = values.port === true ? '' : (values.port ?? process.env.PORT ?? '4000');
+const port = /^\d{1,5}$/.test(given) ? Number(given) : Number.NaN;
+if (!(port <= 65535)) {
   console.error(`cqa: the port must be a number from 0 to 65535, got '${given}'; e.g. npm start -- --port 4001`);
   process.exit(2);
 }
