@@ -94,6 +94,73 @@ describe('richtext that cannot be rendered in bounded time or stack', () => {
     );
   });
 
+  it('renders large lists, tables and many emphasis marks spread over blocks (found from outside: a 42 KB changelog and a 50 KB table were refused)', async () => {
+    const { load } = await import('./helpers.js');
+    const words = 'lorem ipsum dolor sit amet';
+    // A tight list: each item is a block of its own to marked, not the whole list.
+    const changelog = Array.from({ length: 3000 }, (_, i) => `${i % 3 ? '  - ' : '- '}${words} \`snake_case_${i}\` **bold**`).join('\n');
+    const ordered = Array.from({ length: 2500 }, (_, i) => `${i + 1}. ${words}`).join('\n');
+    const table = `| n | text | a | b |\n|---|:--|--:|---|\n${Array.from({ length: 20_000 }, (_, i) => `| ${i} | ${words} *x* | y_z | w |`).join('\n')}`;
+    const r = await load({
+      'p/project.yaml': 'id: p\npublic: true\n',
+      'p/posts/_collection.yaml': 'render: html\nfields:\n  title: text\n  notes: richtext\n',
+      'p/posts/changelog.md': `---\ntitle: Changelog\n---\n${changelog}\n`,
+      'p/posts/ordered.md': `---\ntitle: Ordered\n---\n${ordered}\n`,
+      'p/posts/table.yaml': `title: Table\nnotes: ${JSON.stringify(table)}\n`,
+    });
+    expect(r.issues).toEqual([]);
+    const html = (id: string, field: string) =>
+      r.model.projects[0]?.collections[0]?.entries.find((e) => e.id === id)?.values[field] as string;
+    expect(changelog.length).toBeGreaterThan(150_000);
+    expect(html('changelog', 'body_html').match(/<li>/g)).toHaveLength(3000);
+    expect(html('ordered', 'body_html').match(/<li>/g)).toHaveLength(2500);
+    expect(html('table', 'notes').match(/<tr>/g)).toHaveLength(20_001);
+  });
+
+  it('refuses tables whose rows would get more cells than bounded: each row gets as many as its header (found from outside: 32 KB of them ran marked out of memory)', async () => {
+    const { load } = await import('./helpers.js');
+    const wide = (columns: number, rows: number, gap = '') =>
+      `${'|a'.repeat(columns)}|\n${'|-'.repeat(columns)}|\n${gap}${'|\n'.repeat(rows)}`;
+    const r = await load({
+      'p/project.yaml': 'id: p\npublic: true\n',
+      'p/posts/_collection.yaml': 'fields:\n  title: text\n  notes: { type: richtext, multiple: true }\n',
+      // 6 KB: a million cells, 10 MB of HTML.
+      'p/posts/wide.yaml': `title: Wide\nnotes: [${JSON.stringify(wide(1000, 1000))}]\n`,
+      // In a quote and a list item too, and a tabs-only line does not end the rows (marked reads on).
+      'p/posts/nested.yaml': `title: Nested\nnotes: [${JSON.stringify(`> ${wide(500, 1).replace(/\n/g, '\n> ')}${'|\n'.repeat(300)}`)}, ${JSON.stringify(`- x\n  ${'|a'.repeat(500)}|\n  ${'|-'.repeat(500)}|\n\t\n${'|\n'.repeat(300)}`)}]\n`,
+      // Under the bound alone, not five together.
+      'p/posts/many.yaml': `title: Many\nnotes: [${Array(5)
+        .fill(JSON.stringify(wide(100, 900)))
+        .join(', ')}]\n`,
+    });
+    const byFile = (f: string) => r.issues.filter((i) => i.file === `p/posts/${f}.yaml`).map((i) => i.message);
+    expect(byFile('wide')).toEqual([
+      expect.stringMatching(
+        /^item 1: the Markdown has tables of 1,002,000 cells \(each row gets as many as its header\), more than the 100,000/,
+      ),
+    ]);
+    expect(byFile('nested')).toEqual([
+      expect.stringMatching(/^item 1: the Markdown has tables of 1\d\d,\d{3} cells/),
+      expect.stringMatching(/^item 2: the Markdown has tables of 1\d\d,\d{3} cells/),
+    ]);
+    expect(byFile('many')).toEqual([
+      expect.stringMatching(/^item 5: the Markdown brings the file's tables past the 400,000 cells one file may hold/),
+    ]);
+  });
+
+  it('counts a list block by item only when every line starts an item: a lazy line makes the whole list one block', async () => {
+    const { load } = await import('./helpers.js');
+    const items = Array.from({ length: 2000 }, (_, i) => `- item ${i}`).join('\n'); // ~20 KB
+    const r = await load({
+      'p/project.yaml': 'id: p\npublic: true\n',
+      'p/posts/_collection.yaml': 'fields:\n  title: text\n  notes: { type: richtext, multiple: true }\n',
+      'p/posts/lazy.yaml': `title: Lazy\nnotes: [${JSON.stringify(`${items}\nlazy\n${items}`)}, ${JSON.stringify(`${items}\n\n${items}`)}]\n`,
+    });
+    expect(r.issues.map((i) => i.message)).toEqual([
+      expect.stringMatching(/^item 1: the Markdown has a block of 4\d,\d{3} characters without a blank line/),
+    ]);
+  });
+
   it("bounds the emphasis of a file's values together (found from outside: the bound was per value, and 5,000 mixed marks take ~0.4 s)", async () => {
     const { load } = await import('./helpers.js');
     const value = JSON.stringify('*a_'.repeat(2_000)); // 4,000 marks: under the bound alone

@@ -96,9 +96,9 @@ export function renderRichtext(markdown: string): string {
 }
 
 /**
- * Emphasis marks (`*`, `_`, `~`) a Markdown value may hold. marked pairs them up with a search that
- * grows with their number squared: 5,000 take up to ~0.4 s (`*a_` repeated), 10,000 up to 1.5 s,
- * 80,000 (160 KB of `*a`) took 3 s and more.
+ * Emphasis marks (`*`, `_`, `~`) one block may hold (a paragraph, list item or table row: marked
+ * pairs them within one block's inline text, with a search that grows with their number squared):
+ * 5,000 take up to ~0.4 s (`*a_` repeated), 10,000 up to 1.5 s, 80,000 (160 KB of `*a`) 3 s and more.
  */
 export const MAX_EMPHASIS_MARKS = 5_000;
 
@@ -106,6 +106,8 @@ export const MAX_EMPHASIS_MARKS = 5_000;
  * Characters of one block (lines without a blank one between them; fenced code aside). Inside a
  * block, marked's time may grow with its size squared: a list item with 20,000 lazy continuation
  * lines took 1.2 s at 40 KB, an e-mail-like word before `@` the same; 32 KB take ~0.8 s at worst.
+ * A block whose every line starts a list item, or a table, counts each line as a block of its
+ * own: marked's time grows with their number only (docs/content.md#richtext-bounds).
  */
 export const MAX_BLOCK_CHARS = 32 * 1024;
 
@@ -118,12 +120,21 @@ export const MAX_BLOCK_CHARS = 32 * 1024;
 export const FILE_BLOCKS = 4;
 
 /**
- * What the richtext values of one file may cost together: the sum of each value's marks squared
- * (at most one value's at the limit), and of its blocks' sizes squared (FILE_BLOCKS).
+ * Cells of the tables of one value: marked gives every row as many cells as its header, so a
+ * 32 KB table of 4,000 columns and 8,000 empty rows ran it out of memory (found from outside);
+ * 100,000 take ~0.2 s and 1 MB of HTML. A file's values may hold FILE_BLOCKS times as many.
+ */
+export const MAX_TABLE_CELLS = 100_000;
+
+/**
+ * What the richtext values of one file may cost together: the sum of their blocks' marks squared
+ * (as much as one block at the limit), of their blocks' sizes squared (FILE_BLOCKS at the limit)
+ * and their tables' cells.
  */
 export class RenderBudget {
   marks = MAX_EMPHASIS_MARKS ** 2;
   blocks = FILE_BLOCKS * MAX_BLOCK_CHARS ** 2;
+  cells = FILE_BLOCKS * MAX_TABLE_CELLS;
 }
 
 /**
@@ -138,27 +149,75 @@ const DEEP_LIST_ITEM = new RegExp(`^[ \\t]{${MAX_LIST_INDENT + 1},}(?:[-+*]|\\d{
 const FENCE_OPEN = /^ {0,3}(`{3,}(?!.*`)|~{3,})/;
 const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 
-/** What makes marked slow, measured in one pass over the lines (fenced code is fast: left out). */
+// A line that starts a list item, and the markers before its text (`- 1. x` nests two items).
+const LIST_MARKERS = /^(?:[ \t]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]+|$))+/;
+// A table's delimiter row as marked reads one (a pipe or colon in it), inside a quote or list item
+// too; its columns are its runs of dashes. Only its characters are tested first: no backtracking.
+const DELIMITER_CHARS = /^[ \t|:-]+$/;
+const DELIMITER = /^\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+const QUOTE_OR_INDENT = /^[ \t>]*/;
+
+/** The columns of a table whose delimiter row `text` may be, or 0. */
+function delimiterColumns(text: string): number {
+  let columns = 0;
+  for (const row of [text.replace(QUOTE_OR_INDENT, ''), text.replace(LIST_MARKERS, '').replace(QUOTE_OR_INDENT, '')])
+    if (DELIMITER_CHARS.test(row) && DELIMITER.test(row) && /[|:]/.test(row)) columns = Math.max(columns, row.match(/-+/g)?.length ?? 0);
+  return columns;
+}
+
+const countMarks = (text: string): number => {
+  let marks = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 42 || c === 95 || c === 126) marks++; // * _ ~
+  }
+  return marks;
+};
+
+/**
+ * What makes marked slow, measured in one pass over the lines (fenced code is fast: left out), by
+ * block: lines without a blank one between them, or each line of a block whose every line starts
+ * a list item (no lazy line: each item is lexed alone) and of a table (rows: cell by cell).
+ */
 interface Shape {
-  /** Emphasis marks (`*` `_` `~`) outside fenced code. */
+  /** Emphasis marks (`*` `_` `~`) outside fenced code; the most of one block, and the sum of every block's squared. */
   marks: number;
+  mostMarks: number;
+  markSquares: number;
   /** The largest block's characters, and the sum of every block's squared. */
   largest: number;
   squares: number;
+  /** The cells marked may make of the tables (each row as many as its header has), counted generously. */
+  cells: number;
   /** The line (from 1) of the first list item indented deeper than MAX_LIST_INDENT. */
   deepItem: number | undefined;
 }
 
 function shapeOf(source: string): Shape {
   const markdown = source.replace(/\r\n?/g, '\n'); // as marked reads line ends
-  const shape: Shape = { marks: 0, largest: 0, squares: 0, deepItem: undefined };
-  let fence: string | undefined;
-  let block = 0;
-  const endBlock = () => {
-    shape.largest = Math.max(shape.largest, block);
-    shape.squares += block * block;
-    block = 0;
+  const shape: Shape = { marks: 0, mostMarks: 0, markSquares: 0, largest: 0, squares: 0, cells: 0, deepItem: undefined };
+  const addUnit = (chars: number, marks: number) => {
+    shape.largest = Math.max(shape.largest, chars);
+    shape.squares += chars * chars;
+    shape.mostMarks = Math.max(shape.mostMarks, marks);
+    shape.markSquares += marks * marks;
   };
+  // The block being read: as one unit, and line by line (used if it is a list or a table).
+  let lines = 0;
+  let chars = 0;
+  let marks = 0;
+  let list = true;
+  let table = true;
+  const byLine: [number, number][] = [];
+  const endBlock = () => {
+    if (lines > 0 && (list || (table && lines > 2))) for (const [c, m] of byLine) addUnit(c, m);
+    else addUnit(chars, marks);
+    lines = chars = marks = 0;
+    list = table = true;
+    byLine.length = 0;
+  };
+  let fence: string | undefined;
+  let columns = 0; // of the table that may be open: its rows end at an empty or spaces-only line
   let line = 0;
   for (let start = 0; start <= markdown.length; line++) {
     const nl = markdown.indexOf('\n', start);
@@ -173,16 +232,30 @@ function shapeOf(source: string): Shape {
     const open = FENCE_OPEN.exec(text)?.[1];
     if (open !== undefined) {
       fence = open;
+      columns = 0;
       endBlock();
-    } else if (text.trim() === '') endBlock();
-    else {
-      block += text.length + 1;
-      if (shape.deepItem === undefined && DEEP_LIST_ITEM.test(text)) shape.deepItem = line + 1;
-      for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        if (c === 42 || c === 95 || c === 126) shape.marks++; // * _ ~
-      }
+      continue;
     }
+    if (/^ *$/.test(text)) columns = 0;
+    else {
+      const delimiter = delimiterColumns(text);
+      columns = Math.max(columns, delimiter);
+      shape.cells += columns + delimiter; // a delimiter row's header, then each row
+    }
+    if (text.trim() === '') {
+      endBlock();
+      continue;
+    }
+    const all = countMarks(text);
+    shape.marks += all;
+    const markers = LIST_MARKERS.exec(text)?.[0];
+    if (shape.deepItem === undefined && DEEP_LIST_ITEM.test(text)) shape.deepItem = line + 1;
+    list &&= markers !== undefined;
+    table &&= text.includes('|') && (lines !== 1 || delimiterColumns(text) > 0);
+    lines++;
+    chars += text.length + 1;
+    marks += all;
+    byLine.push([text.length + 1, markers === undefined ? all : countMarks(text.slice(markers.length))]);
   }
   endBlock();
   return shape;
@@ -198,21 +271,25 @@ export function renderBounded(
   render: (md: string) => string,
   budget?: RenderBudget,
 ): { html: string } | { problem: string } {
-  const { marks, largest, squares, deepItem } = shapeOf(markdown);
+  const { marks, mostMarks, markSquares, largest, squares, cells, deepItem } = shapeOf(markdown);
   if (deepItem !== undefined)
     return {
       problem: `has a list item indented more than ${MAX_LIST_INDENT} columns (its line ${deepItem}): lists nested that deep take marked time and memory that grow with depth times size; flatten them`,
     };
-  if (marks > MAX_EMPHASIS_MARKS)
+  if (mostMarks > MAX_EMPHASIS_MARKS || markSquares > MAX_EMPHASIS_MARKS ** 2)
     return {
-      problem: `holds ${groupDigits(marks)} emphasis marks (* _ ~), more than the ${groupDigits(MAX_EMPHASIS_MARKS)} a value may hold to be rendered in bounded time: split it up, or escape literal ones (\\*)`,
+      problem: `holds ${groupDigits(mostMarks > MAX_EMPHASIS_MARKS ? mostMarks : marks)} emphasis marks (* _ ~), more than the ${groupDigits(MAX_EMPHASIS_MARKS)} one block (a paragraph, list item or table row) may hold to be rendered in bounded time, or its blocks together (each counting its marks squared): break it up with blank lines, or escape literal ones (\\*)`,
     };
   if (largest > MAX_BLOCK_CHARS)
     return {
       problem: `has a block of ${groupDigits(largest)} characters without a blank line (a paragraph or list item), more than the ${groupDigits(MAX_BLOCK_CHARS)} a block may hold to be rendered in bounded time: break it up with blank lines`,
     };
+  if (cells > MAX_TABLE_CELLS)
+    return {
+      problem: `has tables of ${groupDigits(cells)} cells (each row gets as many as its header), more than the ${groupDigits(MAX_TABLE_CELLS)} a value may hold to be rendered in bounded time and memory: split the table up, or give it fewer columns`,
+    };
   if (budget) {
-    if (marks * marks > budget.marks)
+    if (markSquares > budget.marks)
       return {
         problem: `holds ${groupDigits(marks)} emphasis marks (* _ ~), too many after the file's other richtext values to be rendered in bounded time (a file's values may cost as much as one value of ${groupDigits(MAX_EMPHASIS_MARKS)}): split the file, or escape literal ones (\\*)`,
       };
@@ -220,8 +297,13 @@ export function renderBounded(
       return {
         problem: `brings the file's blocks (paragraphs, list items) past what one file may hold to be rendered in bounded time (each block counts its size squared; together as much as ${FILE_BLOCKS} blocks of ${groupDigits(MAX_BLOCK_CHARS)} characters: a 1 MB body of 2 KB paragraphs): split the file, or its longest blocks`,
       };
-    budget.marks -= marks * marks;
+    if (cells > budget.cells)
+      return {
+        problem: `brings the file's tables past the ${groupDigits(FILE_BLOCKS * MAX_TABLE_CELLS)} cells one file may hold to be rendered in bounded time and memory (each row gets as many cells as its header): split the file, or its tables`,
+      };
+    budget.marks -= markSquares;
     budget.blocks -= squares;
+    budget.cells -= cells;
   }
   try {
     return { html: render(markdown) };
