@@ -11,7 +11,7 @@ import { realpathSync } from 'node:fs';
 import { lstat, open, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { SNAPSHOT_FORMAT } from '../../core/snapshot/portable.js';
-import { formatIssue } from '../content/issues.js';
+import { formatIssue, warningLines } from '../content/issues.js';
 import { printable } from '../printable.js';
 import { buildOutputIsolated } from '../load-path.js';
 import { PRECOMPRESS_CHOICES, type Precompress } from '../output/dist-compression.js';
@@ -177,7 +177,7 @@ export async function run(args: string[]): Promise<number> {
       const ok = colours(process.stdout).green('✓');
       if (event.kind === 'loaded') {
         const { issues, warnings, needToken, leftOut } = event;
-        for (const w of warnings) console.error(`${err.yellow('warning:')} ${formatIssue(w)}`);
+        for (const w of warningLines(warnings)) console.error(`${err.yellow('warning:')} ${w}`);
         if (issues.length === 0 && leftOut.length > 0) {
           console.error(
             `${err.yellow('note:')} left out of ${displayPath(out)}: ${leftOut.join(', ')} (dialect elmapi3): a static host cannot read the project-id header that names such a project, so each is built alone at the v3 paths: cqa build --project ${leftOut[0]} --out <another folder>`,

@@ -47,7 +47,8 @@ function fileCount(issues: readonly ContentIssue[]): number {
 
 export const spec: CommandSpec = {
   usage: 'cqa check [content]',
-  summary: 'Validates the content only: every error as file:line: field: message (exit 1 when there is one).',
+  summary:
+    'Validates the content only: every error as file:line: field: message (exit 1 when there is one), and every warning (build and serve print ten of a kind).',
   args: [['content', 'the content folder (default: ./content)']],
   options: { timestamps: TIMESTAMPS_SPEC },
   examples: ['cqa check content'],

@@ -54,6 +54,33 @@ export function formatIssue(issue: ContentIssue): string {
   return issue.frame === undefined ? text : `${text}\n${printableLines(issue.frame)}`;
 }
 
+/** How many warnings of one kind `cqa build` and `cqa serve` print before counting the rest. */
+export const WARNINGS_PER_KIND = 10;
+
+/**
+ * Warnings as lines to print (formatIssue), at most `perKind` of each kind — the message without
+ * what it quotes and its numbers — then one line counting the rest of that kind: 49,000 alike
+ * took seconds to print and buried the one that differs (found from outside). `cqa check` prints all.
+ */
+export function warningLines(warnings: readonly ContentIssue[], perKind = WARNINGS_PER_KIND): string[] {
+  const lines: string[] = [];
+  const kinds = new Map<string, { first: ContentIssue; count: number }>();
+  for (const w of warnings) {
+    const kind = `${w.field ?? ''}\0${w.message.replace(/'[^']*'|"[^"]*"|`[^`]*`|\d+/g, '')}`;
+    const seen = kinds.get(kind) ?? { first: w, count: 0 };
+    kinds.set(kind, seen);
+    if (++seen.count <= perKind) lines.push(formatIssue(w));
+  }
+  for (const { first, count } of kinds.values())
+    if (count > perKind) {
+      const like = printable(first.field !== undefined ? `${first.field}: ${first.message}` : first.message);
+      lines.push(
+        `… and ${groupDigits(count - perKind)} more like ${like.length > 100 ? `${like.slice(0, 100)}…` : like} (cqa check lists them all)`,
+      );
+    }
+  return lines;
+}
+
 /** Thrown by buildSnapshot when the content has errors; `issues` lists every one of them. */
 export class ContentError extends Error {
   readonly issues: readonly ContentIssue[];

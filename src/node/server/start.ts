@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { loadSnapshotIsolated } from '../load-path.js';
 import type { TimestampSource } from '../content/git-times.js';
 import { openParseCache } from '../content/parse-cache.js';
-import { ContentError, formatIssue } from '../content/issues.js';
+import { ContentError, formatIssue, warningLines } from '../content/issues.js';
 import { CANNOT_READ } from '../content/file-problem.js';
 import { printable, printableLines } from '../printable.js';
 import { createSnapshot } from '../../core/snapshot/create.js';
@@ -245,10 +245,14 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
       : await loadSnapshotIsolated(root, { ...opts, ...parseCache, ...timestamps });
     // Each warning once: at start, and under --watch the new ones a reload finds (beside errors too,
     // as cqa check prints them).
-    const fresh = options.quiet === false ? loaded.warnings.map((w) => formatIssue(w)).filter((w) => !warned.has(w)) : [];
+    const fresh = options.quiet === false ? loaded.warnings.filter((w) => !warned.has(formatIssue(w))) : [];
     if (fresh.length > 0) {
-      for (const w of fresh) warned.add(w);
-      log(fresh.map((w) => `warning: ${w}`).join('\n'));
+      for (const w of fresh) warned.add(formatIssue(w));
+      log(
+        warningLines(fresh)
+          .map((w) => `warning: ${w}`)
+          .join('\n'),
+      );
     }
     if (loaded.issues.length > 0) return { issues: loaded.issues };
     return { snapshot: 'model' in loaded ? createSnapshot(loaded.model, opts) : (loaded.snapshot as Snapshot) };
