@@ -6,7 +6,7 @@ import TurndownService from 'turndown';
 import { tables } from 'turndown-plugin-gfm';
 import { RenderBudget, renderBounded, renderRichtext } from '../content/richtext.js';
 import { allowedUrl } from '../content/safe-url.js';
-import { nestedDeeperThan } from './html-depth.js';
+import { htmlPastLimits } from './html-depth.js';
 
 const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' });
 turndown.use(tables);
@@ -27,8 +27,8 @@ turndown.addRule('unsafe-image', {
 // A private-use character stands for a line break inside text while turndown runs.
 const BREAK = '\uE000';
 
-/** Parsing and converting grow faster than the depth (html-depth.ts). */
-const MAX_NESTING = 1000;
+/** Parsing and converting grow faster than the depth, and with the formatting elements cloned (html-depth.ts). */
+const HTML_LIMITS = { depth: 1000, clones: 200_000 };
 
 /** The Markdown, and whether rendering it gives the HTML back byte for byte; or why none is written. */
 export type Converted = { readonly markdown: string; readonly exact: boolean } | { readonly problem: string };
@@ -38,7 +38,12 @@ export type Converted = { readonly markdown: string; readonly exact: boolean } |
  * entry's other values left), so that a hostile answer costs bounded time and the tree builds.
  */
 export function htmlToMarkdown(html: string, budget?: RenderBudget): Converted {
-  if (nestedDeeperThan(html, MAX_NESTING)) return { problem: `has elements nested more than ${MAX_NESTING} deep: flatten it` };
+  const past = htmlPastLimits(html, HTML_LIMITS);
+  if (past === 'depth') return { problem: `has elements nested more than ${HTML_LIMITS.depth} deep: flatten it` };
+  if (past === 'clones')
+    return {
+      problem: `leaves formatting elements (b, i, a, …) open where the HTML parser would make them again ${HTML_LIMITS.clones.toLocaleString('en')} times or more: close them`,
+    };
   const kept = html.replace(/([^>\n])\n(?=[^<\n])/g, `$1${BREAK}`);
   let markdown: string;
   try {
