@@ -200,6 +200,26 @@ describe('an unquoted colour', () => {
     expect(entry(r, 'themes', 'dark').values.accent).toBeNull();
   });
 
+  it('quotes the whole value a # starts, up to a comment of its own: the hint is YAML that parses (found from outside: `title: "#3"  things to know`)', async () => {
+    const r = await load({
+      'p/posts/_collection.yaml': 'fields:\n  title: { type: text, required: true }\n  summary: text\n',
+      'p/posts/a.md': '---\ntitle: #3 things to know\nsummary: #1 reason # why\n---\n',
+    });
+    expect(r.issues.map((i) => i.message)).toEqual([
+      `required field is empty: '#3 things to know' after 'title:' is a YAML comment; quote the value (title: "#3 things to know") or remove the comment`,
+    ]);
+    expect(r.warnings.map((w) => w.message)).toEqual([
+      `no value: '#1 reason # why' after 'summary:' is a YAML comment; quote the value (summary: "#1 reason"  # why) or remove the comment`,
+    ]);
+    // Each suggested line, pasted in, gives the value meant.
+    const fixed = await load({
+      'p/posts/_collection.yaml': 'fields:\n  title: { type: text, required: true }\n  summary: text\n',
+      'p/posts/a.md': '---\ntitle: "#3 things to know"\nsummary: "#1 reason"  # why\n---\n',
+    });
+    expect(fixed.issues).toEqual([]);
+    expect(entry(fixed, 'posts', 'a').values).toMatchObject({ title: '#3 things to know', summary: '#1 reason' });
+  });
+
   it('says nothing for a quoted colour or a comment on its own line', async () => {
     const r = await load({
       'p/themes/_collection.yaml': SCHEMA,

@@ -51,10 +51,12 @@ export function cutValueHint(key: string, value: string, comment: string): strin
 
 /** Why `key` has no value and what to write: `'#ff8800' after 'accent:' is a YAML comment; quote the value (…)`. */
 export function commentedValueHint(key: string, comment: string): string {
-  // `#ff8800 # brand`: the value meant is the first word; the rest may be a comment of its own.
-  const word = comment.split(/\s/, 1)[0] as string;
-  const rest = comment.slice(word.length).trim();
-  const quoted = `${key}: ${JSON.stringify(word)}${rest === '' ? '' : `  ${rest}`}`;
+  // `#ff8800 # brand`: the value meant runs up to a comment of its own, if any (`#3 things to know`:
+  // all of it, found from outside: the first word alone made a hint that was itself broken YAML).
+  const cut = comment.search(/\s#/);
+  const value = (cut < 0 ? comment : comment.slice(0, cut)).trim();
+  const rest = cut < 0 ? '' : comment.slice(cut).trim();
+  const quoted = `${key}: ${JSON.stringify(value)}${rest === '' ? '' : `  ${rest}`}`;
   return `'${comment}' after '${key}:' is a YAML comment; quote the value (${quoted}) or remove the comment`;
 }
 

@@ -3,7 +3,7 @@
 // enumeration values, relation targets). Which operators a field takes comes from the engine's
 // own table (src/core/query/operators.ts), so the form offers exactly what the API accepts.
 import type { FieldType } from '../../../model/model.js';
-import { OPERATORS, validOps, type Op } from '../../../query/operators.js';
+import { validOps, type Op } from '../../../query/operators.js';
 import { kindOf } from '../../../query/values.js';
 
 export interface Field {
@@ -50,10 +50,27 @@ export const TIMESTAMPS = ['created_at', 'updated_at', 'published_at'] as const;
  */
 export function opsOf(field: Pick<Field, 'type' | 'multiple' | 'system' | 'range'>, v3 = false): readonly Op[] {
   if (!v3) return validOps({ kind: kindOf(field), multiple: field.multiple });
-  // The entry's own columns (uuid, locale, the timestamps) are compared as SQL does.
-  if (field.system) return OPERATORS;
+  // The entry's own columns (uuid, locale, the timestamps) are compared as SQL does, with every
+  // operator v3 has (V3_OPERATORS of elmapi3/where.ts; one cqa adds would be read as a relation filter).
+  if (field.system) return V3_SYSTEM_OPS;
   return V3_OPS[field.type] ?? ['eq', 'not', 'like', 'in', 'not_in', 'lt', 'lte', 'gt', 'gte', 'not_null'];
 }
+
+const V3_SYSTEM_OPS: readonly Op[] = [
+  'eq',
+  'lt',
+  'lte',
+  'gt',
+  'gte',
+  'not',
+  'like',
+  'in',
+  'not_in',
+  'null',
+  'not_null',
+  'between',
+  'not_between',
+];
 
 /** What selects anything in v3, by field type (any other type is text-like, compared as text). */
 const V3_OPS: Partial<Record<FieldType, readonly Op[]>> = {
