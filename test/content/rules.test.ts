@@ -466,6 +466,7 @@ describe('entries: locale, draft, timestamps', () => {
       'p/posts/pub.yaml': 'published_at: 2022-01-01T00:00:00Z\n',
       'p/posts/draft.yaml': 'draft: true\n',
       'p/posts/bad.yaml': 'created_at: yesterday\ndraft: "no"\n',
+      'p/posts/feb.yaml': 'published_at: 2025-02-30T10:00:00Z\n',
     });
     const mtime = MTIME.toISOString();
     expect(r.issues).toEqual([
@@ -476,6 +477,12 @@ describe('entries: locale, draft, timestamps', () => {
         message: 'expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "yesterday"',
       },
       { file: 'p/posts/bad.yaml', line: 2, field: 'draft', message: 'expected true or false, got "no"' },
+      {
+        file: 'p/posts/feb.yaml',
+        line: 1,
+        field: 'published_at',
+        message: 'expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "2025-02-30T10:00:00Z": February 2025 has days 01 to 28',
+      },
     ]);
     const pick = (id: string) => {
       const e = entry(r, 'posts', id);

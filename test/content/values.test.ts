@@ -107,10 +107,22 @@ secret: shh
     ['slug', 'My Post', 'expected a slug (lower-case letters, digits and single hyphens, like my-first-post), got "My Post"'],
     ['email', 'ann.example.com', 'expected an email address, got "ann.example.com"'],
     ['color', 'red', 'expected a hex colour like "#ff8800" (quote it: in YAML an unquoted # starts a comment), got "red"'],
-    ['day', '2021-02-30', 'expected a date YYYY-MM-DD, got "2021-02-30"'],
+    // A date written so that names no day says why (found from outside: the message quoted the format it followed).
+    ['day', '2021-02-30', 'expected a date YYYY-MM-DD, got "2021-02-30": February 2021 has days 01 to 28'],
+    ['day', '2024-02-30', 'expected a date YYYY-MM-DD, got "2024-02-30": February 2024 has days 01 to 29'],
+    ['day', '2025-13-45', 'expected a date YYYY-MM-DD, got "2025-13-45": month 13 does not exist (months go from 01 to 12)'],
     ['day', '25.11.2021', 'expected a date YYYY-MM-DD, got "25.11.2021"'],
     ['at', 'tomorrow', 'expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "tomorrow"'],
-    ['at', '2021-11-25T25:00:00Z', 'expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "2021-11-25T25:00:00Z"'],
+    [
+      'at',
+      '2021-11-25T25:00:00Z',
+      'expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "2021-11-25T25:00:00Z": the time does not exist (hours go up to 23, minutes and seconds up to 59)',
+    ],
+    [
+      'at',
+      '2021-11-25T10:00:00+24:00',
+      'expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "2021-11-25T10:00:00+24:00": the offset does not exist (at most ±23:59)',
+    ],
     // The stored form itself (read without being rebuilt) is checked as strictly.
     ...[
       '2021-02-29T10:00:00.000Z',
@@ -118,7 +130,19 @@ secret: shh
       '2021-04-31T10:00:00.000Z',
       '2021-13-01T10:00:00.000Z',
       '2021-11-25T10:60:00.000Z',
-    ].map((at) => ['at', at, `expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "${at}"`]),
+    ].map((at, i) => [
+      'at',
+      at,
+      `expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "${at}": ${
+        [
+          'February 2021 has days 01 to 28',
+          'February 1900 has days 01 to 28',
+          'April 2021 has days 01 to 30',
+          'month 13 does not exist (months go from 01 to 12)',
+          'the time does not exist (hours go up to 23, minutes and seconds up to 59)',
+        ][i]
+      }`,
+    ]),
     ['opens', '"9:30"', 'expected a time HH:MM or HH:MM:SS, got "9:30"'],
     ['opens', '"24:00"', 'expected a time HH:MM or HH:MM:SS, got "24:00"'],
     ['kind', 'c', 'expected one of a, b, got "c"'],

@@ -58,6 +58,29 @@ export function parseDateTime(s: string): string | undefined {
   return Number.isNaN(out.getTime()) ? undefined : out.toISOString();
 }
 
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/**
+ * Why `s`, written as a date or date-time, names no moment ("month 13 does not exist", "February
+ * 2025 has 28 days"), as a hint to append to a message; '' when it is not written so or is real
+ * (found from outside: "expected a date YYYY-MM-DD, got 2025-13-45" said nothing of the reason).
+ */
+export function impossibleDateHint(s: string): string {
+  const m = DATETIME.exec(s.trim());
+  if (!m) return '';
+  const [y, mo, d, h, mi, sec] = m.slice(1, 7).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  if (mo < 1 || mo > 12) return `: month ${mo} does not exist (months go from 01 to 12)`;
+  if (!validUtc(y, mo, d, 0, 0, 0)) {
+    const days = (DAYS_IN_MONTH[mo - 1] as number) + (mo === 2 && validUtc(y, 2, 29, 0, 0, 0) ? 1 : 0);
+    return `: ${MONTHS[mo - 1]} ${y} has days 01 to ${days}`;
+  }
+  if (h > 23 || mi > 59 || sec > 59) return ': the time does not exist (hours go up to 23, minutes and seconds up to 59)';
+  const zone = m[8];
+  if (zone && /^[+-]/.test(zone) && (Number(zone.slice(1, 3)) > 23 || Number(zone.slice(1).replace(':', '').slice(2) || '0') > 59))
+    return ': the offset does not exist (at most ±23:59)';
+  return '';
+}
+
 /** Whether a date-time parseDateTime() reads has non-zero digits past milliseconds (which it drops). */
 export function finerThanMs(s: string): boolean {
   // A fourth digit after the separator first: most date-times have none (the regex is then skipped).

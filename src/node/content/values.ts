@@ -4,7 +4,7 @@
 import type { FieldDef, FieldValue, JsonValue } from '../../core/model/model.js';
 import { isEmpty } from '../../core/snapshot/order.js';
 import { describe, listNames } from './issues.js';
-import { isDate, isTime, parseDateTime } from './timestamps.js';
+import { impossibleDateHint, isDate, isTime, parseDateTime } from './timestamps.js';
 import { lookalikeHint } from './lookalike.js';
 import { renderBounded, type RenderBudget } from './richtext.js';
 
@@ -249,10 +249,10 @@ function coerceScalar(field: FieldDef, raw: unknown, render: RenderMarkdown, bud
     case 'color':
       return COLOR.test(s) ? { value: s } : fail();
     case 'date':
-      return typeof raw === 'string' && isDate(s) ? { value: s } : fail();
+      return typeof raw === 'string' && isDate(s) ? { value: s } : fail(impossibleDateHint(s));
     case 'datetime': {
       const iso = typeof raw === 'string' ? parseDateTime(s) : undefined;
-      return iso ? { value: iso } : fail();
+      return iso ? { value: iso } : fail(impossibleDateHint(s));
     }
     case 'time':
       return typeof raw === 'string' && isTime(s) ? { value: s } : fail();
