@@ -3,7 +3,7 @@
 // refused unless --force.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../http/fixture.js';
@@ -44,6 +44,28 @@ describe('cqa init', () => {
     expect(check.code, check.err).toBe(0);
     expect(check.out).toBe('✓ content ok: 1 project, 1 collection, 3 entries, 1 media\n');
     expect(check.err).toBe(''); // no warning either
+  });
+
+  it('its Next lines name cqa as the shell finds it: npx cqa when installed in the project (found from outside), and how to build', () => {
+    const global = cqa(['init', 'next-global']);
+    expect(global.out).toMatch(/^ {2}cqa check next-global$/m);
+    expect(global.out).toMatch(/^ {2}cqa build next-global --include-private {3}# a static host checks no token/m);
+    // As npm installs it: the package's files under ./node_modules.
+    const project = join(work, 'installed');
+    const pkg = join(project, 'node_modules', 'content-query-api');
+    mkdirSync(join(pkg, 'bin'), { recursive: true });
+    copyFileSync(join(process.cwd(), 'bin/cqa.js'), join(pkg, 'bin/cqa.js'));
+    copyFileSync(join(process.cwd(), 'package.json'), join(pkg, 'package.json'));
+    symlinkSync(join(process.cwd(), 'lib'), join(pkg, 'lib'));
+    symlinkSync(join(process.cwd(), 'node_modules'), join(pkg, 'node_modules'));
+    const local = spawnSync(process.execPath, [join(pkg, 'bin/cqa.js'), 'init', 'content'], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(local.status, local.stderr).toBe(0);
+    expect(local.stdout).toMatch(/^ {2}npx cqa check content$/m);
+    expect(local.stdout).toMatch(/^ {2}npx cqa serve content --watch$/m);
   });
 
   it('cqa serve serves it: the printed token reads the posts, the German variant included', async () => {

@@ -1,8 +1,9 @@
 // `cqa init [folder] [--project ID] [--force]`: writes a small, valid, commented project that
 // `cqa check` passes and `cqa serve` serves, and prints its token once (only its sha256 is kept).
 // A folder that holds anything is refused without --force: init must never mix into other files.
+import { realpathSync } from 'node:fs';
 import { readdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { shellWord } from '../printable.js';
 import { parseCommandArgs, UsageError } from './args.js';
 import { parseOptions, type CommandSpec } from './help.js';
@@ -42,6 +43,9 @@ export async function run(args: string[]): Promise<number> {
     );
   }
 
+  // Installed in this project (not on the PATH), cqa runs as `npx cqa` (found from outside: the
+  // lines said `cqa check`, which the shell did not find).
+  const cqa = installedHere(process.argv[1]) ? 'npx cqa' : 'cqa';
   const { token, sha256 } = newToken();
   const files = starterFiles(project, sha256);
   for (const [path, text] of Object.entries(files)) {
@@ -58,8 +62,18 @@ Its token (shown once; project.yaml keeps only its sha256 — store it as a secr
   ${token}
 
 Next:
-  cqa check ${shellWord(folder)}
-  cqa serve ${shellWord(folder)} --watch
-  curl -H 'Authorization: Bearer ${token}' -H 'Accept: application/json' http://127.0.0.1:4000/api/${project}/posts`);
+  ${cqa} check ${shellWord(folder)}
+  ${cqa} serve ${shellWord(folder)} --watch
+  curl -H 'Authorization: Bearer ${token}' -H 'Accept: application/json' http://127.0.0.1:4000/api/${project}/posts
+  ${cqa} build ${shellWord(folder)} --include-private   # a static host checks no token: set public: true in project.yaml to build without this`);
   return 0;
+}
+
+/** Whether the running script is under ./node_modules (cqa installed in this project, not on the PATH). */
+function installedHere(script: string | undefined): boolean {
+  try {
+    return script !== undefined && realpathSync(script).startsWith(join(realpathSync('.'), 'node_modules') + sep);
+  } catch {
+    return false;
+  }
 }
