@@ -276,6 +276,13 @@ export const CASES: Case[] = [
   },
   { name: 'unknown collection → 404', req: { path: '/api/alpha/nope', headers: READ }, status: 404, code: 'not_found' },
   { name: 'unknown entry → 404', req: { path: '/api/alpha/posts/nope', headers: READ }, status: 404, code: 'not_found' },
+  // With a query the same words (found from outside: `?fields=` spoke of drafts for an entry that does not exist).
+  ...['/api/alpha/posts/nope', '/api/alpha/posts/nope?fields=title', '/api/alpha/posts/nope?exclude=title'].map((path) => ({
+    name: `unknown entry → 404 worded alike: ${path}`,
+    req: { path, headers: READ },
+    status: 404,
+    check: (r: RawResponse) => expect(JSON.parse(r.text).detail).toBe("no published entry 'nope' in collection 'posts'"),
+  })),
   { name: 'a draft without a query → 404', req: { path: '/api/alpha/posts/d1', headers: DRAFTS }, status: 404, code: 'not_found' },
   { name: 'unknown media item → 404', req: { path: '/api/alpha/project-media/nope.png', headers: READ }, status: 404 },
   { name: 'encoded slash in a media id → 404', req: { path: '/api/alpha/project-media/dir%2Fb%20c.txt', headers: READ }, status: 404 },

@@ -197,7 +197,8 @@ export function queryEntry(
     if (!entry || !visibleIn(plan.state, entry.record.draft)) {
       return fail(
         notFound(
-          `no entry '${id}' in '${collection.record.slug}'${plan.state === 'published' ? ' (drafts are shown only with state=with_draft)' : ''}`,
+          // Worded as the same request without a query is answered (problem.ts entryNotFound).
+          `no ${plan.state === 'published' ? 'published ' : ''}entry '${id}' in collection '${collection.record.slug}'`,
           'entry_not_found',
         ),
       );
