@@ -106,8 +106,9 @@ export const MAX_EMPHASIS_MARKS = 5_000;
  * Characters of one block (lines without a blank one between them; fenced code aside). Inside a
  * block, marked's time may grow with its size squared: a list item with 20,000 lazy continuation
  * lines took 1.2 s at 40 KB, an e-mail-like word before `@` the same; 32 KB take ~0.8 s at worst.
- * A block whose every line starts a list item, or a table, counts each line as a block of its
- * own: marked's time grows with their number only (docs/content.md#richtext-bounds).
+ * A block is counted in parts at the lines where marked certainly starts a new one (list items,
+ * headings, table rows: shapeOf); across them its time grows with their size only
+ * (docs/content.md#richtext-bounds).
  */
 export const MAX_BLOCK_CHARS = 32 * 1024;
 
@@ -174,62 +175,95 @@ const countMarks = (text: string): number => {
   return marks;
 };
 
+// Lines that certainly start a block of their own in marked, whatever the block before them: a
+// list item with text (`- x`, `1. x`; another number only after a sibling of its list), a heading,
+// a table row (at the top level: a list item's content is indented at least two columns).
+const ITEM = /^( *)([-+*]|\d{1,9}[.)])[ \t]+\S/;
+const FIRST_NUMBER = /^1[.)]$/;
+const HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
+const ROW = /^ ?\|/;
+// After such a line in a block, a fence is no fence to marked: an HTML block, a link definition.
+const HTML_OR_DEFINITION = /^[ \t>]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)*[<[]/;
+
+/** Whether the last of a line's list markers (`- - - x` nests three items) stands past MAX_LIST_INDENT. */
+const nestedByMarkers = (markers: string | undefined): boolean =>
+  markers !== undefined &&
+  markers.length - markers.trimStart().length + 2 * ((markers.match(/[-+*]|\d{1,9}[.)]/g)?.length ?? 1) - 1) > MAX_LIST_INDENT;
+
+/** A table row's cells as marked splits them (on pipes not escaped, the outer ones dropped). */
+const cellCount = (row: string): number =>
+  row
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '')
+    .split(/(?<!\\)\|/).length;
+
+/** Where a block of marked's starts, as far as the next line's reading depends on it. */
+interface UnitStart {
+  readonly indent: number;
+  /** Where its text starts: a line indented more than 3 past it continues it. */
+  readonly content: number;
+  /** An ordered item's delimiter (`.` or `)`): a line numbered otherwise than 1 is its sibling only after one. */
+  readonly ordered?: string | undefined;
+}
+
 /**
  * What makes marked slow, measured in one pass over the lines (fenced code is fast: left out), by
- * block: lines without a blank one between them, or each line of a block whose every line starts
- * a list item (no lazy line: each item is lexed alone) and of a table (rows: cell by cell).
+ * unit: the lines of a block (no blank line between them) from one line that certainly starts a
+ * block of marked's to the next — a list item, a heading, a table row. Within a unit marked's time
+ * may grow with its size squared (a list item's lines are merged one by one); across units, not.
  */
 interface Shape {
-  /** Emphasis marks (`*` `_` `~`) outside fenced code; the most of one block, and the sum of every block's squared. */
+  /** Emphasis marks (`*` `_` `~`) outside fenced code; the most of one unit, and the sum of every unit's squared. */
   marks: number;
   mostMarks: number;
   markSquares: number;
-  /** The largest block's characters, and the sum of every block's squared. */
+  /** The largest unit's characters, and the sum of every unit's squared. */
   largest: number;
   squares: number;
   /** The cells marked may make of the tables (each row as many as its header has), counted generously. */
   cells: number;
-  /** The line (from 1) of the first list item indented deeper than MAX_LIST_INDENT. */
+  /** The line (from 1) of the first list item indented (or nested by markers on its line) deeper than MAX_LIST_INDENT. */
   deepItem: number | undefined;
 }
 
 function shapeOf(source: string): Shape {
   const markdown = source.replace(/\r\n?/g, '\n'); // as marked reads line ends
   const shape: Shape = { marks: 0, mostMarks: 0, markSquares: 0, largest: 0, squares: 0, cells: 0, deepItem: undefined };
-  const addUnit = (chars: number, marks: number) => {
+  // The block being read, and its unit.
+  let lines = 0;
+  let header = '';
+  let rows = false;
+  let noFence = false;
+  let start: UnitStart = { indent: 0, content: 0 };
+  let chars = 0;
+  let marks = 0;
+  const endUnit = () => {
     shape.largest = Math.max(shape.largest, chars);
     shape.squares += chars * chars;
     shape.mostMarks = Math.max(shape.mostMarks, marks);
     shape.markSquares += marks * marks;
+    chars = marks = 0;
   };
-  // The block being read: as one unit, and line by line (used if it is a list or a table).
-  let lines = 0;
-  let chars = 0;
-  let marks = 0;
-  let list = true;
-  let table = true;
-  const byLine: [number, number][] = [];
   const endBlock = () => {
-    if (lines > 0 && (list || (table && lines > 2))) for (const [c, m] of byLine) addUnit(c, m);
-    else addUnit(chars, marks);
-    lines = chars = marks = 0;
-    list = table = true;
-    byLine.length = 0;
+    if (lines > 0) endUnit();
+    lines = 0;
+    rows = noFence = false;
   };
   let fence: string | undefined;
   let columns = 0; // of the table that may be open: its rows end at an empty or spaces-only line
   let line = 0;
-  for (let start = 0; start <= markdown.length; line++) {
-    const nl = markdown.indexOf('\n', start);
+  for (let at = 0; at <= markdown.length; line++) {
+    const nl = markdown.indexOf('\n', at);
     const end = nl < 0 ? markdown.length : nl;
-    const text = markdown.slice(start, end);
-    start = end + 1;
+    const text = markdown.slice(at, end);
+    at = end + 1;
     if (fence !== undefined) {
       const close = FENCE_CLOSE.exec(text)?.[1];
       if (close !== undefined && close[0] === fence[0] && close.length >= fence.length) fence = undefined;
       continue;
     }
-    const open = FENCE_OPEN.exec(text)?.[1];
+    const open = noFence ? undefined : FENCE_OPEN.exec(text)?.[1];
     if (open !== undefined) {
       fence = open;
       columns = 0;
@@ -249,13 +283,34 @@ function shapeOf(source: string): Shape {
     const all = countMarks(text);
     shape.marks += all;
     const markers = LIST_MARKERS.exec(text)?.[0];
-    if (shape.deepItem === undefined && DEEP_LIST_ITEM.test(text)) shape.deepItem = line + 1;
-    list &&= markers !== undefined;
-    table &&= text.includes('|') && (lines !== 1 || delimiterColumns(text) > 0);
+    if (shape.deepItem === undefined && (DEEP_LIST_ITEM.test(text) || nestedByMarkers(markers))) shape.deepItem = line + 1;
+    const item = ITEM.exec(text);
+    let starts = lines === 0;
+    if (lines === 1 && ROW.test(header) && ROW.test(text) && delimiterColumns(text) === cellCount(header)) starts = rows = true;
+    else if (rows) starts = rows = ROW.test(text);
+    else if (lines > 0 && HEADING.test(text)) starts = true;
+    else if (lines > 0 && item && (item[1] as string).length <= start.content + 3) {
+      const marker = item[2] as string;
+      const ordered = marker.length > 1 ? marker.at(-1) : undefined;
+      starts =
+        ordered === undefined || FIRST_NUMBER.test(marker) || (start.ordered === ordered && start.indent === (item[1] as string).length);
+    }
+    if (starts) {
+      if (lines > 0) endUnit();
+      const indent = text.length - text.trimStart().length;
+      start = item
+        ? {
+            indent: (item[1] as string).length,
+            content: (markers as string).length,
+            ordered: (item[2] as string).length > 1 ? (item[2] as string).at(-1) : undefined,
+          }
+        : { indent, content: indent };
+    }
+    if (lines === 0) header = text;
+    noFence ||= HTML_OR_DEFINITION.test(text);
     lines++;
     chars += text.length + 1;
-    marks += all;
-    byLine.push([text.length + 1, markers === undefined ? all : countMarks(text.slice(markers.length))]);
+    marks += starts && markers !== undefined ? countMarks(text.slice(markers.length)) : all;
   }
   endBlock();
   return shape;
