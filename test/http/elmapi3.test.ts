@@ -11,7 +11,8 @@ import { elmapi3Routes } from '../../src/core/http/elmapi3/handler.js';
 import { createHandler } from '../../src/core/http/fetch.js';
 import { startServer, type RunningServer } from '../../src/node/server/start.js';
 import { createSnapshot } from '../../src/core/snapshot/create.js';
-import type { ProjectRecord } from '../../src/core/model/model.js';
+import { FIELD_TYPES, type ProjectRecord } from '../../src/core/model/model.js';
+import { V3_FIELD_TYPES, v3FieldType } from '../../src/core/dialects/elmapi3.js';
 import type { Snapshot } from '../../src/core/model/types.js';
 import { violations } from './schema-check.js';
 import { png, writeTree, type Tree } from '../content/helpers.js';
@@ -105,6 +106,10 @@ describe.each([
     expect(Date.parse(products.updated_at)).toBe(Math.max(...stamps));
     const drafts = (await call('/products', { state: 'draft', timestamps: true })).body.map((e: any) => Date.parse(e.updated_at));
     expect(Math.max(...drafts)).toBeGreaterThan(Math.max(...stamps)); // the sample's draft is newer
+  });
+
+  it("names every cqa field type as one of v3's, the enum its OpenAPI document gives (a newcomer's new type was served outside it)", () => {
+    for (const type of FIELD_TYPES) expect(V3_FIELD_TYPES, type).toContain(v3FieldType(type));
   });
 
   it('R4 list: bare array, newest first, entries {uuid, locale, published_at, fields}', async () => {

@@ -38,6 +38,9 @@ export const V3_FIELD_TYPES: readonly string[] = [
   'group',
 ];
 
+/** The v3 type a cqa field type is served as (v3 has no markdown or datetime: its richtext and date, with a time). */
+export const v3FieldType = (type: string): string => (type === 'markdown' ? 'richtext' : type === 'datetime' ? 'date' : type);
+
 function elmapi3Error(p: Problem): ErrorAnswer {
   if (p.status === 401) return message(401, 'Unauthenticated.');
   if (p.status === 403) return message(403, 'Forbidden.');

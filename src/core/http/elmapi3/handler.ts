@@ -4,6 +4,7 @@
 import { ProblemError } from '../../query/problems.js';
 import { answerTooLarge, ELMAPI3_LESS, isStringTooLong, MAX_ANSWER_CHARS } from '../../query/answer-size.js';
 import type { Snapshot, ProjectSnapshot } from '../../model/types.js';
+import { v3FieldType } from '../../dialects/elmapi3.js';
 import { header } from '../header.js';
 import { listEntries, oneEntry, warnEntryParams, type Answer, type ListRequest } from './entries.js';
 import { paginated, phpInt, readPage } from './paginate.js';
@@ -367,7 +368,7 @@ function collectionJson(c: ProjectIndex['collections'] extends ReadonlyMap<strin
 }
 
 function fieldJson(f: import('../../model/model.js').FieldDef, id: number, order: number, parent: number | null): Json {
-  const type = f.type === 'markdown' ? 'richtext' : f.type === 'datetime' ? 'date' : f.type;
+  const type = v3FieldType(f.type);
   const options: { [k: string]: Json } = {};
   if (f.values) options.values = [...f.values];
   if (f.multiple) options.multiple = true;
