@@ -17,6 +17,7 @@ import {
   type Project,
 } from '../../src/core/http/explorer/browser/schema.js';
 import { createHandler } from '../../src/node/server/fetch-node.js';
+import { V3_OPERATORS } from '../../src/core/http/elmapi3/where.js';
 
 const TRAVEL = '5f2b8c1e9a4d4e7fb3c60a1d2e8f9b47';
 let handler: (r: Request) => Promise<Response>;
@@ -310,6 +311,10 @@ describe('an in-condition whose picked values hold commas', () => {
 });
 
 describe('an elmapi3 project', () => {
+  it("offers v3's own operators for the entry's columns (uuid, locale, the timestamps)", () => {
+    expect(opsOf({ type: 'text', multiple: false, system: true }, true)).toEqual(V3_OPERATORS);
+  });
+
   it('every operator offered per field selects without a warning, with the values it holds', async () => {
     const wrong: string[] = [];
     for (const c of shop3.collections.filter((x) => x.slug !== 'settings')) {
