@@ -345,6 +345,18 @@ describe('validation errors: all of them, each with file, line, field and what w
 });
 
 describe('schema errors in _collection.yaml', () => {
+  it('names the type or option meant when one is spelt almost so (found from outside: colection, relaton)', async () => {
+    const r = await load({
+      'p/posts/_collection.yaml': 'fields:\n  a: relaton\n  b: { type: relation, colection: posts }\n  c: { type: Text }\n',
+    });
+    expect(r.issues.map((i) => [i.field, i.message.replace(/ \((types|field options) are .*/, '')])).toEqual([
+      ['a', `unknown type "relaton"; did you mean 'relation'?`],
+      ['b', "unknown option 'colection'; did you mean 'collection'?"],
+      ['b', "a relation needs 'collection': the slug of the target collection, like { type: relation, collection: authors }"],
+      ['c', `unknown type "Text"; did you mean 'text'?`],
+    ]);
+  });
+
   it('reports unknown types and options, enumerations without values, relations without or to a missing collection', async () => {
     const r = await load({
       'p/posts/_collection.yaml': `fields:
@@ -389,7 +401,7 @@ extra: 1
         line: 6,
         field: 'e',
         message:
-          "unknown option 'requried'; field options are type, required, multiple, hidden, values, collection, fields, repeatable, range",
+          "unknown option 'requried'; did you mean 'required'? (field options are type, required, multiple, hidden, values, collection, fields, repeatable, range)",
       },
       {
         file: 'p/posts/_collection.yaml',
@@ -397,6 +409,7 @@ extra: 1
         field: 'f',
         message: "'values' only applies to type enumeration (this field is number)",
       },
+
       {
         file: 'p/posts/_collection.yaml',
         line: 8,

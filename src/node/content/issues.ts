@@ -109,9 +109,13 @@ export function listNames(names: Iterable<string>, count: number, max = 20): str
 
 /** `unknown key 'locale'; did you mean 'locales'? (project.yaml keys are …)`, the did-you-mean when one is close. */
 export function unknownKey(key: string, keys: readonly string[], what: string): string {
-  const near = closestName(key, keys);
-  const list = `${what} keys are ${keys.join(', ')}`;
-  return near ? `unknown key '${key}'; did you mean '${near}'? (${list})` : `unknown key '${key}'; ${list}`;
+  return unknownName(`key '${key}'`, key, keys, `${what} keys are ${keys.join(', ')}`);
+}
+
+/** `unknown <what>; did you mean 'x'? (<list>)` when `typed` is spelt almost as one of `names` (`colection:`, `type: relaton`), else `unknown <what>; <list>`. */
+export function unknownName(what: string, typed: unknown, names: readonly string[], list: string): string {
+  const near = typeof typed === 'string' ? closestName(typed, names) : undefined;
+  return near === undefined ? `unknown ${what}; ${list}` : `unknown ${what}; did you mean '${near}'? (${list})`;
 }
 
 /** How a value reads in a message: strings quoted, lists and mappings named. */

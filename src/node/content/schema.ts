@@ -4,7 +4,7 @@ import { FIELD_TYPES, type FieldDef, type FieldType, type SortKey } from '../../
 import { isSortable } from '../../core/snapshot/order.js';
 import { fieldNameProblem, RESERVED_KEYS } from '../../core/model/identifiers.js';
 import { closestName } from '../../core/suggest.js';
-import { describe, isPlainObject, listNames, type IssueList, unknownKey } from './issues.js';
+import { describe, isPlainObject, listNames, type IssueList, unknownKey, unknownName } from './issues.js';
 import type { ParsedYaml } from './parse.js';
 import { hasTime, isDate, parseDateTime } from './timestamps.js';
 
@@ -173,7 +173,7 @@ export function readFieldDef(name: string, def: unknown, report: Report): FieldD
   let ok = nameProblem === undefined;
   for (const key of Object.keys(spec)) {
     if (!OPTIONS.includes(key)) {
-      report([key], `unknown option '${key}'; field options are ${OPTIONS.join(', ')}`);
+      report([key], unknownName(`option '${key}'`, key, OPTIONS, `field options are ${OPTIONS.join(', ')}`));
       ok = false;
     }
   }
@@ -182,7 +182,7 @@ export function readFieldDef(name: string, def: unknown, report: Report): FieldD
     return fallback;
   }
   if (!isFieldType(spec.type)) {
-    report(['type'], `unknown type ${describe(spec.type)}; types are ${TYPE_LIST}`);
+    report(['type'], unknownName(`type ${describe(spec.type)}`, spec.type, FIELD_TYPES, `types are ${TYPE_LIST}`));
     return fallback;
   }
   const type = spec.type;
