@@ -161,6 +161,8 @@ describe('richtext that cannot be rendered in bounded time or stack', () => {
       `|a|\n|-|\n- x\n${'|y\n'.repeat(20_000)}`, // the list item ends the table; the rows after it are its lines
       `<div>\n\`\`\`\n\n- x\n${'y\n'.repeat(20_000)}\`\`\`\n`, // a fence in an HTML block is none
       `${'- '.repeat(40)}x\n`, // nested by markers on one line
+      `- a\n${'> - x\n    - y\n'.repeat(16_000)}`, // a quote's lazy lines (found from outside: 224 KB, 50 s)
+      '- y\n'.repeat(200_001), // more parts than one file may hold (4 MiB of them: 870 MB)
     ];
     // Ordinary documents: an intro line, headings, wrapped items, nested numbered steps.
     const changelog = Array.from(
@@ -180,6 +182,11 @@ describe('richtext that cannot be rendered in bounded time or stack', () => {
     expect(r.issues.map((i) => [i.file, i.message.replace(/ \(.*/, '')])).toEqual([
       ...[0, 1, 2, 3, 4, 5, 6].map((i) => [`p/posts/h${i}.yaml`, tooLarge]),
       ['p/posts/h7.yaml', 'the Markdown has a list item indented more than 64 columns'],
+      ['p/posts/h8.yaml', tooLarge],
+      [
+        'p/posts/h9.yaml',
+        "the Markdown brings the file's paragraphs, list items, headings and table rows past the 200,000 one file may hold to be rendered in bounded memory: split the file",
+      ],
     ]);
   });
 

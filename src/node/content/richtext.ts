@@ -128,6 +128,13 @@ export const FILE_BLOCKS = 4;
 export const MAX_TABLE_CELLS = 100_000;
 
 /**
+ * Parts (paragraphs, list items, headings, table rows) of one file's richtext: marked's memory
+ * grows with them, ~850 bytes each (4 MiB of one-word list items: 6 s and 870 MB, found from
+ * outside); 200,000 take ~1.2 s and ~170 MB.
+ */
+export const MAX_FILE_PARTS = 200_000;
+
+/**
  * What the richtext values of one file may cost together: the sum of their blocks' marks squared
  * (as much as one block at the limit), of their blocks' sizes squared (FILE_BLOCKS at the limit)
  * and their tables' cells.
@@ -136,6 +143,7 @@ export class RenderBudget {
   marks = MAX_EMPHASIS_MARKS ** 2;
   blocks = FILE_BLOCKS * MAX_BLOCK_CHARS ** 2;
   cells = FILE_BLOCKS * MAX_TABLE_CELLS;
+  parts = MAX_FILE_PARTS;
 }
 
 /**
@@ -223,18 +231,21 @@ interface Shape {
   squares: number;
   /** The cells marked may make of the tables (each row as many as its header has), counted generously. */
   cells: number;
+  /** Units counted (paragraphs, list items, headings, table rows). */
+  parts: number;
   /** The line (from 1) of the first list item indented (or nested by markers on its line) deeper than MAX_LIST_INDENT. */
   deepItem: number | undefined;
 }
 
 function shapeOf(source: string): Shape {
   const markdown = source.replace(/\r\n?/g, '\n'); // as marked reads line ends
-  const shape: Shape = { marks: 0, mostMarks: 0, markSquares: 0, largest: 0, squares: 0, cells: 0, deepItem: undefined };
+  const shape: Shape = { marks: 0, mostMarks: 0, markSquares: 0, largest: 0, squares: 0, cells: 0, parts: 0, deepItem: undefined };
   // The block being read, and its unit.
   let lines = 0;
   let header = '';
   let rows = false;
   let noFence = false;
+  let quoted = false; // a block quote's lines may be lazy: nothing in it is split
   let start: UnitStart = { indent: 0, content: 0 };
   let chars = 0;
   let marks = 0;
@@ -244,11 +255,12 @@ function shapeOf(source: string): Shape {
     shape.mostMarks = Math.max(shape.mostMarks, marks);
     shape.markSquares += marks * marks;
     chars = marks = 0;
+    shape.parts++;
   };
   const endBlock = () => {
     if (lines > 0) endUnit();
     lines = 0;
-    rows = noFence = false;
+    rows = noFence = quoted = false;
   };
   let fence: string | undefined;
   let columns = 0; // of the table that may be open: its rows end at an empty or spaces-only line
@@ -286,7 +298,9 @@ function shapeOf(source: string): Shape {
     if (shape.deepItem === undefined && (DEEP_LIST_ITEM.test(text) || nestedByMarkers(markers))) shape.deepItem = line + 1;
     const item = ITEM.exec(text);
     let starts = lines === 0;
+    quoted ||= /^ {0,3}>/.test(text);
     if (lines === 1 && ROW.test(header) && ROW.test(text) && delimiterColumns(text) === cellCount(header)) starts = rows = true;
+    else if (quoted) starts = false;
     else if (rows) starts = rows = ROW.test(text);
     else if (lines > 0 && HEADING.test(text)) starts = true;
     else if (lines > 0 && item && (item[1] as string).length <= start.content + 3) {
@@ -326,7 +340,7 @@ export function renderBounded(
   render: (md: string) => string,
   budget?: RenderBudget,
 ): { html: string } | { problem: string } {
-  const { marks, mostMarks, markSquares, largest, squares, cells, deepItem } = shapeOf(markdown);
+  const { marks, mostMarks, markSquares, largest, squares, cells, parts, deepItem } = shapeOf(markdown);
   if (deepItem !== undefined)
     return {
       problem: `has a list item indented more than ${MAX_LIST_INDENT} columns (its line ${deepItem}): lists nested that deep take marked time and memory that grow with depth times size; flatten them`,
@@ -352,6 +366,10 @@ export function renderBounded(
       return {
         problem: `brings the file's blocks (paragraphs, list items) past what one file may hold to be rendered in bounded time (each block counts its size squared; together as much as ${FILE_BLOCKS} blocks of ${groupDigits(MAX_BLOCK_CHARS)} characters: a 1 MB body of 2 KB paragraphs): split the file, or its longest blocks`,
       };
+    if (parts > budget.parts)
+      return {
+        problem: `brings the file's paragraphs, list items, headings and table rows past the ${groupDigits(MAX_FILE_PARTS)} one file may hold to be rendered in bounded memory: split the file`,
+      };
     if (cells > budget.cells)
       return {
         problem: `brings the file's tables past the ${groupDigits(FILE_BLOCKS * MAX_TABLE_CELLS)} cells one file may hold to be rendered in bounded time and memory (each row gets as many cells as its header): split the file, or its tables`,
@@ -359,6 +377,7 @@ export function renderBounded(
     budget.marks -= markSquares;
     budget.blocks -= squares;
     budget.cells -= cells;
+    budget.parts -= parts;
   }
   try {
     return { html: render(markdown) };
