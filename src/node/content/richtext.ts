@@ -282,9 +282,10 @@ function shapeOf(source: string): Shape {
       endBlock();
       continue;
     }
-    if (/^ *$/.test(text)) columns = 0;
+    const empty = /^ *$/.test(text);
+    const delimiter = empty ? 0 : delimiterColumns(text);
+    if (empty) columns = 0;
     else {
-      const delimiter = delimiterColumns(text);
       columns = Math.max(columns, delimiter);
       shape.cells += columns + delimiter; // a delimiter row's header, then each row
     }
@@ -299,7 +300,7 @@ function shapeOf(source: string): Shape {
     const item = ITEM.exec(text);
     let starts = lines === 0;
     quoted ||= /^ {0,3}>/.test(text);
-    if (lines === 1 && ROW.test(header) && ROW.test(text) && delimiterColumns(text) === cellCount(header)) starts = rows = true;
+    if (lines === 1 && ROW.test(header) && ROW.test(text) && delimiter === cellCount(header)) starts = rows = true;
     else if (quoted) starts = false;
     else if (rows) starts = rows = ROW.test(text);
     else if (lines > 0 && HEADING.test(text)) starts = true;
