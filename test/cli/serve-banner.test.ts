@@ -119,10 +119,38 @@ describe('start banners', () => {
     // `npm start -- --port N` passes --port after the folder (found from outside: it was ignored).
     const flagged = await banner(['scripts/start.mjs', dir, '--port', '0'], { PORT: '1' });
     expect(flagged.out).toMatch(/serving \S+ at http:\/\/127\.0\.0\.1:\d{4,5} /);
+    expect(npmStart.out).not.toContain('note:');
     const bad = spawnSync(process.execPath, ['scripts/start.mjs', dir, '--port=abc'], { encoding: 'utf8', timeout: 20_000 });
     expect([bad.status, bad.stderr]).toEqual([
       2,
       "cqa: the port must be a number from 0 to 65535, got 'abc'; e.g. npm start -- --port 4001\n",
     ]);
   }, 60_000);
+
+  it('npm start: warnings are followed by a note that the server runs anyway, and where each is explained (found from outside)', async () => {
+    const own = tempDir('cqa-banner-warned-');
+    made.push(own);
+    mkdirSync(join(own, 'p', 'posts'), { recursive: true });
+    writeFileSync(join(own, 'p', 'project.yaml'), 'id: p\nname: P\ntokens:\n  - name: dev\n    token: dev-token\n');
+    writeFileSync(join(own, 'p', 'posts', 'a.md'), '---\ntitle: A\n---\nbody\n');
+    const child = spawn(process.execPath, ['scripts/start.mjs', own, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    try {
+      await new Promise<void>((ok, fail) => {
+        const timer = setTimeout(() => fail(new Error(`no note after 20 s: ${out}`)), 20_000);
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          if (out.includes('\nnote: ')) {
+            clearTimeout(timer);
+            ok();
+          }
+        });
+        child.once('exit', (code) => fail(new Error(`exited ${code}: ${out}`)));
+      });
+    } finally {
+      child.kill();
+    }
+    expect(out).toMatch(/^warning: p\/project\.yaml:\d+: tokens: token 'dev' is written in plaintext/m);
+    expect(out).toContain(`note: the warning above does not stop the server; \`node bin/cqa.js check ${own}\` lists each with what to change`);
+  }, 30_000);
 });
