@@ -151,6 +151,8 @@ describe('start banners', () => {
       child.kill();
     }
     expect(out).toMatch(/^warning: p\/project\.yaml:\d+: tokens: token 'dev' is written in plaintext/m);
-    expect(out).toContain(`note: the warning above does not stop the server; \`node bin/cqa.js check ${own}\` lists each with what to change`);
+    expect(out).toContain(
+      `note: the warning above does not stop the server; \`node bin/cqa.js check ${own}\` lists each with what to change`,
+    );
   }, 30_000);
 });
