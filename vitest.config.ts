@@ -2,7 +2,9 @@
 // browser, kill processes, start real servers, build large trees, run property tests at scale or
 // every docs block: `npm run test:slow` runs them, `npm run test:all` runs everything, and CI runs
 // both loops (.ci/run) — nothing is left out of CI. docs/development.md#tests says how to choose.
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import fg from 'fast-glob';
 import { configDefaults, defineConfig, type Plugin } from 'vitest/config';
 import { bundleModule } from './scripts/build-browser.mjs';
 
@@ -31,6 +33,7 @@ export const explorerBundle: Plugin = {
 
 export const base = {
   globalSetup: ['test/global-setup.ts'],
+  setupFiles: ['test/setup.ts'],
   testTimeout: 20_000,
   hookTimeout: 30_000,
 };
@@ -39,7 +42,24 @@ export const base = {
 // on the processes and servers they start, so it runs two there (353 → 242 s: docs/development.md#tests).
 const workers = Math.max(2, availableParallelism() - 1);
 
+// The quick loop shares each worker's module graph between files (no re-import per file: 245 → 174 s,
+// docs/development.md#tests). A file that replaces modules or globals runs alone, in a thread: Vitest
+// sets isolation per pool, not per project.
+const CHANGES_GLOBALS =
+  /\bvi\.(mock|doMock|spyOn|stubGlobal|stubEnv)\(|process\.env\.\w+\s*=[^=]|delete process\.env|process\.chdir\(|globalThis\.\w+\s*=[^=]/;
+const quick = fg.sync(ALL, { ignore: [...configDefaults.exclude, ...SLOW] });
+const isolated = quick.filter((file) => CHANGES_GLOBALS.test(readFileSync(file, 'utf8')));
+
 export default defineConfig({
   plugins: [explorerBundle],
-  test: { ...base, include: ALL, exclude: [...configDefaults.exclude, ...SLOW], maxWorkers: workers, minWorkers: 1 },
+  test: {
+    ...base,
+    maxWorkers: workers,
+    minWorkers: 1,
+    poolOptions: { forks: { isolate: false } },
+    projects: [
+      { extends: true, test: { name: 'isolated', include: isolated, pool: 'threads' } },
+      { extends: true, test: { name: 'shared', include: quick, exclude: isolated } },
+    ],
+  },
 });

@@ -1,24 +1,19 @@
 // Test helpers: content trees written to a temp folder, and a tiny real PNG.
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { afterAll } from 'vitest';
 import { loadContent, type LoadResult } from '../../src/node/content/load.js';
 import type { CollectionRecord, ProjectRecord } from '../../src/core/model/model.js';
+import { removeAfterFile } from '../temp-roots.js';
 
 export type Tree = Record<string, string | Uint8Array>;
-
-const roots: string[] = [];
-afterAll(() => {
-  for (const r of roots) rmSync(r, { recursive: true, force: true });
-});
 
 /** Every file gets this mtime, so timestamp fallbacks are predictable. */
 export const MTIME = new Date('2020-01-02T03:04:05.678Z');
 
 export function writeTree(tree: Tree, root = mkdtempSync(join(tmpdir(), 'cqa-content-'))): string {
-  if (!roots.includes(root)) roots.push(root);
+  removeAfterFile(root);
   for (const [path, content] of Object.entries(tree)) {
     const file = join(root, path);
     mkdirSync(dirname(file), { recursive: true });
