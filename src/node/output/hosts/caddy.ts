@@ -1,6 +1,6 @@
 // `cqa build --host caddy`: `_Caddyfile`, the directives of a site block serving the build
 // (imported where the block sets `root`). Tested against Debian's Caddy 2.6 in
-// test/hosting/hosts.test.ts. No Node imports.
+// test/hosting/hosts.slow.test.ts. No Node imports.
 import {
   CORS_HEADERS,
   DOWNLOAD_HEADER,

@@ -3,7 +3,7 @@
 // empty body). It answers a missing file with the nearest `404.html` instead, status 404: so each
 // JSON 404 document is also written as the `404.html` of its folder, typed JSON by `_headers`
 // (which goes by the request path). Tested with miniflare's asset server in
-// test/hosting/hosts.test.ts. No Node imports.
+// test/hosting/hosts.slow.test.ts. No Node imports.
 import type { HostFile } from './index.js';
 
 export function cloudflareNotFoundPages(notFound: readonly { readonly file: string; readonly text: string }[]): HostFile[] {

@@ -1,6 +1,6 @@
 // `cqa build --host nginx`: `_nginx.conf`, the directives of a server block serving the build
 // (included where the block sets `root`). Tested against Debian's nginx in
-// test/hosting/hosts.test.ts. No Node imports.
+// test/hosting/hosts.slow.test.ts. No Node imports.
 import {
   CORS_HEADERS,
   DOWNLOAD_HEADER,

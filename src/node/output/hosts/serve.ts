@@ -2,7 +2,7 @@
 // 6), which reads it from the folder it serves. Its rewrites have no splat that keeps slashes, so
 // there is one rule per depth of API path the build holds; directory listings are turned off (else
 // `/api/demo/posts/` answers serve's own `{"files":[…]}`, which a client could take for content).
-// Tested against serve 14.2.7 in test/hosting/hosts.test.ts. No Node imports.
+// Tested against serve 14.2.7 in test/hosting/hosts.slow.test.ts. No Node imports.
 import { DOWNLOAD_HEADER, JSON_TYPE, MEDIA_HEADERS, PREFLIGHT_HEADERS, type CacheControl } from './policy.js';
 
 // serve answers OPTIONS like GET, with these headers: the JSON paths carry the preflight's, for the
