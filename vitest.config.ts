@@ -39,14 +39,14 @@ export const base = {
 };
 
 // Vitest runs one file at a time on 2 cores (all cores but one); the quick loop's files mostly wait
-// on the processes and servers they start, so it runs two there (353 → 242 s: docs/development.md#tests).
+// on the processes and servers they start, so it runs two there (docs/development.md#tests).
 const workers = Math.max(2, availableParallelism() - 1);
 
-// The quick loop shares each worker's module graph between files (no re-import per file: 245 → 174 s,
+// The quick loop shares each worker's module graph between files (no re-import per file:
 // docs/development.md#tests). A file that replaces modules or globals runs alone, in a thread: Vitest
 // sets isolation per pool, not per project.
 const CHANGES_GLOBALS =
-  /\bvi\.(mock|doMock|spyOn|stubGlobal|stubEnv)\(|process\.env\.\w+\s*=[^=]|delete process\.env|process\.chdir\(|globalThis\.\w+\s*=[^=]/;
+  /\bvi\.(mock|doMock|spyOn|stubGlobal|stubEnv)\(|process\.env\.\w+\s*=[^=]|delete process\.env|globalThis\.\w+\s*=[^=]/;
 const quick = fg.sync(ALL, { ignore: [...configDefaults.exclude, ...SLOW] });
 const isolated = quick.filter((file) => CHANGES_GLOBALS.test(readFileSync(file, 'utf8')));
 

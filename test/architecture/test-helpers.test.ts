@@ -12,3 +12,8 @@ it('no helper module under test/ registers a vitest hook when it is imported', (
   const offenders = helpers.filter((file) => /^(afterAll|afterEach|beforeAll|beforeEach)\(/m.test(readFileSync(file, 'utf8')));
   expect(offenders).toEqual([]);
 });
+
+it('no test calls process.chdir: threads refuse it, and files that share a worker would inherit the folder', () => {
+  const files = fg.sync(['test/**/*.ts', 'docs/examples/**/*.mjs'], { ignore: ['test/architecture/test-helpers.test.ts'] });
+  expect(files.filter((file) => readFileSync(file, 'utf8').includes('process.chdir('))).toEqual([]);
+});
