@@ -57,6 +57,8 @@ export default defineConfig({
     maxWorkers: workers,
     minWorkers: 1,
     poolOptions: { forks: { isolate: false } },
+    // Property tests run a fifth of their cases here, all of them in test:all (test/property-runs.ts).
+    provide: { propertyShare: 0.2 },
     projects: [
       { extends: true, test: { name: 'isolated', include: isolated, pool: 'threads' } },
       { extends: true, test: { name: 'shared', include: quick, exclude: isolated } },

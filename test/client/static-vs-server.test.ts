@@ -19,6 +19,7 @@ import { ownValue } from '../../src/core/model/model.js';
 import type { CollectionSnapshot, Snapshot } from '../../src/core/model/types.js';
 import { entry, model as trapModel } from '../query/fixture.js';
 import { serveBoth, serverAnswer, type Sites } from './fixture.js';
+import { runs } from '../property-runs.js';
 
 const READER = 'reader-token';
 
@@ -255,15 +256,15 @@ async function compareGenerated(set: typeof sample, projectId: string, numRuns: 
 
 describe('static client = cqa serve on published content', () => {
   it('answers generated queries on every collection of the sample with the same status and bytes', async () => {
-    const { ok, codes } = await compareGenerated(sample, 'demo', 600, 12);
+    const { ok, codes } = await compareGenerated(sample, 'demo', runs(600), 12);
     // Both kinds are exercised: answers, and problems of many kinds.
-    expect(ok).toBeGreaterThan(200);
+    expect(ok).toBeGreaterThan(runs(600) / 3);
     expect(codes.size).toBeGreaterThan(8);
   }, 60_000);
 
   it("…and on the query engine's trap fixture (unicode, empty values, integer ids beside a draft)", async () => {
-    const { ok } = await compareGenerated(traps, 'shop', 400, 5);
-    expect(ok).toBeGreaterThan(120);
+    const { ok } = await compareGenerated(traps, 'shop', runs(400), 5);
+    expect(ok).toBeGreaterThan(runs(400) * 0.3);
     // Integer ids beside a draft 'x1': the server compares ids as text; so must the client.
     const byId = await traps.source.answer('/items', 'sort=id&fields=label');
     expect(JSON.parse(byId.body).data.map((e: { id: string }) => e.id)).toEqual(['1', '10', '100', '2', '9']);

@@ -9,6 +9,7 @@ import { emittedUrls, unsafeUrls } from './browser-urls.js';
 import { scriptLinkMarkdown, scriptUrl } from './script-link-arbitraries.js';
 import { MARKDOWN_ATTRIBUTES, MARKDOWN_ELEMENTS, rawHtmlMarkdown } from './raw-html-arbitraries.js';
 import { createDocument } from '@mixmark-io/domino';
+import { runs } from '../property-runs.js';
 
 describe('richtext link targets, fuzzed', () => {
   it('the generator spells script URLs a browser resolves as such', () => {
@@ -25,7 +26,7 @@ describe('richtext link targets, fuzzed', () => {
       fc.property(scriptLinkMarkdown, (markdown) => {
         expect(unsafeUrls(renderRichtext(markdown))).toEqual([]);
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 
@@ -60,7 +61,7 @@ describe('richtext link targets, fuzzed', () => {
       fc.property(noise, scriptUrl, noise, (before, url, after) => {
         expect(unsafeUrls(renderRichtext(`[t](${before}${url}${after})`))).toEqual([]);
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 });
@@ -96,7 +97,7 @@ describe('raw HTML in richtext, fuzzed', () => {
       fc.property(rawHtmlMarkdown, (markdown) => {
         expect(foreignMarkup(renderRichtext(markdown))).toEqual([]);
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 });
