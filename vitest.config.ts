@@ -43,10 +43,10 @@ export const base = {
 const workers = Math.max(2, availableParallelism() - 1);
 
 // The quick loop shares each worker's module graph between files (no re-import per file:
-// docs/development.md#tests). A file that replaces modules or globals runs alone, in a thread: Vitest
-// sets isolation per pool, not per project.
-const CHANGES_GLOBALS =
-  /\bvi\.(mock|doMock|spyOn|stubGlobal|stubEnv)\(|process\.env\.\w+\s*=[^=]|delete process\.env|globalThis\.\w+\s*=[^=]/;
+// docs/development.md#tests). A file that replaces modules, globals or the environment runs alone,
+// in a thread (Vitest sets isolation per pool, not per project); spies are restored after each file
+// by test/setup.ts.
+const CHANGES_GLOBALS = /\bvi\.(mock|doMock|stubGlobal|stubEnv)\(|process\.env\.\w+\s*=[^=]|delete process\.env|globalThis\.\w+\s*=[^=]/;
 const quick = fg.sync(ALL, { ignore: [...configDefaults.exclude, ...SLOW] });
 const isolated = quick.filter((file) => CHANGES_GLOBALS.test(readFileSync(file, 'utf8')));
 
