@@ -46,7 +46,8 @@ const workers = Math.max(2, availableParallelism() - 1);
 // docs/development.md#tests). A file that replaces modules, globals or the environment runs alone,
 // in a thread (Vitest sets isolation per pool, not per project); spies are restored after each file
 // by test/setup.ts.
-const CHANGES_GLOBALS = /\bvi\.(mock|doMock|stubGlobal|stubEnv)\(|process\.env\.\w+\s*=[^=]|delete process\.env|globalThis\.\w+\s*=[^=]/;
+const CHANGES_GLOBALS =
+  /\bvi\.(mock|doMock|stubGlobal|stubEnv)\(|process\.env\.\w+\s*=[^=]|delete process\.env|Object\.assign\(process\.env|globalThis\.\w+\s*=[^=]/;
 const quick = fg.sync(ALL, { ignore: [...configDefaults.exclude, ...SLOW] });
 const isolated = quick.filter((file) => CHANGES_GLOBALS.test(readFileSync(file, 'utf8')));
 
