@@ -1,7 +1,7 @@
 // `npm test`: the quick loop (≤ 3 minutes on an idle 2-core machine). The suites in SLOW drive a
 // browser, kill processes, start real servers, build large trees, time work at scale, run property
-// tests at scale or every docs block: `npm run test:slow` runs them, `npm run test:all` runs everything, and CI runs
-// both loops (.ci/run) — nothing is left out of CI. docs/development.md#tests says how to choose.
+// tests at scale or every docs block: `npm run test:slow` runs them, `npm run test:all` runs
+// everything, and CI runs both loops (.ci/run) — nothing is left out of CI. docs/development.md#tests says how to choose.
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import fg from 'fast-glob';

@@ -8,8 +8,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import superagent from 'superagent';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { run as build } from '../../src/node/commands/build.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { quietBuild } from './quiet-build.js';
 import { startPreview, type PreviewServer } from '../../src/node/server/preview.js';
 import { startServer, type RunningServer } from '../../src/node/server/start.js';
 
@@ -19,21 +19,8 @@ const work = mkdtempSync(join(tmpdir(), 'cqa-v3-build-'));
 let preview: PreviewServer;
 let server: RunningServer;
 
-async function quiet(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
-  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
-  try {
-    return { code: await build(args), out: out.join('\n'), err: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
-
 beforeAll(async () => {
-  expect((await quiet(['content', '--project', SHOP, '--include-private', '--out', join(work, 'shop3')])).code).toBe(0);
+  expect((await quietBuild(['content', '--project', SHOP, '--include-private', '--out', join(work, 'shop3')])).code).toBe(0);
   preview = await startPreview({ dir: join(work, 'shop3'), port: 0 });
   server = await startServer({ content: 'content', port: 0 });
 }, 60_000);
@@ -121,7 +108,7 @@ describe('cqa build --project <elmapi3 uuid>', () => {
       writeFileSync(join(content, 'shop3', slug, '_collection.yaml'), 'singleton: true\nfields:\n  headline: text\n');
     }
     writeFileSync(join(content, 'shop3', 'about', 'about.fr.yaml'), 'headline: À propos\n');
-    const built = await quiet([content, '--project', SHOP, '--include-private', '--out', join(work, 'odd-dist')]);
+    const built = await quietBuild([content, '--project', SHOP, '--include-private', '--out', join(work, 'odd-dist')]);
     expect(built.err).not.toMatch(/error|static document/);
     expect(built.code).toBe(0);
     const odd = await startPreview({ dir: join(work, 'odd-dist'), port: 0 });
@@ -151,20 +138,20 @@ describe('cqa build --project <elmapi3 uuid>', () => {
   }, 60_000);
 
   it('without --project the tree leaves elmapi3 projects out, saying how to build them; --project names a known project', async () => {
-    const all = await quiet(['content', '--include-private', '--out', join(work, 'all')]);
+    const all = await quietBuild(['content', '--include-private', '--out', join(work, 'all')]);
     expect(all.code).toBe(0);
     expect(all.err).toContain(`note: left out of`);
     expect(all.err).toContain(`cqa build --project ${SHOP} --out <another folder>`);
     expect(JSON.parse(readFileSync(join(work, 'all', 'manifest.json'), 'utf8')).projects.map((p: { id: string }) => p.id)).not.toContain(
       SHOP,
     );
-    const unknown = await quiet(['content', '--project', 'nope', '--out', join(work, 'x')]);
+    const unknown = await quietBuild(['content', '--project', 'nope', '--out', join(work, 'x')]);
     expect(unknown.code).toBe(2); // a usage mistake (docs/cli.md: exit 2), found from outside: it was 1
     expect(unknown.err).toMatch(
       /--project nope: no such project in content; the projects are .*3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10 \(elmapi3\)/,
     );
     // Another project alone is a plain one-project tree.
-    expect((await quiet(['content', '--project', 'demo', '--include-private', '--out', join(work, 'demo')])).code).toBe(0);
+    expect((await quietBuild(['content', '--project', 'demo', '--include-private', '--out', join(work, 'demo')])).code).toBe(0);
     expect(JSON.parse(readFileSync(join(work, 'demo', 'manifest.json'), 'utf8')).projects.map((p: { id: string }) => p.id)).toEqual([
       'demo',
     ]);
@@ -172,7 +159,7 @@ describe('cqa build --project <elmapi3 uuid>', () => {
     mkdirSync(join(work, 'v3only', 'p', 'posts'), { recursive: true });
     writeFileSync(join(work, 'v3only', 'p', 'project.yaml'), `id: ${SHOP}\nname: P\ndialect: elmapi3\npublic: true\n`);
     writeFileSync(join(work, 'v3only', 'p', 'posts', 'a.yaml'), 'title: A\n');
-    const none = await quiet([join(work, 'v3only'), '--out', join(work, 'none')]);
+    const none = await quietBuild([join(work, 'v3only'), '--out', join(work, 'none')]);
     expect(none.code).toBe(1);
     expect(none.err).toContain(
       `every project here is elmapi3, and a static host cannot read the project-id header that names one: build each alone with --project <uuid> (${SHOP})`,

@@ -4,23 +4,11 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { run as build } from '../../src/node/commands/build.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { quietBuild } from './quiet-build.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-v3-web-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-async function quiet(args: string[]): Promise<{ code: number; err: string }> {
-  const err: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
-  const error = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => void err.push(a.join(' ')));
-  try {
-    return { code: await build(args), err: err.join('\n') };
-  } finally {
-    log.mockRestore();
-    error.mockRestore();
-  }
-}
 
 describe('cqa build --project of a web of relations', () => {
   // Found from outside: each entry's document embeds the entries it relates to, so 250 small
@@ -36,7 +24,7 @@ describe('cqa build --project of a web of relations', () => {
     );
     const all = Array.from({ length: 250 }, (_, j) => `i${j}`).join(', ');
     for (let i = 0; i < 250; i++) writeFileSync(join(root, 'p', 'items', `i${i}.yaml`), `title: T${i}\nrel: [${all}]\n`);
-    const r = await quiet([root, '--project', id, '--out', join(work, 'web-out')]);
+    const r = await quietBuild([root, '--project', id, '--out', join(work, 'web-out')]);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(
       /the elmapi3 tree would hold more than 512 Mi characters of documents, because each entry's document embeds the entries it relates to/,
