@@ -1,18 +1,17 @@
 // Test helpers: content trees written to a temp folder, and a tiny real PNG.
-import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { loadContent, type LoadResult } from '../../src/node/content/load.js';
 import type { CollectionRecord, ProjectRecord } from '../../src/core/model/model.js';
-import { removeAfterFile } from '../temp-roots.js';
+import { makeTempDir, removeAfterFile } from '../temp-roots.js';
 
 export type Tree = Record<string, string | Uint8Array>;
 
 /** Every file gets this mtime, so timestamp fallbacks are predictable. */
 export const MTIME = new Date('2020-01-02T03:04:05.678Z');
 
-export function writeTree(tree: Tree, root = mkdtempSync(join(tmpdir(), 'cqa-content-'))): string {
+export function writeTree(tree: Tree, root = makeTempDir('cqa-content-')): string {
   removeAfterFile(root);
   for (const [path, content] of Object.entries(tree)) {
     const file = join(root, path);

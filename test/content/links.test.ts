@@ -1,16 +1,16 @@
 // Symbolic links: read only when they lead to a file inside the content folder, so a link can
 // never publish a file from elsewhere on the machine.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/node/content/load.js';
 import { writeTree } from './helpers.js';
+import { makeTempDir } from '../temp-roots.js';
 
 describe('symbolic links', () => {
   it('follows a link to a file inside the content folder and refuses links outside or to folders', async () => {
-    const secret = join(mkdtempSync(join(tmpdir(), 'cqa-outside-')), 'secret.txt');
+    const secret = join(makeTempDir('cqa-outside-'), 'secret.txt');
     writeFileSync(secret, 'not content');
     const root = writeTree({
       'p/project.yaml': 'id: p\npublic: true\n',

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { LoadResult } from '../../src/node/content/load.js';
 import { MTIME, png, writeTree } from './helpers.js';
+import { makeTempDir } from '../temp-roots.js';
 
 const CACHE = '.cqa-cache/parse.json';
 // The signing key's folder (cache-key.ts) for these tests, instead of the user's own.
@@ -112,7 +113,7 @@ describe('the parse cache (<content>/.cqa-cache/)', () => {
     // A cache file that points outside the tree, planted with a result for hello.md's text: not read.
     const other = writeTree(TREE);
     await freshLoad(other, true);
-    const outside = join(mkdtempSync(join(tmpdir(), 'cqa-outside-')), 'parse.json');
+    const outside = join(makeTempDir('cqa-outside-'), 'parse.json');
     writeFileSync(
       outside,
       readFileSync(join(other, CACHE), 'utf8')

@@ -16,13 +16,14 @@ import { FileProblem } from '../../src/node/content/file-problem.js';
 import { readContentText } from '../../src/node/content/read.js';
 import { listFiles, type FileInfo } from '../../src/node/content/files.js';
 import { png, writeTree } from './helpers.js';
+import { makeTempDir } from '../temp-roots.js';
 
 const PNG_1x1 = png(1, 1);
 
 const SECRET = 'SECRET_API_KEY_9f3a';
 
 function outsideFile(name: string, text: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'cqa-outside-')), name);
+  const file = join(makeTempDir('cqa-outside-'), name);
   writeFileSync(file, text);
   return file;
 }
@@ -77,7 +78,7 @@ describe('a file listed as a regular file but a link when it is read', () => {
   });
 
   it('is refused when a folder on its path was replaced by a link to a folder outside', () => {
-    const outside = mkdtempSync(join(tmpdir(), 'cqa-outside-'));
+    const outside = makeTempDir('cqa-outside-');
     writeFileSync(join(outside, 'a.yaml'), `title: ${SECRET}\n`);
     const root = writeTree({ 'p/posts/a.yaml': 'title: A\n' });
     rmSync(join(root, 'p/posts'), { recursive: true });
@@ -86,7 +87,7 @@ describe('a file listed as a regular file but a link when it is read', () => {
   });
 
   it("is refused after a folder swap also when the listing saw the file's inode (the check that skips readlink)", async () => {
-    const outside = mkdtempSync(join(tmpdir(), 'cqa-outside-'));
+    const outside = makeTempDir('cqa-outside-');
     writeFileSync(join(outside, 'a.yaml'), `title: ${SECRET}\n`);
     const root = writeTree({ 'p/posts/a.yaml': 'title: A\n' });
     const listed = (await listFiles(root)).find((f) => f.rel === 'p/posts/a.yaml');

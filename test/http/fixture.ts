@@ -2,12 +2,12 @@
 // public one, media files in a temp folder), raw clients for a real socket and for the fetch
 // handler, and the table runner.
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { ContentModel, EntryRecord, FieldDef, MediaRecord, TokenRecord } from '../../src/core/model/model.js';
+import { makeTempDir } from '../temp-roots.js';
 
 export const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const tok = (name: string, token: string, scopes: TokenRecord['scopes']): TokenRecord => ({ name, sha256: sha(token), scopes });
@@ -162,8 +162,9 @@ export function makeModel(mediaDir: string): ContentModel {
   };
 }
 
+/** A temp folder, removed after the test file (test/setup.ts). */
 export function tempDir(prefix = 'cqa-http-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return makeTempDir(prefix);
 }
 
 export interface RawResponse {

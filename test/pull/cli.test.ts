@@ -5,7 +5,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/node/server/start.js';
-import { removeTempDirs, SAMPLE, tempDir } from './fixture.js';
+import { SAMPLE, tempDir } from './fixture.js';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -13,7 +13,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
-  removeTempDirs();
 });
 
 const env = { ...process.env, CQA_TOKEN: '' };

@@ -1,12 +1,10 @@
 // The default caps of `cqa pull` end a list whose pages always bring new ids (limits.test.ts checks
 // each cap with small values): 10,000 pages of two entries, a slow suite (docs/development.md#tests).
-import { afterAll, afterEach, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/node/pull/limits.js';
-import { removeTempDirs } from './fixture.js';
 import { closeServer, cqaApi, entry, json, options, refusal, serve } from './limits-server.js';
 
 afterEach(closeServer);
-afterAll(removeTempDirs);
 
 it('the default caps end such a list too', async () => {
   await serve(cqaApi([], (offset) => json({ data: [entry(`e${offset}`), entry(`e${offset + 1}`)], meta: { total: 1e12 } })));

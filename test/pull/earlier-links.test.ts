@@ -2,14 +2,13 @@
 // to copy it with copyFile, which follows links: a link planted in the earlier media/ (to a key
 // outside the tree) landed the outside file in the new tree, which `cqa serve` then publishes.
 // Now a file is reused only when it is a regular file at its own place; otherwise it is downloaded.
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pull, type PullOptions } from '../../src/node/pull/pull.js';
-import { removeTempDirs, tempDir } from './fixture.js';
+import { tempDir } from './fixture.js';
 
 const FILE = 'server-bytes';
 const SECRET = 'SECRET-KEY-1'; // the same length as FILE: the size check alone would not notice
@@ -39,10 +38,9 @@ afterEach(async () => {
   server.closeAllConnections();
   await new Promise<void>((r) => server.close(() => r()));
 });
-afterAll(removeTempDirs);
 
 function outside(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'cqa-outside-'));
+  const dir = tempDir('cqa-outside-');
   writeFileSync(join(dir, 'a.txt'), SECRET);
   return dir;
 }

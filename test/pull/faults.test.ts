@@ -8,7 +8,7 @@ import { startServer, type RunningServer } from '../../src/node/server/start.js'
 import { retryAfterMs } from '../../src/node/pull/fetch.js';
 import { PullError } from '../../src/node/pull/model.js';
 import { pull, type PullOptions } from '../../src/node/pull/pull.js';
-import { DEMO, removeTempDirs, SAMPLE, startProxy, tempDir, TRAVEL, treeBytes, type Proxy as RunningProxy } from './fixture.js';
+import { DEMO, SAMPLE, startProxy, tempDir, TRAVEL, treeBytes, type Proxy as RunningProxy } from './fixture.js';
 
 let server: RunningServer;
 let flaky: RunningProxy;
@@ -20,7 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await flaky?.close();
   await server?.close();
-  removeTempDirs();
 });
 
 const demo = (baseUrl: string, out: string, extra: Partial<PullOptions> = {}): PullOptions => ({

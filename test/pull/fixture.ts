@@ -1,28 +1,20 @@
 // Shared by the pull tests: the sample content served in-process, builds compared file by file,
 // and a tiny proxy in front of the server that fails or slows requests on purpose.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { buildSnapshot } from '../../src/node/build-snapshot.js';
 import { writeDist } from '../../src/node/output/dist.js';
+import { makeTempDir } from '../temp-roots.js';
 
 export const SAMPLE = 'content';
 export const DEMO = { project: 'demo', token: 'demo-token' };
 export const TRAVEL = { project: '5f2b8c1e9a4d4e7fb3c60a1d2e8f9b47', token: 'travel-token', collections: ['articles', 'authors'] };
 
-const made: string[] = [];
-
+/** A temp folder, removed after the test file (test/setup.ts). */
 export function tempDir(prefix = 'cqa-pull-'): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
-
-/** Removes the folders tempDir made (afterAll). */
-export function removeTempDirs(): void {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  return makeTempDir(prefix);
 }
 
 /** Every file under `dir` (dot files too), by '/'-separated path, with its bytes. */

@@ -6,11 +6,11 @@ import { readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/node/content/load.js';
 import { PullError } from '../../src/node/pull/model.js';
 import { pull, type PullOptions } from '../../src/node/pull/pull.js';
-import { removeTempDirs, tempDir } from './fixture.js';
+import { tempDir } from './fixture.js';
 
 type Route = (
   path: string,
@@ -41,7 +41,6 @@ afterEach(async () => {
   await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
   server = undefined;
 });
-afterAll(removeTempDirs);
 
 const json = (v: unknown) => ({ body: JSON.stringify(v) });
 const project = (fields: unknown[] = [{ name: 'title', type: 'text' }], id = 'p') =>

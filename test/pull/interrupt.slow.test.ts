@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/node/server/start.js';
 import { pull } from '../../src/node/pull/pull.js';
-import { DEMO, removeTempDirs, SAMPLE, startProxy, tempDir, treeBytes, type Proxy as RunningProxy } from './fixture.js';
+import { DEMO, SAMPLE, startProxy, tempDir, treeBytes, type Proxy as RunningProxy } from './fixture.js';
 
 let server: RunningServer;
 let slow: RunningProxy;
@@ -18,7 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await slow?.close();
   await server?.close();
-  removeTempDirs();
 });
 
 async function until(cond: () => boolean, what: string): Promise<void> {

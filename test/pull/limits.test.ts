@@ -2,15 +2,13 @@
 // switch the size check off (13.5 GB written in 50 s from an endless body), and a list whose pages
 // always bring new ids ran until memory ran out. Every cap stops the pull with a message naming the
 // limit and the option that raises it, before the damage; nothing is left behind.
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { limitsFromArgs } from '../../src/node/commands/pull-limits.js';
 import { DEFAULT_LIMITS } from '../../src/node/pull/limits.js';
 import { pull } from '../../src/node/pull/pull.js';
-import { removeTempDirs } from './fixture.js';
 import { asked, closeServer, cqaApi, entry, json, options, refusal, serve } from './limits-server.js';
 
 afterEach(closeServer);
-afterAll(removeTempDirs);
 
 describe('media sizes the API states', () => {
   it.each([['10'.repeat(20)], ['abc'], ['1e3'], [-1], [1.5], [null], [true], [{}], ['']])(

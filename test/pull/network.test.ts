@@ -6,10 +6,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { PullError } from '../../src/node/pull/model.js';
 import { pull, type PullOptions } from '../../src/node/pull/pull.js';
-import { removeTempDirs, tempDir } from './fixture.js';
+import { tempDir } from './fixture.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -37,7 +37,6 @@ afterEach(async () => {
       .map(close),
   );
 });
-afterAll(removeTempDirs);
 
 const json = (res: ServerResponse, value: unknown) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(value));
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/node/server/start.js';
 import { pull } from '../../src/node/pull/pull.js';
-import { buildApi, DEMO, removeTempDirs, SAMPLE, tempDir, TRAVEL, treeBytes } from './fixture.js';
+import { buildApi, DEMO, SAMPLE, tempDir, TRAVEL, treeBytes } from './fixture.js';
 
 const SHOP3 = '3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10';
 
@@ -23,7 +23,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
-  removeTempDirs();
 });
 
 /** Both projects of the sample, pulled into one content folder. */

@@ -6,11 +6,11 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { timeoutFromArgs } from '../../src/node/commands/pull-limits.js';
 import { PullError } from '../../src/node/pull/model.js';
 import { pull, type PullOptions } from '../../src/node/pull/pull.js';
-import { removeTempDirs, tempDir } from './fixture.js';
+import { tempDir } from './fixture.js';
 
 type Mode = (res: ServerResponse, path: string, authorized: boolean) => void;
 
@@ -36,7 +36,6 @@ afterEach(async () => {
   await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
   server = undefined;
 });
-afterAll(removeTempDirs);
 
 const DOC = JSON.stringify({ data: { id: 'p', name: 'P', collections: [] } });
 const EMPTY = JSON.stringify({ data: [], meta: { total: 0 } });

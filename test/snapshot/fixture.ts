@@ -1,9 +1,9 @@
 // A hand-written content model with media files on disk, for the dist/openapi/preview tests.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { CollectionRecord, ContentModel, EntryRecord, FieldDef, MediaRecord } from '../../src/core/model/model.js';
+import { makeTempDir } from '../temp-roots.js';
 
 export const TOKEN = 'fixture-secret-token-7f3a';
 export const TOKEN_SHA = createHash('sha256').update(TOKEN).digest('hex');
@@ -20,9 +20,9 @@ export function entry(id: string, values: EntryRecord['values'], extra: Partial<
   return { id, locale: 'en', draft: false, created_at: T, updated_at: T, published_at: T, values, file: `${id}.md`, ...extra };
 }
 
-/** A temp dir holding the media files; returns the records pointing at them. */
+/** A temp dir holding the media files (removed after the test file); returns the records pointing at them. */
 export function mediaFiles(): { dir: string; media: MediaRecord[] } {
-  const dir = mkdtempSync(join(tmpdir(), 'cqa-media-'));
+  const dir = makeTempDir('cqa-media-');
   mkdirSync(join(dir, 'photos'));
   const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
   writeFileSync(join(dir, 'photos', 'a b.png'), png);
