@@ -12,7 +12,9 @@ import { fileURLToPath } from 'node:url';
 // 68,554 bytes once the static tree's reader took the cqa dialect alone, not the server's others.
 // 71 KiB since a sort makes each json value's text once and skips a long common start of two
 // texts (a first sort of large values held a server for seconds): 71,617 -> 71,813 bytes.
-export const CLIENT_BUDGET = 71 * 1024;
+// 72 KiB since elmapi3's `paginate`/`page` and `state: 'draft'` (found from outside: an SDK
+// user could not page entries through the typed client): 72,645 -> 72,930 bytes.
+export const CLIENT_BUDGET = 72 * 1024;
 const ENTRY = fileURLToPath(new URL('../src/core/client/index.ts', import.meta.url));
 
 /** The minified bundle of the client: its size, the budget, and the bundle itself. */

@@ -93,6 +93,20 @@ describe("createClient({ dialect: 'elmapi3' }) in server mode", () => {
     expect(sent[5]).toBe('/api/products?state=draft');
   });
 
+  it("paginate and page answer Laravel's page of entries; state: 'draft' is v3's own word", async () => {
+    sent.length = 0;
+    const page = await cms().entries('products', { paginate: 2, page: 2, sort: 'price:desc' });
+    expect(page.meta).toMatchObject({ current_page: 2, per_page: 2, total: 3, last_page: 2 });
+    expect(titles(page.data)).toEqual(['Alpha Shirt']);
+    expect(titles(await cms().entries('products', { state: 'draft' }))).toEqual(['Glacier Boots']);
+    expect(sent).toEqual(['/api/products?sort=price:desc&paginate=2&page=2', '/api/products?state=draft']);
+    await expect(cms().entries('products', { page: 2 })).rejects.toThrow(/page: give paginate too/);
+    await expect(cms().first('products', { paginate: 2 } as never)).rejects.toThrow(/unknown query key 'paginate'/);
+    const plain = createClient({ baseUrl: 'http://127.0.0.1:9', project: 'demo', mode: 'server' });
+    await expect(plain.entries('posts', { paginate: 2 } as never)).rejects.toThrow(/unknown query key 'paginate'/);
+    expect(sent).toHaveLength(2);
+  });
+
   it('what v3 cannot express is a TypeError naming the fix, before any request', async () => {
     sent.length = 0;
     await expect(cms().entries('products', { fields: ['title'] })).rejects.toThrow(/no fields=; use exclude/);

@@ -92,6 +92,8 @@ const elmapi3: ClientDialect = {
   query(q) {
     if (q === undefined) return q;
     if (q.fields !== undefined) throw new TypeError('fields: elmapi3 has no fields=; use exclude');
+    if (q.page !== undefined && q.paginate === undefined)
+      throw new TypeError('page: give paginate too (the page size); v3 ignores page without it');
     let state = q.state;
     if (state === 'with_draft') throw new TypeError("state: elmapi3 has no with_draft; use 'only_draft'");
     if (state === 'only_draft') state = 'draft';

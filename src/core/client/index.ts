@@ -23,6 +23,7 @@ import type {
   Collection,
   DialectName,
   DialectOption,
+  Elmapi3Page,
   EntriesOf,
   EntryOf,
   FieldName,
@@ -31,6 +32,7 @@ import type {
   MediaListOf,
   MediaOf,
   MediaQuery,
+  PageQueryOf,
   ProjectInfoOf,
   ProjectOf,
   ProjectSchema,
@@ -133,13 +135,19 @@ export interface Client<P extends ProjectSchema = AnyProject> {
   /** `GET /api/<project>`: the project, its collections and their fields (`elmapi`: uuid, name, description). */
   project(): Promise<ProjectInfoOf<P>>;
   /**
-   * A page of entries and `meta` (total before limit/offset); in `elmapi`, the bare array. A query
-   * string is sent as it is.
+   * A page of entries and `meta` (total before limit/offset); in `elmapi`, the bare array; in
+   * `elmapi3` with `paginate`, Laravel's page. A query string is sent as it is.
    */
-  entries<C extends Collection<P>, K extends FieldName<P, C> = never, T extends boolean = false, X extends FieldName<P, C> = never>(
+  entries<
+    C extends Collection<P>,
+    K extends FieldName<P, C> = never,
+    T extends boolean = false,
+    X extends FieldName<P, C> = never,
+    G extends number | undefined = undefined,
+  >(
     collection: C,
-    query?: Query<P, C, K, T, X> | string,
-  ): Promise<EntriesOf<P, C, Entry<P, C, K, T, X>>>;
+    query?: (Query<P, C, K, T, X> & PageQueryOf<P, G>) | string,
+  ): Promise<[G] extends [number] ? Elmapi3Page<Entry<P, C, K, T, X>> : EntriesOf<P, C, Entry<P, C, K, T, X>>>;
   /** The first match (at `offset`), or null when nothing matches. */
   first<C extends Collection<P>, K extends FieldName<P, C> = never, T extends boolean = false, X extends FieldName<P, C> = never>(
     collection: C,

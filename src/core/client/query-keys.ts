@@ -29,14 +29,16 @@ function methodFor(key: string, method: QueryMethod): string | undefined {
   return undefined;
 }
 
-/** What an elmapi3 project's entry route reads besides (R5: a locale, or the entry's translation in another). */
-const V3_ENTRY_KEYS = ['locale', 'translation_locale'] as const;
+/** What an elmapi3 project reads besides: on its entry route (R5) a locale or the entry's translation in another; on a list, Laravel's pages. */
+const V3_KEYS: Partial<Record<QueryMethod, readonly string[]>> = {
+  entry: [...QUERY_KEYS.entry, 'locale', 'translation_locale'],
+  entries: [...QUERY_KEYS.entries, 'paginate', 'page'],
+};
 
 /** Throws a TypeError for a key `method` does not read; `query` may be undefined or a string (sent as is). */
 export function checkQueryKeys(method: QueryMethod, query: unknown, dialect = 'cqa'): void {
   if (query === undefined || query === null || typeof query !== 'object') return;
-  const known: readonly string[] =
-    method === 'entry' && dialect === 'elmapi3' ? [...QUERY_KEYS.entry, ...V3_ENTRY_KEYS] : QUERY_KEYS[method];
+  const known: readonly string[] = (dialect === 'elmapi3' && V3_KEYS[method]) || QUERY_KEYS[method];
   for (const key of Object.keys(query)) {
     if (known.includes(key) || (query as Record<string, unknown>)[key] === undefined) continue;
     const instead = methodFor(key, method);

@@ -18,6 +18,9 @@ export interface QueryObject {
   readonly timestamps?: boolean;
   readonly fields?: readonly string[];
   readonly exclude?: readonly string[];
+  /** elmapi3's Laravel pages: their size and which one. */
+  readonly paginate?: number;
+  readonly page?: number;
 }
 
 const enc = encodeURIComponent;
@@ -106,5 +109,7 @@ export function queryString(q: QueryObject | undefined): string {
   if (q.timestamps) out.push('timestamps');
   if (q.fields !== undefined) out.push(`fields=${encList(q.fields, 'fields')}`);
   if (q.exclude !== undefined) out.push(`exclude=${encList(q.exclude, 'exclude')}`);
+  if (q.paginate !== undefined) out.push(`paginate=${enc(String(q.paginate))}`);
+  if (q.page !== undefined) out.push(`page=${enc(String(q.page))}`);
   return out.join('&');
 }

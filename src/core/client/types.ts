@@ -216,6 +216,12 @@ export type EntriesOf<P, C, T> = P extends { readonly collections: { readonly [K
     ? T
     : ListOf<P, T>
   : ListOf<P, T>;
+/**
+ * elmapi3's Laravel pages: `entries(c, { paginate: 10, page: 2 })` answers `Elmapi3Page` (limit and
+ * offset are then ignored, as v3 does). Other dialects have no such key.
+ */
+export type PageQueryOf<P, G extends number | undefined> =
+  IsElmapi3<P> extends true ? { readonly paginate?: G; readonly page?: number } : Record<never, never>;
 /** What `entry()` reads besides state, timestamps, fields and exclude: elmapi3's locale and translation_locale (R5). */
 export type ItemQueryExtras<P> =
   IsElmapi3<P> extends true ? { readonly locale?: string; readonly translation_locale?: string } : Record<never, never>;
@@ -410,7 +416,8 @@ export interface Query<
   readonly limit?: number;
   readonly offset?: number;
   readonly locale?: P['locales'];
-  readonly state?: 'published' | 'with_draft' | 'only_draft';
+  /** elmapi3 also takes its own word for drafts, `'draft'` (the same as `'only_draft'`). */
+  readonly state?: 'published' | 'with_draft' | 'only_draft' | (IsElmapi3<P> extends true ? 'draft' : never);
   readonly timestamps?: T;
   /** Only these fields (id and locale are always kept). */
   readonly fields?: readonly K[];
