@@ -434,6 +434,7 @@ function filesList(index: ProjectIndex, q: PhpQuery, o: string, path: string, wa
       page,
       `${o}${path.replace(/\/$/, '')}`,
       q.params,
+      onePage,
     ),
   };
 }

@@ -25,9 +25,21 @@ function pageUrl(path: string, params: PhpArray, page: number): string {
   return `${path}?${buildQuery(q)}`;
 }
 
-export function paginated(data: Json[], total: number, perPage: number, page: number, path: string, params: PhpArray): Json {
+/**
+ * `bareFirst`: page 1 is linked as the bare path — a static tree's one page, whose host refuses
+ * any query (found from outside: its `first` and `last` links answered 400).
+ */
+export function paginated(
+  data: Json[],
+  total: number,
+  perPage: number,
+  page: number,
+  path: string,
+  params: PhpArray,
+  bareFirst = false,
+): Json {
   const last = Math.max(1, Math.ceil(total / perPage));
-  const url = (p: number) => pageUrl(path, params, p);
+  const url = (p: number) => (bareFirst && p === 1 ? path : pageUrl(path, params, p));
   const from = data.length === 0 ? null : (page - 1) * perPage + 1;
   const to = from === null ? null : from + data.length - 1;
   const links: Json[] = [
