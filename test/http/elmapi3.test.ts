@@ -520,6 +520,54 @@ describe.each([
   });
 });
 
+describe('elmapi3 writes: the mock is read-only', () => {
+  /** A write as the SDK's createEntry/updateEntry/deleteEntry sends it: JSON body, project-id, Bearer. */
+  async function write(via: 'server' | 'edge', method: string, path: string, token = TOKEN, project = SHOP): Promise<Got> {
+    const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json', 'project-id': project };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const init = { method, headers, body: JSON.stringify({ fields: { title: 'New' } }) };
+    const res =
+      via === 'server' ? await fetch(`${server.url}/api${path}`, init) : await edge(new Request(`${server.url}/api${path}`, init));
+    const text = await res.text();
+    return { status: res.status, body: JSON.parse(text), text, warning: res.headers.get('x-cqa-warning') ?? undefined };
+  }
+
+  it.each(['server', 'edge'] as const)(
+    "%s: v3's write routes answer 403 Forbidden as to a read-only token, saying why; other methods stay 405",
+    async (via) => {
+      for (const [method, path, ability] of [
+        ['POST', '/products', 'create'],
+        ['PUT', `/products/${ALPHA}`, 'update'],
+        ['PATCH', `/products/${ALPHA}`, 'update'],
+        ['POST', `/products/${ALPHA}/publish`, 'update'],
+        ['DELETE', `/products/${ALPHA}`, 'delete'],
+        ['POST', '/files', 'create'],
+        ['DELETE', '/files/1', 'delete'],
+        ['POST', '/bulk/products/entries', 'create'],
+        ['POST', '/collections', 'admin'],
+        ['DELETE', '/collections/products', 'admin'],
+      ]) {
+        const r = await write(via, method as string, path as string);
+        expect(r, `${method} ${path}`).toMatchObject({ status: 403, body: { message: 'Forbidden.' } });
+        expect(r.warning, `${method} ${path}`).toContain(`read-only`);
+        expect(r.warning, `${method} ${path}`).toContain(`'${ability}' ability`);
+      }
+      // Authentication first, as v3's middleware does: no token is a 401, a public project's anonymous write a 403.
+      expect(await write(via, 'POST', '/products', '')).toMatchObject({ status: 401, body: { message: 'Unauthenticated.' } });
+      expect(await write(via, 'POST', '/products', '', '22222222-2222-4333-8444-555555555555')).toMatchObject({ status: 403 });
+      for (const [method, path] of [
+        ['DELETE', ''],
+        ['POST', `/products/${ALPHA}/extra`],
+        ['PUT', '/products'],
+      ]) {
+        const r = await write(via, method as string, path as string);
+        expect(r.status, `${method} ${path}`).toBe(405);
+        expect(r.body.message).toMatch(/method is not supported for route api.*Supported methods: GET, HEAD\./);
+      }
+    },
+  );
+});
+
 describe('warnings in the request journal; strict for every project', () => {
   it('server.requests() carries the X-Cqa-Warning texts of each answer (none: no key)', async () => {
     server.clearRequests();

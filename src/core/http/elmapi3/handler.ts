@@ -106,6 +106,14 @@ export function elmapi3Routes(
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     const route = `api${segs.length ? `/${segs.join('/')}` : ''}`;
+    const ability = writeAbility(req.method, segs);
+    if (ability) {
+      // v3's write routes exist: its middleware refuses a read token before any controller runs.
+      const who = access(project, req, sha256Hex);
+      if ('status' in who) return who;
+      const why = `cqa serves content read-only: ElmapiCMS answers so to a token without the '${ability}' ability that ${req.method} /${route} needs`;
+      return message(403, 'Forbidden.', [{ param: 'method', text: why }]);
+    }
     return {
       status: 405,
       body: JSON.stringify(
@@ -118,6 +126,31 @@ export function elmapi3Routes(
     };
   }
   return refusingCostly(() => answer(project, segs, req, sha256Hex, strictAll));
+}
+
+/**
+ * v3's write routes (routes/api.php of ElmapiCMS 4.0) and the token ability each needs, tried in
+ * order on `METHOD seg/seg`: the admin routes first, as Laravel registers them before `/{collection}`.
+ */
+const WRITE_ROUTES: readonly [RegExp, string][] = [
+  [
+    /^(POST (collections(\/reorder)?|webhooks|collections\/[^/]+\/fields(\/reorder)?|project\/locales)|(PUT|DELETE) (collections|webhooks|collections\/[^/]+\/fields)\/[^/]+|PUT project\/locales\/default|DELETE project\/locales\/[^/]+)$/,
+    'admin',
+  ],
+  [
+    /^POST (files(\/bulk\/upload|\/upload-url|\/upload-finalize|\/multipart\/(initiate|part-url|complete))?|bulk\/[^/]+\/entries|[^/]+)$/,
+    'create',
+  ],
+  [
+    /^(PATCH (files\/bulk\/metadata|bulk\/[^/]+\/entries|[^/]+\/[^/]+(\/versions\/\d+)?)|PUT [^/]+\/[^/]+|POST [^/]+\/[^/]+\/(link-translation|publish|unpublish|discard-draft|versions\/\d+\/revert))$/,
+    'update',
+  ],
+  [/^DELETE (bulk\/[^/]+\/entries|[^/]+\/[^/]+)$/, 'delete'],
+];
+
+function writeAbility(method: string, segs: readonly string[]): string | undefined {
+  const route = `${method} ${segs.join('/')}`;
+  return WRITE_ROUTES.find(([pattern]) => pattern.test(route))?.[1];
 }
 
 interface Access {
