@@ -517,6 +517,12 @@ describe.each([
     const res = await fetch(`${server.url}/api/demo`, { headers: { accept: 'application/json', authorization: 'Bearer demo-token' } });
     expect(res.status).toBe(200);
     expect(((await res.json()) as any).data.id).toBe('demo');
+    // A path that is nobody's names both shapes (found from outside: only /api/<project_id> was said, in a tree with v3 projects).
+    const lost = await fetch(`${server.url}/nope`, { headers: { accept: 'application/json' } });
+    expect(lost.status).toBe(404);
+    expect(((await lost.json()) as any).detail).toBe(
+      "nothing at '/nope'; API paths start with /api/<project_id> (an elmapi3 project's: /api, with the header project-id: <project uuid>)",
+    );
   });
 });
 

@@ -339,9 +339,14 @@ export class HttpCore {
       return this.v3(req, { status: 404, body: JSON.stringify({ message: detail }), warnings: [], private: false });
     }
     switch (r.kind) {
-      case 'problem':
-        // A tree of elmapi3 projects only (its shared dialect): their paths have no project id.
-        return this.problem(req, d.name === 'elmapi3' && r.problem.code === 'not_found' ? v3NotFound(req.path) : r.problem, {}, d);
+      case 'problem': {
+        let problem = r.problem;
+        // A tree of elmapi3 projects only (its shared dialect): their paths have no project id; beside others, they are said too.
+        if (problem.code === 'not_found' && d.name === 'elmapi3') problem = v3NotFound(req.path);
+        else if (problem.code === 'not_found' && [...snapshot.projects.values()].some((p) => p.record.dialect === 'elmapi3'))
+          problem = { ...problem, detail: `${problem.detail} (an elmapi3 project's: /api, with the header project-id: <project uuid>)` };
+        return this.problem(req, problem, {}, d);
+      }
       case 'healthz': {
         if (!this.lenientAccept(h)) return this.notAcceptable(req);
         const doc = served.docs.get('healthz', () => healthBody(snapshot.hash, served.stale)) as Doc;
