@@ -190,6 +190,13 @@ describe.each([
     expect(titles((await call('/products', { where: { related: { title: 'Trail Jacket' } } })).body)).toEqual(['Alpha Shirt']);
   });
 
+  it('like on an enumeration matches whole values only, and says so (found from outside: silent)', async () => {
+    const part = await call('/products', { where: { tags: { like: 'sum' } } });
+    expect(part.body).toEqual([]);
+    expect(part.warning).toContain("enumeration field 'tags' as a JSON list, which 'like' matches by whole values only");
+    expect(titles((await call('/products', { where: { tags: { like: 'summer' } } })).body)).toEqual(['Alpha Shirt']);
+  });
+
   it('the SDK array forms collapse as PHP collapses them, with a warning naming the fix', async () => {
     const r = await call('/products', { where: { price: { between: [30, 120] } } });
     // One bound left: v3 only checks that price has a value.

@@ -146,6 +146,11 @@ function fieldTest(f: FieldDef, op: string, raw: PhpValue | undefined, param: st
       param,
       `ElmapiCMS compares 'like' on number field '${f.name}' as number_value LIKE '${v ?? ''}' without wildcards: the whole number matches, not a part of it (9 matches 9, not 19); there is no substring match on numbers`,
     );
+  if (f.type === 'enumeration' && op === 'like')
+    c.warn.add(
+      param,
+      `ElmapiCMS stores enumeration field '${f.name}' as a JSON list, which 'like' matches by whole values only: '${v ?? ''}' matches an entry holding exactly that value, not a part of one; use where[${f.name}]=value, or [in] for several`,
+    );
   if (f.type === 'boolean' && op === 'not')
     c.warn.add(
       param,
