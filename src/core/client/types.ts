@@ -425,8 +425,16 @@ export interface Query<
   readonly exclude?: readonly X[];
 }
 
-/** `E` without the fields `X` (never, or any string: all kept; id and locale always stay). */
-type Without<E, X extends string> = [X] extends [never] ? E : string extends X ? E : Omit<E, Exclude<X, 'id' | 'locale'>>;
+/** `E` without the fields `X` (never, or any string: all kept; id and locale always stay); an elmapi3 entry's are in `fields`. */
+type Without<E, X extends string> = [X] extends [never]
+  ? E
+  : string extends X
+    ? E
+    : E extends { readonly uuid: string; readonly fields: infer F }
+      ? Omit<E, 'fields'> & { readonly fields: FieldsWithout<F, X> }
+      : Omit<E, Exclude<X, 'id' | 'locale'>>;
+/** Each object of the union `F` without `X` (an elmapi3 entry with no field to show has `fields: []`). */
+type FieldsWithout<F, X extends string> = F extends readonly unknown[] ? F : Omit<F, X>;
 
 /** An entry as a query shows it: cut to `fields`, or without `exclude`'s (`X`), with timestamps when asked. */
 export type Shaped<E, K extends string, T extends boolean, TS = Timestamps, X extends string = never> = Without<
