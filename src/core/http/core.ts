@@ -5,7 +5,7 @@ import type { ContentIssue, MediaRecord, Scope } from '../model/model.js';
 import { cqa, type Dialect } from '../dialects/index.js';
 import type { CollectionSnapshot, ProjectSnapshot, Snapshot } from '../model/types.js';
 import type { QueryContext, QueryOutcome, QueryProblem, Utf8Outcome } from '../query/types.js';
-import { answerTooLarge, ELMAPI3_LESS, isStringTooLong, MAX_ANSWER_CHARS } from '../query/answer-size.js';
+import { answerTooLarge, ELMAPI3_LESS, isStringTooLong, MAX_ANSWER_CHARS, refuseLongTexts } from '../query/answer-size.js';
 import { ProblemError } from '../query/problems.js';
 import { documentPieces } from '../snapshot/document-pieces.js';
 import { acceptsJson, negotiateEncoding, type Encoding } from './accept.js';
@@ -644,7 +644,7 @@ export class HttpCore {
  * to ask with a `limit`), as a query's answer is.
  */
 function staticDocument(snapshot: Snapshot, key: string): string | undefined {
-  const pieces = documentPieces(snapshot, key);
+  const pieces = documentPieces(snapshot, key, refuseLongTexts);
   if (pieces === undefined) return undefined;
   let chars = 0;
   for (const p of pieces) chars += p.length;

@@ -11,7 +11,7 @@ import { collectionSubject, mediaSubject, planItem, planList, type ListPlan, typ
 import { problem, ProblemError } from './problems.js';
 import { resultKey } from './results.js';
 import { askedBefore } from './asked-before.js';
-import { checkAnswerChars, MAX_ANSWER_CHARS } from './answer-size.js';
+import { answerTooLarge, checkAnswerChars, MAX_ANSWER_CHARS, overMaxChars, refuseLongTexts } from './answer-size.js';
 import { MEDIA_ATTRIBUTES, mediaTable, type Table } from './table.js';
 import type { QueryContext, QueryOutcome, QueryProblem, Utf8Outcome } from './types.js';
 
@@ -116,6 +116,7 @@ export function queryEntries(project: ProjectSnapshot, collection: CollectionSna
     }
     const bytes = ctx.utf8 && !projection ? listUtf8(d, entries, page, total, plan.limit, plan.offset) : undefined;
     if (bytes) return { ok: true, body: bytes };
+    if (!projection?.fields) refuseLongTexts(Array.from(page, (i) => entries[i] as EntrySnapshot));
     const items: string[] = new Array(page.length);
     for (let k = 0; k < page.length; k++) items[k] = entryJson(entries[page[k] as number]!, projection);
     return ok(d.list(sizedList(items), total, plan.limit, plan.offset));
@@ -162,7 +163,10 @@ function listUtf8(
     size += b.length;
   }
   // Measured in characters, from the texts: UTF-8 bytes are as many or more.
-  if (size > MAX_ANSWER_CHARS) return undefined;
+  if (size > MAX_ANSWER_CHARS) {
+    if (overMaxChars(texts, page.length)) throw new ProblemError(answerTooLarge(undefined, page.length, undefined, size));
+    return undefined;
+  }
   const frame = listFrame(d, total, limit, offset);
   if (!frame) return undefined;
   const [head, sep, tail] = frame.map((t) => encoder.encode(t)) as [Uint8Array, Uint8Array, Uint8Array];

@@ -5,10 +5,17 @@
 // from the entries' texts the snapshot already holds. No Node imports.
 import { MEDIA_SEGMENT } from './create.js';
 import { entryJson, listFrame } from './serialize.js';
-import type { Snapshot } from '../model/types.js';
+import type { EntrySnapshot, Snapshot } from '../model/types.js';
 
-/** The pieces of the document for `path`; undefined when there is none. */
-export function documentPieces(snapshot: Snapshot, path: string): readonly string[] | undefined {
+/**
+ * The pieces of the document for `path`; undefined when there is none. `measure` sees a list's
+ * entries before their texts are decoded (the HTTP core refuses one too long to answer).
+ */
+export function documentPieces(
+  snapshot: Snapshot,
+  path: string,
+  measure?: (entries: readonly EntrySnapshot[]) => void,
+): readonly string[] | undefined {
   const parts = path.split('/'); // '', 'api', project, collection
   const project = parts.length === 4 ? snapshot.projects.get(parts[2] as string) : undefined;
   const col = parts[3] === MEDIA_SEGMENT ? undefined : project?.collections.get(parts[3] as string);
@@ -19,7 +26,9 @@ export function documentPieces(snapshot: Snapshot, path: string): readonly strin
   // A collection's published entries, or the project's media list (200,000 media files pass 64 Mi characters).
   const items: string[] = [];
   if (col) {
-    for (const e of col.entries) if (!e.record.draft) items.push(entryJson(e));
+    const published = col.entries.filter((e) => !e.record.draft);
+    measure?.(published);
+    for (const e of published) items.push(entryJson(e));
   } else {
     for (const m of project.media) items.push(m.json);
   }
