@@ -169,6 +169,29 @@ secret: shh
   });
 });
 
+describe('an escape that makes half a character', () => {
+  // Served as `\ud800`, which strict JSON readers refuse (found from outside); a NUL escape is JSON's own.
+  it('refuses a lone surrogate in YAML and JSON, naming file, line, field and where; a pair and \\u0000 pass', async () => {
+    const HALF = 'which is no character and which strict JSON readers refuse: write the character itself, or both halves (\\uD83D\\uDE00)';
+    const r = await load({
+      'p/things/_collection.yaml': SCHEMA,
+      'p/things/a.yaml': 'title: "nul \\u0000 then \\uD800"\n',
+      'p/things/b.json': '{\n  "title": "ok",\n  "tags": ["news", "\\udc00"]\n}\n',
+      'p/things/c.yaml': 'title: "pair \\uD83D\\uDE00, nul \\u0000"\n',
+    });
+    expect(r.issues).toEqual([
+      { file: 'p/things/a.yaml', line: 1, field: 'title', message: `holds half of a surrogate pair (\\uD800) at character 12, ${HALF}` },
+      {
+        file: 'p/things/b.json',
+        line: 3,
+        field: 'tags',
+        message: `item 2: holds half of a surrogate pair (\\uDC00) at character 1, ${HALF}`,
+      },
+    ]);
+    expect(entry(r, 'things', 'c').values.title).toBe('pair \u{1F600}, nul \u0000');
+  });
+});
+
 describe('a value a comment cuts short', () => {
   // Found from outside: `title: Episode #3 of the saga` is the title "Episode" to YAML, silently.
   it('warns with the line as it was meant, for a # glued to what follows', async () => {

@@ -215,8 +215,15 @@ function enumIndex(values: readonly string[]) {
 const YAML_DECIMAL = /^[-+]?(\.\d+|\d+(\.\d*)?)([eE][-+]?\d+)?$/;
 
 /** The typed value, or a message saying what was expected. */
+/** Half of a UTF-16 pair without its other half: what an escape such as `"\uD800"` makes; no character. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 function coerceScalar(field: FieldDef, raw: unknown, render: RenderMarkdown, budget?: RenderBudget): { value: FieldValue } | string {
   const fail = (hint = '') => `expected ${expected(field)}, got ${describe(raw)}${hint}`;
+  // Served as `\ud800`, which strict JSON readers refuse (found from outside).
+  const lone = typeof raw === 'string' ? LONE_SURROGATE.exec(raw) : null;
+  if (lone)
+    return `holds half of a surrogate pair (\\u${lone[0].charCodeAt(0).toString(16).toUpperCase()}) at character ${lone.index + 1}, which is no character and which strict JSON readers refuse: write the character itself, or both halves (\\uD83D\\uDE00)`;
   if (field.type === 'json') return { value: raw as JsonValue };
   if (raw === null || raw === undefined || typeof raw === 'object') return fail();
   switch (field.type) {
