@@ -251,7 +251,10 @@ describe('a long token (as cqa token create makes: 43 characters)', () => {
       await get({ path: '/api/p/posts', headers: { ...auth, [token]: '1' } });
       // Glued to a '-' or '_', which a token holds too: the API's own descending sort (round two).
       await get({ path: `/api/p/posts?sort=-${token}&fields=title,_${token}-x`, headers: auth });
-      for (let i = 0; i < 200 && lines.length < 4; i++) await new Promise((done) => setTimeout(done, 10));
+      // …where that value is the whole of a parameter's (found from outside: `?where[title]=<token>-2` was logged).
+      await get({ path: `/api/p/posts?where%5Btitle%5D=x-${token}&limit=1`, headers: auth });
+      await get({ path: `/api/p/posts?where%5Btitle%5D=${token}-2`, headers: auth });
+      for (let i = 0; i < 200 && lines.length < 6; i++) await new Promise((done) => setTimeout(done, 10));
       const logged = JSON.stringify(server.requests()) + lines.join('\n');
       expect(logged).toContain('is not understood');
       expect(logged).not.toContain(token.slice(0, 8));

@@ -200,6 +200,8 @@ export function requestPieces(
   rawNames: readonly string[] = [],
 ): RequestPieces {
   const pieces = new Set<string>();
+  /** Words already cut into their runs (a word that is also a piece whole must be cut all the same). */
+  const cut = new Set<string>();
   const unchecked: string[] = [];
   const add = (raw: string) => {
     for (const s of new Set([raw, decoded(raw)])) {
@@ -211,7 +213,8 @@ export function requestPieces(
       }
       pieces.add(piece);
       for (const word of piece.split(/[^A-Za-z0-9_-]+/)) {
-        if (pieces.has(word)) continue; // cut once already
+        if (cut.has(word)) continue;
+        cut.add(word);
         for (const part of glued(word)) {
           if (part === '' || pieces.has(part)) continue;
           if (pieces.size >= PIECES_MAX) {
