@@ -62,9 +62,9 @@ export function checkAnswerChars(chars: number, items: number, less?: AskForLess
 
 /**
  * Whether texts held as UTF-8 are longer than MAX_ANSWER_CHARS characters (JavaScript's length:
- * one per 1–3 bytes, two per 4), counted without decoding them and only until the limit is passed.
- * A list of 20,000 large entries was decoded whole, 1.6 G characters, before it was refused: 2–5 s
- * of a blocked server per request (found from outside).
+ * one per 1–3 bytes, two per 4), counted without decoding them and only until the limit is passed:
+ * a list of large entries was decoded whole before it was refused, the server blocked for seconds
+ * (found from outside).
  */
 export function overMaxChars(texts: readonly Uint8Array[], extra = 0): boolean {
   let bytes = extra;
@@ -88,17 +88,16 @@ export function overMaxChars(texts: readonly Uint8Array[], extra = 0): boolean {
  * long, before anything is decoded (bytes within the limit: characters are too). Only for answers
  * that hold each text whole or longer (not one cut by `fields=`).
  */
-export function refuseLongTexts(entries: readonly { utf8?(): Uint8Array | undefined }[], less?: AskForLess): void {
+export function refuseLongTexts(entries: readonly { utf8?(): Uint8Array | undefined }[]): void {
   let bytes = 0;
-  const texts: Uint8Array[] = new Array(entries.length);
-  for (let k = 0; k < entries.length; k++) {
-    const b = (entries[k] as { utf8?(): Uint8Array | undefined }).utf8?.();
+  const texts: Uint8Array[] = [];
+  for (const e of entries) {
+    const b = e.utf8?.();
     if (!b) return;
-    texts[k] = b;
+    texts.push(b);
     bytes += b.length;
   }
-  if (bytes > MAX_ANSWER_CHARS && overMaxChars(texts, entries.length))
-    throw new ProblemError(answerTooLarge(undefined, entries.length, less, bytes));
+  if (overMaxChars(texts, entries.length)) throw new ProblemError(answerTooLarge(undefined, entries.length, undefined, bytes));
 }
 
 /** What V8 throws when a string would be longer than it can hold (`'x'.repeat(2 ** 30)`, a join). */

@@ -214,10 +214,10 @@ function enumIndex(values: readonly string[]) {
 /** A number as YAML 1.2 reads one unquoted (not 0b101, which JavaScript would take). */
 const YAML_DECIMAL = /^[-+]?(\.\d+|\d+(\.\d*)?)([eE][-+]?\d+)?$/;
 
-/** The typed value, or a message saying what was expected. */
 /** Half of a UTF-16 pair without its other half: what an escape such as `"\uD800"` makes; no character. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** The typed value, or a message saying what was expected. */
 function coerceScalar(field: FieldDef, raw: unknown, render: RenderMarkdown, budget?: RenderBudget): { value: FieldValue } | string {
   const fail = (hint = '') => `expected ${expected(field)}, got ${describe(raw)}${hint}`;
   // Served as `\ud800`, which strict JSON readers refuse (found from outside).
