@@ -85,6 +85,8 @@ describe('routes', () => {
     '/media/p',
     'api/p',
     '/media/p/a\\b',
+    '/media/p/x.png/',
+    '/thumbs/p/x.png/',
   ])('%s is not a route (404)', (p) => {
     const r = route(p);
     expect(r.kind).toBe('problem');

@@ -60,7 +60,8 @@ export function route(rawPath: string): Route {
   }
   const project = segs[0] as string;
   if (top !== 'api') {
-    if (segs.length < 2) return notFound(rawPath);
+    // A file has no trailing slash: a static host answers `ok.png/` 404 (found from outside: served here).
+    if (segs.length < 2 || path !== rawPath) return notFound(rawPath);
     const id = segs.slice(1).join('/');
     return top === 'media' ? { kind: 'media-file', project, id } : { kind: 'media-file', project, id, thumb: true };
   }
