@@ -180,7 +180,7 @@ export async function run(args: string[]): Promise<number> {
         for (const w of warningLines(warnings)) console.error(`${err.yellow('warning:')} ${w}`);
         if (issues.length === 0 && leftOut.length > 0) {
           console.error(
-            `${err.yellow('note:')} left out of ${displayPath(out)}: ${leftOut.join(', ')} (dialect elmapi3): a static host cannot read the project-id header that names such a project, so each is built alone at the v3 paths: cqa build --project ${leftOut[0]} --out <another folder>`,
+            `${err.yellow('note:')} left out of ${displayPath(out)}: ${leftOut.map((p) => p.id).join(', ')} (dialect elmapi3): a static host cannot read the project-id header that names such a project, so each is built alone at the v3 paths: ${leftOut[0]?.command}`,
           );
         }
         if (issues.length > 0) {

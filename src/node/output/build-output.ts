@@ -12,6 +12,7 @@ import type { Precompress } from './dist-compression.js';
 import type { Host } from './hosts/index.js';
 import type { CacheControl } from './hosts/policy.js';
 import { writeSnapshot } from './snapshot-file.js';
+import { shellWord } from '../printable.js';
 
 export interface BuildOptions {
   readonly drafts: boolean;
@@ -47,7 +48,8 @@ export type BuildEvent =
       readonly issues: ContentIssue[];
       readonly warnings: ContentIssue[];
       readonly needToken: string[];
-      readonly leftOut: string[];
+      /** The elmapi3 projects a tree leaves out, each with the command that builds it alone. */
+      readonly leftOut: { readonly id: string; readonly command: string }[];
     }
   | { readonly kind: 'snapshot'; readonly file: string; readonly bytes: number; readonly worldReadable: boolean; readonly entries: number }
   | { readonly kind: 'dist'; readonly files: number; readonly bytes: number }
@@ -77,7 +79,7 @@ export async function buildOutput(
   const tree = options.project !== undefined ? (chosen ? [chosen] : []) : model.projects.filter((p) => p.dialect !== 'elmapi3');
   const leftOut =
     options.out !== undefined && options.project === undefined
-      ? model.projects.filter((p) => p.dialect === 'elmapi3').map((p) => p.id)
+      ? model.projects.filter((p) => p.dialect === 'elmapi3').map((p) => ({ id: p.id, command: aloneCommand(root, p) }))
       : [];
   // A static host checks no token: a project that needs one is published only when asked for.
   // (The snapshot file is for a worker, which checks tokens.)
@@ -94,7 +96,7 @@ export async function buildOutput(
     report({
       kind: 'failed',
       stage: 'dist',
-      message: `every project here is elmapi3, and a static host cannot read the project-id header that names one: build each alone with --project <uuid> (${leftOut.join(', ')})`,
+      message: `every project here is elmapi3, and a static host cannot read the project-id header that names one: build each alone (${leftOut.map((p) => p.id).join(', ')}), e.g. ${leftOut[0]?.command}`,
     });
     return;
   }
@@ -132,4 +134,9 @@ export async function buildOutput(
     if (!expected(e)) throw e;
     report({ kind: 'failed', stage: 'dist', message: (e as Error).message });
   }
+}
+
+/** The command that builds elmapi3 project `p` alone, complete, to paste (found from outside: it lacked the folder and --include-private). */
+function aloneCommand(root: string, p: { id: string; public: boolean }): string {
+  return `cqa build ${shellWord(root)} --project ${p.id}${p.public ? '' : ' --include-private'} --out <another folder>`;
 }
