@@ -1,5 +1,16 @@
 import { createHmac } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -127,6 +138,21 @@ describe('the parse cache (<content>/.cqa-cache/)', () => {
     const linkedFolder = writeTree(TREE);
     symlinkSync(dirname(outside), join(linkedFolder, '.cqa-cache'));
     expect(JSON.stringify(await freshLoad(linkedFolder, true))).not.toContain('outside');
+  });
+
+  it('never writes through a link planted in a committed .cqa-cache/ (found from outside: a file outside the tree was overwritten)', async () => {
+    const victim = join(makeTempDir('cqa-victim-'), 'authorized_keys');
+    writeFileSync(victim, 'the operator’s own\n');
+    const root = writeTree(TREE);
+    mkdirSync(join(root, '.cqa-cache'));
+    // Links at the names a writer could guess (the old one took `parse.json.<pid>.tmp`) and at the cache itself.
+    for (const name of [`parse.json.${process.pid}.tmp`, 'parse.json.tmp', 'parse.json'])
+      symlinkSync(victim, join(root, '.cqa-cache', name));
+    await freshLoad(root, true);
+    expect(readFileSync(victim, 'utf8')).toBe('the operator’s own\n');
+    // The cache is written beside the links, as a file of its own, and read on the next start.
+    expect(lstatSync(join(root, CACHE)).isFile()).toBe(true);
+    expect(cacheBody(root)).toContain('"title":"Hello"');
   });
 
   // Issue 20, item 11: the folder is hidden and git-ignored, so a planted or edited cache is seen

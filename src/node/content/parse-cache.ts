@@ -17,7 +17,7 @@
 //   from another version, is ignored (and written anew when it can be). Written atomically.
 // - The loader never lists names starting with '.', so the folder is neither content nor media
 //   (nor copied to dist/), and the watcher ignores it.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   closeSync,
   constants,
@@ -28,6 +28,7 @@ import {
   openSync,
   readFileSync,
   renameSync,
+  unlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -236,11 +237,21 @@ function writeStored(dir: string, stored: Stored, key: Buffer): void {
       mkdirSync(dir, { mode: 0o700 });
       writeFileSync(join(dir, '.gitignore'), '# Made by cqa serve (parse results kept between runs); safe to delete.\n*\n');
     }
-    const tmp = join(dir, `${FILE}.${process.pid}.tmp`);
+    // A name no one can plant a link at, created here or not at all (O_EXCL fails on any existing
+    // path, a symlink included): a committed `.cqa-cache/` must not make this write anywhere else.
+    const tmp = join(dir, `${FILE}.${randomBytes(9).toString('base64url')}.tmp`);
     // The owner's only, whatever the files it was read from allow: a project.yaml may hold tokens.
-    const body = JSON.stringify(stored);
-    writeFileSync(tmp, `${mac(key, body).toString('base64url')}\n${body}`, { mode: 0o600 });
-    renameSync(tmp, join(dir, FILE));
+    const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600);
+    try {
+      const body = JSON.stringify(stored);
+      writeFileSync(fd, `${mac(key, body).toString('base64url')}\n${body}`);
+    } catch (err) {
+      attempt(() => unlinkSync(tmp));
+      throw err;
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, join(dir, FILE)); // replaces a link of that name, never writes through it
   } catch {
     // Not writable (a read-only tree, a full disk): the next start parses again.
   }
