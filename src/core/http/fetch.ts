@@ -10,7 +10,7 @@ import type { Encoding } from './accept.js';
 import type { Problem } from './problem.js';
 import { HttpCore, type CoreResponse, type HttpOptions, type Platform, type QueryEngine } from './core.js';
 import { defaultEngine } from './engine.js';
-import { checkOptions, HTTP_KEYS, HTTP_KINDS, optionKeys } from './options.js';
+import { checkOptions, type Clash, HTTP_KEYS, HTTP_KINDS, optionKeys, refuseTogether } from './options.js';
 import { digestTag, etagOf, ifNoneMatch } from './etag.js';
 import { closedBeforeOverride } from './contract-controls.js';
 import { contentRange, parseRange } from './range.js';
@@ -31,7 +31,7 @@ export interface HandlerOptions extends HttpOptions {
   readonly readThumbnail?: MediaReader;
   /**
    * Opens a media file for `/media/...` without reading it (null: not there, 404): the answer
-   * reads only the bytes it sends, and validates by `tag`. Takes precedence over readMedia; the
+   * reads only the bytes it sends, and validates by `tag`. Instead of readMedia (not both); the
    * main entry's createHandler opens files on disk this way by default.
    */
   readonly openMedia?: (media: MediaRecord) => Promise<MediaFile | null>;
@@ -158,8 +158,15 @@ export const HANDLER_KEYS: readonly string[] = [
 /** The handler of `snapshot`; an option it does not know throws a TypeError naming the closest one. */
 export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}): FetchHandler {
   checkOptions('createHandler', options, HANDLER_KEYS, HTTP_KINDS);
+  refuseTogether('createHandler', [mediaClash(options)]);
   return handlerOf(snapshot, options);
 }
+
+/** readMedia beside openMedia: media files are opened, and readMedia was never asked. */
+export const mediaClash = (options: HandlerOptions): Clash => [
+  options.readMedia !== undefined && options.openMedia !== undefined,
+  'readMedia and openMedia were both given; give one: media files are opened with openMedia, and readMedia would never be asked',
+];
 
 /** createHandler without the check of its options (for callers that pass on options of their own). */
 export function handlerOf(snapshot: Snapshot, options: HandlerOptions = {}): FetchHandler {
