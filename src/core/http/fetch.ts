@@ -141,7 +141,8 @@ const ownAnswers = new WeakMap<FetchHandler, (request: Request, own: OwnAnswer) 
 
 /**
  * `handler`'s answer to `request` with `own` (the MSW handlers' overrides) tried in place of the
- * API's, under the same controls: delay, fail-rate, Prefer (docs/contract-tests.md).
+ * API's, under the same controls: delay, fail-rate, Prefer (docs/contract-tests.md). Only for a
+ * request an override takes: after close() it is answered 503 without asking `own`.
  */
 export function answerOwn(handler: FetchHandler, request: Request, own: OwnAnswer): Promise<Response> {
   const respond = ownAnswers.get(handler);

@@ -158,14 +158,14 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
       headers: { ...headers, 'accept-encoding': 'identity' },
       signal: request.signal,
     });
-    // An override's answer gets the controls the API's would (delay, fail-rate, Prefer).
-    const response =
-      overrides.size === 0
-        ? await handler(plain)
-        : await answerOwn(handler, plain, async () => {
-            const o = await overrides.answer(request0);
-            return o && { status: o.status, headers: o.headers, body: request.method === 'HEAD' ? null : o.body };
-          });
+    // An override's answer gets the controls the API's would (delay, fail-rate, Prefer). Only a request
+    // an override takes goes that way: after close() every route got its 503 (found from outside).
+    const response = overrides.takes(request0.method, request0.path)
+      ? await answerOwn(handler, plain, async () => {
+          const o = await overrides.answer(request0);
+          return o && { status: o.status, headers: o.headers, body: request.method === 'HEAD' ? null : o.body };
+        })
+      : await handler(plain);
     if (journal.size > 0) {
       // The app that gave up (during a delay) gets no answer: journaled as startServer does, status 0.
       const sent = !request.signal.aborted;
