@@ -274,12 +274,20 @@ export function handlerOf(snapshot: Snapshot, options: HandlerOptions = {}): Fet
       if (closed || signal?.aborted) end();
     });
 
-  /** `answer`, or null if close() comes first: an override that never answers must not hold its request for ever. */
-  const orClosed = <T>(answer: Promise<T>): Promise<T | null> =>
+  /**
+   * `answer`, or null if close() comes first or the client leaves: an override that never answers
+   * must not hold its request for ever, and the MSW journal records a client that left when it left.
+   */
+  const orClosed = <T>(answer: Promise<T>, signal: AbortSignal | undefined): Promise<T | null> =>
     new Promise((done, fail) => {
-      const closing = () => done(null);
-      held.add(closing);
-      answer.then(done, fail).finally(() => held.delete(closing));
+      const end = () => done(null);
+      held.add(end);
+      signal?.addEventListener('abort', end);
+      if (signal?.aborted) end();
+      answer.then(done, fail).finally(() => {
+        held.delete(end);
+        signal?.removeEventListener('abort', end);
+      });
     });
 
   const respond = async (request: Request, own?: OwnAnswer): Promise<Response> => {
@@ -301,13 +309,14 @@ export function handlerOf(snapshot: Snapshot, options: HandlerOptions = {}): Fet
       let mine: CoreResponse | undefined | null;
       try {
         // After close() an override is not asked at all: nothing would answer for it if it never settled.
-        mine = decision?.problem ? undefined : closed ? null : await orClosed(own());
+        mine = decision?.problem ? undefined : closed ? null : await orClosed(own(), request.signal);
       } catch (err) {
         decision?.release?.();
         throw err;
       }
       if (mine === null) {
         decision?.release?.();
+        // The answer of close(); a client that left reads none.
         r = core.refusal(req, closedBeforeOverride(req.method, path));
       } else {
         r = mine ? core.own(req, decision, mine) : core.handle(req, { decision });
