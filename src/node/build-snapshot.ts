@@ -6,6 +6,7 @@ import { isContentTree, writeContentTree, type ContentTree } from './content/tre
 import { contentOption } from './content/content-option.js';
 import { createSnapshot } from '../core/snapshot/create.js';
 import type { Snapshot } from '../core/model/types.js';
+import { checkOptions, optionKeys } from '../core/http/options.js';
 
 export interface BuildSnapshotOptions {
   /**
@@ -22,7 +23,12 @@ export interface BuildSnapshotOptions {
   readonly timestamps?: TimestampSource;
 }
 
+const BUILD_KINDS = { baseUrl: 'string', drafts: 'boolean' } as const;
+const BUILD_KEYS = optionKeys<BuildSnapshotOptions>()(['content', 'baseUrl', 'drafts', 'timestamps']);
+
 export async function buildSnapshot(options: BuildSnapshotOptions): Promise<Snapshot> {
+  // An unknown name is refused, as by the other entry points (`{ content, baseURL }` dropped the base URL).
+  if (typeof options === 'object' && options !== null) checkOptions('buildSnapshot', options, BUILD_KEYS, BUILD_KINDS);
   // Plain JavaScript may pass a path (or nothing): said at once, not as a missing folder 'undefined'.
   const given = (options as { content?: unknown } | undefined)?.content;
   const content = typeof options === 'object' && given !== undefined ? contentOption('buildSnapshot', given) : given;

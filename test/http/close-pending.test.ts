@@ -1,7 +1,8 @@
 // close() ends promptly when an override has not answered yet (found from outside: an override
 // whose promise never settled held startServer's close() for 10 s, until every connection was cut;
 // the MSW handlers left the app's request pending for ever). The request gets a 503 saying the
-// server was closed, and the override's late answer is dropped.
+// server was closed, and the override's late answer is dropped; a request no override takes is
+// answered by the API as before.
 import { setupServer } from 'msw/node';
 import { describe, expect, it } from 'vitest';
 import { createMswHandlers } from '../../src/msw.js';
@@ -88,6 +89,42 @@ describe('close() with an override that has not answered', () => {
       const after = await fetch(`${CMS}/api/shop/products`, { headers: ACCEPT, signal: AbortSignal.timeout(5000) });
       expect(after.status).toBe(503);
       expect(askedAfter).toBe(0);
+    } finally {
+      msw.close();
+    }
+  });
+
+  // Found from outside: with one override set, every route answered 503 after api.close(), naming
+  // an override of its own path that did not exist.
+  it('createMswHandlers after close(): only a request an override takes gets the 503; the API answers the others', async () => {
+    const CMS = 'http://closed.test';
+    const api = await createMswHandlers({ origin: CMS, content: TREE });
+    const msw = setupServer(...api.handlers);
+    msw.listen({ onUnhandledRequest: 'error' });
+    try {
+      let asked = 0;
+      api.override('GET', '/api/shop/products/:id', () => {
+        asked++;
+        return { body: { data: null } };
+      });
+      await api.close();
+      const list = await fetch(`${CMS}/api/shop/products`, { headers: ACCEPT });
+      expect(list.status).toBe(200);
+      expect((await list.json()).data.map((p: { title: string }) => p.title)).toEqual(['Mug']);
+      // Another method than the override's: the API's answer too.
+      expect((await fetch(`${CMS}/api/shop/products/mug`, { method: 'HEAD', headers: ACCEPT })).status).toBe(200);
+      const taken = await fetch(`${CMS}/api/shop/products/mug`, { headers: ACCEPT });
+      expect(taken.status).toBe(503);
+      expect(await taken.json()).toMatchObject({
+        code: 'service_unavailable',
+        detail: 'the server was closed before the override of GET /api/shop/products/mug answered',
+      });
+      expect(asked).toBe(0);
+      expect(api.requests().map((r) => [r.method, r.path, r.status])).toEqual([
+        ['GET', '/api/shop/products', 200],
+        ['HEAD', '/api/shop/products/mug', 200],
+        ['GET', '/api/shop/products/mug', 503],
+      ]);
     } finally {
       msw.close();
     }

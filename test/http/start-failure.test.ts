@@ -44,7 +44,7 @@ function run(args: string[]): Promise<{ code: number | null; signal: NodeJS.Sign
 
 /** A script that calls startServer(options) and prints how it ended; it must then exit on its own. */
 const script = (options: string) => `
-  const { startServer, buildSnapshot } = await import(${JSON.stringify(LIB)});
+  const { startServer } = await import(${JSON.stringify(LIB)});
   const content = ${JSON.stringify(CONTENT)};
   try {
     await startServer(${options});
@@ -57,11 +57,6 @@ const script = (options: string) => `
 describe('startServer({ watch: true }) that cannot listen', () => {
   const cases: [string, () => string, string][] = [
     ['on a busy port', () => `{ content, watch: true, port: ${busyPort} }`, 'rejected EADDRINUSE'],
-    [
-      'on a busy port, given a snapshot',
-      () => `{ content, snapshot: await buildSnapshot({ content }), watch: true, port: ${busyPort} }`,
-      'rejected EADDRINUSE',
-    ],
     // 192.0.2.1 (TEST-NET-1) is no address of this machine.
     ['on an address not of this machine', () => `{ content, watch: true, host: '192.0.2.1', port: 0 }`, 'rejected EADDRNOTAVAIL'],
   ];

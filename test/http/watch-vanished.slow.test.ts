@@ -23,7 +23,7 @@ it('takes a file deleted while a rebuild reads it for a deletion, not a content 
   // A tree that takes a rebuild some milliseconds, so that deletions land inside one.
   for (let i = 0; i < 600; i++) writeFileSync(join(dir, 'w', 'posts', `p${i}.md`), `---\ntitle: P ${i}\n---\nBody ${i}.\n`);
   const events: ReloadEvent[] = [];
-  const running = await startServer({ content: dir, watch: true, parseCache: true, onReload: (e) => events.push(e) });
+  const running = await startServer({ content: dir, watch: true, onReload: (e) => events.push(e) });
   server = running;
   // A client polling /healthz, as a dashboard or a test runner's webServer does.
   let polling = true;

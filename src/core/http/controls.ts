@@ -24,7 +24,7 @@ export interface ControlOptions {
   readonly delay?: Delay;
   /** Share of API requests that fail on purpose, from 0 (default) to 1. */
   readonly failRate?: number;
-  /** The status of those failures (default 503). */
+  /** The status of those failures (default 503; given without `failRate`: a TypeError). */
   readonly failStatus?: FailStatus;
   /** Seed of the draws (fail-rate, delay range): the same seed, options and requests give the same decisions. Default: random. */
   readonly seed?: number;
@@ -90,6 +90,11 @@ function check(o: ControlOptions): void {
     throw new RangeError(`retryAfter must be an integer from 0 to 86400 (seconds), got ${shownValue(o.retryAfter)}`);
   if (o.maxHeld !== undefined && !(Number.isInteger(o.maxHeld) && o.maxHeld >= 1 && o.maxHeld <= 1_000_000))
     throw new RangeError(`maxHeld must be an integer from 1 to 1000000, got ${shownValue(o.maxHeld)}`);
+  // Without failRate nothing fails with it (`failRate: 0` is a switch set elsewhere: no clash).
+  if (o.failStatus !== undefined && o.failRate === undefined)
+    throw new TypeError(
+      `failStatus is the status of failRate's failures, and no failRate was given: add failRate (e.g. failRate: 0.1), or leave failStatus out (Prefer: status=${o.failStatus} forces one per request)`,
+    );
 }
 
 const PREFER_HELP = `status= takes an HTTP error status from 400 to 599 (e.g. status=503), delay= milliseconds from 0 to ${MAX_DELAY_MS} (e.g. delay=200)`;

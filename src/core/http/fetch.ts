@@ -10,7 +10,7 @@ import type { Encoding } from './accept.js';
 import type { Problem } from './problem.js';
 import { HttpCore, type CoreResponse, type HttpOptions, type Platform, type QueryEngine } from './core.js';
 import { defaultEngine } from './engine.js';
-import { checkOptions, HTTP_KEYS, HTTP_KINDS, optionKeys } from './options.js';
+import { checkOptions, type Clash, HTTP_KEYS, HTTP_KINDS, optionKeys, refuseTogether } from './options.js';
 import { digestTag, etagOf, ifNoneMatch } from './etag.js';
 import { closedBeforeOverride } from './contract-controls.js';
 import { contentRange, parseRange } from './range.js';
@@ -31,7 +31,7 @@ export interface HandlerOptions extends HttpOptions {
   readonly readThumbnail?: MediaReader;
   /**
    * Opens a media file for `/media/...` without reading it (null: not there, 404): the answer
-   * reads only the bytes it sends, and validates by `tag`. Takes precedence over readMedia; the
+   * reads only the bytes it sends, and validates by `tag`. Instead of readMedia (not both); the
    * main entry's createHandler opens files on disk this way by default.
    */
   readonly openMedia?: (media: MediaRecord) => Promise<MediaFile | null>;
@@ -141,7 +141,8 @@ const ownAnswers = new WeakMap<FetchHandler, (request: Request, own: OwnAnswer) 
 
 /**
  * `handler`'s answer to `request` with `own` (the MSW handlers' overrides) tried in place of the
- * API's, under the same controls: delay, fail-rate, Prefer (docs/contract-tests.md).
+ * API's, under the same controls: delay, fail-rate, Prefer (docs/contract-tests.md). Only for a
+ * request an override takes: after close() it is answered 503 without asking `own`.
  */
 export function answerOwn(handler: FetchHandler, request: Request, own: OwnAnswer): Promise<Response> {
   const respond = ownAnswers.get(handler);
@@ -158,8 +159,15 @@ export const HANDLER_KEYS: readonly string[] = [
 /** The handler of `snapshot`; an option it does not know throws a TypeError naming the closest one. */
 export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}): FetchHandler {
   checkOptions('createHandler', options, HANDLER_KEYS, HTTP_KINDS);
+  refuseTogether('createHandler', [mediaClash(options)]);
   return handlerOf(snapshot, options);
 }
+
+/** readMedia beside openMedia: media files are opened, and readMedia was never asked. */
+export const mediaClash = (options: HandlerOptions): Clash => [
+  options.readMedia !== undefined && options.openMedia !== undefined,
+  'readMedia and openMedia were both given; give one: media files are opened with openMedia, and readMedia would never be asked',
+];
 
 /** createHandler without the check of its options (for callers that pass on options of their own). */
 export function handlerOf(snapshot: Snapshot, options: HandlerOptions = {}): FetchHandler {
@@ -266,12 +274,20 @@ export function handlerOf(snapshot: Snapshot, options: HandlerOptions = {}): Fet
       if (closed || signal?.aborted) end();
     });
 
-  /** `answer`, or null if close() comes first: an override that never answers must not hold its request for ever. */
-  const orClosed = <T>(answer: Promise<T>): Promise<T | null> =>
+  /**
+   * `answer`, or null if close() comes first or the client leaves: an override that never answers
+   * must not hold its request for ever, and the MSW journal records a client that left when it left.
+   */
+  const orClosed = <T>(answer: Promise<T>, signal: AbortSignal | undefined): Promise<T | null> =>
     new Promise((done, fail) => {
-      const closing = () => done(null);
-      held.add(closing);
-      answer.then(done, fail).finally(() => held.delete(closing));
+      const end = () => done(null);
+      held.add(end);
+      signal?.addEventListener('abort', end);
+      if (signal?.aborted) end();
+      answer.then(done, fail).finally(() => {
+        held.delete(end);
+        signal?.removeEventListener('abort', end);
+      });
     });
 
   const respond = async (request: Request, own?: OwnAnswer): Promise<Response> => {
@@ -293,13 +309,14 @@ export function handlerOf(snapshot: Snapshot, options: HandlerOptions = {}): Fet
       let mine: CoreResponse | undefined | null;
       try {
         // After close() an override is not asked at all: nothing would answer for it if it never settled.
-        mine = decision?.problem ? undefined : closed ? null : await orClosed(own());
+        mine = decision?.problem ? undefined : closed ? null : await orClosed(own(), request.signal);
       } catch (err) {
         decision?.release?.();
         throw err;
       }
       if (mine === null) {
         decision?.release?.();
+        // The answer of close(); a client that left reads none.
         r = core.refusal(req, closedBeforeOverride(req.method, path));
       } else {
         r = mine ? core.own(req, decision, mine) : core.handle(req, { decision });

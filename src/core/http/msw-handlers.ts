@@ -7,7 +7,7 @@ import type { ContentTree } from '../model/content-tree.js';
 import { type ControlOptions, Controls } from './controls.js';
 import type { HttpOptions } from './core.js';
 import { answerOwn, type FetchHandler, wasInjected, webPlatform } from './fetch.js';
-import { checkOptions, HTTP_KEYS, HTTP_KINDS, optionKeys } from './options.js';
+import { bothSources, checkOptions, HTTP_KEYS, HTTP_KINDS, optionKeys, refuseTogether } from './options.js';
 import type { ContractControls } from './contract-controls.js';
 import { warningTexts } from './elmapi3/warnings.js';
 import {
@@ -31,7 +31,7 @@ export interface MswOptions extends Omit<HttpOptions, 'explorer' | 'serverUrl'>,
   readonly origin: string;
   /** A content folder (a path or a file: URL), or the tree itself (`{ 'demo/project.yaml': … }`), built as startServer does. Node only. */
   readonly content?: string | URL | ContentTree;
-  /** A snapshot to serve as is (`loadSnapshot` of a `cqa build --snapshot` file: the way in a browser). */
+  /** A snapshot to serve as is, instead of `content` (`loadSnapshot` of a `cqa build --snapshot` file: the way in a browser). */
   readonly snapshot?: Snapshot;
   /** How many requests `requests()` keeps (default 1000; 0: none). */
   readonly journal?: number;
@@ -110,6 +110,7 @@ export interface MswSource {
 /** The controls of `options`, checked before any work (as startServer does), with the seed drawn here so it can be shown. */
 export function mswControls(options: MswOptions): { origin: string; seed: number; controls: Controls } {
   checkOptions('createMswHandlers', options, MSW_KEYS, HTTP_KINDS);
+  refuseTogether('createMswHandlers', [bothSources(options)]);
   const origin = checkOrigin(options.origin);
   const seed = options.seed ?? Math.floor(Math.random() * 0x100000000);
   return { origin, seed, controls: new Controls({ ...options, prefer: options.prefer ?? true, seed }) };
@@ -157,14 +158,14 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
       headers: { ...headers, 'accept-encoding': 'identity' },
       signal: request.signal,
     });
-    // An override's answer gets the controls the API's would (delay, fail-rate, Prefer).
-    const response =
-      overrides.size === 0
-        ? await handler(plain)
-        : await answerOwn(handler, plain, async () => {
-            const o = await overrides.answer(request0);
-            return o && { status: o.status, headers: o.headers, body: request.method === 'HEAD' ? null : o.body };
-          });
+    // An override's answer gets the controls the API's would (delay, fail-rate, Prefer). Only a request
+    // an override takes goes that way: after close() every route got its 503 (found from outside).
+    const response = overrides.takes(request0.method, request0.path)
+      ? await answerOwn(handler, plain, async () => {
+          const o = await overrides.answer(request0);
+          return o && { status: o.status, headers: o.headers, body: request.method === 'HEAD' ? null : o.body };
+        })
+      : await handler(plain);
     if (journal.size > 0) {
       // The app that gave up (during a delay) gets no answer: journaled as startServer does, status 0.
       const sent = !request.signal.aborted;

@@ -1,7 +1,8 @@
 // The options objects of the library's entry points (startServer, createHandler, the MSW
-// handlers) are checked for names they do not know: from JavaScript, `failrate: 1` for `failRate`
-// would otherwise be ignored in silence. The lists are checked against the option types at
-// compile time, so an option added to a type and not to its list does not compile.
+// handlers, buildSnapshot) are checked for names they do not know: from JavaScript, `failrate: 1`
+// for `failRate` would otherwise be ignored in silence. The lists are checked against the option
+// types at compile time, so an option added to a type and not to its list does not compile.
+// Options that cannot work together are refused too (refuseTogether).
 import { closestName } from '../suggest.js';
 import type { ControlOptions } from './controls.js';
 import type { HttpOptions } from './core.js';
@@ -107,3 +108,21 @@ export function checkOptions(
       throw new TypeError(`${fn}: ${key} must be ${KIND_WORDS[kind]}, got ${shownValue(value)}`);
   }
 }
+
+/** A combination of options refused when `clash` holds; `change` says what to write instead. */
+export type Clash = readonly [clash: boolean, change: string];
+
+/**
+ * Throws a TypeError for the first clash: an option that the others make useless was ignored in
+ * silence (found from outside: `{ snapshot, watch: true }` watched ./content). An option whose
+ * companion is switched off explicitly (`watch: false`) is no clash: a switch set elsewhere.
+ */
+export function refuseTogether(fn: string, clashes: readonly Clash[]): void {
+  for (const [clash, change] of clashes) if (clash) throw new TypeError(`${fn}: ${change}`);
+}
+
+/** `content` and `snapshot` together: the snapshot was served, and content never read. */
+export const bothSources = (options: { readonly content?: unknown; readonly snapshot?: unknown }): Clash => [
+  options.content !== undefined && options.snapshot !== undefined,
+  'content and snapshot were both given; give one: content (a folder or tree to build) or snapshot (one built already, served as it is)',
+];

@@ -147,6 +147,11 @@ export class Overrides {
     this.rules = [];
   }
 
+  /** Whether the method and pattern of an override take the request (none is asked). */
+  takes(method: string, path: string): boolean {
+    return this.rules.some((rule) => (rule.method === '*' || rule.method === method) && rule.match(path) !== undefined);
+  }
+
   /**
    * The answer of the first override that takes the request; undefined (synchronously) when no
    * rule's method and pattern match, so the API answers without a detour.

@@ -134,7 +134,7 @@ export async function run(args: string[]): Promise<number> {
       ...(json ? { requestLog: false } : {}), // the JSON lines below instead; warnings and reloads still said (stderr)
       ui: values['no-ui'] !== true,
       strict: values.strict === true,
-      parseCache: values['no-cache'] !== true,
+      parseCache: values['no-cache'] !== true && values.watch !== true, // the watcher keeps its own (startServer refuses both)
       ...(timestamps ? { timestamps } : {}),
       maxLimit,
       delay,

@@ -40,7 +40,7 @@ export interface WriteDistOptions {
   readonly out: string;
   /** Called after each written file (done ≤ total). */
   readonly onProgress?: (done: number, total: number) => void;
-  /** Brotli quality 0–11 for every .br sibling; default 6, and 5 for documents over 1 MiB. */
+  /** Brotli quality 0–11 for every .br sibling; default 6, and 5 for documents over 1 MiB. With `precompress` only. */
   readonly brotliQuality?: number;
   /**
    * Precompressed siblings of every JSON document: `none` (default; Netlify and Cloudflare Pages
@@ -755,6 +755,11 @@ export async function writeDist(snapshot: Snapshot, options: WriteDistOptions): 
   if (quality !== undefined && (!Number.isInteger(quality) || quality < 0 || quality > 11)) {
     throw new DistError(`brotliQuality must be an integer 0–11, got ${quality}`);
   }
+  // Without precompress there are no .br files to write (`precompress: 'none'` is a switch set elsewhere: no clash).
+  if (quality !== undefined && options.precompress === undefined)
+    throw new TypeError(
+      "writeDist: brotliQuality is the quality of the .br siblings, and no precompress was given: add precompress: 'br' or 'all', or leave brotliQuality out",
+    );
   const precompress = options.precompress ?? 'none';
   if (!PRECOMPRESS_CHOICES.includes(precompress)) {
     throw new DistError(`precompress must be one of ${PRECOMPRESS_CHOICES.join(', ')}, got ${JSON.stringify(precompress)}`);

@@ -11,20 +11,21 @@ import {
   HANDLER_KEYS,
   handlerOf,
   MediaProblem,
+  mediaClash,
   type FetchHandler,
   type HandlerOptions as FetchHandlerOptions,
   type MediaFile,
   type MediaReader,
 } from '../../core/http/fetch.js';
 import { mediaRoot } from '../../core/http/media-root.js';
-import { checkOptions, HTTP_KINDS, optionKeys } from '../../core/http/options.js';
+import { checkOptions, HTTP_KINDS, optionKeys, refuseTogether } from '../../core/http/options.js';
 
 export type { FetchHandler, MediaFile, MediaReader } from '../../core/http/fetch.js';
 
 export interface HandlerOptions extends FetchHandlerOptions {
   /**
    * Thumbnails are made of images up to this size only (default THUMBNAIL_LIMITS: 40 Mpx, 20:1);
-   * larger ones answer 422 (docs/security.md, "Image processing").
+   * larger ones answer 422 (docs/security.md, "Image processing"). Not with a readThumbnail of your own.
    */
   readonly thumbnailLimits?: ThumbnailLimits;
   /** Default true: the explorer page for browsers at `/` (docs/explorer.md); false: `/` stays a 404. */
@@ -94,6 +95,13 @@ const NODE_HANDLER_KEYS: readonly string[] = [
 /** The handler of `snapshot`; an option it does not know throws a TypeError naming the closest one. */
 export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}): FetchHandler {
   checkOptions('createHandler', options, NODE_HANDLER_KEYS, HTTP_KINDS);
+  refuseTogether('createHandler', [
+    mediaClash(options),
+    [
+      options.thumbnailLimits !== undefined && options.readThumbnail !== undefined,
+      'thumbnailLimits bounds the thumbnails made from files on disk, and your readThumbnail makes its own; leave thumbnailLimits out',
+    ],
+  ]);
   return nodeHandlerOf(snapshot, options);
 }
 

@@ -21,7 +21,7 @@ import { answerClientError, refuseConnect } from './connect.js';
 import { ALLOWED_METHODS } from '../../core/http/cors.js';
 import type { ContractControls } from '../../core/http/contract-controls.js';
 import { isJournaled, type JournaledRequest, Journal, logLine, type RequestRecord } from '../../core/http/journal.js';
-import { checkOptions, HTTP_KEYS, HTTP_KINDS, optionKeys, type OptionKind } from '../../core/http/options.js';
+import { bothSources, checkOptions, HTTP_KEYS, HTTP_KINDS, optionKeys, type OptionKind, refuseTogether } from '../../core/http/options.js';
 import { contentOption } from '../content/content-option.js';
 import { isContentTree, writeContentTree, type ContentTree, type WrittenTree } from '../content/tree.js';
 import { Overrides } from '../../core/http/overrides.js';
@@ -42,15 +42,15 @@ export interface StartServerOptions extends HttpOptions {
    * (written to a private temp folder, removed on close: docs/contract-tests.md#in-memory-fixtures).
    */
   readonly content?: string | URL | ContentTree;
-  /** A snapshot to serve as is (instead of `content`). */
+  /** A snapshot to serve as is, instead of `content` (not both; nor with watch, parseCache, timestamps, baseUrl). */
   readonly snapshot?: Snapshot;
   /** Default 0: a free port (see `url`); or its decimal text, as an environment variable holds it (`process.env.PORT ?? 0`). */
   readonly port?: number | string;
   /** Default 127.0.0.1. */
   readonly host?: string;
-  /** Prefix of media `full_url`s. */
+  /** Prefix of media `full_url`s (applied when `content` is built). */
   readonly baseUrl?: string;
-  /** Rebuild on every change under `content` and swap the snapshot atomically. */
+  /** Rebuild on every change under `content` (a folder) and swap the snapshot atomically. */
   readonly watch?: boolean;
   /** Default true: no request log, no warnings at start, no line per reload (content errors are always said). */
   readonly quiet?: boolean;
@@ -62,9 +62,9 @@ export interface StartServerOptions extends HttpOptions {
   readonly journal?: number;
   /** Called with each request's record once it is answered (what `cqa serve --log json` prints). */
   readonly onRequest?: (record: RequestRecord) => void;
-  /** Called after every rebuild under `watch`. */
+  /** Called after every rebuild under `watch` (given without `watch`: a TypeError). */
   readonly onReload?: (event: ReloadEvent) => void;
-  /** Watch debounce in ms (default 25). */
+  /** Watch debounce in ms (default 25; given without `watch`: a TypeError). */
   readonly debounce?: number;
   /** Default true: the explorer page for browsers at `/` (docs/explorer.md); false: `/` stays a 404. */
   readonly ui?: boolean;
@@ -75,7 +75,7 @@ export interface StartServerOptions extends HttpOptions {
   readonly strict?: boolean;
   /**
    * Keep what the files parse to in `<content>/.cqa-cache/` and start from it next time (default
-   * false; `cqa serve` turns it on). Not with `watch`. See docs/performance.md#start-up.
+   * false; `cqa serve` turns it on). A content folder only, not with `watch`. See docs/performance.md#start-up.
    */
   readonly parseCache?: boolean;
   /**
@@ -179,15 +179,47 @@ function checkPort(port: unknown): number {
   return n;
 }
 
+/** Options that cannot work together, refused before any work (docs/library.md). */
+function checkTogether(o: StartServerOptions, tree: boolean): void {
+  const snapshot = o.snapshot !== undefined;
+  const watch = o.watch === true;
+  // debounce and onReload act under watch only; `watch: false` is a switch set elsewhere.
+  const noWatch = o.watch === undefined;
+  refuseTogether('startServer', [
+    bothSources(o),
+    [
+      snapshot && watch,
+      'watch needs content: a snapshot given directly cannot be watched; give content (the folder to build and watch) instead of snapshot',
+    ],
+    [snapshot && o.parseCache === true, 'parseCache needs content: a snapshot given directly is not parsed; leave parseCache out'],
+    [
+      snapshot && o.timestamps !== undefined,
+      'timestamps is read when content is built, not from a snapshot given directly: pass it to buildSnapshot({ content, timestamps }), or give content instead of snapshot',
+    ],
+    [
+      snapshot && o.baseUrl !== undefined,
+      'baseUrl is applied when content is built, not to a snapshot given directly: pass it to buildSnapshot({ content, baseUrl }) (cqa build --base-url), or give content instead of snapshot',
+    ],
+    [tree && watch, 'watch needs a content folder; an in-memory tree never changes (use override() or a new server per case)'],
+    [
+      tree && o.parseCache === true,
+      "parseCache needs a content folder: an in-memory tree's temp folder, and the cache in it, go on close(); leave parseCache out",
+    ],
+    [
+      watch && o.parseCache === true,
+      'parseCache is not used under watch (the watcher keeps what the files parse to in memory); leave one out',
+    ],
+    [noWatch && o.debounce !== undefined, 'debounce is the wait of watch before a rebuild: add watch: true, or leave debounce out'],
+    [noWatch && o.onReload !== undefined, 'onReload is called after a rebuild under watch: add watch: true, or leave onReload out'],
+  ]);
+}
+
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   checkOptions('startServer', options, START_KEYS, START_KINDS);
   if (options.port !== undefined) checkPort(options.port);
   const content = contentOption('startServer', options.content);
+  checkTogether(options, isContentTree(content));
   if (!isContentTree(content)) return start({ ...options, content } as StartServerOptions & { content?: string });
-  if (options.watch)
-    throw new TypeError(
-      'startServer: watch needs a content folder; an in-memory tree never changes (use override() or a new server per case)',
-    );
   const written = await writeContentTree(content);
   try {
     return await start({ ...options, content: written.root }, written);
@@ -205,7 +237,7 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   const log = options.log ?? ((line: string) => console.log(line));
   const root = resolve(options.content ?? 'content');
   const baseUrl = options.baseUrl;
-  const hasContent = !options.snapshot || options.watch === true;
+  const hasContent = !options.snapshot;
   const timestamps = options.timestamps ? { timestamps: options.timestamps } : {};
   // The incremental loader keeps every file's parse results so that a rebuild re-reads only what
   // changed: worth it under --watch, but without it those results would only take memory (several
@@ -334,11 +366,6 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   let snapshot: Snapshot;
   if (options.snapshot) {
     snapshot = options.snapshot;
-    if (options.watch)
-      await watchLoader?.load().catch(async (err: unknown) => {
-        await stopLoading();
-        throw err;
-      }); // warm the incremental loader's cache
   } else {
     const first = await buildSettled().catch(async (err: unknown) => {
       await stopLoading();
