@@ -57,15 +57,20 @@ describe('symbolic links', () => {
     ]);
   });
 
-  it('publishes a media link only when it leads to another media file of the same project, never to a settings file', async () => {
+  it('publishes a media link only to a media file of the same project, an entry link only to an entry of the same collection, never to a settings file', async () => {
     const root = writeTree({
       'p/project.yaml': 'id: p\ntokens:\n  - name: t\n    token: secret-token-123\n    scopes: [read]\n',
       'p/media/real.txt': 'hello',
       'p/media/_media.yaml': 'real.txt: { caption: Real }\n',
       'p/posts/a.yaml': 'title: A\n',
       'p/posts/_collection.yaml': 'fields:\n  title: text\n',
-      'q/project.yaml': 'id: q\n',
+      'p/secrets/_collection.yaml': 'fields:\n  title: text\n  ssn: { type: text, hidden: true }\n',
+      'p/secrets/s.md': '---\ntitle: S\nssn: 123-45-6789\n---\n',
+      'p/open/a.md': '---\ntitle: Open\n---\n',
+      'p/posts/sub/b.yaml': 'title: B\n',
+      'q/project.yaml': 'id: q\ntokens:\n  - name: t\n    token: secret-token-456\n    scopes: [read]\n',
       'q/media/other.txt': 'other project',
+      'q/posts/private.md': '---\ntitle: Private\n---\n',
     });
     const link = (target: string, at: string) => symlinkSync(target, join(root, at));
     link('../project.yaml', 'p/media/p.txt');
@@ -77,21 +82,34 @@ describe('symbolic links', () => {
     link('../project.yaml', 'p/posts/tokens.yaml');
     link('_collection.yaml', 'p/posts/config.yaml');
     link('../media/real.txt', 'p/posts/real.yaml');
+    link('a.yaml', 'p/posts/same.yaml');
+    link('../a.yaml', 'p/posts/sub/up.yaml');
+    // Found from outside: read under a schema-less collection, another collection's hidden field
+    // was published, and another project's entry was served without that project's token.
+    link('../secrets/s.md', 'p/open/leak.md');
+    link('../../q/posts/private.md', 'p/open/private.md');
 
     const { model, issues } = await loadContent(root);
     const media =
       'not published: a symbolic link in media/ may lead only to another media file of this project (under p/media/, not named _… or .…)';
-    const entry = 'not read: a symbolic link to an entry may lead only to another entry file (in a collection folder, not named _… or .…)';
+    const entry = (c: string) =>
+      `not read: a symbolic link to an entry may lead only to another entry file of the same collection (under p/${c}/, not named _… or .…), which is read under the same schema`;
     expect(issues.map((i) => [i.file, i.message])).toEqual([
       ['p/media/c.txt', media],
       ['p/media/entry.txt', media],
       ['p/media/m.txt', media],
       ['p/media/other.txt', media],
       ['p/media/p.txt', media],
-      ['p/posts/config.yaml', entry],
-      ['p/posts/real.yaml', entry],
-      ['p/posts/tokens.yaml', entry],
+      ['p/open/leak.md', entry('open')],
+      ['p/open/private.md', entry('open')],
+      ['p/posts/config.yaml', entry('posts')],
+      ['p/posts/real.yaml', entry('posts')],
+      ['p/posts/tokens.yaml', entry('posts')],
     ]);
-    expect(model.projects.find((p) => p.id === 'p')?.media.map((m) => m.id)).toEqual(['alias.txt', 'real.txt']);
+    const p = model.projects.find((p) => p.id === 'p');
+    expect(p?.media.map((m) => m.id)).toEqual(['alias.txt', 'real.txt']);
+    // A link within its collection is an entry as before.
+    expect(p?.collections.find((c) => c.slug === 'posts')?.entries.map((e) => e.id)).toEqual(expect.arrayContaining(['same', 'up']));
+    expect(p?.collections.find((c) => c.slug === 'open')?.entries.map((e) => e.id)).toEqual(['a']);
   });
 });

@@ -216,10 +216,14 @@ function isMediaOf(folder: string, target: string): boolean {
   return parts.length >= 3 && parts[0] === folder && parts[1] === 'media' && !parts.slice(2).some(isHidden);
 }
 
-/** Whether `target` (relative to the root) is an entry file of some collection. */
-function isEntryFile(target: string): boolean {
+/**
+ * Whether `target` (relative to the root) is an entry file of the collection `folder/collection`:
+ * read under another collection's schema (or none), its hidden and password fields would be
+ * published, and another project's entries would skip that project's token (found from outside).
+ */
+function isEntryOf(folder: string, collection: string, target: string): boolean {
   const parts = target.split('/');
-  return parts.length >= 3 && parts[1] !== 'media' && !parts.some(isHidden) && entryFormat(target) !== undefined;
+  return parts.length >= 3 && parts[0] === folder && parts[1] === collection && !parts.some(isHidden) && entryFormat(target) !== undefined;
 }
 
 /** A name as an editor may have mangled it: lower case, no blanks or invisible characters. */
@@ -375,10 +379,10 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
         file.rel,
         `a project file inside the collection '${second}' of project '${parts[0]}': projects cannot be nested, and this one would be published as an entry (tokens included). Move its folder to the content root to make it a project, or rename the file to keep it as an entry`,
       );
-    else if (file.target !== undefined && !isEntryFile(file.target)) {
+    else if (file.target !== undefined && !isEntryOf(parts[0] as string, second, file.target)) {
       issues.error(
         file.rel,
-        'not read: a symbolic link to an entry may lead only to another entry file (in a collection folder, not named _… or .…)',
+        `not read: a symbolic link to an entry may lead only to another entry file of the same collection (under ${parts[0]}/${second}/, not named _… or .…), which is read under the same schema`,
       );
     } else if (entryFormat(name)) col.entries.push(file);
     // An editor's backup (`post.md~`) comes and goes with each save: not content, and not worth a word.
