@@ -25,6 +25,7 @@ import { tokensAmong } from '../../core/http/auth.js';
 import type { Overrides } from '../../core/http/overrides.js';
 import { closedBeforeOverride } from '../../core/http/contract-controls.js';
 import { mediaRoot } from '../../core/http/media-root.js';
+import { closeAfterBody } from './connect.js';
 import { openInside, ServedRoots } from './open-file.js';
 import { sendBytes, sendFile } from './send-file.js';
 import type { Thumbnail, ThumbnailCache } from './thumbnails.js';
@@ -227,6 +228,7 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
   const held = new Set<() => void>();
   const pending = new Set<() => void>();
   const listener = ((req: IncomingMessage, res: ServerResponse) => {
+    closeAfterBody(req, res);
     // A pipelined request (sent before the answer to the one ahead of it on its connection was
     // out) is queued by node:http with its response, which gets the socket once the answers ahead
     // are out: it is answered only then. Answered at once, as node:http calls this listener for

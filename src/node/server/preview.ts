@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, relative, resolve, sep } from 'node:path';
 import { negotiateEncoding } from '../../core/http/accept.js';
-import { answerClientError, refuseConnect } from './connect.js';
+import { answerClientError, closeAfterBody, refuseConnect } from './connect.js';
 import { openInside, ServedRoot } from './open-file.js';
 import { mediaHeaders } from '../../core/http/media-headers.js';
 import { sendFile } from './send-file.js';
@@ -246,6 +246,7 @@ export function previewHandler(dir: string): (req: IncomingMessage, res: ServerR
   };
 
   return (req, res) => {
+    closeAfterBody(req, res);
     // Every answer, 400/404/405 included, can be read by a page of another origin: else a
     // cross-origin page sees a CORS failure instead of the problem that says what to change.
     res.setHeader('access-control-allow-origin', '*');
