@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
 import { startServer } from '../lib/index.js';
+import { printable } from '../lib/node/printable.js';
 
 // `npm start -- --port 4001` or `PORT=4001 npm start` (found from outside: --port was ignored).
 const { values, positionals } = parseArgs({ options: { port: { type: 'string' } }, allowPositionals: true, strict: false });
@@ -71,6 +72,9 @@ const url = server.url;
 const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 console.log(`\ncqa: serving ./${content} at ${url} (watching for changes; Ctrl-C to stop)\n`);
 const projects = [...server.snapshot.projects.values()];
+// Each project by its id (what the URLs and headers name), then its name and dialect (found from
+// outside: the lines named one project by its name, the others by their ids).
+const label = (r) => `project '${r.id}' (${printable(r.name)}${r.dialect && r.dialect !== 'cqa' ? `, dialect ${r.dialect}` : ''})`;
 const tokens = fixtureTokens();
 for (const p of projects) {
   const t = tokens.find((x) => x.project === p.record.id);
@@ -78,7 +82,7 @@ for (const p of projects) {
     // Today's ElmapiCMS names the project in a header, not the path (docs/dialects.md).
     const auth3 = t ? `-H ${q(`Authorization: Bearer ${t.token}`)} ` : p.record.public ? '' : `-H 'Authorization: Bearer <token>' `;
     const h3 = `-H ${q(`project-id: ${p.record.id}`)} ${auth3}-H 'Accept: application/json'`;
-    console.log(`project '${p.record.name}' (dialect elmapi3): ${url}/api  with header project-id: ${p.record.id}`);
+    console.log(`${label(p.record)}: ${url}/api  with header project-id: ${p.record.id}`);
     if (t) console.log(`  token: ${t.token}  (fixture token '${t.name}', scopes: ${t.scopes.join(', ')})`);
     const slug = [...p.collections.keys()].find((s) => s === 'products') ?? [...p.collections.keys()][0];
     console.log('  try:');
@@ -88,7 +92,7 @@ for (const p of projects) {
     continue;
   }
   const auth = p.record.public ? '' : t ? `-H ${q(`Authorization: Bearer ${t.token}`)} ` : `-H 'Authorization: Bearer <token>' `;
-  console.log(`project '${p.record.id}': ${url}/api/${p.record.id}`);
+  console.log(`${label(p.record)}: ${url}/api/${p.record.id}`);
   if (t) console.log(`  token: ${t.token}  (fixture token '${t.name}', scopes: ${t.scopes.join(', ')})`);
   else if (!p.record.public) console.log('  token: only hashed tokens in project.yaml; make one with `cqa token create`');
   const cols = [...p.collections.values()];

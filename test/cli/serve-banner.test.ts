@@ -98,6 +98,15 @@ describe('start banners', () => {
     expect(mixed.curls[1]).toContain(`curl -H 'project-id: ${V3}' -H 'Authorization: Bearer <token>' -H 'Accept: application/json' '`);
     expect(mixed.out).toContain(`(<token>: a token of project '${V3}'; make one with \`cqa token create --project ${V3}\`)`);
     expect(mixed.urls.map((l) => l.slice(0, 4))).toEqual(['401 ', '200 ']);
+    // npm start names every project by its id, then its name and dialect (found from outside: the
+    // elmapi3 one was named by its name, the others by their ids).
+    const started = await banner(['scripts/start.mjs', v3, '--port', '0']);
+    expect(started.out.match(/^project .*$/gm)).toEqual([
+      expect.stringMatching(
+        new RegExp(`^project '${V3}' \\(V3, dialect elmapi3\\): http://127\\.0\\.0\\.1:\\d+/api {2}with header project-id: ${V3}$`),
+      ),
+      expect.stringMatching(/^project 'open' \(Open\): http:\/\/127\.0\.0\.1:\d+\/api\/open$/),
+    ]);
   }, 60_000);
 
   it('cqa serve: the try line of a public project answers 200 when pasted', async () => {
