@@ -82,6 +82,8 @@ describe('startServer options', () => {
     await expect(startServer(loose({ content: TREE, nothingLikeIt: true }))).rejects.toThrow(
       /unknown option 'nothingLikeIt' \(the options: /,
     );
+    // The server answers elmapi3 projects always: createHandler's opt-in was replaced in silence (found from outside).
+    await expect(startServer(loose({ content: TREE, elmapi3: {} }))).rejects.toThrow(/^startServer: unknown option 'elmapi3'/);
   });
 });
 
@@ -113,6 +115,9 @@ describe('createHandler and createMswHandlers options', () => {
     );
     await expect(createMswHandlers(loose({ origin: 'https://cms.example', content: TREE, serverUrl: 'x' }))).rejects.toThrow(
       /unknown option 'serverUrl'/,
+    );
+    await expect(createMswHandlers(loose({ origin: 'https://cms.example', content: TREE, elmapi3: {} }))).rejects.toThrow(
+      /unknown option 'elmapi3'/,
     );
     const api = await createMswHandlers({ origin: 'https://cms.example', content: TREE, failRate: 0, journal: 5 });
     await api.close();

@@ -26,7 +26,7 @@ import { Overrides } from './overrides.js';
 import { RequestWaiters } from './request-waiter.js';
 import type { Snapshot } from '../model/types.js';
 
-export interface MswOptions extends Omit<HttpOptions, 'explorer' | 'serverUrl'>, ControlOptions {
+export interface MswOptions extends Omit<HttpOptions, 'explorer' | 'serverUrl' | 'elmapi3'>, ControlOptions {
   /** Where the app sends its API requests: `https://cms.example` (requests elsewhere pass through). */
   readonly origin: string;
   /** A content folder (a path or a file: URL), or the tree itself (`{ 'demo/project.yaml': … }`), built as startServer does. Node only. */
@@ -45,7 +45,7 @@ export interface MockApi extends ContractControls {
 }
 
 const MSW_KEYS: readonly string[] = [
-  ...HTTP_KEYS.filter((k) => k !== 'explorer' && k !== 'serverUrl'),
+  ...HTTP_KEYS.filter((k) => k !== 'explorer' && k !== 'serverUrl' && k !== 'elmapi3'),
   ...optionKeys<Omit<MswOptions, keyof HttpOptions>>()(['origin', 'content', 'snapshot', 'journal']),
 ];
 

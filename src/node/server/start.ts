@@ -34,7 +34,8 @@ import { CONNECTIONS_CHECK_MS } from './timeouts.js';
 // reads every export, and on Node 22+ one of them (WebSocket) loads undici (docs/performance.md#start-up).
 const { createServer } = process.getBuiltinModule('node:http');
 
-export interface StartServerOptions extends HttpOptions {
+/** `elmapi3` is not among them: the server always answers elmapi3 projects (createHandler opts in). */
+export interface StartServerOptions extends Omit<HttpOptions, 'elmapi3'> {
   /**
    * A content folder to build and serve (default './content' when no snapshot is given) — a path
    * or a file: URL (`new URL('./content/', import.meta.url)`) — or the
@@ -121,7 +122,7 @@ const GIT_ASK_MS = 300;
 const GIT_WAIT_MS = 5_000;
 
 const START_KEYS: readonly string[] = [
-  ...HTTP_KEYS,
+  ...HTTP_KEYS.filter((k) => k !== 'elmapi3'),
   ...optionKeys<Omit<StartServerOptions, keyof HttpOptions>>()([
     'content',
     'snapshot',
