@@ -239,6 +239,29 @@ for (const host of HOSTS) {
       }
     });
 
+    // serve redirects such a path to its 404 (docs/hosting.md#npx-serve).
+    it.skipIf(host.build === 'serve')(
+      'an API path with a name longer than the file system takes answers the JSON 404 of its prefix, as any unknown path',
+      async () => {
+        const cqa = JSON.parse(readFileSync(join(reference, 'api/404.json'), 'utf8')) as unknown;
+        const long = 'a'.repeat(300);
+        const wide = '%C3%A9'.repeat(150); // 150 characters, 300 bytes
+        for (const [path, body] of [
+          [`/api/${long}`, cqa],
+          [`/api/demo/posts/${long}`, cqa],
+          [`/api/demo/${wide}`, cqa],
+          [`/api/${ELMAPI}/articles/${long}`, { error: 'Not found!' }],
+        ] as const) {
+          // Found from outside: Caddy answered "404 Not Found" typed JSON.
+          const res = await get(path);
+          expect(res.status, path.slice(0, 40)).toBe(404);
+          expect(res.headers.get('content-type'), path.slice(0, 40)).toBe(JSON_TYPE);
+          expect(res.headers.get('access-control-allow-origin'), path.slice(0, 40)).toBe('*');
+          expect(JSON.parse(await res.text()), path.slice(0, 40)).toEqual(body);
+        }
+      },
+    );
+
     // Pages, serve and cqa preview have no rule for the bare /api of a tree of cqa projects (docs/hosting.md).
     it.runIf(host.build === 'nginx' || host.build === 'caddy')('/api itself answers the JSON 404 with CORS, not a redirect', async () => {
       const res = await get('/api');

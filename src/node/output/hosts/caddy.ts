@@ -13,6 +13,9 @@ import {
 } from './policy.js';
 import { WRONG_PROJECT } from '../../../core/http/elmapi3/static.js';
 
+/** file_server's 500 for a name the file system refuses as too long (ENAMETOOLONG). */
+const TOO_LONG = '({http.error.status_code} == 500 && {http.error.message}.contains("file name too long"))';
+
 const quoted = (s: string) => `"${s.replace(/["\\]/g, '\\$&')}"`;
 
 function headerBlock(matcher: string, pairs: readonly (readonly [string, string])[]): string[] {
@@ -129,21 +132,25 @@ export function caddyfile(
     // A missing file's 404 keeps no Cache-Control a CDN would hold for an hour after it is added.
     `    @mediaerror path /media/*${thumbs ? ' /thumbs/*' : ''}`,
     '    header @mediaerror -Cache-Control',
-    '    @toolong expression `{http.error.status_code} == 500 && {http.error.message}.contains("file name too long")`',
-    '    handle @toolong {',
-    '        respond "404 Not Found" 404',
-    '    }',
+    `    @toolong expression \`${TOO_LONG}\``,
     ...notFound.flatMap((r, i) => [
       `    @notfound${i} {`,
-      '        expression {http.error.status_code} == 404',
+      // A name the file system finds too long is a name no file has: the same JSON 404 (found from
+      // outside: "404 Not Found" typed JSON). `status`: Caddy would keep the error's 500.
+      `        expression \`{http.error.status_code} == 404 || ${TOO_LONG}\``,
       // Caddy matches paths case-insensitively: `/API` is an unknown /api too.
       `        path ${quoted(`${prefixOf(r.from)}*`)}${r.file === 'api/404.json' ? ' "/api"' : ''}`,
       '    }',
       `    handle @notfound${i} {`,
       `        rewrite * ${quoted(`/${r.file}`)}`,
-      '        file_server',
+      '        file_server {',
+      '            status 404',
+      '        }',
       '    }',
     ]),
+    '    handle @toolong {',
+    '        respond "404 Not Found" 404',
+    '    }',
     '    handle {',
     '        respond "{http.error.status_code} {http.error.status_text}"',
     '    }',
