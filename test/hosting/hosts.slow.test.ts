@@ -720,3 +720,31 @@ describe('an elmapi3 build: /api and /api/ are the project document', () => {
     },
   );
 });
+
+// A media file whose extension names no type (found from outside: Caddy sent `big file.bin`
+// without Content-Type, which it gives no `.bin`; every other host says application/octet-stream).
+describe('media of no known type', () => {
+  const MEDIA = ['big file.bin', 'dump.bin'];
+  onEveryHost(
+    'untyped-media',
+    async () => {
+      const content = join(work, 'untyped-media-content');
+      writeTree(content, {
+        'shop/project.yaml': 'id: shop\nname: Shop\npublic: true\n',
+        'shop/notes/_collection.yaml': 'name: Notes\nfields:\n  title: text\n',
+        'shop/notes/a.yaml': 'title: A\n',
+        ...Object.fromEntries(MEDIA.map((name) => [`shop/media/${name}`, '\u0000\u0001binary'])),
+      });
+      return buildSnapshot({ content });
+    },
+    async (_host, url) => {
+      for (const name of MEDIA) {
+        const res = await fetch(`${url}/media/shop/${encodeURIComponent(name)}`, { headers: { 'accept-encoding': 'identity' } });
+        expect(res.status, name).toBe(200);
+        expect(res.headers.get('content-type'), name).toBe('application/octet-stream');
+        expect(res.headers.get('x-content-type-options'), name).toBe('nosniff');
+        expect(await res.text(), name).toBe('\u0000\u0001binary');
+      }
+    },
+  );
+});
