@@ -237,6 +237,20 @@ for (const host of HOSTS) {
         expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
         expect(JSON.parse(await res.text()), path).toEqual(body);
       }
+      // As the clients ask (Accept: application/json): the same answer, but on serve, which then
+      // answers its own body without serve.json's headers, CORS included (docs/hosting.md#npx-serve).
+      for (const [path, body] of cases) {
+        const res = await get(path, { accept: 'application/json' });
+        expect(res.status, path).toBe(404);
+        expect(res.headers.get('content-type'), path).toBe(JSON_TYPE);
+        if (host.build === 'serve') {
+          expect(res.headers.get('access-control-allow-origin'), path).toBeNull();
+          expect(await res.json(), path).toEqual({ error: expect.objectContaining({ code: 'not_found' }) });
+        } else {
+          expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
+          expect(await res.json(), path).toEqual(body);
+        }
+      }
     });
 
     // serve redirects such a path to its 404 (docs/hosting.md#npx-serve).
