@@ -31,11 +31,13 @@ export function caddyfile(
 ): string {
   // Exactly /api too: an elmapi3 tree's project document, else the JSON 404.
   const api = '/api /api/*';
-  const json = [['Content-Type', JSON_TYPE] as const, ...CORS_HEADERS, ['Cache-Control', cache.api] as const];
-  // `?`: set when the answer has none, once the handler has written its own. An extension Caddy
-  // has no type for (`.bin`) gets none, where the other hosts send application/octet-stream (found
-  // from outside).
+  // `?`: set when the answer has none, once the handler has written its own. `precompressed` says
+  // Vary only when it sends a sibling, so a cache in front would keep the identity answer for every
+  // client (found from outside). An extension Caddy has no type for (`.bin`) gets none, where the
+  // other hosts send application/octet-stream (found from outside).
+  const varyAlways = ['?Vary', 'Accept-Encoding'] as const;
   const mediaDefaultType = ['?Content-Type', 'application/octet-stream'] as const;
+  const json = [['Content-Type', JSON_TYPE] as const, ...CORS_HEADERS, ['Cache-Control', cache.api] as const, varyAlways];
   // Caddy expands {…} as a placeholder, and matches a pattern holding %xx against the raw path:
   // such names are written as the path a client sends, each segment percent-encoded.
   const literal = downloads.map((path) => (/[{}%]/.test(path) ? path.split('/').map(encodeURIComponent).join('/') : path));
