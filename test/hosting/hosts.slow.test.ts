@@ -201,6 +201,8 @@ for (const host of HOSTS) {
           expect(res.status, path).toBe(400);
           expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
           expect(res.headers.get('content-type') ?? '', path).toMatch(/^application\/(problem\+)?json; charset=utf-8$/);
+          // A refusal is no document: no cache keeps it (found from outside: Caddy and nginx sent the API's public Cache-Control).
+          expect(res.headers.get('cache-control'), path).toBe('no-cache');
           const body = await res.json();
           expect(body, path).toMatchObject(shape);
           expect(JSON.stringify(body), path).toContain("use the static client (createClient({ baseUrl, project, mode: 'static' })");
@@ -456,6 +458,8 @@ for (const host of HOSTS) {
         const res = await fetch(server.url + path);
         expect(res.status, path.slice(0, 40)).toBeGreaterThanOrEqual(400);
         expect(res.status, path.slice(0, 40)).toBeLessThan(500);
+        // A refusal is kept by no cache (found from outside: Caddy's 400 had the API's public Cache-Control).
+        if (res.status === 400) expect(res.headers.get('cache-control') ?? 'no-cache', path.slice(0, 40)).toBe('no-cache');
         await res.arrayBuffer();
       }
     });

@@ -52,6 +52,8 @@ export function nginxConf(
       : []),
     // A query would get the whole document, as if applied (found from outside: the SDK's where).
     '    if ($args != "") {',
+    // add_header here replaces the location's: CORS again, and a refusal no cache keeps (as cqa preview says).
+    ...headers([...CORS_HEADERS, ['Cache-Control', 'no-cache']], '        '),
     `        return 400 ${returnText(query)};`,
     '    }',
     '    gzip_static on;',
