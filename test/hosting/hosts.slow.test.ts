@@ -464,6 +464,19 @@ for (const host of HOSTS) {
       }
     });
 
+    // serve redirects a folder to its 404 (docs/hosting.md#npx-serve).
+    it.skipIf(host.build === 'serve')(
+      'a media folder is a 404, as a missing file is (found from outside: nginx redirected, then 403)',
+      async () => {
+        for (const path of ['/media/', '/media/demo', '/media/demo/', '/media/demo/posts', '/media/demo/posts/']) {
+          const res = await get(path);
+          expect(res.status, path).toBe(404);
+          expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
+          await res.arrayBuffer();
+        }
+      },
+    );
+
     it('no folder is answered with a directory listing', async () => {
       for (const path of ['/', '/api/', '/api', '/media/', '/media/demo/', '/media/demo', '/api/demo/posts/']) {
         const res = await get(path, { accept: 'application/json, text/html' });
