@@ -453,6 +453,10 @@ for (const host of HOSTS) {
         `/api/demo/posts/${mixed}`,
         `/media/${wideDeep}`,
         `/media/${nearMax}`,
+        // A `%` that escapes nothing (a name not encoded): each host's own 4xx (docs/hosting.md), Pages after a redirect.
+        '/media/demo/hero%.png',
+        '/api/demo/project-media/100%.txt',
+        '/api/demo/posts/%zz',
       ]) {
         // serve redirects such paths to its 404, as it does a folder's listing.
         const res = await fetch(server.url + path);
