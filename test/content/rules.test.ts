@@ -158,6 +158,29 @@ tokens:
       { file: 'stray/', message: expect.stringMatching(/^not a project: every folder of the content root needs a project\.yaml/) },
     ]);
   });
+
+  it('does not read the temp folder a killed cqa pull left as a second project, and says what to do (found from outside)', async () => {
+    const r = await load({
+      'p.tmp-4242-0123456789ab/project.yaml': 'name: P\npublic: true\n',
+      'p.tmp-4242-0123456789ab/posts/a.md': 'x',
+      'q.old-4242-0123456789ab/project.yaml': 'name: Q\npublic: true\n',
+      // Not the pattern a pull names its folders with: a project (or not) as any other folder.
+      'r.tmp-1/project.yaml': 'id: r\npublic: true\n',
+    });
+    expect(r.issues).toEqual([]);
+    expect(r.model.projects.map((x) => x.id)).toEqual(['p', 'r']);
+    expect(r.warnings).toEqual([
+      {
+        file: 'p.tmp-4242-0123456789ab/',
+        message:
+          'not read: the temp folder of a cqa pull of p that was stopped (or is still running). The next cqa pull of p into this folder removes it; or delete it once no pull is running',
+      },
+      {
+        file: 'q.old-4242-0123456789ab/',
+        message: expect.stringMatching(/^not read: the earlier q, which a cqa pull moved aside .* puts it back; .* rename it to q$/),
+      },
+    ]);
+  });
 });
 
 describe('content root', () => {

@@ -201,6 +201,8 @@ for (const host of HOSTS) {
           expect(res.status, path).toBe(400);
           expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
           expect(res.headers.get('content-type') ?? '', path).toMatch(/^application\/(problem\+)?json; charset=utf-8$/);
+          // A refusal is no document: no cache keeps it (found from outside: Caddy and nginx sent the API's public Cache-Control).
+          expect(res.headers.get('cache-control'), path).toBe('no-cache');
           const body = await res.json();
           expect(body, path).toMatchObject(shape);
           expect(JSON.stringify(body), path).toContain("use the static client (createClient({ baseUrl, project, mode: 'static' })");
@@ -237,7 +239,44 @@ for (const host of HOSTS) {
         expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
         expect(JSON.parse(await res.text()), path).toEqual(body);
       }
+      // As the clients ask (Accept: application/json): the same answer, but on serve, which then
+      // answers its own body without serve.json's headers, CORS included (docs/hosting.md#npx-serve).
+      for (const [path, body] of cases) {
+        const res = await get(path, { accept: 'application/json' });
+        expect(res.status, path).toBe(404);
+        expect(res.headers.get('content-type'), path).toBe(JSON_TYPE);
+        if (host.build === 'serve') {
+          expect(res.headers.get('access-control-allow-origin'), path).toBeNull();
+          expect(await res.json(), path).toEqual({ error: expect.objectContaining({ code: 'not_found' }) });
+        } else {
+          expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
+          expect(await res.json(), path).toEqual(body);
+        }
+      }
     });
+
+    // serve redirects such a path to its 404 (docs/hosting.md#npx-serve).
+    it.skipIf(host.build === 'serve')(
+      'an API path with a name longer than the file system takes answers the JSON 404 of its prefix, as any unknown path',
+      async () => {
+        const cqa = JSON.parse(readFileSync(join(reference, 'api/404.json'), 'utf8')) as unknown;
+        const long = 'a'.repeat(300);
+        const wide = '%C3%A9'.repeat(150); // 150 characters, 300 bytes
+        for (const [path, body] of [
+          [`/api/${long}`, cqa],
+          [`/api/demo/posts/${long}`, cqa],
+          [`/api/demo/${wide}`, cqa],
+          [`/api/${ELMAPI}/articles/${long}`, { error: 'Not found!' }],
+        ] as const) {
+          // Found from outside: Caddy answered "404 Not Found" typed JSON.
+          const res = await get(path);
+          expect(res.status, path.slice(0, 40)).toBe(404);
+          expect(res.headers.get('content-type'), path.slice(0, 40)).toBe(JSON_TYPE);
+          expect(res.headers.get('access-control-allow-origin'), path.slice(0, 40)).toBe('*');
+          expect(JSON.parse(await res.text()), path.slice(0, 40)).toEqual(body);
+        }
+      },
+    );
 
     // Pages, serve and cqa preview have no rule for the bare /api of a tree of cqa projects (docs/hosting.md).
     it.runIf(host.build === 'nginx' || host.build === 'caddy')('/api itself answers the JSON 404 with CORS, not a redirect', async () => {
@@ -308,6 +347,14 @@ for (const host of HOSTS) {
     });
 
     it('compressed answers decode to the same bytes, with Vary: Accept-Encoding', async () => {
+      // The uncompressed answer says it too, or a cache in front keeps it for every client (found from outside: Caddy).
+      if (host.vary)
+        for (const coding of ['identity', '']) {
+          const res = await get('/api/demo/posts', { 'accept-encoding': coding });
+          expect(res.headers.get('content-encoding'), coding).toBeNull();
+          expect(res.headers.get('vary') ?? '', coding).toMatch(/accept-encoding/i);
+          await res.arrayBuffer();
+        }
       for (const coding of host.codings) {
         const res = await fetch(`${server.url}/api/demo/posts`, { headers: { 'accept-encoding': coding } });
         expect(res.headers.get('content-encoding'), coding).toBe(coding);
@@ -406,14 +453,33 @@ for (const host of HOSTS) {
         `/api/demo/posts/${mixed}`,
         `/media/${wideDeep}`,
         `/media/${nearMax}`,
+        // A `%` that escapes nothing (a name not encoded): each host's own 4xx (docs/hosting.md), Pages after a redirect.
+        '/media/demo/hero%.png',
+        '/api/demo/project-media/100%.txt',
+        '/api/demo/posts/%zz',
       ]) {
         // serve redirects such paths to its 404, as it does a folder's listing.
         const res = await fetch(server.url + path);
         expect(res.status, path.slice(0, 40)).toBeGreaterThanOrEqual(400);
         expect(res.status, path.slice(0, 40)).toBeLessThan(500);
+        // A refusal is kept by no cache (found from outside: Caddy's 400 had the API's public Cache-Control).
+        if (res.status === 400) expect(res.headers.get('cache-control') ?? 'no-cache', path.slice(0, 40)).toBe('no-cache');
         await res.arrayBuffer();
       }
     });
+
+    // serve redirects a folder to its 404 (docs/hosting.md#npx-serve).
+    it.skipIf(host.build === 'serve')(
+      'a media folder is a 404, as a missing file is (found from outside: nginx redirected, then 403)',
+      async () => {
+        for (const path of ['/media/', '/media/demo', '/media/demo/', '/media/demo/posts', '/media/demo/posts/']) {
+          const res = await get(path);
+          expect(res.status, path).toBe(404);
+          expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
+          await res.arrayBuffer();
+        }
+      },
+    );
 
     it('no folder is answered with a directory listing', async () => {
       for (const path of ['/', '/api/', '/api', '/media/', '/media/demo/', '/media/demo', '/api/demo/posts/']) {
@@ -693,6 +759,34 @@ describe('an elmapi3 build: /api and /api/ are the project document', () => {
         const refused = await fetch(url + path, { headers: { 'project-id': SHOP3, accept: 'application/json' } });
         expect(refused.status, path).toBe(400);
         expect(await refused.json(), path).toMatchObject({ message: expect.stringContaining('a static elmapi3 build answers each path') });
+      }
+    },
+  );
+});
+
+// A media file whose extension names no type (found from outside: Caddy sent `big file.bin`
+// without Content-Type, which it gives no `.bin`; every other host says application/octet-stream).
+describe('media of no known type', () => {
+  const MEDIA = ['big file.bin', 'dump.bin'];
+  onEveryHost(
+    'untyped-media',
+    async () => {
+      const content = join(work, 'untyped-media-content');
+      writeTree(content, {
+        'shop/project.yaml': 'id: shop\nname: Shop\npublic: true\n',
+        'shop/notes/_collection.yaml': 'name: Notes\nfields:\n  title: text\n',
+        'shop/notes/a.yaml': 'title: A\n',
+        ...Object.fromEntries(MEDIA.map((name) => [`shop/media/${name}`, '\u0000\u0001binary'])),
+      });
+      return buildSnapshot({ content });
+    },
+    async (_host, url) => {
+      for (const name of MEDIA) {
+        const res = await fetch(`${url}/media/shop/${encodeURIComponent(name)}`, { headers: { 'accept-encoding': 'identity' } });
+        expect(res.status, name).toBe(200);
+        expect(res.headers.get('content-type'), name).toBe('application/octet-stream');
+        expect(res.headers.get('x-content-type-options'), name).toBe('nosniff');
+        expect(await res.text(), name).toBe('\u0000\u0001binary');
       }
     },
   );

@@ -48,14 +48,19 @@ export interface Proxy {
 
 /**
  * An HTTP proxy on 127.0.0.1 in front of `target`: every `failEvery`-th request (deterministic)
- * is answered 503 with Retry-After: 0, and each answer waits `delayMs` first.
+ * is answered 503 with Retry-After: 0, and each answer waits `delayMs` first, then for what
+ * `hold` returns for its path (a promise the test settles).
  */
-export async function startProxy(target: string, options: { failEvery?: number; delayMs?: number } = {}): Promise<Proxy> {
+export async function startProxy(
+  target: string,
+  options: { failEvery?: number; delayMs?: number; hold?: (path: string) => Promise<void> | undefined } = {},
+): Promise<Proxy> {
   const state = { requests: 0, failed: 0 };
   const server: Server = createServer((req, res) => {
     const n = ++state.requests;
     const answer = async () => {
       if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
+      await options.hold?.(req.url ?? '/');
       if (options.failEvery && n % options.failEvery === 0) {
         state.failed++;
         res.writeHead(503, { 'Retry-After': '0', 'Content-Type': 'text/plain' }).end('try again');

@@ -5,12 +5,12 @@
 // CQA_TEST_KILL_AT hook, and after varied delays.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateContent } from '../../scripts/generate-content.mjs';
-import { recoverOutput } from '../../src/node/output/dist-swap.js';
+import { newSuffix, recoverOutput } from '../../src/node/output/dist-swap.js';
 import { listFiles } from './fixture.js';
 
 const work = mkdtempSync(join(tmpdir(), 'cqa-dist-kill-'));
@@ -156,9 +156,13 @@ describe('recoverOutput', () => {
     const dead = spawnSync(process.execPath, ['-e', 'process.pid']).pid as number; // exited: its pid is free
     const hex = 'a1b2c3d4e5f6';
     mkdirSync(join(dir, 'dist'), { recursive: true });
-    const ours = [`dist.tmp-${dead}-${hex}`, `dist.old-${dead}-${hex}`];
+    const ours = [
+      `dist.tmp-${dead}-${hex}`,
+      `dist.old-${dead}-${hex}`,
+      `dist.tmp-${process.pid}-${hex}`, // an earlier process that had this pid (a container's runs share theirs)
+    ];
     const notOurs = [
-      `dist.tmp-${process.pid}-${hex}`, // a live build (this process)
+      `dist.tmp-${process.pid}-${newSuffix()}`, // a live build (this process)
       'dist.tmp-abc', // not our pattern
       `dist.tmp-${dead}-${hex}x`,
       `dist.old-${dead}-ABCDEF123456`,
@@ -170,6 +174,36 @@ describe('recoverOutput', () => {
     expect(await recoverOutput(join(dir, 'dist'))).toBe(false);
     expect(readdirSync(dir).sort()).toEqual(['dist', ...notOurs, `dist.tmp-${dead}-0123456789ab`].sort());
   });
+
+  it.runIf(existsSync('/proc/self/stat'))(
+    'on Linux, removes the dir of a killed build whose pid is still taken: by a zombie, or by a process started since',
+    async () => {
+      const dir = join(work, 'taken');
+      mkdirSync(join(dir, 'dist'), { recursive: true });
+      const made = join(dir, 'made-before');
+      mkdirSync(made);
+      // A sleep started before its dir (a build still running) and one started a while after the dir was made.
+      const running = spawn('sleep', ['60'], { stdio: 'ignore' });
+      mkdirSync(join(dir, `dist.tmp-${running.pid}-000000000001`));
+      await new Promise((r) => setTimeout(r, 1500));
+      const later = spawn('sleep', ['60'], { stdio: 'ignore' });
+      renameSync(made, join(dir, `dist.tmp-${later.pid}-000000000002`));
+      // A killed process that its parent (a shell become sleep) never waits for stays a zombie.
+      const parent = spawn('/bin/sh', ['-c', 'sleep 60 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      try {
+        const zombie = Number(await new Promise<string>((r) => parent.stdout.once('data', (d: Buffer) => r(d.toString()))));
+        mkdirSync(join(dir, `dist.tmp-${zombie}-000000000003`));
+        process.kill(zombie, 'SIGKILL');
+        for (let i = 0; i < 400 && !/\) Z /.test(readFileSync(`/proc/${zombie}/stat`, 'latin1')); i++)
+          await new Promise((r) => setTimeout(r, 25));
+        expect(readFileSync(`/proc/${zombie}/stat`, 'latin1')).toMatch(/\) Z /);
+        expect(await recoverOutput(join(dir, 'dist'))).toBe(false);
+        expect(readdirSync(dir).sort()).toEqual(['dist', `dist.tmp-${running.pid}-000000000001`]);
+      } finally {
+        for (const child of [running, later, parent]) child.kill('SIGKILL');
+      }
+    },
+  );
 
   it('puts back the newest moved-aside tree when dist is missing', async () => {
     const dir = join(work, 'restore');

@@ -10,6 +10,7 @@ import type { IssueList } from './issues.js';
 import { mediaNameProblem } from '../../core/model/media-name.js';
 import { entryFormat } from './parse.js';
 import { NOT_REGULAR } from './file-problem.js';
+import { SWAP_FOLDER } from '../output/dist-swap.js';
 
 export interface FileInfo {
   /** Relative to the content root, '/'-separated. */
@@ -32,7 +33,16 @@ export interface FileInfo {
   readonly unreadable?: string;
   /** A name that is not valid UTF-8: read as text (with U+FFFD) it no longer opens the file. */
   readonly badName?: true;
+  /** A folder of the content root named as `cqa pull` names its temp folders (`demo.tmp-<pid>-<hex>`): never listed inside. */
+  readonly swap?: true;
 }
+
+/**
+ * A folder of the content root that `cqa pull` writes before swapping it in, or moved aside
+ * (dist-swap.ts): a pull killed there leaves it, and read as content it is the project a second
+ * time (found from outside: check, build and serve then stopped on a duplicate project id).
+ */
+const isSwapFolder = (rel: string) => !rel.includes('/') && SWAP_FOLDER.test(rel);
 
 export interface CollectionLayout {
   readonly folder: string;
@@ -96,6 +106,10 @@ function listUnder(base: string, rel: string): FileInfo[] {
       if (info.isFile())
         found.push({ rel: path, abs: at, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, size: info.size, dev: info.dev, ino: info.ino });
       else if (info.isDirectory()) {
+        if (isSwapFolder(path)) {
+          found.push({ rel: `${path}/`, abs: at, mtimeMs: info.mtimeMs, size: info.size, swap: true });
+          continue;
+        }
         folders.push(path);
         found.push({ rel: `${path}/`, abs: at, mtimeMs: info.mtimeMs, size: info.size });
       } else found.push(withKind({ rel: path, abs: at, mtimeMs: info.mtimeMs, size: info.size }, info, base));
@@ -153,6 +167,7 @@ function refusedLink(file: FileInfo): string {
 /** Whether a path relative to the root is one `listFiles` would list. */
 function isListed(rel: string): boolean {
   const parts = rel.split('/');
+  if (parts.length > 1 && isSwapFolder(parts[0] as string)) return false;
   return parts.every((p, i) => p !== '' && !p.startsWith('.') && (i === parts.length - 1 || !p.startsWith('_')));
 }
 
@@ -187,8 +202,9 @@ export async function updateListing(
       if (rel.includes('\uFFFD')) next.set(rel, { rel, abs, mtimeMs: 0, size: 0, badName: true }); // see listUnder()
     } else if (info.isDirectory()) {
       removeUnder(rel);
-      next.set(`${rel}/`, { rel: `${rel}/`, abs, mtimeMs: info.mtimeMs, size: info.size });
-      for (const f of listUnder(base, rel)) next.set(f.rel, f);
+      const swap = isSwapFolder(rel);
+      next.set(`${rel}/`, { rel: `${rel}/`, abs, mtimeMs: info.mtimeMs, size: info.size, ...(swap ? { swap } : {}) });
+      if (!swap) for (const f of listUnder(base, rel)) next.set(f.rel, f);
     } else {
       next.set(rel, withKind({ rel, abs, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, size: info.size }, info, base));
     }
@@ -279,6 +295,15 @@ function misplacedMediaSettings(folder: string, meta: FileInfo | undefined, file
   }
 }
 
+/** What to do with a temp or moved-aside folder of a pull (isSwapFolder), which is not read. */
+function swapFolderWarning(name: string, files: readonly FileInfo[]): string {
+  const [, project, kind] = SWAP_FOLDER.exec(name) as RegExpExecArray;
+  if (kind === 'tmp')
+    return `not read: the temp folder of a cqa pull of ${project} that was stopped (or is still running). The next cqa pull of ${project} into this folder removes it; or delete it once no pull is running`;
+  const present = files.some((f) => f.rel === `${project}/`);
+  return `not read: the earlier ${project}, which a cqa pull moved aside and was stopped before removing (or is still running). The next cqa pull of ${project} into this folder ${present ? 'removes it' : 'puts it back'}; or, once no pull is running, ${present ? 'delete it' : `rename it to ${project}`}`;
+}
+
 /** Sorts the listing into projects; files that mean nothing are reported as warnings. */
 export function layoutTree(files: readonly FileInfo[], issues: IssueList): ProjectLayout[] {
   const folders = new Map<
@@ -319,6 +344,10 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
     }
     if (file.special) {
       issues.warn(file.rel, `skipped: ${NOT_REGULAR}`);
+      continue;
+    }
+    if (file.swap) {
+      issues.warn(file.rel, swapFolderWarning(file.rel.slice(0, -1), files));
       continue;
     }
     const dir = file.rel.endsWith('/');

@@ -52,6 +52,8 @@ export function nginxConf(
       : []),
     // A query would get the whole document, as if applied (found from outside: the SDK's where).
     '    if ($args != "") {',
+    // add_header here replaces the location's: CORS again, and a refusal no cache keeps (as cqa preview says).
+    ...headers([...CORS_HEADERS, ['Cache-Control', 'no-cache']], '        '),
     `        return 400 ${returnText(query)};`,
     '    }',
     '    gzip_static on;',
@@ -74,7 +76,8 @@ export function nginxConf(
         ]
       : []),
   ];
-  const files = (prefix: string) => [`location ${quoted(prefix)} {`, ...media('    '), '}'];
+  // A folder is no media file: 404, not a redirect to its `/` and a 403 there (found from outside).
+  const files = (prefix: string) => [`location ${quoted(prefix)} {`, '    try_files $uri =404;', ...media('    '), '}'];
   // add_header in a location replaces the outer ones: a download's location repeats them all.
   // A location is matched, never expanded: `$` stays as it is there (quoted() escapes it for values).
   const download = (path: string) => [`location = "${path.replace(/["\\]/g, '\\$&')}" {`, ...media('    ', [DOWNLOAD_HEADER]), '}'];
