@@ -177,3 +177,19 @@ describe('messages that list names', () => {
     );
   }, 10_000);
 });
+
+describe('richtext blocks in one file (FILE_BLOCKS, src/node/content/richtext.ts)', () => {
+  // Each block alone is under the bound; rendering four at it takes ~10 s, which is why this is slow.
+  it('refuses blocks past what one file may hold together, after four at the bound (found from outside: 160 KB of lazy list lines took 23.6 s)', async () => {
+    const block = JSON.stringify(`- a\n${'b\n'.repeat(15_000)}`); // 30 KB: under the bound alone
+    const r = await load({
+      'p/project.yaml': 'id: p\npublic: true\n',
+      'p/posts/_collection.yaml': 'fields:\n  title: text\n  notes: { type: richtext, multiple: true }\n',
+      'p/posts/many.yaml': `title: Many\nnotes: [${Array(20).fill(block).join(', ')}]\n`,
+    });
+    const many = r.issues.filter((i) => i.file === 'p/posts/many.yaml').map((i) => i.message);
+    // Four blocks at the bound fit in one file (FILE_BLOCKS), not more.
+    expect(many).toHaveLength(16);
+    expect(many[0]).toMatch(/^item 5: the Markdown brings the file's blocks \(paragraphs, list items\) past what one file may hold/);
+  }, 60_000);
+});
