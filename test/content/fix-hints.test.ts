@@ -62,4 +62,32 @@ describe('content messages say the fix', () => {
       'pages: expected a number, got "1,463"',
     ]);
   });
+
+  it('a relation to a collection one typo away from one that exists: did you mean it', async () => {
+    const { errors } = await said({
+      'p/writers/ann.yaml': 'name: Ann\n',
+      'p/posts/_collection.yaml': 'fields:\n  author: { type: relation, collection: writer }\n',
+    });
+    expect(errors).toEqual([
+      "author: relation to collection 'writer', which does not exist; did you mean 'writers'? (collections: posts, writers)",
+    ]);
+  });
+
+  it("a type named as other tools name it (string, int, bool, object, array): cqa's type, or multiple: true for a list", async () => {
+    const { errors } = await said({
+      'p/posts/_collection.yaml':
+        'fields:\n  a: string\n  b: { type: Integer }\n  c: float\n  d: bool\n  e: object\n  f: image\n  g: array\n',
+    });
+    const types =
+      ' (types are text, longtext, markdown, richtext, slug, email, color, number, boolean, date, datetime, time, enumeration, media, relation, json, password, group)';
+    expect(errors).toEqual([
+      `a: unknown type "string"; did you mean 'text'?${types}`,
+      `b: unknown type "Integer"; did you mean 'number'?${types}`,
+      `c: unknown type "float"; did you mean 'number'?${types}`,
+      `d: unknown type "bool"; did you mean 'boolean'?${types}`,
+      `e: unknown type "object"; did you mean 'group'?${types}`,
+      `f: unknown type "image"; did you mean 'media'?${types}`,
+      `g: unknown type "array"; a list is the type of its items with multiple: true, like { type: text, multiple: true }${types}`,
+    ]);
+  });
 });
