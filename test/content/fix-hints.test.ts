@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { load } from './helpers.js';
 
+const V3 = '3F6C1A52-8B0E-4D7A-9C41-2E5F7B8A9D10';
+
 /** Each issue as `field: message`, errors and warnings apart. */
 async function said(tree: Record<string, string>) {
   const r = await load(tree);
@@ -88,6 +90,23 @@ describe('content messages say the fix', () => {
       `e: unknown type "object"; did you mean 'group'?${types}`,
       `f: unknown type "image"; did you mean 'media'?${types}`,
       `g: unknown type "array"; a list is the type of its items with multiple: true, like { type: text, multiple: true }${types}`,
+    ]);
+  });
+
+  it('an elmapi3 uuid written in capitals: the lower-case value to write', async () => {
+    const { errors } = await said({
+      'p/project.yaml': `id: ${V3}\nname: S\ndialect: elmapi3\nlocales: [en]\npublic: true\n`,
+    });
+    expect(errors).toEqual([expect.stringMatching(new RegExp(`got '${V3}'; write it in lower case: id: ${V3.toLowerCase()}$`))]);
+    const inside = await said({
+      'p/project.yaml': `id: ${V3.toLowerCase()}\nname: S\ndialect: elmapi3\nlocales: [en]\npublic: true\n`,
+      'p/posts/a.yaml': `id: ${V3}\ntitle: A\n`,
+      'p/media/a.txt': 'a',
+      'p/media/_media.yaml': `a.txt: { uuid: ${V3} }\n`,
+    });
+    expect(inside.errors).toEqual([
+      expect.stringMatching(new RegExp(`^a.txt: uuid: expected a uuid.*; write it in lower case: uuid: ${V3.toLowerCase()}$`)),
+      expect.stringMatching(new RegExp(`^id: .*; write it in lower case: id: ${V3.toLowerCase()} \\(or leave 'id:' out`)),
     ]);
   });
 });

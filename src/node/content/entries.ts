@@ -12,7 +12,7 @@ import { entryLine, type ParsedEntry, type UnkeptValue, unkeptMessage } from './
 import type { ProjectConfig } from './project.js';
 import { finerThanMs, impossibleDateHint, isoFromMs, parseDateTime } from './timestamps.js';
 import { commentedValueHint, cutValueHint } from './unquoted-colour.js';
-import { entryUuid, isUuid, UUID_HINT } from './uuid.js';
+import { entryUuid, isUuid, lowerCaseHint, UUID_HINT } from './uuid.js';
 import { RenderBudget, renderBounded } from './richtext.js';
 import { coerceField, expected, type RenderMarkdown } from './values.js';
 
@@ -126,7 +126,7 @@ export function buildEntry(
     else if (!isUuid(id))
       err(
         'id',
-        `in a project of dialect elmapi3 an entry's 'id:' must be ${UUID_HINT}; got '${id}' (or leave 'id:' out: a uuid is derived from the file name)`,
+        `in a project of dialect elmapi3 an entry's 'id:' must be ${UUID_HINT}; got '${id}'${lowerCaseHint(id, 'id: ')} (or leave 'id:' out: a uuid is derived from the file name)`,
       );
   }
   const idIssue = idProblem('entry id', id);
