@@ -186,6 +186,38 @@ describe('a server-mode client whose server is not there', () => {
   });
 });
 
+describe("a client without dialect: 'elmapi3' at an elmapi3 project (found from outside: told to ask /api/… with a header)", () => {
+  it("says to pass dialect: 'elmapi3' to createClient, from the code the server's 404 carries", async () => {
+    const UUID = '7a1e2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b';
+    const shop = await startServer({
+      content: {
+        'shop/project.yaml': `id: ${UUID}\ndialect: elmapi3\nname: Shop\npublic: true\n`,
+        'shop/products/_collection.yaml': { name: 'Products', fields: { title: 'text' } },
+        'shop/products/mug.yaml': 'title: Mug\n',
+      },
+      journal: 0,
+    });
+    try {
+      // The server's answer keeps v3's shape ({message}) and adds the code.
+      const raw = await fetch(`${shop.url}/api/${UUID}/products`);
+      expect(raw.status).toBe(404);
+      expect(await raw.json()).toEqual({ message: expect.stringContaining('answers as ElmapiCMS v3'), code: 'elmapi3_project' });
+      const cms = createClient({ baseUrl: shop.url, project: UUID, mode: 'server' });
+      const error = await cms.entries('products').catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ClientError);
+      expect(error).toMatchObject({
+        status: 404,
+        code: 'elmapi3_project',
+        detail: `project '${UUID}' is an elmapi3 project: pass dialect: 'elmapi3' to createClient`,
+      });
+      const v3 = createClient({ baseUrl: shop.url, project: UUID, mode: 'server', dialect: 'elmapi3' });
+      expect(await v3.entries('products')).toHaveLength(1);
+    } finally {
+      await shop.close();
+    }
+  });
+});
+
 describe('a server-mode client whose baseUrl ends in /api (found from outside: "project \'api\' not found")', () => {
   it('says that the client adds /api itself, and which baseUrl to give', async () => {
     const cms = createClient({ baseUrl: `${server.url}/api`, project: 'shop', mode: 'server' });

@@ -210,6 +210,12 @@ describe.each([
     const unknown = await call('/products', { where: { colour: 'red' } });
     expect(unknown.body).toEqual([]);
     expect(unknown.warning).toContain("no field 'colour'");
+    expect(unknown.warning).not.toContain('did you mean');
+    // A name one typo away: the did-you-mean of cqa's own 400s, in the warning (where and sort).
+    expect((await call('/products', { where: { prise: 30 } })).warning).toContain("ElmapiCMS matches no entry; did you mean 'price'?");
+    expect((await call('/products', { sort: 'published_on:desc' })).warning).toContain(
+      "no field 'published_on' in collection 'products': ElmapiCMS ignores it; did you mean 'published_at'?",
+    );
     // A first key that is no operator makes a relation filter (matches nothing); a later one is eq.
     const first = await call('/products', { where: { price: { gtt: 25 } } });
     expect(first.body).toEqual([]);

@@ -208,6 +208,16 @@ describe('the explorer page in headless Chromium', () => {
     expect(await page.textContent('#project-list')).toContain('dialect elmapi3');
     const products = page.locator('#project-list tr', { has: page.locator('button[data-collection="products"]') });
     await expect.poll(() => products.locator('td.num').textContent()).toBe('3');
+    // A singleton is one entry: shown as such, never asked ?count or a limit, which v3 ignores and
+    // the server warns of (found from outside: '?' in the table and a warning in the log).
+    const settings = page.locator('#project-list tr', { has: page.locator('button[data-collection="settings"]') });
+    expect(await settings.locator('td.num').textContent()).toBe('single');
+    expect(requested.filter((u) => u.includes('/api/settings?'))).toEqual([]);
+    await settings.locator('button').click();
+    await page.waitForSelector('#result[aria-busy="false"]:not([hidden])');
+    await expect.poll(() => page.textContent('#request')).toBe(`GET ${server.url}/api/settings  (project-id: ${SHOP3})`);
+    expect(JSON.parse((await page.textContent('#answer')) ?? '')).toEqual(await v3('/api/settings'));
+    expect(server.requests().filter((r) => r.path.startsWith('/api/settings') && r.warnings)).toEqual([]);
     // A click on the collection: its first entries, asked with the header.
     await products.locator('button').click();
     await page.waitForSelector('#result[aria-busy="false"]:not([hidden])');

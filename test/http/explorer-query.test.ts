@@ -119,6 +119,8 @@ describe('what the explorer learns from the API', () => {
     expect(types).toMatchObject({ price: ['number', false, undefined], related: ['relation', true, 'products'] });
     expect(products.fields.some((f) => f.name === 'size')).toBe(false); // a group's child
     expect(filterable(shop3, products)[0]).toMatchObject({ name: 'uuid', system: true });
+    // A singleton is known as one (is_singleton): the page neither counts it nor limits it (v3 warns of both).
+    expect(shop3.collections.filter((c) => c.singleton).map((c) => c.slug)).toEqual(['settings']);
   });
 
   it('an elmapi project: types and relation targets from the OpenAPI document alone', () => {

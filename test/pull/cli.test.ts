@@ -41,6 +41,10 @@ describe('cqa pull usage', () => {
     [['http://127.0.0.1:4000', '--project', '../etc'], /--project '\.\.\/etc' is not a project id/],
     [['http://127.0.0.1:4000', '--project', 'demo', '--dialect', 'strapi'], /--dialect must be cqa or elmapi/],
     [['http://127.0.0.1:4000', '--project', 'x', '--dialect', 'elmapi'], /--dialect elmapi needs --collections/],
+    [
+      ['http://127.0.0.1:4000', '--project', '3F6C1A52-8B0E-4D7A-9C41-2E5F7B8A9D10', '--dialect', 'elmapi3'],
+      /got '3F6C1A52-8B0E-4D7A-9C41-2E5F7B8A9D10'; write it in lower case: --project 3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10$/m,
+    ],
     [['http://127.0.0.1:4000', '--project', 'demo', '--concurrency', '0'], /--concurrency must be an integer from 1 to 32, got '0'/],
     [['http://127.0.0.1:4000', '--project', 'demo', '--concurrency', '33'], /--concurrency must be an integer from 1 to 32, got '33'/],
     [['http://127.0.0.1:4000', '--project', 'demo', '--collections', ''], /--collections names no collection/],

@@ -136,9 +136,18 @@ describe('bad input: 4xx with a stable code', () => {
   it('messages tell what to change', () => {
     const unknown = problemOf('where[prise]=1');
     expect(unknown.param).toBe('where[prise]');
-    expect(unknown.detail).toBe(
-      "where[prise]: unknown field 'prise'; filterable fields: id, locale, title, price, tags, released, starts, opens, active, author, related, cover, gallery, meta, scores, created_at, updated_at, published_at",
+    const fields =
+      'id, locale, title, price, tags, released, starts, opens, active, author, related, cover, gallery, meta, scores, created_at, updated_at, published_at';
+    expect(unknown.detail).toBe(`where[prise]: unknown field 'prise'; did you mean 'price'? (filterable fields: ${fields})`);
+    expect(problemOf('where[zzz]=1').detail).toBe(`where[zzz]: unknown field 'zzz'; filterable fields: ${fields}`);
+    // The same did-you-mean in sort, fields and exclude (found from outside: sort=published_on:desc named none).
+    expect(problemOf('sort=published_on:desc').detail).toBe(
+      `sort: unknown field 'published_on'; did you mean 'published_at'? (sortable fields: ${fields})`,
     );
+    expect(problemOf('fields=titel').detail).toMatch(
+      /^fields: unknown field 'titel'; did you mean 'title'\? \(fields: id, locale, title, /,
+    );
+    expect(problemOf('exclude=prise').detail).toMatch(/^exclude: unknown field 'prise'; did you mean 'price'\? \(fields: /);
     expect(problemOf('where[secret]=1').detail).not.toContain('secret,');
     const param = problemOf('foo=1');
     expect(param.detail).toContain('where, whereRelation, sort, limit, offset, first, count, state, locale, timestamps, fields, exclude');

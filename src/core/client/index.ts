@@ -220,13 +220,18 @@ export function createClient(options: ClientOptions): unknown {
       throw new ClientError(0, JSON.stringify({ code: 'unreachable', detail }), { cause: err.cause });
     }
     const { status, body } = answer;
-    if (status === 404 && base.endsWith('/api')) {
-      // It asked <baseUrl>/api/api/…: the 404 named project 'api' (found from outside).
+    if (status !== 200) {
       const { code, detail } = new ClientError(status, body);
+      // The server's code for an elmapi3 project asked at cqa's paths: a client user builds no URL.
+      if (code === 'elmapi3_project')
+        throw new ClientError(
+          status,
+          JSON.stringify({ code, detail: `project '${options.project}' is an elmapi3 project: pass dialect: 'elmapi3' to createClient` }),
+        );
+      // It asked <baseUrl>/api/api/…: the 404 named project 'api' (found from outside).
       const fix = `baseUrl ends in /api, which the client adds itself: give '${base.slice(0, -4)}'`;
-      throw new ClientError(status, JSON.stringify({ code, detail: `${detail}; ${fix}` }));
+      throw new ClientError(status, status === 404 && base.endsWith('/api') ? JSON.stringify({ code, detail: `${detail}; ${fix}` }) : body);
     }
-    if (status !== 200) throw new ClientError(status, body);
     return JSON.parse(body);
   };
   // Every argument that becomes part of the request path is checked first (segments.ts).

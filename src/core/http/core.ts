@@ -336,7 +336,9 @@ export class HttpCore {
     // An elmapi3 project is read at the v3 routes only: its path here would be an API the real one lacks.
     if (r.kind !== 'media-file' && 'project' in r && snapshot.projects.get(r.project)?.record.dialect === 'elmapi3') {
       const detail = `project '${r.project}' answers as ElmapiCMS v3: ask /api/… with the header project-id: ${r.project} (docs/dialects.md), not /api/${r.project}/…`;
-      return this.v3(req, { status: 404, body: JSON.stringify({ message: detail }), warnings: [], private: false });
+      // v3's `{message}` plus a code, which the client reads to say its own fix (dialect: 'elmapi3').
+      const body = JSON.stringify({ message: detail, code: 'elmapi3_project' });
+      return this.v3(req, { status: 404, body, warnings: [], private: false });
     }
     switch (r.kind) {
       case 'problem': {

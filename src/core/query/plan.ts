@@ -10,6 +10,7 @@ import type { QueryContext } from './types.js';
 import { likeMatcher, type LikeMatcher } from './like.js';
 import { LIST_OPS, OPERATORS, validOps, type Op } from './operators.js';
 import { parseBoolean, parseDateValue, parseNumber, parseTime, type NumValue } from './values.js';
+import { closestName } from '../suggest.js';
 
 export const LIST_PARAMS = [
   'where',
@@ -179,6 +180,13 @@ function flag(node: PNode, name: string, byPresence = false): boolean {
 const TIMESTAMP_FIELDS = ['created_at', 'updated_at', 'published_at'];
 const DAY_MS = 86_400_000;
 
+/** `; did you mean 'price'? (fields: …)` for `prise`, else `; fields: …` (where, sort, fields and exclude alike). */
+const known = (name: string, names: readonly string[], what: string): string => {
+  const near = closestName(name, names);
+  const list = `${what}: ${names.join(', ')}`;
+  return near === undefined ? `; ${list}` : `; did you mean '${near}'? (${list})`;
+};
+
 class Planner {
   readonly sem: QuerySemantics;
 
@@ -187,10 +195,6 @@ class Planner {
     private readonly project: ProjectSnapshot,
   ) {
     this.sem = project.dialect.query;
-  }
-
-  private filterableList(table: Table): string {
-    return [...table.fields.keys()].join(', ');
   }
 
   /** `inRelation`: the field is looked up in a whereRelation's target collection. */
@@ -206,7 +210,7 @@ class Planner {
           : '';
       bad(
         'unknown_field',
-        `${param}: unknown field '${name}'${hint}; filterable fields: ${this.filterableList(table)}`,
+        `${param}: unknown field '${name}'${hint}${known(name, [...table.fields.keys()], 'filterable fields')}`,
         param,
         // With a fix to offer, our message beats the original's bare "Field not found".
         hint ? undefined : inRelation ? { kind: 'relation_target_field', name } : { kind: 'unknown_field', name },
@@ -453,8 +457,9 @@ class Planner {
   sort(node: PNode): SortSpec[] {
     const table = this.subject.table;
     const text = leafValue(node, 'sort');
-    const sortable = [...table.fields.keys()].join(', ');
-    if (text.trim() === '') bad('invalid_sort', `sort: empty; write sort=field[:asc|:desc][,field…] with a field of: ${sortable}`, 'sort');
+    const sortable = [...table.fields.keys()];
+    if (text.trim() === '')
+      bad('invalid_sort', `sort: empty; write sort=field[:asc|:desc][,field…] with a field of: ${sortable.join(', ')}`, 'sort');
     const parts = text.split(',');
     if (parts.length > MAX_VALUES) bad('too_many_values', `sort: more than ${MAX_VALUES} keys`, 'sort');
     const specs = parts.map((raw) => {
@@ -485,7 +490,7 @@ class Planner {
         bad('invalid_sort', `sort: direction '${part.slice(colon + 1)}' in '${part}' must be asc or desc${fix}`, 'sort');
       }
       if (!table.fields.has(name)) {
-        bad('invalid_sort', `sort: unknown field '${name}'; sortable fields: ${sortable}`, 'sort');
+        bad('invalid_sort', `sort: unknown field '${name}'${known(name, sortable, 'sortable fields')}`, 'sort');
       }
       return { field: name, desc: dir === 'desc' };
     });
@@ -506,7 +511,7 @@ class Planner {
       if (!selectable.includes(n) && !alwaysKept.includes(n)) {
         bad(
           'unknown_field',
-          `${name}: unknown field '${n}'; fields: ${[...alwaysKept, ...selectable].join(', ')}${['created_at', 'updated_at', 'published_at'].includes(n) ? ' (use timestamps for the timestamps)' : ''}`,
+          `${name}: unknown field '${n}'${known(n, [...alwaysKept, ...selectable], 'fields')}${['created_at', 'updated_at', 'published_at'].includes(n) ? ' (use timestamps for the timestamps)' : ''}`,
           name,
         );
       }

@@ -10,6 +10,7 @@ import { pull } from '../pull/pull.js';
 import { printable } from '../printable.js';
 import { DIALECTS, type DialectName } from '../../core/model/model.js';
 import { parseCommandArgs, UsageError } from './args.js';
+import { lowerCaseHint, UUID } from '../content/uuid.js';
 import { formatBytes } from './build.js';
 import { parseOptions, type CommandSpec } from './help.js';
 import { LIMIT_HELP, limitsFromArgs, timeoutFromArgs } from './pull-limits.js';
@@ -89,9 +90,9 @@ export async function run(args: string[]): Promise<number> {
   const dialect = (values.dialect as string | undefined) ?? 'cqa';
   if (!(DIALECTS as readonly string[]).includes(dialect))
     throw new UsageError(`--dialect must be ${DIALECTS.join(' or ')}, got '${dialect}'`);
-  if (dialect === 'elmapi3' && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(project)) {
+  if (dialect === 'elmapi3' && !UUID.test(project)) {
     throw new UsageError(
-      `--dialect elmapi3 needs --project to be the project uuid (36 characters, lower-case, hyphenated; ElmapiCMS sends it as the project-id header), got '${project}'`,
+      `--dialect elmapi3 needs --project to be the project uuid (36 characters, lower-case, hyphenated; ElmapiCMS sends it as the project-id header), got '${project}'${lowerCaseHint(project, '--project ')}`,
     );
   }
   const collections = (values.collections as string | undefined)

@@ -12,7 +12,7 @@ import { entryLine, type ParsedEntry, type UnkeptValue, unkeptMessage } from './
 import type { ProjectConfig } from './project.js';
 import { finerThanMs, impossibleDateHint, isoFromMs, parseDateTime } from './timestamps.js';
 import { commentedValueHint, cutValueHint } from './unquoted-colour.js';
-import { entryUuid, isUuid, UUID_HINT } from './uuid.js';
+import { entryUuid, isUuid, lowerCaseHint, UUID_HINT } from './uuid.js';
 import { RenderBudget, renderBounded } from './richtext.js';
 import { coerceField, expected, type RenderMarkdown } from './values.js';
 
@@ -126,7 +126,7 @@ export function buildEntry(
     else if (!isUuid(id))
       err(
         'id',
-        `in a project of dialect elmapi3 an entry's 'id:' must be ${UUID_HINT}; got '${id}' (or leave 'id:' out: a uuid is derived from the file name)`,
+        `in a project of dialect elmapi3 an entry's 'id:' must be ${UUID_HINT}; got '${id}'${lowerCaseHint(id, 'id: ')} (or leave 'id:' out: a uuid is derived from the file name)`,
       );
   }
   const idIssue = idProblem('entry id', id);
@@ -378,14 +378,14 @@ function setValue(
     return;
   }
   const result = coerceField(field, raw, ctx.render, budget);
+  // `tags: a, b, c` is one item to YAML (found from outside: served as ["a, b, c"] without a word),
+  // in every multiple field: said in the error of a type that refuses it, else as a warning.
+  const list = field.multiple && field.type !== 'json' && typeof raw === 'string' && /,\s*\S/.test(raw) ? commaList(raw) : undefined;
   for (const p of result.problems) {
-    issues.error(file.rel, p.message, { line: line ?? entryLine(parsed, key, p.index), field: key });
+    issues.error(file.rel, list ? `${p.message}; ${list}` : p.message, { line: line ?? entryLine(parsed, key, p.index), field: key });
   }
-  // `tags: a, b, c` is one item to YAML (found from outside: served as ["a, b, c"] without a word).
-  if (field.multiple && field.type === 'text' && typeof raw === 'string' && /,\s*\S/.test(raw) && result.problems.length === 0) {
-    const short = raw.length <= 80;
-    const items = short ? raw.split(',').map((s) => s.trim()) : ['a', 'b', 'c'];
-    const message = `'${short ? raw : `${raw.slice(0, 80)}…`}' is one item, commas and all: to list several, write [${items.join(', ')}] (or one '- item' per line); to keep one item, put it in a list: ["…"]`;
+  if (list && typeof raw === 'string' && result.problems.length === 0) {
+    const message = `'${raw.length <= 80 ? raw : `${raw.slice(0, 80)}…`}' is one item, commas and all: ${list}; to keep one item, put it in a list: ["…"]`;
     issues.warn(file.rel, message, { line: line ?? entryLine(parsed, key), field: key });
   }
   if (result.value !== undefined) values[key] = result.value;
@@ -398,6 +398,12 @@ function setValue(
   }
   if (parsed.numbers && result.problems.length === 0 && field.type !== 'json' && (field.type !== 'number' || !collection.declared))
     warnRewrittenNumbers(ctx, file, parsed, field, raw);
+}
+
+/** `to list several, write [a, b, c] (…)` for a value `a, b, c` (a long one: the form only). */
+function commaList(raw: string): string {
+  const items = raw.length <= 80 ? raw.split(',').map((s) => s.trim()) : ['a', 'b', 'c'];
+  return `to list several, write [${items.join(', ')}] (or one '- item' per line)`;
 }
 
 /** `2024-01-01T10:00:00.123456Z`: a datetime keeps milliseconds, so the digits after them are lost. */

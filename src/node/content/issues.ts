@@ -112,9 +112,12 @@ export function unknownKey(key: string, keys: readonly string[], what: string): 
   return unknownName(`key '${key}'`, key, keys, `${what} keys are ${keys.join(', ')}`);
 }
 
-/** `unknown <what>; did you mean 'x'? (<list>)` when `typed` is spelt almost as one of `names` (`colection:`, `type: relaton`), else `unknown <what>; <list>`. */
-export function unknownName(what: string, typed: unknown, names: readonly string[], list: string): string {
-  const near = typeof typed === 'string' ? closestName(typed, names) : undefined;
+/**
+ * `unknown <what>; did you mean 'x'? (<list>)` when `typed` is spelt almost as one of `names` (`colection:`, `type: relaton`),
+ * or `meant` is given (`type: string`), else `unknown <what>; <list>`.
+ */
+export function unknownName(what: string, typed: unknown, names: readonly string[], list: string, meant?: string): string {
+  const near = meant ?? (typeof typed === 'string' ? closestName(typed, names) : undefined);
   return near === undefined ? `unknown ${what}; ${list}` : `unknown ${what}; did you mean '${near}'? (${list})`;
 }
 

@@ -8,7 +8,7 @@ import type { ParseCache } from './parse-cache.js';
 import { describe, isPlainObject, type IssueList } from './issues.js';
 import type { ParsedYaml } from './parse.js';
 import { openListed, type ListedFile } from './open-content.js';
-import { isUuid, UUID_HINT } from './uuid.js';
+import { isUuid, lowerCaseHint, UUID_HINT } from './uuid.js';
 import { imageSizePackage } from './image-size-package.js';
 
 export interface Dimensions {
@@ -117,7 +117,7 @@ export function readMediaMeta(
     let uuid: string | undefined;
     if (withUuid && value.uuid !== undefined && value.uuid !== null) {
       if (isUuid(value.uuid)) uuid = value.uuid;
-      else err(['uuid'], `uuid: expected ${UUID_HINT}, got ${describe(value.uuid)}`);
+      else err(['uuid'], `uuid: expected ${UUID_HINT}, got ${describe(value.uuid)}${lowerCaseHint(value.uuid, 'uuid: ')}`);
     }
     meta.set(id, {
       caption: text('caption'),

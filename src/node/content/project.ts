@@ -6,7 +6,7 @@ import { describe, isPlainObject, type IssueList, unknownKey } from './issues.js
 import { groupDigits, LIMITS } from './limits.js';
 import { isLocaleTag, sameLocale } from './locale.js';
 import type { ParsedYaml } from './parse.js';
-import { isUuid, UUID_HINT } from './uuid.js';
+import { isUuid, lowerCaseHint, UUID_HINT } from './uuid.js';
 
 /** What project.yaml says: a ProjectRecord without its collections and media. */
 export type ProjectConfig = Omit<ProjectRecord, 'collections' | 'media'>;
@@ -147,7 +147,11 @@ export function readProject(parsed: ParsedYaml, folder: string, file: string, is
   }
   // The v3 API names a project by its uuid in the `project-id` header.
   if (dialect === 'elmapi3' && !isUuid(id)) {
-    err(raw.id === undefined ? [] : ['id'], `a project of dialect elmapi3 needs 'id:' to be ${UUID_HINT}; got '${id}'`, 'id');
+    err(
+      raw.id === undefined ? [] : ['id'],
+      `a project of dialect elmapi3 needs 'id:' to be ${UUID_HINT}; got '${id}'${lowerCaseHint(id, 'id: ')}`,
+      'id',
+    );
   }
   let strict = false;
   if (raw.strict !== undefined && raw.strict !== null) {

@@ -31,7 +31,9 @@ export function resolveReferences(
   for (const c of collections) {
     for (const field of c.record.fields) {
       if (field.type === 'relation' && field.collection !== undefined && !bySlug.has(field.collection)) {
-        issues.error(c.configFile, `relation to collection '${field.collection}', which does not exist; collections: ${slugs}`, {
+        const near = closestName(field.collection, bySlug.keys());
+        const list = near === undefined ? `collections: ${slugs}` : `did you mean '${near}'? (collections: ${slugs})`;
+        issues.error(c.configFile, `relation to collection '${field.collection}', which does not exist; ${list}`, {
           line: c.config.fieldLines.get(field.name),
           field: field.name,
         });

@@ -156,6 +156,19 @@ function isFieldType(t: unknown): t is FieldType {
 
 const TYPE_LIST = FIELD_TYPES.join(', ');
 
+/** Type names of other tools (JSON Schema, TypeScript, other CMSs) that no edit distance leads to ours. */
+const OTHER_TOOLS_TYPES = new Map([
+  ['string', 'text'],
+  ['int', 'number'],
+  ['integer', 'number'],
+  ['float', 'number'],
+  ['bool', 'boolean'],
+  ['image', 'media'],
+  ['object', 'group'],
+  ['array', 'multiple'],
+  ['list', 'multiple'],
+]);
+
 /**
  * One declared field: `name: type` or `name: { type, required, … }`. A broken definition is
  * reported and still returns a field (typed json, which accepts anything) so that the entries using
@@ -182,7 +195,12 @@ export function readFieldDef(name: string, def: unknown, report: Report): FieldD
     return fallback;
   }
   if (!isFieldType(spec.type)) {
-    report(['type'], unknownName(`type ${describe(spec.type)}`, spec.type, FIELD_TYPES, `types are ${TYPE_LIST}`));
+    const other = typeof spec.type === 'string' ? OTHER_TOOLS_TYPES.get(spec.type.toLowerCase()) : undefined;
+    const message =
+      other === 'multiple'
+        ? `unknown type ${describe(spec.type)}; a list is the type of its items with multiple: true, like { type: text, multiple: true } (types are ${TYPE_LIST})`
+        : unknownName(`type ${describe(spec.type)}`, spec.type, FIELD_TYPES, `types are ${TYPE_LIST}`, other);
+    report(['type'], message);
     return fallback;
   }
   const type = spec.type;

@@ -32,3 +32,9 @@ export function mediaUuid(projectUuid: string, mediaId: string): string {
 
 export const UUID_HINT =
   'a uuid: 36 characters, lower-case hex, hyphenated like 550e8400-e29b-41d4-a716-446655440000 (make one with `node -e "console.log(crypto.randomUUID())"`)';
+
+/** `; write it in lower case: id: 3f6c…` (`as`: 'id: ') for a uuid written in capitals, as some tools print them; else ''. */
+export function lowerCaseHint(value: unknown, as: string): string {
+  const lower = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  return value !== lower && UUID.test(lower) ? `; write it in lower case: ${as}${lower}` : '';
+}

@@ -6,6 +6,7 @@ import { isEmpty } from '../../core/snapshot/order.js';
 import { describe, listNames } from './issues.js';
 import { impossibleDateHint, isDate, isTime, parseDateTime } from './timestamps.js';
 import { lookalikeHint } from './lookalike.js';
+import { closestName } from '../../core/suggest.js';
 import { renderBounded, type RenderBudget } from './richtext.js';
 
 export interface ValueProblem {
@@ -195,7 +196,10 @@ function numberHint(written: string, values: readonly string[]): string {
  * An enumeration's values as a set, and by the number each reads as (the first), made once per
  * schema: a list of 80,000 values searched for each value written took 18 s (found from outside).
  */
-const enumIndexes = new WeakMap<readonly string[], { names: ReadonlySet<string>; numbers: ReadonlyMap<number, string> }>();
+const enumIndexes = new WeakMap<
+  readonly string[],
+  { names: ReadonlySet<string>; numbers: ReadonlyMap<number, string>; guesses: Map<string, string | undefined> }
+>();
 
 function enumIndex(values: readonly string[]) {
   let index = enumIndexes.get(values);
@@ -205,14 +209,30 @@ function enumIndex(values: readonly string[]) {
       const n = Number(v);
       if (v.trim() !== '' && Number.isFinite(n) && !numbers.has(n)) numbers.set(n, v);
     }
-    index = { names: new Set(values), numbers };
+    index = { names: new Set(values), numbers, guesses: new Map() };
     enumIndexes.set(values, index);
   }
   return index;
 }
 
+/**
+ * `fod` for `food`: edit distance among the values of a list a person keeps in mind, for its first
+ * 200 distinct misses; not for a number or a word under 3 characters, which one edit makes any other.
+ */
+function typoHint(written: string, values: readonly string[]): string {
+  const { guesses } = enumIndex(values);
+  if (written.length < 3 || Number.isFinite(Number(written)) || values.length > 200) return '';
+  if (guesses.size >= 200 && !guesses.has(written)) return '';
+  if (!guesses.has(written)) guesses.set(written, closestName(written, values));
+  const near = guesses.get(written);
+  return near === undefined ? '' : `; did you mean '${near}'?`;
+}
+
 /** A number as YAML 1.2 reads one unquoted (not 0b101, which JavaScript would take). */
 const YAML_DECIMAL = /^[-+]?(\.\d+|\d+(\.\d*)?)([eE][-+]?\d+)?$/;
+
+/** A decimal comma (`4,5`, `-0,25`, `3,1415`), but not three digits after it, which may be thousands. */
+const DECIMAL_COMMA = /^\s*[-+]?\d+,(?!\d{3}\s*$)\d+\s*$/;
 
 /** Half of a UTF-16 pair without its other half: what an escape such as `"\uD800"` makes; no character. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -230,7 +250,11 @@ function coerceScalar(field: FieldDef, raw: unknown, render: RenderMarkdown, bud
     case 'number':
       if (typeof raw === 'number' && Number.isFinite(raw)) return { value: raw };
       // "1463" is text to YAML: the quotes are the mistake (found from outside).
-      return fail(typeof raw === 'string' && YAML_DECIMAL.test(raw) ? ': remove the quotes' : '');
+      if (typeof raw === 'string' && YAML_DECIMAL.test(raw)) return fail(': remove the quotes');
+      // `4,5`, not `1,463` (a thousands separator as likely as a decimal comma: no guess).
+      return fail(
+        typeof raw === 'string' && DECIMAL_COMMA.test(raw) ? `: write decimals with a point: ${raw.trim().replace(',', '.')}` : '',
+      );
     case 'boolean':
       if (typeof raw === 'boolean') return { value: raw };
       return fail(typeof raw === 'string' && YAML11_BOOLEANS.test(raw) ? ' (YAML 1.2 reads yes/no/on/off as text)' : '');
@@ -266,7 +290,7 @@ function coerceScalar(field: FieldDef, raw: unknown, render: RenderMarkdown, bud
     case 'enumeration':
       return field.values && enumIndex(field.values).names.has(s)
         ? { value: s }
-        : fail(lookalikeHint(s, field.values ?? []) || numberHint(s, field.values ?? []));
+        : fail(lookalikeHint(s, field.values ?? []) || numberHint(s, field.values ?? []) || typoHint(s, field.values ?? []));
     case 'media':
       return typeof raw === 'string' && s !== '' ? { value: s } : fail();
     case 'relation':

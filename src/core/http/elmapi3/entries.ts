@@ -8,6 +8,7 @@ import type { CollectionIndex, ProjectIndex } from './project-index.js';
 import { EMBED_BOUNDS, Renderer, type Json } from './render.js';
 import type { Warnings } from './warnings.js';
 import { whereTest } from './where.js';
+import { closestName } from '../../suggest.js';
 
 export type Answer = { readonly status: number; readonly json: Json } | { readonly status: number; readonly message: string };
 
@@ -223,7 +224,9 @@ export function listEntries(r: ListRequest): Answer {
       }
       const f = col.snap.fields.get(name);
       if (!f || f.hidden || f.type === 'password') {
-        warn.add('sort', `no field '${name}' in collection '${slug}': ElmapiCMS ignores it`);
+        const shown = [...col.snap.fields.values()].filter((x) => !x.hidden && x.type !== 'password').map((x) => x.name);
+        const near = closestName(name, [...shown, ...CORE_SORT]);
+        warn.add('sort', `no field '${name}' in collection '${slug}': ElmapiCMS ignores it${near ? `; did you mean '${near}'?` : ''}`);
         continue;
       }
       if (paginate) {

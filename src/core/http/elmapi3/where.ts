@@ -12,6 +12,7 @@ import { fieldValue } from '../../query/table.js';
 import { list, type PhpArray, type PhpValue } from './php-query.js';
 import type { CollectionIndex, ProjectIndex } from './project-index.js';
 import type { Warnings } from './warnings.js';
+import { closestName } from '../../suggest.js';
 
 export type Test = (e: EntrySnapshot) => boolean;
 
@@ -307,9 +308,10 @@ function conditions(name: string, value: PhpValue, prefix: string, c: Ctx, relat
   const isCore = CORE.includes(name);
   if (!f && !isCore) {
     const known = [...fields.values()].filter((x) => !x.hidden).map((x) => x.name);
+    const near = closestName(name, [...known, ...CORE]);
     c.warn.add(
       param,
-      `no field '${name}' in collection '${(relationOf?.target ?? c.col).snap.record.slug}' (fields: ${known.join(', ') || 'none'}; core: uuid, locale, state, created_at, updated_at, published_at): ElmapiCMS matches no entry`,
+      `no field '${name}' in collection '${(relationOf?.target ?? c.col).snap.record.slug}' (fields: ${known.join(', ') || 'none'}; core: uuid, locale, state, created_at, updated_at, published_at): ElmapiCMS matches no entry${near ? `; did you mean '${near}'?` : ''}`,
     );
   }
   if (f && (f.hidden || f.type === 'password'))

@@ -516,6 +516,8 @@ export class Builder {
 
   /** A fresh query of one collection, its first entries (a click on its slug in the project list). */
   reset(project: string, collection: string): void {
-    this.apply({ ...emptyQuery(project, collection), limit: String(FIRST_ENTRIES) });
+    // A singleton answers its one entry, and v3 warns of a limit there.
+    const single = this.projects.find((p) => p.id === project)?.collections.find((c) => c.slug === collection)?.singleton;
+    this.apply({ ...emptyQuery(project, collection), limit: single ? '' : String(FIRST_ENTRIES) });
   }
 }

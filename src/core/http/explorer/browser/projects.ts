@@ -28,11 +28,14 @@ async function completeV3(project: Project): Promise<void> {
     schemas.filter((a) => a.status === 200).map((a) => a.body as Record<string, unknown>),
   );
   await Promise.all(
-    project.collections.map(async (c) => {
-      const n = await ask(`/api/${encodeURIComponent(c.slug)}?count`);
-      const body = n.body as { count?: unknown } | undefined;
-      c.count = typeof body?.count === 'number' ? body.count : null;
-    }),
+    // A singleton is not counted: v3 ignores count there, answers its entry, and the server warns.
+    project.collections
+      .filter((c) => !c.singleton)
+      .map(async (c) => {
+        const n = await ask(`/api/${encodeURIComponent(c.slug)}?count`);
+        const body = n.body as { count?: unknown } | undefined;
+        c.count = typeof body?.count === 'number' ? body.count : null;
+      }),
   );
 }
 
@@ -126,7 +129,7 @@ export function renderProjects(projects: readonly Project[]): void {
                     }),
                   ),
                   el('td', { text: c.name }),
-                  el('td', { class: 'num', text: c.count === null ? '?' : String(c.count) }),
+                  el('td', { class: 'num', text: c.singleton ? 'single' : c.count === null ? '?' : String(c.count) }),
                   el('td', { text: c.fields.map((f) => `${f.name} (${describeField(f)})`).join(', ') || '—' }),
                 ),
               ),

@@ -25,6 +25,8 @@ export interface Collection {
   name: string;
   count: number | null;
   fields: Field[];
+  /** An elmapi3 singleton: one entry, which v3 answers without a count or a limit (it warns of both). */
+  readonly singleton?: true;
 }
 
 export interface Project {
@@ -279,6 +281,7 @@ export function fromV3Answers(project: Project, own: Json, collections: readonly
     fields: (Array.isArray(c.fields) ? c.fields.map(obj) : [])
       .filter((f) => f.parent_field_id === null && f.type !== 'password' && obj(f.options).hiddenInAPI !== true)
       .map(v3Field),
+    ...(c.is_singleton === true ? { singleton: true as const } : {}),
   }));
 }
 
