@@ -251,16 +251,19 @@ describe('server text written or printed', () => {
 });
 
 describe('collection slugs the server lists', () => {
-  it('a slug no tree can hold is refused before any request is built with it, naming the server', async () => {
-    const asked: string[] = [];
-    const doc = json({
-      data: { id: 'p', name: 'P', collections: [{ slug: '../../escape', name: 'X', fields: [{ name: 'title', type: 'text' }] }] },
+  // `media`: written to <project>/media/, its entries became media files, served without a token (found from outside).
+  for (const slug of ['../../escape', 'media']) {
+    it(`a slug no tree can hold (${slug}) is refused before any request is built with it, naming the server`, async () => {
+      const asked: string[] = [];
+      const doc = json({ data: { id: 'p', name: 'P', collections: [{ slug, name: 'X', fields: [{ name: 'title', type: 'text' }] }] } });
+      await serve((path) => {
+        asked.push(path);
+        return path === '/api/p' ? doc : undefined;
+      });
+      expect(await refusal(options(tempDir()))).toMatch(
+        /^the server lists a collection that no content tree can hold: collection slug .*; pull the others with --collections <slugs>$/,
+      );
+      expect(asked).toEqual(['/api/p']);
     });
-    await serve((path) => {
-      asked.push(path);
-      return path === '/api/p' ? doc : undefined;
-    });
-    expect(await refusal(options(tempDir()))).toMatch(/^the server lists a collection that no content tree can hold: collection slug/);
-    expect(asked).toEqual(['/api/p']);
-  });
+  }
 });

@@ -71,7 +71,10 @@ export function expectShape(cond: boolean, url: string, expected: string, usage 
 export function listedSlug(slug: unknown): string {
   const text = String(slug);
   const problem = idProblem('collection slug', text);
-  if (problem) throw new PullError(`the server lists a collection that no content tree can hold: ${problem}`);
+  if (problem)
+    throw new PullError(
+      `the server lists a collection that no content tree can hold: ${problem}; pull the others with --collections <slugs>`,
+    );
   return text;
 }
 
