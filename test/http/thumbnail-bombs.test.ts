@@ -3,7 +3,7 @@
 // limit — by cqa serve and by createHandler — and the refusal is remembered by file identity. A
 // storm of requests for them keeps the server's memory bounded (measured loosely, reported).
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,6 +63,10 @@ beforeAll(async () => {
   const root = join(work, 'content');
   cpSync('content/travel', join(root, 'travel'), { recursive: true });
   writeTree(Object.fromEntries(Object.entries(BOMBS).map(([name, bytes]) => [`travel/media/${name}`, bytes])), root);
+  // Found from outside: a file of 900 MB was read whole before its header was measured (RSS 0.27 → 1.15 GB).
+  // A valid 1000×800 header, then a hole: 129 MiB that take no disk.
+  writeFileSync(join(root, 'travel/media/huge.png'), pngBomb(1000, 800, 100));
+  truncateSync(join(root, 'travel/media/huge.png'), 129 * 2 ** 20);
   const { model } = await loadContent(root);
   const snapshot = createSnapshot(model);
   server = await startServer({ snapshot });
@@ -99,6 +103,7 @@ describe.each(['serve', 'createHandler'])('image bombs (%s)', (name) => {
       ['long.png', /20:1/],
       ['broken.png', /cannot be decoded/],
       ['drawing.png', /bytes are SVG/],
+      ['huge.png', /the file is 129\.0 MiB: thumbnails are made of files up to 128 MiB/],
     ] as const) {
       for (let i = 0; i < 3; i++) {
         const r = await client({ path: `/thumbs/${TRAVEL}/${file}` });
@@ -143,9 +148,10 @@ describe('cqa check, cqa build and cqa serve agree', () => {
         /^travel\/media\/broken\.png: no thumbnail can be made of it \(the image cannot be decoded \(Input buffer has corrupt header[^\n]*\)\), and/,
       ),
       expect.stringMatching(/^travel\/media\/drawing\.png: no thumbnail can be made of it \(the file's bytes are SVG: /),
+      expect.stringMatching(/^travel\/media\/huge\.png: no thumbnail can be made of it \(the file is 129\.0 MiB: .* up to 128 MiB\)/),
       expect.stringMatching(/^travel\/media\/long\.png: no thumbnail can be made of it \(.*20:1\)/),
       expect.stringMatching(/^travel\/media\/strip\.png: no thumbnail can be made of it \(.*40 Mpx\)/),
-      '5 errors in 5 files',
+      '6 errors in 6 files',
     ]);
     const build = cqa(['build', join(work, 'content'), '--out', join(work, 'dist'), '--include-private']);
     expect(build.status).toBe(1);

@@ -25,9 +25,9 @@ import { DEFAULT_CACHE_CONTROL, type CacheControl } from './hosts/policy.js';
 import { notFoundRules, queryRefused, type NotFoundRule } from '../../core/snapshot/not-found.js';
 import { MEDIA_SEGMENT } from '../../core/snapshot/create.js';
 import { collectionQueryJson } from '../../core/snapshot/serialize.js';
-import { makeThumbnail } from './thumbnail.js';
+import { makeThumbnail, ThumbnailRefused } from './thumbnail.js';
 import { whyNoThumbnail } from './thumbnail-check.js';
-import { copyMedia, readMedia, type MediaSource } from './media-source.js';
+import { copyMedia, readMediaImage, type MediaSource } from './media-source.js';
 import { mediaRoot } from '../../core/http/media-root.js';
 import type { ProjectSnapshot, Snapshot } from '../../core/model/types.js';
 import { elmapi3NotFound, elmapi3StaticDocument, elmapi3StaticPaths } from '../../core/http/elmapi3/static.js';
@@ -630,19 +630,21 @@ class TreeWriter {
   /** Thumbnails: sharp decodes and scales on libuv's thread pool. */
   async thumbs(jobs: readonly { rel: string; source: MediaSource; media: string }[]): Promise<void> {
     await eachLimit(jobs, THUMB_CONCURRENCY, async (job) => {
+      const refused = (err: unknown) =>
+        new DistError(
+          `cannot make the thumbnail of media '${job.media}' (${whyNoThumbnail(err)}): replace the file with a readable image within the limits (cqa check names it too)`,
+        );
       let input: Buffer;
       try {
-        input = await readMedia(job.source);
+        input = await readMediaImage(job.source);
       } catch (err) {
-        throw new DistError((err as Error).message);
+        throw err instanceof ThumbnailRefused ? refused(err) : new DistError((err as Error).message);
       }
       let bytes: Buffer;
       try {
         bytes = await makeThumbnail(input);
       } catch (err) {
-        throw new DistError(
-          `cannot make the thumbnail of media '${job.media}' (${whyNoThumbnail(err)}): replace the file with a readable image within the limits (cqa check names it too)`,
-        );
+        throw refused(err);
       }
       this.write(job.rel, bytes);
     });

@@ -4,6 +4,7 @@
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { openInside, ServedRoot, type OpenedFile } from '../server/open-file.js';
+import { readImage } from './thumbnail.js';
 
 /** Where a media item's file is: its project's media folder and its id (the path under it). */
 export interface MediaSource {
@@ -32,10 +33,11 @@ export async function copyMedia(media: MediaSource, target: string): Promise<num
 }
 
 /** The media file's bytes. */
-export async function readMedia(media: MediaSource): Promise<Buffer> {
+/** The image's bytes to make a thumbnail of, within THUMBNAIL_LIMITS' file size (readImage). */
+export async function readMediaImage(media: MediaSource): Promise<Buffer> {
   const file = await opened(media);
   try {
-    return await file.handle.readFile();
+    return await readImage(file.handle);
   } finally {
     await file.handle.close();
   }

@@ -6,7 +6,7 @@ import { relative, sep } from 'node:path';
 import type { ContentIssue, ContentModel } from '../../core/model/model.js';
 import { mediaRoot } from '../../core/http/media-root.js';
 import { hasThumb } from '../../core/snapshot/thumbs.js';
-import { readMedia } from './media-source.js';
+import { readMediaImage } from './media-source.js';
 import { makeThumbnail, ThumbnailRefused } from './thumbnail.js';
 
 /** Why no thumbnail is made, on one line: a limit broken, or libvips' message (over several lines) joined. */
@@ -27,7 +27,7 @@ export async function thumbnailIssues(model: ContentModel, root: string): Promis
     if (p.dialect !== 'elmapi') continue;
     for (const m of p.media.filter(hasThumb)) {
       try {
-        await makeThumbnail(await readMedia({ root: mediaRoot(m), id: m.id }));
+        await makeThumbnail(await readMediaImage({ root: mediaRoot(m), id: m.id }));
       } catch (err) {
         issues.push({
           file: relative(root, m.source).split(sep).join('/'),

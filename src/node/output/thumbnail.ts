@@ -6,6 +6,7 @@
 // Media come from contributors and third-party APIs, so an image is measured from its header
 // first (image-size: no decoding) and refused before libvips sees it when it is too large or too
 // elongated; libvips is held to the same pixel limit in case the header lied.
+import type { FileHandle } from 'node:fs/promises';
 import { imageSizePackage } from '../content/image-size-package.js';
 import { THUMB_HEIGHT } from '../../core/snapshot/thumbs.js';
 
@@ -17,10 +18,37 @@ export interface ThumbnailLimits {
   readonly maxPixels: number;
   /** Most the width may be of the height (a 200000×1300 strip is 153:1): its thumbnail is 600 px high, so that many times as wide. */
   readonly maxAspect: number;
+  /** Largest file read to make one (default 128 MiB): the file is read whole before its header is measured. */
+  readonly maxBytes?: number;
 }
 
 /** 40 Mpx: a 7300×5500 photo; decoding that costs ~160 MB. 20:1 covers panoramas. */
 export const THUMBNAIL_LIMITS: ThumbnailLimits = { maxPixels: 40_000_000, maxAspect: 20 };
+
+/** A 40 Mpx photo saved as PNG is ~120 MB; two made at once stay within ~256 MiB of input. */
+const MAX_IMAGE_BYTES = 128 * 2 ** 20;
+
+/**
+ * The opened image's bytes, refused (ThumbnailRefused) before any is read when the file is over
+ * `limits.maxBytes` (found from outside: a 900 MB file took a server from 0.27 to 1.15 GB).
+ * Reads at most the size it checked, should the file grow meanwhile.
+ */
+export async function readImage(handle: FileHandle, limits: ThumbnailLimits = THUMBNAIL_LIMITS): Promise<Buffer> {
+  const max = limits.maxBytes ?? MAX_IMAGE_BYTES;
+  const { size } = await handle.stat();
+  if (size > max)
+    throw new ThumbnailRefused(
+      `the file is ${(size / 2 ** 20).toFixed(1)} MiB: thumbnails are made of files up to ${(max / 2 ** 20).toFixed(0)} MiB`,
+    );
+  const bytes = Buffer.allocUnsafe(size);
+  let filled = 0;
+  while (filled < size) {
+    const { bytesRead } = await handle.read(bytes, filled, size - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return bytes.subarray(0, filled);
+}
 
 const RASTER = new Set(['png', 'jpg', 'gif', 'webp']);
 

@@ -6,7 +6,7 @@
 // bomb costs its work once, and at most THUMB_CONCURRENCY are made at a time (the rest wait, up
 // to THUMB_QUEUE; beyond that the server says it is busy) so that media reads keep their threads.
 import { createHash } from 'node:crypto';
-import { makeThumbnail, THUMBNAIL_LIMITS, ThumbnailRefused, type ThumbnailLimits } from '../output/thumbnail.js';
+import { makeThumbnail, readImage, THUMBNAIL_LIMITS, ThumbnailRefused, type ThumbnailLimits } from '../output/thumbnail.js';
 import { digestTag } from '../../core/http/etag.js';
 import type { OpenedFile } from './open-file.js';
 import { fileTag } from './send-file.js';
@@ -82,7 +82,7 @@ export class ThumbnailCache {
     try {
       let input: Buffer;
       try {
-        input = await file.handle.readFile();
+        input = await readImage(file.handle, this.limits);
       } finally {
         await file.handle.close().catch(() => undefined);
       }
