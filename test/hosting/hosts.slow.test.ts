@@ -614,7 +614,8 @@ describe('Cloudflare Pages with its own HTML handling', () => {
     const dist = join(work, 'pages-html');
     await writeDist(await buildSnapshot({ content }), { out: dist, host: 'cloudflare' });
     server = await startPages(dist, [], 'auto-trailing-slash');
-    for (const path of ['/media/shop/page.html', '/media/shop/guide/index.html']) {
+    // Pages serves a folder's index.html at the folder too: a download there as well (docs/security.md).
+    for (const path of ['/media/shop/page.html', '/media/shop/guide/index.html', '/media/shop/guide/', '/media/shop/guide']) {
       const res = await fetch(`${server.url}${path}`); // redirects followed, as a browser does
       expect(await res.text(), path).toContain('<script>');
       expect(res.headers.get('content-disposition'), `${path} → ${res.url}`).toBe('attachment');
@@ -634,6 +635,14 @@ describe('_headers download rules at their cap', () => {
     expect(rules.length).toBeLessThanOrEqual(100);
     expect(html.length).toBeGreaterThan(40);
     for (const r of html) expect(rules, r).toContain(r.slice(0, -'.html'.length));
+  });
+
+  // Netlify and Pages serve a folder's index.html at the folder: the rule names it, with and without its `/`.
+  it('names the folder of an index.html, which Netlify and Pages answer with it', () => {
+    const rules = headersFile(false, ['/media/m/guide/index.html'])
+      .split('\n')
+      .filter((l) => l.startsWith('/media/m/'));
+    expect(rules).toEqual(['/media/m/guide/index.html', '/media/m/guide/', '/media/m/guide']);
   });
 });
 
@@ -760,6 +769,39 @@ describe('an elmapi3 build: /api and /api/ are the project document', () => {
         expect(refused.status, path).toBe(400);
         expect(await refused.json(), path).toMatchObject({ message: expect.stringContaining('a static elmapi3 build answers each path') });
       }
+    },
+  );
+});
+
+// Found from outside: Caddy answered the folder of a media file named index.html
+// (`/media/p/idx/`) with that file, inline (200 text/html, no Content-Disposition): the download
+// rule names the file's own path only. A media folder serves no index file on any host.
+describe('a media file named index.html is no answer for its folder', () => {
+  onEveryHost(
+    'media-index',
+    async () => {
+      const content = join(work, 'media-index-content');
+      writeTree(content, {
+        'shop/project.yaml': 'id: shop\nname: Shop\npublic: true\n',
+        'shop/notes/_collection.yaml': 'name: Notes\nfields:\n  title: text\n',
+        'shop/notes/a.yaml': 'title: A\n',
+        'shop/media/guide/index.html': '<script>alert(1)</script>',
+      });
+      return buildSnapshot({ content });
+    },
+    async (_host, url) => {
+      for (const path of ['/media/shop/guide/', '/media/shop/guide']) {
+        const res = await fetch(url + path); // redirects followed, as a browser does (serve: to its 404)
+        const text = await res.text();
+        expect(res.status, `${path} → ${res.url}`).toBe(404);
+        expect(text, path).not.toContain('<script>');
+      }
+      // By its own path, the file is a sandboxed download as before.
+      const file = await fetch(`${url}/media/shop/guide/index.html`);
+      expect(await file.text()).toContain('<script>');
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-disposition')).toBe('attachment');
+      expect(file.headers.get('content-security-policy')).toBe(MEDIA_CSP);
     },
   );
 });

@@ -134,6 +134,13 @@ export function caddyfile(
     '        precompressed br gzip',
     '    }',
     '}',
+    // A folder is no media file: no index file there (the index name `.` is the folder itself, a 404), so
+    // a media file named index.html is no answer for its folder, inline (found from outside).
+    'handle @media {',
+    '    file_server {',
+    '        index .',
+    '    }',
+    '}',
     'handle {',
     '    file_server',
     '}',

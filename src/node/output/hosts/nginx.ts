@@ -76,7 +76,8 @@ export function nginxConf(
         ]
       : []),
   ];
-  // A folder is no media file: 404, not a redirect to its `/` and a 403 there (found from outside).
+  // A folder is no media file: 404, not a redirect to its `/` and a 403 there (found from outside), and
+  // never its index.html, inline (try_files `$uri` takes files only: the index module is not reached).
   const files = (prefix: string) => [`location ${quoted(prefix)} {`, '    try_files $uri =404;', ...media('    '), '}'];
   // add_header in a location replaces the outer ones: a download's location repeats them all.
   // A location is matched, never expanded: `$` stays as it is there (quoted() escapes it for values).
