@@ -5,6 +5,7 @@ import {
   CORS_HEADERS,
   DOWNLOAD_HEADER,
   MEDIA_HEADERS,
+  NOSNIFF,
   PREFLIGHT_HEADERS,
   prefixOf,
   type CacheControl,
@@ -30,7 +31,8 @@ export function nginxConf(
   downloads: readonly string[],
   v3Project?: string,
 ): string {
-  const api = [...CORS_HEADERS, ['Cache-Control', cache.api] as const];
+  // nosniff on every answer of these locations, 404 and 400 bodies too (found from outside: none had it).
+  const api = [...CORS_HEADERS, NOSNIFF, ['Cache-Control', cache.api] as const];
   // A file's Cache-Control only on 200 and 304 (no `always`): on a 404 a CDN would keep "no such
   // file" for an hour after the file is added (found from outside).
   const media = (indent: string, extra: readonly (readonly [string, string])[] = []) => [
@@ -42,7 +44,7 @@ export function nginxConf(
     `location ${exact ? `= ${quoted(exact)}` : quoted(prefixOf(from))} {`,
     // The preflight of a cross-origin If-None-Match (nginx itself answers OPTIONS with 405).
     '    if ($request_method = OPTIONS) {',
-    ...headers(PREFLIGHT_HEADERS, '        '),
+    ...headers([...PREFLIGHT_HEADERS, NOSNIFF], '        '),
     '        return 204;',
     '    }',
     '    default_type application/json;',
@@ -53,7 +55,7 @@ export function nginxConf(
     // A query would get the whole document, as if applied (found from outside: the SDK's where).
     '    if ($args != "") {',
     // add_header here replaces the location's: CORS again, and a refusal no cache keeps (as cqa preview says).
-    ...headers([...CORS_HEADERS, ['Cache-Control', 'no-cache']], '        '),
+    ...headers([...CORS_HEADERS, NOSNIFF, ['Cache-Control', 'no-cache']], '        '),
     `        return 400 ${returnText(query)};`,
     '    }',
     '    gzip_static on;',
