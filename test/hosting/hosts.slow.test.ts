@@ -216,7 +216,7 @@ for (const host of HOSTS) {
 
     // Found from outside: the JSON answers of nginx and Caddy (200, 404, the 400 of a query) had no
     // nosniff, which _headers sends for /api/*; cqa preview's text 404 and 405 and its 400 neither.
-    it.skipIf(host.build === 'netlify')('every answer carries X-Content-Type-Options: nosniff', async () => {
+    it('every answer carries X-Content-Type-Options: nosniff', async () => {
       const etag = (await get('/api/demo/posts')).headers.get('etag') ?? '';
       const requests: (readonly [string, string, Record<string, string>?])[] = [
         ['GET', '/api/demo/posts'],
@@ -787,7 +787,7 @@ describe('an elmapi3 build: /api and /api/ are the project document', () => {
         const wrong = await fetch(url + path, { headers: { 'project-id': OTHER } });
         expect(wrong.status, path).toBe(404);
         expect(wrong.headers.get('access-control-allow-origin'), path).toBe('*');
-        if (host.build !== 'netlify') expect(wrong.headers.get('x-content-type-options'), path).toBe('nosniff');
+        expect(wrong.headers.get('x-content-type-options'), path).toBe('nosniff');
         expect(await wrong.json(), path).toEqual({ message: 'Project not found.' });
         for (const headers of [{}, { 'project-id': '' }] as Record<string, string>[]) {
           const none = await fetch(url + path, { headers });
