@@ -511,6 +511,20 @@ for (const host of HOSTS) {
       },
     );
 
+    // Found from outside: cqa preview served `/media/p/evil.svg/` as the file, where cqa serve
+    // (docs/decisions.md) and the hosts answer 404.
+    it('a media file path with a trailing slash answers 404, never the file', async () => {
+      const paths = files(dist)
+        .filter((f) => /^media\/demo\/[^/]+\.(png|svg)$/.test(f))
+        .map((f) => `/${f}/`);
+      expect(paths).toContain('/media/demo/logo.svg/');
+      for (const path of paths) {
+        const res = await fetch(server.url + path); // redirects followed (serve: to its 404)
+        await res.arrayBuffer();
+        expect(res.status, path).toBe(404);
+      }
+    });
+
     it('no folder is answered with a directory listing', async () => {
       for (const path of ['/', '/api/', '/api', '/media/', '/media/demo/', '/media/demo', '/api/demo/posts/']) {
         const res = await get(path, { accept: 'application/json, text/html' });

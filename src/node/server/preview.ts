@@ -164,7 +164,8 @@ function notFound(res: ServerResponse): void {
  */
 function candidates(pathname: string): string[] {
   const rel = pathname.slice(1);
-  if (rel.startsWith('media/') || rel.startsWith('thumbs/')) return [rel];
+  // A file has no trailing slash: `/media/p/a.svg/` is a 404, as on cqa serve and the hosts (found from outside: the file).
+  if (rel.startsWith('media/') || rel.startsWith('thumbs/')) return rel.endsWith('/') ? [] : [rel];
   if (rel === '' || rel.endsWith('/')) return [`${rel}index.json`];
   return [rel, `${rel}/index.json`, `${rel}.json`];
 }
