@@ -352,6 +352,8 @@ for (const host of HOSTS) {
           const text = await res.text();
           if (host.build !== 'cloudflare' && res.headers.get('content-type')?.includes('json'))
             expect(() => JSON.parse(text), `${method}: ${text}`).not.toThrow();
+          // A refusal no cache keeps, as Caddy's other refusals (found from outside: it had the API's public Cache-Control).
+          if (host.build === 'caddy') expect(res.headers.get('cache-control'), method).toBe('no-cache');
         }
       },
     );
@@ -502,10 +504,12 @@ for (const host of HOSTS) {
     it.skipIf(host.build === 'serve')(
       'a media folder is a 404, as a missing file is (found from outside: nginx redirected, then 403)',
       async () => {
-        for (const path of ['/media/', '/media/demo', '/media/demo/', '/media/demo/posts', '/media/demo/posts/']) {
+        // Found from outside: nginx redirected /media to /media/.
+        for (const path of ['/media', '/media/', '/media/demo', '/media/demo/', '/media/demo/posts', '/media/demo/posts/']) {
           const res = await get(path);
           expect(res.status, path).toBe(404);
-          expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
+          // `/media` itself is outside the media rules of Caddy and `_headers`: a 404 all the same.
+          if (path !== '/media') expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
           await res.arrayBuffer();
         }
       },

@@ -78,6 +78,8 @@ export function caddyfile(
     '    header Allow "GET, HEAD, OPTIONS"',
     '    header Content-Type "text/plain; charset=utf-8"',
     nosniff,
+    // Not the API's or the media's public Cache-Control of the header blocks above (found from outside).
+    refusal,
     '    respond "405 Method Not Allowed" 405',
     '}',
     // The .br/.gz siblings are read by file_server's precompressed, never asked for by name (raw bytes typed JSON).

@@ -81,6 +81,13 @@ export function nginxConf(
   // A folder is no media file: 404, not a redirect to its `/` and a 403 there (found from outside), and
   // never its index.html, inline (try_files `$uri` takes files only: the index module is not reached).
   const files = (prefix: string) => [`location ${quoted(prefix)} {`, '    try_files $uri =404;', ...media('    '), '}'];
+  // `/media` itself is no file either: a 404 at once, not a redirect to `/media/` (found from outside).
+  const folder = (path: string) => [
+    `location = ${quoted(path)} {`,
+    ...headers([...CORS_HEADERS, ...MEDIA_HEADERS], '    '),
+    '    return 404;',
+    '}',
+  ];
   // add_header in a location replaces the outer ones: a download's location repeats them all.
   // A location is matched, never expanded: `$` stays as it is there (quoted() escapes it for values).
   const download = (path: string) => [`location = "${path.replace(/["\\]/g, '\\$&')}" {`, ...media('    ', [DOWNLOAD_HEADER]), '}'];
@@ -117,7 +124,8 @@ export function nginxConf(
     ...json('/openapi.json'),
     ...json('/manifest.json'),
     ...files('/media/'),
-    ...(thumbs ? files('/thumbs/') : []),
+    ...folder('/media'),
+    ...(thumbs ? [...files('/thumbs/'), ...folder('/thumbs')] : []),
     ...downloads.flatMap(download),
     '',
   ].join('\n');
