@@ -214,6 +214,36 @@ for (const host of HOSTS) {
       },
     );
 
+    // Found from outside: the JSON answers of nginx and Caddy (200, 404, the 400 of a query) had no
+    // nosniff, which _headers sends for /api/*; cqa preview's text 404 and 405 and its 400 neither.
+    it('every answer carries X-Content-Type-Options: nosniff', async () => {
+      const etag = (await get('/api/demo/posts')).headers.get('etag') ?? '';
+      const requests: (readonly [string, string, Record<string, string>?])[] = [
+        ['GET', '/api/demo/posts'],
+        ['HEAD', '/api/demo/posts'],
+        ['GET', '/openapi.json'],
+        ['GET', '/api/demo/posts/no-such-post'],
+        ['GET', '/api/demo/posts?limit=1'],
+        ['GET', `/api/${ELMAPI}/articles?limit=1`],
+        ['OPTIONS', '/api/demo/posts'],
+        ['POST', '/api/demo/posts'],
+        ['GET', '/api/demo/_x'],
+        ['GET', '/media/demo/hero.png'],
+        ['GET', '/media/demo/logo.svg'],
+        ['GET', '/media/demo/no-such-file.png'],
+        ['POST', '/media/demo/hero.png'],
+        // Pages answers a path no `_headers` rule names with its own empty 404 (docs/hosting.md).
+        ...(host.build === 'cloudflare' ? [] : ([['GET', '/_headers']] as const)),
+        // serve sends no headers on a 304 (docs/hosting.md#npx-serve).
+        ...(host.headersOn304 ? ([['GET', '/api/demo/posts', { 'if-none-match': etag }]] as const) : []),
+      ];
+      for (const [method, path, headers] of requests) {
+        const res = await fetch(server.url + path, { method, headers, redirect: 'manual' });
+        await res.arrayBuffer();
+        expect(res.headers.get('x-content-type-options'), `${method} ${path} → ${res.status}`).toBe('nosniff');
+      }
+    });
+
     it('an ETag, and If-None-Match answers 304 with CORS', async () => {
       const first = await get('/api/demo/posts');
       const etag = first.headers.get('etag');
@@ -322,6 +352,8 @@ for (const host of HOSTS) {
           const text = await res.text();
           if (host.build !== 'cloudflare' && res.headers.get('content-type')?.includes('json'))
             expect(() => JSON.parse(text), `${method}: ${text}`).not.toThrow();
+          // A refusal no cache keeps, as Caddy's other refusals (found from outside: it had the API's public Cache-Control).
+          if (host.build === 'caddy') expect(res.headers.get('cache-control'), method).toBe('no-cache');
         }
       },
     );
@@ -472,14 +504,30 @@ for (const host of HOSTS) {
     it.skipIf(host.build === 'serve')(
       'a media folder is a 404, as a missing file is (found from outside: nginx redirected, then 403)',
       async () => {
-        for (const path of ['/media/', '/media/demo', '/media/demo/', '/media/demo/posts', '/media/demo/posts/']) {
+        // Found from outside: nginx redirected /media to /media/.
+        for (const path of ['/media', '/media/', '/media/demo', '/media/demo/', '/media/demo/posts', '/media/demo/posts/']) {
           const res = await get(path);
           expect(res.status, path).toBe(404);
-          expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
+          // `/media` itself is outside the media rules of Caddy and `_headers`: a 404 all the same.
+          if (path !== '/media') expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
           await res.arrayBuffer();
         }
       },
     );
+
+    // Found from outside: cqa preview served `/media/p/evil.svg/` as the file, where cqa serve
+    // (docs/decisions.md) and the hosts answer 404.
+    it('a media file path with a trailing slash answers 404, never the file', async () => {
+      const paths = files(dist)
+        .filter((f) => /^media\/demo\/[^/]+\.(png|svg)$/.test(f))
+        .map((f) => `/${f}/`);
+      expect(paths).toContain('/media/demo/logo.svg/');
+      for (const path of paths) {
+        const res = await fetch(server.url + path); // redirects followed (serve: to its 404)
+        await res.arrayBuffer();
+        expect(res.status, path).toBe(404);
+      }
+    });
 
     it('no folder is answered with a directory listing', async () => {
       for (const path of ['/', '/api/', '/api', '/media/', '/media/demo/', '/media/demo', '/api/demo/posts/']) {
@@ -614,7 +662,8 @@ describe('Cloudflare Pages with its own HTML handling', () => {
     const dist = join(work, 'pages-html');
     await writeDist(await buildSnapshot({ content }), { out: dist, host: 'cloudflare' });
     server = await startPages(dist, [], 'auto-trailing-slash');
-    for (const path of ['/media/shop/page.html', '/media/shop/guide/index.html']) {
+    // Pages serves a folder's index.html at the folder too: a download there as well (docs/security.md).
+    for (const path of ['/media/shop/page.html', '/media/shop/guide/index.html', '/media/shop/guide/', '/media/shop/guide']) {
       const res = await fetch(`${server.url}${path}`); // redirects followed, as a browser does
       expect(await res.text(), path).toContain('<script>');
       expect(res.headers.get('content-disposition'), `${path} → ${res.url}`).toBe('attachment');
@@ -634,6 +683,14 @@ describe('_headers download rules at their cap', () => {
     expect(rules.length).toBeLessThanOrEqual(100);
     expect(html.length).toBeGreaterThan(40);
     for (const r of html) expect(rules, r).toContain(r.slice(0, -'.html'.length));
+  });
+
+  // Netlify and Pages serve a folder's index.html at the folder: the rule names it, with and without its `/`.
+  it('names the folder of an index.html, which Netlify and Pages answer with it', () => {
+    const rules = headersFile(false, ['/media/m/guide/index.html'])
+      .split('\n')
+      .filter((l) => l.startsWith('/media/m/'));
+    expect(rules).toEqual(['/media/m/guide/index.html', '/media/m/guide/', '/media/m/guide']);
   });
 });
 
@@ -748,6 +805,7 @@ describe('an elmapi3 build: /api and /api/ are the project document', () => {
         const wrong = await fetch(url + path, { headers: { 'project-id': OTHER } });
         expect(wrong.status, path).toBe(404);
         expect(wrong.headers.get('access-control-allow-origin'), path).toBe('*');
+        expect(wrong.headers.get('x-content-type-options'), path).toBe('nosniff');
         expect(await wrong.json(), path).toEqual({ message: 'Project not found.' });
         for (const headers of [{}, { 'project-id': '' }] as Record<string, string>[]) {
           const none = await fetch(url + path, { headers });
@@ -760,6 +818,39 @@ describe('an elmapi3 build: /api and /api/ are the project document', () => {
         expect(refused.status, path).toBe(400);
         expect(await refused.json(), path).toMatchObject({ message: expect.stringContaining('a static elmapi3 build answers each path') });
       }
+    },
+  );
+});
+
+// Found from outside: Caddy answered the folder of a media file named index.html
+// (`/media/p/idx/`) with that file, inline (200 text/html, no Content-Disposition): the download
+// rule names the file's own path only. A media folder serves no index file on any host.
+describe('a media file named index.html is no answer for its folder', () => {
+  onEveryHost(
+    'media-index',
+    async () => {
+      const content = join(work, 'media-index-content');
+      writeTree(content, {
+        'shop/project.yaml': 'id: shop\nname: Shop\npublic: true\n',
+        'shop/notes/_collection.yaml': 'name: Notes\nfields:\n  title: text\n',
+        'shop/notes/a.yaml': 'title: A\n',
+        'shop/media/guide/index.html': '<script>alert(1)</script>',
+      });
+      return buildSnapshot({ content });
+    },
+    async (_host, url) => {
+      for (const path of ['/media/shop/guide/', '/media/shop/guide']) {
+        const res = await fetch(url + path); // redirects followed, as a browser does (serve: to its 404)
+        const text = await res.text();
+        expect(res.status, `${path} → ${res.url}`).toBe(404);
+        expect(text, path).not.toContain('<script>');
+      }
+      // By its own path, the file is a sandboxed download as before.
+      const file = await fetch(`${url}/media/shop/guide/index.html`);
+      expect(await file.text()).toContain('<script>');
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-disposition')).toBe('attachment');
+      expect(file.headers.get('content-security-policy')).toBe(MEDIA_CSP);
     },
   );
 });

@@ -47,8 +47,8 @@ describe('answers longer than an answer may be', () => {
       ...embedding('c', 'cqa'),
       ...embedding('e', 'elmapi'),
       // elmapi3 embeds at most 8 Mi characters of related entries per answer: its own values make it large.
-      [`v3/project.yaml`]: `id: ${V3}\ndialect: elmapi3\npublic: true\n`,
-      [`v3/own/_collection.yaml`]: 'fields:\n  title: text\n',
+      'v3/project.yaml': `id: ${V3}\ndialect: elmapi3\npublic: true\n`,
+      'v3/own/_collection.yaml': 'fields:\n  title: text\n',
     };
     for (let i = 0; i < 17; i++) tree[`v3/own/o${i}.yaml`] = `title: ${TITLE}\n`;
     const { model, issues } = await loadContent(writeTree(tree));

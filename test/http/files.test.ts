@@ -265,7 +265,10 @@ describe('cqa preview', () => {
     expect(readFileSync(join(out, 'media', 'alpha', 'a.png'), 'utf8')).toBe(FILE);
   });
 
-  it('answers CONNECT with 405', async () => {
-    expect(await rawExchange(preview.url, 'CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: x\r\n\r\n')).toMatch(/^HTTP\/1\.1 405 /);
+  it('answers CONNECT with 405, with nosniff and CORS as every answer', async () => {
+    const answer = await rawExchange(preview.url, 'CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(answer).toMatch(/^HTTP\/1\.1 405 /);
+    expect(answer).toMatch(/\r\nx-content-type-options: nosniff\r\n/i);
+    expect(answer).toMatch(/\r\naccess-control-allow-origin: \*\r\n/i);
   });
 });

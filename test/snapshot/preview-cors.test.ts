@@ -1,6 +1,6 @@
-// `cqa preview` as the host a cross-origin page talks to (issue 22): CORS on every answer (the
-// 400 that explains a query string, 404s, 405), a preflight answered, and a folder that is no
-// build refused with a message naming cqa build.
+// `cqa preview` as the host a cross-origin page talks to (issue 22): CORS and nosniff on every
+// answer (the 400 that explains a query string, 404s, 405), a preflight answered, and a folder
+// that is no build refused with a message naming cqa build.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +28,7 @@ afterAll(async () => {
   rmSync(mediaDir, { recursive: true, force: true });
 });
 
-describe('cqa preview: CORS on every answer', () => {
+describe('cqa preview: CORS and nosniff on every answer', () => {
   const cases: [string, string, number][] = [
     ['GET', '/api/demo/posts', 200],
     ['GET', '/api/demo/posts?limit=2', 400],
@@ -40,10 +40,12 @@ describe('cqa preview: CORS on every answer', () => {
     ['DELETE', '/api/demo/posts', 405],
   ];
   for (const [method, path, status] of cases) {
-    it(`${method} ${path} → ${status} with Access-Control-Allow-Origin: *`, async () => {
+    it(`${method} ${path} → ${status} with Access-Control-Allow-Origin: * and X-Content-Type-Options: nosniff`, async () => {
       const res = await fetch(server.url + path, { method });
       expect(res.status).toBe(status);
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      // Found from outside: the text 404 and 405 and the JSON 400 had no nosniff.
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       await res.arrayBuffer();
     });
   }
@@ -64,6 +66,7 @@ describe('cqa preview: CORS on every answer', () => {
       const res = await fetch(`${other.url}/api/demo/posts?x=1`);
       expect(res.status).toBe(400);
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     } finally {
       await other.close();
     }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,6 +92,10 @@ describe('cqa preview', () => {
   });
 
   it('answers 404 for anything else, including the host configuration files', async () => {
+    // A thumbnail as an elmapi build writes it: served by its path, not with a trailing slash.
+    mkdirSync(join(out, 'thumbs', 'demo'), { recursive: true });
+    writeFileSync(join(out, 'thumbs', 'demo', 't.png'), 'png');
+    expect((await get('/thumbs/demo/t.png')).status).toBe(200);
     for (const p of [
       '/nope',
       '/api/demo/posts/draft-1',
@@ -100,6 +104,9 @@ describe('cqa preview', () => {
       '/_redirects',
       '/media/demo/nope.png',
       '/media/demo/doc',
+      // A file has no trailing slash (found from outside: the file was served), as on cqa serve.
+      '/media/demo/photos/a%20b.png/',
+      '/thumbs/demo/t.png/',
     ]) {
       expect((await get(p)).status, p).toBe(404);
     }

@@ -232,10 +232,16 @@ export function headersFile(
 /**
  * Cloudflare Pages answers `/x/page.html` with a 308 to `/x/page`, and serves the file there: the
  * rule must name that path too, or the HTML opens inline (found from outside, in wrangler pages dev).
+ * A folder's `index.html` is served at the folder (`/x/idx/`) by Pages and Netlify, and by Netlify
+ * maybe at `/x/idx` too (not measured here): the rule names both.
  */
 function withPrettyPath(path: string): string[] {
   if (!path.endsWith('.html')) return [path];
-  const pretty = path.endsWith('/index.html') ? path.slice(0, -'index.html'.length) : path.slice(0, -'.html'.length);
+  if (path.endsWith('/index.html')) {
+    const folder = path.slice(0, -'index.html'.length);
+    return folder.endsWith('/media/') ? [path] : [path, folder, folder.slice(0, -1)];
+  }
+  const pretty = path.slice(0, -'.html'.length);
   return pretty.endsWith('/media/') ? [path] : [path, pretty];
 }
 

@@ -164,7 +164,8 @@ function notFound(res: ServerResponse): void {
  */
 function candidates(pathname: string): string[] {
   const rel = pathname.slice(1);
-  if (rel.startsWith('media/') || rel.startsWith('thumbs/')) return [rel];
+  // A file has no trailing slash: `/media/p/a.svg/` is a 404, as on cqa serve and the hosts (found from outside: the file).
+  if (rel.startsWith('media/') || rel.startsWith('thumbs/')) return rel.endsWith('/') ? [] : [rel];
   if (rel === '' || rel.endsWith('/')) return [`${rel}index.json`];
   return [rel, `${rel}/index.json`, `${rel}.json`];
 }
@@ -250,6 +251,8 @@ export function previewHandler(dir: string): (req: IncomingMessage, res: ServerR
     // Every answer, 400/404/405 included, can be read by a page of another origin: else a
     // cross-origin page sees a CORS failure instead of the problem that says what to change.
     res.setHeader('access-control-allow-origin', '*');
+    // And none is read as another type than it says (found from outside: the text 404/405 and the 400 were not).
+    res.setHeader('x-content-type-options', 'nosniff');
     if (req.method === 'OPTIONS') {
       // The preflight of a cross-origin If-None-Match (or any header a client adds).
       res.writeHead(204, Object.fromEntries(PREFLIGHT_HEADERS));
@@ -356,7 +359,12 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
     'connect',
     refuseConnect(() => ({
       status: 405,
-      headers: { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' },
+      headers: {
+        allow: 'GET, HEAD',
+        'content-type': 'text/plain; charset=utf-8',
+        'x-content-type-options': 'nosniff',
+        'access-control-allow-origin': '*',
+      },
       body: 'Method Not Allowed\n',
     })),
   );

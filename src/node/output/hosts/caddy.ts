@@ -6,6 +6,7 @@ import {
   DOWNLOAD_HEADER,
   JSON_TYPE,
   MEDIA_HEADERS,
+  NOSNIFF,
   PREFLIGHT_HEADERS,
   prefixOf,
   type CacheControl,
@@ -37,7 +38,9 @@ export function caddyfile(
   // other hosts send application/octet-stream (found from outside).
   const varyAlways = ['?Vary', 'Accept-Encoding'] as const;
   const mediaDefaultType = ['?Content-Type', 'application/octet-stream'] as const;
-  const json = [['Content-Type', JSON_TYPE] as const, ...CORS_HEADERS, ['Cache-Control', cache.api] as const, varyAlways];
+  // nosniff: on the 404 and 400 answers of these paths too (found from outside: none had it).
+  const json = [['Content-Type', JSON_TYPE] as const, ...CORS_HEADERS, NOSNIFF, ['Cache-Control', cache.api] as const, varyAlways];
+  const nosniff = `    header ${NOSNIFF[0]} ${quoted(NOSNIFF[1])}`;
   // Caddy expands {…} as a placeholder, and matches a pattern holding %xx against the raw path:
   // such names are written as the path a client sends, each segment percent-encoded.
   const literal = downloads.map((path) => (/[{}%]/.test(path) ? path.split('/').map(encodeURIComponent).join('/') : path));
@@ -65,6 +68,7 @@ export function caddyfile(
     'handle @nul {',
     // Text, not the JSON type the header block above gives /api paths (found from outside).
     '    header Content-Type "text/plain; charset=utf-8"',
+    nosniff,
     refusal,
     '    respond "400 Bad Request: a path cannot hold a NUL character" 400',
     '}',
@@ -73,6 +77,9 @@ export function caddyfile(
     'handle @write {',
     '    header Allow "GET, HEAD, OPTIONS"',
     '    header Content-Type "text/plain; charset=utf-8"',
+    nosniff,
+    // Not the API's or the media's public Cache-Control of the header blocks above (found from outside).
+    refusal,
     '    respond "405 Method Not Allowed" 405',
     '}',
     // The .br/.gz siblings are read by file_server's precompressed, never asked for by name (raw bytes typed JSON).
@@ -134,11 +141,20 @@ export function caddyfile(
     '        precompressed br gzip',
     '    }',
     '}',
+    // A folder is no media file: no index file there (the index name `.` is the folder itself, a 404), so
+    // a media file named index.html is no answer for its folder, inline (found from outside).
+    'handle @media {',
+    '    file_server {',
+    '        index .',
+    '    }',
+    '}',
     'handle {',
     '    file_server',
     '}',
     // Unknown API paths: the JSON 404 of the most specific rule, status 404 kept.
     'handle_errors {',
+    // Every error answer, the text ones outside the API's paths too.
+    nosniff,
     // A missing file's 404 keeps no Cache-Control a CDN would hold for an hour after it is added.
     `    @mediaerror path /media/*${thumbs ? ' /thumbs/*' : ''}`,
     '    header @mediaerror -Cache-Control',

@@ -5,6 +5,7 @@ import {
   CORS_HEADERS,
   DOWNLOAD_HEADER,
   MEDIA_HEADERS,
+  NOSNIFF,
   PREFLIGHT_HEADERS,
   prefixOf,
   type CacheControl,
@@ -30,7 +31,8 @@ export function nginxConf(
   downloads: readonly string[],
   v3Project?: string,
 ): string {
-  const api = [...CORS_HEADERS, ['Cache-Control', cache.api] as const];
+  // nosniff on every answer of these locations, 404 and 400 bodies too (found from outside: none had it).
+  const api = [...CORS_HEADERS, NOSNIFF, ['Cache-Control', cache.api] as const];
   // A file's Cache-Control only on 200 and 304 (no `always`): on a 404 a CDN would keep "no such
   // file" for an hour after the file is added (found from outside).
   const media = (indent: string, extra: readonly (readonly [string, string])[] = []) => [
@@ -42,7 +44,7 @@ export function nginxConf(
     `location ${exact ? `= ${quoted(exact)}` : quoted(prefixOf(from))} {`,
     // The preflight of a cross-origin If-None-Match (nginx itself answers OPTIONS with 405).
     '    if ($request_method = OPTIONS) {',
-    ...headers(PREFLIGHT_HEADERS, '        '),
+    ...headers([...PREFLIGHT_HEADERS, NOSNIFF], '        '),
     '        return 204;',
     '    }',
     '    default_type application/json;',
@@ -53,7 +55,7 @@ export function nginxConf(
     // A query would get the whole document, as if applied (found from outside: the SDK's where).
     '    if ($args != "") {',
     // add_header here replaces the location's: CORS again, and a refusal no cache keeps (as cqa preview says).
-    ...headers([...CORS_HEADERS, ['Cache-Control', 'no-cache']], '        '),
+    ...headers([...CORS_HEADERS, NOSNIFF, ['Cache-Control', 'no-cache']], '        '),
     `        return 400 ${returnText(query)};`,
     '    }',
     '    gzip_static on;',
@@ -76,8 +78,16 @@ export function nginxConf(
         ]
       : []),
   ];
-  // A folder is no media file: 404, not a redirect to its `/` and a 403 there (found from outside).
+  // A folder is no media file: 404, not a redirect to its `/` and a 403 there (found from outside), and
+  // never its index.html, inline (try_files `$uri` takes files only: the index module is not reached).
   const files = (prefix: string) => [`location ${quoted(prefix)} {`, '    try_files $uri =404;', ...media('    '), '}'];
+  // `/media` itself is no file either: a 404 at once, not a redirect to `/media/` (found from outside).
+  const folder = (path: string) => [
+    `location = ${quoted(path)} {`,
+    ...headers([...CORS_HEADERS, ...MEDIA_HEADERS], '    '),
+    '    return 404;',
+    '}',
+  ];
   // add_header in a location replaces the outer ones: a download's location repeats them all.
   // A location is matched, never expanded: `$` stays as it is there (quoted() escapes it for values).
   const download = (path: string) => [`location = "${path.replace(/["\\]/g, '\\$&')}" {`, ...media('    ', [DOWNLOAD_HEADER]), '}'];
@@ -114,7 +124,8 @@ export function nginxConf(
     ...json('/openapi.json'),
     ...json('/manifest.json'),
     ...files('/media/'),
-    ...(thumbs ? files('/thumbs/') : []),
+    ...folder('/media'),
+    ...(thumbs ? [...files('/thumbs/'), ...folder('/thumbs')] : []),
     ...downloads.flatMap(download),
     '',
   ].join('\n');

@@ -26,14 +26,17 @@ export const CORS_HEADERS: readonly (readonly [string, string])[] = [
 ];
 
 /**
+ * No type guessing, on every answer (documents, 404/400/405 bodies, media): a browser must not read
+ * JSON or an error that quotes the request as HTML or script.
+ */
+export const NOSNIFF = ['X-Content-Type-Options', 'nosniff'] as const;
+
+/**
  * What every media file and thumbnail carries besides CORS (media-headers.ts): a sandbox with no
  * script, and no type guessing. A file a browser could open as a document is also a download
  * (`Content-Disposition: attachment`, by its exact path: HostInput.downloads).
  */
-export const MEDIA_HEADERS: readonly (readonly [string, string])[] = [
-  ['Content-Security-Policy', MEDIA_CSP],
-  ['X-Content-Type-Options', 'nosniff'],
-];
+export const MEDIA_HEADERS: readonly (readonly [string, string])[] = [['Content-Security-Policy', MEDIA_CSP], NOSNIFF];
 
 export const DOWNLOAD_HEADER = ['Content-Disposition', 'attachment'] as const;
 

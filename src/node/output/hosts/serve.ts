@@ -3,7 +3,7 @@
 // there is one rule per depth of API path the build holds; directory listings are turned off (else
 // `/api/demo/posts/` answers serve's own `{"files":[…]}`, which a client could take for content).
 // Tested against serve 14.2.7 in test/hosting/hosts.slow.test.ts. No Node imports.
-import { DOWNLOAD_HEADER, JSON_TYPE, MEDIA_HEADERS, PREFLIGHT_HEADERS, type CacheControl } from './policy.js';
+import { DOWNLOAD_HEADER, JSON_TYPE, MEDIA_HEADERS, NOSNIFF, PREFLIGHT_HEADERS, type CacheControl } from './policy.js';
 
 // serve answers OPTIONS like GET, with these headers: the JSON paths carry the preflight's, for the
 // headers an SDK sends (found from outside: the v3 SDK's project-id failed its preflight). No
@@ -124,7 +124,8 @@ export function serveJson(
     // take `/api/demo/posts/index.json` for a path of its own.
     rewrites.push({ source: `/${API}/${params}${LAST_SEGMENT}`, destination: `/:api/${params}/index.json` });
   }
-  const json = pairs([['Content-Type', JSON_TYPE], ...PREFLIGHT_HEADERS, ['Cache-Control', cache.api]]);
+  // nosniff as _headers sends it (found from outside: serve's JSON answers had none).
+  const json = pairs([['Content-Type', JSON_TYPE], ...PREFLIGHT_HEADERS, NOSNIFF, ['Cache-Control', cache.api]]);
   const media = pairs([...CORS_HEADERS, ...MEDIA_HEADERS, ['Cache-Control', cache.media]]);
   // Header sources are globs: a name with a glob character keeps the sandbox only.
   const exact = downloads.filter((path) => !/[*?[\]{}()!+@\\]/.test(path));
