@@ -267,3 +267,25 @@ describe('collection slugs the server lists', () => {
     });
   }
 });
+
+describe('answers nested deeper than content may be', () => {
+  // Found from outside: 100,000 levels stopped the pull with only "Maximum call stack size exceeded".
+  for (const depth of [200, 100_000]) {
+    it(`a value ${depth} levels deep stops the pull naming the answer and the limit`, async () => {
+      const deep = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+      const project = json({
+        data: { id: 'p', name: 'P', collections: [{ slug: 'posts', name: 'Posts', fields: [{ name: 'x', type: 'json' }] }] },
+      });
+      await serve((path) =>
+        path === '/api/p'
+          ? project
+          : path.startsWith('/api/p/posts')
+            ? { body: `{"data":[{"id":"a","x":${deep}}],"meta":{"total":1}}` }
+            : undefined,
+      );
+      expect(await refusal(options(tempDir()))).toMatch(
+        /\/api\/p\/posts\?.*: the answer for collection 'posts' nests more than 110 levels deep; a content file may nest 100 \(no tree can hold it\)$/,
+      );
+    });
+  }
+});

@@ -2,6 +2,7 @@
 // 401, the token's scope for a 403, the base URL, project or collection for a 404.
 import type { Answer } from './fetch.js';
 import { idProblem } from '../../core/model/identifiers.js';
+import { LIMITS } from '../content/limits.js';
 import { PullError } from './model.js';
 
 export interface AnswerContext {
@@ -36,6 +37,12 @@ export function readJson(answer: Answer, ctx: AnswerContext): unknown {
   }
   if (status === 404) throw new PullError(`${ctx.url}: ${ctx.what} not found (HTTP 404): ${ctx.notFoundHint}`, true);
   if (status < 200 || status > 299) throw new PullError(`${ctx.url}: HTTP ${status} for ${ctx.what}: ${bodyText(answer.text)}`);
+  // Deeper than any content file may nest (LIMITS.depth, with the answer's own levels): refused
+  // before parsing, since what walks it later would run out of stack (found from outside).
+  if (nestedBeyond(answer.text, MAX_ANSWER_DEPTH))
+    throw new PullError(
+      `${ctx.url}: the answer for ${ctx.what} nests more than ${MAX_ANSWER_DEPTH} levels deep; a content file may nest ${LIMITS.depth} (no tree can hold it)`,
+    );
   let value: unknown;
   try {
     value = JSON.parse(answer.text);
@@ -93,4 +100,22 @@ export function mediaPathOf(url: URL, project: string, fileName: string, what: '
     throw new PullError(`${what} ${JSON.stringify(fileName)}: its ${urlField} ${url.href} has a bad percent-escape (%XX)`);
   }
   return tail === fileName || tail.endsWith(`/${fileName}`) ? tail : fileName;
+}
+
+/** A content value's levels (LIMITS.depth) with room for an answer's envelope (`{"data": [{…}]}`). */
+const MAX_ANSWER_DEPTH = LIMITS.depth + 10;
+
+/** Whether JSON `text` opens more than `max` arrays and objects inside each other (strings skipped). */
+function nestedBeyond(text: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: to its closing quote, escapes skipped.
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
 }
