@@ -39,8 +39,8 @@ export function resolveReferences(
     }
   }
 
-  // Ids whose every variant is a draft, per collection: a published entry's relation to one is
-  // served as nothing (answers embed published entries only), which the author should hear of.
+  // Ids whose every variant is a draft, per collection: a relation to one is served as nothing
+  // (answers embed published entries only, even to a drafts token), which the author should hear of.
   const draftIds = new Map<BuiltCollection, Set<string>>();
   const draftsOf = (target: BuiltCollection) => {
     let ids = draftIds.get(target);
@@ -100,12 +100,17 @@ export function resolveReferences(
               );
             else {
               embedded.add(c, field, target, ref);
-              if (!entry.draft && draftsOf(target).has(ref))
+              if (draftsOf(target).has(ref)) {
+                const served = field.multiple ? 'the list without it' : 'null';
                 issues.warn(
                   entry.file,
-                  `'${ref}' in collection '${field.collection}' is a draft: answers show published entries only, so this relation serves ${field.multiple ? 'the list without it' : 'null'} until it is published (remove its draft: true, or build with --drafts)`,
+                  entry.draft
+                    ? // A draft's too: a drafts token previews it with this relation empty, and cqa pull --drafts cannot recover it.
+                      `'${ref}' in collection '${field.collection}' is a draft, as this entry is: relations show published entries only, even to a drafts token, so a preview of this draft serves ${served} (and cqa pull writes none) until '${ref}' is published (build --drafts publishes both)`
+                    : `'${ref}' in collection '${field.collection}' is a draft: answers show published entries only, so this relation serves ${served} until it is published (remove its draft: true, or build with --drafts)`,
                   at(),
                 );
+              }
             }
           }
         });
