@@ -17,6 +17,7 @@ import { readElmapi } from './read-elmapi.js';
 import { readElmapi3 } from './read-elmapi3.js';
 import type { ReadOptions } from './read-options.js';
 import { relaxRequired } from './required.js';
+import { recogniseTranslations } from './translations.js';
 import { entryPath, writeTree } from './write-tree.js';
 import { makeFolders } from '../make-folders.js';
 import { readContentText } from '../content/read.js';
@@ -178,7 +179,7 @@ export async function pull(o: PullOptions): Promise<PullResult> {
   const answered =
     o.dialect === 'elmapi' ? await readElmapi(read) : o.dialect === 'elmapi3' ? await readElmapi3(read) : await readCqa(read);
   // A required field some entry comes back without is written without `required`, said per file.
-  const project = relaxRequired(answered, (e, c) => `${answered.id}/${entryPath(e, c)}`, warn);
+  const project = relaxRequired(recogniseTranslations(answered, warn), (e, c) => `${answered.id}/${entryPath(e, c)}`, warn);
 
   const suffix = newSuffix();
   const tmp = siblingName(folder, 'tmp', suffix);

@@ -109,6 +109,7 @@ function collectionYaml(c: PulledCollection): string {
   if (c.body_field !== 'body') lines.push(`body_field: ${c.body_field}`);
   if (c.sort) lines.push(`sort: ${c.sort}`);
   if (c.singleton) lines.push('singleton: true');
+  if (c.translations) lines.push('translations: true');
   lines.push('fields:');
   for (const f of c.fields) {
     // A note is the pull's own text (required.ts): field names and counts, no line break or '#' of the server's.
