@@ -372,7 +372,7 @@ async function loadCollections(
     );
     if (built) collections.push(built);
   }
-  resolveReferences(collections, media, issues, ctx.embedded);
+  resolveReferences(collections, media, issues, ctx.embedded, config.dialect);
 
   const project: ProjectRecord = {
     ...config,

@@ -1,6 +1,6 @@
 // References between files, checked once a whole project is loaded: relation targets (the
 // collection in _collection.yaml, and every entry id) and media ids.
-import { ownValue, type EntryRecord, type FieldDef, type FieldValue, type MediaRecord } from '../../core/model/model.js';
+import { ownValue, type DialectName, type EntryRecord, type FieldDef, type FieldValue, type MediaRecord } from '../../core/model/model.js';
 import { baseName } from './entries.js';
 import type { BuiltCollection } from './collection.js';
 import { listNames, type IssueList } from './issues.js';
@@ -14,6 +14,7 @@ export function resolveReferences(
   media: readonly MediaRecord[],
   issues: IssueList,
   embedded = new Embedded(),
+  dialect: DialectName = 'cqa',
 ): void {
   const bySlug = new Map(collections.map((c) => [c.record.slug, c]));
   const mediaIds = new Set(media.map((m) => m.id));
@@ -41,8 +42,9 @@ export function resolveReferences(
     }
   }
 
-  // Ids whose every variant is a draft, per collection: a published entry's relation to one is
-  // served as nothing (answers embed published entries only), which the author should hear of.
+  // Ids whose every variant is a draft, per collection: a relation to one is served as nothing
+  // (answers embed published entries only; in cqa and elmapi even to a drafts token), which the
+  // author should hear of.
   const draftIds = new Map<BuiltCollection, Set<string>>();
   const draftsOf = (target: BuiltCollection) => {
     let ids = draftIds.get(target);
@@ -102,12 +104,18 @@ export function resolveReferences(
               );
             else {
               embedded.add(c, field, target, ref);
-              if (!entry.draft && draftsOf(target).has(ref))
+              // elmapi3 shows a draft's related drafts to the drafts scope: only a published entry's is lost.
+              if (draftsOf(target).has(ref) && !(entry.draft && dialect === 'elmapi3')) {
+                const served = field.multiple ? 'the list without it' : 'null';
                 issues.warn(
                   entry.file,
-                  `'${ref}' in collection '${field.collection}' is a draft: answers show published entries only, so this relation serves ${field.multiple ? 'the list without it' : 'null'} until it is published (remove its draft: true, or build with --drafts)`,
+                  entry.draft
+                    ? // A draft's too: a drafts token previews it with this relation empty, and cqa pull --drafts cannot recover it.
+                      `'${ref}' in collection '${field.collection}' is a draft, as this entry is: relations show published entries only, even to a drafts token, so a preview of this draft serves ${served} (and cqa pull writes none) until '${ref}' is published (build --drafts publishes both)`
+                    : `'${ref}' in collection '${field.collection}' is a draft: answers show published entries only, so this relation serves ${served} until it is published (remove its draft: true, or build with --drafts)`,
                   at(),
                 );
+              }
             }
           }
         });

@@ -22,6 +22,10 @@ export interface PulledCollection {
   readonly entries: readonly PulledEntry[];
   /** elmapi3: `singleton: true`. */
   readonly singleton?: boolean;
+  /** `translations: true`: the loader links the locale variants itself (the field is not in `fields`, nor in the entries). */
+  readonly translations?: boolean;
+  /** A comment for a field's line in _collection.yaml, by field name (required.ts: what the API has that the file does not). */
+  readonly notes?: ReadonlyMap<string, string>;
 }
 
 export interface PulledMedia {

@@ -16,7 +16,9 @@ import { readCqa } from './read-cqa.js';
 import { readElmapi } from './read-elmapi.js';
 import { readElmapi3 } from './read-elmapi3.js';
 import type { ReadOptions } from './read-options.js';
-import { writeTree } from './write-tree.js';
+import { relaxRequired } from './required.js';
+import { recogniseTranslations } from './translations.js';
+import { entryPath, writeTree } from './write-tree.js';
 import { makeFolders } from '../make-folders.js';
 import { readContentText } from '../content/read.js';
 import { parseYaml } from '../content/parse.js';
@@ -174,7 +176,10 @@ export async function pull(o: PullOptions): Promise<PullResult> {
     progress,
   };
   progress(`reading ${o.project} from ${o.baseUrl}`);
-  const project = o.dialect === 'elmapi' ? await readElmapi(read) : o.dialect === 'elmapi3' ? await readElmapi3(read) : await readCqa(read);
+  const answered =
+    o.dialect === 'elmapi' ? await readElmapi(read) : o.dialect === 'elmapi3' ? await readElmapi3(read) : await readCqa(read);
+  // A required field some entry comes back without is written without `required`, said per file.
+  const project = relaxRequired(recogniseTranslations(answered, warn), (e, c) => `${answered.id}/${entryPath(e, c)}`, warn);
 
   const suffix = newSuffix();
   const tmp = siblingName(folder, 'tmp', suffix);

@@ -85,8 +85,7 @@ export async function writeTree(root: string, p: PulledProject, comment: string,
       const stem = e.stem ?? e.id;
       const stemProblem = e.stem === undefined ? undefined : idProblem('entry id', e.stem);
       if (stemProblem) throw new PullError(`collection '${c.slug}', file name: ${stemProblem}`);
-      const [ext, text] = entryFile(e, c, p, stem);
-      await write(`${c.slug}/${stem}.${ext}`, text);
+      await write(entryPath(e, c), entryFile(e, c, p, stem));
     }
   }
 
@@ -110,8 +109,13 @@ function collectionYaml(c: PulledCollection): string {
   if (c.body_field !== 'body') lines.push(`body_field: ${c.body_field}`);
   if (c.sort) lines.push(`sort: ${c.sort}`);
   if (c.singleton) lines.push('singleton: true');
+  if (c.translations) lines.push('translations: true');
   lines.push('fields:');
-  for (const f of c.fields) lines.push(`  ${f.name}: ${fieldYaml(f)}`);
+  for (const f of c.fields) {
+    // A note is the pull's own text (required.ts): field names and counts, no line break or '#' of the server's.
+    const note = c.notes?.get(f.name);
+    lines.push(`  ${f.name}: ${fieldYaml(f)}${note ? `  # ${note}` : ''}`);
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -137,8 +141,20 @@ function fieldYaml(f: FieldDef): string {
   return stringify(def, { collectionStyle: 'flow', lineWidth: 0 }).trimEnd();
 }
 
+/** The collection's body field, and the entry's value of it when the file can be Markdown with it as the body. */
+function markdownBody(e: PulledEntry, c: PulledCollection): { field: FieldDef; body: string | undefined } | undefined {
+  const field = c.fields.find((f) => f.name === c.body_field && (f.type === 'markdown' || f.type === 'richtext'));
+  const body = field && typeof e.values[field.name] === 'string' ? (e.values[field.name] as string) : undefined;
+  return field !== undefined && (body === undefined || (body !== '' && asBody(body) === body)) ? { field, body } : undefined;
+}
+
+/** An entry's file, under the project folder: `posts/hello.md`. */
+export function entryPath(e: PulledEntry, c: PulledCollection): string {
+  return `${c.slug}/${e.stem ?? e.id}.${markdownBody(e, c) ? 'md' : 'yaml'}`;
+}
+
 /** One entry: Markdown when the collection has a body field and the value survives as a body, else YAML. */
-function entryFile(e: PulledEntry, c: PulledCollection, p: PulledProject, stem: string): [string, string] {
+function entryFile(e: PulledEntry, c: PulledCollection, p: PulledProject, stem: string): string {
   const data: Record<string, JsonValue> = {};
   if (p.dialect === 'elmapi' && /^(0|[1-9][0-9]{0,14})$/.test(e.id)) data.id = Number(e.id);
   // elmapi3: the uuid itself (one derived from the file name would differ).
@@ -147,17 +163,15 @@ function entryFile(e: PulledEntry, c: PulledCollection, p: PulledProject, stem: 
   const implied = localeFromFileName(stem, p.locales) ?? p.default_locale;
   if (e.locale !== '' && e.locale !== implied) data.locale = e.locale;
   if (e.draft) data.draft = true;
-  const bodyField = c.fields.find((f) => f.name === c.body_field && (f.type === 'markdown' || f.type === 'richtext'));
-  const body = bodyField && typeof e.values[bodyField.name] === 'string' ? (e.values[bodyField.name] as string) : undefined;
-  const asMarkdown = bodyField !== undefined && (body === undefined || (body !== '' && asBody(body) === body));
+  const markdown = markdownBody(e, c);
   for (const f of c.fields) {
-    if (!Object.hasOwn(e.values, f.name) || (asMarkdown && f === bodyField)) continue;
+    if (!Object.hasOwn(e.values, f.name) || f === markdown?.field) continue;
     data[f.name] = e.values[f.name] as JsonValue;
   }
   if (e.created_at) data.created_at = e.created_at;
   if (e.updated_at) data.updated_at = e.updated_at;
   if (e.published_at !== null) data.published_at = e.published_at;
-  if (!asMarkdown) return ['yaml', yaml(data)];
+  if (!markdown) return yaml(data);
   const front = Object.keys(data).length > 0 ? yaml(data) : '';
-  return ['md', `---\n${front}---\n${body !== undefined ? `\n${body}\n` : ''}`];
+  return `---\n${front}---\n${markdown.body !== undefined ? `\n${markdown.body}\n` : ''}`;
 }
