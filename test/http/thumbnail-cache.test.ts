@@ -59,14 +59,20 @@ it('an edited file gets a new thumbnail', async () => {
   expect(after.tag).not.toBe(before.tag);
 });
 
-/** A file whose reading waits for `gate` and counts itself; its handle says whether it was closed. */
+/**
+ * A file whose reading waits for `bytes` and counts itself (at its stat, where readImage starts);
+ * its handle says whether it was closed.
+ */
 function heldFile(name: string, bytes: Promise<Buffer>, reads: { n: number }) {
   const handle = {
     closed: false,
-    readFile: async () => {
+    stat: async () => {
       reads.n++;
-      return bytes;
+      return { size: (await bytes).length };
     },
+    read: async (into: Buffer, offset: number, length: number, position: number) => ({
+      bytesRead: (await bytes).copy(into, offset, position, position + length),
+    }),
     close: async () => {
       handle.closed = true;
     },
