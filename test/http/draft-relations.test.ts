@@ -31,9 +31,17 @@ const content = writeTree({
     '  coauthors: { type: relation, collection: authors, multiple: true }',
     '  related: { type: relation, collection: posts, multiple: true }',
     '  cover: media',
+    // Found from outside: a group's relations named their drafts.
+    '  credits:',
+    '    type: group',
+    '    repeatable: true',
+    '    fields:',
+    '      who: { type: relation, collection: authors }',
+    '      also: { type: relation, collection: authors, multiple: true }',
     '',
   ].join('\n'),
-  'd/posts/p1.yaml': 'title: One\nauthor: a0-draft\ncoauthors: [a0-draft, bob]\nrelated: [d1-draft]\ncover: a.png\n',
+  'd/posts/p1.yaml':
+    'title: One\nauthor: a0-draft\ncoauthors: [a0-draft, bob]\nrelated: [d1-draft]\ncover: a.png\ncredits: [{ who: a0-draft, also: [zz-draft, bob] }, { who: bob }]\n',
   'd/posts/p2.yaml': 'title: Two\nauthor: ann\ncoauthors: [zz-draft]\nrelated: [p1, d1-draft]\ncover: b.png\n',
   'd/posts/p3.yaml': 'title: Three\nauthor: zz-draft\ncoauthors: []\nrelated: [p2]\n',
   'd/posts/p4.yaml': 'title: Four\nauthor: bob\ncoauthors: [ann, a0-draft]\nrelated: [d2-draft, p3]\ncover: a.png\n',
@@ -174,6 +182,8 @@ describe.each(['node', 'fetch'])('%s adapter', (kind) => {
     // …and with drafts asked for, relations still show published targets only (the drafts
     // themselves are listed).
     const r = await get('/api/d/posts?state=with_draft', 'editor');
+    // A group's relations as a relation field's: a draft is null, or left out of a list.
+    expect((JSON.parse(r.text).data as Item[]).find((i) => i.id === 'p1')?.credits).toEqual([{ who: null, also: ['bob'] }, { who: 'bob' }]);
     for (const item of JSON.parse(r.text).data as Item[]) {
       for (const field of ['author', 'coauthors', 'related']) {
         for (const id of shownValues(item, field)) expect(DRAFT_IDS, `${item.id}.${field}`).not.toContain(id);

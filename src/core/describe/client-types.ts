@@ -232,8 +232,9 @@ function scalarType(f: FieldDef, refs: ReadonlyMap<string, CollectionNames>, sha
         .filter((c) => !c.hidden)
         .map((c) => {
           const t = c.type === 'relation' || c.type === 'media' ? 'string' : scalarType(c, refs, true, elmapi);
-          // Given as null in the file, a child is served as null.
-          return `${key(c.name)}${c.required ? '' : '?'}: ${c.multiple ? `(${t})[]` : t}${c.required ? '' : ' | null'}`;
+          // Given as null in the file, a child is served as null; so is a relation to a draft.
+          const nullable = !c.required || (c.type === 'relation' && !c.multiple);
+          return `${key(c.name)}${c.required ? '' : '?'}: ${c.multiple ? `(${t})[]` : t}${nullable ? ' | null' : ''}`;
         })
         .join('; ')} }`;
       return f.repeatable ? `(${one})[]` : one;

@@ -19,7 +19,8 @@ export function groupOrRangeSchema(field: FieldDef, projectId: string, shallow: 
   const child = (c: FieldDef): Obj => {
     const one = c.type === 'relation' || c.type === 'media' ? { type: 'string' } : scalarSchema(c, projectId, shallow);
     const value = c.multiple ? { type: 'array', items: one } : one;
-    return c.required ? value : nullable(value); // given as null in the file, it is served as null
+    // Given as null in the file, it is served as null; so is a relation to a draft.
+    return c.required && !(c.type === 'relation' && !c.multiple) ? value : nullable(value);
   };
   const one: Obj = {
     type: 'object',

@@ -115,8 +115,11 @@ class EntryWriter {
     if (text === undefined) {
       let json: EntryText;
       const deps: (string | undefined)[] = [];
-      for (const f of col.record.fields)
-        if (!f.hidden && f.type === 'relation' && f.collection) deps.push(...this.publishedIds(f, ownValue(e.values, f.name)));
+      for (const f of col.record.fields) {
+        if (f.hidden) continue;
+        if (f.type === 'relation' && f.collection) deps.push(...this.publishedIds(f, ownValue(e.values, f.name)));
+        else if (f.type === 'group') deps.push(...this.groupIds(f, ownValue(e.values, f.name)));
+      }
       const hit = this.reuse ? shallowCache.get(e) : undefined;
       if (hit && hit.fieldsKey === col.fieldsKey && hit.mediaKey === this.mediaKey && sameDeps(deps, hit.deps)) {
         json = hit;
@@ -139,6 +142,39 @@ class EntryWriter {
   private publishedIds(field: FieldDef, value: FieldValue | undefined): (string | undefined)[] {
     const byId = this.collections.get(field.collection as string)?.byId;
     return asList(value).map((id) => (byId?.has(String(id)) ? String(id) : undefined));
+  }
+
+  /**
+   * A group's value with its relation children naming published entries only, as a relation
+   * field does: a draft is null, or left out of a list (found from outside: a group named it).
+   */
+  private groupPublished(group: FieldDef, value: FieldValue | undefined): FieldValue | undefined {
+    const relations = (group.fields ?? []).filter((c) => c.type === 'relation' && c.collection);
+    if (relations.length === 0 || value === undefined || value === null) return value;
+    const one = (item: FieldValue): FieldValue => {
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
+      const out: Record<string, FieldValue> = { ...item };
+      for (const c of relations) {
+        const given = ownValue(out, c.name);
+        if (given === undefined || given === null) continue;
+        const ids = this.publishedIds(c, given).filter((id) => id !== undefined);
+        out[c.name] = c.multiple ? ids : (ids[0] ?? null);
+      }
+      return out;
+    };
+    return Array.isArray(value) ? value.map(one) : one(value);
+  }
+
+  /** A group's relation ids, in order, each undefined unless published: what its text depends on. */
+  private groupIds(group: FieldDef, value: FieldValue | undefined): (string | undefined)[] {
+    const relations = (group.fields ?? []).filter((c) => c.type === 'relation' && c.collection);
+    if (relations.length === 0) return [];
+    const items = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+    return items.flatMap((item) =>
+      typeof item === 'object' && item !== null && !Array.isArray(item)
+        ? relations.flatMap((c) => this.publishedIds(c, ownValue(item, c.name)))
+        : [],
+    );
   }
 
   /** The shallow texts a relation field's value expands to, in order (undefined: not published). */
@@ -183,6 +219,9 @@ class EntryWriter {
               .map(d.idJson),
           );
         }
+      } else if (f.type === 'group') {
+        if (deps) deps.push(...this.groupIds(f, value));
+        json = d.fieldJson(f, this.groupPublished(f, value), this.mediaJson);
       } else {
         json = d.fieldJson(f, value, this.mediaJson);
       }
@@ -201,10 +240,17 @@ class EntryWriter {
     const both = this.d.timestampsFirst;
     const hit = this.reuse ? expandedCache.get(e) : undefined;
     if (hit && hit.fieldsKey === fieldsKey && hit.mediaKey === this.mediaKey) {
+      // What entryText pushes, in its order (twice with timestampsFirst).
       const deps: (string | undefined)[] = [];
-      const relations = col.fields.filter((f) => !f.hidden && f.type === 'relation' && f.collection);
-      for (const f of relations) deps.push(...this.relationTargets(f, ownValue(e.values, f.name)));
-      if (both) for (const f of relations) deps.push(...this.relationTargets(f, ownValue(e.values, f.name), true));
+      const pass = (timestamps: boolean) => {
+        for (const f of col.fields) {
+          if (f.hidden) continue;
+          if (f.type === 'relation' && f.collection) deps.push(...this.relationTargets(f, ownValue(e.values, f.name), timestamps));
+          else if (f.type === 'group') deps.push(...this.groupIds(f, ownValue(e.values, f.name)));
+        }
+      };
+      pass(false);
+      if (both) pass(true);
       if (sameDeps(deps, hit.deps)) return snapshotOf(e, rank, hit);
     }
     const deps: (string | undefined)[] = [];
