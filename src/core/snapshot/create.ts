@@ -118,7 +118,7 @@ class EntryWriter {
       for (const f of col.record.fields) {
         if (f.hidden) continue;
         if (f.type === 'relation' && f.collection) deps.push(...this.publishedIds(f, ownValue(e.values, f.name)));
-        else if (f.type === 'group') deps.push(...this.groupIds(f, ownValue(e.values, f.name)));
+        else if (f.type === 'group') this.group(f, ownValue(e.values, f.name), deps);
       }
       const hit = this.reuse ? shallowCache.get(e) : undefined;
       if (hit && hit.fieldsKey === col.fieldsKey && hit.mediaKey === this.mediaKey && sameDeps(deps, hit.deps)) {
@@ -147,34 +147,22 @@ class EntryWriter {
   /**
    * A group's value with its relation children naming published entries only, as a relation
    * field does: a draft is null, or left out of a list (found from outside: a group named it).
+   * `deps` gets each child's ids, undefined unless published: what the group's text depends on.
    */
-  private groupPublished(group: FieldDef, value: FieldValue | undefined): FieldValue | undefined {
+  private group(group: FieldDef, value: FieldValue | undefined, deps: (string | undefined)[] = []): FieldValue | undefined {
     const relations = (group.fields ?? []).filter((c) => c.type === 'relation' && c.collection);
     if (relations.length === 0 || value === undefined || value === null) return value;
     const one = (item: FieldValue): FieldValue => {
       if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
       const out: Record<string, FieldValue> = { ...item };
       for (const c of relations) {
-        const given = ownValue(out, c.name);
-        if (given === undefined || given === null) continue;
-        const ids = this.publishedIds(c, given).filter((id) => id !== undefined);
-        out[c.name] = c.multiple ? ids : (ids[0] ?? null);
+        const ids = this.publishedIds(c, ownValue(out, c.name));
+        deps.push(...ids);
+        if (ids.length > 0) out[c.name] = c.multiple ? ids.filter((id) => id !== undefined) : (ids[0] ?? null);
       }
       return out;
     };
     return Array.isArray(value) ? value.map(one) : one(value);
-  }
-
-  /** A group's relation ids, in order, each undefined unless published: what its text depends on. */
-  private groupIds(group: FieldDef, value: FieldValue | undefined): (string | undefined)[] {
-    const relations = (group.fields ?? []).filter((c) => c.type === 'relation' && c.collection);
-    if (relations.length === 0) return [];
-    const items = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
-    return items.flatMap((item) =>
-      typeof item === 'object' && item !== null && !Array.isArray(item)
-        ? relations.flatMap((c) => this.publishedIds(c, ownValue(item, c.name)))
-        : [],
-    );
   }
 
   /** The shallow texts a relation field's value expands to, in order (undefined: not published). */
@@ -220,8 +208,7 @@ class EntryWriter {
           );
         }
       } else if (f.type === 'group') {
-        if (deps) deps.push(...this.groupIds(f, value));
-        json = d.fieldJson(f, this.groupPublished(f, value), this.mediaJson);
+        json = d.fieldJson(f, this.group(f, value, deps), this.mediaJson);
       } else {
         json = d.fieldJson(f, value, this.mediaJson);
       }
@@ -246,7 +233,7 @@ class EntryWriter {
         for (const f of col.fields) {
           if (f.hidden) continue;
           if (f.type === 'relation' && f.collection) deps.push(...this.relationTargets(f, ownValue(e.values, f.name), timestamps));
-          else if (f.type === 'group') deps.push(...this.groupIds(f, ownValue(e.values, f.name)));
+          else if (f.type === 'group') this.group(f, ownValue(e.values, f.name), deps);
         }
       };
       pass(false);
