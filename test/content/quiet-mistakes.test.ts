@@ -38,6 +38,41 @@ describe('content served otherwise than written is said', () => {
     expect(said(v3)).toEqual([expect.stringMatching(/^p\/posts\/a\.yaml:1: author: 'ann' in collection 'authors' is a draft: /)]);
   });
 
+  it("a group's relation and media children are checked as fields are: an unknown id is an error, a draft is said (found from outside: never checked)", async () => {
+    const r = await load({
+      'p/authors/ann.yaml': 'name: Ann\ndraft: true\n',
+      'p/authors/bo.yaml': 'name: Bo\n',
+      'p/media/a.txt': 'text',
+      'p/posts/_collection.yaml': [
+        'fields:',
+        '  credits:',
+        '    type: group',
+        '    repeatable: true',
+        '    fields:',
+        '      who: { type: relation, collection: authors }',
+        '      also: { type: relation, collection: authors, multiple: true }',
+        '      photo: media',
+        '  lead:',
+        '    type: group',
+        '    fields:',
+        '      who: { type: relation, collection: writers }',
+        '',
+      ].join('\n'),
+      'p/posts/a.yaml': 'credits:\n  - { who: ann, also: [bo, bo] }\n  - { who: nobody, photo: b.png }\n',
+    });
+    expect(r.issues.map((i) => `${i.file}:${i.line}: ${i.field}: ${i.message}`)).toEqual([
+      expect.stringMatching(
+        /^p\/posts\/_collection\.yaml:\d+: lead\.who: relation to collection 'writers', which does not exist; collections: /,
+      ),
+      "p/posts/a.yaml:2: credits.also: lists 'bo' more than once: a relation lists each entry once; remove the repeats",
+      expect.stringMatching(/^p\/posts\/a\.yaml:3: credits\.who: no entry 'nobody' in collection 'authors'/),
+      expect.stringMatching(/^p\/posts\/a\.yaml:3: credits\.photo: no media file 'b\.png' under media\//),
+    ]);
+    expect(said(r)).toEqual([
+      "p/posts/a.yaml:2: credits.who: 'ann' in collection 'authors' is a draft: answers show published entries only, so this relation serves null until it is published (remove its draft: true, or build with --drafts)",
+    ]);
+  });
+
   it('two entries of one locale with the same slug; locale variants may share one', async () => {
     const r = await load({
       'p/posts/_collection.yaml': 'fields:\n  title: text\n  slug: slug\n',

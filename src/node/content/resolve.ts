@@ -30,13 +30,18 @@ export function resolveReferences(
   };
 
   for (const c of collections) {
-    for (const field of c.record.fields) {
+    // A group's relation children too (found from outside: they were never checked).
+    const withChildren = c.record.fields.flatMap((f) => [
+      { field: f, name: f.name, top: f.name },
+      ...(f.type === 'group' ? (f.fields ?? []).map((child) => ({ field: child, name: `${f.name}.${child.name}`, top: f.name })) : []),
+    ]);
+    for (const { field, name, top } of withChildren) {
       if (field.type === 'relation' && field.collection !== undefined && !bySlug.has(field.collection)) {
         const near = closestName(field.collection, bySlug.keys());
         const list = near === undefined ? `collections: ${slugs}` : `did you mean '${near}'? (collections: ${slugs})`;
         issues.error(c.configFile, `relation to collection '${field.collection}', which does not exist; ${list}`, {
-          line: c.config.fieldLines.get(field.name),
-          field: field.name,
+          line: c.config.fieldLines.get(top),
+          field: name,
         });
       }
     }
@@ -63,60 +68,89 @@ export function resolveReferences(
     return ids;
   };
 
+  /**
+   * The ids `value` of `field` gives, checked: each names a media file or an entry, once; a draft
+   * is said. `name`: the field as said (`credits.who` for a group's child); `line(index)`: where.
+   */
+  const checkRefs = (
+    c: BuiltCollection,
+    entry: EntryRecord,
+    field: FieldDef,
+    name: string,
+    value: FieldValue,
+    line: (index: number | undefined) => number | undefined,
+    embeds: boolean,
+  ) => {
+    const ids = Array.isArray(value) ? value : [value];
+    const listed = new Map<string, number>();
+    ids.forEach((id, index) => {
+      const ref = String(id);
+      const at = () => ({ line: line(Array.isArray(value) ? index : undefined), field: name });
+      // Each listed entry is embedded where it is served: 1,000 times the same 4 MB entry made
+      // a document no string could hold (found from outside).
+      const times = (listed.get(ref) ?? 0) + 1;
+      listed.set(ref, times);
+      if (field.type === 'relation' && times > 1) {
+        if (times === 2)
+          issues.error(entry.file, `lists '${ref}' more than once: a relation lists each entry once; remove the repeats`, at());
+        return;
+      }
+      if (field.type === 'media') {
+        if (!mediaIds.has(ref))
+          issues.error(
+            entry.file,
+            `no media file '${ref}' under media/ (media ids are paths under the project's media/ folder)${lookalikeHint(ref, mediaIds) || inFolder(ref, mediaIds)}`,
+            at(),
+          );
+        return;
+      }
+      const target = bySlug.get(field.collection as string) as BuiltCollection;
+      if (!target.knownIds.has(ref)) {
+        issues.error(
+          entry.file,
+          `no entry '${ref}' in collection '${field.collection}'${lookalikeHint(ref, target.knownIds) || typo(ref, target.knownIds)}`,
+          at(),
+        );
+        return;
+      }
+      if (embeds) embedded.add(c, field, target, ref);
+      // elmapi3 shows a draft's related drafts to the drafts scope: only a published entry's is lost.
+      if (draftsOf(target).has(ref) && !(entry.draft && dialect === 'elmapi3')) {
+        const served = field.multiple ? 'the list without it' : 'null';
+        issues.warn(
+          entry.file,
+          entry.draft
+            ? // A draft's too: a drafts token previews it with this relation empty, and cqa pull --drafts cannot recover it.
+              `'${ref}' in collection '${field.collection}' is a draft, as this entry is: relations show published entries only, even to a drafts token, so a preview of this draft serves ${served} (and cqa pull writes none) until '${ref}' is published (build --drafts publishes both)`
+            : `'${ref}' in collection '${field.collection}' is a draft: answers show published entries only, so this relation serves ${served} until it is published (remove its draft: true, or build with --drafts)`,
+          at(),
+        );
+      }
+    });
+  };
+  const isRef = (f: FieldDef) => f.type === 'media' || (f.type === 'relation' && f.collection !== undefined && bySlug.has(f.collection));
+
   for (const c of collections) {
-    const refFields = c.record.fields.filter(
-      (f) => f.type === 'media' || (f.type === 'relation' && f.collection !== undefined && bySlug.has(f.collection)),
-    );
-    if (refFields.length === 0) continue;
+    const refFields = c.record.fields.filter(isRef);
+    // A group's relation and media children are ids in its answer (not embedded), checked alike.
+    const groups = c.record.fields.filter((f) => f.type === 'group' && (f.fields ?? []).some(isRef));
+    if (refFields.length === 0 && groups.length === 0) continue;
     for (const entry of c.record.entries) {
       const parsed = c.parsed.get(entry);
       for (const field of refFields) {
         const value = ownValue(entry.values, field.name);
         if (value === undefined || value === null) continue;
-        const ids = Array.isArray(value) ? value : [value];
-        const listed = new Map<string, number>();
-        ids.forEach((id, index) => {
-          const ref = String(id);
-          const at = () => ({ line: parsed && entryLine(parsed, field.name, Array.isArray(value) ? index : undefined), field: field.name });
-          // Each listed entry is embedded where it is served: 1,000 times the same 4 MB entry made
-          // a document no string could hold (found from outside).
-          const times = (listed.get(ref) ?? 0) + 1;
-          listed.set(ref, times);
-          if (field.type === 'relation' && times > 1) {
-            if (times === 2)
-              issues.error(entry.file, `lists '${ref}' more than once: a relation lists each entry once; remove the repeats`, at());
-            return;
-          }
-          if (field.type === 'media') {
-            if (!mediaIds.has(ref))
-              issues.error(
-                entry.file,
-                `no media file '${ref}' under media/ (media ids are paths under the project's media/ folder)${lookalikeHint(ref, mediaIds) || inFolder(ref, mediaIds)}`,
-                at(),
-              );
-          } else {
-            const target = bySlug.get(field.collection as string) as BuiltCollection;
-            if (!target.knownIds.has(ref))
-              issues.error(
-                entry.file,
-                `no entry '${ref}' in collection '${field.collection}'${lookalikeHint(ref, target.knownIds) || typo(ref, target.knownIds)}`,
-                at(),
-              );
-            else {
-              embedded.add(c, field, target, ref);
-              // elmapi3 shows a draft's related drafts to the drafts scope: only a published entry's is lost.
-              if (draftsOf(target).has(ref) && !(entry.draft && dialect === 'elmapi3')) {
-                const served = field.multiple ? 'the list without it' : 'null';
-                issues.warn(
-                  entry.file,
-                  entry.draft
-                    ? // A draft's too: a drafts token previews it with this relation empty, and cqa pull --drafts cannot recover it.
-                      `'${ref}' in collection '${field.collection}' is a draft, as this entry is: relations show published entries only, even to a drafts token, so a preview of this draft serves ${served} (and cqa pull writes none) until '${ref}' is published (build --drafts publishes both)`
-                    : `'${ref}' in collection '${field.collection}' is a draft: answers show published entries only, so this relation serves ${served} until it is published (remove its draft: true, or build with --drafts)`,
-                  at(),
-                );
-              }
-            }
+        checkRefs(c, entry, field, field.name, value, (index) => parsed && entryLine(parsed, field.name, index), true);
+      }
+      for (const group of groups) {
+        const value = ownValue(entry.values, group.name);
+        const items = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+        items.forEach((item, i) => {
+          if (typeof item !== 'object' || item === null || Array.isArray(item)) return;
+          const line = () => parsed && entryLine(parsed, group.name, Array.isArray(value) ? i : undefined);
+          for (const child of (group.fields ?? []).filter(isRef)) {
+            const given = ownValue(item, child.name);
+            if (given !== undefined && given !== null) checkRefs(c, entry, child, `${group.name}.${child.name}`, given, line, false);
           }
         });
       }
