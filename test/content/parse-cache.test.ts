@@ -5,6 +5,7 @@ import {
   lstatSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   statSync,
   symlinkSync,
@@ -153,6 +154,14 @@ describe('the parse cache (<content>/.cqa-cache/)', () => {
     // The cache is written beside the links, as a file of its own, and read on the next start.
     expect(lstatSync(join(root, CACHE)).isFile()).toBe(true);
     expect(cacheBody(root)).toContain('"title":"Hello"');
+  });
+
+  it('leaves no temporary file behind when it cannot put the cache in place (found from outside: one, with tokens, per start)', async () => {
+    const root = writeTree(TREE);
+    mkdirSync(join(root, CACHE), { recursive: true }); // a folder where the file goes: the rename fails
+    await freshLoad(root, true);
+    await freshLoad(root, true);
+    expect(readdirSync(join(root, '.cqa-cache'))).toEqual(['parse.json']);
   });
 
   // Issue 20, item 11: the folder is hidden and git-ignored, so a planted or edited cache is seen

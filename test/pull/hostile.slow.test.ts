@@ -252,7 +252,8 @@ describe('server text written or printed', () => {
 
 describe('collection slugs the server lists', () => {
   // `media`: written to <project>/media/, its entries became media files, served without a token (found from outside).
-  for (const slug of ['../../escape', 'media']) {
+  // `Media` too: the same folder on macOS and Windows (found from outside).
+  for (const slug of ['../../escape', 'media', 'Media']) {
     it(`a slug no tree can hold (${slug}) is refused before any request is built with it, naming the server`, async () => {
       const asked: string[] = [];
       const doc = json({ data: { id: 'p', name: 'P', collections: [{ slug, name: 'X', fields: [{ name: 'title', type: 'text' }] }] } });

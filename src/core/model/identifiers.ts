@@ -33,8 +33,8 @@ export function idProblem(kind: 'project id' | 'collection slug' | 'entry id', v
   if (kind === 'collection slug' && value === RESERVED_SLUG) return `'${RESERVED_SLUG}' is reserved for the media list; rename the folder`;
   // A content tree reads <project>/media/ as the media folder: a collection written there by
   // `cqa pull` became media files, served without a token (found from outside).
-  if (kind === 'collection slug' && value === 'media')
-    return `collection slug 'media' names the project's media folder in a content tree, not a collection`;
+  if (kind === 'collection slug' && value.toLowerCase() === 'media')
+    return `collection slug '${value}' names the project's media folder in a content tree (on a file system that ignores case too), not a collection`;
   if (re.test(value)) return undefined;
   const max = kind === 'entry id' ? 200 : 128;
   const extra = kind === 'entry id' ? ', dots' : '';

@@ -251,7 +251,12 @@ function writeStored(dir: string, stored: Stored, key: Buffer): void {
     } finally {
       closeSync(fd);
     }
-    renameSync(tmp, join(dir, FILE)); // replaces a link of that name, never writes through it
+    try {
+      renameSync(tmp, join(dir, FILE)); // replaces a link of that name, never writes through it
+    } catch (err) {
+      attempt(() => unlinkSync(tmp)); // a folder named parse.json: no temp file (tokens) left each start
+      throw err;
+    }
   } catch {
     // Not writable (a read-only tree, a full disk): the next start parses again.
   }
