@@ -41,6 +41,16 @@ export const STREAM_DOCUMENT_CHARS = 64 * 2 ** 20;
 /** A query that kept the engine this long built large columns and orders: `cqa serve` collects garbage after it. */
 export const SLOW_QUERY_MS = 250;
 
+/**
+ * An answer too large for the socket's buffers whose client has read nothing of it for this long
+ * is cut (its connection closed): a client that stops reading otherwise holds it for ever. Node's
+ * socket timeout lets one more period pass for a write it saw queued, so the cut comes in 15–30 s.
+ */
+export const STALLED_ANSWER_MS = 15_000;
+
+/** From this size an API answer may not fit the socket's buffers, so it gets the stall guard (below it: no timer per request). */
+export const STALL_GUARD_FROM_BYTES = 64 * 1024;
+
 /** …if the heap holds at least this much (a smaller one is marked quickly: left to V8). */
 export const COLLECT_FROM_HEAP_BYTES = 256 * 2 ** 20;
 

@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { MAX_TARGET } from '../../core/http/routes.js';
+import { STALLED_ANSWER_MS } from '../thresholds.js';
 
 // Not imported: see start.ts (an import of node:http loads undici on Node 22+).
 const { STATUS_CODES } = process.getBuiltinModule('node:http');
@@ -81,4 +82,13 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): v
 export function closeAfterBody(req: IncomingMessage, res: ServerResponse): void {
   const length = req.headers['content-length'];
   if ((length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined) res.setHeader('connection', 'close');
+}
+
+/**
+ * Cuts `res` once its client has taken none of it for STALLED_ANSWER_MS to twice that (Node's
+ * socket timeout counts a write that makes progress as activity): found from outside, a client that never read a
+ * 30 MB media file held its connection for minutes, 300 of them 621 open files.
+ */
+export function cutWhenStalled(res: ServerResponse, ms = STALLED_ANSWER_MS): void {
+  res.setTimeout(ms, () => res.destroy());
 }

@@ -25,11 +25,11 @@ import { tokensAmong } from '../../core/http/auth.js';
 import type { Overrides } from '../../core/http/overrides.js';
 import { closedBeforeOverride } from '../../core/http/contract-controls.js';
 import { mediaRoot } from '../../core/http/media-root.js';
-import { closeAfterBody } from './connect.js';
+import { closeAfterBody, cutWhenStalled } from './connect.js';
 import { openInside, ServedRoots } from './open-file.js';
 import { sendBytes, sendFile } from './send-file.js';
 import type { Thumbnail, ThumbnailCache } from './thumbnails.js';
-import { SYNC_COMPRESS_MAX, UNSENT_ANSWER_BYTES } from '../thresholds.js';
+import { STALL_GUARD_FROM_BYTES, SYNC_COMPRESS_MAX, UNSENT_ANSWER_BYTES } from '../thresholds.js';
 
 const oneShotHash = (crypto as unknown as { hash?: (alg: string, data: string, enc: 'hex') => string }).hash;
 
@@ -170,6 +170,7 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
       sendMedia(req, res, r, r.media).catch((err) => fail(res, err));
       return;
     }
+    if (r.body !== null && r.body.length >= STALL_GUARD_FROM_BYTES) cutWhenStalled(res);
     if (r.encode && r.body !== null) {
       res.writeHead(r.status, r.headers);
       const z =

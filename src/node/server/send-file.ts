@@ -3,6 +3,7 @@
 // by the server and for every file of `cqa preview`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
+import { cutWhenStalled } from './connect.js';
 import type { OpenedFile } from './open-file.js';
 import { contentRange, parseRange } from '../../core/http/range.js';
 import { ifNoneMatch } from '../../core/http/etag.js';
@@ -26,6 +27,7 @@ export function fileTag(file: OpenedFile): string {
  */
 export function sendFile(req: IncomingMessage, res: ServerResponse, file: OpenedFile, headers: Record<string, string>): void {
   const close = () => void file.handle.close().catch(() => undefined);
+  cutWhenStalled(res);
   answer(req, res, file.stats.size, fileTag(file), { ...headers, 'last-modified': file.stats.mtime.toUTCString() }, close, (start, end) =>
     // autoClose: the stream closes the handle when it ends or fails.
     pipeline(file.handle.createReadStream({ start, end }), res, () => undefined),
@@ -40,6 +42,7 @@ export function sendBytes(
   tag: string,
   headers: Record<string, string>,
 ): void {
+  cutWhenStalled(res);
   answer(
     req,
     res,
