@@ -1,7 +1,7 @@
 // Symbolic links: read only when they lead to a file inside the content folder, so a link can
 // never publish a file from elsewhere on the machine.
 import { execFileSync } from 'node:child_process';
-import { symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadContent } from '../../src/node/content/load.js';
@@ -111,5 +111,29 @@ describe('symbolic links', () => {
     // A link within its collection is an entry as before.
     expect(p?.collections.find((c) => c.slug === 'posts')?.entries.map((e) => e.id)).toEqual(expect.arrayContaining(['same', 'up']));
     expect(p?.collections.find((c) => c.slug === 'open')?.entries.map((e) => e.id)).toEqual(['a']);
+  });
+
+  it("refuses a hard link to a settings file, as an entry or as media (found from outside: another project's tokens were published)", async () => {
+    const root = writeTree({
+      'p/project.yaml': 'id: p\npublic: true\n',
+      'p/notes/a.yaml': 'title: A\n',
+      'q/project.yaml': 'id: q\ntokens:\n  - name: t\n    token: secret-token-789\n    scopes: [read]\n',
+      'q/posts/_collection.yaml': 'fields:\n  title: text\n',
+    });
+    linkSync(join(root, 'q/project.yaml'), join(root, 'p/notes/leak.yaml'));
+    mkdirSync(join(root, 'p/media'));
+    linkSync(join(root, 'q/posts/_collection.yaml'), join(root, 'p/media/schema.txt'));
+    const { model, issues } = await loadContent(root);
+    expect(issues.map((i) => [i.file, i.message])).toEqual([
+      [
+        'p/media/schema.txt',
+        'not read: a hard link to q/posts/_collection.yaml (the same file under another name), which would publish it: remove it',
+      ],
+      [
+        'p/notes/leak.yaml',
+        'not read: a hard link to q/project.yaml (the same file under another name), which would publish it: remove it',
+      ],
+    ]);
+    expect(JSON.stringify(model.projects.find((p) => p.id === 'p'))).not.toContain('secret-token-789');
   });
 });

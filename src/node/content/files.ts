@@ -417,6 +417,18 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
     // An editor's backup (`post.md~`) comes and goes with each save: not content, and not worth a word.
     else if (!JUNK.test(name)) issues.warn(file.rel, 'ignored: not an entry file (entries are .md, .markdown, .yaml, .yml or .json)');
   }
+  // A hard link is the same file under another name: a settings file (project.yaml with its
+  // tokens, a schema) linked as an entry or a media file would be published (found from outside).
+  const settings = new Map<string, string>();
+  for (const f of folders.values())
+    for (const file of [f.projectFile, f.mediaMeta, ...[...f.collections.values()].map((c) => c.config)])
+      if (file?.ino !== undefined) settings.set(`${file.dev}:${file.ino}`, file.rel);
+  const notSettings = (file: FileInfo) => {
+    const same = file.ino === undefined ? undefined : settings.get(`${file.dev}:${file.ino}`);
+    if (same !== undefined)
+      issues.error(file.rel, `not read: a hard link to ${same} (the same file under another name), which would publish it: remove it`);
+    return same === undefined;
+  };
   const projects: ProjectLayout[] = [];
   for (const [folder, f] of folders) {
     if (!f.projectFile) {
@@ -433,8 +445,12 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
     projects.push({
       folder,
       projectFile: f.projectFile,
-      collections: [...f.collections].map(([colFolder, c]) => ({ folder: colFolder, config: c.config, entries: c.entries })),
-      media: f.media,
+      collections: [...f.collections].map(([colFolder, c]) => ({
+        folder: colFolder,
+        config: c.config,
+        entries: c.entries.filter(notSettings),
+      })),
+      media: f.media.filter(notSettings),
       mediaMeta: f.mediaMeta,
     });
   }
