@@ -93,6 +93,13 @@ export function ownValue<T>(obj: Readonly<Record<string, T>>, key: string): T | 
   return Object.hasOwn(obj, key) ? obj[key] : undefined;
 }
 
+/** A group field's value as its items: the one mapping, or a repeatable group's list of them (anything else: none). */
+export function groupItems(value: FieldValue | undefined): { [key: string]: FieldValue }[] {
+  return (Array.isArray(value) ? value : value === undefined || value === null ? [] : [value]).filter(
+    (x): x is { [key: string]: FieldValue } => typeof x === 'object' && x !== null && !Array.isArray(x),
+  );
+}
+
 export interface SortKey {
   readonly field: string;
   readonly desc: boolean;

@@ -1,6 +1,14 @@
 // References between files, checked once a whole project is loaded: relation targets (the
 // collection in _collection.yaml, and every entry id) and media ids.
-import { ownValue, type DialectName, type EntryRecord, type FieldDef, type FieldValue, type MediaRecord } from '../../core/model/model.js';
+import {
+  groupItems,
+  ownValue,
+  type DialectName,
+  type EntryRecord,
+  type FieldDef,
+  type FieldValue,
+  type MediaRecord,
+} from '../../core/model/model.js';
 import { baseName } from './entries.js';
 import type { BuiltCollection } from './collection.js';
 import { listNames, type IssueList } from './issues.js';
@@ -144,9 +152,7 @@ export function resolveReferences(
       }
       for (const group of groups) {
         const value = ownValue(entry.values, group.name);
-        const items = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
-        items.forEach((item, i) => {
-          if (typeof item !== 'object' || item === null || Array.isArray(item)) return;
+        groupItems(value).forEach((item, i) => {
           const line = () => parsed && entryLine(parsed, group.name, Array.isArray(value) ? i : undefined);
           for (const child of (group.fields ?? []).filter(isRef)) {
             const given = ownValue(item, child.name);

@@ -5,7 +5,7 @@
 // said "✓ pulled" and the tree it wrote failed). So the field is written without it, with a comment
 // in _collection.yaml, and a warning names each file and field and what to do: give the value, then
 // put `required: true` back. Every entry pulled counts: a field every one of them fills keeps it.
-import type { FieldDef, JsonValue } from '../../core/model/model.js';
+import { type FieldDef, groupItems, type JsonValue } from '../../core/model/model.js';
 import { isEmpty } from '../../core/snapshot/order.js';
 import type { PulledCollection, PulledEntry, PulledProject } from './model.js';
 
@@ -22,12 +22,6 @@ function why(f: FieldDef): string {
   if (f.type === 'richtext') return 'its HTML could not be written as Markdown (said above)';
   return "the API's answer has no value for it";
 }
-
-/** The group's items (one, or a list with repeatable). */
-const itemsOf = (v: JsonValue | undefined): Record<string, JsonValue>[] =>
-  (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]).filter(
-    (x): x is Record<string, JsonValue> => typeof x === 'object' && x !== null && !Array.isArray(x),
-  );
 
 /**
  * The project with `required` taken off each field (or group child) that a pulled entry leaves
@@ -79,7 +73,7 @@ export function relaxRequired(
       if (f.type === 'group' && f.fields?.some((child) => child.required)) {
         const children = f.fields.map((child) => {
           if (!child.required) return child;
-          const missing = c.entries.filter((e) => itemsOf(e.values[f.name]).some((item) => blank(item[child.name])));
+          const missing = c.entries.filter((e) => groupItems(e.values[f.name]).some((item) => blank(item[child.name])));
           if (missing.length === 0) return child;
           say(child, `${f.name}.${child.name}`, missing);
           return { ...child, required: false };
