@@ -1,33 +1,19 @@
 // A request that brings a body (docs/security.md, "Slow clients"): the API reads none, so cqa serve
 // and cqa preview answer it and close the connection, instead of reading the body to its end
 // however slowly it comes (found from outside: one byte every 3 s held a connection for minutes).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSnapshot } from '../../src/node/build-snapshot.js';
-import { startPreview, type PreviewServer } from '../../src/node/server/preview.js';
-import { startServer, type RunningServer } from '../../src/node/server/start.js';
+import { type EmptyServers, startEmptyServers } from './empty-servers.js';
 
 /** How long a test waits for the server to close before it calls the connection held. */
 const GIVE_UP_MS = 8_000;
 
-let served: RunningServer;
-let preview: PreviewServer;
-const dist = mkdtempSync(join(tmpdir(), 'cqa-request-body-'));
+let servers: EmptyServers;
 
 beforeAll(async () => {
-  served = await startServer({ snapshot: await buildSnapshot({ content: { 'p/project.yaml': 'id: p\npublic: true\n' } }), port: 0 });
-  writeFileSync(join(dist, 'manifest.json'), '{"name":"content-query-api","snapshot":"0"}\n');
-  preview = await startPreview({ dir: dist, port: 0 });
+  servers = await startEmptyServers();
 });
-
-afterAll(async () => {
-  await served?.close();
-  await preview?.close();
-  rmSync(dist, { recursive: true, force: true });
-});
+afterAll(() => servers?.close());
 
 /**
  * Sends `head` and then a byte of body every 200 ms; resolves with what the server wrote and
@@ -63,8 +49,8 @@ describe('a request with a body', () => {
     'a chunked body': 'Transfer-Encoding: chunked\r\n\r\n2\r\nab\r\n',
   };
   for (const [server, url] of [
-    ['cqa serve', () => served.url],
-    ['cqa preview', () => preview.url],
+    ['cqa serve', () => servers.served.url],
+    ['cqa preview', () => servers.preview.url],
   ] as const) {
     for (const [name, rest] of Object.entries(heads)) {
       it(`${server}: with ${name} is answered, and its connection closed without reading the body`, async () => {
@@ -77,7 +63,7 @@ describe('a request with a body', () => {
   }
 
   it('a request without one keeps its connection (Content-Length: 0 included)', async () => {
-    const res = await fetch(`${served.url}/healthz`, { method: 'GET', headers: { 'content-length': '0' } });
+    const res = await fetch(`${servers.served.url}/healthz`, { method: 'GET', headers: { 'content-length': '0' } });
     expect(res.headers.get('connection')).toBe('keep-alive');
   });
 });

@@ -1,34 +1,20 @@
 // Slow clients (docs/security.md): a connection that never finishes its request headers is closed
 // after headersTimeout, 10 s, by cqa serve and by cqa preview. Node enforces the timeout only when
 // it checks its connections, by default every 30 s: such a connection lived ~35 s. Slow (~11 s).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSnapshot } from '../../src/node/build-snapshot.js';
-import { startPreview, type PreviewServer } from '../../src/node/server/preview.js';
-import { startServer, type RunningServer } from '../../src/node/server/start.js';
+import { type EmptyServers, startEmptyServers } from './empty-servers.js';
 
 const HEADERS_TIMEOUT_MS = 10_000;
 /** Node checks every second (src/node/server/timeouts.ts), and a test machine may be busy. */
 const MARGIN_MS = 2_000;
 
-let served: RunningServer;
-let preview: PreviewServer;
-const dist = mkdtempSync(join(tmpdir(), 'cqa-slow-headers-'));
+let servers: EmptyServers;
 
 beforeAll(async () => {
-  served = await startServer({ snapshot: await buildSnapshot({ content: { 'p/project.yaml': 'id: p\npublic: true\n' } }), port: 0 });
-  writeFileSync(join(dist, 'manifest.json'), '{"name":"content-query-api","snapshot":"0"}\n');
-  preview = await startPreview({ dir: dist, port: 0 });
+  servers = await startEmptyServers();
 });
-
-afterAll(async () => {
-  await served?.close();
-  await preview?.close();
-  rmSync(dist, { recursive: true, force: true });
-});
+afterAll(() => servers?.close());
 
 /**
  * Opens a connection to `url`, sends a request line and one header, then one more header line
@@ -69,7 +55,7 @@ function trickle(url: string): Promise<{ ms: number; answer: string; closedBySer
 
 describe('a client that never finishes its headers', () => {
   it('is closed within headersTimeout (10 s) by cqa serve and cqa preview', async () => {
-    const [fromServe, fromPreview] = await Promise.all([trickle(served.url), trickle(preview.url)]);
+    const [fromServe, fromPreview] = await Promise.all([trickle(servers.served.url), trickle(servers.preview.url)]);
     for (const r of [fromServe, fromPreview]) {
       expect(r.closedByServer).toBe(true);
       expect(r.ms).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 500);
@@ -77,6 +63,6 @@ describe('a client that never finishes its headers', () => {
       expect(r.answer).toMatch(/^HTTP\/1\.1 408 /);
     }
     // The servers still answer others.
-    expect((await fetch(`${served.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${servers.served.url}/healthz`)).status).toBe(200);
   }, 30_000);
 });
