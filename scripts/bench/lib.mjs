@@ -56,13 +56,15 @@ export async function load(url, { headers = {}, connections = 32, duration = 4 }
   return { rps: r.requests.average, p99ms: r.latency.p99, requests: r.requests.total };
 }
 
-/** A GET whose body stays as sent (fetch would decompress it): `{ status, encoding, body }`. */
+/** A GET whose body stays as sent (fetch would decompress it): `{ status, encoding, headers, body }`. */
 export function rawGet(url, headers = {}) {
   return new Promise((ok, fail) => {
     get(url, { headers }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
-      res.on('end', () => ok({ status: res.statusCode, encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        ok({ status: res.statusCode, encoding: res.headers['content-encoding'], headers: res.headers, body: Buffer.concat(chunks) }),
+      );
     }).on('error', fail);
   });
 }
