@@ -125,8 +125,47 @@ function rowMatches(row: Row, op: string, v: string | null, values: string[], li
   }
 }
 
-/** One operator on a custom (non-relation) field. */
-function fieldTest(f: FieldDef, op: string, raw: PhpValue | undefined, param: string, c: Ctx): Test {
+/**
+ * Where a `where` name finds its values on an entry. v3 matches value rows by field name
+ * (`whereHas('field', name = …)` over the entry's `fieldValues`), and a group's children keep their
+ * rows on the entry too (ContentFieldValue with a group_instance_id): `where[sku]` reads the
+ * top-level field `sku` and every group child named `sku`, in every instance.
+ */
+interface Source {
+  readonly def: FieldDef;
+  readonly values: (e: EntrySnapshot) => FieldValue[];
+}
+
+function topLevel(f: FieldDef): Source {
+  return {
+    def: f,
+    values: (e) => {
+      const v = fieldValue(e, f.name);
+      return v === undefined ? [] : [v];
+    },
+  };
+}
+
+function groupChild(group: FieldDef, child: FieldDef): Source {
+  return {
+    def: child,
+    values: (e) => {
+      const v = fieldValue(e, group.name);
+      const out: FieldValue[] = [];
+      for (const instance of Array.isArray(v) ? v : [v])
+        if (instance !== null && typeof instance === 'object' && !Array.isArray(instance) && Object.hasOwn(instance, child.name))
+          out.push(instance[child.name] as FieldValue);
+      return out;
+    },
+  };
+}
+
+const rowsIn = (sources: readonly Source[], e: EntrySnapshot): Row[] =>
+  sources.flatMap((s) => s.values(e).flatMap((v) => rowsOf(s.def, v)));
+
+/** One operator on a custom (non-relation) field: the first source's type decides the warnings. */
+function fieldTest(sources: readonly Source[], op: string, raw: PhpValue | undefined, param: string, c: Ctx): Test {
+  const f = (sources[0] as Source).def;
   const v = raw instanceof Map ? null : (raw ?? null);
   const values = list(raw);
   if (f.type === 'date' || f.type === 'datetime') {
@@ -162,18 +201,18 @@ function fieldTest(f: FieldDef, op: string, raw: PhpValue | undefined, param: st
       param,
       `${param} needs two values ('min,max'); with ${values.length === 0 ? 'none' : `only '${values[0]}'`} ElmapiCMS only checks that '${f.name}' has a value: send ${param}=min,max`,
     );
-    return (e) => rowsOf(f, fieldValue(e, f.name)).length > 0;
+    return (e) => rowsIn(sources, e).length > 0;
   }
-  if (op === 'not') return (e) => !rowsOf(f, fieldValue(e, f.name)).some((r) => r.text === (v ?? '') || jsonHas(r, v ?? ''));
-  if (op === 'not_in') return (e) => !rowsOf(f, fieldValue(e, f.name)).some((r) => values.some((w) => r.text === w || jsonHas(r, w)));
+  if (op === 'not') return (e) => !rowsIn(sources, e).some((r) => r.text === (v ?? '') || jsonHas(r, v ?? ''));
+  if (op === 'not_in') return (e) => !rowsIn(sources, e).some((r) => values.some((w) => r.text === w || jsonHas(r, w)));
   if (op === 'null')
     return (e) =>
-      rowsOf(f, fieldValue(e, f.name)).some(
+      rowsIn(sources, e).some(
         (r) => r.date === undefined && r.text === undefined && r.number === undefined && r.bool === undefined && r.json === undefined,
       );
-  if (op === 'not_null') return (e) => rowsOf(f, fieldValue(e, f.name)).length > 0;
+  if (op === 'not_null') return (e) => rowsIn(sources, e).length > 0;
   const like = op === 'like' ? { contains: likeTest(`%${v ?? ''}%`, c.budget), whole: likeTest(v ?? '', c.budget, true) } : undefined;
-  return (e) => rowsOf(f, fieldValue(e, f.name)).some((r) => r.date === undefined && rowMatches(r, op, v, values, like));
+  return (e) => rowsIn(sources, e).some((r) => r.date === undefined && rowMatches(r, op, v, values, like));
 }
 
 /** A core column (sheet §3.2): compared as stored, timestamps as `Y-m-d H:i:s` text. */
@@ -306,7 +345,14 @@ function conditions(name: string, value: PhpValue, prefix: string, c: Ctx, relat
   const param = `${prefix}[${name}]`;
   const f = fields.get(name);
   const isCore = CORE.includes(name);
-  if (!f && !isCore) {
+  const shown = (x: FieldDef) => !x.hidden && x.type !== 'password';
+  // Group children of that name: their value rows are the entry's too (v3 matches rows by name).
+  const children = isCore
+    ? []
+    : [...fields.values()].flatMap((g) =>
+        g.type === 'group' && !g.hidden ? (g.fields ?? []).filter((x) => x.name === name).map((x) => ({ group: g, child: x })) : [],
+      );
+  if (!f && !isCore && children.length === 0) {
     const known = [...fields.values()].filter((x) => !x.hidden).map((x) => x.name);
     const near = closestName(name, [...known, ...CORE]);
     c.warn.add(
@@ -314,24 +360,40 @@ function conditions(name: string, value: PhpValue, prefix: string, c: Ctx, relat
       `no field '${name}' in collection '${(relationOf?.target ?? c.col).snap.record.slug}' (fields: ${known.join(', ') || 'none'}; core: uuid, locale, state, created_at, updated_at, published_at): ElmapiCMS matches no entry${near ? `; did you mean '${near}'?` : ''}`,
     );
   }
-  if (f && (f.hidden || f.type === 'password'))
+  if ((f && !shown(f)) || children.some((x) => !shown(x.child)))
     c.warn.add(param, `field '${name}' is not shown by the API (hidden or password); the mock does not filter on it: no entry matches`);
-  const usable = f && !f.hidden && f.type !== 'password' ? f : undefined;
+  const sources: Source[] = [
+    ...(f && shown(f) ? [topLevel(f)] : []),
+    ...children.filter((x) => shown(x.child)).map((x) => groupChild(x.group, x.child)),
+  ];
+  // A name that several fields share (a top-level field and a child, or children of two groups).
+  if (sources.length > 1)
+    c.warn.add(
+      param,
+      `ElmapiCMS matches value rows by field name, so ${param} reads ${[...(f && shown(f) ? [`field '${name}'`] : []), ...children.filter((x) => shown(x.child)).map((x) => `the child '${name}' of group '${x.group.name}'`)].join(' and ')} (every instance)`,
+    );
+  const usable = sources[0]?.def;
+  // Sources of the first one's kind: a relation filter follows relations, a field test compares values.
+  const isLink = (x: FieldDef) => x.type === 'relation' || x.type === 'media';
+  const alike = sources.filter((x) => usable !== undefined && isLink(x.def) === isLink(usable));
   const ops: [string, PhpValue | undefined][] = value instanceof Map ? [...value] : [['eq', value]];
   if (value instanceof Map && value.size > 0 && !isOperator([...value.keys()][0] as string) && !relationOf) {
     // where[rel][g]…: a relation filter (the first key is not an operator).
+    const key = [...value.keys()][0] as string;
     if (usable?.type !== 'relation') {
+      const child = usable?.type === 'group' ? usable.fields?.find((x) => x.name === key) : undefined;
       c.warn.add(
         param,
-        `'${[...value.keys()][0]}' is not an operator (${V3_OPERATORS.join(', ')}) and '${name}' is not a relation field: ElmapiCMS reads it as a relation filter that matches nothing`,
+        `'${key}' is not an operator (${V3_OPERATORS.join(', ')}) and '${name}' is not a relation field: ElmapiCMS reads it as a relation filter that matches nothing${child ? `; a group's child is filtered by its own name: ${prefix}[${key}]=value` : ''}`,
       );
       return [() => false];
     }
     const target = c.index.collections.get(usable.collection ?? '');
     if (!target) return [() => false];
+    const links = alike.filter((x) => x.def.type === 'relation' && x.def.collection === usable.collection);
     const inner: Test[] = [];
     for (const [g, gv] of value) inner.push(...conditions(g, gv ?? null, param, c, { target }));
-    return inner.map((t) => (e: EntrySnapshot) => related(e, usable, target, c.drafts).some(t));
+    return inner.map((t) => (e: EntrySnapshot) => related(e, links, target, c.drafts).some(t));
   }
   return ops.map(([rawOp, v]) => {
     let op = rawOp.toLowerCase();
@@ -346,21 +408,26 @@ function conditions(name: string, value: PhpValue, prefix: string, c: Ctx, relat
     }
     if (isCore && !f) return coreTest(name, op, v, p, c);
     if (!usable) return op === 'not' || op === 'not_in' ? () => true : () => false;
-    if (usable.type === 'relation' || usable.type === 'media') return relationOpTest(usable, op, p, param, c);
-    return fieldTest(usable, op, v, p, c);
+    if (isLink(usable)) return relationOpTest(usable, alike, op, p, param, c);
+    return fieldTest(alike, op, v, p, c);
   });
 }
 
-function related(e: EntrySnapshot, f: FieldDef, target: CollectionIndex, drafts: boolean): EntrySnapshot[] {
-  const v = fieldValue(e, f.name);
-  if (v === undefined || v === null) return [];
-  return (Array.isArray(v) ? v : [v])
-    .map((ref) => target.byRef.get(String(ref)))
-    .filter((x): x is EntrySnapshot => x !== undefined && (drafts || !x.record.draft));
+function related(e: EntrySnapshot, sources: readonly Source[], target: CollectionIndex, drafts: boolean): EntrySnapshot[] {
+  const out: EntrySnapshot[] = [];
+  for (const s of sources)
+    for (const v of s.values(e)) {
+      if (v === null) continue;
+      for (const ref of Array.isArray(v) ? v : [v]) {
+        const x = target.byRef.get(String(ref));
+        if (x !== undefined && (drafts || !x.record.draft)) out.push(x);
+      }
+    }
+  return out;
 }
 
 /** Operators on a relation or media field itself (sheet §3.4). */
-function relationOpTest(f: FieldDef, op: string, param: string, fieldParam: string, c: Ctx): Test {
+function relationOpTest(f: FieldDef, sources: readonly Source[], op: string, param: string, fieldParam: string, c: Ctx): Test {
   if (f.type === 'media' && (op === 'null' || op === 'not_null')) {
     c.warn.add(
       param,
@@ -369,8 +436,14 @@ function relationOpTest(f: FieldDef, op: string, param: string, fieldParam: stri
     return () => op === 'null';
   }
   const target = c.index.collections.get(f.collection ?? '');
-  if (op === 'null') return (e) => !target || related(e, f, target, c.drafts).length === 0;
-  if (op === 'not_null') return (e) => !!target && related(e, f, target, c.drafts).length > 0;
+  // null: no value row of that name, or one that links to no entry (a group's instances each have theirs).
+  if (op === 'null')
+    return (e) => {
+      if (!target) return true;
+      const rows = sources.flatMap((s) => s.values(e).map((v) => ({ ...s, values: () => [v] })));
+      return rows.length === 0 || rows.some((row) => related(e, [row], target, c.drafts).length === 0);
+    };
+  if (op === 'not_null') return (e) => !!target && related(e, sources, target, c.drafts).length > 0;
   c.warn.add(
     param,
     `ElmapiCMS compares '${op}' on relation field '${f.name}' against stored integer ids, never a uuid: ${op === 'not' || op === 'not_in' ? 'every entry passes' : 'no entry matches'}; filter on the related entry instead: ${fieldParam}[uuid]${op === 'eq' ? '' : `[${op}]`}=<uuid>`,

@@ -1,0 +1,74 @@
+// How ElmapiCMS v3 reads `where` (ContentController@index, read in lyove/ElmapiCMS
+// elmapicms/app/Http/Controllers/Api/ContentController.php), on a small elmapi3 tree through the
+// edge handler: the cases an outside tester found answered otherwise than the upstream code does.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { elmapi3Routes } from '../../src/core/http/elmapi3/handler.js';
+import { createHandler } from '../../src/core/http/fetch.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import { loadContent } from '../../src/node/content/index.js';
+import { writeTree, type Tree } from '../content/helpers.js';
+
+const ID = '55555555-6666-4777-8888-999999999999';
+
+const TREE: Tree = {
+  'p/project.yaml': `id: ${ID}\ndialect: elmapi3\npublic: true\nlocales: [en, fr]\n`,
+  'p/authors/_collection.yaml': 'fields:\n  name: text\n',
+  'p/authors/ann.yaml': 'name: Ann\n',
+  'p/authors/bob.yaml': 'name: Bob\n',
+  'p/books/_collection.yaml': [
+    'fields:',
+    '  title: text',
+    '  seo: { type: group, fields: { title: text, keywords: text } }',
+    '  credits:',
+    '    type: group',
+    '    repeatable: true',
+    '    fields: { role: text, person: { type: relation, collection: authors } }',
+    '',
+  ].join('\n'),
+  'p/books/a.yaml':
+    'title: A\nseo: { title: Alpha, keywords: k1 }\ncredits: [{ role: writer, person: ann }]\ncreated_at: 2026-01-01T00:00:00Z\n',
+  'p/books/b.yaml':
+    'title: B\nseo: { keywords: k2 }\ncredits: [{ role: editor, person: ann }, { role: writer, person: bob }]\ncreated_at: 2026-01-02T00:00:00Z\n',
+  'p/books/c.yaml': 'title: Alpha\ncreated_at: 2026-01-03T00:00:00Z\n',
+  'p/books/d.yaml': 'title: D\ncredits: [{ role: cover }]\ncreated_at: 2026-01-04T00:00:00Z\n',
+};
+
+let get: (query: string) => Promise<{ status: number; body: any; warning: string }>;
+
+beforeAll(async () => {
+  const { model, issues } = await loadContent(writeTree(TREE));
+  expect(issues).toEqual([]);
+  const handle = createHandler(createSnapshot(model), { elmapi3: elmapi3Routes });
+  get = async (query) => {
+    const res = await handle(new Request(`http://x/api/books?${query}`, { headers: { 'project-id': ID, accept: 'application/json' } }));
+    return { status: res.status, body: await res.json(), warning: res.headers.get('x-cqa-warning') ?? '' };
+  };
+});
+
+const titles = (body: any) => body.map((e: any) => e.fields.title);
+
+describe("elmapi3 where: a group's children are filtered by their own names", () => {
+  // v3: whereHas('fieldValues', whereHas('field', name = …)); a child's value rows belong to the entry
+  // (ContentFieldValue with group_instance_id), so where[role] reads every instance of `credits`.
+  it('a text child, in every instance of a repeatable group', async () => {
+    expect(titles((await get('where[role]=writer')).body)).toEqual(['B', 'A']);
+    expect(titles((await get('where[role]=editor')).body)).toEqual(['B']);
+    expect(titles((await get('where[role][not]=editor')).body)).toEqual(['D', 'Alpha', 'A']);
+    expect(titles((await get('where[keywords][like]=K')).body)).toEqual(['B', 'A']);
+    expect((await get('where[role]=writer')).warning).toBe('');
+  });
+
+  it('a relation child: relation filters and null / not_null', async () => {
+    expect(titles((await get('where[person][name]=Bob')).body)).toEqual(['B']);
+    expect(titles((await get('where[person][name]=Ann')).body)).toEqual(['B', 'A']);
+    expect(titles((await get('where[person][not_null]')).body)).toEqual(['B', 'A']);
+    // null: no row of that name, or a row that links to nothing (D's instance has no person).
+    expect(titles((await get('where[person][null]')).body)).toEqual(['D', 'Alpha']);
+  });
+
+  it('a name both a field and a child have reads both, and says so', async () => {
+    const r = await get('where[title]=Alpha');
+    expect(titles(r.body)).toEqual(['Alpha', 'A']);
+    expect(r.warning).toContain("reads field 'title' and the child 'title' of group 'seo' (every instance)");
+  });
+});
