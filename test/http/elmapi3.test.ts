@@ -411,6 +411,13 @@ describe.each([
     expect((await call(`/pages/${about}`, { translation_locale: 'de' })).body).toEqual({
       message: "Translation not found for locale 'de'.",
     });
+    // ContentController@show filters the named entry by locale before it looks for the translation
+    // (found from outside: cqa answered the translation).
+    const both = await call(`/pages/${about}`, { locale: 'fr', translation_locale: 'fr' });
+    expect(both.status).toBe(404);
+    expect(both.body).toEqual({ message: 'Content not found.' });
+    expect(both.warning).toContain("locale=fr still restricts the entry named in the path (it is in 'en')");
+    expect((await call(`/pages/${about}`, { locale: 'en', translation_locale: 'fr' })).body.fields.title).toBe('À propos');
     expect((await call(`/products/${ALPHA}`, { translation_locale: 'fr' })).body).toEqual({
       message: 'This entry has no translations linked.',
     });

@@ -291,8 +291,17 @@ export function oneEntry(r: ListRequest, uuid: string): Answer {
   const e = col.byUuid.get(uuid);
   const translation = str(params, 'translation_locale');
   if (translation) {
-    // v3 looks the named entry up in any state; a draft is named only to a drafts reader here.
+    // v3 looks the named entry up in any state, but with `locale` (ContentController@show filters
+    // the entry's query by it before the translation is looked for); a draft is named only to a
+    // drafts reader here.
     if (!e || (e.record.draft && !draft)) return notFound;
+    if (locale && locale !== '0' && e.record.locale !== locale) {
+      r.warn.add(
+        'locale',
+        `with translation_locale, locale=${locale} still restricts the entry named in the path (it is in '${e.record.locale}'), so ElmapiCMS answers Content not found.: leave locale out`,
+      );
+      return notFound;
+    }
     const group = col.groups.get(col.groupOf.get(e) ?? '') ?? [];
     if (group.length < 2) return { status: 404, message: 'This entry has no translations linked.' };
     const t = group.find((x) => x !== e && x.record.locale === translation && inMode(x, draft));
