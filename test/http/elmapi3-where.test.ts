@@ -72,3 +72,34 @@ describe("elmapi3 where: a group's children are filtered by their own names", ()
     expect(r.warning).toContain("reads field 'title' and the child 'title' of group 'seo' (every instance)");
   });
 });
+
+describe('elmapi3 where: the or block and numeric groups, one level, as ContentController@index reads them', () => {
+  it('where[or] and where[N] at the top; where[or][N] groups ORed member by member', async () => {
+    expect(titles((await get('where[or][0][title]=A&where[or][1][title]=D')).body)).toEqual(['D', 'A']);
+    expect(titles((await get('where[0][title][like]=a&where[1][title][not]=A')).body)).toEqual(['Alpha']);
+  });
+
+  it('an or block or a group inside a group is a field name: it matches nothing, and says so (found from outside: cqa ORed it)', async () => {
+    for (const query of ['where[0][or][0][title]=A', 'where[0][or][title]=A', 'where[or][0][or][title]=A', 'where[0][1][title]=A']) {
+      const r = await get(query);
+      expect(r.body, query).toEqual([]);
+      expect(r.warning, query).toContain('ElmapiCMS reads where[or] and numeric groups only at the top of where');
+    }
+    // The key is `or` exactly: where[OR][…] is a field named OR.
+    const upper = await get('where[OR][0][title]=A');
+    expect(upper.body).toEqual([]);
+    expect(upper.warning).toContain("the key is 'or', in lower case");
+  });
+
+  it('a value where v3 runs foreach over a group is its 500: a 422 naming the form', async () => {
+    for (const [query, param] of [
+      ['where[0]=A', 'where[0]'],
+      ['where[or]=A', 'where[or]'],
+      ['where[or][0]=A', 'where[or][0]'],
+    ]) {
+      const r = await get(query as string);
+      expect(r.status, query).toBe(422);
+      expect(r.body.errors[param as string]?.[0], query).toContain('a value there is a 500 in ElmapiCMS');
+    }
+  });
+});

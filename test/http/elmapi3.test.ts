@@ -321,10 +321,12 @@ describe.each([
     ).toContain(
       'replace it in this where[or] with where[or][<an index>][published_at][lt]=2026-03-01&where[or][<another index>][published_at][gte]=2026-03-02',
     );
-    // A numeric group holding a where[or] (round two: it nested one more).
-    expect((await call('/products', { where: { 0: { or: { 0: { published_at: { not: '2026-03-01' } } } } } })).warning).toContain(
-      'with where[0][or][<an index>][published_at][lt]=2026-03-01&where[0][or][<another index>][published_at][gte]=2026-03-02',
-    );
+    // A numeric group holding a where[or]: ContentController@index reads `or` there as a field name
+    // (a relation filter that matches nothing), so no pair can be offered inside it. (This case
+    // once asserted the pair where[0][or][<an index>]…; the upstream code shows that form never works.)
+    const nestedOr = await call('/products', { where: { 0: { or: { 0: { published_at: { not: '2026-03-01' } } } } } });
+    expect(nestedOr.body).toEqual([]);
+    expect(nestedOr.warning).toContain('ElmapiCMS reads where[or] and numeric groups only at the top of where');
     expect((await call('/products', { where: { 0: { published_at: { not: '2026-03-01' } } } })).warning).toContain(
       'send where[or][0][published_at][lt]=2026-03-01&where[or][1][published_at][gte]=2026-03-02',
     );

@@ -6,6 +6,7 @@
 import type { FieldDef, FieldValue } from '../../model/model.js';
 import type { EntrySnapshot } from '../../model/types.js';
 import { Budget, LIKE_CALL_COST, SEGMENT_COST } from '../../query/cost.js';
+import { ProblemError, problem } from '../../query/problems.js';
 import { type LikeRules, likeMatcher } from '../../query/like.js';
 import { likeWholeMatcher } from '../../query/like-whole.js';
 import { fieldValue } from '../../query/table.js';
@@ -22,6 +23,8 @@ const CORE = ['id', 'uuid', 'locale', 'state', 'created_at', 'updated_at', 'publ
 const V3_LIST_OPS = new Set(['in', 'not_in', 'between', 'not_between', 'null', 'not_null']);
 const NUMERIC = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
 const BOOLISH = /^(true|false|1|0)$/i;
+/** PHP 8's is_numeric: a where key such as `0` (or `1.5`, ` 2`) makes a group. */
+const PHP_NUMERIC = /^[ \t\n\r\v\f]*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[ \t\n\r\v\f]*$/;
 
 interface Ctx {
   readonly col: CollectionIndex;
@@ -326,8 +329,8 @@ function warnTimeValues(name: string, op: string, values: readonly string[], par
  * a request holds only one of.
  */
 function dayLeftOut(base: string, day: string, next: string): string {
-  // where[or][…], also inside a numeric group (where[0][or][…]), with or without a member index.
-  const inOr = /^(where(?:\[\d+\])?\[or\])(\[\d+\])?/i.exec(base);
+  // where[or][…], with or without a member index (v3 reads no where[or] inside a numeric group).
+  const inOr = /^(where\[or\])(\[\d+\])?/.exec(base);
   if (inOr) {
     const or = inOr[1] as string;
     const rest = base.slice(inOr[0].length);
@@ -459,17 +462,41 @@ export function whereTest(where: PhpValue | undefined, col: CollectionIndex, ind
     return () => true;
   }
   const c: Ctx = { col, index, warn, drafts, budget: new Budget() };
-  const collect = (arr: PhpArray, prefix: string): Test[] => {
-    const tests: Test[] = [];
-    for (const [k, v] of arr) {
-      if (/^\d+$/.test(k) && v instanceof Map) tests.push(...collect(v, `${prefix}[${k}]`));
-      else if (k.toLowerCase() === 'or' && v instanceof Map) {
-        const any = collect(v, `${prefix}[${k}]`);
-        if (any.length > 0) tests.push((e) => any.some((t) => t(e)));
-      } else tests.push(...conditions(k, v ?? null, prefix, c));
-    }
-    return tests;
+  // ContentController@index: `where[or]` (exactly that key) is one OR block, numeric keys are groups
+  // of conditions, one level each; inside them `or` and numbers are field names like any other.
+  const crash = (param: string, text: string): never => {
+    throw new ProblemError(problem(422, 'v3_server_error', text, param));
   };
-  const all = collect(where, 'where');
+  const member = (name: string, value: PhpValue, prefix: string): Test[] => {
+    if (name.toLowerCase() === 'or' || PHP_NUMERIC.test(name))
+      warn.add(
+        `${prefix}[${name}]`,
+        `ElmapiCMS reads where[or] and numeric groups only at the top of where (where[or][…], where[N][…], where[or][N][…]): here '${name}' is a field name, which matches no entry${name === 'or' ? '' : " (the key is 'or', in lower case)"}`,
+      );
+    return conditions(name, value, prefix, c);
+  };
+  const group = (name: string, value: PhpValue, prefix: string): Test[] => {
+    // foreach over a string is a PHP warning, which Laravel turns into a 500.
+    if (!(value instanceof Map))
+      return crash(
+        `${prefix}[${name}]`,
+        `${prefix}[${name}] must be a group like ${prefix}[${name}][title]=…; a value there is a 500 in ElmapiCMS`,
+      );
+    return [...value].flatMap(([k, v]) => member(k, v ?? null, `${prefix}[${name}]`));
+  };
+  const all: Test[] = [];
+  for (const [k, v] of where) {
+    if (k === 'or') continue;
+    all.push(...(PHP_NUMERIC.test(k) ? group(k, v ?? null, 'where') : member(k, v ?? null, 'where')));
+  }
+  const or = where.get('or');
+  if (or !== undefined && or !== null) {
+    if (!(or instanceof Map))
+      crash('where[or]', 'where[or] must be a block like where[or][0][title]=…; a value there is a 500 in ElmapiCMS');
+    const any = [...(or as PhpArray)].flatMap(([k, v]) =>
+      PHP_NUMERIC.test(k) ? group(k, v ?? null, 'where[or]') : member(k, v ?? null, 'where[or]'),
+    );
+    if (any.length > 0) all.push((e) => any.some((t) => t(e)));
+  }
   return (e) => all.every((t) => t(e));
 }
