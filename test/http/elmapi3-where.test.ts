@@ -103,3 +103,24 @@ describe('elmapi3 where: the or block and numeric groups, one level, as ContentC
     }
   });
 });
+
+describe('elmapi3 where: list values are split at commas without trimming, as ContentController does', () => {
+  // explode(',', $val) for in / between (fields and core columns) and not_in on a core column;
+  // only not_in on a field trims (array_map('trim')). Found from outside: cqa trimmed every list.
+  it('a space after a comma stays part of the value, and the warning says to leave it out', async () => {
+    const spaced = await get('where[role][in]=editor, writer');
+    expect(titles(spaced.body)).toEqual(['B']);
+    expect(spaced.warning).toContain("ElmapiCMS splits where[role][in] at commas without trimming: ' writer' keeps its spaces");
+    expect(spaced.warning).toContain('send editor,writer');
+    expect(titles((await get('where[role][in]=editor,writer')).body)).toEqual(['B', 'A']);
+    expect(titles((await get('where[title][in]=A,%20B')).body)).toEqual(['A']);
+    expect(titles((await get('where[uuid][not_in]=x,%20y')).body)).toEqual(['D', 'Alpha', 'B', 'A']);
+    expect(titles((await get('where[title][between]=A,%20C')).body)).toEqual([]);
+    // not_in on a field trims: both values leave their entries out, and nothing is said.
+    const notIn = await get('where[title][not_in]=A,%20B');
+    expect(titles(notIn.body)).toEqual(['D', 'Alpha']);
+    expect(notIn.warning).not.toContain('without trimming');
+    // PHP arrays: each item is trimmed by TrimStrings.
+    expect(titles((await get('where[title][in][]=A&where[title][in][]=%20B')).body)).toEqual(['B', 'A']);
+  });
+});

@@ -21,10 +21,32 @@ export const V3_OPERATORS = ['eq', 'lt', 'lte', 'gt', 'gte', 'not', 'like', 'in'
 const CORE = ['id', 'uuid', 'locale', 'state', 'created_at', 'updated_at', 'published_at'];
 /** Operators that take several values (`a,b` or `[]=a&[]=b`); the others compare one. */
 const V3_LIST_OPS = new Set(['in', 'not_in', 'between', 'not_between', 'null', 'not_null']);
+/** The ones whose values are compared (null / not_null ignore theirs). */
+const SPLIT_OPS = new Set(['in', 'not_in', 'between', 'not_between']);
 const NUMERIC = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
 const BOOLISH = /^(true|false|1|0)$/i;
 /** PHP 8's is_numeric: a where key such as `0` (or `1.5`, ` 2`) makes a group. */
 const PHP_NUMERIC = /^[ \t\n\r\v\f]*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[ \t\n\r\v\f]*$/;
+
+/**
+ * The values of a list operator as ContentController takes them: an array's items (each trimmed by
+ * Laravel's TrimStrings), or `explode(',', v)` with no trim and no empties dropped — for `in` and
+ * `between` on every column and `not_in` on a core column (`not_in` on a field trims and drops
+ * empties itself: that one is `list()`). A space after a comma stays part of the value; said.
+ */
+function exploded(raw: PhpValue | undefined, op: string, param: string, c: Ctx): string[] {
+  if (raw === undefined || raw === null) return [];
+  if (raw instanceof Map) return [...raw.values()].filter((v): v is string => typeof v === 'string');
+  const items = raw.split(',');
+  const spaced = items.filter((x) => x !== x.trim());
+  const numericRange = (op === 'between' || op === 'not_between') && items.slice(0, 2).every((x) => NUMERIC.test(x));
+  if (spaced.length > 0 && !numericRange)
+    c.warn.add(
+      param,
+      `ElmapiCMS splits ${param} at commas without trimming: ${spaced.map((x) => `'${x}'`).join(', ')} keeps its spaces and matches as written; send ${items.map((x) => x.trim()).join(',')}`,
+    );
+  return items;
+}
 
 interface Ctx {
   readonly col: CollectionIndex;
@@ -170,7 +192,7 @@ const rowsIn = (sources: readonly Source[], e: EntrySnapshot): Row[] =>
 function fieldTest(sources: readonly Source[], op: string, raw: PhpValue | undefined, param: string, c: Ctx): Test {
   const f = (sources[0] as Source).def;
   const v = raw instanceof Map ? null : (raw ?? null);
-  const values = list(raw);
+  const values = op === 'not_in' ? list(raw) : SPLIT_OPS.has(op) ? exploded(raw, op, param, c) : [];
   if (f.type === 'date' || f.type === 'datetime') {
     if (op !== 'null' && op !== 'not_null')
       c.warn.add(
@@ -221,7 +243,7 @@ function fieldTest(sources: readonly Source[], op: string, raw: PhpValue | undef
 /** A core column (sheet §3.2): compared as stored, timestamps as `Y-m-d H:i:s` text. */
 function coreTest(name: string, op: string, raw: PhpValue | undefined, param: string, c: Ctx): Test {
   const v = raw instanceof Map ? null : (raw ?? null);
-  const values = list(raw);
+  const values = SPLIT_OPS.has(op) ? exploded(raw, op, param, c) : [];
   const col = (e: EntrySnapshot): string | null => {
     const r = e.record;
     switch (name) {
