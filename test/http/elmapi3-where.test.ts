@@ -124,3 +124,30 @@ describe('elmapi3 where: list values are split at commas without trimming, as Co
     expect(titles((await get('where[title][in][]=A&where[title][in][]=%20B')).body)).toEqual(['B', 'A']);
   });
 });
+
+describe('elmapi3 where: a condition without a value (how the SDK sends null) is read as Laravel reads null', () => {
+  // '' → null (ConvertEmptyStringsToNull); where('text_value', '=', null) is whereNull: true of every
+  // value row that is not text. Found from outside: cqa matched no entry for every type.
+  it("eq keeps the entries with a value that is not text, not drops them; 'not' drops them; text fields match nothing", async () => {
+    const person = await get('where[person]');
+    expect(titles(person.body)).toEqual(['B', 'A']);
+    expect(person.warning).toContain('which ElmapiCMS compares as text_value IS NULL: true of every value of relation field');
+    expect(person.warning).toContain('for entries with a value send where[person][not_null]');
+    expect(titles((await get('where[person][not]=')).body)).toEqual(['D', 'Alpha']);
+    const title = await get('where[title]=');
+    expect(title.body).toEqual([]);
+    expect(title.warning).toContain("never true of text field 'title'");
+  });
+
+  it('a core column: eq null is whereNull; lt/gt with null is a 500 in v3, a 422 here', async () => {
+    const r = await get('where[published_at]');
+    expect(r.body).toEqual([]);
+    expect(r.warning).toContain("reads as whereNull('published_at')");
+    expect(titles((await get('where[published_at][not]')).body)).toEqual(['D', 'Alpha', 'B', 'A']);
+    for (const query of ['where[published_at][lt]=', 'where[title][gt]=']) {
+      const bad = await get(query);
+      expect(bad.status, query).toBe(422);
+      expect(JSON.stringify(bad.body), query).toContain('Illegal operator and value combination');
+    }
+  });
+});

@@ -277,6 +277,16 @@ function coreTest(name: string, op: string, raw: PhpValue | undefined, param: st
     );
     return () => false;
   }
+  if (raw === null && op !== 'eq' && op !== 'not' && COMPARE_OPS.has(op))
+    crash(
+      param,
+      `${param} has no value: Laravel refuses '${op}' with null (Illegal operator and value combination), a 500 in ElmapiCMS; send a value`,
+    );
+  if (raw === null && op === 'eq')
+    c.warn.add(
+      param,
+      `${param} has no value, which ElmapiCMS reads as whereNull('${name}'): only entries without a ${name} match; send ${param.replace(/\[eq\]$/i, '')}[null] to say so`,
+    );
   const like = op === 'like' ? likeTest(`%${v ?? ''}%`, c.budget) : undefined;
   return (e) => {
     const x = col(e);
@@ -298,7 +308,8 @@ function coreTest(name: string, op: string, raw: PhpValue | undefined, param: st
       case 'not_between':
         return x !== null && (x < (values[0] as string) || x > (values[1] as string));
       default:
-        return x !== null && v !== null && cmp(op, x, v);
+        // where(col, '=', null) is whereNull (the other operators with null are refused above).
+        return v === null ? x === null : x !== null && cmp(op, x, v);
     }
   };
 }
@@ -433,9 +444,45 @@ function conditions(name: string, value: PhpValue, prefix: string, c: Ctx, relat
     }
     if (isCore && !f) return coreTest(name, op, v, p, c);
     if (!usable) return op === 'not' || op === 'not_in' ? () => true : () => false;
+    if (v === null && COMPARE_OPS.has(op)) return nullValueTest(usable, alike, op, p, c);
     if (isLink(usable)) return relationOpTest(usable, alike, op, p, param, c);
     return fieldTest(alike, op, v, p, c);
   });
+}
+
+/** Operators that compare one value with `where('text_value', op, v)`: Laravel reads a null v its own way. */
+const COMPARE_OPS = new Set(['eq', 'not', 'lt', 'lte', 'gt', 'gte']);
+
+const crash = (param: string, text: string): never => {
+  throw new ProblemError(problem(422, 'v3_server_error', text, param));
+};
+
+/**
+ * `where[f]=` or `where[f]` alone (how the SDK sends `null`): '' is null after Laravel's
+ * ConvertEmptyStringsToNull, and `where('text_value', '=', null)` is `text_value IS NULL`, true of
+ * every value row that is not text (numbers, booleans, lists, dates, relations, media): eq keeps the
+ * entries that have such a value, not drops them; `not` drops them. `<`, `>`… with null are
+ * Laravel's InvalidArgumentException, a 500.
+ */
+function nullValueTest(f: FieldDef, sources: readonly Source[], op: string, param: string, c: Ctx): Test {
+  if (op !== 'eq' && op !== 'not')
+    return crash(
+      param,
+      `${param} has no value: Laravel refuses '${op}' with null (Illegal operator and value combination), a 500 in ElmapiCMS; send a value`,
+    );
+  const link = f.type === 'relation' || f.type === 'media';
+  const nonText = (e: EntrySnapshot) =>
+    link ? sources.some((s) => s.values(e).some((x) => x !== null)) : rowsIn(sources, e).some((r) => r.text === undefined);
+  const text = !link && ['text', 'longtext', 'markdown', 'richtext', 'slug', 'email', 'color', 'time'].includes(f.type);
+  c.warn.add(
+    param,
+    `${param} has no value (where[…]= or where[…] alone, how the SDK sends null), which ElmapiCMS compares as text_value IS NULL: ${
+      text
+        ? `never true of text field '${f.name}', so ${op === 'eq' ? 'no entry matches' : 'no entry is left out'}`
+        : `true of every value of ${f.type} field '${f.name}', so ${op === 'eq' ? 'the entries that have one match' : 'the entries that have one are left out'}`
+    }; for entries with a value send ${param.replace(/\[(eq|not)\]$/i, '')}[not_null]`,
+  );
+  return op === 'eq' ? nonText : (e) => !nonText(e);
 }
 
 function related(e: EntrySnapshot, sources: readonly Source[], target: CollectionIndex, drafts: boolean): EntrySnapshot[] {
@@ -486,9 +533,6 @@ export function whereTest(where: PhpValue | undefined, col: CollectionIndex, ind
   const c: Ctx = { col, index, warn, drafts, budget: new Budget() };
   // ContentController@index: `where[or]` (exactly that key) is one OR block, numeric keys are groups
   // of conditions, one level each; inside them `or` and numbers are field names like any other.
-  const crash = (param: string, text: string): never => {
-    throw new ProblemError(problem(422, 'v3_server_error', text, param));
-  };
   const member = (name: string, value: PhpValue, prefix: string): Test[] => {
     if (name.toLowerCase() === 'or' || PHP_NUMERIC.test(name))
       warn.add(
