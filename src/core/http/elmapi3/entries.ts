@@ -170,6 +170,16 @@ export function listEntries(r: ListRequest): Answer {
   if (paginate && (params.has('limit') || params.has('offset') || params.has('first')))
     warn.add(params.has('first') ? 'first' : 'limit', 'with paginate, ElmapiCMS ignores limit, offset and first: page with page=N');
 
+  // state=draft sorts in memory by the first sort item when it is no column; with first, v3 calls
+  // sortBy on the one model first() returned (or on null): a BadMethodCallException, a 500.
+  const firstSortName = typeof sort === 'string' ? ((sort.split(',')[0] as string).split(':')[0] as string) : '';
+  if (draft && !paginate && params.has('first') && typeof sort === 'string' && sort !== '0' && !CORE_SORT.includes(firstSortName)) {
+    warn.add(
+      'sort',
+      `with state=draft, first and sort=${sort} (no column first), ElmapiCMS sorts the one entry first() returned as if it were a list: a 500; leave first out and take the list's first entry (the list is sorted), or sort by a column (${CORE_SORT.join(', ')})`,
+    );
+    return { status: 500, message: 'Server Error' };
+  }
   let inMemory: { name: string; desc: boolean } | undefined;
   const id = (e: EntrySnapshot) => col.dbId.get(e) ?? 0;
   if (sort instanceof Map) {
@@ -291,8 +301,17 @@ export function oneEntry(r: ListRequest, uuid: string): Answer {
   const e = col.byUuid.get(uuid);
   const translation = str(params, 'translation_locale');
   if (translation) {
-    // v3 looks the named entry up in any state; a draft is named only to a drafts reader here.
+    // v3 looks the named entry up in any state, but with `locale` (ContentController@show filters
+    // the entry's query by it before the translation is looked for); a draft is named only to a
+    // drafts reader here.
     if (!e || (e.record.draft && !draft)) return notFound;
+    if (locale && locale !== '0' && e.record.locale !== locale) {
+      r.warn.add(
+        'locale',
+        `with translation_locale, locale=${locale} still restricts the entry named in the path (it is in '${e.record.locale}'), so ElmapiCMS answers Content not found.: leave locale out`,
+      );
+      return notFound;
+    }
     const group = col.groups.get(col.groupOf.get(e) ?? '') ?? [];
     if (group.length < 2) return { status: 404, message: 'This entry has no translations linked.' };
     const t = group.find((x) => x !== e && x.record.locale === translation && inMode(x, draft));

@@ -6,6 +6,7 @@
 import type { FieldDef, FieldValue } from '../../model/model.js';
 import type { EntrySnapshot } from '../../model/types.js';
 import { Budget, LIKE_CALL_COST, SEGMENT_COST } from '../../query/cost.js';
+import { ProblemError, problem } from '../../query/problems.js';
 import { type LikeRules, likeMatcher } from '../../query/like.js';
 import { likeWholeMatcher } from '../../query/like-whole.js';
 import { fieldValue } from '../../query/table.js';
@@ -20,8 +21,32 @@ export const V3_OPERATORS = ['eq', 'lt', 'lte', 'gt', 'gte', 'not', 'like', 'in'
 const CORE = ['id', 'uuid', 'locale', 'state', 'created_at', 'updated_at', 'published_at'];
 /** Operators that take several values (`a,b` or `[]=a&[]=b`); the others compare one. */
 const V3_LIST_OPS = new Set(['in', 'not_in', 'between', 'not_between', 'null', 'not_null']);
+/** The ones whose values are compared (null / not_null ignore theirs). */
+const SPLIT_OPS = new Set(['in', 'not_in', 'between', 'not_between']);
 const NUMERIC = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
 const BOOLISH = /^(true|false|1|0)$/i;
+/** PHP 8's is_numeric: a where key such as `0` (or `1.5`, ` 2`) makes a group. */
+const PHP_NUMERIC = /^[ \t\n\r\v\f]*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[ \t\n\r\v\f]*$/;
+
+/**
+ * The values of a list operator as ContentController takes them: an array's items (each trimmed by
+ * Laravel's TrimStrings), or `explode(',', v)` with no trim and no empties dropped — for `in` and
+ * `between` on every column and `not_in` on a core column (`not_in` on a field trims and drops
+ * empties itself: that one is `list()`). A space after a comma stays part of the value; said.
+ */
+function exploded(raw: PhpValue | undefined, op: string, param: string, c: Ctx): string[] {
+  if (raw === undefined || raw === null) return [];
+  if (raw instanceof Map) return [...raw.values()].filter((v): v is string => typeof v === 'string');
+  const items = raw.split(',');
+  const spaced = items.filter((x) => x !== x.trim());
+  const numericRange = (op === 'between' || op === 'not_between') && items.slice(0, 2).every((x) => NUMERIC.test(x));
+  if (spaced.length > 0 && !numericRange)
+    c.warn.add(
+      param,
+      `ElmapiCMS splits ${param} at commas without trimming: ${spaced.map((x) => `'${x}'`).join(', ')} keeps its spaces and matches as written; send ${items.map((x) => x.trim()).join(',')}`,
+    );
+  return items;
+}
 
 interface Ctx {
   readonly col: CollectionIndex;
@@ -125,10 +150,49 @@ function rowMatches(row: Row, op: string, v: string | null, values: string[], li
   }
 }
 
-/** One operator on a custom (non-relation) field. */
-function fieldTest(f: FieldDef, op: string, raw: PhpValue | undefined, param: string, c: Ctx): Test {
+/**
+ * Where a `where` name finds its values on an entry. v3 matches value rows by field name
+ * (`whereHas('field', name = …)` over the entry's `fieldValues`), and a group's children keep their
+ * rows on the entry too (ContentFieldValue with a group_instance_id): `where[sku]` reads the
+ * top-level field `sku` and every group child named `sku`, in every instance.
+ */
+interface Source {
+  readonly def: FieldDef;
+  readonly values: (e: EntrySnapshot) => FieldValue[];
+}
+
+function topLevel(f: FieldDef): Source {
+  return {
+    def: f,
+    values: (e) => {
+      const v = fieldValue(e, f.name);
+      return v === undefined ? [] : [v];
+    },
+  };
+}
+
+function groupChild(group: FieldDef, child: FieldDef): Source {
+  return {
+    def: child,
+    values: (e) => {
+      const v = fieldValue(e, group.name);
+      const out: FieldValue[] = [];
+      for (const instance of Array.isArray(v) ? v : [v])
+        if (instance !== null && typeof instance === 'object' && !Array.isArray(instance) && Object.hasOwn(instance, child.name))
+          out.push(instance[child.name] as FieldValue);
+      return out;
+    },
+  };
+}
+
+const rowsIn = (sources: readonly Source[], e: EntrySnapshot): Row[] =>
+  sources.flatMap((s) => s.values(e).flatMap((v) => rowsOf(s.def, v)));
+
+/** One operator on a custom (non-relation) field: the first source's type decides the warnings. */
+function fieldTest(sources: readonly Source[], op: string, raw: PhpValue | undefined, param: string, c: Ctx): Test {
+  const f = (sources[0] as Source).def;
   const v = raw instanceof Map ? null : (raw ?? null);
-  const values = list(raw);
+  const values = op === 'not_in' ? list(raw) : SPLIT_OPS.has(op) ? exploded(raw, op, param, c) : [];
   if (f.type === 'date' || f.type === 'datetime') {
     if (op !== 'null' && op !== 'not_null')
       c.warn.add(
@@ -162,24 +226,24 @@ function fieldTest(f: FieldDef, op: string, raw: PhpValue | undefined, param: st
       param,
       `${param} needs two values ('min,max'); with ${values.length === 0 ? 'none' : `only '${values[0]}'`} ElmapiCMS only checks that '${f.name}' has a value: send ${param}=min,max`,
     );
-    return (e) => rowsOf(f, fieldValue(e, f.name)).length > 0;
+    return (e) => rowsIn(sources, e).length > 0;
   }
-  if (op === 'not') return (e) => !rowsOf(f, fieldValue(e, f.name)).some((r) => r.text === (v ?? '') || jsonHas(r, v ?? ''));
-  if (op === 'not_in') return (e) => !rowsOf(f, fieldValue(e, f.name)).some((r) => values.some((w) => r.text === w || jsonHas(r, w)));
+  if (op === 'not') return (e) => !rowsIn(sources, e).some((r) => r.text === (v ?? '') || jsonHas(r, v ?? ''));
+  if (op === 'not_in') return (e) => !rowsIn(sources, e).some((r) => values.some((w) => r.text === w || jsonHas(r, w)));
   if (op === 'null')
     return (e) =>
-      rowsOf(f, fieldValue(e, f.name)).some(
+      rowsIn(sources, e).some(
         (r) => r.date === undefined && r.text === undefined && r.number === undefined && r.bool === undefined && r.json === undefined,
       );
-  if (op === 'not_null') return (e) => rowsOf(f, fieldValue(e, f.name)).length > 0;
+  if (op === 'not_null') return (e) => rowsIn(sources, e).length > 0;
   const like = op === 'like' ? { contains: likeTest(`%${v ?? ''}%`, c.budget), whole: likeTest(v ?? '', c.budget, true) } : undefined;
-  return (e) => rowsOf(f, fieldValue(e, f.name)).some((r) => r.date === undefined && rowMatches(r, op, v, values, like));
+  return (e) => rowsIn(sources, e).some((r) => r.date === undefined && rowMatches(r, op, v, values, like));
 }
 
 /** A core column (sheet §3.2): compared as stored, timestamps as `Y-m-d H:i:s` text. */
 function coreTest(name: string, op: string, raw: PhpValue | undefined, param: string, c: Ctx): Test {
   const v = raw instanceof Map ? null : (raw ?? null);
-  const values = list(raw);
+  const values = SPLIT_OPS.has(op) ? exploded(raw, op, param, c) : [];
   const col = (e: EntrySnapshot): string | null => {
     const r = e.record;
     switch (name) {
@@ -213,6 +277,16 @@ function coreTest(name: string, op: string, raw: PhpValue | undefined, param: st
     );
     return () => false;
   }
+  if (raw === null && op !== 'eq' && op !== 'not' && COMPARE_OPS.has(op))
+    crash(
+      param,
+      `${param} has no value: Laravel refuses '${op}' with null (Illegal operator and value combination), a 500 in ElmapiCMS; send a value`,
+    );
+  if (raw === null && op === 'eq')
+    c.warn.add(
+      param,
+      `${param} has no value, which ElmapiCMS reads as whereNull('${name}'): only entries without a ${name} match; send ${param.replace(/\[eq\]$/i, '')}[null] to say so`,
+    );
   const like = op === 'like' ? likeTest(`%${v ?? ''}%`, c.budget) : undefined;
   return (e) => {
     const x = col(e);
@@ -234,7 +308,8 @@ function coreTest(name: string, op: string, raw: PhpValue | undefined, param: st
       case 'not_between':
         return x !== null && (x < (values[0] as string) || x > (values[1] as string));
       default:
-        return x !== null && v !== null && cmp(op, x, v);
+        // where(col, '=', null) is whereNull (the other operators with null are refused above).
+        return v === null ? x === null : x !== null && cmp(op, x, v);
     }
   };
 }
@@ -287,8 +362,8 @@ function warnTimeValues(name: string, op: string, values: readonly string[], par
  * a request holds only one of.
  */
 function dayLeftOut(base: string, day: string, next: string): string {
-  // where[or][…], also inside a numeric group (where[0][or][…]), with or without a member index.
-  const inOr = /^(where(?:\[\d+\])?\[or\])(\[\d+\])?/i.exec(base);
+  // where[or][…], with or without a member index (v3 reads no where[or] inside a numeric group).
+  const inOr = /^(where\[or\])(\[\d+\])?/.exec(base);
   if (inOr) {
     const or = inOr[1] as string;
     const rest = base.slice(inOr[0].length);
@@ -306,7 +381,14 @@ function conditions(name: string, value: PhpValue, prefix: string, c: Ctx, relat
   const param = `${prefix}[${name}]`;
   const f = fields.get(name);
   const isCore = CORE.includes(name);
-  if (!f && !isCore) {
+  const shown = (x: FieldDef) => !x.hidden && x.type !== 'password';
+  // Group children of that name: their value rows are the entry's too (v3 matches rows by name).
+  const children = isCore
+    ? []
+    : [...fields.values()].flatMap((g) =>
+        g.type === 'group' && !g.hidden ? (g.fields ?? []).filter((x) => x.name === name).map((x) => ({ group: g, child: x })) : [],
+      );
+  if (!f && !isCore && children.length === 0) {
     const known = [...fields.values()].filter((x) => !x.hidden).map((x) => x.name);
     const near = closestName(name, [...known, ...CORE]);
     c.warn.add(
@@ -314,24 +396,40 @@ function conditions(name: string, value: PhpValue, prefix: string, c: Ctx, relat
       `no field '${name}' in collection '${(relationOf?.target ?? c.col).snap.record.slug}' (fields: ${known.join(', ') || 'none'}; core: uuid, locale, state, created_at, updated_at, published_at): ElmapiCMS matches no entry${near ? `; did you mean '${near}'?` : ''}`,
     );
   }
-  if (f && (f.hidden || f.type === 'password'))
+  if ((f && !shown(f)) || children.some((x) => !shown(x.child)))
     c.warn.add(param, `field '${name}' is not shown by the API (hidden or password); the mock does not filter on it: no entry matches`);
-  const usable = f && !f.hidden && f.type !== 'password' ? f : undefined;
+  const sources: Source[] = [
+    ...(f && shown(f) ? [topLevel(f)] : []),
+    ...children.filter((x) => shown(x.child)).map((x) => groupChild(x.group, x.child)),
+  ];
+  // A name that several fields share (a top-level field and a child, or children of two groups).
+  if (sources.length > 1)
+    c.warn.add(
+      param,
+      `ElmapiCMS matches value rows by field name, so ${param} reads ${[...(f && shown(f) ? [`field '${name}'`] : []), ...children.filter((x) => shown(x.child)).map((x) => `the child '${name}' of group '${x.group.name}'`)].join(' and ')} (every instance)`,
+    );
+  const usable = sources[0]?.def;
+  // Sources of the first one's kind: a relation filter follows relations, a field test compares values.
+  const isLink = (x: FieldDef) => x.type === 'relation' || x.type === 'media';
+  const alike = sources.filter((x) => usable !== undefined && isLink(x.def) === isLink(usable));
   const ops: [string, PhpValue | undefined][] = value instanceof Map ? [...value] : [['eq', value]];
   if (value instanceof Map && value.size > 0 && !isOperator([...value.keys()][0] as string) && !relationOf) {
     // where[rel][g]…: a relation filter (the first key is not an operator).
+    const key = [...value.keys()][0] as string;
     if (usable?.type !== 'relation') {
+      const child = usable?.type === 'group' ? usable.fields?.find((x) => x.name === key) : undefined;
       c.warn.add(
         param,
-        `'${[...value.keys()][0]}' is not an operator (${V3_OPERATORS.join(', ')}) and '${name}' is not a relation field: ElmapiCMS reads it as a relation filter that matches nothing`,
+        `'${key}' is not an operator (${V3_OPERATORS.join(', ')}) and '${name}' is not a relation field: ElmapiCMS reads it as a relation filter that matches nothing${child ? `; a group's child is filtered by its own name: ${prefix}[${key}]=value` : ''}`,
       );
       return [() => false];
     }
     const target = c.index.collections.get(usable.collection ?? '');
     if (!target) return [() => false];
+    const links = alike.filter((x) => x.def.type === 'relation' && x.def.collection === usable.collection);
     const inner: Test[] = [];
     for (const [g, gv] of value) inner.push(...conditions(g, gv ?? null, param, c, { target }));
-    return inner.map((t) => (e: EntrySnapshot) => related(e, usable, target, c.drafts).some(t));
+    return inner.map((t) => (e: EntrySnapshot) => related(e, links, target, c.drafts).some(t));
   }
   return ops.map(([rawOp, v]) => {
     let op = rawOp.toLowerCase();
@@ -346,21 +444,62 @@ function conditions(name: string, value: PhpValue, prefix: string, c: Ctx, relat
     }
     if (isCore && !f) return coreTest(name, op, v, p, c);
     if (!usable) return op === 'not' || op === 'not_in' ? () => true : () => false;
-    if (usable.type === 'relation' || usable.type === 'media') return relationOpTest(usable, op, p, param, c);
-    return fieldTest(usable, op, v, p, c);
+    if (v === null && COMPARE_OPS.has(op)) return nullValueTest(usable, alike, op, p, c);
+    if (isLink(usable)) return relationOpTest(usable, alike, op, p, param, c);
+    return fieldTest(alike, op, v, p, c);
   });
 }
 
-function related(e: EntrySnapshot, f: FieldDef, target: CollectionIndex, drafts: boolean): EntrySnapshot[] {
-  const v = fieldValue(e, f.name);
-  if (v === undefined || v === null) return [];
-  return (Array.isArray(v) ? v : [v])
-    .map((ref) => target.byRef.get(String(ref)))
-    .filter((x): x is EntrySnapshot => x !== undefined && (drafts || !x.record.draft));
+/** Operators that compare one value with `where('text_value', op, v)`: Laravel reads a null v its own way. */
+const COMPARE_OPS = new Set(['eq', 'not', 'lt', 'lte', 'gt', 'gte']);
+
+const crash = (param: string, text: string): never => {
+  throw new ProblemError(problem(422, 'v3_server_error', text, param));
+};
+
+/**
+ * `where[f]=` or `where[f]` alone (how the SDK sends `null`): '' is null after Laravel's
+ * ConvertEmptyStringsToNull, and `where('text_value', '=', null)` is `text_value IS NULL`, true of
+ * every value row that is not text (numbers, booleans, lists, dates, relations, media): eq keeps the
+ * entries that have such a value, not drops them; `not` drops them. `<`, `>`… with null are
+ * Laravel's InvalidArgumentException, a 500.
+ */
+function nullValueTest(f: FieldDef, sources: readonly Source[], op: string, param: string, c: Ctx): Test {
+  if (op !== 'eq' && op !== 'not')
+    return crash(
+      param,
+      `${param} has no value: Laravel refuses '${op}' with null (Illegal operator and value combination), a 500 in ElmapiCMS; send a value`,
+    );
+  const link = f.type === 'relation' || f.type === 'media';
+  const nonText = (e: EntrySnapshot) =>
+    link ? sources.some((s) => s.values(e).some((x) => x !== null)) : rowsIn(sources, e).some((r) => r.text === undefined);
+  const text = !link && ['text', 'longtext', 'markdown', 'richtext', 'slug', 'email', 'color', 'time'].includes(f.type);
+  c.warn.add(
+    param,
+    `${param} has no value (where[…]= or where[…] alone, how the SDK sends null), which ElmapiCMS compares as text_value IS NULL: ${
+      text
+        ? `never true of text field '${f.name}', so ${op === 'eq' ? 'no entry matches' : 'no entry is left out'}`
+        : `true of every value of ${f.type} field '${f.name}', so ${op === 'eq' ? 'the entries that have one match' : 'the entries that have one are left out'}`
+    }; for entries with a value send ${param.replace(/\[(eq|not)\]$/i, '')}[not_null]`,
+  );
+  return op === 'eq' ? nonText : (e) => !nonText(e);
+}
+
+function related(e: EntrySnapshot, sources: readonly Source[], target: CollectionIndex, drafts: boolean): EntrySnapshot[] {
+  const out: EntrySnapshot[] = [];
+  for (const s of sources)
+    for (const v of s.values(e)) {
+      if (v === null) continue;
+      for (const ref of Array.isArray(v) ? v : [v]) {
+        const x = target.byRef.get(String(ref));
+        if (x !== undefined && (drafts || !x.record.draft)) out.push(x);
+      }
+    }
+  return out;
 }
 
 /** Operators on a relation or media field itself (sheet §3.4). */
-function relationOpTest(f: FieldDef, op: string, param: string, fieldParam: string, c: Ctx): Test {
+function relationOpTest(f: FieldDef, sources: readonly Source[], op: string, param: string, fieldParam: string, c: Ctx): Test {
   if (f.type === 'media' && (op === 'null' || op === 'not_null')) {
     c.warn.add(
       param,
@@ -369,8 +508,14 @@ function relationOpTest(f: FieldDef, op: string, param: string, fieldParam: stri
     return () => op === 'null';
   }
   const target = c.index.collections.get(f.collection ?? '');
-  if (op === 'null') return (e) => !target || related(e, f, target, c.drafts).length === 0;
-  if (op === 'not_null') return (e) => !!target && related(e, f, target, c.drafts).length > 0;
+  // null: no value row of that name, or one that links to no entry (a group's instances each have theirs).
+  if (op === 'null')
+    return (e) => {
+      if (!target) return true;
+      const rows = sources.flatMap((s) => s.values(e).map((v) => ({ ...s, values: () => [v] })));
+      return rows.length === 0 || rows.some((row) => related(e, [row], target, c.drafts).length === 0);
+    };
+  if (op === 'not_null') return (e) => !!target && related(e, sources, target, c.drafts).length > 0;
   c.warn.add(
     param,
     `ElmapiCMS compares '${op}' on relation field '${f.name}' against stored integer ids, never a uuid: ${op === 'not' || op === 'not_in' ? 'every entry passes' : 'no entry matches'}; filter on the related entry instead: ${fieldParam}[uuid]${op === 'eq' ? '' : `[${op}]`}=<uuid>`,
@@ -386,17 +531,38 @@ export function whereTest(where: PhpValue | undefined, col: CollectionIndex, ind
     return () => true;
   }
   const c: Ctx = { col, index, warn, drafts, budget: new Budget() };
-  const collect = (arr: PhpArray, prefix: string): Test[] => {
-    const tests: Test[] = [];
-    for (const [k, v] of arr) {
-      if (/^\d+$/.test(k) && v instanceof Map) tests.push(...collect(v, `${prefix}[${k}]`));
-      else if (k.toLowerCase() === 'or' && v instanceof Map) {
-        const any = collect(v, `${prefix}[${k}]`);
-        if (any.length > 0) tests.push((e) => any.some((t) => t(e)));
-      } else tests.push(...conditions(k, v ?? null, prefix, c));
-    }
-    return tests;
+  // ContentController@index: `where[or]` (exactly that key) is one OR block, numeric keys are groups
+  // of conditions, one level each; inside them `or` and numbers are field names like any other.
+  const member = (name: string, value: PhpValue, prefix: string): Test[] => {
+    if (name.toLowerCase() === 'or' || PHP_NUMERIC.test(name))
+      warn.add(
+        `${prefix}[${name}]`,
+        `ElmapiCMS reads where[or] and numeric groups only at the top of where (where[or][…], where[N][…], where[or][N][…]): here '${name}' is a field name, which matches no entry${name === 'or' ? '' : " (the key is 'or', in lower case)"}`,
+      );
+    return conditions(name, value, prefix, c);
   };
-  const all = collect(where, 'where');
+  const group = (name: string, value: PhpValue, prefix: string): Test[] => {
+    // foreach over a string is a PHP warning, which Laravel turns into a 500.
+    if (!(value instanceof Map))
+      return crash(
+        `${prefix}[${name}]`,
+        `${prefix}[${name}] must be a group like ${prefix}[${name}][title]=…; a value there is a 500 in ElmapiCMS`,
+      );
+    return [...value].flatMap(([k, v]) => member(k, v ?? null, `${prefix}[${name}]`));
+  };
+  const all: Test[] = [];
+  for (const [k, v] of where) {
+    if (k === 'or') continue;
+    all.push(...(PHP_NUMERIC.test(k) ? group(k, v ?? null, 'where') : member(k, v ?? null, 'where')));
+  }
+  const or = where.get('or');
+  if (or !== undefined && or !== null) {
+    if (!(or instanceof Map))
+      crash('where[or]', 'where[or] must be a block like where[or][0][title]=…; a value there is a 500 in ElmapiCMS');
+    const any = [...(or as PhpArray)].flatMap(([k, v]) =>
+      PHP_NUMERIC.test(k) ? group(k, v ?? null, 'where[or]') : member(k, v ?? null, 'where[or]'),
+    );
+    if (any.length > 0) all.push((e) => any.some((t) => t(e)));
+  }
   return (e) => all.every((t) => t(e));
 }
