@@ -24,9 +24,9 @@ export interface HandlerOptions extends HttpOptions {
    */
   readonly readMedia?: MediaReader;
   /**
-   * Gives the thumbnail of a media item that has one (`/media/<project>/_thumbs/<media id>`, the
+   * Gives the thumbnail of a media item that has one (`/thumbs/<project>/<media id>`, the
    * `elmapi` dialect; null: 404). Without one, thumbnails answer 404. The main entry's
-   * createHandler makes them from the files on disk (per request: `cqa serve` caches them).
+   * createHandler makes them from the files on disk and keeps them, as `cqa serve` does (ThumbnailCache).
    */
   readonly readThumbnail?: MediaReader;
   /**
