@@ -304,7 +304,8 @@ function isJsonSafe(value: unknown): boolean {
     if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) return false;
     if (typeof v !== 'object' || v === null) continue;
     if (!Array.isArray(v) && Object.hasOwn(v, '__proto__')) return false;
-    stack.push(...Object.values(v));
+    // A loop, not push(...values): a list of a few 100,000 items is more arguments than the stack holds.
+    for (const child of Object.values(v)) stack.push(child);
   }
   return true;
 }
