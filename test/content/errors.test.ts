@@ -198,6 +198,27 @@ describe('validation errors: all of them, each with file, line, field and what w
     });
   });
 
+  it("reports a YAML merge key (<<:), which YAML 1.2 does not merge, on its line (found from outside: a json field and a collection without a schema served a key named '<<')", async () => {
+    const r = await load({
+      'p/posts/_collection.yaml': 'fields:\n  title: text\n  meta: json\n  seo: { type: group, fields: { t: text, d: text } }\n',
+      'p/posts/a.yaml': 'title: A\nbase: &b\n  x: 1\n',
+      'p/posts/b.yaml': 'title: B\nmeta:\n  <<: {x: 1}\n  y: 2\n',
+      'p/posts/c.yaml': 'title: C\nseo:\n  d: own\n  <<: [{t: one}]\n',
+      'p/posts/d.md': '---\ntitle: D\n<<: {meta: 3}\n---\n',
+      'p/loose/e.yaml': 'title: E\nx: &x {a: 1}\ny:\n  <<: *x\n  b: 2\n',
+      // Quoted, it is a key like any other.
+      'p/posts/f.yaml': 'title: F\nmeta: {"<<": 1, \'<<<\': 2}\n',
+    });
+    const fix =
+      "'<<' is a YAML merge key, which YAML 1.2 (what cqa reads) does not have: the keys would not be merged but served under the key '<<'; write the keys out here (quote it, \"<<\", for a key of that name)";
+    expect(r.issues.filter((i) => i.file !== 'p/posts/a.yaml')).toEqual([
+      { file: 'p/loose/e.yaml', line: 4, message: fix },
+      { file: 'p/posts/b.yaml', line: 3, message: fix },
+      { file: 'p/posts/c.yaml', line: 4, message: fix },
+      { file: 'p/posts/d.md', line: 3, message: fix },
+    ]);
+  });
+
   it('reports front matter that would be read as the body: after blank lines, in TOML (+++), opened with four dashes', async () => {
     const r = await load({
       'p/posts/a.md': '\n---\ntitle: Blank first\n---\nbio\n',
