@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/node/content/limits.js';
-import { load } from './helpers.js';
+import { entry, load } from './helpers.js';
 
 const POSTS = `fields:
   title: { type: text, required: true }
@@ -243,6 +243,25 @@ describe('validation errors: all of them, each with file, line, field and what w
       { file: 'p/posts/c.md', line: 1, message: "TOML front matter (+++) is not read: write it as YAML between '---' lines" },
       { file: 'p/posts/d.md', line: 1, message: "front matter opens with exactly three dashes: write '---', not '----'" },
     ]);
+  });
+
+  it("says to close front matter with '---', not '...', on the '...' line (found from outside: 'not closed' on line 1, or a second YAML document in the body)", async () => {
+    const r = await load({
+      'p/posts/a.md': '---\ntitle: A\n...\nBody.\n',
+      'p/posts/b.md': '---\r\ntitle: B\r\n... \r\nBody.\r\n\r\n---\r\n\r\nAfter a rule.\r\n',
+      // A '...' in the body, after the closing '---', is text.
+      'p/posts/c.md': '---\ntitle: C\n---\nWait for it\n...\n',
+      'p/posts/d.md': '---\ntitle: D\nnote: |\n  ...\n---\n',
+      // '...' then '---' ends the YAML, then the front matter: read as meant.
+      'p/posts/e.md': '---\ntitle: E\n...\n\n# done\n---\nBody.\n',
+    });
+    const message =
+      "front matter is closed with '...', which cqa does not read as its end (the front matter would go on to the next '---'): write '---' on this line";
+    expect(r.issues).toEqual([
+      { file: 'p/posts/a.md', line: 3, message },
+      { file: 'p/posts/b.md', line: 3, message },
+    ]);
+    expect(entry(r, 'posts', 'e').values).toMatchObject({ title: 'E', body: 'Body.' });
   });
 
   it('says where broken JSON is and what V8 found, without its position noise; a trailing comma in a list too', async () => {
