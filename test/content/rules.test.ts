@@ -417,6 +417,35 @@ describe('identifiers and reserved names', () => {
     ]);
   });
 
+  it("names the media id meant when one is written as a path or URL: './', a leading '/', media/, /media/<project>/, backslashes, %20 (found from outside: no hint)", async () => {
+    const refs = [
+      './img/w x.svg',
+      '/img/w x.svg',
+      'media/img/w x.svg',
+      '/media/p/img/w x.svg',
+      'img\\w x.svg',
+      'img/w%20x.svg',
+      'img//w x.svg',
+      '../p/media/img/w x.svg',
+      'https://cdn.example.com/media/p/img/w%20x.svg',
+    ];
+    const r = await load({
+      'p/posts/_collection.yaml': 'fields:\n  title: text\n  pic: media\n',
+      ...Object.fromEntries(refs.map((ref, i) => [`p/posts/e${i}.yaml`, `title: E\npic: ${JSON.stringify(ref)}\n`])),
+      'p/posts/x.yaml': 'title: X\npic: ./img/none.svg\n',
+      'p/media/img/w x.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    });
+    const under = "under media/ (media ids are paths under the project's media/ folder)";
+    expect(r.issues.map((i) => [i.file, i.line, i.message])).toEqual([
+      ...refs.map((ref, i) => [
+        `p/posts/e${i}.yaml`,
+        2,
+        `no media file '${ref}' ${under}; did you mean 'img/w x.svg'? (the path under media/ alone, as it is on disk)`,
+      ]),
+      ['p/posts/x.yaml', 2, `no media file './img/none.svg' ${under}`],
+    ]);
+  });
+
   it('warns of a comma list written as one item of a multiple text field (found from outside)', async () => {
     const r = await load({
       'p/posts/_collection.yaml': 'fields:\n  title: text\n  tags: {type: text, multiple: true}\n',
