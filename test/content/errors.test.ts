@@ -138,6 +138,35 @@ describe('validation errors: all of them, each with file, line, field and what w
     ]);
   });
 
+  it("warns of entry and media names Windows cannot hold: CON, nul.md, COM1, a trailing dot, '?' (found from outside: check passed a tree a Windows checkout or copy of dist/ cannot hold)", async () => {
+    const r = await load({
+      'p/posts/CON.yaml': 'title: A\n',
+      'p/posts/nul.md': '---\ntitle: B\n---\n',
+      'p/posts/x.yaml': 'id: com1\ntitle: C\n',
+      'p/posts/dot..yaml': 'title: D\n',
+      'p/posts/aux/e.yaml': 'title: E\n',
+      'p/posts/fine.yaml': 'title: F\n',
+      'p/posts/console.yaml': 'title: G\n',
+      'p/media/odd/q?x.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+      'p/media/prn.png.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+      'p/media/ok.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    });
+    expect(r.issues).toEqual([]);
+    const device = 'a device name Windows reserves (CON, PRN, AUX, NUL, COM1-9, LPT1-9, whatever the extension)';
+    const tail = 'a git checkout or a copy of the built tree (dist/) on Windows cannot hold it; rename it';
+    expect(r.warnings.map((w) => [w.file, w.field, w.message]).sort()).toEqual(
+      [
+        ['p/media/odd/q?x.svg', undefined, `'q?x.svg' holds a character Windows does not allow in a file name (< > : " | ? * \\): ${tail}`],
+        ['p/media/prn.png.svg', undefined, `'prn.png.svg' is ${device}: ${tail}`],
+        ['p/posts/CON.yaml', 'id', `'CON.yaml' is ${device}: ${tail}`],
+        ['p/posts/aux/e.yaml', 'id', `'aux' is ${device}: ${tail}`],
+        ['p/posts/dot..yaml', 'id', `'dot.' ends in a dot, which Windows drops from a file name: ${tail}`],
+        ['p/posts/nul.md', 'id', `'nul.md' is ${device}: ${tail}`],
+        ['p/posts/x.yaml', 'id', `'com1' is ${device}: ${tail}`],
+      ].sort(),
+    );
+  });
+
   it('names both files of a duplicate id, with the line of its id: (found from outside: no line)', async () => {
     const r = await load({ 'p/posts/a.md': '---\nid: same\n---\n', 'p/posts/b.yaml': 'id: same\n' });
     expect(r.issues).toEqual([
