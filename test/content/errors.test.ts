@@ -305,6 +305,24 @@ describe('validation errors: all of them, each with file, line, field and what w
     ]);
   });
 
+  it("gives the line of a token JSON refuses, without V8's quote of the file, and says when the file holds YAML (found from outside: no line, the whole file quoted)", async () => {
+    const r = await load({
+      'p/posts/a.json': '{\n  "title": "A",\n  "meta": {},\n  "n": tru}\n',
+      'p/posts/b.json': 'title: B\ntags: [a]\n',
+      'p/posts/c.json': `{\n  "title": "C",\n${'  "pad": 1,\n'.repeat(50)}  "x": nope\n}\n`,
+    });
+    expect(r.issues).toEqual([
+      { file: 'p/posts/a.json', line: 4, message: "broken JSON: Unexpected token '}'" },
+      {
+        file: 'p/posts/b.json',
+        line: 1,
+        message:
+          "broken JSON: Unexpected token 'i': the file holds YAML, not JSON; give it the extension .yaml (or .md, for front matter and a body)",
+      },
+      { file: 'p/posts/c.json', line: 53, message: "broken JSON: Unexpected token 'o'" },
+    ]);
+  });
+
   // Found from outside: V8's words ("Expected property name or '}'") for what JSON5 and JavaScript allow.
   it('says that JSON has no comments and no single-quoted strings, with the line', async () => {
     const r = await load({
