@@ -429,6 +429,30 @@ describe('validation errors: all of them, each with file, line, field and what w
       { file: 'p/posts/c.yaml', line: 1, field: 'pages', message: 'expected a number, got "0b101"' },
     ]);
   });
+
+  it("says to write a number with '_' between its digits (YAML 1.1's 1_000) without them (found from outside: no hint)", async () => {
+    const r = await load({
+      'p/posts/_collection.yaml': 'fields:\n  pages: number\n',
+      'p/posts/a.yaml': 'pages: 1_000\n',
+      'p/posts/b.yaml': 'pages: -12_345.5\n',
+      'p/posts/c.yaml': 'pages: 1__0\n',
+    });
+    expect(r.issues).toEqual([
+      {
+        file: 'p/posts/a.yaml',
+        line: 1,
+        field: 'pages',
+        message: 'expected a number, got "1_000": YAML 1.2 reads digits with \'_\' between them as text; write 1000',
+      },
+      {
+        file: 'p/posts/b.yaml',
+        line: 1,
+        field: 'pages',
+        message: 'expected a number, got "-12_345.5": YAML 1.2 reads digits with \'_\' between them as text; write -12345.5',
+      },
+      { file: 'p/posts/c.yaml', line: 1, field: 'pages', message: 'expected a number, got "1__0"' },
+    ]);
+  });
 });
 
 describe('schema errors in _collection.yaml', () => {
