@@ -446,6 +446,24 @@ describe('identifiers and reserved names', () => {
     ]);
   });
 
+  it('names the entry meant when a relation names its file (ann.yaml, authors/ann.md, ./authors/ann) (found from outside: no hint)', async () => {
+    const refs = ['ann.yaml', 'authors/ann.md', './authors/ann', 'authors\\ann.yml'];
+    const r = await load({
+      'p/authors/ann.yaml': 'name: Ann\n',
+      'p/posts/_collection.yaml': 'fields:\n  title: text\n  by: { type: relation, collection: authors }\n',
+      ...Object.fromEntries(refs.map((ref, i) => [`p/posts/e${i}.yaml`, `title: E\nby: ${JSON.stringify(ref)}\n`])),
+      'p/posts/x.yaml': 'title: X\nby: bob.yaml\n',
+    });
+    expect(r.issues.map((i) => [i.file, i.line, i.message])).toEqual([
+      ...refs.map((ref, i) => [
+        `p/posts/e${i}.yaml`,
+        2,
+        `no entry '${ref}' in collection 'authors'; did you mean 'ann'? (an entry's id: its file name without folder and extension, or its id:)`,
+      ]),
+      ['p/posts/x.yaml', 2, "no entry 'bob.yaml' in collection 'authors'"],
+    ]);
+  });
+
   it('warns of a comma list written as one item of a multiple text field (found from outside)', async () => {
     const r = await load({
       'p/posts/_collection.yaml': 'fields:\n  title: text\n  tags: {type: text, multiple: true}\n',

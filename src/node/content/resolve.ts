@@ -116,7 +116,7 @@ export function resolveReferences(
       if (!target.knownIds.has(ref)) {
         issues.error(
           entry.file,
-          `no entry '${ref}' in collection '${field.collection}'${lookalikeHint(ref, target.knownIds) || typo(ref, target.knownIds)}`,
+          `no entry '${ref}' in collection '${field.collection}'${lookalikeHint(ref, target.knownIds) || asEntryPath(ref, target.knownIds) || typo(ref, target.knownIds)}`,
           at(),
         );
         return;
@@ -270,6 +270,16 @@ function asPath(ref: string, mediaIds: ReadonlySet<string>): string {
   });
   const found = candidates.find((c) => c !== ref && mediaIds.has(c));
   return found === undefined ? '' : `; did you mean '${found}'? (the path under media/ alone, as it is on disk)`;
+}
+
+/**
+ * `; did you mean 'ann'?` for an entry named by its file (`ann.yaml`, `authors/ann.md`,
+ * `./authors/ann`) rather than by its id (found from outside: no hint).
+ */
+function asEntryPath(ref: string, ids: ReadonlySet<string>): string {
+  const name = ref.replace(/\\/g, '/').slice(ref.replace(/\\/g, '/').lastIndexOf('/') + 1);
+  const id = name.replace(/\.(?:md|markdown|ya?ml|json)$/i, '');
+  return id !== ref && ids.has(id) ? `; did you mean '${id}'? (an entry's id: its file name without folder and extension, or its id:)` : '';
 }
 
 function inFolder(ref: string, mediaIds: ReadonlySet<string>): string {
