@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/node/content/limits.js';
-import { load } from './helpers.js';
+import { entry, load } from './helpers.js';
 
 const POSTS = `fields:
   title: { type: text, required: true }
@@ -138,6 +138,35 @@ describe('validation errors: all of them, each with file, line, field and what w
     ]);
   });
 
+  it("warns of entry and media names Windows cannot hold: CON, nul.md, COM1, a trailing dot, '?' (found from outside: check passed a tree a Windows checkout or copy of dist/ cannot hold)", async () => {
+    const r = await load({
+      'p/posts/CON.yaml': 'title: A\n',
+      'p/posts/nul.md': '---\ntitle: B\n---\n',
+      'p/posts/x.yaml': 'id: com1\ntitle: C\n',
+      'p/posts/dot..yaml': 'title: D\n',
+      'p/posts/aux/e.yaml': 'title: E\n',
+      'p/posts/fine.yaml': 'title: F\n',
+      'p/posts/console.yaml': 'title: G\n',
+      'p/media/odd/q?x.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+      'p/media/prn.png.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+      'p/media/ok.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    });
+    expect(r.issues).toEqual([]);
+    const device = 'a device name Windows reserves (CON, PRN, AUX, NUL, COM1-9, LPT1-9, whatever the extension)';
+    const tail = 'a git checkout or a copy of the built tree (dist/) on Windows cannot hold it; rename it';
+    expect(r.warnings.map((w) => [w.file, w.field, w.message]).sort()).toEqual(
+      [
+        ['p/media/odd/q?x.svg', undefined, `'q?x.svg' holds a character Windows does not allow in a file name (< > : " | ? * \\): ${tail}`],
+        ['p/media/prn.png.svg', undefined, `'prn.png.svg' is ${device}: ${tail}`],
+        ['p/posts/CON.yaml', 'id', `'CON.yaml' is ${device}: ${tail}`],
+        ['p/posts/aux/e.yaml', 'id', `'aux' is ${device}: ${tail}`],
+        ['p/posts/dot..yaml', 'id', `'dot.' ends in a dot, which Windows drops from a file name: ${tail}`],
+        ['p/posts/nul.md', 'id', `'nul.md' is ${device}: ${tail}`],
+        ['p/posts/x.yaml', 'id', `'com1' is ${device}: ${tail}`],
+      ].sort(),
+    );
+  });
+
   it('names both files of a duplicate id, with the line of its id: (found from outside: no line)', async () => {
     const r = await load({ 'p/posts/a.md': '---\nid: same\n---\n', 'p/posts/b.yaml': 'id: same\n' });
     expect(r.issues).toEqual([
@@ -198,6 +227,27 @@ describe('validation errors: all of them, each with file, line, field and what w
     });
   });
 
+  it("reports a YAML merge key (<<:), which YAML 1.2 does not merge, on its line (found from outside: a json field and a collection without a schema served a key named '<<')", async () => {
+    const r = await load({
+      'p/posts/_collection.yaml': 'fields:\n  title: text\n  meta: json\n  seo: { type: group, fields: { t: text, d: text } }\n',
+      'p/posts/a.yaml': 'title: A\nbase: &b\n  x: 1\n',
+      'p/posts/b.yaml': 'title: B\nmeta:\n  <<: {x: 1}\n  y: 2\n',
+      'p/posts/c.yaml': 'title: C\nseo:\n  d: own\n  <<: [{t: one}]\n',
+      'p/posts/d.md': '---\ntitle: D\n<<: {meta: 3}\n---\n',
+      'p/loose/e.yaml': 'title: E\nx: &x {a: 1}\ny:\n  <<: *x\n  b: 2\n',
+      // Quoted, it is a key like any other.
+      'p/posts/f.yaml': 'title: F\nmeta: {"<<": 1, \'<<<\': 2}\n',
+    });
+    const fix =
+      "'<<' is a YAML merge key, which YAML 1.2 (what cqa reads) does not have: the keys would not be merged but served under the key '<<'; write the keys out here (quote it, \"<<\", for a key of that name)";
+    expect(r.issues.filter((i) => i.file !== 'p/posts/a.yaml')).toEqual([
+      { file: 'p/loose/e.yaml', line: 4, message: fix },
+      { file: 'p/posts/b.yaml', line: 3, message: fix },
+      { file: 'p/posts/c.yaml', line: 4, message: fix },
+      { file: 'p/posts/d.md', line: 3, message: fix },
+    ]);
+  });
+
   it('reports front matter that would be read as the body: after blank lines, in TOML (+++), opened with four dashes', async () => {
     const r = await load({
       'p/posts/a.md': '\n---\ntitle: Blank first\n---\nbio\n',
@@ -224,6 +274,25 @@ describe('validation errors: all of them, each with file, line, field and what w
     ]);
   });
 
+  it("says to close front matter with '---', not '...', on the '...' line (found from outside: 'not closed' on line 1, or a second YAML document in the body)", async () => {
+    const r = await load({
+      'p/posts/a.md': '---\ntitle: A\n...\nBody.\n',
+      'p/posts/b.md': '---\r\ntitle: B\r\n... \r\nBody.\r\n\r\n---\r\n\r\nAfter a rule.\r\n',
+      // A '...' in the body, after the closing '---', is text.
+      'p/posts/c.md': '---\ntitle: C\n---\nWait for it\n...\n',
+      'p/posts/d.md': '---\ntitle: D\nnote: |\n  ...\n---\n',
+      // '...' then '---' ends the YAML, then the front matter: read as meant.
+      'p/posts/e.md': '---\ntitle: E\n...\n\n# done\n---\nBody.\n',
+    });
+    const message =
+      "front matter is closed with '...', which cqa does not read as its end (the front matter would go on to the next '---'): write '---' on this line";
+    expect(r.issues).toEqual([
+      { file: 'p/posts/a.md', line: 3, message },
+      { file: 'p/posts/b.md', line: 3, message },
+    ]);
+    expect(entry(r, 'posts', 'e').values).toMatchObject({ title: 'E', body: 'Body.' });
+  });
+
   it('says where broken JSON is and what V8 found, without its position noise; a trailing comma in a list too', async () => {
     const r = await load({
       'p/posts/a.json': '{ "tags": [1, 2,\n ] }',
@@ -233,6 +302,24 @@ describe('validation errors: all of them, each with file, line, field and what w
     expect(r.issues).toEqual([
       { file: 'p/posts/a.json', line: 1, message: "broken JSON: a comma before ']': JSON allows none after the last item; remove it" },
       { file: 'p/posts/b.json', line: 2, message: "broken JSON: Expected ':' after property name" },
+    ]);
+  });
+
+  it("gives the line of a token JSON refuses, without V8's quote of the file, and says when the file holds YAML (found from outside: no line, the whole file quoted)", async () => {
+    const r = await load({
+      'p/posts/a.json': '{\n  "title": "A",\n  "meta": {},\n  "n": tru}\n',
+      'p/posts/b.json': 'title: B\ntags: [a]\n',
+      'p/posts/c.json': `{\n  "title": "C",\n${'  "pad": 1,\n'.repeat(50)}  "x": nope\n}\n`,
+    });
+    expect(r.issues).toEqual([
+      { file: 'p/posts/a.json', line: 4, message: "broken JSON: Unexpected token '}'" },
+      {
+        file: 'p/posts/b.json',
+        line: 1,
+        message:
+          "broken JSON: Unexpected token 'i': the file holds YAML, not JSON; give it the extension .yaml (or .md, for front matter and a body)",
+      },
+      { file: 'p/posts/c.json', line: 53, message: "broken JSON: Unexpected token 'o'" },
     ]);
   });
 
@@ -340,6 +427,30 @@ describe('validation errors: all of them, each with file, line, field and what w
       { file: 'p/posts/a.yaml', line: 1, field: 'pages', message: 'expected a number, got "1463": remove the quotes' },
       { file: 'p/posts/b.yaml', line: 1, field: 'pages', message: 'expected a number, got "1,463"' },
       { file: 'p/posts/c.yaml', line: 1, field: 'pages', message: 'expected a number, got "0b101"' },
+    ]);
+  });
+
+  it("says to write a number with '_' between its digits (YAML 1.1's 1_000) without them (found from outside: no hint)", async () => {
+    const r = await load({
+      'p/posts/_collection.yaml': 'fields:\n  pages: number\n',
+      'p/posts/a.yaml': 'pages: 1_000\n',
+      'p/posts/b.yaml': 'pages: -12_345.5\n',
+      'p/posts/c.yaml': 'pages: 1__0\n',
+    });
+    expect(r.issues).toEqual([
+      {
+        file: 'p/posts/a.yaml',
+        line: 1,
+        field: 'pages',
+        message: 'expected a number, got "1_000": YAML 1.2 reads digits with \'_\' between them as text; write 1000',
+      },
+      {
+        file: 'p/posts/b.yaml',
+        line: 1,
+        field: 'pages',
+        message: 'expected a number, got "-12_345.5": YAML 1.2 reads digits with \'_\' between them as text; write -12345.5',
+      },
+      { file: 'p/posts/c.yaml', line: 1, field: 'pages', message: 'expected a number, got "1__0"' },
     ]);
   });
 });

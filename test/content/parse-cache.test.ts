@@ -73,6 +73,21 @@ describe('the parse cache (<content>/.cqa-cache/)', () => {
     expect(plain(warm)).toEqual(plain(without));
   });
 
+  it('keeps a value with a list of 300,000 items, as a load without it does (found from outside: cqa serve refused such a file that check and build passed, "Maximum call stack size exceeded")', async () => {
+    const items = Array.from({ length: 300_000 }, (_, i) => i % 10);
+    const root = writeTree({
+      'p/project.yaml': 'name: P\npublic: true\nlocales: [en]\n',
+      'p/posts/wide.json': JSON.stringify({ title: 'Wide', meta: items }),
+    });
+    const without = await freshLoad(root, false);
+    expect(without.issues).toEqual([]);
+    const first = await freshLoad(root, true);
+    expect(first.issues).toEqual([]);
+    const warm = await freshLoad(root, true);
+    expect(warm.issues).toEqual([]);
+    expect(warm.model.projects[0]?.collections[0]?.entries[0]?.values.meta).toEqual(items);
+  });
+
   it('is read on the next start: what it holds for a text is what that text gives', async () => {
     const root = writeTree(TREE);
     await freshLoad(root, true);

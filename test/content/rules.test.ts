@@ -417,6 +417,53 @@ describe('identifiers and reserved names', () => {
     ]);
   });
 
+  it("names the media id meant when one is written as a path or URL: './', a leading '/', media/, /media/<project>/, backslashes, %20 (found from outside: no hint)", async () => {
+    const refs = [
+      './img/w x.svg',
+      '/img/w x.svg',
+      'media/img/w x.svg',
+      '/media/p/img/w x.svg',
+      'img\\w x.svg',
+      'img/w%20x.svg',
+      'img//w x.svg',
+      '../p/media/img/w x.svg',
+      'https://cdn.example.com/media/p/img/w%20x.svg',
+    ];
+    const r = await load({
+      'p/posts/_collection.yaml': 'fields:\n  title: text\n  pic: media\n',
+      ...Object.fromEntries(refs.map((ref, i) => [`p/posts/e${i}.yaml`, `title: E\npic: ${JSON.stringify(ref)}\n`])),
+      'p/posts/x.yaml': 'title: X\npic: ./img/none.svg\n',
+      'p/media/img/w x.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    });
+    const under = "under media/ (media ids are paths under the project's media/ folder)";
+    expect(r.issues.map((i) => [i.file, i.line, i.message])).toEqual([
+      ...refs.map((ref, i) => [
+        `p/posts/e${i}.yaml`,
+        2,
+        `no media file '${ref}' ${under}; did you mean 'img/w x.svg'? (the path under media/ alone, as it is on disk)`,
+      ]),
+      ['p/posts/x.yaml', 2, `no media file './img/none.svg' ${under}`],
+    ]);
+  });
+
+  it('names the entry meant when a relation names its file (ann.yaml, authors/ann.md, ./authors/ann) (found from outside: no hint)', async () => {
+    const refs = ['ann.yaml', 'authors/ann.md', './authors/ann', 'authors\\ann.yml'];
+    const r = await load({
+      'p/authors/ann.yaml': 'name: Ann\n',
+      'p/posts/_collection.yaml': 'fields:\n  title: text\n  by: { type: relation, collection: authors }\n',
+      ...Object.fromEntries(refs.map((ref, i) => [`p/posts/e${i}.yaml`, `title: E\nby: ${JSON.stringify(ref)}\n`])),
+      'p/posts/x.yaml': 'title: X\nby: bob.yaml\n',
+    });
+    expect(r.issues.map((i) => [i.file, i.line, i.message])).toEqual([
+      ...refs.map((ref, i) => [
+        `p/posts/e${i}.yaml`,
+        2,
+        `no entry '${ref}' in collection 'authors'; did you mean 'ann'? (an entry's id: its file name without folder and extension, or its id:)`,
+      ]),
+      ['p/posts/x.yaml', 2, "no entry 'bob.yaml' in collection 'authors'"],
+    ]);
+  });
+
   it('warns of a comma list written as one item of a multiple text field (found from outside)', async () => {
     const r = await load({
       'p/posts/_collection.yaml': 'fields:\n  title: text\n  tags: {type: text, multiple: true}\n',

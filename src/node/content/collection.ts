@@ -12,6 +12,7 @@ import type { ProjectConfig } from './project.js';
 import { inferFields, readSort, type CollectionConfig } from './schema.js';
 import { linkTranslations, TRANSLATIONS_FIELD, translationsField } from './translations.js';
 import type { RenderMarkdown } from './values.js';
+import { windowsNameProblem } from './windows-names.js';
 
 export interface BuiltCollection {
   readonly record: CollectionRecord;
@@ -204,6 +205,10 @@ export function buildCollection(
   }
 
   warnCaseTwins(byId.values(), issues);
+  for (const e of byId.values()) {
+    const windows = windowsNameProblem(e.file, e.id);
+    if (windows) issues.warn(e.file, windows, { field: 'id' });
+  }
   warnSharedSlugs(fields, parsedOf, issues);
   const built = [...byId.values()];
   const listed = linked

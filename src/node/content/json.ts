@@ -26,10 +26,17 @@ export function parseJson(text: string): ParsedJson {
     if (mistake) return { value: undefined, problems: [mistake], unkept: [], numbers: undefined };
     const message = (err as Error).message;
     // The line is ours to give; V8's own place ("in JSON at position 11 (line 3 column 1)") is noise then.
-    const said = message.replace(/ in JSON at position \d+(?: \(line \d+ column \d+\))?$/, '');
+    // V8 gives no position for an unexpected token, but quotes the text (found from outside: the
+    // whole file, newlines and all, and no line): said without the quote, at the token's line.
+    const said = message
+      .replace(/ in JSON at position \d+(?: \(line \d+ column \d+\))?$/, '')
+      .replace(/^(Unexpected token '.*?'), [\s\S]*is not valid JSON$/, '$1');
+    const yaml = /^\s*(?:---\s|[A-Za-z_][\w-]*:[ \t\r\n])/.test(text)
+      ? ': the file holds YAML, not JSON; give it the extension .yaml (or .md, for front matter and a body)'
+      : '';
     return {
       value: undefined,
-      problems: [{ line: errorLine(text, message), message: `broken JSON: ${said}` }],
+      problems: [{ line: errorLine(text, message) ?? tokenLine(text), message: `broken JSON: ${said}${yaml}` }],
       unkept: [],
       numbers: undefined,
     };
@@ -77,6 +84,34 @@ function notJson(text: string): ParseProblem | undefined {
     }
   }
   return other;
+}
+
+/**
+ * The line of the first character JSON.parse refuses, when its message has no position: the
+ * shortest start of the text that it refuses other than for ending too soon ends there (a start
+ * of valid JSON fails only at its end). About 22 parses of a 4 MiB file, for a broken file only.
+ */
+function tokenLine(text: string): number | undefined {
+  const refusedWithin = (length: number): boolean => {
+    try {
+      JSON.parse(text.slice(0, length));
+      return false;
+    } catch (err) {
+      const message = (err as Error).message;
+      if (message.startsWith('Unexpected end of JSON input')) return false;
+      const at = /position (\d+)/.exec(message);
+      return at === null || Number(at[1]) < length;
+    }
+  };
+  if (!refusedWithin(text.length)) return undefined;
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (refusedWithin(mid)) high = mid;
+    else low = mid + 1;
+  }
+  return text.slice(0, Math.max(0, low - 1)).split('\n').length;
 }
 
 function errorLine(text: string, message: string): number | undefined {

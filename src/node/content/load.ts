@@ -21,6 +21,7 @@ import { MarkedNotLoaded, renderRichtext, richtextReady } from './richtext.js';
 import { readCollectionConfig } from './schema.js';
 import { Embedded, resolveReferences } from './resolve.js';
 import { mediaUuid } from './uuid.js';
+import { windowsNameProblem } from './windows-names.js';
 
 export interface LoadOptions {
   /** Treat drafts as published (`cqa build --drafts`). */
@@ -286,6 +287,8 @@ async function readMediaFile(file: FileInfo, ctx: ReadContext): Promise<Dimensio
   const mime = mimeType(file.rel);
   try {
     dims = await ctx.cache.media.get(file, () => readDimensions(file, mime, file.size, ctx.parseCache));
+    const windows = windowsNameProblem(file.rel);
+    if (windows) ctx.issues.warn(file.rel, windows);
     // An empty media file is a copy that failed, or a placeholder never replaced: served, it is nothing.
     if (file.size === 0)
       ctx.issues.warn(file.rel, 'empty file (0 bytes): it would be served with nothing in it; replace it with the real file, or remove it');

@@ -43,9 +43,10 @@ const FILE = 'parse.json';
 /**
  * Bumped when what is kept changes shape (3: entries keep the numbers written in another form), or
  * what cqa renders does (4: richtext after an open <kbd>, <code>, <pre> or <script> is escaped;
- * HTML kept before may hold live markup).
+ * HTML kept before may hold live markup), or a text it accepted is now refused (5: a merge key
+ * `<<:`, and front matter closed with `...` before more YAML; a result kept before would pass them).
  */
-const FORMAT = 4;
+const FORMAT = 5;
 
 /** cqa's version, and those of the packages whose output is kept: an update of marked may change the HTML. */
 function version(): string {
@@ -304,7 +305,8 @@ function isJsonSafe(value: unknown): boolean {
     if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) return false;
     if (typeof v !== 'object' || v === null) continue;
     if (!Array.isArray(v) && Object.hasOwn(v, '__proto__')) return false;
-    stack.push(...Object.values(v));
+    // A loop, not push(...values): a list of a few 100,000 items is more arguments than the stack holds.
+    for (const child of Object.values(v)) stack.push(child);
   }
   return true;
 }

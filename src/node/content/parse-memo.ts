@@ -50,7 +50,8 @@ function deepFreeze<T>(value: T): T {
   while (stack.length > 0) {
     const v = stack.pop();
     if (typeof v !== 'object' || v === null || Object.isFrozen(v)) continue;
-    if (v instanceof Map) stack.push(...v.values());
+    // A loop, not push(...values()): a map of a few 100,000 values is more arguments than the stack holds.
+    if (v instanceof Map) for (const child of v.values()) stack.push(child);
     // Own data properties only: a getter (an entry's lazy `lines`) is left to compute its value.
     for (const d of Object.values(Object.getOwnPropertyDescriptors(v))) if ('value' in d) stack.push(d.value);
     Object.freeze(v);

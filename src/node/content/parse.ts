@@ -499,7 +499,32 @@ function misplacedFrontMatter(text: string): ParseProblem | undefined {
   };
 }
 
+// A line `...` (YAML's document end) at the start of a line, before the closing `---`.
+const DOTS_CLOSE = /^\.\.\.[ \t]*\r?$/m;
+
+/**
+ * Front matter closed with `...`, as Jekyll and Pandoc allow: gray-matter (and so cqa) reads on to
+ * the next `---`, a rule in the body or none (found from outside: "not closed", or "'---' starts a
+ * second YAML document" on a line of the body). In YAML a `...` line ends the document, so it is
+ * never a value of the front matter; right before the closing `---` it ends it as that would.
+ */
+function dotsClosing(text: string): ParseProblem | undefined {
+  if (!/^---(?!-)/.test(text)) return undefined;
+  const close = text.indexOf('\n---', 3);
+  const front = close === -1 ? text : text.slice(0, close + 1);
+  const m = DOTS_CLOSE.exec(front);
+  // `...` right before the closing `---` (blank and comment lines between) ends the YAML there: fine.
+  if (!m || (close !== -1 && /^(?:[ \t]*(?:#.*)?\r?\n)*$/.test(front.slice(m.index + m[0].length + 1)))) return undefined;
+  return {
+    line: front.slice(0, m.index).split('\n').length,
+    message:
+      "front matter is closed with '...', which cqa does not read as its end (the front matter would go on to the next '---'): write '---' on this line",
+  };
+}
+
 function parseMarkdown(text: string, eagerLines: boolean): ParsedEntry {
+  const dots = dotsClosing(text);
+  if (dots) return broken([dots]);
   // gray-matter treats a missing closing delimiter as "everything is front matter"; say so instead.
   if (/^---(?!-)/.test(text) && text.indexOf('\n---', 3) === -1) {
     return broken([{ line: 1, message: "front matter is not closed: add a line '---' after it" }]);

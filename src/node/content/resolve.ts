@@ -107,7 +107,7 @@ export function resolveReferences(
         if (!mediaIds.has(ref))
           issues.error(
             entry.file,
-            `no media file '${ref}' under media/ (media ids are paths under the project's media/ folder)${lookalikeHint(ref, mediaIds) || inFolder(ref, mediaIds)}`,
+            `no media file '${ref}' under media/ (media ids are paths under the project's media/ folder)${lookalikeHint(ref, mediaIds) || inFolder(ref, mediaIds) || asPath(ref, mediaIds)}`,
             at(),
           );
         return;
@@ -116,7 +116,7 @@ export function resolveReferences(
       if (!target.knownIds.has(ref)) {
         issues.error(
           entry.file,
-          `no entry '${ref}' in collection '${field.collection}'${lookalikeHint(ref, target.knownIds) || typo(ref, target.knownIds)}`,
+          `no entry '${ref}' in collection '${field.collection}'${lookalikeHint(ref, target.knownIds) || asEntryPath(ref, target.knownIds) || typo(ref, target.knownIds)}`,
           at(),
         );
         return;
@@ -248,6 +248,40 @@ function valueBytes(value: FieldValue | undefined): number {
 const byName = new WeakMap<ReadonlySet<string>, Map<string, string[]>>();
 
 /** `; did you mean 'img/w.svg'?` for `w.svg` when the file is in a folder of media/ (found from outside). */
+/**
+ * `; did you mean 'img/a b.png'?` for a media id written as a path or URL to the file — `./img/…`,
+ * `/img/…`, `media/img/…`, `/media/<project>/img/…`, `img\\…`, `img/a%20b.png`, `img//…`, a full
+ * URL — when the path under media/ alone names a file (found from outside: no hint).
+ */
+function asPath(ref: string, mediaIds: ReadonlySet<string>): string {
+  let path = ref.replace(/\\/g, '/').replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '');
+  if (/%[0-9A-Fa-f]{2}/.test(path)) {
+    try {
+      path = decodeURIComponent(path);
+    } catch {
+      // Not a valid escape: compared as written.
+    }
+  }
+  const segments = path.split('/').filter((s) => s !== '' && s !== '.' && s !== '..');
+  // The whole path, and what follows each `media` segment (and the project's id after it).
+  const candidates = [segments.join('/')];
+  segments.forEach((s, i) => {
+    if (s === 'media') candidates.push(segments.slice(i + 1).join('/'), segments.slice(i + 2).join('/'));
+  });
+  const found = candidates.find((c) => c !== ref && mediaIds.has(c));
+  return found === undefined ? '' : `; did you mean '${found}'? (the path under media/ alone, as it is on disk)`;
+}
+
+/**
+ * `; did you mean 'ann'?` for an entry named by its file (`ann.yaml`, `authors/ann.md`,
+ * `./authors/ann`) rather than by its id (found from outside: no hint).
+ */
+function asEntryPath(ref: string, ids: ReadonlySet<string>): string {
+  const name = ref.replace(/\\/g, '/').slice(ref.replace(/\\/g, '/').lastIndexOf('/') + 1);
+  const id = name.replace(/\.(?:md|markdown|ya?ml|json)$/i, '');
+  return id !== ref && ids.has(id) ? `; did you mean '${id}'? (an entry's id: its file name without folder and extension, or its id:)` : '';
+}
+
 function inFolder(ref: string, mediaIds: ReadonlySet<string>): string {
   if (ref.includes('/')) return '';
   let names = byName.get(mediaIds);

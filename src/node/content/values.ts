@@ -229,6 +229,7 @@ function typoHint(written: string, values: readonly string[]): string {
 }
 
 /** A number as YAML 1.2 reads one unquoted (not 0b101, which JavaScript would take). */
+const GROUPED_DIGITS = /^[-+]?\d+(?:_\d+)+(?:\.\d+)?$/;
 const YAML_DECIMAL = /^[-+]?(\.\d+|\d+(\.\d*)?)([eE][-+]?\d+)?$/;
 
 /** A decimal comma (`4,5`, `-0,25`, `3,1415`), but not three digits after it, which may be thousands. */
@@ -251,6 +252,9 @@ function coerceScalar(field: FieldDef, raw: unknown, render: RenderMarkdown, bud
       if (typeof raw === 'number' && Number.isFinite(raw)) return { value: raw };
       // "1463" is text to YAML: the quotes are the mistake (found from outside).
       if (typeof raw === 'string' && YAML_DECIMAL.test(raw)) return fail(': remove the quotes');
+      // `1_000`: YAML 1.1 (and many languages) group digits so; YAML 1.2 reads text (found from outside).
+      if (typeof raw === 'string' && GROUPED_DIGITS.test(raw))
+        return fail(`: YAML 1.2 reads digits with '_' between them as text; write ${raw.replaceAll('_', '')}`);
       // `4,5`, not `1,463` (a thousands separator as likely as a decimal comma: no guess).
       return fail(
         typeof raw === 'string' && DECIMAL_COMMA.test(raw) ? `: write decimals with a point: ${raw.trim().replace(',', '.')}` : '',

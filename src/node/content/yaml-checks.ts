@@ -69,7 +69,10 @@ export interface StructureCheck {
   readonly firstAlias: number | undefined;
 }
 
-/** Duplicate keys, too many keys in a mapping, too deep nesting; every duplicate is reported. */
+const MERGE_KEY =
+  "'<<' is a YAML merge key, which YAML 1.2 (what cqa reads) does not have: the keys would not be merged but served under the key '<<'; write the keys out here (quote it, \"<<\", for a key of that name)";
+
+/** Duplicate keys, too many keys in a mapping, too deep nesting, merge keys; every duplicate is reported. */
 export function checkDocument(doc: Document, lineAt: (offset: number) => number): StructureCheck {
   const { isAlias, isMap, isScalar, isSeq } = yamlPackage();
   const problems: ParseProblem[] = [];
@@ -96,6 +99,12 @@ export function checkDocument(doc: Document, lineAt: (offset: number) => number)
           line: lineAt(startOf(pair.key)),
           message: `a ${isMap(pair.key) ? 'mapping' : 'list'} used as a key ({{ … }} and { … } make mappings, [ … ] lists): quote the value to keep it as text`,
         });
+        continue;
+      }
+      // `<<: *base` merges in YAML 1.1 (Jekyll, Hugo, js-yaml); YAML 1.2 reads a key named '<<',
+      // which a json field or a collection without a schema would serve as such (found from outside).
+      if (isScalar(pair.key) && pair.key.type === 'PLAIN' && pair.key.value === '<<') {
+        problems.push({ line: lineAt(startOf(pair.key)), message: MERGE_KEY });
         continue;
       }
       if (isScalar(pair.key)) {
