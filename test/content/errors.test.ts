@@ -568,4 +568,16 @@ extra: 1
       { file: 'p/posts/_collection.yaml', line: 1, field: 'sort', message: expect.stringMatching(/^cannot sort by 'secret'/) },
     ]);
   });
+
+  it('reports each of 150,000 wrong values of one entry (found from outside: cqa check stopped with "Maximum call stack size exceeded")', async () => {
+    const tags = Array.from({ length: 150_000 }, (_, i) => `t${i}`);
+    const r = await load({ 'p/posts/_collection.yaml': POSTS, 'p/posts/x.json': JSON.stringify({ title: 'X', tags }) });
+    const wrong = r.issues.filter((i) => i.file === 'p/posts/x.json' && i.field === 'tags');
+    expect(wrong).toHaveLength(150_000);
+    expect(wrong.at(-1)).toMatchObject({
+      file: 'p/posts/x.json',
+      field: 'tags',
+      message: 'item 150000: expected one of news, tech, life, got "t149999"',
+    });
+  });
 });

@@ -85,6 +85,14 @@ describe('caps on lists', () => {
     expect(asked.filter((p) => p === '/api/p/posts').length).toBe(4);
   });
 
+  it('a page of 150,000 items is taken whole, then counted against --max-entries (found from outside: "Maximum call stack size exceeded")', async () => {
+    const big = Array.from({ length: 150_000 }, (_, i) => entry(`e${i}`));
+    await serve(cqaApi([], (offset) => json({ data: offset === 0 ? big : [entry('x'), entry('y')], meta: { total: 1e12 } })));
+    expect(await refusal(options({ limits: { maxEntries: 150_001 } }))).toMatch(
+      /^collection 'posts': more than 150001 items, .* --max-entries N$/,
+    );
+  });
+
   it('elmapi: the same caps', async () => {
     await serve((path, q) => {
       if (path === '/api/p') return json({ uuid: 'p', name: 'P' });

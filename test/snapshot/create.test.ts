@@ -155,4 +155,30 @@ describe('createSnapshot', () => {
     expect(createSnapshot(hidden).document('/api/p/authors/ann')).not.toContain('bob');
     expect(embedded(withBob(bob)).mentor).toBe('bob');
   });
+
+  it('serialises an entry that relates to 150,000 entries (found from outside: cqa build stopped with "Maximum call stack size exceeded")', () => {
+    const [project] = model.projects;
+    const [authors, posts] = project?.collections ?? [];
+    if (!project || !authors || !posts) throw new Error('the model above changed');
+    const many = Array.from({ length: 150_000 }, (_, i) => ({ ...(authors.entries[0] as (typeof authors.entries)[number]), id: `a${i}` }));
+    const fields = [
+      ...posts.fields,
+      { name: 'team', type: 'relation' as const, required: false, multiple: true, hidden: false, collection: 'authors' },
+    ];
+    const post = { ...(posts.entries[0] as (typeof posts.entries)[number]), values: { title: 'A', team: many.map((a) => a.id) } };
+    const s = createSnapshot({
+      projects: [
+        {
+          ...project,
+          collections: [
+            { ...authors, entries: many },
+            { ...posts, fields, entries: [post] },
+          ],
+        },
+      ],
+    });
+    const team = (JSON.parse(s.document('/api/p/posts/a') as string) as { data: { team: { id: string }[] } }).data.team;
+    expect(team).toHaveLength(150_000);
+    expect(team.at(-1)).toEqual({ id: 'a149999', locale: 'en', name: 'Ann' });
+  });
 });

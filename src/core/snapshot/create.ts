@@ -117,7 +117,7 @@ class EntryWriter {
       const deps: (string | undefined)[] = [];
       for (const f of col.record.fields) {
         if (f.hidden) continue;
-        if (f.type === 'relation' && f.collection) deps.push(...this.publishedIds(f, ownValue(e.values, f.name)));
+        if (f.type === 'relation' && f.collection) append(deps, this.publishedIds(f, ownValue(e.values, f.name)));
         else if (f.type === 'group') this.group(f, ownValue(e.values, f.name), deps);
       }
       const hit = this.reuse ? shallowCache.get(e) : undefined;
@@ -157,7 +157,7 @@ class EntryWriter {
       const out: Record<string, FieldValue> = { ...item };
       for (const c of relations) {
         const ids = this.publishedIds(c, ownValue(out, c.name));
-        deps.push(...ids);
+        append(deps, ids);
         if (ids.length > 0) out[c.name] = c.multiple ? ids.filter((id) => id !== undefined) : (ids[0] ?? null);
       }
       return out;
@@ -192,7 +192,7 @@ class EntryWriter {
         const present = value !== undefined && value !== null;
         if (deps) {
           const targets = this.relationTargets(f, value, timestamps);
-          deps.push(...targets);
+          append(deps, targets);
           json = d.relationJson(
             f,
             present,
@@ -232,7 +232,7 @@ class EntryWriter {
       const pass = (timestamps: boolean) => {
         for (const f of col.fields) {
           if (f.hidden) continue;
-          if (f.type === 'relation' && f.collection) deps.push(...this.relationTargets(f, ownValue(e.values, f.name), timestamps));
+          if (f.type === 'relation' && f.collection) append(deps, this.relationTargets(f, ownValue(e.values, f.name), timestamps));
           else if (f.type === 'group') this.group(f, ownValue(e.values, f.name), deps);
         }
       };
@@ -313,6 +313,15 @@ function serialisedProject(project: ProjectRecord, baseUrl: string, reuse: boole
     writer ??= new EntryWriter(project, mediaById, dialect, reuse);
     return col.entries.map((record, rank) => (writer as EntryWriter).entry(col, record, rank));
   });
+}
+
+/**
+ * Adds `items` to `list` one by one: push(...items) passes each as an argument, and an entry
+ * relating to 100,000s of entries is more arguments than the stack holds (found from outside:
+ * `cqa build` stopped with "Maximum call stack size exceeded").
+ */
+function append<T>(list: T[], items: readonly T[]): void {
+  for (const item of items) list.push(item);
 }
 
 /** A fast non-cryptographic 2×53-bit string hash (cyrb53), enough to tell snapshots apart. */

@@ -178,8 +178,8 @@ export function buildCollection(
       };
       memo.entries.set(parsed, built);
     }
-    if (built.issues.errors.length > 0) issues.errors.push(...built.issues.errors);
-    if (built.issues.warnings.length > 0) issues.warnings.push(...built.issues.warnings);
+    for (const issue of built.issues.errors) issues.errors.push(issue);
+    for (const issue of built.issues.warnings) issues.warnings.push(issue);
     const record = built.record;
     if (!record) {
       knownIds.add(baseName(file.rel));

@@ -175,14 +175,14 @@ export function parseYamlFully(text: string, firstLine = 1, shownFirstLine?: str
   const colours = problems.length > 0 ? flowColourProblems(text, lineAt) : [];
   // The parser's errors from such a colour on are what the comment broke: the hint says it better.
   if (colours.length > 0) problems = [...problems.filter((p) => (p.line ?? 0) < (colours[0]?.line ?? 0)), ...colours];
-  if (problems.length === 0) problems.push(...unknownTags(text, doc.warnings, lineAt));
-  if (problems.length === 0 && text.includes('&')) problems.push(...entityAnchors(doc, text, lineAt));
+  if (problems.length === 0) problems = unknownTags(text, doc.warnings, lineAt);
+  if (problems.length === 0 && text.includes('&')) problems = entityAnchors(doc, text, lineAt);
   let value: unknown;
   if (problems.length === 0) {
     const checked = checkDocument(doc, lineAt);
-    problems.push(...checked.problems);
+    problems = checked.problems;
     const aliases = checked.firstAlias !== undefined && problems.length === 0 ? aliasMistakes(doc, lineAt) : undefined;
-    if (aliases) problems.push(...aliases.problems);
+    if (aliases) problems = aliases.problems;
     try {
       if (problems.length === 0) value = doc.toJS({ maxAliasCount: 1000 });
     } catch (err) {

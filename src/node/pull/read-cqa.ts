@@ -33,7 +33,7 @@ async function listAll(o: ReadOptions, path: string, query: string, what: string
       throw new PullError(`${url}: the page repeats the one before (offset ignored?); cannot read ${what} to its end`);
     last = same;
     if (items.length + data.length > o.limits.maxEntries) throw overLimit(o.limits, 'maxEntries', what);
-    items.push(...data);
+    for (const item of data) items.push(item); // a loop: a page of 100,000s is more arguments than the stack holds
     offset += data.length;
     if (data.length < o.pageSize || offset >= (total as number)) return items;
   }

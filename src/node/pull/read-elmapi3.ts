@@ -49,7 +49,7 @@ async function pages(o: ReadOptions, path: string, query: string, what: string, 
       throw new PullError(`${url}: the page repeats the one before (page ignored?); cannot read ${what} to its end`);
     last = same;
     if (items.length + data.length > o.limits.maxEntries) throw overLimit(o.limits, 'maxEntries', what);
-    items.push(...data);
+    for (const item of data) items.push(item); // a loop: a page of 100,000s is more arguments than the stack holds
     if (page >= (lastPage as number) || data.length === 0) return items;
   }
 }
