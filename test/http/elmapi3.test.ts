@@ -416,6 +416,16 @@ describe.each([
     expect((await call('/files/name/nope.png')).body).toEqual({ error: 'Asset not found' });
   });
 
+  it('files: type= names a kind; a name of Object.prototype is no kind, never a 500 (found by fuzzing)', async () => {
+    expect((await call('/files', { type: 'image' })).body.meta.total).toBe(1);
+    expect((await call('/files', { type: 'video' })).body.meta.total).toBe(0);
+    for (const type of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const r = await call('/files', { type });
+      expect(r.status, type).toBe(200);
+      expect(r.body.meta.total, type).toBe(1);
+    }
+  });
+
   it('auth and project errors (§6, §7)', async () => {
     expect(await call('/products', {}, '', TOKEN)).toMatchObject({ status: 400, body: { message: 'Project header missing.' } });
     expect(await call('/products', {}, '00000000-0000-4000-8000-000000000000')).toMatchObject({

@@ -440,22 +440,28 @@ function filesPerPage(q: PhpQuery, warn: Warnings): number {
   return per;
 }
 
+/**
+ * `type` of /files: the extensions of each kind (§5.2). A Map, not an object literal: `type=constructor`
+ * found Object.prototype's constructor and answered 500 (found by fuzzing the query surface).
+ */
+const FILE_TYPES: ReadonlyMap<string, RegExp> = new Map([
+  ['image', /\.(jpe?g|png|gif|webp|svg|bmp)$/i],
+  ['video', /\.(mp4|webm|ogg|mov|avi|wmv|flv)$/i],
+  ['audio', /\.(mp3|wav|ogg|aac|flac)$/i],
+  ['document', /\.(pdf|docx?|xlsx?|pptx?|txt)$/i],
+]);
+
 /** `onePage`: every asset on page 1, 25 a page or more (a static tree: its host cannot answer `?page=2`). */
 function filesList(index: ProjectIndex, q: PhpQuery, o: string, path: string, warn: Warnings, onePage = false): Answer {
   const per = onePage ? Math.max(25, index.assets.length) : q.params.has('paginate') ? filesPerPage(q, warn) : 25;
   const page = readPage(q.params.get('page'), warn);
   const search = str(q.params, 'search')?.toLowerCase();
   const type = str(q.params, 'type');
-  const EXT: Record<string, RegExp> = {
-    image: /\.(jpe?g|png|gif|webp|svg|bmp)$/i,
-    video: /\.(mp4|webm|ogg|mov|avi|wmv|flv)$/i,
-    audio: /\.(mp3|wav|ogg|aac|flac)$/i,
-    document: /\.(pdf|docx?|xlsx?|pptx?|txt)$/i,
-  };
+  const ext = type ? FILE_TYPES.get(type) : undefined;
   const rows = index.assets.filter(
     (m) =>
       (!search || m.record.file_name.toLowerCase().includes(search) || m.record.mime_type.includes(search)) &&
-      (!type || !EXT[type] || (EXT[type] as RegExp).test(m.record.file_name)),
+      (!ext || ext.test(m.record.file_name)),
   );
   const slice = rows.slice((page - 1) * per, page * per);
   return {
