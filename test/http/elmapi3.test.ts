@@ -383,6 +383,14 @@ describe.each([
     expect(many.body.errors.paginate[0]).toContain('paginate=1000 is read as 100');
   });
 
+  it('strict: a parameter named as a property of Object.prototype is a 422 naming it, never a 500 (found by fuzzing)', async () => {
+    for (const name of ['constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      const r = await call('/products', { [name]: '1' }, '11111111-2222-4333-8444-555555555555');
+      expect(r.status, name).toBe(422);
+      expect(r.body.errors[name][0], name).toContain(`ElmapiCMS has no parameter '${name}' here`);
+    }
+  });
+
   it('singleton: one bare entry in the default locale; locale=fr the translation', async () => {
     expect((await call('/settings')).body.fields.site_name).toBe('Alpine Outfitters');
     expect((await call('/settings', { locale: 'fr' })).body.fields.site_name).toBe('Alpine Équipement');
