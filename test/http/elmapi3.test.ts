@@ -383,6 +383,47 @@ describe.each([
     expect(many.body.errors.paginate[0]).toContain('paginate=1000 is read as 100');
   });
 
+  it('project, collection and file routes say each parameter they ignore; strict makes it a 422 (found by fuzzing)', async () => {
+    const STRICT = '11111111-2222-4333-8444-555555555555';
+    const cases: [string, Params, string, string][] = [
+      ['/', { limit: '1' }, 'limit', "ElmapiCMS has no parameter 'limit' on /api and ignores it; it reads with"],
+      ['/', { with: 'collections,authors' }, 'with', "loads only collections and fields (with=collections,fields); 'authors' adds nothing"],
+      ['/collections', { limit: '1' }, 'limit', "no parameter 'limit' on /api/collections and ignores it; it reads none"],
+      ['/collections/products', { where: { x: '1' } }, 'where', "no parameter 'where' on /api/collections/<slug>"],
+      [
+        '/files',
+        { where: { x: '1' } },
+        'where',
+        "no parameter 'where' on /api/files and ignores it; it reads paginate, page, search, type",
+      ],
+      ['/files', { sort: 'filename' }, 'sort', "no parameter 'sort' on /api/files"],
+      ['/files', { limit: { 0: '1' } }, 'limit', "no parameter 'limit' on /api/files"],
+      ['/files', { type: 'images' }, 'type', 'type=images is none of image, video, audio, document: ElmapiCMS lists every file'],
+      ['/files', { search: { 0: 'shirt' } }, 'search', 'search is a list (search[…]=…) where ElmapiCMS reads one value'],
+      ['/files/0d4c3e55-8f0a-4f7e-b2a1-5c9d6e7f8a90', { fields: 'url' }, 'fields', "no parameter 'fields' on /api/files/<id>"],
+      ['/files/name/shirt.png', { limit: '1' }, 'limit', "no parameter 'limit' on /api/files/name/<filename>"],
+      [`/products/${ALPHA}/versions`, { limit: '1' }, 'limit', "no parameter 'limit' on /api/<slug>/<uuid>/versions"],
+    ];
+    for (const [path, params, param, text] of cases) {
+      const r = await call(path, params);
+      expect(r.status, path).toBe(200);
+      expect(r.warning, `${path} ${JSON.stringify(params)}`).toContain(text.replace(/…/g, '...'));
+      const refused = await call(path, params, STRICT);
+      expect(refused.status, `${path} strict`).toBe(422);
+      expect(refused.body.errors[param][0]).toContain(text);
+    }
+    // What each reads is still read without a word; a cache-buster (_t) is not said.
+    for (const [path, params] of [
+      ['/', { with: 'collections,fields', _t: '1' }],
+      ['/files', { paginate: '10', page: '1', search: 'shirt', type: 'image' }],
+      ['/collections', { _: '1' }],
+    ] as const) {
+      const r = await call(path, params);
+      expect(r.status, path).toBe(200);
+      expect(r.warning, path).toBeUndefined();
+    }
+  });
+
   it('strict: a parameter named as a property of Object.prototype is a 422 naming it, never a 500 (found by fuzzing)', async () => {
     for (const name of ['constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
       const r = await call('/products', { [name]: '1' }, '11111111-2222-4333-8444-555555555555');
