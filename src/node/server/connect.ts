@@ -4,7 +4,7 @@
 // ('clientError'), which it answers with a status and no body.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { MAX_TARGET } from '../../core/http/routes.js';
+import { MAX_TARGET, TARGET_TOO_LONG } from '../../core/http/routes.js';
 import { STALLED_ANSWER_MS } from '../thresholds.js';
 
 // Not imported: see start.ts (an import of node:http loads undici on Node 22+).
@@ -42,11 +42,7 @@ const UNREAD: Record<string, readonly [number, string, string]> = {
 };
 const NOT_HTTP: readonly [number, string, string] = [400, 'bad_request', 'the request is not HTTP/1.1 that Node can read'];
 /** A request target past MAX_TARGET is a 414 as the API answers it (SPEC §4.4), though Node stopped reading at its header limit. */
-const LONG_TARGET: readonly [number, string, string] = [
-  414,
-  'uri_too_long',
-  `the request target is longer than ${MAX_TARGET} bytes: send fewer or shorter query parameters`,
-];
+const LONG_TARGET: readonly [number, string, string] = [414, 'uri_too_long', TARGET_TOO_LONG];
 
 /**
  * The server's 'clientError' listener: Node's own status, with a problem document saying why
