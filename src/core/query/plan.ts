@@ -578,22 +578,17 @@ function checkParams(root: PMap, accepted: readonly string[], single: boolean): 
   }
 }
 
-/** `limit` over the cap (`--max-limit`): what to ask for instead. */
-function overMaxLimit(limit: string, maxLimit: number, huge = false): never {
-  const what = huge ? 'is too large: the maximum is' : 'is over the maximum of';
-  return bad('invalid_limit', `limit: ${limit} ${what} ${maxLimit}; ask for at most ${maxLimit} and page with offset`, 'limit');
-}
-
 /**
- * `maxLimit` (limit only, 0 = no cap): a limit past 2^53 is over the cap too, and said as one
- * (found by fuzzing: `limit=9007199254740993` was told "max 9007199254740991" where 1000 was the most).
+ * `max` (limit only, `--max-limit`, 0 = no cap): a limit over it is refused naming it, past 2^53
+ * too (found by fuzzing: `limit=9007199254740993` was told "max 9007199254740991" where 1000 was the most).
  */
-function nonNegative(node: PNode, name: 'limit' | 'offset', maxLimit = 0): number {
+function nonNegative(node: PNode, name: 'limit' | 'offset', max = 0): number {
   const v = leafValue(node, name);
   const digits = /^[0-9]+$/.test(v);
   const n = digits ? Number(v) : NaN;
+  if (max > 0 && n > max)
+    bad('invalid_limit', `limit: ${v} is too large: the maximum is ${max}; ask for at most ${max} and page with offset`, name);
   if (!Number.isSafeInteger(n)) {
-    if (digits && maxLimit > 0) overMaxLimit(v, maxLimit, true);
     if (digits) bad(`invalid_${name}`, `${name}: ${v} is too large (max ${Number.MAX_SAFE_INTEGER})`, name);
     bad(`invalid_${name}`, `${name}: '${v}' is not a non-negative integer; write ${name}=20`, name);
   }
@@ -627,7 +622,6 @@ export function planList(root: PMap, subject: Subject, ctx: QueryContext): ListP
   const sort = sortNode ? planner.sort(sortNode) : null;
   const limitNode = get('limit');
   const limit = limitNode ? nonNegative(limitNode, 'limit', ctx.maxLimit) : null;
-  if (limit !== null && ctx.maxLimit > 0 && limit > ctx.maxLimit) overMaxLimit(String(limit), ctx.maxLimit);
   const offsetNode = get('offset');
   const offset = offsetNode ? nonNegative(offsetNode, 'offset') : 0;
   const sem = planner.sem;
