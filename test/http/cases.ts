@@ -322,6 +322,9 @@ export const CASES: Case[] = [
     req: { path: `/api/alpha/posts?where[title]=${'x'.repeat(8200)}`, headers: READ },
     status: 414,
     code: 'uri_too_long',
+    // What to change, as past Node's 16 KiB (found by fuzzing: between 8 and 16 KiB, and in
+    // createHandler, the detail said only how long).
+    check: (r) => expect(JSON.parse(r.text).detail).toContain('send fewer or shorter query parameters'),
   },
   // OPTIONS / CORS
   {

@@ -400,6 +400,55 @@ describe.each([
     expect(many.body.errors.paginate[0]).toContain('paginate=1000 is read as 100');
   });
 
+  it('project, collection and file routes say each parameter they ignore; strict makes it a 422 (found by fuzzing)', async () => {
+    const STRICT = '11111111-2222-4333-8444-555555555555';
+    const cases: [string, Params, string, string][] = [
+      ['/', { limit: '1' }, 'limit', "ElmapiCMS has no parameter 'limit' on /api and ignores it; it reads with"],
+      ['/', { with: 'collections,authors' }, 'with', "loads only collections and fields (with=collections,fields); 'authors' adds nothing"],
+      ['/collections', { limit: '1' }, 'limit', "no parameter 'limit' on /api/collections and ignores it; it reads none"],
+      ['/collections/products', { where: { x: '1' } }, 'where', "no parameter 'where' on /api/collections/<slug>"],
+      [
+        '/files',
+        { where: { x: '1' } },
+        'where',
+        "no parameter 'where' on /api/files and ignores it; it reads paginate, page, search, type",
+      ],
+      ['/files', { sort: 'filename' }, 'sort', "no parameter 'sort' on /api/files"],
+      ['/files', { limit: { 0: '1' } }, 'limit', "no parameter 'limit' on /api/files"],
+      ['/files', { type: 'images' }, 'type', 'type=images is none of image, video, audio, document: ElmapiCMS lists every file'],
+      ['/files', { search: { 0: 'shirt' } }, 'search', 'search is a list (search[…]=…) where ElmapiCMS reads one value'],
+      ['/files/0d4c3e55-8f0a-4f7e-b2a1-5c9d6e7f8a90', { fields: 'url' }, 'fields', "no parameter 'fields' on /api/files/<id>"],
+      ['/files/name/shirt.png', { limit: '1' }, 'limit', "no parameter 'limit' on /api/files/name/<filename>"],
+      [`/products/${ALPHA}/versions`, { limit: '1' }, 'limit', "no parameter 'limit' on /api/<slug>/<uuid>/versions"],
+    ];
+    for (const [path, params, param, text] of cases) {
+      const r = await call(path, params);
+      expect(r.status, path).toBe(200);
+      expect(r.warning, `${path} ${JSON.stringify(params)}`).toContain(text.replace(/…/g, '...'));
+      const refused = await call(path, params, STRICT);
+      expect(refused.status, `${path} strict`).toBe(422);
+      expect(refused.body.errors[param][0]).toContain(text);
+    }
+    // What each reads is still read without a word; a cache-buster (_t) is not said.
+    for (const [path, params] of [
+      ['/', { with: 'collections,fields', _t: '1' }],
+      ['/files', { paginate: '10', page: '1', search: 'shirt', type: 'image' }],
+      ['/collections', { _: '1' }],
+    ] as const) {
+      const r = await call(path, params);
+      expect(r.status, path).toBe(200);
+      expect(r.warning, path).toBeUndefined();
+    }
+  });
+
+  it('strict: a parameter named as a property of Object.prototype is a 422 naming it, never a 500 (found by fuzzing)', async () => {
+    for (const name of ['constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      const r = await call('/products', { [name]: '1' }, '11111111-2222-4333-8444-555555555555');
+      expect(r.status, name).toBe(422);
+      expect(r.body.errors[name][0], name).toContain(`ElmapiCMS has no parameter '${name}' here`);
+    }
+  });
+
   it('singleton: one bare entry in the default locale; locale=fr the translation', async () => {
     expect((await call('/settings')).body.fields.site_name).toBe('Alpine Outfitters');
     expect((await call('/settings', { locale: 'fr' })).body.fields.site_name).toBe('Alpine Équipement');
@@ -438,6 +487,16 @@ describe.each([
     expect((await call('/files/0d4c3e55-8f0a-4f7e-b2a1-5c9d6e7f8a90')).body.filename).toBe('shirt.png');
     expect((await call('/files/name/shirt.png')).body.uuid).toBe('0d4c3e55-8f0a-4f7e-b2a1-5c9d6e7f8a90');
     expect((await call('/files/name/nope.png')).body).toEqual({ error: 'Asset not found' });
+  });
+
+  it('files: type= names a kind; a name of Object.prototype is no kind, never a 500 (found by fuzzing)', async () => {
+    expect((await call('/files', { type: 'image' })).body.meta.total).toBe(1);
+    expect((await call('/files', { type: 'video' })).body.meta.total).toBe(0);
+    for (const type of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const r = await call('/files', { type });
+      expect(r.status, type).toBe(200);
+      expect(r.body.meta.total, type).toBe(1);
+    }
   });
 
   it('auth and project errors (§6, §7)', async () => {
@@ -802,6 +861,27 @@ describe('elmapi3: a web of relations', () => {
     expect((await res.text()).length).toBeLessThan(20 * 1024 * 1024);
     expect(res.headers.get('x-cqa-warning')).toMatch(/past twice that relations and media are left out/);
   });
+
+  it('nests at most 100 levels: a chain of 3,000 entries each related to the next is a 200, not a 500 (found by fuzzing: the stack overflowed)', async () => {
+    const tree: Tree = { 'p/items/_collection.yaml': 'fields:\n  title: text\n  next: { type: relation, collection: items }\n' };
+    const n = 3000;
+    const name = (i: number) => `i${String(i).padStart(4, '0')}`;
+    // i0000 is the newest: the list's first entry, whose chain is the longest.
+    for (let i = 0; i < n; i++)
+      tree[`p/items/${name(i)}.yaml`] =
+        `title: T${i}\n${i + 1 < n ? `next: ${name(i + 1)}\n` : ''}created_at: ${new Date(Date.UTC(2020, 0, 1) + (n - i) * 60_000).toISOString()}\n`;
+    const res = await (await v3Tree(tree))('/items?paginate=1');
+    expect(res.status).toBe(200);
+    let e = ((await res.json()) as any).data[0];
+    let depth = 0;
+    while (e.fields.next) {
+      e = e.fields.next;
+      depth++;
+    }
+    expect(e.fields).toEqual([]); // the stub at the bound
+    expect(depth).toBe(100);
+    expect(res.headers.get('x-cqa-warning')).toMatch(/reached cqa's bound on embedded entries .*relations 100 levels deep/);
+  }, 60_000);
 
   it('counts the stubs too: 250 small entries each related to all the others (found from outside: a 500 at 1.7 GB)', async () => {
     const res = await (await v3Tree(web(250)))('/items?paginate=1');

@@ -179,6 +179,26 @@ describe('media files in cqa serve and createHandler', () => {
     expect(garbled).toMatch(/^HTTP\/1\.1 400 /);
     expect(problem(garbled)).toMatchObject({ status: 400, code: 'bad_request' });
   });
+
+  it('what Node cannot parse says what to change (found by fuzzing: one sentence for all, nothing to change)', async () => {
+    const problem = (text: string) => JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
+    // A method Node does not know is a 405, as createHandler answers it.
+    for (const method of ['FOO', 'get']) {
+      const text = await rawExchange(server.url, `${method} /api/alpha/posts HTTP/1.1\r\nHost: x\r\n\r\n`);
+      expect(text).toMatch(/^HTTP\/1\.1 405 /);
+      expect(text.toLowerCase()).toContain('allow: get, head, options');
+      expect(problem(text)).toMatchObject({ code: 'method_not_allowed', detail: expect.stringContaining(`'${method}' is not a method`) });
+      expect(problem(text).detail).toContain('use GET, HEAD or OPTIONS');
+    }
+    const tls = await rawExchange(server.url, '\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03');
+    expect(problem(tls)).toMatchObject({ status: 400, detail: expect.stringContaining('ask http://, not https://') });
+    const header = await rawExchange(server.url, 'GET /api/alpha/posts HTTP/1.1\r\nHost: x\r\nBad Header: x\r\n\r\n');
+    expect(problem(header)).toMatchObject({ status: 400, detail: expect.stringContaining('fix or remove that header') });
+    const space = await rawExchange(server.url, 'GET /api/alpha/a b HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(problem(space)).toMatchObject({ status: 400, detail: expect.stringContaining('a space as %20') });
+    const version = await rawExchange(server.url, 'GET /api/alpha/posts HTTP/9.9\r\nHost: x\r\n\r\n');
+    expect(problem(version)).toMatchObject({ status: 400, detail: expect.stringContaining('send HTTP/1.1') });
+  });
 });
 
 /** Sends raw bytes and collects everything until the server closes the connection. */

@@ -126,6 +126,16 @@ describe('bad input: 4xx with a stable code', () => {
     expect(queryEntries(project, productsCol, 'limit=5000000', { ...drafter, maxLimit: 0 }).ok).toBe(true);
   });
 
+  it('a limit past 2^53 names the cap that holds, not 2^53 (found by fuzzing)', () => {
+    const over = problemOf('limit=9007199254740993', { ...drafter, maxLimit: 1000 });
+    expect(over).toMatchObject({ status: 400, code: 'invalid_limit', param: 'limit' });
+    expect(over.detail).toBe('limit: 9007199254740993 is too large: the maximum is 1000; ask for at most 1000 and page with offset');
+    // Without a cap, the largest limit there is.
+    expect(problemOf('limit=9007199254740993', { ...drafter, maxLimit: 0 }).detail).toBe(
+      'limit: 9007199254740993 is too large (max 9007199254740991)',
+    );
+  });
+
   it('drafts need the drafts scope', () => {
     for (const q of ['state=with_draft', 'state=only_draft', 'count&state=with_draft']) {
       expect(problemOf(q, reader)).toMatchObject({ status: 403, code: 'drafts_scope_required', param: 'state' });

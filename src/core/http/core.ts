@@ -19,7 +19,7 @@ import { ALLOWED_METHODS, corsPolicy, type CorsPolicy } from './cors.js';
 import { etagOf, ifNoneMatch } from './etag.js';
 import type { ExplorerPage } from './explorer/index.js';
 import { API_PROBLEMS, type Problem } from './problem.js';
-import { MAX_TARGET, MEDIA_SEGMENT, route, type Route } from './routes.js';
+import { MAX_TARGET, MEDIA_SEGMENT, route, TARGET_TOO_LONG, type Route } from './routes.js';
 import { withServerUrl } from './openapi-server.js';
 import { mediaHeaders } from './media-headers.js';
 import type { Elmapi3Routes, V3Answer } from './elmapi3/handler.js';
@@ -304,12 +304,7 @@ export class HttpCore {
     const h = req.headers;
     const snapshot = served.snapshot;
     if (req.path.length + req.query.length + 1 > MAX_TARGET) {
-      return this.problem(
-        req,
-        { status: 414, code: 'uri_too_long', detail: `the request target is longer than ${MAX_TARGET} bytes` },
-        {},
-        dialectFor(snapshot, undefined),
-      );
+      return this.problem(req, { status: 414, code: 'uri_too_long', detail: TARGET_TOO_LONG }, {}, dialectFor(snapshot, undefined));
     }
     const method = req.method;
     const page = this.explorer?.answer(req, this.platform);

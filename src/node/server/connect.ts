@@ -4,7 +4,7 @@
 // ('clientError'), which it answers with a status and no body.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { MAX_TARGET } from '../../core/http/routes.js';
+import { MAX_TARGET, TARGET_TOO_LONG } from '../../core/http/routes.js';
 import { STALLED_ANSWER_MS } from '../thresholds.js';
 
 // Not imported: see start.ts (an import of node:http loads undici on Node 22+).
@@ -40,13 +40,49 @@ const UNREAD: Record<string, readonly [number, string, string]> = {
   HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'content_too_large', 'a chunk extension of the body is too long'],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'request_timeout', 'the request did not arrive whole in time'],
 };
-const NOT_HTTP: readonly [number, string, string] = [400, 'bad_request', 'the request is not HTTP/1.1 that Node can read'];
-/** A request target past MAX_TARGET is a 414 as the API answers it (SPEC §4.4), though Node stopped reading at its header limit. */
-const LONG_TARGET: readonly [number, string, string] = [
-  414,
-  'uri_too_long',
-  `the request target is longer than ${MAX_TARGET} bytes: send fewer or shorter query parameters`,
+const NOT_HTTP: readonly [number, string, string] = [
+  400,
+  'bad_request',
+  'the request is not HTTP/1.1 that Node can read: send a well-formed HTTP/1.1 request (as curl or fetch do)',
 ];
+/**
+ * What Node could not parse, said with what to change (found by fuzzing: `FOO /api/demo`, a
+ * lower-case `get`, a space in a header name or in the path, TLS sent to this plain-HTTP port
+ * were all the one sentence above, with nothing to change; and createHandler answers FOO 405).
+ */
+function unparsed(err: NodeJS.ErrnoException, raw: Buffer | undefined): readonly [number, string, string] {
+  switch (err.code) {
+    case 'HPE_INVALID_METHOD': {
+      // 0x16: a TLS handshake, an https:// URL sent to this http:// address.
+      if (raw?.[0] === 0x16) return [400, 'bad_request', 'this server speaks plain HTTP, not TLS: ask http://, not https://'];
+      const method = /^[!-~]{1,20}(?= )/.exec(raw?.toString('latin1') ?? '')?.[0];
+      return [
+        405,
+        'method_not_allowed',
+        `${method === undefined ? 'the method' : `'${method}'`} is not a method this API answers; it is read-only: use GET, HEAD or OPTIONS (methods are upper case)`,
+      ];
+    }
+    case 'HPE_INVALID_HEADER_TOKEN':
+      return [
+        400,
+        'bad_request',
+        'a header holds a character HTTP does not allow (a space or a colon in its name, a control character in its value): fix or remove that header',
+      ];
+    case 'HPE_INVALID_URL':
+    case 'HPE_INVALID_CONSTANT':
+      return [
+        400,
+        'bad_request',
+        'the request line is not METHOD /path HTTP/1.1: percent-encode spaces and control characters in the URL (a space as %20)',
+      ];
+    case 'HPE_INVALID_VERSION':
+      return [400, 'bad_request', 'unknown HTTP version: send HTTP/1.1'];
+    default:
+      return NOT_HTTP;
+  }
+}
+/** A request target past MAX_TARGET is a 414 as the API answers it (SPEC §4.4), though Node stopped reading at its header limit. */
+const LONG_TARGET: readonly [number, string, string] = [414, 'uri_too_long', TARGET_TOO_LONG];
 
 /**
  * The server's 'clientError' listener: Node's own status, with a problem document saying why
@@ -62,14 +98,15 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): v
   const raw = (err as { rawPacket?: Buffer }).rawPacket;
   const line = raw === undefined ? -1 : raw.indexOf('\r\n');
   const longTarget = err.code === 'HPE_HEADER_OVERFLOW' && raw !== undefined && (line < 0 ? raw.length : line) > MAX_TARGET;
-  const [status, code, detail] = longTarget ? LONG_TARGET : (UNREAD[err.code ?? ''] ?? NOT_HTTP);
+  const [status, code, detail] = longTarget ? LONG_TARGET : (UNREAD[err.code ?? ''] ?? unparsed(err, raw));
   const body = JSON.stringify({ type: 'about:blank', title: STATUS_CODES[status], status, code, detail });
   // Readable by a page of any origin, as every error answer is: it holds nothing but what went wrong.
-  const headers = {
+  const headers: Record<string, string> = {
     'content-type': 'application/problem+json; charset=utf-8',
     'x-content-type-options': 'nosniff',
     'access-control-allow-origin': '*',
   };
+  if (status === 405) headers.allow = 'GET, HEAD, OPTIONS';
   endWith(socket, { status, headers, body });
 }
 

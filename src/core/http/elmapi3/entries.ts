@@ -81,7 +81,7 @@ function renderer(r: ListRequest): Renderer {
     onStubbed: () =>
       r.warn.add(
         'relations',
-        `this answer reached cqa's bound on embedded entries (${EMBED_BOUNDS.entries.toLocaleString('en')} entries or ${EMBED_BOUNDS.chars / 1024 / 1024} Mi characters of values): the rest are stubs {uuid, locale, published_at, fields: []}, and past twice that relations and media are left out, where ElmapiCMS embeds every one`,
+        `this answer reached cqa's bound on embedded entries (${EMBED_BOUNDS.entries.toLocaleString('en')} entries, ${EMBED_BOUNDS.chars / 1024 / 1024} Mi characters of values, or relations ${EMBED_BOUNDS.depth} levels deep): the rest are stubs {uuid, locale, published_at, fields: []}, and past twice that relations and media are left out, where ElmapiCMS embeds every one`,
       ),
   });
 }

@@ -8,7 +8,7 @@ import { v3FieldType } from '../../dialects/elmapi3.js';
 import { header } from '../header.js';
 import { listEntries, oneEntry, warnEntryParams, type Answer, type ListRequest } from './entries.js';
 import { paginated, phpInt, readPage } from './paginate.js';
-import { parsePhpQuery, str, type PhpQuery } from './php-query.js';
+import { list, parsePhpQuery, str, type PhpQuery } from './php-query.js';
 import { projectIndex, type ProjectIndex } from './project-index.js';
 import { assetJson, carbonJson, iso8601, phpJson, type Json } from './render.js';
 import { validationBody, Warnings, type Warning } from './warnings.js';
@@ -207,6 +207,44 @@ function refusingCostly(run: () => V3Answer): V3Answer {
   }
 }
 
+/** What a route other than an entry route reads (§2.1-2.3, 2.8, 5.2-5.3): the route as said, and its parameters. */
+interface RouteReads {
+  readonly route: string;
+  readonly params: readonly string[];
+}
+
+/** The parameters of the project, collection, file and version routes; undefined for the entry routes (entries.ts says theirs). */
+function routeReads(segs: readonly string[]): RouteReads | undefined {
+  const [first, second, third] = segs;
+  if (first === undefined) return { route: '/api', params: ['with'] };
+  if (first === 'collections' && segs.length <= 2)
+    return { route: segs.length === 1 ? '/api/collections' : '/api/collections/<slug>', params: [] };
+  if (first === 'files' && segs.length === 1) return { route: '/api/files', params: ['paginate', 'page', 'search', 'type'] };
+  if (first === 'files' && (segs.length === 2 || (segs.length === 3 && second === 'name')))
+    return { route: segs.length === 2 ? '/api/files/<id>' : '/api/files/name/<filename>', params: [] };
+  if (third === 'versions') return { route: '/api/<slug>/<uuid>/versions', params: [] };
+  return undefined;
+}
+
+/**
+ * A parameter the route does not read is ignored by v3, and said (found by fuzzing: `/api/files?where[x]=1`,
+ * `/api/collections?limit=1` were answered in full without a word, even when strict). A name
+ * starting with `_` (a cache-buster) is not said, as on the entry routes.
+ */
+function warnUnread(q: PhpQuery, reads: RouteReads, warn: Warnings): void {
+  const known = reads.params.length ? `it reads ${reads.params.join(', ')}` : 'it reads none';
+  for (const name of q.params.keys())
+    if (!reads.params.includes(name) && !name.startsWith('_'))
+      warn.add(name, `ElmapiCMS has no parameter '${name}' on ${reads.route} and ignores it; ${known}`);
+  if (reads.route !== '/api/files') return;
+  for (const name of ['search', 'type'])
+    if (q.params.get(name) instanceof Map)
+      warn.add(name, `${name} is a list (${name}[…]=…) where ElmapiCMS reads one value: it is ignored here; send ${name}=…`);
+  const type = str(q.params, 'type');
+  if (typeof type === 'string' && !FILE_TYPES.has(type))
+    warn.add('type', `type=${type} is none of ${[...FILE_TYPES.keys()].join(', ')}: ElmapiCMS lists every file`);
+}
+
 /** Parameters ElmapiCMS reads as one string: a list there is ignored (or, for ARRAY_REFUSED, a 500 in v3 and a 422 here). */
 const ONE_VALUE = new Set(['limit', 'offset', 'paginate', 'page', 'locale', 'translation_locale', 'sort', 'state', 'with']);
 const ARRAY_REFUSED = new Set(['sort', 'state', 'with']);
@@ -236,8 +274,10 @@ function answer(
       `${name} was sent ${values.length} times; PHP keeps only '${values[values.length - 1]}': send '${values.join(',')}' (one comma-separated value)${asList}`,
     );
   }
+  const reads = routeReads(segs);
+  if (reads) warnUnread(q, reads, warn);
   for (const name of ONE_VALUE)
-    if (q.params.get(name) instanceof Map && !ARRAY_REFUSED.has(name))
+    if (q.params.get(name) instanceof Map && !ARRAY_REFUSED.has(name) && (!reads || reads.params.includes(name)))
       warn.add(name, `${name} is a list (${name}[…]=…) where ElmapiCMS reads one value: it is ignored here; send ${name}=…`);
   for (const d of q.dropped) warn.add('query', d);
   const done = (a: Answer): V3Answer => {
@@ -263,8 +303,15 @@ function answer(
   const [first, second, third, fourth] = segs;
 
   if (first === undefined) {
-    if (q.params.get('with') instanceof Map)
-      warn.add('with', 'with must be one string like with=collections,fields (an array is a 500 in ElmapiCMS)');
+    const withParam = q.params.get('with');
+    if (withParam instanceof Map) warn.add('with', 'with must be one string like with=collections,fields (an array is a 500 in ElmapiCMS)');
+    else
+      for (const name of list(withParam))
+        if (name !== 'collections' && name !== 'fields')
+          warn.add(
+            'with',
+            `with=${withParam}: ElmapiCMS loads only collections and fields (with=collections,fields); '${name}' adds nothing`,
+          );
     return done(projectAnswer(index, q));
   }
   if (first === 'collections') {
@@ -440,22 +487,28 @@ function filesPerPage(q: PhpQuery, warn: Warnings): number {
   return per;
 }
 
+/**
+ * `type` of /files: the extensions of each kind (§5.2). A Map, not an object literal: `type=constructor`
+ * found Object.prototype's constructor and answered 500 (found by fuzzing the query surface).
+ */
+const FILE_TYPES: ReadonlyMap<string, RegExp> = new Map([
+  ['image', /\.(jpe?g|png|gif|webp|svg|bmp)$/i],
+  ['video', /\.(mp4|webm|ogg|mov|avi|wmv|flv)$/i],
+  ['audio', /\.(mp3|wav|ogg|aac|flac)$/i],
+  ['document', /\.(pdf|docx?|xlsx?|pptx?|txt)$/i],
+]);
+
 /** `onePage`: every asset on page 1, 25 a page or more (a static tree: its host cannot answer `?page=2`). */
 function filesList(index: ProjectIndex, q: PhpQuery, o: string, path: string, warn: Warnings, onePage = false): Answer {
   const per = onePage ? Math.max(25, index.assets.length) : q.params.has('paginate') ? filesPerPage(q, warn) : 25;
   const page = readPage(q.params.get('page'), warn);
   const search = str(q.params, 'search')?.toLowerCase();
   const type = str(q.params, 'type');
-  const EXT: Record<string, RegExp> = {
-    image: /\.(jpe?g|png|gif|webp|svg|bmp)$/i,
-    video: /\.(mp4|webm|ogg|mov|avi|wmv|flv)$/i,
-    audio: /\.(mp3|wav|ogg|aac|flac)$/i,
-    document: /\.(pdf|docx?|xlsx?|pptx?|txt)$/i,
-  };
+  const ext = type ? FILE_TYPES.get(type) : undefined;
   const rows = index.assets.filter(
     (m) =>
       (!search || m.record.file_name.toLowerCase().includes(search) || m.record.mime_type.includes(search)) &&
-      (!type || !EXT[type] || (EXT[type] as RegExp).test(m.record.file_name)),
+      (!ext || ext.test(m.record.file_name)),
   );
   const slice = rows.slice((page - 1) * per, page * per);
   return {

@@ -24,9 +24,11 @@ export interface RenderOptions {
  * How much one answer may embed: a relation web grows with entries × fan-out × entry size (30
  * entries related to each other made 68 MB, with long bodies over V8's longest string). Past
  * either bound, the rest of the relations are stubs; past twice the characters, relations and media
- * are left out.
+ * are left out. `depth`: relations nested deeper are stubs too (found by fuzzing: a chain of 3,000
+ * entries each related to the next embedded 3,000 levels and overflowed the stack, a 500 for every
+ * list that held its first entry).
  */
-export const EMBED_BOUNDS = { entries: 20_000, chars: 8 * 1024 * 1024 };
+export const EMBED_BOUNDS = { entries: 20_000, chars: 8 * 1024 * 1024, depth: 100 };
 /** A stub's characters, roughly: `{"uuid":"…36…","locale":"en","published_at":"…","fields":[]}`. */
 const STUB_CHARS = 110;
 /** An asset's object, roughly (uuid, filename, mime type, size, urls, metadata). */
@@ -47,18 +49,28 @@ export class Renderer {
   private embedded = 0;
   private chars = 0;
   private stubbed = false;
+  /** The entries being embedded, outermost first: one of them again is a cycle (a stub). */
+  private readonly path = new Set<EntrySnapshot>();
 
   constructor(
     private readonly index: ProjectIndex,
     private readonly o: RenderOptions,
   ) {}
 
-  entry(e: EntrySnapshot, slug: string, branch: ReadonlySet<EntrySnapshot> = new Set()): Json {
+  entry(e: EntrySnapshot, slug: string): Json {
     const r = e.record;
     const head: { [key: string]: Json } = { uuid: r.id, locale: r.locale, published_at: iso8601(r.published_at) };
     const col = this.index.collections.get(slug);
     // Published mode shows the published snapshot: an entry never published has none.
-    const fields = this.o.draft || !r.draft ? this.fields(e, col?.snap.record.fields ?? [], new Set([...branch, e])) : {};
+    let fields: { [key: string]: Json } = {};
+    if (this.o.draft || !r.draft) {
+      this.path.add(e);
+      try {
+        fields = this.fields(e, col?.snap.record.fields ?? []);
+      } finally {
+        this.path.delete(e);
+      }
+    }
     head.fields = Object.keys(fields).length === 0 ? [] : fields;
     if (this.o.timestamps) {
       head.created_at = iso8601(r.created_at);
@@ -84,18 +96,18 @@ export class Renderer {
     return { uuid: e.record.id, locale: e.record.locale, published_at: iso8601(e.record.published_at), fields: [] };
   }
 
-  private fields(e: EntrySnapshot, defs: readonly FieldDef[], branch: ReadonlySet<EntrySnapshot>): { [key: string]: Json } {
+  private fields(e: EntrySnapshot, defs: readonly FieldDef[]): { [key: string]: Json } {
     const out: { [key: string]: Json } = {};
     const ordered = [...defs.filter((f) => f.type === 'group'), ...defs.filter((f) => f.type !== 'group')];
     for (const f of ordered) {
       if (f.hidden || f.type === 'password' || this.o.exclude.has(f.name)) continue;
-      const v = this.value(f, fieldValue(e, f.name), branch);
+      const v = this.value(f, fieldValue(e, f.name));
       if (v !== undefined) out[f.name] = v;
     }
     return out;
   }
 
-  private value(f: FieldDef, v: FieldValue | undefined, branch: ReadonlySet<EntrySnapshot>): Json | undefined {
+  private value(f: FieldDef, v: FieldValue | undefined): Json | undefined {
     if (v === undefined || v === null || v === '') return undefined;
     // A group and a relation are counted by what they hold, media by their assets.
     if (f.type !== 'group' && f.type !== 'relation' && f.type !== 'media') this.chars += sizeOf(v);
@@ -108,7 +120,6 @@ export class Renderer {
             const cv = this.value(
               c,
               item !== null && typeof item === 'object' && !Array.isArray(item) ? ownValue(item, c.name) : undefined,
-              branch,
             );
             if (cv !== undefined) o[c.name] = cv;
           }
@@ -135,11 +146,11 @@ export class Renderer {
           // v3 embeds related drafts too (as `fields: []`); cqa's promise is that no answer without drafts names one.
           if (!t || (t.record.draft && !this.o.draft)) continue;
           if (this.full()) break;
-          if (branch.has(t)) items.push(this.stub(t));
-          else if (++this.embedded > EMBED_BOUNDS.entries || this.chars > EMBED_BOUNDS.chars) {
+          if (this.path.has(t)) items.push(this.stub(t));
+          else if (this.path.size >= EMBED_BOUNDS.depth || ++this.embedded > EMBED_BOUNDS.entries || this.chars > EMBED_BOUNDS.chars) {
             this.reachedBound();
             items.push(this.stub(t));
-          } else items.push(this.entry(t, f.collection as string, branch));
+          } else items.push(this.entry(t, f.collection as string));
         }
         return f.multiple ? items : (items[0] ?? null);
       }

@@ -55,7 +55,9 @@ const ASCII: Record<string, string> = { '…': '...', '≥': '>=', '≤': '<=', 
 
 /** Laravel's ValidationException body: the first message (+ "(and N more errors)") and the errors by parameter. */
 export function validationBody(list: readonly Warning[]): string {
-  const errors: Record<string, string[]> = {};
+  // No prototype: a parameter named `constructor` or `toString` is a key like any other (with
+  // `{}`, `errors.constructor` was Object's and `push` threw: a 500, found by fuzzing).
+  const errors: Record<string, string[]> = Object.create(null);
   for (const w of list) (errors[w.param] ??= []).push(w.text);
   const first = list[0]?.text ?? 'The given data was invalid.';
   const more = list.length - 1;
