@@ -58,7 +58,10 @@ export class ServerSource implements Source {
   async answer(path: string, query: string): Promise<Answer> {
     const headers: Record<string, string> = { accept: 'application/json', ...this.extraHeaders };
     if (this.token !== undefined) headers.authorization = `Bearer ${this.token}`;
-    const url = `${this.apiUrl}${encodePath(path)}${query ? `?${query}` : ''}`;
+    // A query string is sent as written, but a URL would end it at a `#` and drop tabs, line
+    // breaks and trailing spaces: those are percent-encoded, so the server reads what the static
+    // client reads (found from outside: `where[color]=#2f5d50` asked the server for an empty colour).
+    const url = `${this.apiUrl}${encodePath(path)}${query ? `?${query.replace(/[\0- #]/g, encodeURIComponent)}` : ''}`;
     let res: Response;
     let body: string;
     try {
