@@ -14,7 +14,9 @@ import { fileURLToPath } from 'node:url';
 // texts (a first sort of large values held a server for seconds): 71,617 -> 71,813 bytes.
 // 72 KiB since elmapi3's `paginate`/`page` and `state: 'draft'` (found from outside: an SDK
 // user could not page entries through the typed client): 72,645 -> 72,930 bytes.
-export const CLIENT_BUDGET = 72 * 1024;
+// 72.25 KiB since the static client answers a request target past 8 KiB with the server's 414
+// (found from outside: it answered with a 200): 73,700 -> 73,932 bytes.
+export const CLIENT_BUDGET = 72.25 * 1024;
 const ENTRY = fileURLToPath(new URL('../src/core/client/index.ts', import.meta.url));
 
 /** The minified bundle of the client: its size, the budget, and the bundle itself. */

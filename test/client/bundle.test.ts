@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { clientBundle } from '../../scripts/client-size.mjs';
 
 describe('client bundle', () => {
-  it('is at most 72 KiB minified, with no Node import and no Node global', async () => {
+  it('is at most 72.25 KiB minified, with no Node import and no Node global', async () => {
     const { bytes, budget, code, inputs } = await clientBundle();
-    expect(budget).toBe(72 * 1024);
+    expect(budget).toBe(72.25 * 1024);
     expect(bytes).toBeLessThanOrEqual(budget);
     for (const input of inputs)
       expect(input).toMatch(

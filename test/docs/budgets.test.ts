@@ -19,7 +19,7 @@ function quoted(test: string): { page: string; kib: number }[] {
     const text = readFileSync(page, 'utf8').replace(/\s+/g, ' ');
     for (const sentence of text.split(/(?<=\.) /)) {
       if (!sentence.includes(test)) continue;
-      for (const m of sentence.matchAll(/under (\d+) KiB/g)) found.push({ page, kib: Number(m[1]) });
+      for (const m of sentence.matchAll(/under (\d+(?:\.\d+)?) KiB/g)) found.push({ page, kib: Number(m[1]) });
     }
   }
   return found;

@@ -4,7 +4,7 @@
 // Each document is downloaded once and revalidated on later calls (If-None-Match → 304), so a
 // page pays for a collection once. Answers and problems are those of `cqa serve` for published
 // content and a token without the drafts scope. No Node imports.
-import { API_PROBLEMS, problemJson, type Problem } from '../http/problem.js';
+import { API_PROBLEMS, MAX_TARGET, problemJson, TARGET_TOO_LONG, type Problem } from '../http/problem.js';
 import { queryEntries, queryEntry, queryMediaItem, queryMediaList } from '../query/index.js';
 import { parseQuery } from '../query/parse.js';
 import { ProblemError } from '../query/problems.js';
@@ -20,7 +20,7 @@ import {
   type ProjectDocument,
   type QueryIndex,
 } from './published.js';
-import { encodePath, PAGELESS, pageless, type Answer, type Fetch, type Source } from './source.js';
+import { encodePath, PAGELESS, pageless, sendable, type Answer, type Fetch, type Source } from './source.js';
 
 const MEDIA_SEGMENT = 'project-media';
 
@@ -263,6 +263,12 @@ export class StaticSource implements Source {
   }
 
   private async answerFromTree(path: string, query: string): Promise<Answer> {
+    // The server's first check: the request target a server client would send (what fetch's URL
+    // parser makes of it: UTF-8 percent-encoded) past 8 KiB is a 414 (found from outside: a long
+    // `in` list answered here and was refused by cqa serve).
+    // (`http://h` is 8 characters: the rest of the address is the path and the query.)
+    if (new URL(`http://h${this.base}${encodePath(path)}?${sendable(query)}`).href.length > MAX_TARGET + 8)
+      return problem({ status: 414, code: 'uri_too_long', detail: TARGET_TOO_LONG });
     const projectText = await this.files.text(this.base);
     // The problems below are those of src/core/http/core.ts (API_PROBLEMS).
     if (projectText === null) {

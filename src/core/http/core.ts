@@ -18,8 +18,8 @@ import { Controls, type ControlOptions, type ControlDecision } from './controls.
 import { ALLOWED_METHODS, corsPolicy, type CorsPolicy } from './cors.js';
 import { etagOf, ifNoneMatch } from './etag.js';
 import type { ExplorerPage } from './explorer/index.js';
-import { API_PROBLEMS, type Problem } from './problem.js';
-import { MAX_TARGET, MEDIA_SEGMENT, route, TARGET_TOO_LONG, type Route } from './routes.js';
+import { API_PROBLEMS, MAX_TARGET, TARGET_TOO_LONG, type Problem } from './problem.js';
+import { MEDIA_SEGMENT, route, type Route } from './routes.js';
 import { withServerUrl } from './openapi-server.js';
 import { mediaHeaders } from './media-headers.js';
 import type { Elmapi3Routes, V3Answer } from './elmapi3/handler.js';

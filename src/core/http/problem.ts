@@ -23,6 +23,15 @@ export const STATUS_TITLES: Readonly<Record<number, string>> = {
   504: 'Gateway Timeout',
 };
 
+/** The longest request target (path and query) answered; past it a 414 (SPEC §4.4). */
+export const MAX_TARGET = 8192;
+
+/**
+ * The 414's detail, the same from the core (up to Node's 16 KiB), from the raw socket (past it)
+ * and from the static client (src/core/client/static.ts): what to change.
+ */
+export const TARGET_TOO_LONG = `the request target is longer than ${MAX_TARGET} bytes: send fewer or shorter query parameters`;
+
 export interface Problem {
   readonly status: number;
   readonly code: string;

@@ -5,12 +5,6 @@ import type { Problem } from './problem.js';
 
 export const MEDIA_SEGMENT = 'project-media';
 
-/** The longest request target (path and query) answered; past it a 414 (SPEC §4.4). */
-export const MAX_TARGET = 8192;
-
-/** The 414's detail, the same from the core (up to Node's 16 KiB) and from the raw socket (past it): what to change. */
-export const TARGET_TOO_LONG = `the request target is longer than ${MAX_TARGET} bytes: send fewer or shorter query parameters`;
-
 export type Route =
   | { readonly kind: 'healthz' }
   | { readonly kind: 'openapi' }

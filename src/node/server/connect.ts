@@ -4,7 +4,7 @@
 // ('clientError'), which it answers with a status and no body.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { MAX_TARGET, TARGET_TOO_LONG } from '../../core/http/routes.js';
+import { MAX_TARGET, TARGET_TOO_LONG } from '../../core/http/problem.js';
 import { STALLED_ANSWER_MS } from '../thresholds.js';
 
 // Not imported: see start.ts (an import of node:http loads undici on Node 22+).
