@@ -75,12 +75,12 @@ describe('in-memory fixtures', () => {
     expect(fromServer).toEqual(onDisk);
   });
 
-  it('leaves no temp folder behind when the tree has errors', async () => {
-    const before = new Set(listTrees());
-    await expect(startServer({ content: { 'x/project.yaml': 'id: [' } })).rejects.toBeInstanceOf(ContentError);
-    await expect(buildSnapshot({ content: { 'x/project.yaml': 'id: [' } })).rejects.toBeInstanceOf(ContentError);
-    expect(listTrees().filter((d) => !before.has(d))).toEqual([]);
-  });
+  it('leaves no temp folder behind when the tree has errors', () =>
+    withOwnTmp(async () => {
+      await expect(startServer({ content: { 'x/project.yaml': 'id: [' } })).rejects.toBeInstanceOf(ContentError);
+      await expect(buildSnapshot({ content: { 'x/project.yaml': 'id: [' } })).rejects.toBeInstanceOf(ContentError);
+      expect(listTrees()).toEqual([]);
+    }));
 
   it.each([
     ['../escape.yaml', /the path "\.\.\/escape\.yaml" cannot be used: it has an empty, '\.' or '\.\.' segment/],
@@ -92,18 +92,18 @@ describe('in-memory fixtures', () => {
     await expect(buildSnapshot({ content: { [path]: 'x: 1\n' } })).rejects.toThrow(message);
   });
 
-  it('refuses a tree over 100,000 files or 64 MiB before writing anything', async () => {
-    const before = new Set(listTrees());
-    const many = Object.fromEntries(Array.from({ length: 100_001 }, (_, i) => [`x/${i}.md`, '']));
-    await expect(startServer({ content: many })).rejects.toThrow(
-      'content tree: 100001 files is more than 100000; write a tree that large to disk',
-    );
-    const big = { 'x/media/big.bin': new Uint8Array(64 * 1024 * 1024 + 1) };
-    await expect(buildSnapshot({ content: big })).rejects.toThrow(
-      'content tree: 67108865 bytes is more than 67108864; write a tree that large to disk',
-    );
-    expect(listTrees().filter((d) => !before.has(d))).toEqual([]);
-  });
+  it('refuses a tree over 100,000 files or 64 MiB before writing anything', () =>
+    withOwnTmp(async () => {
+      const many = Object.fromEntries(Array.from({ length: 100_001 }, (_, i) => [`x/${i}.md`, '']));
+      await expect(startServer({ content: many })).rejects.toThrow(
+        'content tree: 100001 files is more than 100000; write a tree that large to disk',
+      );
+      const big = { 'x/media/big.bin': new Uint8Array(64 * 1024 * 1024 + 1) };
+      await expect(buildSnapshot({ content: big })).rejects.toThrow(
+        'content tree: 67108865 bytes is more than 67108864; write a tree that large to disk',
+      );
+      expect(listTrees()).toEqual([]);
+    }));
 
   it('refuses values that are no file, and watch on a tree', async () => {
     await expect(startServer({ content: { 'a/b.md': { title: 'x' } } as never })).rejects.toThrow(
@@ -116,9 +116,27 @@ describe('in-memory fixtures', () => {
   });
 });
 
-/** The temp folders of in-memory trees now present. */
+/** The temp folders of in-memory trees now present in the temp folder. */
 function listTrees(): string[] {
   return readdirSync(tmpdir()).filter((d) => d.startsWith('cqa-tree-'));
+}
+
+/**
+ * Runs `fn` with a temp folder of its own (TMPDIR, which os.tmpdir() reads at each call): another
+ * test file (or process) writing a tree at the same moment made a count of the shared one wrong
+ * (found when several suites ran at once: 2 folders where 1 was made).
+ */
+async function withOwnTmp(fn: () => Promise<void>): Promise<void> {
+  const own = mkdtempSync(join(tmpdir(), 'cqa-own-tmp-'));
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = own;
+  try {
+    await fn();
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+    rmSync(own, { recursive: true, force: true });
+  }
 }
 
 describe('overrides, the journal of answers, waitForRequest', () => {
@@ -359,14 +377,15 @@ describe('overrides, the journal of answers, waitForRequest', () => {
 });
 
 describe('the temp folder of a tree', () => {
-  it('is there while the server runs and gone after close()', async () => {
-    const before = new Set(listTrees());
-    const api = await startServer({ content: TREE });
-    const made = listTrees().filter((d) => !before.has(d));
-    expect(made).toHaveLength(1);
-    await api.close();
-    expect(existsSync(join(tmpdir(), made[0] as string))).toBe(false);
-  });
+  it('is there while the server runs and gone after close()', () =>
+    withOwnTmp(async () => {
+      const api = await startServer({ content: TREE });
+      const made = listTrees();
+      expect(made).toHaveLength(1);
+      await api.close();
+      expect(existsSync(join(tmpdir(), made[0] as string))).toBe(false);
+      expect(listTrees()).toEqual([]);
+    }));
 
   // Found from outside: a test that forgot close() left a cqa-tree-* folder in /tmp for every run.
   it.each([
