@@ -60,7 +60,10 @@ describe('cqa <command> --help', () => {
 
 describe('mistakes that point at the fix (issue 24)', () => {
   it.each([
-    [['serve', '--prot', '4001'], "cqa serve: unknown option '--prot' (did you mean --port?); options: --port, --host, --watch,"],
+    [
+      ['serve', '--prot', '4001'],
+      "cqa serve: unknown option '--prot' (did you mean --port?); options: --port, --host, --allowed-host, --watch,",
+    ],
     [['serve', '--prot=4001'], "cqa serve: unknown option '--prot' (did you mean --port?); options:"],
     [['serve', '--wacth'], "cqa serve: unknown option '--wacth' (did you mean --watch?); options:"],
     [['serve', '-p', '4001'], "cqa serve: unknown option '-p' (did you mean --port?); options:"],

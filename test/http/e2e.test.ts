@@ -97,7 +97,7 @@ describe('two Authorization headers', () => {
       let text = '';
       const socket = connect(Number(port), '127.0.0.1', () =>
         socket.write(
-          `GET /api/alpha/posts HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\nAuthorization: ${READ.authorization}\r\nAuthorization: Bearer nope\r\nConnection: close\r\n\r\n`,
+          `GET /api/alpha/posts HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\nAuthorization: ${READ.authorization}\r\nAuthorization: Bearer nope\r\nConnection: close\r\n\r\n`,
         ),
       );
       socket.setEncoding('utf8').on('data', (c: string) => (text += c));

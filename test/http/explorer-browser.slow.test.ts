@@ -24,6 +24,8 @@ let sizes: RunningServer | undefined;
 let hostile: RunningServer | undefined;
 /** A project whose name holds a right-to-left mark, stopped by its test (started by its test). */
 let rtl: RunningServer | undefined;
+/** A tree whose json values are shaped like media items with another origin's thumbnail (started by its test). */
+let thumbs: RunningServer | undefined;
 let context: BrowserContext;
 const work = mkdtempSync(join(tmpdir(), 'cqa-explorer-'));
 /** Every URL the browser asked for: the page must need nothing from anywhere else. */
@@ -50,6 +52,7 @@ afterAll(async () => {
   await sizes?.close();
   await hostile?.close();
   await rtl?.close();
+  await thumbs?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -622,9 +625,42 @@ describe('the explorer page in headless Chromium', () => {
     }
   }, 60_000);
 
+  // Found from outside: a json value shaped like a media item showed its `thumb` (or v3's
+  // `thumbnail_url`) as an <img> of any origin; only the page's CSP (img-src 'self') kept the request in.
+  it('shows a thumbnail only from its own origin, whatever a json value names', async () => {
+    const other = 'http://127.0.0.1:9/t.png';
+    const items = [
+      { full_url: '/media/t/a.png', file_name: 'thumb', mime_type: 'image/png', thumb: other },
+      { full_url: '/media/t/b.png', file_name: 'protocol-relative', mime_type: 'image/png', thumb: '//127.0.0.1:9/t.png' },
+      { url: '/media/t/c.png', filename: 'v3', width: 3, thumbnail_url: other },
+      { full_url: '/media/t/d.png', file_name: 'script', mime_type: 'image/png', thumb: 'javascript:alert(1)' },
+    ];
+    thumbs = await startServer({
+      snapshot: await buildSnapshot({
+        content: {
+          't/project.yaml': 'id: t\npublic: true\n',
+          't/things/_collection.yaml': 'fields:\n  title: text\n  data: json\n',
+          't/things/a.yaml': `title: A\ndata: ${JSON.stringify(items)}\n`,
+        },
+      }),
+      port: 0,
+    });
+    const page = await context.newPage();
+    const blocked: string[] = [];
+    page.on('console', (m) => /Content Security Policy/.test(m.text()) && blocked.push(m.text()));
+    try {
+      await page.goto(`${thumbs.url}/#/api/t/things`);
+      await expect.poll(() => page.locator('#table a.media').count(), { timeout: 10_000 }).toBe(4);
+      expect(await page.$$eval('#table img', (imgs) => imgs.map((i) => i.getAttribute('src')))).toEqual([]);
+      expect(blocked).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
   it('loaded nothing from anywhere but the server', () => {
     expect(requested.length).toBeGreaterThan(0);
-    const ours = [server, openDemo, watched, ...[sizes, hostile, rtl].filter((s): s is RunningServer => s !== undefined)];
+    const ours = [server, openDemo, watched, ...[sizes, hostile, rtl, thumbs].filter((s): s is RunningServer => s !== undefined)];
     expect(requested.filter((u) => !ours.some((s) => u.startsWith(`${s.url}/`)))).toEqual([]);
   });
 });

@@ -76,7 +76,7 @@ describe('startServer options', () => {
 
   it('names a misspelled option and the one meant', async () => {
     await expect(startServer(loose({ content: TREE, failrate: 1 }))).rejects.toThrow(
-      /^startServer: unknown option 'failrate'; did you mean 'failRate'\? \(the options: baseUrl, cacheBytes, /,
+      /^startServer: unknown option 'failrate'; did you mean 'failRate'\? \(the options: allowedHosts, baseUrl, cacheBytes, /,
     );
     await expect(startServer(loose({ content: TREE, jurnal: 5 }))).rejects.toThrow(/unknown option 'jurnal'; did you mean 'journal'\?/);
     await expect(startServer(loose({ content: TREE, nothingLikeIt: true }))).rejects.toThrow(

@@ -24,7 +24,7 @@ const small = (i: number) => `/api/p/docs?limit=1&offset=${i}`;
 
 /** A raw HTTP/1.1 request. */
 const ask = (path: string, method = 'GET', extra = '') =>
-  `${method} ${path} HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\n${extra}\r\n`;
+  `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n${extra}\r\n`;
 
 interface Answer {
   readonly status: number;

@@ -118,6 +118,19 @@ export function hostOption(value: string | undefined, fallback: string): string 
   throw new UsageError(`--host must be an IP address (127.0.0.1, 0.0.0.0, ::1) or a host name, got '${value}'`);
 }
 
+/** `--allowed-host a.test,.dev.test`: host names (a leading `.`: every name under it). */
+export function allowedHostsOption(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  const names = value
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  for (const n of names)
+    if (!HOST_NAME.test(n.replace(/^\./, '')))
+      throw new UsageError(`--allowed-host takes host names separated by commas (.example.test: every name under it), got '${n}'`);
+  return names;
+}
+
 /** A value sent as an HTTP header field: visible characters, spaces and tabs only (RFC 9110 §5.5). */
 export function headerOption(name: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;

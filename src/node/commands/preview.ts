@@ -1,7 +1,7 @@
 // `cqa preview [dist] [--port 4173] [--host 127.0.0.1]`: serves a build output as a static host
 // would (the server: src/node/server/preview.ts).
 import { NotABuildError, startPreview } from '../server/preview.js';
-import { hostOption, parseCommandArgs, portOption, UsageError } from './args.js';
+import { allowedHostsOption, hostOption, parseCommandArgs, portOption, UsageError } from './args.js';
 import { explainListenError } from './errors.js';
 import { parseOptions, type CommandSpec } from './help.js';
 
@@ -13,6 +13,11 @@ export const spec: CommandSpec = {
   options: {
     port: { type: 'string', value: 'N', help: 'port to listen on; 0 picks a free one (printed)', fallback: '4173' },
     host: { type: 'string', value: 'HOST', help: 'address to listen on', fallback: '127.0.0.1' },
+    'allowed-host': {
+      type: 'string',
+      value: 'NAMES',
+      help: 'on a loopback address, host names answered besides localhost and IP addresses (comma-separated; .example.test: every name under it)',
+    },
   },
   examples: ['cqa build content --include-private && cqa preview dist'],
 };
@@ -22,7 +27,8 @@ export async function run(args: string[]): Promise<number> {
   const dir = positionals[0] ?? 'dist';
   const port = portOption(values.port as string | undefined, 4173);
   const host = hostOption(values.host as string | undefined, '127.0.0.1');
-  const preview = await startPreview({ dir, port, host }).catch((err: unknown) => {
+  const allowedHosts = allowedHostsOption(values['allowed-host'] as string | undefined);
+  const preview = await startPreview({ dir, port, host, allowedHosts }).catch((err: unknown) => {
     throw err instanceof NotABuildError ? new UsageError(err.message) : explainListenError(err, host, port);
   });
   console.log(`Previewing ${dir} at ${preview.url}  (try ${preview.url}/openapi.json)`);

@@ -14,6 +14,7 @@ import {
   corsOption,
   delayOption,
   headerOption,
+  allowedHostsOption,
   hostOption,
   intOption,
   parseCommandArgs,
@@ -38,6 +39,11 @@ export const spec: CommandSpec = {
   options: {
     port: { type: 'string', value: 'N', help: 'port to listen on; 0 picks a free one (printed)', fallback: '4000' },
     host: { type: 'string', value: 'HOST', help: 'address to listen on (0.0.0.0: every interface)', fallback: '127.0.0.1' },
+    'allowed-host': {
+      type: 'string',
+      value: 'NAMES',
+      help: 'on a loopback address, host names answered besides localhost and IP addresses (comma-separated; .example.test: every name under it)',
+    },
     watch: { type: 'boolean', help: 'rebuild on every change; a broken file keeps the last good snapshot (at start: waits for a fix)' },
     cors: { type: 'string', value: 'ORIGIN', help: 'Access-Control-Allow-Origin: *, an origin, or a comma-separated list', fallback: '*' },
     'cache-control': {
@@ -101,6 +107,7 @@ export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, parseOptions(spec));
   const port = portOption(values.port as string | undefined, 4000);
   const host = hostOption(values.host as string | undefined, '127.0.0.1');
+  const allowedHosts = allowedHostsOption(values['allowed-host'] as string | undefined);
   const maxLimit = intOption('max-limit', values['max-limit'] as string | undefined, 1000, MAX_MAX_LIMIT);
   const delay = delayOption(values.delay as string | undefined, MAX_DELAY_MS);
   const failRate = rateOption('fail-rate', values['fail-rate'] as string | undefined);
@@ -129,6 +136,7 @@ export async function run(args: string[]): Promise<number> {
       content,
       port,
       host,
+      allowedHosts,
       watch: values.watch === true,
       quiet,
       ...(json ? { requestLog: false } : {}), // the JSON lines below instead; warnings and reloads still said (stderr)

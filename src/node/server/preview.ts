@@ -17,6 +17,7 @@ import { mediaHeaders } from '../../core/http/media-headers.js';
 import { sendFile } from './send-file.js';
 import { shellWord } from '../printable.js';
 import { CONNECTIONS_CHECK_MS } from './timeouts.js';
+import { hostAllowed, hostRefusal, isLoopback } from './host-check.js';
 import { mimeType } from '../content/media.js';
 import { dialectOf } from '../../core/dialects/index.js';
 import { queryRefused } from '../../core/snapshot/not-found.js';
@@ -35,6 +36,8 @@ export interface PreviewOptions {
   readonly port?: number;
   /** Default 127.0.0.1. */
   readonly host?: string;
+  /** Host names a loopback preview answers besides localhost and IP addresses (DNS rebinding: docs/security.md). */
+  readonly allowedHosts?: readonly string[];
 }
 
 export interface PreviewServer {
@@ -354,7 +357,25 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
   }
   const host = options.host ?? '127.0.0.1';
   // As in cqa serve: Node enforces the timeouts below only when it checks (timeouts.ts).
-  const server = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECK_MS }, previewHandler(dir));
+  const handler = previewHandler(dir);
+  const allowed = options.allowedHosts ?? [];
+  // DNS rebinding: a loopback preview answers only requests for a loopback name or an address (host-check.ts).
+  const checked = (req: IncomingMessage, res: ServerResponse): void => {
+    const named = req.headers.host;
+    if (named === undefined || hostAllowed(named, allowed)) {
+      handler(req, res);
+      return;
+    }
+    closeAfterBody(req, res);
+    const body = `Forbidden: ${hostRefusal(named, host, 'run cqa preview with --allowed-host NAME')}\n`;
+    res.writeHead(403, {
+      'content-type': 'text/plain; charset=utf-8',
+      'x-content-type-options': 'nosniff',
+      'content-length': Buffer.byteLength(body),
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  };
+  const server = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECK_MS }, isLoopback(host) ? checked : handler);
   server.on(
     'connect',
     refuseConnect(() => ({

@@ -1,6 +1,6 @@
 // startServer(): the mock server as a library call, for contract tests and for `cqa serve`.
 import { existsSync } from 'node:fs';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join, resolve } from 'node:path';
 import { loadSnapshotIsolated } from '../load-path.js';
@@ -26,9 +26,10 @@ import { contentOption } from '../content/content-option.js';
 import { isContentTree, writeContentTree, type ContentTree, type WrittenTree } from '../content/tree.js';
 import { Overrides } from '../../core/http/overrides.js';
 import { RequestWaiters } from '../../core/http/request-waiter.js';
-import { createNodeListener, nodePlatform } from './node.js';
+import { createNodeListener, type NodeListener, nodePlatform } from './node.js';
 import { reportingSlowQueries } from './slow-query.js';
 import { CONNECTIONS_CHECK_MS } from './timeouts.js';
+import { hostAllowed, hostRefusal, isLoopback } from './host-check.js';
 
 // node:http is taken as Node's own module, not imported: importing it makes an ES module facade that
 // reads every export, and on Node 22+ one of them (WebSocket) loads undici (docs/performance.md#start-up).
@@ -49,6 +50,11 @@ export interface StartServerOptions extends Omit<HttpOptions, 'elmapi3'> {
   readonly port?: number | string;
   /** Default 127.0.0.1. */
   readonly host?: string;
+  /**
+   * Host names a loopback server answers besides localhost and IP addresses (`'.example.test'`:
+   * every name under it). Others get 403 `host_not_allowed` (DNS rebinding: docs/security.md).
+   */
+  readonly allowedHosts?: readonly string[];
   /** Prefix of media `full_url`s (applied when `content` is built). */
   readonly baseUrl?: string;
   /** Rebuild on every change under `content` (a folder) and swap the snapshot atomically. */
@@ -128,6 +134,7 @@ const START_KEYS: readonly string[] = [
     'snapshot',
     'port',
     'host',
+    'allowedHosts',
     'baseUrl',
     'watch',
     'quiet',
@@ -217,6 +224,9 @@ function checkTogether(o: StartServerOptions, tree: boolean): void {
 
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   checkOptions('startServer', options, START_KEYS, START_KINDS);
+  const { allowedHosts = [] } = options;
+  if (!Array.isArray(allowedHosts) || allowedHosts.some((h) => typeof h !== 'string'))
+    throw new TypeError('startServer: allowedHosts must be an array of host names');
   if (options.port !== undefined) checkPort(options.port);
   const content = contentOption('startServer', options.content);
   checkTogether(options, isContentTree(content));
@@ -411,12 +421,43 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
           onRequest?.(r);
         }
       : undefined;
-  const listener = createNodeListener(core, {
+  const answer = createNodeListener(core, {
     ...(record ? { onRequest: record } : {}),
     captureResponse: journal.size > 0,
     overrides,
     ...(options.onError ? { onError: options.onError } : {}),
   });
+  // DNS rebinding: a loopback server answers only requests for a loopback name or an address (host-check.ts).
+  const listenHost = options.host ?? '127.0.0.1';
+  const allowedHosts = options.allowedHosts ?? [];
+  const refuseHost = (req: IncomingMessage, res: ServerResponse, named: string): void => {
+    const r = core.problem(
+      { method: req.method ?? 'GET', path: '', query: '', headers: req.headers },
+      {
+        status: 403,
+        code: 'host_not_allowed',
+        detail: hostRefusal(named, listenHost, 'start it with allowedHosts (cqa serve --allowed-host NAME)'),
+      },
+    );
+    res.writeHead(r.status, { ...r.headers, 'x-content-type-options': 'nosniff' });
+    res.end(req.method === 'HEAD' || r.body === null ? undefined : r.body);
+  };
+  const checked = (req: IncomingMessage, res: ServerResponse): void => {
+    const named = req.headers.host;
+    if (named === undefined || hostAllowed(named, allowedHosts)) answer(req, res);
+    else refuseHost(req, res, named);
+  };
+  const listener: NodeListener = !isLoopback(listenHost)
+    ? answer
+    : Object.defineProperties(checked as unknown as NodeListener, {
+        closing: {
+          get: () => answer.closing,
+          set: (v: boolean) => {
+            answer.closing = v;
+          },
+        },
+        answerPending: { value: () => answer.answerPending() },
+      });
   // CONNECTIONS_CHECK_MS: Node enforces the two timeouts only when it checks (timeouts.ts).
   const server = createServer(
     { requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: CONNECTIONS_CHECK_MS },

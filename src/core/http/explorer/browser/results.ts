@@ -35,6 +35,16 @@ const idKey = (ctx: Context) => (ctx.query.v3 ? 'uuid' : 'id');
 
 const IMAGE = /^image\/(png|jpeg|gif|webp|avif|apng|bmp)$/i;
 
+/** Whether `src` is an http(s) URL of this page's own origin (what the page loads an image from). */
+function ownImage(src: string): boolean {
+  try {
+    const u = new URL(src, location.href);
+    return src !== '' && (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === location.origin;
+  } catch {
+    return false;
+  }
+}
+
 /** A media item: a thumbnail (an image on this origin) and its file name, linking to the file. */
 function media(m: Obj): HTMLElement {
   // cqa and elmapi: full_url, file_name; elmapi3: url, filename, thumbnail_url.
@@ -53,7 +63,8 @@ function media(m: Obj): HTMLElement {
   const thumb = typeof m.thumb === 'string' ? m.thumb : typeof m.thumbnail_url === 'string' ? m.thumbnail_url : url;
   const alt = typeof m.alt === 'string' && m.alt ? m.alt : name;
   const link = el('a', { href: url || undefined, target: '_blank', rel: 'noopener noreferrer', class: 'media' });
-  if (image && sameOrigin) link.append(el('img', { src: thumb, alt, loading: 'lazy', class: 'thumb' }));
+  // The thumbnail is a URL of its own (a json value shaped like a media item names any): loaded only from this origin too.
+  if (image && sameOrigin && ownImage(thumb)) link.append(el('img', { src: thumb, alt, loading: 'lazy', class: 'thumb' }));
   link.append(el('span', { text: name }));
   return link;
 }
