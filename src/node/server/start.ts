@@ -17,7 +17,7 @@ import { HttpCore, type HttpOptions } from '../../core/http/core.js';
 import { defaultEngine } from '../../core/http/engine.js';
 import { elmapi3Routes, strictElmapi3Routes } from '../../core/http/elmapi3/handler.js';
 import { nodeExplorer } from './explorer.js';
-import { answerClientError, refuseConnect } from './connect.js';
+import { answerClientError, closeAfterBody, refuseConnect } from './connect.js';
 import { ALLOWED_METHODS } from '../../core/http/cors.js';
 import type { ContractControls } from '../../core/http/contract-controls.js';
 import { isJournaled, type JournaledRequest, Journal, logLine, type RequestRecord } from '../../core/http/journal.js';
@@ -26,7 +26,7 @@ import { contentOption } from '../content/content-option.js';
 import { isContentTree, writeContentTree, type ContentTree, type WrittenTree } from '../content/tree.js';
 import { Overrides } from '../../core/http/overrides.js';
 import { RequestWaiters } from '../../core/http/request-waiter.js';
-import { createNodeListener, type NodeListener, nodePlatform } from './node.js';
+import { createNodeListener, nodePlatform } from './node.js';
 import { reportingSlowQueries } from './slow-query.js';
 import { CONNECTIONS_CHECK_MS } from './timeouts.js';
 import { hostAllowed, hostRefusal, isLoopback } from './host-check.js';
@@ -431,6 +431,7 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   const listenHost = options.host ?? '127.0.0.1';
   const allowedHosts = options.allowedHosts ?? [];
   const refuseHost = (req: IncomingMessage, res: ServerResponse, named: string): void => {
+    closeAfterBody(req, res); // as every answer does (connect.ts)
     const r = core.problem(
       { method: req.method ?? 'GET', path: '', query: '', headers: req.headers },
       {
@@ -447,21 +448,10 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
     if (named === undefined || hostAllowed(named, allowedHosts)) answer(req, res);
     else refuseHost(req, res, named);
   };
-  const listener: NodeListener = !isLoopback(listenHost)
-    ? answer
-    : Object.defineProperties(checked as unknown as NodeListener, {
-        closing: {
-          get: () => answer.closing,
-          set: (v: boolean) => {
-            answer.closing = v;
-          },
-        },
-        answerPending: { value: () => answer.answerPending() },
-      });
   // CONNECTIONS_CHECK_MS: Node enforces the two timeouts only when it checks (timeouts.ts).
   const server = createServer(
     { requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: CONNECTIONS_CHECK_MS },
-    listener,
+    isLoopback(listenHost) ? checked : answer,
   );
   server.on(
     'connect',
@@ -606,8 +596,8 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closed ??= (async () => {
-      listener.closing = true;
-      listener.answerPending();
+      answer.closing = true;
+      answer.answerPending();
       waiters.cancel('the server was closed');
       clearTimeout(timer);
       await stopLoading();
