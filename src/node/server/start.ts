@@ -443,10 +443,17 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
     res.writeHead(r.status, { ...r.headers, 'x-content-type-options': 'nosniff' });
     res.end(req.method === 'HEAD' || r.body === null ? undefined : r.body);
   };
+  let lastAllowed: string | undefined; // clients repeat their Host: each is checked once in a row
   const checked = (req: IncomingMessage, res: ServerResponse): void => {
     const named = req.headers.host;
-    if (named === undefined || hostAllowed(named, allowedHosts)) answer(req, res);
-    else refuseHost(req, res, named);
+    if (named !== undefined && named !== lastAllowed) {
+      if (!hostAllowed(named, allowedHosts)) {
+        refuseHost(req, res, named);
+        return;
+      }
+      lastAllowed = named;
+    }
+    answer(req, res);
   };
   // CONNECTIONS_CHECK_MS: Node enforces the two timeouts only when it checks (timeouts.ts).
   const server = createServer(
