@@ -118,6 +118,10 @@ export function hostOption(value: string | undefined, fallback: string): string 
   throw new UsageError(`--host must be an IP address (127.0.0.1, 0.0.0.0, ::1) or a host name, got '${value}'`);
 }
 
+/** The help line of `--allowed-host` (cqa serve and cqa preview). */
+export const ALLOWED_HOST_HELP =
+  'on a loopback address, host names answered besides localhost and IP addresses (comma-separated; .example.test: every name under it)';
+
 /** `--allowed-host a.test,.dev.test`: host names (a leading `.`: every name under it). */
 export function allowedHostsOption(value: string | undefined): string[] {
   if (value === undefined) return [];

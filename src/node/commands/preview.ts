@@ -1,7 +1,7 @@
 // `cqa preview [dist] [--port 4173] [--host 127.0.0.1]`: serves a build output as a static host
 // would (the server: src/node/server/preview.ts).
 import { NotABuildError, startPreview } from '../server/preview.js';
-import { allowedHostsOption, hostOption, parseCommandArgs, portOption, UsageError } from './args.js';
+import { ALLOWED_HOST_HELP, allowedHostsOption, hostOption, parseCommandArgs, portOption, UsageError } from './args.js';
 import { explainListenError } from './errors.js';
 import { parseOptions, type CommandSpec } from './help.js';
 
@@ -16,7 +16,7 @@ export const spec: CommandSpec = {
     'allowed-host': {
       type: 'string',
       value: 'NAMES',
-      help: 'on a loopback address, host names answered besides localhost and IP addresses (comma-separated; .example.test: every name under it)',
+      help: ALLOWED_HOST_HELP,
     },
   },
   examples: ['cqa build content --include-private && cqa preview dist'],

@@ -14,6 +14,7 @@ import {
   corsOption,
   delayOption,
   headerOption,
+  ALLOWED_HOST_HELP,
   allowedHostsOption,
   hostOption,
   intOption,
@@ -42,7 +43,7 @@ export const spec: CommandSpec = {
     'allowed-host': {
       type: 'string',
       value: 'NAMES',
-      help: 'on a loopback address, host names answered besides localhost and IP addresses (comma-separated; .example.test: every name under it)',
+      help: ALLOWED_HOST_HELP,
     },
     watch: { type: 'boolean', help: 'rebuild on every change; a broken file keeps the last good snapshot (at start: waits for a fix)' },
     cors: { type: 'string', value: 'ORIGIN', help: 'Access-Control-Allow-Origin: *, an origin, or a comma-separated list', fallback: '*' },

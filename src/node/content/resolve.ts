@@ -247,7 +247,6 @@ function valueBytes(value: FieldValue | undefined): number {
 /** Media ids by their file name (the part after the last '/'), made once per set of ids. */
 const byName = new WeakMap<ReadonlySet<string>, Map<string, string[]>>();
 
-/** `; did you mean 'img/w.svg'?` for `w.svg` when the file is in a folder of media/ (found from outside). */
 /**
  * `; did you mean 'img/a b.png'?` for a media id written as a path or URL to the file — `./img/…`,
  * `/img/…`, `media/img/…`, `/media/<project>/img/…`, `img\\…`, `img/a%20b.png`, `img//…`, a full
@@ -277,11 +276,12 @@ function asPath(ref: string, mediaIds: ReadonlySet<string>): string {
  * `./authors/ann`) rather than by its id (found from outside: no hint).
  */
 function asEntryPath(ref: string, ids: ReadonlySet<string>): string {
-  const name = ref.replace(/\\/g, '/').slice(ref.replace(/\\/g, '/').lastIndexOf('/') + 1);
+  const name = ref.replace(/\\/g, '/').split('/').at(-1) as string;
   const id = name.replace(/\.(?:md|markdown|ya?ml|json)$/i, '');
   return id !== ref && ids.has(id) ? `; did you mean '${id}'? (an entry's id: its file name without folder and extension, or its id:)` : '';
 }
 
+/** `; did you mean 'img/w.svg'?` for `w.svg` when the file is in a folder of media/ (found from outside). */
 function inFolder(ref: string, mediaIds: ReadonlySet<string>): string {
   if (ref.includes('/')) return '';
   let names = byName.get(mediaIds);
