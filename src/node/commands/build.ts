@@ -10,7 +10,6 @@
 import { realpathSync } from 'node:fs';
 import { lstat, open, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { SNAPSHOT_FORMAT } from '../../core/snapshot/portable.js';
 import { formatIssue, warningLines } from '../content/issues.js';
 import { printable } from '../printable.js';
 import { buildOutputIsolated } from '../load-path.js';
@@ -288,6 +287,8 @@ async function checkSnapshotFile(file: string, out: string | undefined, contentR
 
 /** Whether the file starts as `snapshotText()` starts every snapshot. */
 async function isSnapshotFile(file: string): Promise<boolean> {
+  // Imported here: portable.js brings the whole snapshot code, which the CLI otherwise leaves to the load process.
+  const { SNAPSHOT_FORMAT } = await import('../../core/snapshot/portable.js');
   const head = `{"format":${JSON.stringify(SNAPSHOT_FORMAT)},`;
   const handle = await open(file, 'r').catch(() => undefined);
   if (handle === undefined) return false;

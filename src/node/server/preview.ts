@@ -21,9 +21,8 @@ import { hostAllowed, hostRefusal, isLoopback } from './host-check.js';
 import { mimeType } from '../content/media.js';
 import { dialectOf } from '../../core/dialects/index.js';
 import { queryRefused } from '../../core/snapshot/not-found.js';
-import { WRONG_PROJECT } from '../../core/http/elmapi3/static.js';
 import { isBuildManifest } from '../output/build-manifest.js';
-import { JSON_TYPE, PREFLIGHT_HEADERS } from '../output/hosts/policy.js';
+import { JSON_TYPE, PREFLIGHT_HEADERS, WRONG_PROJECT } from '../output/hosts/policy.js';
 import type { DialectName } from '../../core/model/model.js';
 
 // Not imported: see start.ts (an import of node:http loads undici on Node 22+).

@@ -37,12 +37,6 @@ export function elmapi3StaticDocument(project: ProjectSnapshot, path: string, or
   return a.body;
 }
 
-/**
- * What a static elmapi3 tree's host answers a `project-id` header naming another project (a
- * request without one is served: a browser or curl sends none).
- */
-export const WRONG_PROJECT = '{"message":"Project not found."}';
-
 /** The 404 bodies of the tree, by path prefix (most specific first; `/api/*` last). */
 export function elmapi3NotFound(project: ProjectSnapshot): { from: string; name: string; text: string }[] {
   const rules: { from: string; name: string; text: string }[] = [];

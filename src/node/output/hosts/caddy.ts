@@ -11,8 +11,8 @@ import {
   prefixOf,
   type CacheControl,
   type NotFoundDocument,
+  WRONG_PROJECT,
 } from './policy.js';
-import { WRONG_PROJECT } from '../../../core/http/elmapi3/static.js';
 
 /** file_server's 500 for a name the file system refuses as too long (ENAMETOOLONG). */
 const TOO_LONG = '({http.error.status_code} == 500 && {http.error.message}.contains("file name too long"))';

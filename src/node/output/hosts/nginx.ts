@@ -10,8 +10,8 @@ import {
   prefixOf,
   type CacheControl,
   type NotFoundDocument,
+  WRONG_PROJECT,
 } from './policy.js';
-import { WRONG_PROJECT } from '../../../core/http/elmapi3/static.js';
 
 /** `add_header` lines; `always`: on 304 and 404 too, not only on 200. */
 function headers(pairs: readonly (readonly [string, string])[], indent: string): string[] {

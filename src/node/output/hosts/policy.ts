@@ -6,6 +6,12 @@ import { MEDIA_CSP } from '../../../core/http/media-headers.js';
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
+ * What a static elmapi3 tree's host answers a `project-id` header naming another project (a
+ * request without one is served: a browser or curl sends none).
+ */
+export const WRONG_PROJECT = '{"message":"Project not found."}';
+
+/**
  * Default Cache-Control. API documents keep their URL across deploys: a cache must ask again
  * (ETag → 304) before each use. Media URLs are not content-hashed either, so an hour, not forever.
  */
