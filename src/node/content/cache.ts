@@ -15,8 +15,12 @@ export class FileCache<T> {
   private readonly slots = new Map<string, Slot<T>>();
   private generation = 0;
 
+  /** `keep`: false for a loader that loads once, which asks for each file once (nothing kept). */
+  constructor(private readonly keep = true) {}
+
   /** The cached result for `file`, or `compute()` when the file is new or changed. */
   get(file: FileInfo, compute: () => T): T {
+    if (!this.keep) return compute();
     const slot = this.slots.get(file.abs);
     if (slot && slot.mtimeMs === file.mtimeMs && slot.size === file.size) {
       slot.generation = this.generation;

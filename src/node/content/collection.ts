@@ -31,8 +31,8 @@ export interface BuiltCollection {
  * so a built entry also records the file it was built for.
  */
 export interface CollectionMemo {
-  /** Built entries by parse result, valid for the context signature `sig`. */
-  readonly entries: WeakMap<
+  /** Built entries by parse result, valid for the context signature `sig`; none for a loader that loads once. */
+  readonly entries?: WeakMap<
     ParsedEntry,
     { sig: string; rel: string; created: number; updated: number; record: EntryRecord | undefined; issues: IssueList }
   >;
@@ -42,8 +42,9 @@ export interface CollectionMemo {
   readonly sorted: Map<string, { unsorted: readonly EntryRecord[]; sort: string; sorted: EntryRecord[] }>;
 }
 
-export function createCollectionMemo(): CollectionMemo {
-  return { entries: new WeakMap(), inferred: new Map(), sorted: new Map() };
+/** `entries`: whether built entries are remembered (a loader that loads once needs them never). */
+export function createCollectionMemo(entries = true): CollectionMemo {
+  return { ...(entries ? { entries: new WeakMap() } : {}), inferred: new Map(), sorted: new Map() };
 }
 
 const sameItems = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -58,7 +59,15 @@ export interface CollectionInput {
 export function buildCollection(
   input: CollectionInput,
   project: ProjectConfig,
-  options: { drafts: boolean; render: RenderMarkdown; issues: IssueList; memo: CollectionMemo; timesOf?: (file: FileInfo) => CommitTimes },
+  options: {
+    drafts: boolean;
+    render: RenderMarkdown;
+    issues: IssueList;
+    memo: CollectionMemo;
+    timesOf?: (file: FileInfo) => CommitTimes;
+    /** Copy each entry's values out of its file's text (see EntryContext.detach); default true. */
+    detach?: boolean;
+  },
 ): BuiltCollection | undefined {
   const { layout, config, entries } = input;
   const { issues, memo } = options;
@@ -146,6 +155,7 @@ export function buildCollection(
     drafts: options.drafts,
     render: options.render,
     issues,
+    detach: options.detach ?? true,
   };
 
   const byId = new Map<string, EntryRecord>();
@@ -163,24 +173,22 @@ export function buildCollection(
     project.default_locale,
     ctx.drafts,
   ]);
-  for (const { file, parsed } of entries) {
+  const build = (file: FileInfo, parsed: ParsedEntry): EntryRecord | undefined => {
+    const times = options.timesOf?.(file) ?? { created: file.mtimeMs, updated: file.mtimeMs };
+    if (!memo.entries) return buildEntry(ctx, file, parsed, times);
+    const { created, updated } = times;
     let built = memo.entries.get(parsed);
-    const { created, updated } = options.timesOf?.(file) ?? { created: file.mtimeMs, updated: file.mtimeMs };
     if (!built || built.sig !== sig || built.rel !== file.rel || built.created !== created || built.updated !== updated) {
       const local = new IssueList();
-      built = {
-        sig,
-        rel: file.rel,
-        created,
-        updated,
-        record: buildEntry({ ...ctx, issues: local }, file, parsed, { created, updated }),
-        issues: local,
-      };
+      built = { sig, rel: file.rel, created, updated, record: buildEntry({ ...ctx, issues: local }, file, parsed, times), issues: local };
       memo.entries.set(parsed, built);
     }
     for (const issue of built.issues.errors) issues.errors.push(issue);
     for (const issue of built.issues.warnings) issues.warnings.push(issue);
-    const record = built.record;
+    return built.record;
+  };
+  for (const { file, parsed } of entries) {
+    const record = build(file, parsed);
     if (!record) {
       knownIds.add(baseName(file.rel));
       continue;

@@ -37,6 +37,11 @@ export interface EntryContext {
   readonly drafts: boolean;
   readonly render: RenderMarkdown;
   readonly issues: IssueList;
+  /**
+   * Copy the values out of the file's text (see detached()): false where the model ends with the
+   * job that loads it (a build, the load process), so keeping the texts costs nothing.
+   */
+  readonly detach?: boolean;
 }
 
 /** The file name without its last extension: the default entry id (`hello.de.md` → `hello.de`). */
@@ -252,7 +257,16 @@ export function buildEntry(
   }
 
   if (idIssue) return undefined;
-  return { id, locale, draft, created_at, updated_at, published_at, values: detached(values), file: file.rel };
+  return {
+    id,
+    locale,
+    draft,
+    created_at,
+    updated_at,
+    published_at,
+    values: ctx.detach === false ? values : detached(values),
+    file: file.rel,
+  };
 }
 
 /**

@@ -67,9 +67,24 @@ export interface ContentLoader {
 
 const READ_CONCURRENCY = 64;
 
+/**
+ * How long what a loader makes lives. `once`: the loader loads one time, so it remembers nothing
+ * for a next load (no file cache, no built entries). `detach`: copy each entry's values out of
+ * its file's text, for a model the caller keeps; a job whose model ends with it (a build, the
+ * load process) keeps the texts instead for as long as it runs.
+ */
+interface LoaderLife {
+  readonly once: boolean;
+  readonly detach: boolean;
+}
+
 export function createContentLoader(root: string, options: LoadOptions = {}): ContentLoader {
-  const cache = createCaches();
-  const memo = createCollectionMemo();
+  return contentLoader(root, options, { once: false, detach: true });
+}
+
+function contentLoader(root: string, options: LoadOptions, life: LoaderLife): ContentLoader {
+  const cache = createCaches(life.once);
+  const memo = createCollectionMemo(!life.once);
   let listing: Map<string, FileInfo> | undefined;
   let order: string[] = [];
   let running: Promise<unknown> = Promise.resolve();
@@ -139,7 +154,13 @@ export function createContentLoader(root: string, options: LoadOptions = {}): Co
     const parseCache = options.parseCache;
     const render = parseCache ? (markdown: string) => parseCache.html(markdown, renderRichtext) : renderRichtext;
     for (const layout of layouts) {
-      const project = await loadProject(layout, ctx, { drafts: options.drafts === true, render, memo, timesOf: times.of });
+      const project = await loadProject(layout, ctx, {
+        drafts: options.drafts === true,
+        render,
+        memo,
+        timesOf: times.of,
+        detach: life.detach,
+      });
       const other = seenIds.get(project.id);
       if (other) {
         const line = readYamlFile(layout.projectFile, ctx).lineOf(['id']);
@@ -192,7 +213,12 @@ function linksTo(root: string, listing: ReadonlyMap<string, FileInfo>, changes: 
 
 /** Loads and validates the content tree at `root` once. */
 export function loadContent(root: string, options: LoadOptions = {}): Promise<LoadResult> {
-  return createContentLoader(root, options).load();
+  return contentLoader(root, options, { once: true, detach: true }).load();
+}
+
+/** loadContent() for a job whose model ends with it (`cqa build`, the load process): the entries keep their file's text. */
+export function loadForJob(root: string, options: LoadOptions = {}): Promise<LoadResult> {
+  return contentLoader(root, options, { once: true, detach: false }).load();
 }
 
 interface Caches {
@@ -201,8 +227,10 @@ interface Caches {
   readonly media: FileCache<Promise<Dimensions>>;
 }
 
-function createCaches(): Caches {
-  return { yaml: new FileCache(), entries: new FileCache(), media: new FileCache() };
+/** `once`: caches that keep nothing (a loader that loads one time reads each file once anyway). */
+function createCaches(once: boolean): Caches {
+  const cache = <T>() => (once ? new FileCache<T>(false) : new FileCache<T>());
+  return { yaml: cache(), entries: cache(), media: cache() };
 }
 
 interface ReadContext {
@@ -312,6 +340,7 @@ interface ProjectOptions {
   readonly render: (md: string) => string;
   readonly memo: CollectionMemo;
   readonly timesOf: (file: FileInfo) => CommitTimes;
+  readonly detach: boolean;
 }
 
 async function loadProject(layout: ProjectLayout, ctx: ReadContext, options: ProjectOptions): Promise<ProjectRecord> {
@@ -371,7 +400,7 @@ async function loadCollections(
         entries: col.entries.map((file, i) => ({ file, parsed: parsed[i] as ParsedEntry })),
       },
       config,
-      { drafts: options.drafts, render: options.render, issues, memo: options.memo, timesOf: options.timesOf },
+      { drafts: options.drafts, render: options.render, issues, memo: options.memo, timesOf: options.timesOf, detach: options.detach },
     );
     if (built) collections.push(built);
   }

@@ -4,7 +4,7 @@
 // (src/node/load-process.ts).
 import { availableParallelism } from 'node:os';
 import { fromOutcome, runJob, sharedJobs, type FileParser, type Outcome } from './file-parser.js';
-import { loadContent, type LoadOptions, type LoadResult } from './load.js';
+import { loadForJob, type LoadOptions, type LoadResult } from './load.js';
 import { ParseThread } from './parse-thread.js';
 import { progressGate } from './progress.js';
 import { PARALLEL_PARSE_FILES } from '../thresholds.js';
@@ -33,7 +33,7 @@ export function splitParser(): SplitParser {
   return { parser, close: () => other.close() };
 }
 
-/** loadContent() with a split parser, its progress passed on at most every 50 ms (progress.ts). */
+/** loadForJob() with a split parser, its progress passed on at most every 50 ms (progress.ts). */
 export async function loadSplit(
   root: string,
   how: Pick<LoadOptions, 'drafts' | 'timestamps'>,
@@ -42,7 +42,7 @@ export async function loadSplit(
   const { parser, close } = splitParser();
   const due = progressGate();
   try {
-    return await loadContent(root, {
+    return await loadForJob(root, {
       ...how,
       parser,
       onProgress: (done, total) => {

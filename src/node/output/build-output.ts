@@ -4,7 +4,7 @@
 // plain-data events, so the caller (src/node/commands/build.ts) prints the same messages wherever it ran.
 import type { FileParser } from '../content/file-parser.js';
 import type { TimestampSource } from '../content/git-times.js';
-import { loadContent } from '../content/load.js';
+import { loadForJob } from '../content/load.js';
 import type { ContentIssue } from '../../core/model/model.js';
 import { createSnapshot } from '../../core/snapshot/create.js';
 import { DistError, writeDist } from './dist.js';
@@ -67,7 +67,7 @@ export async function buildOutput(
   report: (event: BuildEvent) => void,
   parser?: FileParser,
 ): Promise<void> {
-  const { model, issues, warnings } = await loadContent(root, {
+  const { model, issues, warnings } = await loadForJob(root, {
     drafts: options.drafts,
     ...(options.timestamps ? { timestamps: options.timestamps } : {}),
     ...(parser ? { parser } : {}),
