@@ -451,29 +451,38 @@ export interface PortableEntry extends Omit<ParsedEntry, 'lines'> {
   readonly lines?: ReadonlyMap<string, number> | undefined;
 }
 
-const sourceOf = new WeakMap<ParsedEntry, { source: string; json?: true | undefined }>();
+/** The text an entry's lines are worked out from (a property of its own: a WeakMap cost more, found in a profile). */
+const SOURCE = Symbol('source');
+type WithSource = ParsedEntry & { readonly [SOURCE]?: { source: string; json?: true | undefined } };
 
 export function toPortable(parsed: ParsedEntry): PortableEntry {
   const { data, body, bodyLine, problems, comments, numbers, unkept } = parsed;
-  return { data, body, bodyLine, problems, comments, numbers, ...(unkept ? { unkept } : {}), source: '', ...sourceOf.get(parsed) };
+  return { data, body, bodyLine, problems, comments, numbers, ...(unkept ? { unkept } : {}), source: '', ...(parsed as WithSource)[SOURCE] };
 }
 
 export function fromPortable(portable: PortableEntry): ParsedEntry {
   return portable.data === undefined ? broken([...portable.problems]) : withLazyLines(portable);
 }
 
-function withLazyLines({ source, json, lines: given, ...parts }: PortableEntry): ParsedEntry {
+function withLazyLines(p: PortableEntry): ParsedEntry {
   // Lines are needed only for messages, which are rare: parsing again then costs less than a
   // map per file for as long as the file's parse result is kept (the whole tree under --watch).
-  let lines = given;
-  const entry: ParsedEntry = {
-    ...parts,
+  const { source, json } = p;
+  let lines = p.lines;
+  const entry: WithSource = {
+    data: p.data,
+    body: p.body,
+    bodyLine: p.bodyLine,
+    problems: p.problems,
+    comments: p.comments,
+    numbers: p.numbers,
+    ...(p.unkept ? { unkept: p.unkept } : {}),
+    [SOURCE]: { source, json },
     get lines() {
       lines ??= source.trim() === '' ? new Map<string, number>() : json ? jsonTopLines(source) : yamlTopLines(source);
       return lines;
     },
   };
-  sourceOf.set(entry, { source, json });
   return entry;
 }
 

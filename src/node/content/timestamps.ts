@@ -37,11 +37,14 @@ export function isDate(s: string): boolean {
  */
 export function parseDateTime(s: string): string | undefined {
   const text = s.trim();
+  // Already in the stored form (what cqa pull and most tools write): checked, not rebuilt.
+  if (text.length === 24 && STORED.test(text)) {
+    const n = (from: number, to: number) => Number(text.slice(from, to));
+    return validUtc(n(0, 4), n(5, 7), n(8, 10), n(11, 13), n(14, 16), n(17, 19)) ? text : undefined;
+  }
   const m = DATETIME.exec(text);
   if (!m) return undefined;
   const [, y, mo, d, h, mi, sec, frac, zone] = m;
-  // Already in the stored form (what cqa pull and most tools write): checked, not rebuilt.
-  if (STORED.test(text) && validUtc(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(sec))) return text;
   const ms = frac ? Number(frac.slice(0, 3).padEnd(3, '0')) : 0;
   const local = utcMs(Number(y), Number(mo), Number(d), Number(h ?? 0), Number(mi ?? 0), Number(sec ?? 0), ms);
   if (local === undefined) return undefined;
