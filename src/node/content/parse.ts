@@ -457,7 +457,17 @@ type WithSource = ParsedEntry & { readonly [SOURCE]?: { source: string; json?: t
 
 export function toPortable(parsed: ParsedEntry): PortableEntry {
   const { data, body, bodyLine, problems, comments, numbers, unkept } = parsed;
-  return { data, body, bodyLine, problems, comments, numbers, ...(unkept ? { unkept } : {}), source: '', ...(parsed as WithSource)[SOURCE] };
+  return {
+    data,
+    body,
+    bodyLine,
+    problems,
+    comments,
+    numbers,
+    ...(unkept ? { unkept } : {}),
+    source: '',
+    ...(parsed as WithSource)[SOURCE],
+  };
 }
 
 export function fromPortable(portable: PortableEntry): ParsedEntry {

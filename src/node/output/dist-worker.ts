@@ -4,28 +4,29 @@
 // document, which for 10,000 small documents cost more than the compression itself. Batches, not
 // the whole tree in workerData: the writer makes the documents as they are asked for, so no thread
 // holds all of them (a million entries' documents are over a GiB).
-import { writeFileSync } from 'node:fs';
-import { resolve, sep } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve, sep } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import { brotliOptions, GZIP_LEVEL, type Siblings } from './dist-compression.js';
 
 const { root, quality, siblings } = workerData as { root: string; quality: number | undefined; siblings: Siblings };
 
-/** A batch to write, or null: no more (the thread ends). */
-export type DistBatch = readonly { rel: string; text: string }[] | null;
+/** A batch to write, or null: no more (the thread ends). `folder`: make the document's folder first (it holds nothing else). */
+export type DistBatch = readonly { rel: string; text: string; folder?: true }[] | null;
 /** What a batch wrote (sent when it is written). */
 export interface DistBatchDone {
   readonly files: number;
   readonly bytes: number;
 }
 
-function write(jobs: readonly { rel: string; text: string }[]): DistBatchDone {
+function write(jobs: NonNullable<DistBatch>): DistBatchDone {
   let files = 0;
   let bytes = 0;
-  for (const { rel, text } of jobs) {
+  for (const { rel, text, folder } of jobs) {
     const abs = resolve(root, rel);
     if (!abs.startsWith(root + sep)) throw new Error(`refusing to write outside the output directory: ${rel}`);
+    if (folder) mkdirSync(dirname(abs));
     const buf = Buffer.from(text, 'utf8');
     writeFileSync(abs, buf);
     files++;

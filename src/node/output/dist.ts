@@ -427,6 +427,24 @@ function madeBy(snapshot: Snapshot, job: FileJob): string | undefined {
   return entry ? `the entry ${entry.record.file}` : undefined;
 }
 
+const parentOf = (rel: string) => rel.slice(0, Math.max(0, rel.lastIndexOf('/')));
+
+/** The folders of `dirs` that hold one document of `jobs` and nothing else (no other file, no folder). */
+function ownFolders(dirs: readonly string[], jobs: readonly FileJob[]): Set<string> {
+  const parents = new Set(dirs.map(parentOf));
+  const files = new Map<string, number>();
+  for (const j of jobs) {
+    const d = parentOf(j.rel);
+    files.set(d, (files.get(d) ?? 0) + 1);
+  }
+  const own = new Set<string>();
+  for (const j of jobs) {
+    const d = parentOf(j.rel);
+    if ((j.kind === 'document' || j.kind === 'json') && d !== '' && files.get(d) === 1 && !parents.has(d)) own.add(d);
+  }
+  return own;
+}
+
 function depth(rel: string): number {
   let n = 0;
   for (let i = rel.indexOf('/'); i !== -1; i = rel.indexOf('/', i + 1)) n++;
@@ -474,6 +492,8 @@ function compress(buf: Buffer, quality: number | undefined, siblings: Siblings):
 class TreeWriter {
   files = 0;
   bytes = 0;
+  /** Folders made by whoever writes the one document they hold (see mkdirs). */
+  private ownFolders: ReadonlySet<string> = new Set();
 
   constructor(
     private readonly root: string,
@@ -490,13 +510,25 @@ class TreeWriter {
     return abs;
   }
 
-  /** Creates the directories, parents first. */
-  mkdirs(dirs: readonly string[]): void {
-    for (const d of dirs) mkdirSync(this.target(d));
+  /**
+   * Creates the directories, parents first — but a folder that holds one document and nothing
+   * else (an entry's) is made where that document is written, on the dist workers for a large
+   * tree: 10,000 mkdir calls are ~100 ms of this thread (docs/benchmarks.md).
+   */
+  mkdirs(dirs: readonly string[], jobs: readonly FileJob[]): void {
+    this.ownFolders = ownFolders(dirs, jobs);
+    for (const d of dirs) if (!this.ownFolders.has(d)) mkdirSync(this.target(d));
   }
 
-  private write(rel: string, data: Buffer | string): void {
-    writeFileSync(this.target(rel), data);
+  /** Whether the document `rel` makes its folder (see mkdirs). */
+  private makesFolder(rel: string): boolean {
+    return this.ownFolders.size > 0 && this.ownFolders.has(parentOf(rel));
+  }
+
+  private write(rel: string, data: Buffer | string, makeFolder = false): void {
+    const abs = this.target(rel);
+    if (makeFolder) mkdirSync(dirname(abs));
+    writeFileSync(abs, data);
     this.count(typeof data === 'string' ? Buffer.byteLength(data) : data.length);
   }
 
@@ -561,7 +593,7 @@ class TreeWriter {
     );
     try {
       const large: Large[] = [];
-      let batch: { rel: string; text: string }[] = [];
+      let batch: { rel: string; text: string; folder?: true }[] = [];
       let size = 0;
       for (const job of jobs) {
         const pieces = piecesOf(job);
@@ -570,7 +602,7 @@ class TreeWriter {
           large.push({ rel: job.rel, pieces }); // after the batches: the workers write those meanwhile
           continue;
         }
-        batch.push({ rel: job.rel, text });
+        batch.push(this.makesFolder(job.rel) ? { rel: job.rel, text, folder: true } : { rel: job.rel, text });
         size += text.length;
         if (batch.length >= BATCH_DOCUMENTS || size >= BATCH_CHARS) {
           await pool.send(batch);
@@ -590,6 +622,7 @@ class TreeWriter {
 
   /** A document too long for one string, streamed from its pieces (dist-large.ts). */
   private async large({ rel, pieces }: Large): Promise<void> {
+    if (this.makesFolder(rel)) mkdirSync(dirname(this.target(rel)));
     const sizes = await writeLargeDocument(this.target(rel), pieces, this.siblings, this.quality);
     for (const size of sizes) this.count(size);
   }
@@ -603,7 +636,7 @@ class TreeWriter {
     try {
       for (const { rel, buf } of buffers) {
         if (failure !== undefined) break;
-        this.write(rel, buf);
+        this.write(rel, buf, this.makesFolder(rel));
         if (!this.siblings.gzip && !this.siblings.br) continue;
         const done: Promise<void> = compress(buf, this.quality, this.siblings)
           .then((written) => {
@@ -662,7 +695,7 @@ class TreeWriter {
 }
 
 async function writeTree(writer: TreeWriter, jobs: readonly FileJob[], dirs: readonly string[], snapshot: Snapshot): Promise<void> {
-  writer.mkdirs(dirs);
+  writer.mkdirs(dirs, jobs);
   const json: DocumentJob[] = [];
   const text: { rel: string; text: string }[] = [];
   const copy: { rel: string; source: MediaSource }[] = [];
