@@ -22,7 +22,7 @@ import type { LoadOptions, LoadResult } from './content/load.js';
 import { isSmallTree } from './content/tree-size.js';
 import { workerScript } from './content/worker-script.js';
 import type { BuildEvent, BuildOptions } from './output/build-output.js';
-import { LOADER_SEMI_SPACE_MB, loaderHeapMb, SMALL_TREE, type TreeLimits } from './thresholds.js';
+import { LOADER_SEMI_SPACE_MB, loaderHeapMb, loaderInitialOldSpaceMb, SMALL_TREE, type TreeLimits } from './thresholds.js';
 
 export interface LoadPathOptions {
   /** Trees within these limits load in the calling thread (default SMALL_TREE; zeros: always the load process). */
@@ -162,7 +162,11 @@ async function runLoadProcess(
   });
   const { ours, theirs } = await childPipe((bytes) => reader.push(bytes));
   const heapMb = loaderHeapMb();
-  const flags = [`--max-old-space-size=${heapMb}`, `--max-semi-space-size=${LOADER_SEMI_SPACE_MB}`];
+  const flags = [
+    `--max-old-space-size=${heapMb}`,
+    `--initial-old-space-size=${loaderInitialOldSpaceMb()}`,
+    `--max-semi-space-size=${LOADER_SEMI_SPACE_MB}`,
+  ];
   const child = spawn(process.execPath, [...flags, fileURLToPath(loadProcess()), JSON.stringify(job)], {
     stdio: ['ignore', 'inherit', 'pipe', theirs],
   });

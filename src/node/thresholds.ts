@@ -26,6 +26,14 @@ export const loaderHeapMb = (): number => Math.max(4096, Math.floor((totalmem() 
  */
 export const LOADER_SEMI_SPACE_MB = 8;
 
+/**
+ * The load process's old generation before its first full collection, in MiB: 512, or a tenth of
+ * the machine's memory if less. Nearly all a load allocates stays until it ends (the model), and
+ * V8's default (a few MiB, raised at each collection) made it mark the growing heap again and again
+ * (docs/benchmarks.md#what-each-optimisation-buys).
+ */
+export const loaderInitialOldSpaceMb = (): number => Math.min(512, Math.floor((totalmem() / 2 ** 20) * 0.1));
+
 /** From this many entry files on, the load process parses them on two threads (below, the second's start-up costs more than it saves). */
 export const PARALLEL_PARSE_FILES = 1_000;
 
