@@ -382,7 +382,7 @@ async function bundles() {
     ['client_bundle', clientBundleSize, 'content-query-api/client for a browser'],
   ]) {
     const { bytes, budget } = await size();
-    out[key] = result(round(bytes / 1024, 1), round(budget / 1024, 0), 'KiB', bytes <= budget, `${what}, esbuild --minify: ${bytes} bytes`);
+    out[key] = result(round(bytes / 1024, 1), round(budget / 1024, 2), 'KiB', bytes <= budget, `${what}, esbuild --minify: ${bytes} bytes`);
   }
   return out;
 }
