@@ -10,7 +10,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { loadContent } from '../../src/node/content/load.js';
 import { FileProblem } from '../../src/node/content/file-problem.js';
 import { readContentText } from '../../src/node/content/read.js';
-import { entry, load, writeTree } from './helpers.js';
+import { entry, load, png, writeTree } from './helpers.js';
 
 // A folder named `locked-by-test` fails to list as if it were unreadable, by an injected EACCES
 // (the real case, chmod 000, is tested below too).
@@ -119,6 +119,32 @@ describe('UTF-8', () => {
     ]);
     expect(entry(r, 'posts', 'd').values.title).toBe('a\0b');
     expect(entry(r, 'posts', 'e').values.title).toBe('a\0b');
+  });
+
+  it('says a file saved as UTF-16 (a byte order mark, or none and a NUL beside each ASCII character) is UTF-16, in every kind of content file', async () => {
+    // Windows Notepad's "Unicode" and PowerShell's `>` write these; they used to get "not valid
+    // UTF-8 (byte 1 of the file)" or the NUL character's message, neither saying what happened.
+    const le = (text: string) => Buffer.from(text, 'utf16le');
+    const be = (text: string) => le(text).swap16();
+    const r = await load({
+      'p/project.yaml': Buffer.concat([Buffer.from([0xff, 0xfe]), le('name: P\nlocales: [en]\n')]),
+      'p/posts/_collection.yaml': Buffer.concat([Buffer.from([0xfe, 0xff]), be('fields:\n  title: text\n')]),
+      'p/posts/a.md': le('---\ntitle: Café\n---\nBody\n'),
+      'p/posts/b.yaml': be('title: B\n'),
+      'p/posts/c.json': Buffer.concat([Buffer.from([0xff, 0xfe]), le('{ "title": "C" }\n')]),
+      'p/media/a.png': png(1, 1),
+      'p/media/_media.yaml': le('a.png: { alt: A }\n'),
+    });
+    const how =
+      'not UTF-8: save the file as UTF-8 (Notepad: Save as, Encoding "UTF-8"; PowerShell: `| Set-Content -Encoding utf8` instead of `>`)';
+    expect(r.issues.map((i) => [i.file, i.line, i.message])).toEqual([
+      ['p/media/_media.yaml', 1, `saved as UTF-16 (little-endian, no byte order mark), ${how}`],
+      ['p/posts/_collection.yaml', 1, `saved as UTF-16 (big-endian), ${how}`],
+      ['p/posts/a.md', 1, `saved as UTF-16 (little-endian, no byte order mark), ${how}`],
+      ['p/posts/b.yaml', 1, `saved as UTF-16 (big-endian, no byte order mark), ${how}`],
+      ['p/posts/c.json', 1, `saved as UTF-16 (little-endian), ${how}`],
+      ['p/project.yaml', 1, `saved as UTF-16 (little-endian), ${how}`],
+    ]);
   });
 
   it('accepts a byte order mark and real U+FFFD characters', async () => {

@@ -529,6 +529,34 @@ describe('entries: locale, draft, timestamps', () => {
     expect(locales).toEqual({ bad: 'en', hello: 'en', 'hello.de': 'de', 'hello.fr': 'en', other: 'de' });
   });
 
+  it('says an empty locale: is empty, with what to write (it used to say unknown locale "")', async () => {
+    const r = await load({
+      'p/posts/a.md': '---\ntitle: A\nlocale: ""\n---\nBody\n',
+      'p/posts/b.de.yaml': "title: B\nlocale: ''\n",
+      'p/posts/c.yaml': 'title: C\nlocale: "  "\n',
+    });
+    expect(r.issues).toEqual([
+      {
+        file: 'p/posts/a.md',
+        line: 3,
+        field: 'locale',
+        message: `locale "" is empty: write a locale of project 'p' (en, de), or leave 'locale:' out to make the entry 'en' (the project's default)`,
+      },
+      {
+        file: 'p/posts/b.de.yaml',
+        line: 2,
+        field: 'locale',
+        message: `locale "" is empty: write a locale of project 'p' (en, de), or leave 'locale:' out to make the entry 'de' (as its file name says)`,
+      },
+      {
+        file: 'p/posts/c.yaml',
+        line: 2,
+        field: 'locale',
+        message: `locale "  " is empty: write a locale of project 'p' (en, de), or leave 'locale:' out to make the entry 'en' (the project's default)`,
+      },
+    ]);
+  });
+
   it('falls back to the mtime for created_at/updated_at and to created_at for published_at', async () => {
     const r = await load({
       'p/posts/plain.md': 'x',

@@ -209,6 +209,12 @@ describe.each(['socket', 'fetch'])('elmapi dialect (%s)', (name) => {
       ['sort item without a direction', '/articles?sort=price', 422, { error: 'Incorrect sort statement' }],
       ['sort item with two colons', '/articles?sort=price:asc:desc', 422, { error: 'Incorrect sort statement' }],
       [
+        'sort item with a colon and no direction',
+        '/articles?sort=price:',
+        422,
+        { error: "sort: direction '' in 'price:' must be asc or desc; write sort=price:asc or sort=price:desc", code: 'invalid_sort' },
+      ],
+      [
         'offset without limit',
         '/articles?offset=2',
         422,

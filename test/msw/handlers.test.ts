@@ -116,7 +116,7 @@ describe('createMswHandlers', () => {
 
   it('checks the controls as startServer does', async () => {
     await expect(createMswHandlers({ content: TREE, origin: CMS, failRate: 2 })).rejects.toThrow(
-      'failRate must be a number from 0 to 1, got 2',
+      'createMswHandlers: failRate must be a number from 0 to 1, got 2',
     );
   });
 

@@ -50,6 +50,14 @@ describe('consumer mistakes, with the fix in the message', () => {
     expect(p.detail.startsWith(start)).toBe(true);
   });
 
+  it('a colon and no direction (sort=price:) gets both directions to choose from', () => {
+    const both = 'must be asc or desc; write sort=price:asc or sort=price:desc';
+    expect(problemOf('sort=price:').detail).toBe(`sort: direction '' in 'price:' ${both}`);
+    expect(problemOf('sort=title,price:%20').detail).toBe(`sort: direction '' in 'price:' ${both}`);
+    // No fix for a field that is not there: the direction is not what to change.
+    expect(problemOf('sort=nope:').detail).toBe("sort: direction '' in 'nope:' must be asc or desc");
+  });
+
   it('a word of Object.prototype is no direction word', () => {
     expect(problemOf('sort=price:constructor').detail).toBe("sort: direction 'constructor' in 'price:constructor' must be asc or desc");
     expect(problemOf('sort=price%20toString').detail).toMatch(/^sort: unknown field 'price toString'; sortable fields: /);

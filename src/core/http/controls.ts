@@ -67,33 +67,38 @@ function prng(seed: number): () => number {
 
 const isMs = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= MAX_DELAY_MS;
 
-/** Refuses options that would silently do something else (a 2^31 ms timer, a rate of 5). */
-function check(o: ControlOptions): void {
+/**
+ * Refuses options that would silently do something else (a 2^31 ms timer, a rate of 5); `fn`, the
+ * entry point they were given to, starts the message as its other option errors do
+ * (`startServer: failRate must be …`).
+ */
+export function checkControls(o: ControlOptions, fn?: string): void {
+  const at = fn === undefined ? '' : `${fn}: `;
   const d = o.delay;
   if (typeof d === 'object' && d !== null) {
     if (isMs(d.min) && isMs(d.max) && d.min > d.max)
-      throw new RangeError(`delay ${JSON.stringify(d)}: min is above max; write { min: ${d.max}, max: ${d.min} }`);
+      throw new RangeError(`${at}delay ${JSON.stringify(d)}: min is above max; write { min: ${d.max}, max: ${d.min} }`);
     const others = Object.keys(d).filter((k) => k !== 'min' && k !== 'max');
-    if (others.length > 0) throw new RangeError(`delay takes min and max only, got ${others.map((k) => `'${k}'`).join(', ')} too`);
+    if (others.length > 0) throw new RangeError(`${at}delay takes min and max only, got ${others.map((k) => `'${k}'`).join(', ')} too`);
     if (!isMs(d.min) || !isMs(d.max) || d.min > d.max)
-      throw new RangeError(`delay must be { min, max } with integers 0 ≤ min ≤ max ≤ ${MAX_DELAY_MS} (ms), got ${JSON.stringify(d)}`);
+      throw new RangeError(`${at}delay must be { min, max } with integers 0 ≤ min ≤ max ≤ ${MAX_DELAY_MS} (ms), got ${JSON.stringify(d)}`);
   } else if (d !== undefined && !isMs(d)) {
-    throw new RangeError(`delay must be an integer from 0 to ${MAX_DELAY_MS} (ms), got ${shownValue(d)}`);
+    throw new RangeError(`${at}delay must be an integer from 0 to ${MAX_DELAY_MS} (ms), got ${shownValue(d)}`);
   }
   if (o.failRate !== undefined && !(typeof o.failRate === 'number' && o.failRate >= 0 && o.failRate <= 1))
-    throw new RangeError(`failRate must be a number from 0 to 1, got ${shownValue(o.failRate)}`);
+    throw new RangeError(`${at}failRate must be a number from 0 to 1, got ${shownValue(o.failRate)}`);
   if (o.failStatus !== undefined && !FAIL_STATUSES.includes(o.failStatus))
-    throw new RangeError(`failStatus must be one of ${FAIL_STATUSES.join(', ')}, got ${shownValue(o.failStatus)}`);
+    throw new RangeError(`${at}failStatus must be one of ${FAIL_STATUSES.join(', ')}, got ${shownValue(o.failStatus)}`);
   if (o.seed !== undefined && !(Number.isInteger(o.seed) && o.seed >= 0 && o.seed <= 0xffffffff))
-    throw new RangeError(`seed must be an integer from 0 to ${0xffffffff}, got ${shownValue(o.seed)}`);
+    throw new RangeError(`${at}seed must be an integer from 0 to ${0xffffffff}, got ${shownValue(o.seed)}`);
   if (o.retryAfter !== undefined && !(Number.isInteger(o.retryAfter) && o.retryAfter >= 0 && o.retryAfter <= 86_400))
-    throw new RangeError(`retryAfter must be an integer from 0 to 86400 (seconds), got ${shownValue(o.retryAfter)}`);
+    throw new RangeError(`${at}retryAfter must be an integer from 0 to 86400 (seconds), got ${shownValue(o.retryAfter)}`);
   if (o.maxHeld !== undefined && !(Number.isInteger(o.maxHeld) && o.maxHeld >= 1 && o.maxHeld <= 1_000_000))
-    throw new RangeError(`maxHeld must be an integer from 1 to 1000000, got ${shownValue(o.maxHeld)}`);
+    throw new RangeError(`${at}maxHeld must be an integer from 1 to 1000000, got ${shownValue(o.maxHeld)}`);
   // Without failRate nothing fails with it (`failRate: 0` is a switch set elsewhere: no clash).
   if (o.failStatus !== undefined && o.failRate === undefined)
     throw new TypeError(
-      `failStatus is the status of failRate's failures, and no failRate was given: add failRate (e.g. failRate: 0.1), or leave failStatus out (Prefer: status=${o.failStatus} forces one per request)`,
+      `${at}failStatus is the status of failRate's failures, and no failRate was given: add failRate (e.g. failRate: 0.1), or leave failStatus out (Prefer: status=${o.failStatus} forces one per request)`,
     );
 }
 
@@ -176,7 +181,7 @@ export class Controls {
   private readonly held: HeldAnswers;
 
   constructor(options: ControlOptions) {
-    check(options);
+    checkControls(options);
     this.seed = options.seed ?? Math.floor(Math.random() * 0x100000000);
     this.delay = options.delay ?? 0;
     this.failRate = options.failRate ?? 0;

@@ -13,6 +13,7 @@ import { defaultEngine } from './engine.js';
 import { checkOptions, type Clash, HTTP_KEYS, HTTP_KINDS, optionKeys, refuseTogether } from './options.js';
 import { digestTag, etagOf, ifNoneMatch } from './etag.js';
 import { closedBeforeOverride } from './contract-controls.js';
+import { checkControls } from './controls.js';
 import { contentRange, parseRange } from './range.js';
 import { sha256, toHex } from './sha256.js';
 
@@ -160,6 +161,7 @@ export const HANDLER_KEYS: readonly string[] = [
 export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}): FetchHandler {
   checkOptions('createHandler', options, HANDLER_KEYS, HTTP_KINDS);
   refuseTogether('createHandler', [mediaClash(options)]);
+  checkControls(options, 'createHandler');
   return handlerOf(snapshot, options);
 }
 

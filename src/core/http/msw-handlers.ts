@@ -4,7 +4,7 @@
 import { elmapi3Routes } from './elmapi3/handler.js';
 import { type HttpHandler, http } from 'msw';
 import type { ContentTree } from '../model/content-tree.js';
-import { type ControlOptions, Controls } from './controls.js';
+import { type ControlOptions, checkControls, Controls } from './controls.js';
 import type { HttpOptions } from './core.js';
 import { answerOwn, type FetchHandler, wasInjected, webPlatform } from './fetch.js';
 import { bothSources, checkOptions, HTTP_KEYS, HTTP_KINDS, optionKeys, refuseTogether } from './options.js';
@@ -111,6 +111,7 @@ export interface MswSource {
 export function mswControls(options: MswOptions): { origin: string; seed: number; controls: Controls } {
   checkOptions('createMswHandlers', options, MSW_KEYS, HTTP_KINDS);
   refuseTogether('createMswHandlers', [bothSources(options)]);
+  checkControls(options, 'createMswHandlers');
   const origin = checkOrigin(options.origin);
   const seed = options.seed ?? Math.floor(Math.random() * 0x100000000);
   return { origin, seed, controls: new Controls({ ...options, prefer: options.prefer ?? true, seed }) };

@@ -485,7 +485,8 @@ class Planner {
               .trim()
               .toLowerCase();
       if (dir !== 'asc' && dir !== 'desc') {
-        const meant = directionOf(dir);
+        // `sort=slug:` (a colon and no direction) means either.
+        const meant = dir === '' ? `asc or sort=${name}:desc` : directionOf(dir);
         const fix = meant && table.fields.has(name) ? `; write sort=${name}:${meant}` : '';
         bad('invalid_sort', `sort: direction '${part.slice(colon + 1)}' in '${part}' must be asc or desc${fix}`, 'sort');
       }

@@ -155,7 +155,13 @@ export function buildEntry(
           `the file name says '${named}' and locale: says '${locale}': this entry is '${locale}'; rename the file or correct locale:`,
           at('locale'),
         );
-    } else if (same)
+    } else if (typeof data.locale === 'string' && data.locale.trim() === '')
+      // `locale: ""` (a template's blank) got "unknown locale """, which said neither what is wrong nor what to write.
+      err(
+        'locale',
+        `locale ${describe(data.locale)} is empty: write a locale of project '${project.id}' (${listNames(project.locales, project.locales.length)}), or leave 'locale:' out to make the entry '${locale}' (${named !== undefined ? 'as its file name says' : "the project's default"})`,
+      );
+    else if (same)
       err(
         'locale',
         `locale '${String(data.locale)}' is the locale '${same}' of project '${project.id}' in another case: write it as project.yaml does (locale: ${same})`,

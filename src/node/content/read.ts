@@ -1,7 +1,7 @@
 // Reading one content file's text, the same way everywhere (the loader and its worker threads):
 // only a regular file (reading a FIFO or a device waits forever or never ends) at the place the
 // listing saw it (open-content.ts), at most LIMITS.fileBytes, and valid UTF-8 (a byte replaced by
-// U+FFFD would change the content silently).
+// U+FFFD would change the content silently). A file saved as UTF-16 is said as such.
 import { closeSync, readSync } from 'node:fs';
 import { formatBytes, groupDigits, LIMITS } from './limits.js';
 import { FileProblem } from './file-problem.js';
@@ -22,7 +22,7 @@ export function readContentText(file: ListedFile): string {
       if (n === 0 || length === info.size) break;
     }
     if (length > LIMITS.fileBytes) throw tooLarge(length);
-    return withoutNul(decodeUtf8(bytes.subarray(0, length)));
+    return decodeText(bytes.subarray(0, length));
   } finally {
     closeSync(fd);
   }
@@ -32,6 +32,62 @@ function tooLarge(size: number): FileProblem {
   // In bytes when rounding would show the limit itself ("4 MiB, more than … 4 MiB").
   const shown = formatBytes(size) === formatBytes(LIMITS.fileBytes) ? `${groupDigits(size)} bytes` : formatBytes(size);
   return new FileProblem(`the file is ${shown}, more than the limit of ${formatBytes(LIMITS.fileBytes)} for a content file: split it up`);
+}
+
+/**
+ * The text of a content file's bytes: strict UTF-8 without a raw NUL. A file saved as UTF-16
+ * (Windows Notepad's "Unicode", PowerShell's `>`) fails both checks, and either message alone
+ * ("byte 1", "a NUL character") hides what happened: such a file is said as UTF-16. Looked for
+ * only once a check failed, so a good file costs nothing more.
+ */
+function decodeText(bytes: Uint8Array): string {
+  let text: string;
+  try {
+    text = decodeUtf8(bytes);
+  } catch (err) {
+    throw utf16Problem(bytes) ?? err;
+  }
+  try {
+    return withoutNul(text);
+  } catch (err) {
+    throw utf16Problem(bytes) ?? err;
+  }
+}
+
+/** Bytes a UTF-16 file's first characters are looked for in: enough for a few lines. */
+const SNIFF_BYTES = 1024;
+
+/**
+ * The problem of bytes that are UTF-16 text (or UTF-32 text with its byte order mark), if they
+ * are: a byte order mark (FF FE, FE FF), or, without one, a NUL byte beside each ASCII character
+ * (`t\0i\0t\0…`) in most of the first characters, always on the same side.
+ */
+function utf16Problem(bytes: Uint8Array): FileProblem | undefined {
+  const [b0, b1, b2, b3] = bytes;
+  let encoding: string | undefined;
+  if (b0 === 0xff && b1 === 0xfe) encoding = b2 === 0 && b3 === 0 ? 'UTF-32 (little-endian)' : 'UTF-16 (little-endian)';
+  else if (b0 === 0xfe && b1 === 0xff) encoding = 'UTF-16 (big-endian)';
+  else if (b0 === 0 && b1 === 0 && b2 === 0xfe && b3 === 0xff) encoding = 'UTF-32 (big-endian)';
+  else {
+    // Pairs of bytes with a NUL on the right (little-endian ASCII) or on the left (big-endian).
+    const pairs = Math.min(bytes.length, SNIFF_BYTES) >>> 1;
+    let little = 0;
+    let big = 0;
+    for (let i = 0; i < pairs; i++) {
+      const first = bytes[2 * i] as number;
+      const second = bytes[2 * i + 1] as number;
+      if (second === 0 && first !== 0) little++;
+      else if (first === 0 && second !== 0) big++;
+    }
+    if (pairs > 0 && little * 2 >= pairs && little > 4 * big) encoding = 'UTF-16 (little-endian, no byte order mark)';
+    else if (pairs > 0 && big * 2 >= pairs && big > 4 * little) encoding = 'UTF-16 (big-endian, no byte order mark)';
+  }
+  if (encoding === undefined) return undefined;
+  return new FileProblem(
+    `saved as ${encoding}, not UTF-8: save the file as UTF-8 ` +
+      '(Notepad: Save as, Encoding "UTF-8"; PowerShell: `| Set-Content -Encoding utf8` instead of `>`)',
+    1,
+  );
 }
 
 /**
@@ -50,7 +106,7 @@ function withoutNul(text: string): string {
 }
 
 /** Decodes UTF-8 strictly; the byte order mark, if any, is dropped. */
-export function decodeUtf8(bytes: Uint8Array): string {
+function decodeUtf8(bytes: Uint8Array): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {

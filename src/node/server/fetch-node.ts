@@ -19,6 +19,7 @@ import {
 } from '../../core/http/fetch.js';
 import { mediaRoot } from '../../core/http/media-root.js';
 import { checkOptions, HTTP_KINDS, optionKeys, refuseTogether } from '../../core/http/options.js';
+import { checkControls } from '../../core/http/controls.js';
 
 export type { FetchHandler, MediaFile, MediaReader } from '../../core/http/fetch.js';
 
@@ -102,6 +103,7 @@ export function createHandler(snapshot: Snapshot, options: HandlerOptions = {}):
       'thumbnailLimits bounds the thumbnails made from files on disk, and your readThumbnail makes its own; leave thumbnailLimits out',
     ],
   ]);
+  checkControls(options, 'createHandler');
   return nodeHandlerOf(snapshot, options);
 }
 

@@ -12,7 +12,7 @@ import { printable, printableLines } from '../printable.js';
 import { createSnapshot } from '../../core/snapshot/create.js';
 import type { ContentIssue } from '../../core/model/model.js';
 import type { Snapshot } from '../../core/model/types.js';
-import { Controls } from '../../core/http/controls.js';
+import { checkControls, Controls } from '../../core/http/controls.js';
 import { HttpCore, type HttpOptions } from '../../core/http/core.js';
 import { defaultEngine } from '../../core/http/engine.js';
 import { elmapi3Routes, strictElmapi3Routes } from '../../core/http/elmapi3/handler.js';
@@ -230,6 +230,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   if (options.port !== undefined) checkPort(options.port);
   const content = contentOption('startServer', options.content);
   checkTogether(options, isContentTree(content));
+  // delay, failRate, failStatus, …: before an in-memory tree is written out.
+  checkControls(options, 'startServer');
   if (!isContentTree(content)) return start({ ...options, content } as StartServerOptions & { content?: string });
   const written = await writeContentTree(content);
   try {
@@ -241,7 +243,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 }
 
 async function start(options: StartServerOptions & { content?: string }, tree?: WrittenTree): Promise<RunningServer> {
-  // Checked before any work: a bad delay or rate throws a RangeError here (src/core/http/controls.ts).
+  // The controls' options were checked by startServer (src/core/http/controls.ts).
   // Prefer is honoured by default here (a mock for tests), not in createHandler (a deployment).
   const controls = new Controls({ ...options, prefer: options.prefer ?? true });
   const journal = new Journal(options.journal ?? 1000);
