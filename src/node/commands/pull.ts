@@ -2,7 +2,7 @@
 // [--drafts] [--media] [--concurrency N] [--token-file FILE] [--force]`: a live content API →
 // a content tree (src/node/pull/). The token comes from CQA_TOKEN or a file, never from an argument:
 // arguments end up in shell history and in every process list. Ctrl-C leaves the output as it was.
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { PROJECT_ID } from '../../core/model/identifiers.js';
 import { PullError } from '../pull/model.js';
@@ -11,6 +11,7 @@ import { printable } from '../printable.js';
 import { DIALECTS, type DialectName } from '../../core/model/model.js';
 import { parseCommandArgs, UsageError } from './args.js';
 import { lowerCaseHint, UUID } from '../content/uuid.js';
+import { utf16Problem } from '../content/read.js';
 import { formatBytes } from './build.js';
 import { parseOptions, type CommandSpec } from './help.js';
 import { LIMIT_HELP, limitsFromArgs, timeoutFromArgs } from './pull-limits.js';
@@ -63,14 +64,38 @@ function statusLine() {
   };
 }
 
+/** More than any token file holds: reading stops there (`--token-file /dev/zero` would never end). */
+const TOKEN_FILE_BYTES = 64 * 1024;
+
 async function readToken(file: string | undefined): Promise<string | undefined> {
   if (file === undefined) return process.env.CQA_TOKEN || undefined;
-  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+  const bytes = await readAtMost(file, TOKEN_FILE_BYTES + 1).catch((err: NodeJS.ErrnoException) => {
     throw new UsageError(`--token-file: cannot read '${file}' (${err.code ?? err.message})`);
   });
-  const token = text.trim();
+  if (bytes.length > TOKEN_FILE_BYTES)
+    throw new UsageError(`--token-file: '${file}' is larger than a token file can be (64 KiB): name the file that holds the token`);
+  // PowerShell's `>` writes UTF-16: the token would have a NUL between its characters.
+  const utf16 = utf16Problem(bytes);
+  if (utf16) throw new UsageError(`--token-file: '${file}' is ${utf16.message}`);
+  const token = bytes.toString('utf8').trim();
   if (token === '' || /\s/.test(token)) throw new UsageError(`--token-file: '${file}' must hold the token alone on one line`);
   return token;
+}
+
+/** The file's first `limit` bytes (a pipe, such as `<(pass show token)`, is read to its end or the limit). */
+async function readAtMost(file: string, limit: number): Promise<Buffer> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(limit);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, limit - length, null);
+      length += bytesRead;
+      if (bytesRead === 0 || length === limit) return buffer.subarray(0, length);
+    }
+  } finally {
+    await handle.close();
+  }
 }
 
 export async function run(args: string[]): Promise<number> {

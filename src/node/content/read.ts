@@ -62,7 +62,7 @@ const SNIFF_BYTES = 1024;
  * are: a byte order mark (FF FE, FE FF), or, without one, a NUL byte beside each ASCII character
  * (`t\0i\0t\0…`) in most of the first characters, always on the same side.
  */
-function utf16Problem(bytes: Uint8Array): FileProblem | undefined {
+export function utf16Problem(bytes: Uint8Array): FileProblem | undefined {
   const [b0, b1, b2, b3] = bytes;
   let encoding: string | undefined;
   if (b0 === 0xff && b1 === 0xfe) encoding = b2 === 0 && b3 === 0 ? 'UTF-32 (little-endian)' : 'UTF-16 (little-endian)';
