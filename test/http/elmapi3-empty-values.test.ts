@@ -1,0 +1,94 @@
+// Empty and falsy values as ElmapiCMS v3 reads them (lyove/ElmapiCMS
+// elmapicms/app/Http/Controllers/Api/ContentController.php; PHP's truthiness, Laravel's TrimStrings,
+// ConvertEmptyStringsToNull, Request::filled and the query builder), on a small elmapi3 tree through
+// the edge handler: translation_locale=0 / empty / a list, an empty item in a list operator, a
+// between with a bound missing, and a list where one value is compared.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { elmapi3Routes } from '../../src/core/http/elmapi3/handler.js';
+import { createHandler } from '../../src/core/http/fetch.js';
+import { createSnapshot } from '../../src/core/snapshot/create.js';
+import { loadContent } from '../../src/node/content/index.js';
+import { writeTree, type Tree } from '../content/helpers.js';
+
+const ID = '66666666-7777-4888-9999-aaaaaaaaaaaa';
+/** The token `tok`, with the drafts scope. */
+const TOK_SHA = '1a7674eb4ee78df7e1ac439a93c3fa8e3c945784d4dec9fd8e3011738b2f1d62';
+
+const TREE: Tree = {
+  'p/project.yaml': `id: ${ID}\ndialect: elmapi3\npublic: true\ndefault_locale: en\nlocales: [en, fr]\ntokens:\n  - { name: t, sha256: ${TOK_SHA}, scopes: [read, drafts] }\n`,
+  'p/books/_collection.yaml': 'fields:\n  title: text\n  price: number\n  tags: { type: enumeration, values: [x, y], multiple: true }\n',
+  'p/books/a.yaml': 'title: A\nprice: 9\ntags: [x]\ncreated_at: 2026-01-01T00:00:00Z\n',
+  'p/books/b.yaml': 'title: B\nprice: 19\ntags: [y]\ncreated_at: 2026-01-02T00:00:00Z\n',
+  'p/books/c.yaml': 'title: C\ncreated_at: 2026-01-03T00:00:00Z\n',
+  'p/books/d.yaml': 'draft: true\ntitle: D\nprice: 5\ncreated_at: 2026-01-04T00:00:00Z\n',
+  'p/pages/_collection.yaml': 'fields:\n  title: text\n  rank: number\n',
+  'p/pages/about.yaml': 'title: About\nrank: 2\n',
+  'p/pages/about.fr.yaml': 'title: À propos\nrank: 2\n',
+  'p/pages/team.yaml': 'draft: true\ntitle: Team\n',
+  'p/pages/team.fr.yaml': 'draft: true\ntitle: Équipe\n',
+};
+
+interface Got {
+  status: number;
+  body: any;
+  warning: string;
+}
+
+let get: (path: string, query: string, token?: string) => Promise<Got>;
+
+beforeAll(async () => {
+  const { model, issues } = await loadContent(writeTree(TREE));
+  expect(issues).toEqual([]);
+  const handle = createHandler(createSnapshot(model), { elmapi3: elmapi3Routes });
+  get = async (path, query, token) => {
+    const headers: Record<string, string> = { 'project-id': ID, accept: 'application/json' };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const res = await handle(new Request(`http://x/api/${path}?${query}`, { headers }));
+    return { status: res.status, body: await res.json(), warning: res.headers.get('x-cqa-warning') ?? '' };
+  };
+});
+
+describe('elmapi3 translation_locale: Request::filled, then PHP truthiness (ContentController@show)', () => {
+  let about: string;
+  let team: string;
+  beforeAll(async () => {
+    about = (await get('pages', 'locale=en')).body[0].uuid;
+    team = (await get('pages', 'state=draft&locale=en', 'tok')).body[0].uuid;
+  });
+
+  it("translation_locale=0 is filled but false: the entry itself, not a translation for locale '0' (found in upstream's source)", async () => {
+    const r = await get(`pages/${about}`, 'translation_locale=0');
+    expect(r.status).toBe(200);
+    expect(r.body.uuid).toBe(about);
+    expect(r.body.fields.title).toBe('About');
+    expect(r.warning).toContain('translation_locale=0 is false to PHP');
+    expect(r.warning).toContain('send a locale code (translation_locale=fr) or leave it out');
+    // filled() drops the state filter: with state=draft the published entry is answered, in its draft form.
+    const asDraft = await get(`pages/${about}`, 'state=draft&translation_locale=0', 'tok');
+    expect(asDraft.status).toBe(200);
+    expect(asDraft.body.fields).toEqual({ title: 'About', rank: '2.000000' });
+    expect((await get(`pages/${about}`, 'state=draft', 'tok')).status).toBe(404);
+    // A draft is still not named to a published-mode reader (cqa's promise; v3 shows it with fields: []).
+    expect((await get(`pages/${team}`, 'translation_locale=0')).body).toEqual({ message: 'Content not found.' });
+  });
+
+  it('translation_locale= (empty, null after ConvertEmptyStringsToNull) is not filled: the entry itself, said', async () => {
+    for (const query of ['translation_locale=', 'translation_locale', 'translation_locale=%20']) {
+      const r = await get(`pages/${about}`, query);
+      expect(r.status, query).toBe(200);
+      expect(r.body.fields.title, query).toBe('About');
+      expect(r.warning, query).toContain('translation_locale has no value: ElmapiCMS reads it as absent');
+    }
+  });
+
+  it("translation_locale[]=fr: a list is filled and true, and Laravel's where() takes its first item", async () => {
+    const r = await get(`pages/${about}`, 'translation_locale[]=fr');
+    expect(r.status).toBe(200);
+    expect(r.body.fields.title).toBe('À propos');
+    expect(r.warning).toContain("translation_locale is a list (translation_locale[...]=...): ElmapiCMS looks for its first item, 'fr'");
+    // Not found, v3 puts the array in its message: "Array to string conversion", a 500 (a 422 here).
+    const missing = await get(`pages/${about}`, 'translation_locale[]=de');
+    expect(missing.status).toBe(422);
+    expect(JSON.stringify(missing.body)).toContain('Array to string conversion');
+  });
+});
