@@ -48,6 +48,8 @@ beforeAll(async () => {
   };
 });
 
+const titles = (body: any) => body.map((e: any) => e.fields.title);
+
 describe('elmapi3 translation_locale: Request::filled, then PHP truthiness (ContentController@show)', () => {
   let about: string;
   let team: string;
@@ -90,5 +92,50 @@ describe('elmapi3 translation_locale: Request::filled, then PHP truthiness (Cont
     const missing = await get(`pages/${about}`, 'translation_locale[]=de');
     expect(missing.status).toBe(422);
     expect(JSON.stringify(missing.body)).toContain('Array to string conversion');
+  });
+});
+
+describe('elmapi3 where: an empty item in an in / not_in list', () => {
+  it("in=A,,B: the '' item is compared as a value ElmapiCMS never stores: it adds nothing, said", async () => {
+    const r = await get('books', 'where[title][in]=A,,B');
+    expect(titles(r.body)).toEqual(['B', 'A']);
+    expect(r.warning).toContain("where[title][in] has an empty item: ElmapiCMS compares it as the value ''");
+    expect(r.warning).toContain('send where[title][in]=A,B');
+  });
+
+  it('in[]= (an empty array item is NULL): text_value IS NULL, true of every number, never of a text', async () => {
+    const price = await get('books', 'where[price][in][]=');
+    expect(titles(price.body)).toEqual(['B', 'A']);
+    expect(price.warning).toContain('which Laravel compares as text_value IS NULL: true of every value of number field');
+    const title = await get('books', 'where[title][in][]=A&where[title][in][]=');
+    expect(titles(title.body)).toEqual(['A']);
+    expect(title.warning).toContain("never true of text field 'title'");
+    // An enumeration is a JSON list (text_value NULL): every entry with tags matches.
+    expect(titles((await get('books', 'where[tags][in][]=x&where[tags][in][]=')).body)).toEqual(['B', 'A']);
+  });
+
+  it('not_in[]= on a core column: NOT IN (…, NULL) is never true in SQL, so no entry matches', async () => {
+    const r = await get('books', 'where[uuid][not_in][]=x&where[uuid][not_in][]=');
+    expect(r.body).toEqual([]);
+    expect(r.warning).toContain('NOT IN (..., NULL) is never true in SQL: ElmapiCMS matches no entry');
+    const blank = await get('books', 'where[uuid][not_in]=x,');
+    expect(titles(blank.body)).toEqual(['C', 'B', 'A']);
+    expect(blank.warning).toContain('where[uuid][not_in] has an empty item');
+  });
+
+  it('not_in=A, on a field: ElmapiCMS drops the empty item (trim, array_filter), said', async () => {
+    const r = await get('books', 'where[title][not_in]=A,');
+    expect(titles(r.body)).toEqual(['C', 'B']);
+    expect(r.warning).toContain('ElmapiCMS drops the empty items of not_in on a field');
+    // With no item left, whereDoesntHave keeps only its field condition: the entries without a value pass.
+    for (const [query, want] of [
+      ['where[price][not_in][]=', ['C']],
+      ['where[title][not_in]=', []],
+      ['where[price][not_in]=,', ['C']],
+    ] as const) {
+      const none = await get('books', query);
+      expect(titles(none.body), query).toEqual(want);
+      expect(none.warning, query).toContain('and with none left excludes every entry that has a value');
+    }
   });
 });

@@ -30,13 +30,17 @@ const PHP_NUMERIC = /^[ \t\n\r\v\f]*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[ \t\n\
 
 /**
  * The values of a list operator as ContentController takes them: an array's items (each trimmed by
- * Laravel's TrimStrings), or `explode(',', v)` with no trim and no empties dropped — for `in` and
- * `between` on every column and `not_in` on a core column (`not_in` on a field trims and drops
- * empties itself: that one is `list()`). A space after a comma stays part of the value; said.
+ * Laravel's TrimStrings, an empty one null by ConvertEmptyStringsToNull), or `explode(',', v)` with
+ * no trim and no empties dropped — for `in` and `between` on every column and `not_in` on a core
+ * column (`not_in` on a field trims and drops empties itself: that one is `list()`). A space after
+ * a comma stays part of the value; said.
  */
-function exploded(raw: PhpValue | undefined, op: string, param: string, c: Ctx): string[] {
+function exploded(raw: PhpValue | undefined, op: string, param: string, c: Ctx): (string | null)[] {
   if (raw === undefined || raw === null) return [];
-  if (raw instanceof Map) return [...raw.values()].filter((v): v is string => typeof v === 'string');
+  if (raw instanceof Map)
+    return [...raw.values()].filter(
+      (v): v is string | null => !(v instanceof Map) && (v !== null || (op !== 'between' && op !== 'not_between')),
+    );
   const items = raw.split(',');
   const spaced = items.filter((x) => x !== x.trim());
   const numericRange = (op === 'between' || op === 'not_between') && items.slice(0, 2).every((x) => NUMERIC.test(x));
@@ -118,7 +122,7 @@ interface LikeTests {
 }
 
 /** The condition `op v` on one value row (sheet §3.3). */
-function rowMatches(row: Row, op: string, v: string | null, values: string[], like?: LikeTests): boolean {
+function rowMatches(row: Row, op: string, v: string | null, values: readonly (string | null)[], like?: LikeTests): boolean {
   const value = v ?? '';
   switch (op) {
     case 'like':
@@ -129,7 +133,8 @@ function rowMatches(row: Row, op: string, v: string | null, values: string[], li
         (BOOLISH.test(value) && row.bool !== undefined && row.bool === /^(true|1)$/i.test(value))
       );
     case 'in':
-      return values.some((w) => row.text === w || jsonHas(row, w));
+      // An empty array item (null) is where('text_value', '=', null): whereNull, true of a row without text.
+      return values.some((w) => (w === null ? row.text === undefined : row.text === w || jsonHas(row, w)));
     case 'between': {
       const [lo, hi] = values as [string, string];
       if (NUMERIC.test(lo) && NUMERIC.test(hi) && row.number !== undefined) return row.number >= Number(lo) && row.number <= Number(hi);
@@ -193,14 +198,18 @@ function fieldTest(sources: readonly Source[], op: string, raw: PhpValue | undef
   const f = (sources[0] as Source).def;
   const v = raw instanceof Map ? null : (raw ?? null);
   const values = op === 'not_in' ? list(raw) : SPLIT_OPS.has(op) ? exploded(raw, op, param, c) : [];
+  const nullItem = op === 'in' && values.includes(null);
+  // not_in with no item left (not_in=, not_in=',', not_in[]=): whereDoesntHave(the field's rows).
+  const noneLeft = op === 'not_in' && values.length === 0;
+  if (op === 'in' || op === 'not_in') warnEmptyItems(raw, op, param, c, f);
   if (f.type === 'date' || f.type === 'datetime') {
-    if (op !== 'null' && op !== 'not_null')
+    if (op !== 'null' && op !== 'not_null' && !nullItem && !noneLeft)
       c.warn.add(
         param,
         `ElmapiCMS cannot filter date field '${f.name}' (its values live in a date column no operator reads): ${op === 'not' || op === 'not_in' ? 'every entry passes' : 'no entry matches'}; filter on created_at/published_at or a text field instead`,
       );
   }
-  if (f.type === 'number' && (op === 'in' || op === 'not' || op === 'not_in')) {
+  if (f.type === 'number' && ((op === 'in' && !nullItem) || op === 'not' || (op === 'not_in' && !noneLeft))) {
     c.warn.add(
       param,
       `ElmapiCMS compares '${op}' on text only: on number field '${f.name}' ${op === 'in' ? 'no entry matches' : 'no entry is excluded'}; use where[${f.name}][between]=min,max or one where[or][N][${f.name}]=value per value`,
@@ -229,7 +238,8 @@ function fieldTest(sources: readonly Source[], op: string, raw: PhpValue | undef
     return (e) => rowsIn(sources, e).length > 0;
   }
   if (op === 'not') return (e) => !rowsIn(sources, e).some((r) => r.text === (v ?? '') || jsonHas(r, v ?? ''));
-  if (op === 'not_in') return (e) => !rowsIn(sources, e).some((r) => values.some((w) => r.text === w || jsonHas(r, w)));
+  if (noneLeft) return (e) => rowsIn(sources, e).length === 0;
+  if (op === 'not_in') return (e) => !rowsIn(sources, e).some((r) => values.some((w) => w !== null && (r.text === w || jsonHas(r, w))));
   if (op === 'null')
     return (e) =>
       rowsIn(sources, e).some(
@@ -237,13 +247,70 @@ function fieldTest(sources: readonly Source[], op: string, raw: PhpValue | undef
       );
   if (op === 'not_null') return (e) => rowsIn(sources, e).length > 0;
   const like = op === 'like' ? { contains: likeTest(`%${v ?? ''}%`, c.budget), whole: likeTest(v ?? '', c.budget, true) } : undefined;
-  return (e) => rowsIn(sources, e).some((r) => r.date === undefined && rowMatches(r, op, v, values, like));
+  return (e) => rowsIn(sources, e).some((r) => (r.date === undefined || nullItem) && rowMatches(r, op, v, values, like));
+}
+
+/** Field types whose value rows are text (text_value IS NULL is never true of them). */
+const TEXT_TYPES = new Set(['text', 'longtext', 'markdown', 'richtext', 'slug', 'email', 'color', 'time']);
+
+/**
+ * An empty item in an in / not_in list, said: `a,,b` (or a trailing comma, or no value at all:
+ * explode(',', null) is ['']) is the value '', which ElmapiCMS never stores; `[]=` is null, which
+ * where('text_value', '=', null) reads as IS NULL on a field, and which SQL's IN / NOT IN never
+ * match (NOT IN (…, NULL) is never true); not_in on a field trims and drops both
+ * (ContentController: array_filter(array_map('trim', …))), and with none left excludes every
+ * entry that has a value.
+ */
+function warnEmptyItems(raw: PhpValue | undefined, op: string, param: string, c: Ctx, f?: FieldDef, core?: string): void {
+  if (raw === undefined) return;
+  const items = raw === null ? [''] : raw instanceof Map ? [...raw.values()].filter((v) => !(v instanceof Map)) : raw.split(',');
+  const blank = items.includes('');
+  const nul = items.includes(null);
+  if (!blank && !nul) return;
+  const rest = items.filter((x): x is string => typeof x === 'string' && x !== '');
+  const what = items.length === 1 ? (raw === null ? 'has no value' : 'has only an empty item') : 'has an empty item';
+  const base = param.replace(/\[[a-z_]+\]$/i, '');
+  const send = rest.length > 0 ? `send ${param}=${rest.join(',')}` : 'send the values, or leave the condition out';
+  if (f && op === 'not_in') {
+    c.warn.add(
+      param,
+      rest.length > 0
+        ? `${param} ${what}: ElmapiCMS drops the empty items of not_in on a field (trim, then array_filter); ${send}`
+        : `${param} ${what}: ElmapiCMS drops the empty items of not_in on a field (trim, then array_filter), and with none left excludes every entry that has a value for '${f.name}': only the entries without one pass; ${send}`,
+    );
+    return;
+  }
+  if (blank)
+    c.warn.add(
+      param,
+      core
+        ? `${param} ${what}: ElmapiCMS compares ${core} with '', which no entry has, so it ${op === 'in' ? (rest.length > 0 ? 'adds nothing' : 'matches no entry') : 'excludes nothing'}; ${send}`
+        : `${param} ${what}: ElmapiCMS compares it as the value '' (text_value = '' or a JSON list holding ''), which it never stores, so it ${rest.length > 0 ? 'adds nothing' : 'matches no entry'}; ${send}`,
+    );
+  if (!nul) return;
+  if (core)
+    c.warn.add(
+      param,
+      op === 'in'
+        ? `${param} ${what} (${param}[]= with no value: NULL), and ${core} IN (…, NULL) never matches the NULL: it ${rest.length > 0 ? 'adds nothing' : 'matches no entry'}; ${send}`
+        : `${param} ${what} (${param}[]= with no value: NULL), and ${core} NOT IN (…, NULL) is never true in SQL: ElmapiCMS matches no entry; ${send}`,
+    );
+  else if (f)
+    c.warn.add(
+      param,
+      `${param} ${what} (${param}[]= with no value: NULL), which Laravel compares as text_value IS NULL: ${
+        TEXT_TYPES.has(f.type)
+          ? `never true of text field '${f.name}', so it ${rest.length > 0 ? 'adds nothing' : 'matches no entry'}; ${send}`
+          : `true of every value of ${f.type} field '${f.name}', so every entry with one matches${rest.length > 0 ? `, whatever the other items; ${send}` : `; for entries with a value send ${base}[not_null]`}`
+      }`,
+    );
 }
 
 /** A core column (sheet §3.2): compared as stored, timestamps as `Y-m-d H:i:s` text. */
 function coreTest(name: string, op: string, raw: PhpValue | undefined, param: string, c: Ctx): Test {
   const v = raw instanceof Map ? null : (raw ?? null);
   const values = SPLIT_OPS.has(op) ? exploded(raw, op, param, c) : [];
+  if (op === 'in' || op === 'not_in') warnEmptyItems(raw, op, param, c, undefined, name);
   const col = (e: EntrySnapshot): string | null => {
     const r = e.record;
     switch (name) {
@@ -302,7 +369,8 @@ function coreTest(name: string, op: string, raw: PhpValue | undefined, param: st
       case 'in':
         return x !== null && values.includes(x);
       case 'not_in':
-        return x !== null && !values.includes(x);
+        // NOT IN (…, NULL) is never true in SQL.
+        return x !== null && !values.includes(x) && !values.includes(null);
       case 'between':
         return x !== null && x >= (values[0] as string) && x <= (values[1] as string);
       case 'not_between':
@@ -319,9 +387,10 @@ function coreTest(name: string, op: string, raw: PhpValue | undefined, param: st
  * §3.2): an ISO value (how the SDK sends a Date), a day alone under `eq`/`in`, and a day as an
  * upper bound silently match otherwise than meant.
  */
-function warnTimeValues(name: string, op: string, values: readonly string[], param: string, c: Ctx): void {
+function warnTimeValues(name: string, op: string, values: readonly (string | null)[], param: string, c: Ctx): void {
   const base = param.replace(/\[[a-z_]+\]$/i, (m) => (m.toLowerCase() === `[${op}]` ? '' : m));
   values.forEach((t, i) => {
+    if (t === null) return;
     if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/.test(t)) {
       const ms = Date.parse(t);
       const utc = Number.isNaN(ms) ? `${t.slice(0, 10)} ${t.slice(11, 19)}` : new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
@@ -445,7 +514,7 @@ function conditions(name: string, value: PhpValue, prefix: string, c: Ctx, relat
     if (isCore && !f) return coreTest(name, op, v, p, c);
     if (!usable) return op === 'not' || op === 'not_in' ? () => true : () => false;
     if (v === null && COMPARE_OPS.has(op)) return nullValueTest(usable, alike, op, p, c);
-    if (isLink(usable)) return relationOpTest(usable, alike, op, p, param, c);
+    if (isLink(usable)) return relationOpTest(usable, alike, op, v, p, param, c);
     return fieldTest(alike, op, v, p, c);
   });
 }
@@ -499,7 +568,15 @@ function related(e: EntrySnapshot, sources: readonly Source[], target: Collectio
 }
 
 /** Operators on a relation or media field itself (sheet §3.4). */
-function relationOpTest(f: FieldDef, sources: readonly Source[], op: string, param: string, fieldParam: string, c: Ctx): Test {
+function relationOpTest(
+  f: FieldDef,
+  sources: readonly Source[],
+  op: string,
+  raw: PhpValue | undefined,
+  param: string,
+  fieldParam: string,
+  c: Ctx,
+): Test {
   if (f.type === 'media' && (op === 'null' || op === 'not_null')) {
     c.warn.add(
       param,
@@ -516,6 +593,11 @@ function relationOpTest(f: FieldDef, sources: readonly Source[], op: string, par
       return rows.length === 0 || rows.some((row) => related(e, [row], target, c.drafts).length === 0);
     };
   if (op === 'not_null') return (e) => !!target && related(e, sources, target, c.drafts).length > 0;
+  if (op === 'in' || op === 'not_in') warnEmptyItems(raw, op, param, c, f);
+  // in[]= (an empty item, null): text_value IS NULL, true of the value row a link field keeps.
+  if (op === 'in' && raw instanceof Map && [...raw.values()].includes(null))
+    return (e) => sources.some((s) => s.values(e).some((x) => x !== null));
+  if (op === 'not_in' && list(raw).length === 0) return (e) => !sources.some((s) => s.values(e).some((x) => x !== null));
   c.warn.add(
     param,
     `ElmapiCMS compares '${op}' on relation field '${f.name}' against stored integer ids, never a uuid: ${op === 'not' || op === 'not_in' ? 'every entry passes' : 'no entry matches'}; filter on the related entry instead: ${fieldParam}[uuid]${op === 'eq' ? '' : `[${op}]`}=<uuid>`,
