@@ -139,3 +139,35 @@ describe('elmapi3 where: an empty item in an in / not_in list', () => {
     }
   });
 });
+
+describe('elmapi3 where: between with a bound missing', () => {
+  it("between=10, compares BETWEEN '10' AND '' as text: no entry; the warning names the bound and the open range", async () => {
+    const r = await get('books', 'where[price][between]=10,');
+    expect(r.body).toEqual([]);
+    expect(r.warning).toContain(
+      'where[price][between] has no upper bound (its second item is empty), and ElmapiCMS has no open-ended range',
+    );
+    expect(r.warning).toContain("it compares text_value BETWEEN '10' AND '' on number field 'price'");
+    expect(r.warning).toContain('for an open range send where[price][gte]=10');
+    const lower = await get('books', 'where[price][between]=,10');
+    expect(lower.body).toEqual([]);
+    expect(lower.warning).toContain('where[price][between] has no lower bound');
+    expect(lower.warning).toContain('for an open range send where[price][lte]=10');
+    // On text every value is above '': ',B' reads as lte B.
+    const text = await get('books', 'where[title][between]=,B');
+    expect(titles(text.body)).toEqual(['B', 'A']);
+    expect(text.warning).toContain("it compares title BETWEEN '' AND 'B', which comes to where[title][lte]=B");
+  });
+
+  it('between[]=10&between[]= is two bounds, the second NULL (found in upstream: count($vals) >= 2): no entry, not "has a value"', async () => {
+    const r = await get('books', 'where[price][between][]=10&where[price][between][]=');
+    expect(r.body).toEqual([]);
+    expect(r.warning).toContain('where[price][between] has no upper bound');
+    expect(r.warning).not.toContain('needs two values');
+    // NOT BETWEEN 'B' AND NULL: only the values below 'B' are surely outside.
+    expect(titles((await get('books', 'where[title][not_between][]=B&where[title][not_between][]=')).body)).toEqual(['A']);
+    const core = await get('books', 'where[created_at][between][]=2026-01-02%2000:00:00&where[created_at][between][]=');
+    expect(core.body).toEqual([]);
+    expect(core.warning).toContain('where[created_at][between] has no upper bound');
+  });
+});

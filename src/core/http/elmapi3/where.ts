@@ -37,10 +37,7 @@ const PHP_NUMERIC = /^[ \t\n\r\v\f]*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[ \t\n\
  */
 function exploded(raw: PhpValue | undefined, op: string, param: string, c: Ctx): (string | null)[] {
   if (raw === undefined || raw === null) return [];
-  if (raw instanceof Map)
-    return [...raw.values()].filter(
-      (v): v is string | null => !(v instanceof Map) && (v !== null || (op !== 'between' && op !== 'not_between')),
-    );
+  if (raw instanceof Map) return [...raw.values()].filter((v): v is string | null => !(v instanceof Map));
   const items = raw.split(',');
   const spaced = items.filter((x) => x !== x.trim());
   const numericRange = (op === 'between' || op === 'not_between') && items.slice(0, 2).every((x) => NUMERIC.test(x));
@@ -94,6 +91,58 @@ function cmp(op: string, a: string | number, b: string | number): boolean {
   }
 }
 
+/**
+ * `t [NOT] BETWEEN lo AND hi` on text, as SQL answers it with a NULL bound: BETWEEN is then never
+ * true, and NOT BETWEEN (t < lo OR t > hi) is true only by the side whose bound is there.
+ */
+function textBetween(op: string, t: string, lo: string | null, hi: string | null): boolean {
+  if (op === 'between') return lo !== null && hi !== null && t >= lo && t <= hi;
+  return (lo !== null && t < lo) || (hi !== null && t > hi);
+}
+
+/**
+ * `between=10,` / `between=,10` / `between[]=10&between[]=`: v3 has no open-ended range; an empty
+ * bound is '' (or NULL) and is compared as such. Said with which bound is missing, what v3 then
+ * answers, and the operator that says an open range.
+ */
+function warnOpenBound(
+  op: string,
+  values: readonly (string | null)[],
+  param: string,
+  c: Ctx,
+  on: { name: string; number?: boolean },
+): void {
+  const [lo, hi] = values as [string | null, string | null];
+  const loMissing = lo === null || lo === '';
+  const hiMissing = hi === null || hi === '';
+  if (!loMissing && !hiMissing) return;
+  const base = param.replace(/\[[a-z_]+\]$/i, '');
+  const q = (x: string | null) => (x === null ? 'NULL' : `'${x}'`);
+  const which = loMissing && hiMissing ? 'no bounds' : loMissing ? 'no lower bound' : 'no upper bound';
+  const item = loMissing && hiMissing ? 'both items are empty' : `its ${loMissing ? 'first' : 'second'} item is empty`;
+  const sql = `${op === 'between' ? 'BETWEEN' : 'NOT BETWEEN'} ${q(lo)} AND ${q(hi)}`;
+  const open =
+    loMissing && hiMissing
+      ? undefined
+      : `${base}[${op === 'between' ? (loMissing ? 'lte' : 'gte') : loMissing ? 'gt' : 'lt'}]=${loMissing ? hi : lo}`;
+  let effect: string;
+  if (on.number)
+    effect = `it compares text_value ${sql} on number field '${on.name}' (number_value only when both bounds are numbers), which no number has: no entry matches`;
+  else {
+    // What the text comparison comes to: every text is > '' and none is < ''.
+    let reads: string | undefined;
+    let all = false;
+    if (op === 'between') reads = !hiMissing && lo === '' ? `${base}[lte]=${hi}` : undefined;
+    else if (hi === '') all = true;
+    else reads = !loMissing ? `${base}[lt]=${lo}` : !hiMissing ? `${base}[gt]=${hi}` : undefined;
+    effect = `it compares ${on.name} ${sql}, ${all ? 'which every entry with a value passes' : reads ? `which comes to ${reads}` : 'which no entry matches'}`;
+  }
+  c.warn.add(
+    param,
+    `${param} has ${which} (${item}), and ElmapiCMS has no open-ended range: ${effect}; ${open ? `for an open range send ${open}` : 'send both bounds (min,max) or leave the condition out'}`,
+  );
+}
+
 /** A stored value's rows: each has at most one of text / number / boolean / json (a date has none usable). */
 interface Row {
   readonly text?: string;
@@ -135,15 +184,14 @@ function rowMatches(row: Row, op: string, v: string | null, values: readonly (st
     case 'in':
       // An empty array item (null) is where('text_value', '=', null): whereNull, true of a row without text.
       return values.some((w) => (w === null ? row.text === undefined : row.text === w || jsonHas(row, w)));
-    case 'between': {
-      const [lo, hi] = values as [string, string];
-      if (NUMERIC.test(lo) && NUMERIC.test(hi) && row.number !== undefined) return row.number >= Number(lo) && row.number <= Number(hi);
-      return row.text !== undefined && row.text >= lo && row.text <= hi;
-    }
+    case 'between':
     case 'not_between': {
-      const [lo, hi] = values as [string, string];
-      if (NUMERIC.test(lo) && NUMERIC.test(hi) && row.number !== undefined) return row.number < Number(lo) || row.number > Number(hi);
-      return row.text !== undefined && (row.text < lo || row.text > hi);
+      // A bound may be '' (between=10,) or null (between[]=10&between[]=): number_value is compared
+      // only when both are numeric, and SQL's BETWEEN with a NULL bound is never true.
+      const [lo, hi] = values as [string | null, string | null];
+      if (lo !== null && hi !== null && NUMERIC.test(lo) && NUMERIC.test(hi) && row.number !== undefined)
+        return op === 'between' ? row.number >= Number(lo) && row.number <= Number(hi) : row.number < Number(lo) || row.number > Number(hi);
+      return row.text !== undefined && textBetween(op, row.text, lo, hi);
     }
     default:
       return (
@@ -237,6 +285,8 @@ function fieldTest(sources: readonly Source[], op: string, raw: PhpValue | undef
     );
     return (e) => rowsIn(sources, e).length > 0;
   }
+  if ((op === 'between' || op === 'not_between') && f.type !== 'date' && f.type !== 'datetime')
+    warnOpenBound(op, values, param, c, { name: f.name, number: f.type === 'number' });
   if (op === 'not') return (e) => !rowsIn(sources, e).some((r) => r.text === (v ?? '') || jsonHas(r, v ?? ''));
   if (noneLeft) return (e) => rowsIn(sources, e).length === 0;
   if (op === 'not_in') return (e) => !rowsIn(sources, e).some((r) => values.some((w) => w !== null && (r.text === w || jsonHas(r, w))));
@@ -344,6 +394,7 @@ function coreTest(name: string, op: string, raw: PhpValue | undefined, param: st
     );
     return () => false;
   }
+  if (op === 'between' || op === 'not_between') warnOpenBound(op, values, param, c, { name });
   if (raw === null && op !== 'eq' && op !== 'not' && COMPARE_OPS.has(op))
     crash(
       param,
@@ -372,9 +423,8 @@ function coreTest(name: string, op: string, raw: PhpValue | undefined, param: st
         // NOT IN (…, NULL) is never true in SQL.
         return x !== null && !values.includes(x) && !values.includes(null);
       case 'between':
-        return x !== null && x >= (values[0] as string) && x <= (values[1] as string);
       case 'not_between':
-        return x !== null && (x < (values[0] as string) || x > (values[1] as string));
+        return x !== null && textBetween(op, x, values[0] ?? null, values[1] ?? null);
       default:
         // where(col, '=', null) is whereNull (the other operators with null are refused above).
         return v === null ? x === null : x !== null && cmp(op, x, v);
