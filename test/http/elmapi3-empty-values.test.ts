@@ -171,3 +171,33 @@ describe('elmapi3 where: between with a bound missing', () => {
     expect(core.warning).toContain('where[created_at][between] has no upper bound');
   });
 });
+
+describe('elmapi3 where: a list where one value is compared', () => {
+  it("a core column: Laravel's where() binds the list's first item", async () => {
+    const r = await get('books', 'where[created_at][gte][]=2026-01-02%2000:00:00');
+    expect(titles(r.body)).toEqual(['C', 'B']);
+    expect(r.warning).toContain(
+      'where[created_at][gte] is a list (where[created_at][gte][...]=...) where ElmapiCMS compares one value: Laravel takes its first item',
+    );
+    // Its first item empty (NULL): created_at >= NULL is never true, not whereNull.
+    const empty = await get('books', 'where[created_at][gte][]=');
+    expect(empty.body).toEqual([]);
+    expect(empty.warning).toContain('created_at compared with NULL is never true: no entry matches');
+  });
+
+  it('a field: the list reaches isset($booleanMap[…]) (a TypeError) or "%…%" (Array to string conversion), a 500: a 422 here', async () => {
+    for (const query of [
+      'where[title][eq][]=A',
+      'where[title][like][a]=x',
+      'where[price][gt][]=1',
+      'where[title][not][]=A&where[title][not][]=B',
+    ]) {
+      const r = await get('books', query);
+      expect(r.status, query).toBe(422);
+      expect(JSON.stringify(r.body), query).toContain('a 500 in ElmapiCMS');
+    }
+    // One item under not: where('text_value', [A]) binds A, and json_value contains [A]: as not=A.
+    const not = await get('books', 'where[title][not][]=A');
+    expect(titles(not.body)).toEqual(['C', 'B']);
+  });
+});

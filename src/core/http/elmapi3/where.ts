@@ -10,7 +10,7 @@ import { ProblemError, problem } from '../../query/problems.js';
 import { type LikeRules, likeMatcher } from '../../query/like.js';
 import { likeWholeMatcher } from '../../query/like-whole.js';
 import { fieldValue } from '../../query/table.js';
-import { list, type PhpArray, type PhpValue } from './php-query.js';
+import { flatten, list, type PhpArray, type PhpValue } from './php-query.js';
 import type { CollectionIndex, ProjectIndex } from './project-index.js';
 import type { Warnings } from './warnings.js';
 import { closestName } from '../../suggest.js';
@@ -550,16 +550,18 @@ function conditions(name: string, value: PhpValue, prefix: string, c: Ctx, relat
     for (const [g, gv] of value) inner.push(...conditions(g, gv ?? null, param, c, { target }));
     return inner.map((t) => (e: EntrySnapshot) => related(e, links, target, c.drafts).some(t));
   }
-  return ops.map(([rawOp, v]) => {
+  return ops.map(([rawOp, sent]) => {
     let op = rawOp.toLowerCase();
     if (!V3_OPERATORS.includes(op)) {
       c.warn.add(`${param}[${rawOp}]`, `unknown operator '${rawOp}': ElmapiCMS applies it as eq; operators are ${V3_OPERATORS.join(', ')}`);
       op = 'eq';
     }
     const p = value instanceof Map ? `${param}[${rawOp}]` : param;
+    let v = sent;
     if (v instanceof Map && !V3_LIST_OPS.has(op)) {
-      c.warn.add(p, `${p} is a list (${p}[…]=…) where ElmapiCMS compares one value: no entry matches here; send ${p}=value`);
-      return () => false;
+      const one = oneValueList(name, op, v, p, isCore && !f, c);
+      if (typeof one === 'function') return one;
+      v = one.value;
     }
     if (isCore && !f) return coreTest(name, op, v, p, c);
     if (!usable) return op === 'not' || op === 'not_in' ? () => true : () => false;
@@ -567,6 +569,50 @@ function conditions(name: string, value: PhpValue, prefix: string, c: Ctx, relat
     if (isLink(usable)) return relationOpTest(usable, alike, op, v, p, param, c);
     return fieldTest(alike, op, v, p, c);
   });
+}
+
+/**
+ * A list where one value is compared (`where[f][eq][]=x`, `where[f][lt][0]=x`, qs's default arrays).
+ * On a core column Laravel's where() binds the list's first item (flattenValue), but `like` puts
+ * the list in '%…%' (Array to string conversion, a 500). On a field it reaches applyBasic, whose
+ * "%$v%" and isset($booleanMap[$v]) (a TypeError for an array) are a 500 — except `not`, whose
+ * where('text_value', $val) binds the first item and whose json contains binds every item: one
+ * item is `not` that item, more are more bindings than placeholders, a 500. A 500 is a 422 here.
+ */
+function oneValueList(name: string, op: string, value: PhpArray, param: string, core: boolean, c: Ctx): Test | { value: string } {
+  const items = flatten(value);
+  const first = items[0] ?? null;
+  const list = `${param} is a list (${param}[…]=…) where ElmapiCMS compares one value`;
+  if (core && op !== 'like') {
+    if (first === null) {
+      c.warn.add(
+        param,
+        `${list}: Laravel binds its first item, empty here (NULL), and ${name} compared with NULL is never true: no entry matches; send ${param}=value`,
+      );
+      return () => false;
+    }
+    c.warn.add(param, `${list}: Laravel takes its first item ('${first}') and ignores the rest; send ${param}=${first}`);
+    return { value: first };
+  }
+  if (!core && op === 'not' && items.length === 1) {
+    c.warn.add(
+      param,
+      first === null
+        ? `${list}: its one item is empty (NULL), and ElmapiCMS compares text_value = NULL, never true: no entry is excluded (with more items it is a 500); send ${param}=value`
+        : `${list}: with its one item ElmapiCMS reads it as ${param}=${first} (with more items it is a 500); send ${param}=${first}`,
+    );
+    return first === null ? () => true : { value: first };
+  }
+  return crash(
+    param,
+    `${list}: ${
+      op === 'like'
+        ? "ElmapiCMS puts it in '%…%' (Array to string conversion)"
+        : op === 'not'
+          ? 'ElmapiCMS binds each of its items where one value goes (more bindings than placeholders)'
+          : 'on a field ElmapiCMS looks it up in its boolean map (isset with an array key, a TypeError)'
+    }, a 500 in ElmapiCMS; send ${param}=value`,
+  );
 }
 
 /** Operators that compare one value with `where('text_value', op, v)`: Laravel reads a null v its own way. */
