@@ -360,10 +360,11 @@ describe.each([
       });
       return { status: res.status, body: (await res.json()) as any, warning: res.headers.get('x-cqa-warning') ?? '' };
     };
+    // On a field v3 puts the list in "%$v%" (Array to string conversion): a 500, a 422 here.
     const like = await raw('where[title][like][a]=x');
-    expect(like.body).toEqual([]);
+    expect(like.status).toBe(422);
     expect(like.warning).toBe(
-      'where[title][like] is a list (where[title][like][...]=...) where ElmapiCMS compares one value: no entry matches here; send where[title][like]=value',
+      "where[title][like] is a list (where[title][like][...]=...) where ElmapiCMS compares one value: ElmapiCMS puts it in '%...%' (Array to string conversion), a 500 in ElmapiCMS; send where[title][like]=value",
     );
     const scalars = await raw('limit[]=1&paginate[]=3&locale[]=en&count');
     for (const name of ['limit', 'paginate', 'locale'])

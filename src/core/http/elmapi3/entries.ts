@@ -3,7 +3,7 @@
 import type { EntrySnapshot } from '../../model/types.js';
 import { fieldValue } from '../../query/table.js';
 import { paginated, phpInt, readPage } from './paginate.js';
-import { list, str, type PhpArray } from './php-query.js';
+import { flatten, list, str, type PhpArray } from './php-query.js';
 import type { CollectionIndex, ProjectIndex } from './project-index.js';
 import { EMBED_BOUNDS, Renderer, type Json } from './render.js';
 import type { Warnings } from './warnings.js';
@@ -295,32 +295,57 @@ export function listEntries(r: ListRequest): Answer {
 }
 
 export function oneEntry(r: ListRequest, uuid: string): Answer {
-  const { col, params, draft } = r;
+  const { col, params, draft, warn } = r;
   const slug = col.snap.record.slug;
   const locale = str(params, 'locale');
   const e = col.byUuid.get(uuid);
-  const translation = str(params, 'translation_locale');
-  if (translation) {
+  // ContentController@show: `$request->filled('translation_locale')` drops the state filter of the
+  // entry's lookup (an array is filled; '' is null by then and is not), and only then
+  // `if ($translationLocale = $request->query('translation_locale'))` looks for the translation —
+  // PHP's truthiness, so '0' answers the entry itself.
+  const asked = params.get('translation_locale');
+  if (asked === null)
+    warn.add(
+      'translation_locale',
+      'translation_locale has no value: ElmapiCMS reads it as absent and answers the entry named in the path; send translation_locale=<locale> (e.g. fr) or leave it out',
+    );
+  if (asked !== undefined && asked !== null) {
     // v3 looks the named entry up in any state, but with `locale` (ContentController@show filters
     // the entry's query by it before the translation is looked for); a draft is named only to a
     // drafts reader here.
     if (!e || (e.record.draft && !draft)) return notFound;
     if (locale && locale !== '0' && e.record.locale !== locale) {
-      r.warn.add(
+      warn.add(
         'locale',
         `with translation_locale, locale=${locale} still restricts the entry named in the path (it is in '${e.record.locale}'), so ElmapiCMS answers Content not found.: leave locale out`,
       );
       return notFound;
     }
+    if (asked === '0') {
+      warn.add(
+        'translation_locale',
+        `translation_locale=0 is false to PHP: ElmapiCMS looks the entry up in any state (the parameter is filled) but skips the translation and answers the entry itself${
+          draft && !e.record.draft ? ' (here a published entry, in its draft form, which state=draft alone would not answer)' : ''
+        }; send a locale code (translation_locale=fr) or leave it out`,
+      );
+      return { status: 200, json: renderer(r).entry(e, slug) };
+    }
+    // A list: where('locale', [...]) binds its first item (Laravel's flattenValue).
+    const translation = asked instanceof Map ? (flatten(asked)[0] ?? null) : asked;
+    if (asked instanceof Map)
+      warn.add(
+        'translation_locale',
+        `translation_locale is a list (translation_locale[…]=…): ElmapiCMS looks for its first item, ${translation ? `'${translation}'` : 'an empty one (NULL, which no locale equals)'}, and when none is found puts the array in its message (Array to string conversion, a 500); send translation_locale=${translation ?? '<locale>'}`,
+      );
     const group = col.groups.get(col.groupOf.get(e) ?? '') ?? [];
     if (group.length < 2) return { status: 404, message: 'This entry has no translations linked.' };
     const t = group.find((x) => x !== e && x.record.locale === translation && inMode(x, draft));
-    return t
-      ? { status: 200, json: renderer(r).entry(t, slug) }
-      : { status: 404, message: `Translation not found for locale '${translation}'.` };
+    if (t) return { status: 200, json: renderer(r).entry(t, slug) };
+    if (asked instanceof Map) return { status: 500, message: 'Server Error' };
+    return { status: 404, message: `Translation not found for locale '${translation}'.` };
   }
   if (!e || !inMode(e, draft) || (locale && locale !== '0' && e.record.locale !== locale)) return notFound;
   for (const p of ['where', 'sort', 'limit', 'offset', 'paginate', 'count', 'first'])
-    if (params.has(p)) r.warn.add(p, `ElmapiCMS ignores ${p} on a single entry (/api/${slug}/{uuid})`);
+    if (params.has(p)) warn.add(p, `ElmapiCMS ignores ${p} on a single entry (/api/${slug}/{uuid})`);
   return { status: 200, json: renderer(r).entry(e, slug) };
 }

@@ -128,3 +128,8 @@ export function list(value: PhpValue | undefined): string[] {
   const items = value instanceof Map ? [...value.values()].filter((v): v is string => typeof v === 'string') : value.split(',');
   return items.map((s) => s.trim()).filter((s) => s !== '');
 }
+
+/** Laravel's Arr::flatten of a PHP array: its leaves in order (where() binds the first of them). */
+export function flatten(value: PhpArray): (string | null)[] {
+  return [...value.values()].flatMap((v) => (v instanceof Map ? flatten(v) : [v]));
+}

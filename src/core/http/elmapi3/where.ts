@@ -10,7 +10,7 @@ import { ProblemError, problem } from '../../query/problems.js';
 import { type LikeRules, likeMatcher } from '../../query/like.js';
 import { likeWholeMatcher } from '../../query/like-whole.js';
 import { fieldValue } from '../../query/table.js';
-import { list, type PhpArray, type PhpValue } from './php-query.js';
+import { flatten, list, type PhpArray, type PhpValue } from './php-query.js';
 import type { CollectionIndex, ProjectIndex } from './project-index.js';
 import type { Warnings } from './warnings.js';
 import { closestName } from '../../suggest.js';
@@ -30,13 +30,14 @@ const PHP_NUMERIC = /^[ \t\n\r\v\f]*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[ \t\n\
 
 /**
  * The values of a list operator as ContentController takes them: an array's items (each trimmed by
- * Laravel's TrimStrings), or `explode(',', v)` with no trim and no empties dropped — for `in` and
- * `between` on every column and `not_in` on a core column (`not_in` on a field trims and drops
- * empties itself: that one is `list()`). A space after a comma stays part of the value; said.
+ * Laravel's TrimStrings, an empty one null by ConvertEmptyStringsToNull), or `explode(',', v)` with
+ * no trim and no empties dropped — for `in` and `between` on every column and `not_in` on a core
+ * column (`not_in` on a field trims and drops empties itself: that one is `list()`). A space after
+ * a comma stays part of the value; said.
  */
-function exploded(raw: PhpValue | undefined, op: string, param: string, c: Ctx): string[] {
+function exploded(raw: PhpValue | undefined, op: string, param: string, c: Ctx): (string | null)[] {
   if (raw === undefined || raw === null) return [];
-  if (raw instanceof Map) return [...raw.values()].filter((v): v is string => typeof v === 'string');
+  if (raw instanceof Map) return [...raw.values()].filter((v): v is string | null => !(v instanceof Map));
   const items = raw.split(',');
   const spaced = items.filter((x) => x !== x.trim());
   const numericRange = (op === 'between' || op === 'not_between') && items.slice(0, 2).every((x) => NUMERIC.test(x));
@@ -90,6 +91,58 @@ function cmp(op: string, a: string | number, b: string | number): boolean {
   }
 }
 
+/**
+ * `t [NOT] BETWEEN lo AND hi` on text, as SQL answers it with a NULL bound: BETWEEN is then never
+ * true, and NOT BETWEEN (t < lo OR t > hi) is true only by the side whose bound is there.
+ */
+function textBetween(op: string, t: string, lo: string | null, hi: string | null): boolean {
+  if (op === 'between') return lo !== null && hi !== null && t >= lo && t <= hi;
+  return (lo !== null && t < lo) || (hi !== null && t > hi);
+}
+
+/**
+ * `between=10,` / `between=,10` / `between[]=10&between[]=`: v3 has no open-ended range; an empty
+ * bound is '' (or NULL) and is compared as such. Said with which bound is missing, what v3 then
+ * answers, and the operator that says an open range.
+ */
+function warnOpenBound(
+  op: string,
+  values: readonly (string | null)[],
+  param: string,
+  c: Ctx,
+  on: { name: string; number?: boolean },
+): void {
+  const [lo, hi] = values as [string | null, string | null];
+  const loMissing = lo === null || lo === '';
+  const hiMissing = hi === null || hi === '';
+  if (!loMissing && !hiMissing) return;
+  const base = param.replace(/\[[a-z_]+\]$/i, '');
+  const q = (x: string | null) => (x === null ? 'NULL' : `'${x}'`);
+  const which = loMissing && hiMissing ? 'no bounds' : loMissing ? 'no lower bound' : 'no upper bound';
+  const item = loMissing && hiMissing ? 'both items are empty' : `its ${loMissing ? 'first' : 'second'} item is empty`;
+  const sql = `${op === 'between' ? 'BETWEEN' : 'NOT BETWEEN'} ${q(lo)} AND ${q(hi)}`;
+  const open =
+    loMissing && hiMissing
+      ? undefined
+      : `${base}[${op === 'between' ? (loMissing ? 'lte' : 'gte') : loMissing ? 'gt' : 'lt'}]=${loMissing ? hi : lo}`;
+  let effect: string;
+  if (on.number)
+    effect = `it compares text_value ${sql} on number field '${on.name}' (number_value only when both bounds are numbers), which no number has: no entry matches`;
+  else {
+    // What the text comparison comes to: every text is > '' and none is < ''.
+    let reads: string | undefined;
+    let all = false;
+    if (op === 'between') reads = !hiMissing && lo === '' ? `${base}[lte]=${hi}` : undefined;
+    else if (hi === '') all = true;
+    else reads = !loMissing ? `${base}[lt]=${lo}` : !hiMissing ? `${base}[gt]=${hi}` : undefined;
+    effect = `it compares ${on.name} ${sql}, ${all ? 'which every entry with a value passes' : reads ? `which comes to ${reads}` : 'which no entry matches'}`;
+  }
+  c.warn.add(
+    param,
+    `${param} has ${which} (${item}), and ElmapiCMS has no open-ended range: ${effect}; ${open ? `for an open range send ${open}` : 'send both bounds (min,max) or leave the condition out'}`,
+  );
+}
+
 /** A stored value's rows: each has at most one of text / number / boolean / json (a date has none usable). */
 interface Row {
   readonly text?: string;
@@ -118,7 +171,7 @@ interface LikeTests {
 }
 
 /** The condition `op v` on one value row (sheet §3.3). */
-function rowMatches(row: Row, op: string, v: string | null, values: string[], like?: LikeTests): boolean {
+function rowMatches(row: Row, op: string, v: string | null, values: readonly (string | null)[], like?: LikeTests): boolean {
   const value = v ?? '';
   switch (op) {
     case 'like':
@@ -129,16 +182,16 @@ function rowMatches(row: Row, op: string, v: string | null, values: string[], li
         (BOOLISH.test(value) && row.bool !== undefined && row.bool === /^(true|1)$/i.test(value))
       );
     case 'in':
-      return values.some((w) => row.text === w || jsonHas(row, w));
-    case 'between': {
-      const [lo, hi] = values as [string, string];
-      if (NUMERIC.test(lo) && NUMERIC.test(hi) && row.number !== undefined) return row.number >= Number(lo) && row.number <= Number(hi);
-      return row.text !== undefined && row.text >= lo && row.text <= hi;
-    }
+      // An empty array item (null) is where('text_value', '=', null): whereNull, true of a row without text.
+      return values.some((w) => (w === null ? row.text === undefined : row.text === w || jsonHas(row, w)));
+    case 'between':
     case 'not_between': {
-      const [lo, hi] = values as [string, string];
-      if (NUMERIC.test(lo) && NUMERIC.test(hi) && row.number !== undefined) return row.number < Number(lo) || row.number > Number(hi);
-      return row.text !== undefined && (row.text < lo || row.text > hi);
+      // A bound may be '' (between=10,) or null (between[]=10&between[]=): number_value is compared
+      // only when both are numeric, and SQL's BETWEEN with a NULL bound is never true.
+      const [lo, hi] = values as [string | null, string | null];
+      if (lo !== null && hi !== null && NUMERIC.test(lo) && NUMERIC.test(hi) && row.number !== undefined)
+        return op === 'between' ? row.number >= Number(lo) && row.number <= Number(hi) : row.number < Number(lo) || row.number > Number(hi);
+      return row.text !== undefined && textBetween(op, row.text, lo, hi);
     }
     default:
       return (
@@ -193,14 +246,18 @@ function fieldTest(sources: readonly Source[], op: string, raw: PhpValue | undef
   const f = (sources[0] as Source).def;
   const v = raw instanceof Map ? null : (raw ?? null);
   const values = op === 'not_in' ? list(raw) : SPLIT_OPS.has(op) ? exploded(raw, op, param, c) : [];
+  const nullItem = op === 'in' && values.includes(null);
+  // not_in with no item left (not_in=, not_in=',', not_in[]=): whereDoesntHave(the field's rows).
+  const noneLeft = op === 'not_in' && values.length === 0;
+  if (op === 'in' || op === 'not_in') warnEmptyItems(raw, op, param, c, f);
   if (f.type === 'date' || f.type === 'datetime') {
-    if (op !== 'null' && op !== 'not_null')
+    if (op !== 'null' && op !== 'not_null' && !nullItem && !noneLeft)
       c.warn.add(
         param,
         `ElmapiCMS cannot filter date field '${f.name}' (its values live in a date column no operator reads): ${op === 'not' || op === 'not_in' ? 'every entry passes' : 'no entry matches'}; filter on created_at/published_at or a text field instead`,
       );
   }
-  if (f.type === 'number' && (op === 'in' || op === 'not' || op === 'not_in')) {
+  if (f.type === 'number' && ((op === 'in' && !nullItem) || op === 'not' || (op === 'not_in' && !noneLeft))) {
     c.warn.add(
       param,
       `ElmapiCMS compares '${op}' on text only: on number field '${f.name}' ${op === 'in' ? 'no entry matches' : 'no entry is excluded'}; use where[${f.name}][between]=min,max or one where[or][N][${f.name}]=value per value`,
@@ -228,8 +285,11 @@ function fieldTest(sources: readonly Source[], op: string, raw: PhpValue | undef
     );
     return (e) => rowsIn(sources, e).length > 0;
   }
+  if ((op === 'between' || op === 'not_between') && f.type !== 'date' && f.type !== 'datetime')
+    warnOpenBound(op, values, param, c, { name: f.name, number: f.type === 'number' });
   if (op === 'not') return (e) => !rowsIn(sources, e).some((r) => r.text === (v ?? '') || jsonHas(r, v ?? ''));
-  if (op === 'not_in') return (e) => !rowsIn(sources, e).some((r) => values.some((w) => r.text === w || jsonHas(r, w)));
+  if (noneLeft) return (e) => rowsIn(sources, e).length === 0;
+  if (op === 'not_in') return (e) => !rowsIn(sources, e).some((r) => values.some((w) => w !== null && (r.text === w || jsonHas(r, w))));
   if (op === 'null')
     return (e) =>
       rowsIn(sources, e).some(
@@ -237,13 +297,70 @@ function fieldTest(sources: readonly Source[], op: string, raw: PhpValue | undef
       );
   if (op === 'not_null') return (e) => rowsIn(sources, e).length > 0;
   const like = op === 'like' ? { contains: likeTest(`%${v ?? ''}%`, c.budget), whole: likeTest(v ?? '', c.budget, true) } : undefined;
-  return (e) => rowsIn(sources, e).some((r) => r.date === undefined && rowMatches(r, op, v, values, like));
+  return (e) => rowsIn(sources, e).some((r) => (r.date === undefined || nullItem) && rowMatches(r, op, v, values, like));
+}
+
+/** Field types whose value rows are text (text_value IS NULL is never true of them). */
+const TEXT_TYPES = new Set(['text', 'longtext', 'markdown', 'richtext', 'slug', 'email', 'color', 'time']);
+
+/**
+ * An empty item in an in / not_in list, said: `a,,b` (or a trailing comma, or no value at all:
+ * explode(',', null) is ['']) is the value '', which ElmapiCMS never stores; `[]=` is null, which
+ * where('text_value', '=', null) reads as IS NULL on a field, and which SQL's IN / NOT IN never
+ * match (NOT IN (…, NULL) is never true); not_in on a field trims and drops both
+ * (ContentController: array_filter(array_map('trim', …))), and with none left excludes every
+ * entry that has a value.
+ */
+function warnEmptyItems(raw: PhpValue | undefined, op: string, param: string, c: Ctx, f?: FieldDef, core?: string): void {
+  if (raw === undefined) return;
+  const items = raw === null ? [''] : raw instanceof Map ? [...raw.values()].filter((v) => !(v instanceof Map)) : raw.split(',');
+  const blank = items.includes('');
+  const nul = items.includes(null);
+  if (!blank && !nul) return;
+  const rest = items.filter((x): x is string => typeof x === 'string' && x !== '');
+  const what = items.length === 1 ? (raw === null ? 'has no value' : 'has only an empty item') : 'has an empty item';
+  const base = param.replace(/\[[a-z_]+\]$/i, '');
+  const send = rest.length > 0 ? `send ${param}=${rest.join(',')}` : 'send the values, or leave the condition out';
+  if (f && op === 'not_in') {
+    c.warn.add(
+      param,
+      rest.length > 0
+        ? `${param} ${what}: ElmapiCMS drops the empty items of not_in on a field (trim, then array_filter); ${send}`
+        : `${param} ${what}: ElmapiCMS drops the empty items of not_in on a field (trim, then array_filter), and with none left excludes every entry that has a value for '${f.name}': only the entries without one pass; ${send}`,
+    );
+    return;
+  }
+  if (blank)
+    c.warn.add(
+      param,
+      core
+        ? `${param} ${what}: ElmapiCMS compares ${core} with '', which no entry has, so it ${op === 'in' ? (rest.length > 0 ? 'adds nothing' : 'matches no entry') : 'excludes nothing'}; ${send}`
+        : `${param} ${what}: ElmapiCMS compares it as the value '' (text_value = '' or a JSON list holding ''), which it never stores, so it ${rest.length > 0 ? 'adds nothing' : 'matches no entry'}; ${send}`,
+    );
+  if (!nul) return;
+  if (core)
+    c.warn.add(
+      param,
+      op === 'in'
+        ? `${param} ${what} (${param}[]= with no value: NULL), and ${core} IN (…, NULL) never matches the NULL: it ${rest.length > 0 ? 'adds nothing' : 'matches no entry'}; ${send}`
+        : `${param} ${what} (${param}[]= with no value: NULL), and ${core} NOT IN (…, NULL) is never true in SQL: ElmapiCMS matches no entry; ${send}`,
+    );
+  else if (f)
+    c.warn.add(
+      param,
+      `${param} ${what} (${param}[]= with no value: NULL), which Laravel compares as text_value IS NULL: ${
+        TEXT_TYPES.has(f.type)
+          ? `never true of text field '${f.name}', so it ${rest.length > 0 ? 'adds nothing' : 'matches no entry'}; ${send}`
+          : `true of every value of ${f.type} field '${f.name}', so every entry with one matches${rest.length > 0 ? `, whatever the other items; ${send}` : `; for entries with a value send ${base}[not_null]`}`
+      }`,
+    );
 }
 
 /** A core column (sheet §3.2): compared as stored, timestamps as `Y-m-d H:i:s` text. */
 function coreTest(name: string, op: string, raw: PhpValue | undefined, param: string, c: Ctx): Test {
   const v = raw instanceof Map ? null : (raw ?? null);
   const values = SPLIT_OPS.has(op) ? exploded(raw, op, param, c) : [];
+  if (op === 'in' || op === 'not_in') warnEmptyItems(raw, op, param, c, undefined, name);
   const col = (e: EntrySnapshot): string | null => {
     const r = e.record;
     switch (name) {
@@ -277,6 +394,7 @@ function coreTest(name: string, op: string, raw: PhpValue | undefined, param: st
     );
     return () => false;
   }
+  if (op === 'between' || op === 'not_between') warnOpenBound(op, values, param, c, { name });
   if (raw === null && op !== 'eq' && op !== 'not' && COMPARE_OPS.has(op))
     crash(
       param,
@@ -302,11 +420,11 @@ function coreTest(name: string, op: string, raw: PhpValue | undefined, param: st
       case 'in':
         return x !== null && values.includes(x);
       case 'not_in':
-        return x !== null && !values.includes(x);
+        // NOT IN (…, NULL) is never true in SQL.
+        return x !== null && !values.includes(x) && !values.includes(null);
       case 'between':
-        return x !== null && x >= (values[0] as string) && x <= (values[1] as string);
       case 'not_between':
-        return x !== null && (x < (values[0] as string) || x > (values[1] as string));
+        return x !== null && textBetween(op, x, values[0] ?? null, values[1] ?? null);
       default:
         // where(col, '=', null) is whereNull (the other operators with null are refused above).
         return v === null ? x === null : x !== null && cmp(op, x, v);
@@ -319,9 +437,10 @@ function coreTest(name: string, op: string, raw: PhpValue | undefined, param: st
  * §3.2): an ISO value (how the SDK sends a Date), a day alone under `eq`/`in`, and a day as an
  * upper bound silently match otherwise than meant.
  */
-function warnTimeValues(name: string, op: string, values: readonly string[], param: string, c: Ctx): void {
+function warnTimeValues(name: string, op: string, values: readonly (string | null)[], param: string, c: Ctx): void {
   const base = param.replace(/\[[a-z_]+\]$/i, (m) => (m.toLowerCase() === `[${op}]` ? '' : m));
   values.forEach((t, i) => {
+    if (t === null) return;
     if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/.test(t)) {
       const ms = Date.parse(t);
       const utc = Number.isNaN(ms) ? `${t.slice(0, 10)} ${t.slice(11, 19)}` : new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
@@ -431,23 +550,69 @@ function conditions(name: string, value: PhpValue, prefix: string, c: Ctx, relat
     for (const [g, gv] of value) inner.push(...conditions(g, gv ?? null, param, c, { target }));
     return inner.map((t) => (e: EntrySnapshot) => related(e, links, target, c.drafts).some(t));
   }
-  return ops.map(([rawOp, v]) => {
+  return ops.map(([rawOp, sent]) => {
     let op = rawOp.toLowerCase();
     if (!V3_OPERATORS.includes(op)) {
       c.warn.add(`${param}[${rawOp}]`, `unknown operator '${rawOp}': ElmapiCMS applies it as eq; operators are ${V3_OPERATORS.join(', ')}`);
       op = 'eq';
     }
     const p = value instanceof Map ? `${param}[${rawOp}]` : param;
+    let v = sent;
     if (v instanceof Map && !V3_LIST_OPS.has(op)) {
-      c.warn.add(p, `${p} is a list (${p}[…]=…) where ElmapiCMS compares one value: no entry matches here; send ${p}=value`);
-      return () => false;
+      const one = oneValueList(name, op, v, p, isCore && !f, c);
+      if (typeof one === 'function') return one;
+      v = one.value;
     }
     if (isCore && !f) return coreTest(name, op, v, p, c);
     if (!usable) return op === 'not' || op === 'not_in' ? () => true : () => false;
     if (v === null && COMPARE_OPS.has(op)) return nullValueTest(usable, alike, op, p, c);
-    if (isLink(usable)) return relationOpTest(usable, alike, op, p, param, c);
+    if (isLink(usable)) return relationOpTest(usable, alike, op, v, p, param, c);
     return fieldTest(alike, op, v, p, c);
   });
+}
+
+/**
+ * A list where one value is compared (`where[f][eq][]=x`, `where[f][lt][0]=x`, qs's default arrays).
+ * On a core column Laravel's where() binds the list's first item (flattenValue), but `like` puts
+ * the list in '%…%' (Array to string conversion, a 500). On a field it reaches applyBasic, whose
+ * "%$v%" and isset($booleanMap[$v]) (a TypeError for an array) are a 500 — except `not`, whose
+ * where('text_value', $val) binds the first item and whose json contains binds every item: one
+ * item is `not` that item, more are more bindings than placeholders, a 500. A 500 is a 422 here.
+ */
+function oneValueList(name: string, op: string, value: PhpArray, param: string, core: boolean, c: Ctx): Test | { value: string } {
+  const items = flatten(value);
+  const first = items[0] ?? null;
+  const list = `${param} is a list (${param}[…]=…) where ElmapiCMS compares one value`;
+  if (core && op !== 'like') {
+    if (first === null) {
+      c.warn.add(
+        param,
+        `${list}: Laravel binds its first item, empty here (NULL), and ${name} compared with NULL is never true: no entry matches; send ${param}=value`,
+      );
+      return () => false;
+    }
+    c.warn.add(param, `${list}: Laravel takes its first item ('${first}') and ignores the rest; send ${param}=${first}`);
+    return { value: first };
+  }
+  if (!core && op === 'not' && items.length === 1) {
+    c.warn.add(
+      param,
+      first === null
+        ? `${list}: its one item is empty (NULL), and ElmapiCMS compares text_value = NULL, never true: no entry is excluded (with more items it is a 500); send ${param}=value`
+        : `${list}: with its one item ElmapiCMS reads it as ${param}=${first} (with more items it is a 500); send ${param}=${first}`,
+    );
+    return first === null ? () => true : { value: first };
+  }
+  return crash(
+    param,
+    `${list}: ${
+      op === 'like'
+        ? "ElmapiCMS puts it in '%…%' (Array to string conversion)"
+        : op === 'not'
+          ? 'ElmapiCMS binds each of its items where one value goes (more bindings than placeholders)'
+          : 'on a field ElmapiCMS looks it up in its boolean map (isset with an array key, a TypeError)'
+    }, a 500 in ElmapiCMS; send ${param}=value`,
+  );
 }
 
 /** Operators that compare one value with `where('text_value', op, v)`: Laravel reads a null v its own way. */
@@ -499,7 +664,15 @@ function related(e: EntrySnapshot, sources: readonly Source[], target: Collectio
 }
 
 /** Operators on a relation or media field itself (sheet §3.4). */
-function relationOpTest(f: FieldDef, sources: readonly Source[], op: string, param: string, fieldParam: string, c: Ctx): Test {
+function relationOpTest(
+  f: FieldDef,
+  sources: readonly Source[],
+  op: string,
+  raw: PhpValue | undefined,
+  param: string,
+  fieldParam: string,
+  c: Ctx,
+): Test {
   if (f.type === 'media' && (op === 'null' || op === 'not_null')) {
     c.warn.add(
       param,
@@ -516,6 +689,11 @@ function relationOpTest(f: FieldDef, sources: readonly Source[], op: string, par
       return rows.length === 0 || rows.some((row) => related(e, [row], target, c.drafts).length === 0);
     };
   if (op === 'not_null') return (e) => !!target && related(e, sources, target, c.drafts).length > 0;
+  if (op === 'in' || op === 'not_in') warnEmptyItems(raw, op, param, c, f);
+  // in[]= (an empty item, null): text_value IS NULL, true of the value row a link field keeps.
+  if (op === 'in' && raw instanceof Map && [...raw.values()].includes(null))
+    return (e) => sources.some((s) => s.values(e).some((x) => x !== null));
+  if (op === 'not_in' && list(raw).length === 0) return (e) => !sources.some((s) => s.values(e).some((x) => x !== null));
   c.warn.add(
     param,
     `ElmapiCMS compares '${op}' on relation field '${f.name}' against stored integer ids, never a uuid: ${op === 'not' || op === 'not_in' ? 'every entry passes' : 'no entry matches'}; filter on the related entry instead: ${fieldParam}[uuid]${op === 'eq' ? '' : `[${op}]`}=<uuid>`,
