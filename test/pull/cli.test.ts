@@ -89,7 +89,9 @@ describe('cqa pull usage', () => {
     writeFileSync(join(dir, 'utf16'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('demo-token\r\n', 'utf16le')]));
     const utf16 = cqa([server.url, '--project', 'demo', '--out', join(dir, 'c'), '--token-file', join(dir, 'utf16')]);
     expect(utf16.code).toBe(2);
-    expect(utf16.err).toContain(`--token-file: '${join(dir, 'utf16')}' is saved as UTF-16 (little-endian), not UTF-8: save the file as UTF-8`);
+    expect(utf16.err).toContain(
+      `--token-file: '${join(dir, 'utf16')}' is saved as UTF-16 (little-endian), not UTF-8: save the file as UTF-8`,
+    );
     writeFileSync(join(dir, 'large'), 'x'.repeat(70_000));
     const large = cqa([server.url, '--project', 'demo', '--out', join(dir, 'c'), '--token-file', join(dir, 'large')]);
     expect(large.code).toBe(2);
