@@ -34,7 +34,6 @@ const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 
 /** Opens a listed file; throws FileProblem when it is not what the listing said. Close the fd. */
 export function openListed(file: ListedFile): OpenedContent {
-  const root = rootOf(file);
   let fd: number;
   try {
     fd = openSync(file.abs, BASE_FLAGS | (file.target === undefined ? NO_FOLLOW : 0));
@@ -51,7 +50,7 @@ export function openListed(file: ListedFile): OpenedContent {
     // file is checked by where it is. Saves a readlink per file (docs/benchmarks.md).
     if (file.ino !== undefined && file.target === undefined && stats.ino === file.ino && stats.dev === file.dev) return { fd, stats };
     const expected = file.target ?? file.rel;
-    if (openedPath(fd, file.abs, stats, realRoot(root)) !== expected) throw new FileProblem(MOVED);
+    if (openedPath(fd, file.abs, stats, realRoot(rootOf(file))) !== expected) throw new FileProblem(MOVED);
     return { fd, stats };
   } catch (err) {
     closeSync(fd);

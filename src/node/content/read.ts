@@ -105,10 +105,13 @@ function withoutNul(text: string): string {
   );
 }
 
+// One decoder for every file: a decode() without `stream` starts afresh, also after an error.
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /** Decodes UTF-8 strictly; the byte order mark, if any, is dropped. */
 function decodeUtf8(bytes: Uint8Array): string {
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return UTF8.decode(bytes);
   } catch {
     const bad = firstBadByte(bytes);
     let line = 1;
