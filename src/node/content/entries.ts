@@ -39,7 +39,7 @@ export interface EntryContext {
   readonly issues: IssueList;
   /**
    * Copy the values out of the file's text (see detached()): false where the model ends with the
-   * job that loads it (a build, the load process), so keeping the texts costs nothing.
+   * job that loads it (`cqa build`), so keeping the texts costs nothing.
    */
   readonly detach?: boolean;
 }

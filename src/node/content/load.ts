@@ -70,8 +70,8 @@ const READ_CONCURRENCY = 64;
 /**
  * How long what a loader makes lives. `once`: the loader loads one time, so it remembers nothing
  * for a next load (no file cache, no built entries). `detach`: copy each entry's values out of
- * its file's text, for a model the caller keeps; a job whose model ends with it (a build, the
- * load process) keeps the texts instead for as long as it runs.
+ * its file's text, for a model the caller keeps (or that leaves the load process); a job whose
+ * model ends with it (`cqa build`) keeps the texts instead for as long as it runs.
  */
 interface LoaderLife {
   readonly once: boolean;
@@ -216,7 +216,12 @@ export function loadContent(root: string, options: LoadOptions = {}): Promise<Lo
   return contentLoader(root, options, { once: true, detach: true }).load();
 }
 
-/** loadContent() for a job whose model ends with it (`cqa build`, the load process): the entries keep their file's text. */
+/**
+ * loadContent() for a job whose model ends with it (`cqa build`, in this thread or the load
+ * process): the entries keep their file's text and their values as the parser made them. Never
+ * for a model handed on (a library result, one the load process sends back): those values are
+ * not the detached ones loadContent() gives (-0 stays -0, an aliased YAML value stays shared).
+ */
 export function loadForJob(root: string, options: LoadOptions = {}): Promise<LoadResult> {
   return contentLoader(root, options, { once: true, detach: false }).load();
 }

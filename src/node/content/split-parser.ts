@@ -4,7 +4,7 @@
 // (src/node/load-process.ts).
 import { availableParallelism } from 'node:os';
 import { fromOutcome, runJob, sharedJobs, type FileParser, type Outcome } from './file-parser.js';
-import { loadForJob, type LoadOptions, type LoadResult } from './load.js';
+import { loadContent, type LoadOptions, type LoadResult } from './load.js';
 import { ParseThread } from './parse-thread.js';
 import { progressGate } from './progress.js';
 import { PARALLEL_PARSE_FILES } from '../thresholds.js';
@@ -33,7 +33,12 @@ export function splitParser(): SplitParser {
   return { parser, close: () => other.close() };
 }
 
-/** loadForJob() with a split parser, its progress passed on at most every 50 ms (progress.ts). */
+/**
+ * loadContent() with a split parser, its progress passed on at most every 50 ms (progress.ts). Not
+ * loadForJob(): this model leaves the load process (load-path.ts: buildSnapshot(), cqa serve), and
+ * v8.serialize would carry values as the parser made them (-0, an aliased object shared) where a
+ * load in the calling thread gives detached ones (entries.ts).
+ */
 export async function loadSplit(
   root: string,
   how: Pick<LoadOptions, 'drafts' | 'timestamps'>,
@@ -42,7 +47,7 @@ export async function loadSplit(
   const { parser, close } = splitParser();
   const due = progressGate();
   try {
-    return await loadForJob(root, {
+    return await loadContent(root, {
       ...how,
       parser,
       onProgress: (done, total) => {
