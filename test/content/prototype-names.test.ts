@@ -61,6 +61,14 @@ describe('field names of Object.prototype', () => {
     expect(entry(r, 'notes', 'b').values).toEqual({ toString: 2 });
   });
 
+  it('without a schema, text in one file and absent from another: no warning of "a function here"', async () => {
+    // Inference compared each file's value of the name, read through Object.prototype where the file lacked it (found from outside).
+    const r = await load({ 'p/notes/a.yaml': withAll("'v'"), 'p/notes/b.yaml': 'title: b\n' });
+    expect(r.issues).toEqual([]);
+    expect(r.warnings.map((w) => w.message).filter((m) => m.includes('function'))).toEqual([]);
+    expect(collection(r, 'notes').fields.find((f) => f.name === 'toString')?.type).toBe('text');
+  });
+
   it('a required one that an entry lacks is reported as missing', async () => {
     const r = await load({
       'p/posts/_collection.yaml': `fields:\n${NAMES.map((n) => `  ${n}: { type: text, required: true }`).join('\n')}\n`,

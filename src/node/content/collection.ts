@@ -322,7 +322,7 @@ function mixedKinds(fields: readonly FieldDef[], entries: CollectionInput['entri
     let other: { file: FileInfo; parsed: ParsedEntry; kind: string } | undefined;
     let text: FileInfo | undefined;
     for (const { file, parsed } of entries) {
-      const kind = kindOf(parsed.data?.[field.name]);
+      const kind = kindOf(parsed.data ? ownValue(parsed.data, field.name) : undefined);
       if (kind === 'text') text ??= file;
       else if (kind) other ??= { file, parsed, kind };
       if (other && text) break;
