@@ -41,14 +41,8 @@ function tooLarge(size: number): FileProblem {
  * only once a check failed, so a good file costs nothing more.
  */
 function decodeText(bytes: Uint8Array): string {
-  let text: string;
   try {
-    text = decodeUtf8(bytes);
-  } catch (err) {
-    throw utf16Problem(bytes) ?? err;
-  }
-  try {
-    return withoutNul(text);
+    return withoutNul(decodeUtf8(bytes));
   } catch (err) {
     throw utf16Problem(bytes) ?? err;
   }

@@ -277,13 +277,9 @@ function answer(
   const reads = routeReads(segs);
   if (reads) warnUnread(q, reads, warn);
   // translation_locale on an entry route: entries.ts says how v3 reads the list (its first item).
+  const saidElsewhere = (name: string) => name === 'translation_locale' && !reads && segs.length === 2;
   for (const name of ONE_VALUE)
-    if (
-      q.params.get(name) instanceof Map &&
-      !ARRAY_REFUSED.has(name) &&
-      (!reads || reads.params.includes(name)) &&
-      !(name === 'translation_locale' && !reads && segs.length === 2)
-    )
+    if (q.params.get(name) instanceof Map && !ARRAY_REFUSED.has(name) && (!reads || reads.params.includes(name)) && !saidElsewhere(name))
       warn.add(name, `${name} is a list (${name}[…]=…) where ElmapiCMS reads one value: it is ignored here; send ${name}=…`);
   for (const d of q.dropped) warn.add('query', d);
   const done = (a: Answer): V3Answer => {
