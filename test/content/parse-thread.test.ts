@@ -95,6 +95,52 @@ describe('ParseThread (compiled)', () => {
   });
 });
 
+describe('ParseThread.shared (compiled): a tree parsed by two threads', () => {
+  const files = 300;
+  const tree = () => {
+    const spec: Record<string, string> = {};
+    for (let i = 0; i < files; i++) spec[`p/posts/e${i}.md`] = `---\ntitle: T${i}\n---\nBody ${i}\n`;
+    const root = writeTree(spec);
+    const jobs: ParseJob[] = Object.keys(spec).map((rel) => ({ abs: join(root, rel), rel, kind: 'entry' }));
+    return { jobs, counter: new Int32Array(new SharedArrayBuffer(4)) };
+  };
+  const title = (o: Outcome | undefined) => (o && 'entry' in o ? o.entry.data?.title : undefined);
+
+  it('sends each few files as soon as they are parsed: the caller takes them while it works, and every file comes once', async () => {
+    const { ParseThread } = await compiled();
+    const { jobs, counter } = tree();
+    const thread = new ParseThread({ lines: false });
+    try {
+      const outcomes = new Map<string, Outcome>();
+      const theirs = thread.shared(jobs, counter);
+      // This thread claims nothing until the other has taken every file: their outcomes are there to take before rest().
+      const pause = new Int32Array(new SharedArrayBuffer(4));
+      for (let waited = 0; Atomics.load(counter, 0) < files && waited < 10_000; waited += 10) Atomics.wait(pause, 0, 0, 10);
+      for (let waited = 0; outcomes.size < files && waited < 10_000; waited += 10) {
+        theirs.take(outcomes);
+        Atomics.wait(pause, 0, 0, 10);
+      }
+      expect(outcomes.size).toBe(files);
+      await theirs.rest(outcomes);
+      expect([...outcomes.keys()].sort()).toEqual(jobs.map((j) => j.abs).sort());
+      expect(title(outcomes.get(jobs[7]?.abs as string))).toBe('T7');
+    } finally {
+      await thread.close();
+    }
+  });
+
+  it('a thread that stops ends the wait: what it did not send is left to the caller', async () => {
+    const { ParseThread } = await compiled();
+    const { jobs, counter } = tree();
+    const thread = new ParseThread({ lines: false });
+    const outcomes = new Map<string, Outcome>();
+    const theirs = thread.shared(jobs, counter);
+    await thread.close();
+    await theirs.rest(outcomes); // resolves: the thread's exit ends it
+    expect(outcomes.size).toBeLessThan(files);
+  });
+});
+
 describe('serve --watch (compiled): parsing on the parse thread', () => {
   const root = writeTree({
     'w/project.yaml': 'id: w\ntokens:\n  - name: t\n    token: w-token\n    scopes: [read]\n',

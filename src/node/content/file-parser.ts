@@ -49,8 +49,8 @@ export interface FileParser {
 const CLAIM = 64;
 
 /** The jobs this thread takes from `jobs`, CLAIM at a time from the counter `next` it shares with another thread. */
-export function* sharedJobs<T>(jobs: readonly T[], next: Int32Array): Generator<T> {
-  for (let i = Atomics.add(next, 0, CLAIM); i < jobs.length; i = Atomics.add(next, 0, CLAIM)) yield* jobs.slice(i, i + CLAIM);
+export function* sharedClaims<T>(jobs: readonly T[], next: Int32Array): Generator<readonly T[]> {
+  for (let i = Atomics.add(next, 0, CLAIM); i < jobs.length; i = Atomics.add(next, 0, CLAIM)) yield jobs.slice(i, i + CLAIM);
 }
 
 /** `eagerLines`: see parseEntry(). */

@@ -2,13 +2,19 @@
 // loader parses on one so that the thread answering requests never does: a large file would stall
 // every answer for as long as it takes to parse. The load process parses a large tree on one and
 // its own thread together (split-parser.ts).
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { fromOutcome, type FileParser, type Outcome, type ParseJob } from './file-parser.js';
-import type { ParseReply, ParseRequest } from './parse-worker.js';
+import type { Outcomes, ParseReply, ParseRequest } from './parse-worker.js';
 import { workerScript } from './worker-script.js';
 
 // Made when needed, not at import: where import.meta.url is no file URL (a bundle), importing must not fail.
 const parseWorker = () => workerScript('./parse-worker.js', import.meta.url);
+
+/** A parse shared with the calling thread (ParseThread.shared). */
+export interface SharedParse {
+  take(into: Map<string, Outcome>): void;
+  rest(into: Map<string, Outcome>): Promise<void>;
+}
 
 export class ParseThread implements FileParser {
   private worker: Worker | undefined;
@@ -19,20 +25,64 @@ export class ParseThread implements FileParser {
   /** `lines`: outcomes carry their line maps, so that messages never need a parse here. */
   constructor(private readonly options: { lines: boolean }) {}
 
-  /** `next`: share the jobs with another thread through this counter (see ParseRequest); only those this thread took come back. */
-  async parse(jobs: readonly ParseJob[], next?: Int32Array): Promise<Map<string, Outcome>> {
+  async parse(jobs: readonly ParseJob[]): Promise<Map<string, Outcome>> {
     const id = this.nextId++;
-    const worker = this.started();
-    // Held only while it works: idle, it must not keep the process alive.
-    if (this.waiting.size === 0) worker.ref();
+    const worker = this.held();
     const reply = await new Promise<ParseReply>((resolve, reject) => {
       this.waiting.set(id, { worker, resolve, reject });
-      const request: ParseRequest = { id, jobs, lines: this.options.lines, ...(next ? { next } : {}) };
-      worker.postMessage(request);
-    }).finally(() => {
-      if (this.waiting.size === 0) worker.unref();
-    });
+      worker.postMessage({ id, jobs, lines: this.options.lines } satisfies ParseRequest);
+    }).finally(() => this.release(worker));
     return new Map(reply.outcomes.map(([abs, outcome]) => [abs, fromOutcome(outcome)]));
+  }
+
+  /**
+   * Parses `jobs` together with the calling thread, each taking the next few from the counter
+   * `next` (sharedClaims). The thread sends the outcomes of each few as soon as they are parsed:
+   * take() adds those that have arrived (between the caller's own), rest() the others once the
+   * thread is done — or has stopped, leaving what it took to the caller.
+   */
+  shared(jobs: readonly ParseJob[], next: Int32Array): SharedParse {
+    const id = this.nextId++;
+    const worker = this.held();
+    const { port1, port2 } = new MessageChannel();
+    let done = false;
+    let failed = false;
+    let stopped: () => void = () => {};
+    const add = (outcomes: Outcomes | null, into: Map<string, Outcome>) => {
+      if (outcomes === null) done = true;
+      else for (const [abs, outcome] of outcomes) into.set(abs, fromOutcome(outcome));
+    };
+    const take = (into: Map<string, Outcome>) => {
+      for (let m = receiveMessageOnPort(port1); m !== undefined && !done; m = receiveMessageOnPort(port1))
+        add(m.message as Outcomes | null, into);
+    };
+    // A thread that stops never sends its null: its failure ends the wait (see started()).
+    this.waiting.set(id, {
+      worker,
+      resolve: () => {},
+      reject: () => {
+        failed = true;
+        stopped();
+      },
+    });
+    worker.postMessage({ id, jobs, lines: this.options.lines, shared: { next, port: port2 } } satisfies ParseRequest, [port2]);
+    return {
+      take,
+      rest: async (into) => {
+        take(into);
+        if (!done && !failed)
+          await new Promise<void>((resolve) => {
+            stopped = resolve;
+            port1.on('message', (outcomes: Outcomes | null) => {
+              add(outcomes, into);
+              if (done) resolve();
+            });
+          });
+        port1.close();
+        this.waiting.delete(id);
+        this.release(worker);
+      },
+    };
   }
 
   /** Starts the thread now, so that it boots while this one lists the tree (it otherwise starts at the first parse()). */
@@ -55,6 +105,17 @@ export class ParseThread implements FileParser {
   async restart(): Promise<void> {
     await this.close();
     this.started();
+  }
+
+  /** The thread, held while it works: idle, it must not keep the process alive. */
+  private held(): Worker {
+    const worker = this.started();
+    if (this.waiting.size === 0) worker.ref();
+    return worker;
+  }
+
+  private release(worker: Worker): void {
+    if (this.waiting.size === 0) worker.unref();
   }
 
   private started(): Worker {

@@ -3,7 +3,7 @@
 // later or got the longer files does fewer. Used where a large tree is loaded: the load process
 // (src/node/load-process.ts).
 import { availableParallelism } from 'node:os';
-import { fromOutcome, runJob, sharedJobs, type FileParser, type Outcome } from './file-parser.js';
+import { fromOutcome, runJob, sharedClaims, type FileParser, type Outcome } from './file-parser.js';
 import { loadContent, type LoadOptions, type LoadResult } from './load.js';
 import { ParseThread } from './parse-thread.js';
 import { progressGate } from './progress.js';
@@ -24,9 +24,12 @@ export function splitParser(): SplitParser {
       const outcomes = new Map<string, Outcome>();
       if (availableParallelism() < 2 || jobs.length < PARALLEL_PARSE_FILES) return outcomes;
       const next = new Int32Array(new SharedArrayBuffer(4));
-      const theirs = other.parse(jobs, next).catch(() => new Map<string, Outcome>()); // what it took is left to the loader
-      for (const job of sharedJobs(jobs, next)) outcomes.set(job.abs, fromOutcome(runJob(job, false)));
-      for (const [abs, outcome] of await theirs) outcomes.set(abs, outcome);
+      const theirs = other.shared(jobs, next);
+      for (const claim of sharedClaims(jobs, next)) {
+        for (const job of claim) outcomes.set(job.abs, fromOutcome(runJob(job, false)));
+        theirs.take(outcomes);
+      }
+      await theirs.rest(outcomes); // what a thread that stopped took is left to the loader
       return outcomes;
     },
   };
