@@ -158,6 +158,12 @@ describe('bad input: 4xx with a stable code', () => {
       /^fields: unknown field 'titel'; did you mean 'title'\? \(fields: id, locale, title, /,
     );
     expect(problemOf('exclude=prise').detail).toMatch(/^exclude: unknown field 'prise'; did you mean 'price'\? \(fields: /);
+    // A timestamp in fields: timestamps adds all three whatever fields lists (the hint said "use timestamps" to a request that had it).
+    for (const q of ['timestamps&fields=title,published_at', 'fields=title,created_at', 'timestamps&exclude=updated_at']) {
+      const p = problemOf(q);
+      expect(p).toMatchObject({ status: 400, code: 'unknown_field' });
+      expect(p.detail).toMatch(/ \(a timestamp: the parameter timestamps adds all three, whatever (fields|exclude) lists\)$/);
+    }
     expect(problemOf('where[secret]=1').detail).not.toContain('secret,');
     const param = problemOf('foo=1');
     expect(param.detail).toContain('where, whereRelation, sort, limit, offset, first, count, state, locale, timestamps, fields, exclude');

@@ -512,7 +512,7 @@ class Planner {
       if (!selectable.includes(n) && !alwaysKept.includes(n)) {
         bad(
           'unknown_field',
-          `${name}: unknown field '${n}'${known(n, [...alwaysKept, ...selectable], 'fields')}${['created_at', 'updated_at', 'published_at'].includes(n) ? ' (use timestamps for the timestamps)' : ''}`,
+          `${name}: unknown field '${n}'${known(n, [...alwaysKept, ...selectable], 'fields')}${TIMESTAMP_FIELDS.includes(n) ? ` (a timestamp: the parameter timestamps adds all three, whatever ${name} lists)` : ''}`,
           name,
         );
       }
