@@ -215,7 +215,7 @@ function collectionQuery(
 }
 
 const STATIC_DRAFTS =
-  "a static tree holds no drafts (cqa build publishes published entries only, and a token does not change that); use state=published, or mode 'server' against cqa serve or startServer() with a token with scopes [read, drafts]";
+  "a static tree holds no drafts (cqa build writes published entries, or with --drafts all as published; no token helps); use state=published, or mode 'server' against cqa serve or startServer() with a token with scopes [read, drafts]";
 
 /**
  * The server's answer as the static client gives it: the same, but for asking for drafts, where
