@@ -16,6 +16,14 @@ export interface SharedParse {
   rest(into: Map<string, Outcome>): Promise<void>;
 }
 
+/**
+ * A shared parse without a thread: `new Worker` throws at once when the system refuses a thread
+ * (ERR_WORKER_INIT_FAILED: EAGAIN under a limit on threads or memory), as after one that stopped.
+ * It takes nothing from the counter, so the caller parses every file: a load never fails for
+ * want of a parse thread (split-parser.ts).
+ */
+const NO_THREAD: SharedParse = { take: () => {}, rest: async () => {} };
+
 export class ParseThread implements FileParser {
   private worker: Worker | undefined;
   /** Requests in flight, with the thread that has them. */
@@ -39,11 +47,17 @@ export class ParseThread implements FileParser {
    * Parses `jobs` together with the calling thread, each taking the next few from the counter
    * `next` (sharedClaims). The thread sends the outcomes of each few as soon as they are parsed:
    * take() adds those that have arrived (between the caller's own), rest() the others once the
-   * thread is done — or has stopped, leaving what it took to the caller.
+   * thread is done — or has stopped, leaving what it took to the caller. Never throws: a thread
+   * that cannot be started or given the jobs takes none of them (see NO_THREAD).
    */
   shared(jobs: readonly ParseJob[], next: Int32Array): SharedParse {
     const id = this.nextId++;
-    const worker = this.held();
+    let worker: Worker;
+    try {
+      worker = this.held();
+    } catch {
+      return NO_THREAD;
+    }
     const { port1, port2 } = new MessageChannel();
     let done = false;
     let failed = false;
@@ -65,7 +79,14 @@ export class ParseThread implements FileParser {
         stopped();
       },
     });
-    worker.postMessage({ id, jobs, lines: this.options.lines, shared: { next, port: port2 } } satisfies ParseRequest, [port2]);
+    try {
+      worker.postMessage({ id, jobs, lines: this.options.lines, shared: { next, port: port2 } } satisfies ParseRequest, [port2]);
+    } catch {
+      port1.close();
+      this.waiting.delete(id);
+      this.release(worker);
+      return NO_THREAD;
+    }
     return {
       take,
       rest: async (into) => {
