@@ -112,12 +112,35 @@ describe('mistakes that point at the fix (issue 24)', () => {
       const r = cqa([command, '.'], app);
       expect(r.code, r.err).toBe(2);
       expect(r.err).toBe(
-        `cqa ${command}: '.' holds no project: a project is a folder with a project.yaml (demo/project.yaml); start one with \`cqa init demo\` (it writes into a new or empty folder), and keep collection folders inside it\n(see 'cqa ${command} --help')\n`,
+        `cqa ${command}: '.' holds no project: a project is a folder with a project.yaml (demo/project.yaml); start one with \`cqa init content\` (it writes content/site/project.yaml and more; then \`cqa ${command} content\`)\n(see 'cqa ${command} --help')\n`,
       );
     }
+    // The advice works as said (found from outside: `cqa init demo` wrote demo/site/project.yaml, not the demo/project.yaml named).
+    expect(cqa(['init', 'content'], app).code).toBe(0);
+    expect(cqa(['check', 'content'], app).code).toBe(0);
     // An empty folder: cqa init takes it as it is.
     mkdirSync(join(work, 'empty'));
     expect(cqa(['check', '.'], join(work, 'empty')).err).toContain('start one with `cqa init .`\n');
+  });
+  it('a project folder without its project.yaml: names the file to add, not cqa init (found from outside)', () => {
+    const tree = join(work, 'noproject');
+    mkdirSync(join(tree, 'site', 'authors'), { recursive: true });
+    writeFileSync(join(tree, 'site', 'authors', '_collection.yaml'), 'fields:\n  name: text\n');
+    writeFileSync(join(tree, 'site', 'authors', 'ann.yaml'), 'name: Ann\n');
+    for (const command of ['check', 'serve']) {
+      const r = cqa([command, 'noproject'], work);
+      expect(r.code, r.err).toBe(2);
+      expect(r.err).toBe(
+        `cqa ${command}: 'noproject' holds no project: 'noproject/site' looks like one (it has authors/_collection.yaml) but has no project.yaml: add noproject/site/project.yaml ('name: …' and 'public: true' are enough to start; docs/content.md lists its keys)\n(see 'cqa ${command} --help')\n`,
+      );
+    }
+    // A media folder says it too, and the file it names is all that was missing.
+    rmSync(join(tree, 'site', 'authors', '_collection.yaml'));
+    mkdirSync(join(tree, 'site', 'media'));
+    writeFileSync(join(tree, 'site', 'media', '_media.yaml'), '{}\n');
+    expect(cqa(['check', 'noproject'], work).err).toContain("'noproject/site' looks like one (it has media/_media.yaml)");
+    writeFileSync(join(tree, 'site', 'project.yaml'), 'name: Site\npublic: true\n');
+    expect(cqa(['check', 'noproject'], work)).toMatchObject({ code: 0 });
   });
 });
 

@@ -52,13 +52,33 @@ export async function contentFolder(path: string, command: string): Promise<stri
       }
     }
   }
+  // A project folder whose project.yaml is missing (deleted, or never written by a user who made
+  // the collections by hand): name it and the file to add, not `cqa init`, which would start
+  // another project beside it (found from outside). Known by what only content has: a collection's
+  // _collection.yaml, or media/_media.yaml.
+  for (const child of children) {
+    if (await isFile(join(path, child, 'media', '_media.yaml'))) throw missingProjectFile(path, child, join('media', '_media.yaml'));
+    for (const grandchild of await folders(join(path, child))) {
+      if (await isFile(join(path, child, grandchild, '_collection.yaml'))) {
+        throw missingProjectFile(path, child, join(grandchild, '_collection.yaml'));
+      }
+    }
+  }
   // Nothing to load: said before the loader walks a tree that is no content (node_modules, src).
-  // cqa init refuses a folder that is not empty (found from outside: the advice was that).
+  // cqa init refuses a folder that is not empty (found from outside: the advice was that), and
+  // writes the content folder, whose project is the folder 'site' inside it.
   const start =
     children.length === 0
       ? `start one with \`cqa init ${path}\``
-      : `start one with \`cqa init ${join(path, 'demo')}\` (it writes into a new or empty folder), and keep collection folders inside it`;
+      : `start one with \`cqa init ${join(path, 'content')}\` (it writes ${join(path, 'content', 'site', 'project.yaml')} and more; then \`cqa ${command} ${join(path, 'content')}\`)`;
   throw new UsageError(
     `'${path}' holds no project: a project is a folder with a project.yaml (${join(path, 'demo', 'project.yaml')}); ${start}`,
+  );
+}
+
+function missingProjectFile(path: string, child: string, found: string): UsageError {
+  const project = join(path, child);
+  return new UsageError(
+    `'${path}' holds no project: '${project}' looks like one (it has ${found}) but has no project.yaml: add ${join(project, 'project.yaml')} ('name: …' and 'public: true' are enough to start; docs/content.md lists its keys)`,
   );
 }
