@@ -133,13 +133,15 @@ tokens:
       line: 1,
       field: 'tokens',
       message:
-        "the project is private (the default) and lists no token, so every request to it is refused: add 'public: true', or a token under 'tokens:' (cqa token create --project <id> makes one)",
+        "the project is private (the default) and lists no token, so every request to it is refused: add 'public: true', or a token under 'tokens:' (cqa token create --project p makes one)",
     };
     expect((await load({ 'p/project.yaml': 'name: P\n' })).warnings).toEqual([WARNING]);
     expect((await load({ 'p/project.yaml': 'name: P\npublic: false\n' })).warnings).toEqual([WARNING]);
     expect((await load({ 'p/project.yaml': 'name: P\npublic: true\n' })).warnings).toEqual([]);
     const hashed = `tokens:\n  - name: app\n    sha256: ${'a'.repeat(64)}\n`;
     expect((await load({ 'p/project.yaml': hashed })).warnings).toEqual([]);
+    // The command names the project's id, from id: or the folder (found from outside: it said '<id>').
+    expect((await load({ 'p/project.yaml': 'id: blog\n' })).warnings[0]?.message).toContain('cqa token create --project blog makes one');
   });
 
   it('requires project.yaml in every folder of the content root and unique project ids', async () => {

@@ -166,7 +166,7 @@ export function readProject(parsed: ParsedYaml, folder: string, file: string, is
   if (!isPublic && tokens.length === 0 && raw.tokens === undefined) {
     issues.warn(
       file,
-      "the project is private (the default) and lists no token, so every request to it is refused: add 'public: true', or a token under 'tokens:' (cqa token create --project <id> makes one)",
+      `the project is private (the default) and lists no token, so every request to it is refused: add 'public: true', or a token under 'tokens:' (cqa token create --project ${idIssue ? '<id>' : id} makes one)`,
       { line: 1, field: 'tokens' },
     );
   }
