@@ -162,6 +162,12 @@ describe('cqa build --project <elmapi3 uuid>', () => {
     expect(unknown.err).toMatch(
       /--project nope: no such project in content; the projects are .*3f6c1a52-8b0e-4d7a-9c41-2e5f7b8a9d10 \(elmapi3\)/,
     );
+    // The folder's name instead of the id: the id to give (found from outside: only the list of ids).
+    const byFolder = await quietBuild(['content', '--project', 'shop3', '--out', join(work, 'x')]);
+    expect(byFolder.code).toBe(2);
+    expect(byFolder.err).toContain(
+      `--project shop3: no such project in content; 'shop3' is the folder of project '${SHOP}', and --project takes its id: --project ${SHOP}; the projects are`,
+    );
     // Another project alone is a plain one-project tree.
     expect((await quietBuild(['content', '--project', 'demo', '--include-private', '--out', join(work, 'demo')])).code).toBe(0);
     expect(JSON.parse(readFileSync(join(work, 'demo', 'manifest.json'), 'utf8')).projects.map((p: { id: string }) => p.id)).toEqual([

@@ -88,7 +88,14 @@ export async function buildOutput(
   if (issues.length > 0) return;
   if (options.project !== undefined && !chosen) {
     const ids = model.projects.map((p) => `${p.id}${p.dialect && p.dialect !== 'cqa' ? ` (${p.dialect})` : ''}`).join(', ');
-    const message = `--project ${options.project}: no such project in ${root}; the projects are ${ids}`;
+    // --project takes the id, which URLs name; the folder's name is a likely guess (found from
+    // outside: `--project shop3` for content/shop3, whose id is a uuid).
+    const folder = options.project;
+    const inFolder = model.projects.find((p) => p.collections.some((c) => c.entries.some((e) => e.file.startsWith(`${folder}/`))));
+    const hint = inFolder
+      ? `; '${folder}' is the folder of project '${inFolder.id}', and --project takes its id: --project ${inFolder.id}`
+      : '';
+    const message = `--project ${options.project}: no such project in ${root}${hint}; the projects are ${ids}`;
     report({ kind: 'failed', stage: 'dist', message, usage: true }); // an option's value: exit 2, as for any usage mistake
     return;
   }
