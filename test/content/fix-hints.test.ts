@@ -13,6 +13,21 @@ async function said(tree: Record<string, string>) {
 }
 
 describe('content messages say the fix', () => {
+  it('fields: written as a list of named items (Decap CMS, Tina, Strapi): the mapping to write (found from outside)', async () => {
+    const list = await said({
+      'p/project.yaml': 'public: true\n',
+      'p/authors/_collection.yaml':
+        'fields:\n  - name: name\n    type: text\n    required: true\n  - { name: email, type: email }\n  - name: role\n    type: enumeration\n    values: [editor, guest]\n',
+    });
+    expect(list.errors).toEqual([
+      'fields: expected a mapping of field names to types, got a list; write each field as a key of fields:, its name: becoming the key (name: { type: text, required: true }, then email: email, …)',
+    ]);
+    const bare = await said({ 'p/project.yaml': 'public: true\n', 'p/authors/_collection.yaml': 'fields: [name, email]\n' });
+    expect(bare.errors).toEqual([
+      'fields: expected a mapping of field names to types, got a list; write one key per field: fields: { title: text, tags: { type: text, multiple: true } }',
+    ]);
+  });
+
   it('an enumeration value one typo away from a value: did you mean it', async () => {
     const { errors } = await said({
       'p/posts/_collection.yaml':

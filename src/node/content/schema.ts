@@ -32,6 +32,25 @@ export interface CollectionConfig {
 const KEYS = ['name', 'body_field', 'sort', 'fields', 'render', 'translations', 'singleton'];
 const OPTIONS = ['type', 'required', 'multiple', 'hidden', 'values', 'collection', 'fields', 'repeatable', 'range'];
 
+/**
+ * `fields:` written as a list of `- name: title` items, as Decap CMS, Tina and Strapi write a
+ * schema (found from outside): the mapping to write instead, from the first items.
+ */
+function fieldListHint(fields: unknown): string {
+  if (!Array.isArray(fields) || fields.length === 0) return '';
+  const named = fields.every((f) => isPlainObject(f) && typeof f.name === 'string' && f.name !== '');
+  if (!named) return '; write one key per field: fields: { title: text, tags: { type: text, multiple: true } }';
+  const plain = (v: unknown): string =>
+    Array.isArray(v) ? `[${v.map(plain).join(', ')}]` : typeof v === 'string' && /^[\w.-]+$/.test(v) ? v : JSON.stringify(v);
+  const shown = (fields as Record<string, unknown>[]).slice(0, 2).map((f) => {
+    const { name, ...options } = f;
+    const keys = Object.entries(options);
+    if (keys.length === 1 && keys[0]?.[0] === 'type') return `${name}: ${plain(keys[0][1])}`;
+    return `${name}: { ${keys.map(([k, v]) => `${k}: ${plain(v)}`).join(', ')} }`;
+  });
+  return `; write each field as a key of fields:, its name: becoming the key (${shown.join(', then ')}${fields.length > 2 ? ', …' : ''})`;
+}
+
 export function readCollectionConfig(parsed: ParsedYaml | undefined, folder: string, file: string, issues: IssueList): CollectionConfig {
   const fieldLines = new Map<string, number>();
   if (!parsed) return { name: folder, body_field: 'body', fields: undefined, sort: undefined, sortLine: undefined, fieldLines };
@@ -90,7 +109,7 @@ export function readCollectionConfig(parsed: ParsedYaml | undefined, folder: str
       if (field) fields.push(field);
     }
   } else if (raw.fields !== undefined && raw.fields !== null) {
-    err(['fields'], `expected a mapping of field names to types, got ${describe(raw.fields)}`, 'fields');
+    err(['fields'], `expected a mapping of field names to types, got ${describe(raw.fields)}${fieldListHint(raw.fields)}`, 'fields');
   }
 
   // An undeclared body field is added as markdown: one spelt like a declared field is a typo.
