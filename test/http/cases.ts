@@ -283,7 +283,22 @@ export const CASES: Case[] = [
     status: 404,
     check: (r: RawResponse) => expect(JSON.parse(r.text).detail).toBe("no published entry 'nope' in collection 'posts'"),
   })),
-  { name: 'a draft without a query → 404', req: { path: '/api/alpha/posts/d1', headers: DRAFTS }, status: 404, code: 'not_found' },
+  // To a token that may read it, the 404 says why and what to add (found from outside); to a read token it is not there.
+  {
+    name: 'a draft without a query → 404',
+    req: { path: '/api/alpha/posts/d1', headers: DRAFTS },
+    status: 404,
+    check: (r: RawResponse) =>
+      expect(JSON.parse(r.text).detail).toBe(
+        "no published entry 'd1' in collection 'posts': it is a draft; ask with ?state=with_draft (this token has the drafts scope)",
+      ),
+  },
+  {
+    name: 'a draft to a token without the drafts scope → 404 that does not say it exists',
+    req: { path: '/api/alpha/posts/d1', headers: READ },
+    status: 404,
+    check: (r: RawResponse) => expect(JSON.parse(r.text).detail).toBe("no published entry 'd1' in collection 'posts'"),
+  },
   { name: 'unknown media item → 404', req: { path: '/api/alpha/project-media/nope.png', headers: READ }, status: 404 },
   { name: 'encoded slash in a media id → 404', req: { path: '/api/alpha/project-media/dir%2Fb%20c.txt', headers: READ }, status: 404 },
   { name: 'too deep → 404', req: { path: '/api/alpha/posts/p1/x', headers: READ }, status: 404 },

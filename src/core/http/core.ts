@@ -448,7 +448,12 @@ export class HttpCore {
       throw err;
     }
     if (!doc) {
-      const missing = r.kind === 'entry' ? API_PROBLEMS.entryNotFound(r.id, r.collection) : API_PROBLEMS.entryNotFound(key);
+      let missing = r.kind === 'entry' ? API_PROBLEMS.entryNotFound(r.id, r.collection) : API_PROBLEMS.entryNotFound(key);
+      // A draft asked for without state=: say so to a token that may read it (found from outside:
+      // 'no published entry' left a drafts token guessing); to any other, a draft is not there.
+      if (r.kind === 'entry' && ctx.scopes.has('drafts') && project.collections.get(r.collection)?.byId.get(r.id)?.record.draft) {
+        missing = { ...missing, detail: `${missing.detail}: it is a draft; ask with ?state=with_draft (this token has the drafts scope)` };
+      }
       return this.problem(req, missing, {}, d);
     }
     return this.json(req, doc, cacheControl);
