@@ -111,7 +111,35 @@ secret: shh
     ['day', '2021-02-30', 'expected a date YYYY-MM-DD, got "2021-02-30": February 2021 has days 01 to 28'],
     ['day', '2024-02-30', 'expected a date YYYY-MM-DD, got "2024-02-30": February 2024 has days 01 to 29'],
     ['day', '2025-13-45', 'expected a date YYYY-MM-DD, got "2025-13-45": month 13 does not exist (months go from 01 to 12)'],
-    ['day', '25.11.2021', 'expected a date YYYY-MM-DD, got "25.11.2021"'],
+    // A date written another common way: the ISO form to write (found from outside: the author had to work it out).
+    ['day', '25.11.2021', 'expected a date YYYY-MM-DD, got "25.11.2021": write it 2021-11-25'],
+    ['day', '2021/11/25', 'expected a date YYYY-MM-DD, got "2021/11/25": write it 2021-11-25'],
+    ['day', '2021-3-1', 'expected a date YYYY-MM-DD, got "2021-3-1": write it 2021-03-01'],
+    ['day', '25/11/2021', 'expected a date YYYY-MM-DD, got "25/11/2021": write it 2021-11-25'],
+    ['day', '11/25/2021', 'expected a date YYYY-MM-DD, got "11/25/2021": write it 2021-11-25'],
+    [
+      'day',
+      '03/01/2021',
+      'expected a date YYYY-MM-DD, got "03/01/2021": write it 2021-03-01 if 03 is the month, 2021-01-03 if it is the day',
+    ],
+    [
+      'day',
+      '2021-11-25T10:00:00Z',
+      'expected a date YYYY-MM-DD, got "2021-11-25T10:00:00Z": a date field takes the day alone (2021-11-25); declare the field a datetime to keep the time',
+    ],
+    ['day', '31.02.2021', 'expected a date YYYY-MM-DD, got "31.02.2021"'],
+    ['day', '1 March 2021', 'expected a date YYYY-MM-DD, got "1 March 2021"'],
+    [
+      'at',
+      '25.11.2021 09:30',
+      'expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "25.11.2021 09:30": write it 2021-11-25T09:30:00Z (Z: UTC; or an offset such as +01:00)',
+    ],
+    ['at', '2021/11/25', 'expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "2021/11/25": write it 2021-11-25'],
+    [
+      'published_at',
+      '15.01.2025 09:00',
+      'expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "15.01.2025 09:00": write it 2025-01-15T09:00:00Z (Z: UTC; or an offset such as +01:00)',
+    ],
     ['at', 'tomorrow', 'expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "tomorrow"'],
     [
       'at',

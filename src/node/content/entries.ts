@@ -10,7 +10,7 @@ import { describe, listNames, type IssueList } from './issues.js';
 import { localeFromFileName, localeLikeName, sameLocale } from './locale.js';
 import { entryLine, type ParsedEntry, type UnkeptValue, unkeptMessage } from './parse.js';
 import type { ProjectConfig } from './project.js';
-import { finerThanMs, impossibleDateHint, isoFromMs, parseDateTime } from './timestamps.js';
+import { dateFormHint, finerThanMs, impossibleDateHint, isoFromMs, parseDateTime } from './timestamps.js';
 import { commentedValueHint, cutValueHint } from './unquoted-colour.js';
 import { entryUuid, isUuid, lowerCaseHint, UUID_HINT } from './uuid.js';
 import { RenderBudget, renderBounded } from './richtext.js';
@@ -191,7 +191,7 @@ export function buildEntry(
     if (!iso)
       err(
         key,
-        `expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got ${describe(v)}${typeof v === 'string' ? impossibleDateHint(v) : ''}`,
+        `expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got ${describe(v)}${typeof v === 'string' ? impossibleDateHint(v) || dateFormHint(v, 'datetime') : ''}`,
       );
     else warnFinerThanMs(ctx, file, parsed, key, v as string, iso);
     return iso;

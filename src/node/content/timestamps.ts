@@ -84,6 +84,54 @@ export function impossibleDateHint(s: string): string {
   return '';
 }
 
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * The ISO form to write for a date or date-time written another common way (found from outside:
+ * "expected a date YYYY-MM-DD, got "01.03.2024"" left the author to work it out), as a hint to
+ * append to a message; '' when `s` is none of them. `2024/03/01`, `2024-3-1`, `01.03.2024` (day
+ * first, as dots mean in German and most of Europe), `13/01/2024` (day first: 13 is no month),
+ * `01/13/2024` (month first), a time after any of them; `03/01/2024` could be either, and both are
+ * named. A date-time given to a date field: the day alone.
+ */
+export function dateFormHint(s: string, kind: 'date' | 'datetime'): string {
+  const t = s.trim();
+  if (kind === 'date' && DATETIME.test(t) && !DATE.test(t)) {
+    const day = t.slice(0, 10);
+    return isDate(day) ? `: a date field takes the day alone (${day}); declare the field a datetime to keep the time` : '';
+  }
+  let m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(.*)$/.exec(t);
+  let dates: [number, number, number][] = [];
+  let rest = '';
+  if (m) {
+    dates = [[Number(m[1]), Number(m[2]), Number(m[3])]];
+    rest = m[4] as string;
+  } else if ((m = /^(\d{1,2})([./])(\d{1,2})\2(\d{4})(.*)$/.exec(t))) {
+    const [a, b, y] = [Number(m[1]), Number(m[3]), Number(m[4])];
+    rest = m[5] as string;
+    if (m[2] === '.' || a > 12) dates = [[y, b, a]];
+    else if (b > 12) dates = [[y, a, b]];
+    else
+      dates = [
+        [y, a, b],
+        [y, b, a],
+      ];
+  }
+  const time = /^(?:[ T]+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/.exec(rest);
+  if (!time) return '';
+  const [h, mi, sec] = [Number(time[1] ?? 0), Number(time[2] ?? 0), Number(time[3] ?? 0)];
+  const forms = dates
+    .filter(([y, mo, d]) => validUtc(y, mo, d, h, mi, sec))
+    .map(([y, mo, d]) => {
+      const day = `${y}-${pad2(mo)}-${pad2(d)}`;
+      return kind === 'date' || time[1] === undefined ? day : `${day}T${pad2(h)}:${pad2(mi)}:${pad2(sec)}Z`;
+    });
+  if (forms.length === 0) return '';
+  const zone = kind === 'datetime' && time[1] !== undefined ? ' (Z: UTC; or an offset such as +01:00)' : '';
+  if (forms.length === 1) return `: write it ${forms[0]}${zone}`;
+  return `: write it ${forms[0]} if ${pad2(dates[0]?.[1] ?? 0)} is the month, ${forms[1]} if it is the day${zone}`;
+}
+
 /** Whether a date-time parseDateTime() reads has non-zero digits past milliseconds (which it drops). */
 export function finerThanMs(s: string): boolean {
   // A fourth digit after the separator first: most date-times have none (the regex is then skipped).

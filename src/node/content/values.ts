@@ -4,7 +4,7 @@
 import type { FieldDef, FieldValue, JsonValue } from '../../core/model/model.js';
 import { isEmpty } from '../../core/snapshot/order.js';
 import { describe, listNames } from './issues.js';
-import { impossibleDateHint, isDate, isTime, parseDateTime } from './timestamps.js';
+import { dateFormHint, impossibleDateHint, isDate, isTime, parseDateTime } from './timestamps.js';
 import { lookalikeHint } from './lookalike.js';
 import { closestName } from '../../core/suggest.js';
 import { renderBounded, type RenderBudget } from './richtext.js';
@@ -284,10 +284,10 @@ function coerceScalar(field: FieldDef, raw: unknown, render: RenderMarkdown, bud
     case 'color':
       return COLOR.test(s) ? { value: s } : fail();
     case 'date':
-      return typeof raw === 'string' && isDate(s) ? { value: s } : fail(impossibleDateHint(s));
+      return typeof raw === 'string' && isDate(s) ? { value: s } : fail(impossibleDateHint(s) || dateFormHint(s, 'date'));
     case 'datetime': {
       const iso = typeof raw === 'string' ? parseDateTime(s) : undefined;
-      return iso ? { value: iso } : fail(impossibleDateHint(s));
+      return iso ? { value: iso } : fail(impossibleDateHint(s) || dateFormHint(s, 'datetime'));
     }
     case 'time':
       return typeof raw === 'string' && isTime(s) ? { value: s } : fail();
