@@ -149,6 +149,11 @@ describe('the same mistake, the same exit code', () => {
     const r = cqa([name, join(work, 'nope')]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(new RegExp(`^cqa ${name}: content folder '.*nope' does not exist`));
+    // With no content yet, how to start one (found from outside: a new user's first cqa serve).
+    const first = cqa([name], work);
+    expect(first.err).toContain(
+      `cqa ${name}: content folder 'content' does not exist (give the path: cqa ${name} <content>; or start one: cqa init content)`,
+    );
   });
 
   it('a project whose file is named project.yml: the loader names the file to rename (exit 1), not "holds no project"', () => {

@@ -24,7 +24,12 @@ async function folders(path: string): Promise<string[]> {
 
 export async function contentFolder(path: string, command: string): Promise<string> {
   const info = await stat(path).catch(() => undefined);
-  if (!info) throw new UsageError(`content folder '${path}' does not exist (give the path: cqa ${command} <content>)`);
+  // Found from outside: a new user's first `cqa serve`, in a folder with no content yet, was not told how to make one.
+  if (!info) {
+    throw new UsageError(
+      `content folder '${path}' does not exist (give the path: cqa ${command} <content>; or start one: cqa init ${path})`,
+    );
+  }
   if (!info.isDirectory()) throw new UsageError(`'${path}' is not a folder (give the content folder: cqa ${command} <content>)`);
   if (await isFile(join(path, 'project.yaml'))) {
     throw new UsageError(
