@@ -178,6 +178,20 @@ describe('the same mistake, the same exit code', () => {
     const low = cqa(['build', 'content/demo'], join(work, 'repo'));
     expect(low.code).toBe(2);
     expect(low.err).toContain('did you mean `cqa build content`?');
+    // Run inside the folder itself, the folder above is '..' (found from outside: dirname('.') is '.',
+    // so the advice was the same command again, and inside a collection 'cqa init .').
+    expect(cqa(['check', '.'], join(work, 'repo', 'content', 'demo')).err).toContain('did you mean `cqa check ..`?');
+    expect(cqa(['check', '.'], join(work, 'repo', 'content', 'demo', 'posts')).err).toContain(
+      "'.' is a folder inside the project '..'; give the folder that holds the projects: did you mean `cqa check ../..`?",
+    );
+    // A project kept beside other folders (an app's root): not that root, which would read each as a project.
+    mkdirSync(join(work, 'flatapp', 'src'), { recursive: true });
+    cpSync('content/demo', join(work, 'flatapp', 'blog'), { recursive: true });
+    const flat = cqa(['check', 'blog'], join(work, 'flatapp'));
+    expect(flat.code).toBe(2);
+    expect(flat.err).toContain(
+      "'blog' is a project folder, and cqa check takes the folder that holds the projects; '.' holds other folders too (src), each of which would be read as a project: put 'blog' in a folder of its own, e.g. content/blog, and give that folder: cqa check content",
+    );
     // Lower still, a collection or media folder (found from outside: it was told to run cqa init there).
     for (const folder of ['content/demo/posts', 'content/demo/media']) {
       const deeper = cqa(['check', folder], join(work, 'repo'));

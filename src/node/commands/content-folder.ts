@@ -4,7 +4,7 @@
 // to give instead of listing every file of the wrong tree as a content problem; given a folder with
 // no project at all (an app's root, with node_modules), it says so without reading that tree.
 import { readdir, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { UsageError } from './args.js';
 
 const isFile = (p: string) =>
@@ -22,6 +22,15 @@ async function folders(path: string): Promise<string[]> {
     .sort();
 }
 
+/**
+ * The folder above `p`, as the user would type it: '..' for '.' (found from outside: dirname('.')
+ * is '.', so inside a project folder the advice was to run the same command again).
+ */
+function up(p: string): string {
+  if (isAbsolute(p)) return dirname(p);
+  return relative(process.cwd(), dirname(resolve(p))) || '.';
+}
+
 export async function contentFolder(path: string, command: string): Promise<string> {
   const info = await stat(path).catch(() => undefined);
   // Found from outside: a new user's first `cqa serve`, in a folder with no content yet, was not told how to make one.
@@ -32,14 +41,27 @@ export async function contentFolder(path: string, command: string): Promise<stri
   }
   if (!info.isDirectory()) throw new UsageError(`'${path}' is not a folder (give the content folder: cqa ${command} <content>)`);
   if (await isFile(join(path, 'project.yaml'))) {
+    const parent = up(path);
+    // The folder above holds other folders too (an app's root): each would be read as a project
+    // that lacks its project.yaml (found from outside: 2,500 lines for a project kept at the root).
+    const others: string[] = [];
+    for (const f of await folders(parent)) {
+      if (resolve(parent, f) !== resolve(path) && !(await isFile(join(parent, f, 'project.yaml')))) others.push(f);
+    }
+    if (others.length > 0) {
+      const name = basename(resolve(path));
+      throw new UsageError(
+        `'${path}' is a project folder, and cqa ${command} takes the folder that holds the projects; '${parent}' holds other folders too (${others.slice(0, 3).join(', ')}${others.length > 3 ? ', …' : ''}), each of which would be read as a project: put '${name}' in a folder of its own, e.g. ${join(parent, 'content', name)}, and give that folder: cqa ${command} ${join(parent, 'content')}`,
+      );
+    }
     throw new UsageError(
-      `'${path}' is a project folder; give the folder that holds the projects: did you mean \`cqa ${command} ${dirname(path)}\`?`,
+      `'${path}' is a project folder; give the folder that holds the projects: did you mean \`cqa ${command} ${parent}\`?`,
     );
   }
   // One level deeper still: a collection or media/ folder of a project.
-  if (await isFile(join(dirname(path), 'project.yaml'))) {
+  if (await isFile(join(up(path), 'project.yaml'))) {
     throw new UsageError(
-      `'${path}' is a folder inside the project '${dirname(path)}'; give the folder that holds the projects: did you mean \`cqa ${command} ${dirname(dirname(path))}\`?`,
+      `'${path}' is a folder inside the project '${up(path)}'; give the folder that holds the projects: did you mean \`cqa ${command} ${up(up(path))}\`?`,
     );
   }
   const children = await folders(path);
