@@ -144,6 +144,23 @@ tokens:
     expect((await load({ 'p/project.yaml': 'id: blog\n' })).warnings[0]?.message).toContain('cqa token create --project blog makes one');
   });
 
+  it('an entry file put in the content root, above every project: a warning saying where it goes; a README is left alone (found from outside)', async () => {
+    const r = await load({
+      'p/project.yaml': 'public: true\n',
+      'carl.yaml': 'name: Carl\n',
+      'README.md': '# notes\n',
+      '.hidden.yaml': 'x: 1\n',
+    });
+    expect(r.issues).toEqual([]);
+    expect(r.warnings).toEqual([
+      {
+        file: 'carl.yaml',
+        message:
+          'ignored: the content root holds project folders only; an entry goes in a collection folder of a project (<project>/<collection>/carl.yaml)',
+      },
+    ]);
+  });
+
   it('requires project.yaml in every folder of the content root and unique project ids', async () => {
     const r = await load({
       'q/project.yaml': 'id: p\npublic: true\n',

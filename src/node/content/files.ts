@@ -363,6 +363,14 @@ export function layoutTree(files: readonly FileInfo[], issues: IssueList): Proje
           'this is a project folder, but a content folder is expected: give the folder that holds the project folders (e.g. content, not content/demo)',
         );
       }
+      // A data file there is an entry put one level too high (found from outside: not a word was
+      // said). A Markdown file is most likely a README, and is left alone.
+      else if (!dir && !isHidden(name) && /\.(?:ya?ml|json)$/i.test(name)) {
+        issues.warn(
+          file.rel,
+          `ignored: the content root holds project folders only; an entry goes in a collection folder of a project (<project>/<collection>/${name})`,
+        );
+      }
       continue;
     }
     const project = folderOf(parts[0] as string);
