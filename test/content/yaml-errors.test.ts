@@ -242,6 +242,13 @@ describe('broken YAML: one message per mistake, on its line, with a hint and a f
       2,
       'broken YAML: a tab indents this line; YAML indents with spaces only: remove it (the line above holds its own value, so this one starts at its level)',
     ],
+    // Found from outside: a no-break space pasted after the colon gave the parser's own words.
+    [
+      'a no-break space after the colon',
+      'title: A\nemail:\u00a0ann@example.com\nz: 1\n',
+      2,
+      "broken YAML: the space after 'email:' is \\u00a0 (a no-break space, as word processors paste it), which YAML does not read as a space: type a plain space (email: ann@example.com)",
+    ],
     [
       'a list item, then a key',
       '- a\nb: 1\n',
@@ -251,6 +258,21 @@ describe('broken YAML: one message per mistake, on its line, with a hint and a f
   ])('%s', async (_, text, line, message) => {
     const r = await load({ 'p/posts/a.yaml': text });
     expect(r.issues.map((i) => [i.line, i.message])).toEqual([[line, message]]);
+  });
+
+  it('a one-line file whose colon is followed by a no-break space: the same hint (found from outside)', async () => {
+    for (const [path, text, line] of [
+      ['p/posts/a.yaml', 'title:\u00a0Hello\n', 1],
+      ['p/posts/b.md', md('title:\u2007Hello\n'), 2],
+    ] as const) {
+      const r = await load({ [path]: text });
+      expect(r.issues.map((i) => [i.line, i.message.replace(/^.*?": /, '')])).toEqual([
+        [
+          line,
+          `the space after 'title:' is ${text.includes('\u00a0') ? '\\u00a0' : '\\u2007'} (a no-break space), which YAML does not read as a space: type a plain space (title: Hello)`,
+        ],
+      ]);
+    }
   });
 
   it('two mistakes in one file: two messages, each on its line', async () => {

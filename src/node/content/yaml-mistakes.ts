@@ -178,6 +178,28 @@ function missingColon(lines: readonly string[], row: number): Mistake | undefine
   return undefined;
 }
 
+/** A space YAML does not take for one: no-break and typographic spaces, as word processors paste them. */
+export const ODD_SPACE = /[\u00a0\u2000-\u200a\u202f\u205f\u3000]/;
+const AFTER_KEY = new RegExp(`^(\\s*)([^\\s:#"']+):(${ODD_SPACE.source})\\s*(.*)$`);
+
+/** `\u00a0`: a character named as `cqa check` shows it. */
+export const codePoint = (c: string) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`;
+
+/** `key:` followed by a no-break space (pasted from a word processor): to YAML, no space at all. */
+function oddSpaceAfterColon(lines: readonly string[], row: number): Mistake | undefined {
+  for (let r = row; r <= row + 1 && r < lines.length; r++) {
+    const line = lines[r] as string;
+    const m = AFTER_KEY.exec(line);
+    if (!m) continue;
+    return {
+      row: r,
+      col: indentOf(line) + (m[2] as string).length + 1,
+      message: `the space after '${m[2]}:' is ${codePoint(m[3] as string)} (a no-break space, as word processors paste it), which YAML does not read as a space: type a plain space (${m[2]}: ${m[4]})`,
+    };
+  }
+  return undefined;
+}
+
 /** A value starting with a character YAML reserves (`@`, a backtick): quote it. */
 function reservedStart(lines: readonly string[], row: number, col: number): Mistake {
   const line = lines[row] ?? '';
@@ -343,6 +365,7 @@ function mistakeOf(lines: readonly string[], error: YAMLError, rowCol: (offset: 
     if (open) return open;
   }
   const found =
+    oddSpaceAfterColon(lines, row) ??
     afterQuote(lines, row) ??
     indicatorStart(lines, row) ??
     colonInValue(lines, row) ??
