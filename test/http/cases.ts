@@ -246,6 +246,17 @@ export const CASES: Case[] = [
     status: 401,
     headers: { 'www-authenticate': /^Bearer realm="cqa"/ },
   },
+  // The docs' placeholder pasted as it is: the detail says what is wrong with it, not 'Bearer <token>' again (found from outside).
+  ...['Bearer <demo-token>', 'Bearer "demo-token"'].map((authorization) => ({
+    name: `Authorization: ${authorization} → 401 saying to send the token bare`,
+    req: { path: '/api/alpha/posts', headers: { ...JSON_ACCEPT, authorization } },
+    status: 401,
+    code: 'malformed_authorization',
+    check: (r: RawResponse) =>
+      expect(JSON.parse(r.text).detail).toBe(
+        "the Authorization header must be 'Bearer ' and the token itself: no <>, quotes or spaces around the token, one header per request",
+      ),
+  })),
   {
     name: 'a wrong token is checked on a public project too',
     req: { path: '/api/pub/notes', headers: { ...JSON_ACCEPT, authorization: 'Bearer nope' } },

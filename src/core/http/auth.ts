@@ -31,7 +31,13 @@ type Unauthorized = Extract<AuthOutcome, { kind: 'unauthorized' }>;
 const MALFORMED: Unauthorized = {
   kind: 'unauthorized',
   challenge: `${REALM}, error="invalid_request"`,
-  problem: { status: 401, code: 'malformed_authorization', detail: "the Authorization header must be 'Bearer <token>'" },
+  problem: {
+    status: 401,
+    code: 'malformed_authorization',
+    // Not 'Bearer <token>': found from outside, 'Bearer <demo-token>' was sent, and then told the same.
+    detail:
+      "the Authorization header must be 'Bearer ' and the token itself: no <>, quotes or spaces around the token, one header per request",
+  },
 };
 const INVALID_TOKEN: Unauthorized = {
   kind: 'unauthorized',
