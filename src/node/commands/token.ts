@@ -46,8 +46,10 @@ export async function run(args: string[]): Promise<number> {
 
   ${token}
 
-Add these lines under 'tokens:' in the project.yaml of '${project}':
+Add these lines to the project.yaml of '${project}' (the first one only if it has no 'tokens:' line yet;
+the others go under that line):
 
+tokens:
   - name: ${JSON.stringify(name)}
     sha256: ${sha256}
     scopes: [${[...new Set(scopes)].join(', ')}]

@@ -64,7 +64,7 @@ export async function writeTree(root: string, p: PulledProject, comment: string,
   const tokenHint =
     p.public || (tokens && tokens.length > 0)
       ? ''
-      : `# No tokens are copied: make one with \`cqa token create --project ${p.id}\` and paste its lines here.\n`;
+      : `# No tokens are copied: make one with \`cqa token create --project ${p.id}\` and add the lines it prints at the end of this file.\n`;
   await fsp.mkdir(root, { recursive: true });
   await write('project.yaml', `# ${comment}\n${tokenHint}${yaml(project)}`);
 
