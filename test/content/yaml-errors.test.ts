@@ -242,6 +242,13 @@ describe('broken YAML: one message per mistake, on its line, with a hint and a f
       2,
       'broken YAML: a tab indents this line; YAML indents with spaces only: remove it (the line above holds its own value, so this one starts at its level)',
     ],
+    // Found from outside: token lines added under 'public: false' got the parser's own words, then a message per line of the item.
+    [
+      'a list pasted under a key that has a value',
+      'name: P\npublic: false\n  - name: web\n    sha256: abc\n    scopes: [read]\n',
+      3,
+      "broken YAML: this list item is indented under 'public:' (line 2), which already has a value: put a key of its own above the items, in the column of 'public' and with nothing after its ':' (like 'tags:'), or leave nothing after 'public:' to make the list its value",
+    ],
     // Found from outside: a no-break space pasted after the colon gave the parser's own words.
     [
       'a no-break space after the colon',
@@ -357,6 +364,8 @@ describe('broken YAML: one message per mistake, on its line, with a hint and a f
         'p/posts/hello.md': '---\ntitle: Hello\n---\n',
         'p/posts/hello.de.md': '---\ntitle: Hallo\n---\n',
         'p/posts/bad.md': '---\ntitle: [1, 2]\n---\n',
+        // Nor an error of a locale it lists (found from outside: "project 'p' has locales en (add it …)").
+        'p/posts/hallo.md': '---\ntitle: Hallo\nlocale: de\n---\n',
       });
       // The entries' own errors are still said with it: every mistake in one run.
       expect(r.issues.map((i) => i.file)).toEqual(['p/posts/bad.md', 'p/project.yaml']);

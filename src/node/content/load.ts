@@ -353,10 +353,21 @@ async function loadProject(layout: ProjectLayout, ctx: ReadContext, options: Pro
   const settings = readYamlFile(layout.projectFile, ctx);
   const warned = issues.warnings.length;
   const config = readProject(settings, layout.folder, layout.projectFile.rel, issues);
+  const errored = issues.errors.length;
   const project = await loadCollections(layout, ctx, config, options);
   // Warnings said against the defaults standing in for a broken project.yaml asked for what it
-  // already says (a locale, a token; found from outside): they wait until it reads.
-  if (!settingsRead(settings)) issues.warnings.length = warned;
+  // already says (a locale, a token; found from outside): they wait until it reads. So do the
+  // entries' 'unknown locale' errors (found from outside: "project 'demo' has locales en (add it
+  // to locales in project.yaml)" for every German entry, while project.yaml listed de).
+  if (!settingsRead(settings)) {
+    issues.warnings.length = warned;
+    let kept = errored;
+    for (let i = errored; i < issues.errors.length; i++) {
+      const e = issues.errors[i] as ContentIssue;
+      if (e.field !== 'locale' || !e.message.startsWith('unknown locale')) issues.errors[kept++] = e;
+    }
+    issues.errors.length = kept;
+  }
   return project;
 }
 

@@ -13,6 +13,8 @@ interface Mistake {
   readonly row: number;
   readonly col: number;
   readonly message: string;
+  /** The last row this mistake covers: errors the parser reports up to it follow from it. */
+  readonly through?: number;
 }
 
 const indentOf = (line: string) => /^ */.exec(line)?.[0].length ?? 0;
@@ -110,6 +112,23 @@ function indentation(lines: readonly string[], row: number, firstLine: number): 
         row: r,
         col: indent,
         message: `this line is indented under '${key}:' (line ${above + firstLine}), which already has a value: start it in the column of '${key}' to make it a key of its own, or leave nothing after '${key}:' to nest it`,
+      };
+    }
+    // A list pasted under a key that has a value (found from outside: token lines added under
+    // 'public: false' got the parser's 'Nested mappings are not allowed in compact mappings').
+    if (indent > indentOf(prev) && withValue && !withValue[1]?.includes('-') && /^-(\s|$)/.test(line.slice(indent))) {
+      const key = withValue[3] as string;
+      let through = r;
+      while (
+        through + 1 < lines.length &&
+        (!isContent(lines[through + 1] as string) || indentOf(lines[through + 1] as string) > indentOf(prev))
+      )
+        through++;
+      return {
+        row: r,
+        col: indent,
+        through,
+        message: `this list item is indented under '${key}:' (line ${above + firstLine}), which already has a value: put a key of its own above the items, in the column of '${key}' and with nothing after its ':' (like 'tags:'), or leave nothing after '${key}:' to make the list its value`,
       };
     }
     // Less indented than the line above, but not as far back as any line it could belong to.
@@ -407,10 +426,13 @@ export function yamlMistakes(
   const out: ParseProblem[] = [];
   // The first mistakes are the ones to fix (later errors often follow from them); a file with
   // thousands of errors costs no more than this many.
+  let covered = -1;
   for (const error of [...errors].sort((a, b) => a.pos[0] - b.pos[0]).slice(0, MAX_MISTAKES)) {
+    if (rowCol(error.pos[0])[0] <= covered) continue;
     const m = mistakeOf(lines, error, rowCol, firstLine);
     if (seen.has(m.row)) continue;
     seen.add(m.row);
+    if (m.through !== undefined) covered = m.through;
     out.push({
       line: m.row + firstLine,
       message: `broken YAML: ${m.message}${commentNote(lines[m.row] ?? '')}`,
