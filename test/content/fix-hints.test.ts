@@ -13,6 +13,20 @@ async function said(tree: Record<string, string>) {
 }
 
 describe('content messages say the fix', () => {
+  it('yes where true or false is taken, in every settings file and key: why it is text (found from outside: public: yes)', async () => {
+    const { errors } = await said({
+      'p/project.yaml': 'public: yes\n',
+      'p/posts/_collection.yaml': 'translations: on\nfields:\n  title: { type: text, required: yes }\n',
+      'p/posts/a.yaml': 'draft: no\ntitle: A\n',
+    });
+    expect(errors).toEqual([
+      'translations: translations must be true or false (true: each entry names its locale variants, hello.de for hello), got "on" (YAML 1.2 reads yes/no/on/off as text)',
+      'title: required must be true or false, got "yes" (YAML 1.2 reads yes/no/on/off as text)',
+      'draft: expected true or false, got "no" (YAML 1.2 reads yes/no/on/off as text)',
+      'public: expected true or false, got "yes" (YAML 1.2 reads yes/no/on/off as text)',
+    ]);
+  });
+
   it('fields: written as a list of named items (Decap CMS, Tina, Strapi): the mapping to write (found from outside)', async () => {
     const list = await said({
       'p/project.yaml': 'public: true\n',

@@ -593,7 +593,12 @@ describe('entries: locale, draft, timestamps', () => {
         field: 'created_at',
         message: 'expected an ISO 8601 date-time like 2021-11-25T10:00:00Z, got "yesterday"',
       },
-      { file: 'p/posts/bad.yaml', line: 2, field: 'draft', message: 'expected true or false, got "no"' },
+      {
+        file: 'p/posts/bad.yaml',
+        line: 2,
+        field: 'draft',
+        message: 'expected true or false, got "no" (YAML 1.2 reads yes/no/on/off as text)',
+      },
       {
         file: 'p/posts/feb.yaml',
         line: 1,

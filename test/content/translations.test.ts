@@ -105,7 +105,8 @@ describe('translations: true', () => {
         file: 'p/posts/_collection.yaml',
         line: 1,
         field: 'translations',
-        message: 'translations must be true or false (true: each entry names its locale variants, hello.de for hello), got "yes"',
+        message:
+          'translations must be true or false (true: each entry names its locale variants, hello.de for hello), got "yes" (YAML 1.2 reads yes/no/on/off as text)',
       },
     ],
     [

@@ -6,7 +6,7 @@ import type { FileInfo } from './files.js';
 import type { CommitTimes } from './git-times.js';
 import { fieldNameProblem, idProblem, RESERVED_KEYS } from '../../core/model/identifiers.js';
 import { closestName } from '../../core/suggest.js';
-import { describe, listNames, type IssueList } from './issues.js';
+import { describe, listNames, type IssueList, yaml11Boolean } from './issues.js';
 import { localeFromFileName, localeLikeName, sameLocale } from './locale.js';
 import { entryLine, type ParsedEntry, type UnkeptValue, unkeptMessage } from './parse.js';
 import type { ProjectConfig } from './project.js';
@@ -179,7 +179,7 @@ export function buildEntry(
   let draft = false;
   if (data.draft !== undefined && data.draft !== null) {
     if (typeof data.draft === 'boolean') draft = data.draft;
-    else err('draft', `expected true or false, got ${describe(data.draft)}`);
+    else err('draft', `expected true or false, got ${describe(data.draft)}${yaml11Boolean(data.draft)}`);
   }
   if (ctx.drafts) draft = false;
 

@@ -122,6 +122,16 @@ export function unknownName(what: string, typed: unknown, names: readonly string
 }
 
 /** How a value reads in a message: strings quoted, lists and mappings named. */
+const YAML11_BOOLEANS = /^(?:yes|no|on|off|y|n)$/i;
+
+/**
+ * Why `yes` (and no, on, off) is no boolean, for every place that takes true or false (found from
+ * outside: 'public: yes' in project.yaml said only 'expected true or false, got "yes"').
+ */
+export function yaml11Boolean(v: unknown): string {
+  return typeof v === 'string' && YAML11_BOOLEANS.test(v) ? ' (YAML 1.2 reads yes/no/on/off as text)' : '';
+}
+
 export function describe(value: unknown): string {
   if (value === null || value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'a list';

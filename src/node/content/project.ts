@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { DIALECTS, type DialectName, type ProjectRecord, type Scope, type TokenRecord } from '../../core/model/model.js';
 import { idProblem } from '../../core/model/identifiers.js';
-import { describe, isPlainObject, type IssueList, unknownKey } from './issues.js';
+import { describe, isPlainObject, type IssueList, unknownKey, yaml11Boolean } from './issues.js';
 import { groupDigits, LIMITS } from './limits.js';
 import { isLocaleTag, sameLocale } from './locale.js';
 import type { ParsedYaml } from './parse.js';
@@ -132,7 +132,7 @@ export function readProject(parsed: ParsedYaml, folder: string, file: string, is
   let isPublic = false;
   if (raw.public !== undefined && raw.public !== null) {
     if (typeof raw.public === 'boolean') isPublic = raw.public;
-    else err(['public'], `expected true or false, got ${describe(raw.public)}`, 'public');
+    else err(['public'], `expected true or false, got ${describe(raw.public)}${yaml11Boolean(raw.public)}`, 'public');
   }
 
   let dialect: DialectName = 'cqa';
@@ -155,7 +155,8 @@ export function readProject(parsed: ParsedYaml, folder: string, file: string, is
   }
   let strict = false;
   if (raw.strict !== undefined && raw.strict !== null) {
-    if (typeof raw.strict !== 'boolean') err(['strict'], `expected true or false, got ${describe(raw.strict)}`, 'strict');
+    if (typeof raw.strict !== 'boolean')
+      err(['strict'], `expected true or false, got ${describe(raw.strict)}${yaml11Boolean(raw.strict)}`, 'strict');
     else if (dialect !== 'elmapi3')
       err(['strict'], `'strict' applies to dialect elmapi3 only (it turns the real API's silent quirks into 422s)`, 'strict');
     else strict = raw.strict;

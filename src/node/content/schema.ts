@@ -4,7 +4,7 @@ import { FIELD_TYPES, type FieldDef, type FieldType, type SortKey } from '../../
 import { isSortable } from '../../core/snapshot/order.js';
 import { fieldNameProblem, RESERVED_KEYS } from '../../core/model/identifiers.js';
 import { closestName } from '../../core/suggest.js';
-import { describe, isPlainObject, listNames, type IssueList, unknownKey, unknownName } from './issues.js';
+import { describe, isPlainObject, listNames, type IssueList, unknownKey, unknownName, yaml11Boolean } from './issues.js';
 import type { ParsedYaml } from './parse.js';
 import { hasTime, isDate, parseDateTime } from './timestamps.js';
 
@@ -142,7 +142,7 @@ export function readCollectionConfig(parsed: ParsedYaml | undefined, folder: str
   if (raw.translations !== undefined && raw.translations !== null && typeof raw.translations !== 'boolean') {
     err(
       ['translations'],
-      `translations must be true or false (true: each entry names its locale variants, hello.de for hello), got ${describe(raw.translations)}`,
+      `translations must be true or false (true: each entry names its locale variants, hello.de for hello), got ${describe(raw.translations)}${yaml11Boolean(raw.translations)}`,
       'translations',
     );
   }
@@ -152,7 +152,7 @@ export function readCollectionConfig(parsed: ParsedYaml | undefined, folder: str
   let singleton = false;
   if (typeof raw.singleton === 'boolean') singleton = raw.singleton;
   else if (raw.singleton !== undefined && raw.singleton !== null)
-    err(['singleton'], `expected true or false, got ${describe(raw.singleton)}`, 'singleton');
+    err(['singleton'], `expected true or false, got ${describe(raw.singleton)}${yaml11Boolean(raw.singleton)}`, 'singleton');
 
   return {
     name,
@@ -227,7 +227,7 @@ export function readFieldDef(name: string, def: unknown, report: Report): FieldD
     const v = spec[key];
     if (v === undefined || v === null) return false;
     if (typeof v === 'boolean') return v;
-    report([key], `${key} must be true or false, got ${describe(v)}`);
+    report([key], `${key} must be true or false, got ${describe(v)}${yaml11Boolean(v)}`);
     ok = false;
     return false;
   };
@@ -308,7 +308,7 @@ function readGroupAndRange(
     field.fields = children;
     if (spec.repeatable === true) field.repeatable = true;
     else if (spec.repeatable !== undefined && spec.repeatable !== null && spec.repeatable !== false) {
-      report(['repeatable'], `repeatable must be true or false, got ${describe(spec.repeatable)}`);
+      report(['repeatable'], `repeatable must be true or false, got ${describe(spec.repeatable)}${yaml11Boolean(spec.repeatable)}`);
       ok = false;
     }
   } else {
@@ -318,7 +318,7 @@ function readGroupAndRange(
   if (spec.range !== undefined) {
     if (field.type !== 'date' && field.type !== 'datetime') only('range', 'date or datetime');
     else if (typeof spec.range !== 'boolean') {
-      report(['range'], `range must be true or false, got ${describe(spec.range)}`);
+      report(['range'], `range must be true or false, got ${describe(spec.range)}${yaml11Boolean(spec.range)}`);
       ok = false;
     } else if (spec.range) field.range = true;
   }

@@ -3,7 +3,7 @@
 // every entry and media file is known.
 import type { FieldDef, FieldValue, JsonValue } from '../../core/model/model.js';
 import { isEmpty } from '../../core/snapshot/order.js';
-import { describe, listNames } from './issues.js';
+import { describe, listNames, yaml11Boolean } from './issues.js';
 import { dateFormHint, impossibleDateHint, isDate, isTime, parseDateTime } from './timestamps.js';
 import { lookalikeHint } from './lookalike.js';
 import { closestName } from '../../core/suggest.js';
@@ -26,7 +26,6 @@ export type RenderMarkdown = (markdown: string) => string;
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const COLOR = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
-const YAML11_BOOLEANS = /^(?:yes|no|on|off|y|n)$/i;
 
 /** Coerces the value of `field` in one entry; `null` stays an explicit null. */
 export function coerceField(field: FieldDef, raw: unknown, render: RenderMarkdown, budget?: RenderBudget): CoerceResult {
@@ -261,7 +260,7 @@ function coerceScalar(field: FieldDef, raw: unknown, render: RenderMarkdown, bud
       );
     case 'boolean':
       if (typeof raw === 'boolean') return { value: raw };
-      return fail(typeof raw === 'string' && YAML11_BOOLEANS.test(raw) ? ' (YAML 1.2 reads yes/no/on/off as text)' : '');
+      return fail(yaml11Boolean(raw));
     case 'text':
     case 'longtext':
     case 'markdown':
