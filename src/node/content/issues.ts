@@ -121,7 +121,6 @@ export function unknownName(what: string, typed: unknown, names: readonly string
   return near === undefined ? `unknown ${what}; ${list}` : `unknown ${what}; did you mean '${near}'? (${list})`;
 }
 
-/** How a value reads in a message: strings quoted, lists and mappings named. */
 const YAML11_BOOLEANS = /^(?:yes|no|on|off|y|n)$/i;
 
 /**
@@ -132,6 +131,7 @@ export function yaml11Boolean(v: unknown): string {
   return typeof v === 'string' && YAML11_BOOLEANS.test(v) ? ' (YAML 1.2 reads yes/no/on/off as text)' : '';
 }
 
+/** How a value reads in a message: strings quoted, lists and mappings named. */
 export function describe(value: unknown): string {
   if (value === null || value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'a list';
