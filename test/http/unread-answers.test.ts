@@ -5,7 +5,7 @@
 // the answers made but not yet taken by their clients, over all connections, are bounded
 // (UNSENT_ANSWER_BYTES; small here): past it, a 503 with Retry-After.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,6 +83,15 @@ describe('clients that do not read their answers', () => {
   const records: RequestRecord[] = [];
   const serverSockets: Socket[] = [];
   const clients: Socket[] = [];
+  /** Requests node:http has read and handed to the listener. */
+  let parsed = 0;
+  /** Their answers not yet closed; those without headers are waiting (nothing made for them yet). */
+  const unanswered = new Set<ServerResponse>();
+  const waiting = () => {
+    let n = 0;
+    for (const r of unanswered) if (!r.headersSent) n++;
+    return n;
+  };
 
   beforeAll(async () => {
     const dir = tempDir();
@@ -101,6 +110,11 @@ describe('clients that do not read their answers', () => {
     const listener = createNodeListener(core, { unsentBytes: 24 * 2 ** 20, onRequest: (r) => records.push(r) });
     server = createServer({ keepAliveTimeout: 5_000 }, listener);
     server.on('connection', (s) => serverSockets.push(s));
+    server.on('request', (_req, res) => {
+      parsed++;
+      unanswered.add(res);
+      res.once('close', () => unanswered.delete(res));
+    });
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     port = (server.address() as { port: number }).port;
   });
@@ -181,6 +195,59 @@ describe('clients that do not read their answers', () => {
     await until(() => records.some((r) => r.query['where[title][not]'] === 'a'), 'the first answer is out');
     b.write(ask(`${BIG}&where[title][not]=b`));
     expect((await readAnswers(b, ['GET']))[0]?.status).toBe(200);
+  });
+
+  it('requests pipelined behind an unread answer are bounded: past 128 waiting, a 503 in its turn, and node:http stops reading', async () => {
+    const socket = await open();
+    parsed = 0;
+    // 6,000 requests (~450 KB) behind a large answer, in one write, by a client that does not read.
+    const many = Array.from({ length: 6000 }, (_, i) => small(i % ENTRIES));
+    socket.write(ask(BIG) + many.map((p) => ask(p)).join(''));
+    await until(() => serverSide(socket)?.writableNeedDrain === true, 'the server waits for the client to read');
+    await new Promise((r) => setTimeout(r, 300));
+    // Before: every one of them was read and kept waiting (~2 KB of heap each), however many came.
+    expect(parsed).toBeLessThan(2500);
+
+    const methods = ['GET', ...many.slice(0, 129).map(() => 'GET')];
+    const answers = await readAnswers(socket, methods);
+    expect(answers.slice(0, 129).map((a) => a.status)).toEqual(methods.slice(0, 129).map(() => 200));
+    const refused = answers[129];
+    expect(refused?.status).toBe(503);
+    expect(refused?.headers['retry-after']).toBe('1');
+    const problem = JSON.parse(refused?.body ?? '');
+    expect(problem).toMatchObject({ status: 503, code: 'too_many_pipelined' });
+    expect(problem.detail).toMatch(
+      /^128 requests sent on this connection wait for the answers ahead of them \(at most 128\): read the answers/,
+    );
+    socket.destroy();
+    // Other connections are answered as before.
+    expect((await readOne(small(7))).status).toBe(200);
+  });
+
+  it('a client that pipelines small requests and never reads leaves at most 128 waiting (before: thousands, ~2 KB of heap each)', async () => {
+    const socket = await open();
+    parsed = 0;
+    // 20,000 requests (~1.6 MB) in one write, never read. A waiting request writes nothing, so
+    // node:http went on reading them (its brake counts queued answers' bytes, and a full socket
+    // only once the answer ahead no longer fits): 1,448 waited here, 14,000 a connection under
+    // `cqa serve` with answers of 200 bytes.
+    const many = Array.from({ length: 20_000 }, (_, i) => ask(small(i % ENTRIES))).join('');
+    socket.write(many);
+    let peak = 0;
+    const sample = setInterval(() => {
+      peak = Math.max(peak, waiting());
+    }, 5);
+    let last = -1;
+    await until(() => {
+      const settled = parsed === last && parsed > 0;
+      last = parsed;
+      return settled && serverSide(socket)?.writableNeedDrain === true;
+    }, 'the server stops reading');
+    clearInterval(sample);
+    peak = Math.max(peak, waiting());
+    socket.destroy();
+    // A waiting request is one read and not yet answered (refused ones are answered at once).
+    expect(peak).toBeLessThanOrEqual(128 + 1);
   });
 
   /** The body of one GET on a connection of its own. */

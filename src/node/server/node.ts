@@ -6,6 +6,7 @@
 import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { brotliCompress, brotliCompressSync, constants as zc, createBrotliCompress, createGzip, gzip, gzipSync } from 'node:zlib';
 import type { MediaRecord } from '../../core/model/model.js';
 import type { CoreResponse, HttpCore, Platform } from '../../core/http/core.js';
@@ -29,7 +30,7 @@ import { closeAfterBody, cutWhenStalled } from './connect.js';
 import { openInside, ServedRoots } from './open-file.js';
 import { sendBytes, sendFile } from './send-file.js';
 import type { Thumbnail, ThumbnailCache } from './thumbnails.js';
-import { STALL_GUARD_FROM_BYTES, SYNC_COMPRESS_MAX, UNSENT_ANSWER_BYTES } from '../thresholds.js';
+import { MAX_WAITING, MAX_WAITING_PER_CONNECTION, STALL_GUARD_FROM_BYTES, SYNC_COMPRESS_MAX, UNSENT_ANSWER_BYTES } from '../thresholds.js';
 
 const oneShotHash = (crypto as unknown as { hash?: (alg: string, data: string, enc: 'hex') => string }).hash;
 
@@ -84,6 +85,9 @@ export interface NodeListenerOptions {
   readonly overrides?: Overrides;
   /** Bytes of answers made and not yet taken by their clients, past which an answer is a 503 (default UNSENT_ANSWER_BYTES). */
   readonly unsentBytes?: number;
+  /** Pipelined requests that may wait on one connection (default MAX_WAITING_PER_CONNECTION), and over all (MAX_WAITING). */
+  readonly maxWaitingPerConnection?: number;
+  readonly maxWaiting?: number;
 }
 
 export interface NodeListener {
@@ -236,11 +240,58 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
     // every request of a read (64 KB: hundreds of them), a client that never reads made the server
     // hold every answer (300 requests of 8 MB answers: 2.4 GB).
     if (!res.socket) {
-      res.once('socket', () => process.nextTick(answer, req, res));
+      // Waiting writes nothing, so node:http never stops reading such a connection: bounded here
+      // (MAX_WAITING_PER_CONNECTION, MAX_WAITING), past which the request is refused at once.
+      const socket = req.socket;
+      const mine = waiting.get(socket) ?? 0;
+      if (mine >= maxWaitingHere || waitingAll >= maxWaiting) {
+        refuseWaiting(req, res, mine);
+        return;
+      }
+      if (!waiting.has(socket))
+        socket.once('close', () => {
+          waitingAll -= waiting.get(socket) ?? 0;
+          waiting.delete(socket);
+        });
+      waiting.set(socket, mine + 1);
+      waitingAll++;
+      res.once('socket', () => {
+        const left = waiting.get(socket);
+        if (left !== undefined) {
+          waiting.set(socket, left - 1);
+          waitingAll--;
+        }
+        process.nextTick(answer, req, res);
+      });
       return;
     }
     answer(req, res);
   }) as NodeListener;
+
+  /** Pipelined requests waiting for the answers ahead of them, per connection and in all. */
+  const waiting = new Map<Socket, number>();
+  let waitingAll = 0;
+  const maxWaitingHere = options.maxWaitingPerConnection ?? MAX_WAITING_PER_CONNECTION;
+  const maxWaiting = options.maxWaiting ?? MAX_WAITING;
+  /**
+   * A request past the bound of waiting ones: a small 503 made at once, which node:http counts
+   * (it stops reading a connection whose queued answers hold 64 KB). The connection stays open:
+   * closed with requests unread, it would be reset, and the client lose the answers ahead.
+   */
+  const refuseWaiting = (req: IncomingMessage, res: ServerResponse, mine: number) => {
+    const { path, query } = splitTarget(req.url ?? '/');
+    const detail =
+      mine >= maxWaitingHere
+        ? `${mine} requests sent on this connection wait for the answers ahead of them (at most ${maxWaitingHere}): read the answers before sending more, then send this one again`
+        : `${waitingAll} pipelined requests wait for their turn on this server (at most ${maxWaiting}): try again in a second`;
+    const r = core.refusal(
+      { method: req.method ?? 'GET', path, query, headers: req.headers },
+      { status: 503, code: 'too_many_pipelined', detail },
+      { 'retry-after': '1' },
+    );
+    res.writeHead(r.status, { ...r.headers, 'x-content-type-options': 'nosniff' });
+    res.end(req.method === 'HEAD' ? undefined : (r.body ?? undefined));
+  };
 
   const answer = (req: IncomingMessage, res: ServerResponse) => {
     let injected = false;
