@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,6 +145,33 @@ describe('cqa preview', () => {
     expect(safePathname('/a/')).toBe('/a/');
     for (const bad of ['/..', '/a/%2e%2e/b', '/a%2fb', '/a%5cb', '/a%00', '/a//b', '/%zz', 'relative'])
       expect(safePathname(bad), bad).toBeNull();
+  });
+
+  it('answers at once, 503, a pipelined request past 128 read and not yet answered on its connection', async () => {
+    // Found from outside: each request read waits for its file to be opened and writes nothing
+    // until then, so node:http read on: 40 connections that wrote 20,000 requests each and never
+    // read took a preview from 60 MB to 2.3 GB.
+    const { port } = new URL(server.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise((ok) => socket.once('connect', ok));
+    const n = 300;
+    socket.write(Array.from({ length: n }, (_, i) => `GET /nope-${i} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`).join(''));
+    // The 404s are chunked: the status lines are read from the whole text (no body holds one).
+    let text = '';
+    await new Promise<void>((ok, fail) => {
+      socket.on('error', fail);
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+        if ((text.match(/^HTTP\/1\.1 /gm) ?? []).length >= n) ok();
+      });
+    });
+    const statuses = [...text.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((m) => Number(m[1]));
+    const retryAfter = /^HTTP\/1\.1 503[^]*?\r\nretry-after: (\S+)/im.exec(text)?.[1];
+    socket.destroy();
+    // In order: the first 128 answered as usual, the next ones refused at once (before: all 404).
+    expect(statuses.slice(0, 128)).toEqual(Array.from({ length: 128 }, () => 404));
+    expect(statuses[128]).toBe(503);
+    expect(retryAfter).toBe('1');
   });
 
   it('parses _headers rules', () => {
