@@ -6,7 +6,6 @@
 import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import { brotliCompress, brotliCompressSync, constants as zc, createBrotliCompress, createGzip, gzip, gzipSync } from 'node:zlib';
 import type { MediaRecord } from '../../core/model/model.js';
 import type { CoreResponse, HttpCore, Platform } from '../../core/http/core.js';
@@ -26,7 +25,7 @@ import { tokensAmong } from '../../core/http/auth.js';
 import type { Overrides } from '../../core/http/overrides.js';
 import { closedBeforeOverride } from '../../core/http/contract-controls.js';
 import { mediaRoot } from '../../core/http/media-root.js';
-import { closeAfterBody, cutWhenStalled } from './connect.js';
+import { closeAfterBody, cutWhenStalled, Unanswered } from './connect.js';
 import { openInside, ServedRoots } from './open-file.js';
 import { sendBytes, sendFile } from './send-file.js';
 import type { Thumbnail, ThumbnailCache } from './thumbnails.js';
@@ -85,9 +84,6 @@ export interface NodeListenerOptions {
   readonly overrides?: Overrides;
   /** Bytes of answers made and not yet taken by their clients, past which an answer is a 503 (default UNSENT_ANSWER_BYTES). */
   readonly unsentBytes?: number;
-  /** Pipelined requests that may wait on one connection (default MAX_WAITING_PER_CONNECTION), and over all (MAX_WAITING). */
-  readonly maxWaitingPerConnection?: number;
-  readonly maxWaiting?: number;
 }
 
 export interface NodeListener {
@@ -240,27 +236,15 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
     // every request of a read (64 KB: hundreds of them), a client that never reads made the server
     // hold every answer (300 requests of 8 MB answers: 2.4 GB).
     if (!res.socket) {
-      // Waiting writes nothing, so node:http never stops reading such a connection: bounded here
-      // (MAX_WAITING_PER_CONNECTION, MAX_WAITING), past which the request is refused at once.
+      // Waiting writes nothing, so node:http never stops reading such a connection: bounded
+      // (connect.ts: Unanswered), past which the request is refused at once.
       const socket = req.socket;
-      const mine = waiting.get(socket) ?? 0;
-      if (mine >= maxWaitingHere || waitingAll >= maxWaiting) {
-        refuseWaiting(req, res, mine);
+      if (!waiting.enter(socket)) {
+        refuseWaiting(req, res, waiting.why(socket));
         return;
       }
-      if (!waiting.has(socket))
-        socket.once('close', () => {
-          waitingAll -= waiting.get(socket) ?? 0;
-          waiting.delete(socket);
-        });
-      waiting.set(socket, mine + 1);
-      waitingAll++;
       res.once('socket', () => {
-        const left = waiting.get(socket);
-        if (left !== undefined) {
-          waiting.set(socket, left - 1);
-          waitingAll--;
-        }
+        waiting.leave(socket);
         process.nextTick(answer, req, res);
       });
       return;
@@ -269,21 +253,14 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
   }) as NodeListener;
 
   /** Pipelined requests waiting for the answers ahead of them, per connection and in all. */
-  const waiting = new Map<Socket, number>();
-  let waitingAll = 0;
-  const maxWaitingHere = options.maxWaitingPerConnection ?? MAX_WAITING_PER_CONNECTION;
-  const maxWaiting = options.maxWaiting ?? MAX_WAITING;
+  const waiting = new Unanswered(MAX_WAITING_PER_CONNECTION, MAX_WAITING);
   /**
    * A request past the bound of waiting ones: a small 503 made at once, which node:http counts
    * (it stops reading a connection whose queued answers hold 64 KB). The connection stays open:
    * closed with requests unread, it would be reset, and the client lose the answers ahead.
    */
-  const refuseWaiting = (req: IncomingMessage, res: ServerResponse, mine: number) => {
+  const refuseWaiting = (req: IncomingMessage, res: ServerResponse, detail: string) => {
     const { path, query } = splitTarget(req.url ?? '/');
-    const detail =
-      mine >= maxWaitingHere
-        ? `${mine} requests sent on this connection wait for the answers ahead of them (at most ${maxWaitingHere}): read the answers before sending more, then send this one again`
-        : `${waitingAll} pipelined requests wait for their turn on this server (at most ${maxWaiting}): try again in a second`;
     const r = core.refusal(
       { method: req.method ?? 'GET', path, query, headers: req.headers },
       { status: 503, code: 'too_many_pipelined', detail },

@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, relative, resolve, sep } from 'node:path';
 import { negotiateEncoding } from '../../core/http/accept.js';
-import { answerClientError, boundPipelined, closeAfterBody, refuseConnect } from './connect.js';
+import { answerClientError, boundUnanswered, closeAfterBody, refuseConnect, Unanswered } from './connect.js';
 import { MAX_WAITING, MAX_WAITING_PER_CONNECTION } from '../thresholds.js';
 import { openInside, ServedRoot } from './open-file.js';
 import { mediaHeaders } from '../../core/http/media-headers.js';
@@ -358,11 +358,11 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
   const host = options.host ?? '127.0.0.1';
   // As in cqa serve: Node enforces the timeouts below only when it checks (timeouts.ts).
   // Requests read and not answered yet are bounded, as in cqa serve (connect.ts, thresholds.ts).
-  const handler = boundPipelined(
+  const handler = boundUnanswered(
     previewHandler(dir),
-    (req, res) => {
+    (req, res, why) => {
       closeAfterBody(req, res);
-      const body = `Service Unavailable: more than ${MAX_WAITING_PER_CONNECTION} requests on this connection (or ${MAX_WAITING} in all) wait for their answers: read the answers before sending more, then send this one again\n`;
+      const body = `Service Unavailable: ${why}\n`;
       res.writeHead(503, {
         'content-type': 'text/plain; charset=utf-8',
         'x-content-type-options': 'nosniff',
@@ -372,8 +372,7 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
       });
       res.end(req.method === 'HEAD' ? undefined : body);
     },
-    MAX_WAITING_PER_CONNECTION,
-    MAX_WAITING,
+    new Unanswered(MAX_WAITING_PER_CONNECTION, MAX_WAITING),
   );
   const allowed = options.allowedHosts ?? [];
   // DNS rebinding: a loopback preview answers only requests for a loopback name or an address (host-check.ts).
