@@ -166,7 +166,7 @@ describe('cqa preview', () => {
       });
     });
     const statuses = [...text.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((m) => Number(m[1]));
-    const retryAfter = /^HTTP\/1\.1 503[^]*?\r\nretry-after: (\S+)/im.exec(text)?.[1];
+    const retryAfter = /^HTTP\/1\.1 503[\s\S]*?\r\nretry-after: (\S+)/im.exec(text)?.[1];
     socket.destroy();
     // In order: the first 128 answered as usual, the next ones refused at once (before: all 404).
     expect(statuses.slice(0, 128)).toEqual(Array.from({ length: 128 }, () => 404));
