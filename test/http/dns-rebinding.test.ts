@@ -117,5 +117,16 @@ describe('a server on a loopback address answers no request for another name', (
     expect(hostAllowed('x')).toBe(false);
     expect(hostAllowed('localhost.attacker.example')).toBe(false);
     expect(hostAllowed('127.0.0.1.attacker.example')).toBe(false);
+    // What no host name holds, even where it ends as one under .localhost.
+    for (const h of [
+      'evil.com#.localhost',
+      'evil.com/.localhost',
+      'evil.com?.localhost',
+      'a b.localhost',
+      'evil.com@localhost',
+      'x\\.localhost',
+    ])
+      expect(hostAllowed(h), h).toBe(false);
+    for (const h of ['app.localhost:5173', 'LOCALHOST.', '[::1]:80', '127.0.0.1:8080', '']) expect(hostAllowed(h), h).toBe(true);
   });
 });

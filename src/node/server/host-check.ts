@@ -30,6 +30,9 @@ function hostName(header: string): string {
 export function hostAllowed(header: string | undefined, allowed: readonly string[] = []): boolean {
   if (header === undefined || header.trim() === '') return true;
   const name = hostName(header);
+  // Only what a host name or an address holds: `evil.com#.localhost` ends as a name under
+  // .localhost, but names another host (found from outside; no browser sends it, HTTP refuses it).
+  if (!/^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])$/.test(name)) return false;
   if (/^\d{1,3}(\.\d{1,3}){3}$/.test(name) || /^\[[0-9a-f:.]+\]$/.test(name)) return true;
   if (name === 'localhost' || name.endsWith('.localhost')) return true;
   return allowed.some((a) => {
