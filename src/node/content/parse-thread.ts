@@ -48,7 +48,7 @@ export class ParseThread implements FileParser {
    * `next` (sharedClaims). The thread sends the outcomes of each few as soon as they are parsed:
    * take() adds those that have arrived (between the caller's own), rest() the others once the
    * thread is done — or has stopped, leaving what it took to the caller. Never throws: a thread
-   * that cannot be started or given the jobs takes none of them (see NO_THREAD).
+   * that cannot be started takes none of the jobs (see NO_THREAD).
    */
   shared(jobs: readonly ParseJob[], next: Int32Array): SharedParse {
     const id = this.nextId++;
@@ -60,45 +60,30 @@ export class ParseThread implements FileParser {
     }
     const { port1, port2 } = new MessageChannel();
     let done = false;
-    let failed = false;
-    let stopped: () => void = () => {};
+    // Settled by the thread's null after its last claim, or by its failure: a thread that stops
+    // never sends the null (see started()), and what it took is left to the caller.
+    let finish: () => void = () => {};
+    const finished = new Promise<void>((resolve) => (finish = resolve));
     const add = (outcomes: Outcomes | null, into: Map<string, Outcome>) => {
-      if (outcomes === null) done = true;
-      else for (const [abs, outcome] of outcomes) into.set(abs, fromOutcome(outcome));
+      if (outcomes === null) {
+        done = true;
+        finish();
+      } else for (const [abs, outcome] of outcomes) into.set(abs, fromOutcome(outcome));
     };
     const take = (into: Map<string, Outcome>) => {
       for (let m = receiveMessageOnPort(port1); m !== undefined && !done; m = receiveMessageOnPort(port1))
         add(m.message as Outcomes | null, into);
     };
-    // A thread that stops never sends its null: its failure ends the wait (see started()).
-    this.waiting.set(id, {
-      worker,
-      resolve: () => {},
-      reject: () => {
-        failed = true;
-        stopped();
-      },
-    });
-    try {
-      worker.postMessage({ id, jobs, lines: this.options.lines, shared: { next, port: port2 } } satisfies ParseRequest, [port2]);
-    } catch {
-      port1.close();
-      this.waiting.delete(id);
-      this.release(worker);
-      return NO_THREAD;
-    }
+    this.waiting.set(id, { worker, resolve: () => {}, reject: () => finish() });
+    worker.postMessage({ id, jobs, lines: this.options.lines, shared: { next, port: port2 } } satisfies ParseRequest, [port2]);
     return {
       take,
       rest: async (into) => {
         take(into);
-        if (!done && !failed)
-          await new Promise<void>((resolve) => {
-            stopped = resolve;
-            port1.on('message', (outcomes: Outcomes | null) => {
-              add(outcomes, into);
-              if (done) resolve();
-            });
-          });
+        if (!done) {
+          port1.on('message', (outcomes: Outcomes | null) => add(outcomes, into));
+          await finished;
+        }
         port1.close();
         this.waiting.delete(id);
         this.release(worker);
