@@ -67,6 +67,8 @@ export function buildCollection(
     timesOf?: (file: FileInfo) => CommitTimes;
     /** Copy each entry's values out of its file's text (see EntryContext.detach); default true. */
     detach?: boolean;
+    /** See EntryContext.localesUnread. */
+    localesUnread?: boolean | undefined;
   },
 ): BuiltCollection | undefined {
   const { layout, config, entries } = input;
@@ -156,6 +158,7 @@ export function buildCollection(
     render: options.render,
     issues,
     detach: options.detach ?? true,
+    localesUnread: options.localesUnread === true,
   };
 
   const byId = new Map<string, EntryRecord>();
@@ -172,6 +175,7 @@ export function buildCollection(
     project.locales,
     project.default_locale,
     ctx.drafts,
+    ctx.localesUnread,
   ]);
   const build = (file: FileInfo, parsed: ParsedEntry): EntryRecord | undefined => {
     const times = options.timesOf?.(file) ?? { created: file.mtimeMs, updated: file.mtimeMs };

@@ -42,6 +42,8 @@ export interface EntryContext {
    * job that loads it (`cqa build`), so keeping the texts costs nothing.
    */
   readonly detach?: boolean;
+  /** project.yaml did not read: the project's locales are defaults, so no locale is called unknown. */
+  readonly localesUnread?: boolean;
 }
 
 /** The file name without its last extension: the default entry id (`hello.de.md` → `hello.de`). */
@@ -166,7 +168,7 @@ export function buildEntry(
         'locale',
         `locale '${String(data.locale)}' is the locale '${same}' of project '${project.id}' in another case: write it as project.yaml does (locale: ${same})`,
       );
-    else
+    else if (!ctx.localesUnread)
       err(
         'locale',
         `unknown locale ${describe(data.locale)}: project '${project.id}' has locales ${listNames(project.locales, project.locales.length)} (add it to locales in project.yaml)`,

@@ -346,6 +346,8 @@ interface ProjectOptions {
   readonly memo: CollectionMemo;
   readonly timesOf: (file: FileInfo) => CommitTimes;
   readonly detach: boolean;
+  /** project.yaml did not read: its locales are defaults, which entries are not checked against. */
+  readonly localesUnread?: boolean;
 }
 
 async function loadProject(layout: ProjectLayout, ctx: ReadContext, options: ProjectOptions): Promise<ProjectRecord> {
@@ -353,21 +355,12 @@ async function loadProject(layout: ProjectLayout, ctx: ReadContext, options: Pro
   const settings = readYamlFile(layout.projectFile, ctx);
   const warned = issues.warnings.length;
   const config = readProject(settings, layout.folder, layout.projectFile.rel, issues);
-  const errored = issues.errors.length;
-  const project = await loadCollections(layout, ctx, config, options);
-  // Warnings said against the defaults standing in for a broken project.yaml asked for what it
-  // already says (a locale, a token; found from outside): they wait until it reads. So do the
-  // entries' 'unknown locale' errors (found from outside: "project 'demo' has locales en (add it
-  // to locales in project.yaml)" for every German entry, while project.yaml listed de).
-  if (!settingsRead(settings)) {
-    issues.warnings.length = warned;
-    let kept = errored;
-    for (let i = errored; i < issues.errors.length; i++) {
-      const e = issues.errors[i] as ContentIssue;
-      if (e.field !== 'locale' || !e.message.startsWith('unknown locale')) issues.errors[kept++] = e;
-    }
-    issues.errors.length = kept;
-  }
+  // Said against the defaults standing in for a broken project.yaml, warnings and the entries'
+  // 'unknown locale' errors asked for what it already says (a locale, a token; found from outside:
+  // "project 'demo' has locales en" for every German entry): they wait until it reads.
+  const read = settingsRead(settings);
+  const project = await loadCollections(layout, ctx, config, read ? options : { ...options, localesUnread: true });
+  if (!read) issues.warnings.length = warned;
   return project;
 }
 
@@ -416,7 +409,15 @@ async function loadCollections(
         entries: col.entries.map((file, i) => ({ file, parsed: parsed[i] as ParsedEntry })),
       },
       config,
-      { drafts: options.drafts, render: options.render, issues, memo: options.memo, timesOf: options.timesOf, detach: options.detach },
+      {
+        drafts: options.drafts,
+        render: options.render,
+        issues,
+        memo: options.memo,
+        timesOf: options.timesOf,
+        detach: options.detach,
+        localesUnread: options.localesUnread,
+      },
     );
     if (built) collections.push(built);
   }
