@@ -75,6 +75,10 @@ describe('a server on a loopback address answers no request for another name', (
     }
     // Its name with a final dot, or in capitals, is the same name.
     expect((await get(serve.url, '/healthz', 'REBIND.attacker.example.')).status).toBe(403);
+    // Journaled (and logged) like any answer: a proxy that passes its own Host on shows up there.
+    const refused = await serve.waitForRequest((r) => r.status === 403 && r.headers.host === 'REBIND.attacker.example.', { timeout: 2000 });
+    expect(refused).toMatchObject({ method: 'GET', path: '/healthz', response: { status: 403 } });
+    expect(refused.response?.body).toContain('host_not_allowed');
   });
 
   it('cqa serve: localhost, a name under .localhost and addresses are answered', async () => {

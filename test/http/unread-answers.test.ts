@@ -201,6 +201,7 @@ describe('clients that do not read their answers', () => {
   it('requests pipelined behind an unread answer are bounded: past 128 waiting, a 503 in its turn, and node:http stops reading', async () => {
     const socket = await open();
     parsed = 0;
+    records.length = 0;
     // 6,000 requests (~450 KB) behind a large answer, in one write, by a client that does not read.
     const many = Array.from({ length: 6000 }, (_, i) => small(i % ENTRIES));
     socket.write(ask(BIG) + many.map((p) => ask(p)).join(''));
@@ -220,6 +221,8 @@ describe('clients that do not read their answers', () => {
     expect(problem.detail).toMatch(
       /^128 requests sent on this connection wait for the answers ahead of them \(at most 128\): read the answers/,
     );
+    // In the request log and the journal like any answer.
+    await until(() => records.some((r) => r.status === 503), 'the refusal is recorded');
     socket.destroy();
     // Other connections are answered as before.
     expect((await readOne(small(7))).status).toBe(200);

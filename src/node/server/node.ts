@@ -95,6 +95,17 @@ export interface NodeListener {
    * not answered yet (a closing server waits for neither: docs/contract-tests.md).
    */
   answerPending(): void;
+  /** Sends a refusal made before the API was asked (a Host or a bound said no), recorded like any answer. */
+  refuse(req: IncomingMessage, res: ServerResponse, r: CoreResponse): void;
+}
+
+/** What answer() sent, for the request's record (filled in as it is sent). */
+interface Said {
+  injected: boolean;
+  warnings?: readonly string[] | undefined;
+  /** The body before compression (null for a media file, streamed). */
+  body: Uint8Array | string | null;
+  head: Readonly<Record<string, string>>;
 }
 
 function splitTarget(url: string): { path: string; query: string } {
@@ -261,61 +272,59 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
    */
   const refuseWaiting = (req: IncomingMessage, res: ServerResponse, detail: string) => {
     const { path, query } = splitTarget(req.url ?? '/');
-    const r = core.refusal(
-      { method: req.method ?? 'GET', path, query, headers: req.headers },
-      { status: 503, code: 'too_many_pipelined', detail },
-      { 'retry-after': '1' },
-    );
-    res.writeHead(r.status, { ...r.headers, 'x-content-type-options': 'nosniff' });
-    res.end(req.method === 'HEAD' ? undefined : (r.body ?? undefined));
+    const request = { method: req.method ?? 'GET', path, query, headers: req.headers };
+    listener.refuse(req, res, core.refusal(request, { status: 503, code: 'too_many_pipelined', detail }, { 'retry-after': '1' }));
+  };
+
+  /**
+   * Records the request once its answer is out or its connection gone (the journal, the request
+   * log), with what `said` holds by then: what answer() sent, or a refusal.
+   */
+  const recordOnClose = (req: IncomingMessage, res: ServerResponse, said: Said) => {
+    if (!onRequest) return;
+    const start = performance.now();
+    const time = new Date().toISOString();
+    res.once('close', () => {
+      const { path, query } = splitTarget(req.url ?? '/');
+      const url = safeUrl(req.url ?? '/');
+      const ms = Math.round((performance.now() - start) * 10) / 10;
+      // A client that left before the answer went out (during a delay) got no status: 0, `aborted`.
+      const sent = res.headersSent;
+      const status = sent ? res.statusCode : 0;
+      try {
+        const safe = safeHeaders(req.headers);
+        const rawNames = req.rawHeaders.filter((_, i) => i % 2 === 0);
+        const found = tokensAmong(core.snapshot, () => requestPieces(req.url ?? '/', safe.headers, rawNames), nodePlatform.sha256Hex);
+        // A token sent as a header name is recorded lower-cased, as Node gives the names (found from outside).
+        const tokens = [...new Set([...found, ...found.map((t) => t.toLowerCase())])];
+        const redacted = redactAnswer(
+          said.warnings ?? [],
+          // Without a captured answer there is nothing of it to redact (no body decoded for the log).
+          options.captureResponse && sent ? { headers: sentHeaders(said.head, res), body: said.body } : { headers: {}, body: null },
+          query,
+          tokens,
+        );
+        const record: RequestRecord = {
+          time,
+          method: req.method ?? 'GET',
+          ...withoutTokens({ url, path, query: queryObject(query), headers: safe.headers }, tokens),
+          auth: safe.auth,
+          status,
+          ms,
+          injected: sent && said.injected,
+          ...(res.writableFinished ? {} : { aborted: true }),
+          ...(said.warnings ? { warnings: redacted.warnings } : {}),
+        };
+        onRequest(options.captureResponse ? { ...record, response: responseRecord(status, redacted.headers, redacted.body) } : record);
+      } catch (err) {
+        onError(err); // a failing log or hook must not take the server down
+      }
+    });
   };
 
   const answer = (req: IncomingMessage, res: ServerResponse) => {
-    let injected = false;
-    /** The body that went out, for the journal (before compression). */
-    let sentBody: Uint8Array | string | null = null;
-    let sentHead: Readonly<Record<string, string>> = {};
-    let warnings: readonly string[] | undefined;
-    if (onRequest) {
-      const start = performance.now();
-      const time = new Date().toISOString();
-      res.once('close', () => {
-        const { path, query } = splitTarget(req.url ?? '/');
-        const url = safeUrl(req.url ?? '/');
-        const ms = Math.round((performance.now() - start) * 10) / 10;
-        // A client that left before the answer went out (during a delay) got no status: 0, `aborted`.
-        const sent = res.headersSent;
-        const status = sent ? res.statusCode : 0;
-        try {
-          const safe = safeHeaders(req.headers);
-          const rawNames = req.rawHeaders.filter((_, i) => i % 2 === 0);
-          const found = tokensAmong(core.snapshot, () => requestPieces(req.url ?? '/', safe.headers, rawNames), nodePlatform.sha256Hex);
-          // A token sent as a header name is recorded lower-cased, as Node gives the names (found from outside).
-          const tokens = [...new Set([...found, ...found.map((t) => t.toLowerCase())])];
-          const said = redactAnswer(
-            warnings ?? [],
-            // Without a captured answer there is nothing of it to redact (no body decoded for the log).
-            options.captureResponse && sent ? { headers: sentHeaders(sentHead, res), body: sentBody } : { headers: {}, body: null },
-            query,
-            tokens,
-          );
-          const record: RequestRecord = {
-            time,
-            method: req.method ?? 'GET',
-            ...withoutTokens({ url, path, query: queryObject(query), headers: safe.headers }, tokens),
-            auth: safe.auth,
-            status,
-            ms,
-            injected: sent && injected,
-            ...(res.writableFinished ? {} : { aborted: true }),
-            ...(warnings ? { warnings: said.warnings } : {}),
-          };
-          onRequest(options.captureResponse ? { ...record, response: responseRecord(status, said.headers, said.body) } : record);
-        } catch (err) {
-          onError(err); // a failing log or hook must not take the server down
-        }
-      });
-    }
+    const said: Said = { injected: false, body: null, head: {} };
+    recordOnClose(req, res, said);
     const { path, query } = splitTarget(req.url ?? '/');
     /** Sends `r` (the API's answer or an override's), held back by its delay if it has one. */
     const deliver = (given: CoreResponse) => {
@@ -325,11 +334,11 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
         r.release?.();
         r = busy(req, path, query, bytes);
       }
-      injected = r.injected === true;
-      warnings = r.warnings;
+      said.injected = r.injected === true;
+      said.warnings = r.warnings;
       // For the journal: the body before compression (null for a media file, streamed).
-      sentBody = r.plain ?? r.body;
-      sentHead = r.headers;
+      said.body = r.plain ?? r.body;
+      said.head = r.headers;
       const delay = r.delay ?? 0;
       if (delay > 0) {
         const answer = () => {
@@ -463,6 +472,11 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
   listener.closing = false;
   listener.answerPending = () => {
     for (const answer of [...held, ...pending]) answer();
+  };
+  listener.refuse = (req, res, r) => {
+    recordOnClose(req, res, { injected: false, body: r.body, head: r.headers });
+    res.writeHead(r.status, { ...r.headers, 'x-content-type-options': 'nosniff' });
+    res.end(req.method === 'HEAD' ? undefined : (r.body ?? undefined));
   };
   return listener;
 }

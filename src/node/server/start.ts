@@ -442,8 +442,7 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
         detail: hostRefusal(named, listenHost, 'start it with allowedHosts (cqa serve --allowed-host NAME)'),
       },
     );
-    res.writeHead(r.status, { ...r.headers, 'x-content-type-options': 'nosniff' });
-    res.end(req.method === 'HEAD' || r.body === null ? undefined : r.body);
+    answer.refuse(req, res, r);
   };
   let lastAllowed: string | undefined; // clients repeat their Host: each is checked once in a row
   const checked = (req: IncomingMessage, res: ServerResponse): void => {
