@@ -20,6 +20,13 @@ const pipe = new Socket({ fd: 3, readable: true, writable: true });
 pipe.on('error', () => process.exit(1));
 pipe.on('end', () => process.exit(1));
 pipe.resume();
+// A caller killed outright (SIGKILL, the OOM killer) is seen above only at a turn of the event
+// loop, which parsing and validating 100,000 files hold up for seconds (such an orphan went on for
+// 27 s, and wrote dist/): its parent is also looked at while the work goes on (a new parent: gone).
+const parent = process.ppid;
+const callerGone = (): void => {
+  if (process.ppid !== parent) process.exit(1);
+};
 const send = (kind: number, payload: Uint8Array) => {
   pipe.write(frameHead(kind, payload.byteLength));
   pipe.write(payload);
@@ -30,12 +37,15 @@ const sendRecords = (records: readonly unknown[]) => {
   for (let i = 0; i < records.length; i += RECORDS_PER_FRAME) send(FRAME.records, serialize(records.slice(i, i + RECORDS_PER_FRAME)));
 };
 const how = { drafts: job.drafts, ...(job.timestamps ? { timestamps: job.timestamps } : {}) };
-const progress = (done: number, total: number) => send(FRAME.progress, Buffer.from(JSON.stringify({ done, total })));
+const progress = (done: number, total: number) => {
+  callerGone();
+  send(FRAME.progress, Buffer.from(JSON.stringify({ done, total })));
+};
 
 try {
   if (job.kind === 'build') {
     const { buildOutput } = await import('./output/build-output.js');
-    const { parser, close } = splitParser();
+    const { parser, close } = splitParser(callerGone);
     const due = progressGate();
     try {
       await buildOutput(
@@ -43,6 +53,7 @@ try {
         job.options,
         (event) => {
           if (event.kind === 'progress' && !due(event.done, event.total)) return;
+          callerGone();
           if (event.kind === 'loaded') void close(); // the parse thread's part is over: its heap goes before the writing starts
           send(FRAME.event, serialize(event));
         },
@@ -53,7 +64,7 @@ try {
     }
     sendOutcome({ issues: [], warnings: [] });
   } else {
-    const result = await loadSplit(job.root, how, progress);
+    const result = await loadSplit(job.root, how, progress, callerGone);
     const { issues, warnings, model } = result;
     if (job.kind === 'model') {
       const records = model.projects.flatMap((p) => p.collections.flatMap((c) => c.entries));

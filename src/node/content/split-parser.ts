@@ -15,7 +15,8 @@ export interface SplitParser {
   close(): Promise<void>;
 }
 
-export function splitParser(): SplitParser {
+/** `betweenClaims`: called after each claim this thread parses (the load process checks that its caller is still there). */
+export function splitParser(betweenClaims?: () => void): SplitParser {
   const other = new ParseThread({ lines: false });
   other.start();
   /** Shared between this thread and the parse thread; none when not worth it (the loader parses them). */
@@ -28,6 +29,7 @@ export function splitParser(): SplitParser {
       for (const claim of sharedClaims(jobs, next)) {
         for (const job of claim) outcomes.set(job.abs, fromOutcome(runJob(job, false)));
         theirs.take(outcomes);
+        betweenClaims?.();
       }
       await theirs.rest(outcomes); // what a thread that stopped took is left to the loader
       return outcomes;
@@ -46,8 +48,9 @@ export async function loadSplit(
   root: string,
   how: Pick<LoadOptions, 'drafts' | 'timestamps'>,
   progress: (done: number, total: number) => void,
+  betweenClaims?: () => void,
 ): Promise<LoadResult> {
-  const { parser, close } = splitParser();
+  const { parser, close } = splitParser(betweenClaims);
   const due = progressGate();
   try {
     return await loadContent(root, {
