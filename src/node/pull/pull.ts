@@ -24,6 +24,13 @@ import { readContentText } from '../content/read.js';
 import { parseYaml } from '../content/parse.js';
 import { isObject } from './answers.js';
 
+/** A dialect's reader: one per dialect, or tsc refuses the build (a name left out was read as cqa). */
+const READERS: Readonly<Record<DialectName, (o: ReadOptions) => Promise<PulledProject>>> = {
+  cqa: readCqa,
+  elmapi: readElmapi,
+  elmapi3: readElmapi3,
+};
+
 /** In the pulled project folder: what makes it "an earlier pull", and its ETags. */
 export const MARKER = '.cqa-pull.json';
 
@@ -176,8 +183,7 @@ export async function pull(o: PullOptions): Promise<PullResult> {
     progress,
   };
   progress(`reading ${o.project} from ${o.baseUrl}`);
-  const answered =
-    o.dialect === 'elmapi' ? await readElmapi(read) : o.dialect === 'elmapi3' ? await readElmapi3(read) : await readCqa(read);
+  const answered = await READERS[o.dialect](read);
   // A required field some entry comes back without is written without `required`, said per file.
   const project = relaxRequired(recogniseTranslations(answered, warn), (e, c) => `${answered.id}/${entryPath(e, c)}`, warn);
 
