@@ -1,6 +1,7 @@
 // content-query-api/msw: the same core and controls as startServer — the same seed and failRate
 // fail the same requests, Prefer works, the journal records answers, media files of an in-memory
 // tree are served — and a bad origin is refused with a message saying what to give.
+import http from 'node:http';
 import { setupServer } from 'msw/node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/node/server/start.js';
@@ -118,6 +119,43 @@ describe('createMswHandlers', () => {
     await expect(createMswHandlers({ content: TREE, origin: CMS, failRate: 2 })).rejects.toThrow(
       'createMswHandlers: failRate must be a number from 0 to 1, got 2',
     );
+  });
+
+  // fetch() sends `Accept: */*` when the app sets none, so startServer() and a real API answer such
+  // a request; MSW hands the handlers the Request before that default is added (found from outside:
+  // a jest suite whose app fetched without an Accept got 406 through MSW, 200 from startServer).
+  it('answers a fetch without an Accept header as startServer does (fetch sends */*)', async () => {
+    const api = await createMswHandlers({ content: TREE, origin: CMS });
+    const msw = setupServer(...api.handlers);
+    msw.listen({ onUnhandledRequest: 'bypass' }); // the request to the real server passes
+    servers.push(api, { close: () => msw.close() });
+    const real = await startServer({ content: TREE });
+    servers.push(real);
+    const viaMsw = await fetch(`${CMS}/api/shop/products`);
+    const viaServer = await fetch(`${real.url}/api/shop/products`);
+    expect([viaMsw.status, viaServer.status]).toEqual([200, 200]);
+    expect(api.requests()[0]?.headers.accept).toBe(real.requests()[0]?.headers.accept);
+    // An Accept the app sets is still read as it is.
+    expect((await fetch(`${CMS}/api/shop/products`, { headers: { accept: 'text/html' } })).status).toBe(406);
+    msw.close();
+  });
+
+  it('answers a node:http request without an Accept header 406, as startServer does (nothing adds one)', async () => {
+    const api = await createMswHandlers({ content: TREE, origin: CMS });
+    const msw = setupServer(...api.handlers);
+    msw.listen({ onUnhandledRequest: 'error' });
+    servers.push(api, { close: () => msw.close() });
+    const status = await new Promise<number | undefined>((resolve, reject) =>
+      // http.get, not a named import: MSW patches the module's object, which a named import does not see.
+      http
+        .get(`${CMS}/api/shop/products`, (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        })
+        .on('error', reject),
+    );
+    expect(status).toBe(406);
+    msw.close();
   });
 
   it('journals the request without credentials', async () => {

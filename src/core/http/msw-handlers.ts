@@ -143,6 +143,10 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
     request.headers.forEach((v, k) => {
       headers[k] = v;
     });
+    // fetch() and XHR send `Accept: */*` when the app sets none, but MSW in Node hands over the
+    // Request before that default is added (a 406 here, 200 from startServer). A request read off
+    // the wire (node:http, which adds no Accept) has a Host header and is taken as sent.
+    if (headers.accept === undefined && headers.host === undefined) headers.accept = '*/*';
     const safe = safeHeaders(headers);
     const query = url.search.slice(1);
     const request0 = {
