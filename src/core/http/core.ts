@@ -264,13 +264,18 @@ export class HttpCore {
         const d = this.dialectOfRequest(req);
         return this.problem(req, answerTooLarge(undefined, undefined, d.name === 'elmapi3' ? ELMAPI3_LESS : undefined), {}, d);
       }
-      try {
-        this.onError(err);
-      } catch {
-        /* a failing logger must not turn a 500 into a crash */
-      }
-      return this.problem(req, { status: 500, code: 'internal_error', detail: 'an unexpected error occurred; it has been logged' });
+      return this.unexpected(req, err);
     }
+  }
+
+  /** The answer to an unexpected error (a bug, or an override function that threw): a 500, the error to onError. */
+  unexpected(req: CoreRequest, err: unknown): CoreResponse {
+    try {
+      this.onError(err);
+    } catch {
+      /* a failing logger must not turn a 500 into a crash */
+    }
+    return this.problem(req, { status: 500, code: 'internal_error', detail: 'an unexpected error occurred; it has been logged' });
   }
 
   /**

@@ -309,14 +309,19 @@ export function handlerOf(snapshot: Snapshot, options: HandlerOptions = {}): Fet
       // The controls apply to an override's answer too; an injected failure is answered without asking it.
       const decision = core.decide(req);
       let mine: CoreResponse | undefined | null;
+      let failed: CoreResponse | undefined;
       try {
         // After close() an override is not asked at all: nothing would answer for it if it never settled.
         mine = decision?.problem ? undefined : closed ? null : await orClosed(own(), request.signal);
       } catch (err) {
         decision?.release?.();
-        throw err;
+        // An override function that threw: a 500 and onError, as startServer answers it. Thrown on,
+        // it reached MSW, which answered its own 500 with the stack and nothing was journaled.
+        failed = core.unexpected(req, err);
       }
-      if (mine === null) {
+      if (failed) {
+        r = failed;
+      } else if (mine === null) {
         decision?.release?.();
         // The answer of close(); a client that left reads none.
         r = core.refusal(req, closedBeforeOverride(req.method, path));
