@@ -22,7 +22,7 @@ pipe.on('end', () => process.exit(1));
 pipe.resume();
 // A caller killed outright (SIGKILL, the OOM killer) is seen above only at a turn of the event
 // loop, which parsing and validating 100,000 files hold up for seconds (such an orphan went on for
-// 27 s, and wrote dist/): its parent is also looked at while the work goes on (a new parent: gone).
+// 27 s): its parent is also looked at while the work goes on (a new parent: gone).
 const parent = process.ppid;
 const callerGone = (): void => {
   if (process.ppid !== parent) process.exit(1);
