@@ -357,6 +357,8 @@ describe('overrides, the journal of answers, waitForRequest', () => {
     const started = Date.now();
     await expect(s.waitForRequest(() => false, { timeout: 600_000 })).rejects.toThrow('waitForRequest: the server was closed');
     expect(Date.now() - started).toBeLessThan(60_000);
+    // reload() too says it (found from outside: an in-memory tree's said "content folder not found").
+    await expect(s.reload()).rejects.toThrow('reload() after close(): the server is closed');
   });
 
   it('a wait left behind is no unhandled rejection at close(), and still rejects for whoever awaits it (found from outside)', async () => {

@@ -649,6 +649,8 @@ async function start(options: StartServerOptions & { content?: string }, tree?: 
     },
     reload: () => {
       if (!hasContent) return Promise.reject(new Error('reload() needs the content option'));
+      // An in-memory tree's folder is gone by then: the load said "content folder not found".
+      if (closed) return Promise.reject(new Error('reload() after close(): the server is closed'));
       full = true;
       return reload();
     },
