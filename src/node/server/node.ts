@@ -95,8 +95,8 @@ export interface NodeListener {
    * not answered yet (a closing server waits for neither: docs/contract-tests.md).
    */
   answerPending(): void;
-  /** Sends a refusal made before the API was asked (a Host or a bound said no), recorded like any answer. */
-  refuse(req: IncomingMessage, res: ServerResponse, r: CoreResponse): void;
+  /** Sends a refusal made before the API was asked (a Host or a bound said no), recorded like any answer unless `recorded` is false. */
+  refuse(req: IncomingMessage, res: ServerResponse, r: CoreResponse, recorded?: boolean): void;
 }
 
 /** What answer() sent, for the request's record (filled in as it is sent). */
@@ -273,8 +273,15 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
   const refuseWaiting = (req: IncomingMessage, res: ServerResponse, detail: string) => {
     const { path, query } = splitTarget(req.url ?? '/');
     const request = { method: req.method ?? 'GET', path, query, headers: req.headers };
-    listener.refuse(req, res, core.refusal(request, { status: 503, code: 'too_many_pipelined', detail }, { 'retry-after': '1' }));
+    const r = core.refusal(request, { status: 503, code: 'too_many_pipelined', detail }, { 'retry-after': '1' });
+    // The first refusal of a connection is recorded: a record for each of a flood's thousands made
+    // it slower to get through (/healthz 5 s and more under one, 2–4 s without them).
+    const first = !refusedOn.has(req.socket);
+    refusedOn.add(req.socket);
+    listener.refuse(req, res, r, first);
   };
+  /** Connections that had a pipelined request refused (and recorded). */
+  const refusedOn = new WeakSet<object>();
 
   /**
    * Records the request once its answer is out or its connection gone (the journal, the request
@@ -473,8 +480,8 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
   listener.answerPending = () => {
     for (const answer of [...held, ...pending]) answer();
   };
-  listener.refuse = (req, res, r) => {
-    recordOnClose(req, res, { injected: false, body: r.body, head: r.headers });
+  listener.refuse = (req, res, r, recorded = true) => {
+    if (recorded) recordOnClose(req, res, { injected: false, body: r.body, head: r.headers });
     res.writeHead(r.status, { ...r.headers, 'x-content-type-options': 'nosniff' });
     res.end(req.method === 'HEAD' ? undefined : (r.body ?? undefined));
   };
