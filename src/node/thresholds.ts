@@ -75,14 +75,9 @@ export const SHRINK_YOUNG_FROM_BYTES = 48 * 2 ** 20;
 export const UNSENT_ANSWER_BYTES = 256 * 2 ** 20;
 
 /**
- * Pipelined requests that may wait on one connection, and over all connections, for the answers
- * ahead of them to go out (a waiting request is answered only then: node.ts). A waiting request
- * writes nothing, so node:http's own brake (it stops reading a connection whose queued answers
- * hold 64 KB) never engages: a client that wrote requests and never read made the server parse
- * all of them and keep each (~2 KB of heap): 40 connections of 20,000 requests took `cqa serve`
- * from 120 MB to 1.9 GB, and a 512 MB heap ran out (found from outside). Past either bound a
- * request is answered at once, a small 503 with Retry-After in its turn; made at once, it counts
- * for node:http's brake, which then stops reading the connection until its client reads.
+ * Requests read and not answered yet (pipelined behind an answer), on one connection and over all:
+ * past either, a request is answered at once with a small 503, which lets node:http's brake engage
+ * again (why it did not: `Unanswered` in server/connect.ts; docs/security.md).
  */
 export const MAX_WAITING_PER_CONNECTION = 128;
 export const MAX_WAITING = 16_384;

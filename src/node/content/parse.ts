@@ -21,7 +21,7 @@ import {
   TOO_MANY_ALIAS_USES,
   TOO_MANY_ALIASES,
 } from './yaml-checks.js';
-import { codePoint, ODD_SPACE, yamlMistakes } from './yaml-mistakes.js';
+import { ODD_SPACE_AFTER_KEY, oddSpaceAdvice, yamlMistakes } from './yaml-mistakes.js';
 import { yamlPackage } from './yaml-package.js';
 
 export interface ParseProblem {
@@ -420,11 +420,11 @@ function asEntry(
     // `title:Hello` is one text to YAML, which needs a space after the colon (found from outside).
     const glued = typeof given === 'string' ? /^([A-Za-z_][\w-]*):(\S+)/.exec(given) : null;
     // A no-break space after the colon, pasted from a word processor, is no space to YAML either.
-    const odd = typeof given === 'string' ? new RegExp(`^([A-Za-z_][\\w-]*):(${ODD_SPACE.source})\\s*(.*)$`).exec(given) : null;
+    const odd = typeof given === 'string' ? ODD_SPACE_AFTER_KEY.exec(given) : null;
     const hint = glued
       ? `: add a space after ':' (${glued[1]}: ${glued[2]})`
       : odd
-        ? `: the space after '${odd[1]}:' is ${codePoint(odd[2] as string)} (a no-break space), which YAML does not read as a space: type a plain space (${odd[1]}: ${odd[3]})`
+        ? `: ${oddSpaceAdvice(odd[1] as string, odd[2] as string, odd[3] as string, 'a no-break space')}`
         : '';
     return broken([{ line: firstLine, message: `expected a mapping of field names to values, got ${describe(given)}${hint}` }]);
   }

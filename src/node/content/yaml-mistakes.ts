@@ -198,11 +198,18 @@ function missingColon(lines: readonly string[], row: number): Mistake | undefine
 }
 
 /** A space YAML does not take for one: no-break and typographic spaces, as word processors paste them. */
-export const ODD_SPACE = /[\u00a0\u2000-\u200a\u202f\u205f\u3000]/;
+const ODD_SPACE = /[\u00a0\u2000-\u200a\u202f\u205f\u3000]/;
 const AFTER_KEY = new RegExp(`^(\\s*)([^\\s:#"']+):(${ODD_SPACE.source})\\s*(.*)$`);
 
 /** `\u00a0`: a character named as `cqa check` shows it. */
-export const codePoint = (c: string) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`;
+const codePoint = (c: string) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`;
+
+/** `key:`, the odd space after it and the rest of the line (`title:\u00a0Hello`), at the start of a text. */
+export const ODD_SPACE_AFTER_KEY = new RegExp(`^([A-Za-z_][\\w-]*):(${ODD_SPACE.source})\\s*(.*)$`);
+
+/** What to say of `key:` followed by the odd space `space` (then `rest`): type a plain space. */
+export const oddSpaceAdvice = (key: string, space: string, rest: string, what = 'a no-break space, as word processors paste it') =>
+  `the space after '${key}:' is ${codePoint(space)} (${what}), which YAML does not read as a space: type a plain space (${key}: ${rest})`;
 
 /** `key:` followed by a no-break space (pasted from a word processor): to YAML, no space at all. */
 function oddSpaceAfterColon(lines: readonly string[], row: number): Mistake | undefined {
@@ -213,7 +220,7 @@ function oddSpaceAfterColon(lines: readonly string[], row: number): Mistake | un
     return {
       row: r,
       col: indentOf(line) + (m[2] as string).length + 1,
-      message: `the space after '${m[2]}:' is ${codePoint(m[3] as string)} (a no-break space, as word processors paste it), which YAML does not read as a space: type a plain space (${m[2]}: ${m[4]})`,
+      message: oddSpaceAdvice(m[2] as string, m[3] as string, m[4] as string),
     };
   }
   return undefined;
