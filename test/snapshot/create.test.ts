@@ -1,6 +1,10 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createSnapshot } from '../../src/core/snapshot/create.js';
 import type { ContentModel } from '../../src/core/model/model.js';
+import { loadContent } from '../../src/node/content/load.js';
+
+const SAMPLE = fileURLToPath(new URL('../../content', import.meta.url));
 
 const model: ContentModel = {
   projects: [
@@ -118,6 +122,22 @@ describe('createSnapshot', () => {
     expect(createSnapshot(next).hash).toBe(second.hash);
     const draft = second.projects.get('p')!.collections.get('posts')!.byId.get('b')!;
     expect(draft.json).toBe(first.projects.get('p')!.collections.get('posts')!.byId.get('b')!.json);
+  });
+
+  it('makes another hash for a change only the OpenAPI description shows (made when first asked for)', async () => {
+    // An elmapi project's answers do not show its schema: a field made required changes its
+    // description alone, and a reload must serve the new one (watch mode keeps a snapshot of the same hash).
+    const { model: sample } = await loadContent(SAMPLE, { timestamps: 'mtime' });
+    const travel = sample.projects.find((p) => p.dialect === 'elmapi')!;
+    const [first, ...rest] = travel.collections;
+    const required = { ...first!, fields: first!.fields.map((f, i) => (i === 0 ? { ...f, required: !f.required } : f)) };
+    const changed: ContentModel = { projects: sample.projects.map((p) => (p === travel ? { ...p, collections: [required, ...rest] } : p)) };
+    const [before, after] = [createSnapshot(sample), createSnapshot(changed)];
+    const project = (s: typeof before) => s.projects.get(travel.id)!;
+    expect(project(after).dialect.projectJson(project(after))).toBe(project(before).dialect.projectJson(project(before)));
+    expect(after.openapiOf([travel.id])).not.toBe(before.openapiOf([travel.id]));
+    expect(after.hash).not.toBe(before.hash);
+    expect(createSnapshot(changed).hash).toBe(after.hash);
   });
 
   it('an embedded entry lists only published ids, also when only a target two levels away turned draft', () => {

@@ -342,8 +342,19 @@ function hashStrings(parts: Iterable<string>): string {
   return [(h2 >>> 0).toString(16).padStart(8, '0'), (h1 >>> 0).toString(16).padStart(8, '0')].join('');
 }
 
-function* hashInput(projects: ReadonlyMap<string, ProjectSnapshot>, openapi: string): Generator<string> {
-  yield openapi;
+/**
+ * What the hash covers: every answer's text, and what the OpenAPI description is made of (each
+ * project's settings and schemas, and the base URL) rather than the description itself, which is
+ * made when first asked for (it would cost a cold start ~15 ms, docs/benchmarks.md).
+ */
+/** A project's record as the OpenAPI description reads it: all but its entries and media. */
+function describedPart(p: ProjectRecord): unknown {
+  return { ...p, media: undefined, collections: p.collections.map((c) => ({ ...c, entries: undefined })) };
+}
+
+function* hashInput(model: ContentModel, projects: ReadonlyMap<string, ProjectSnapshot>, baseUrl: string): Generator<string> {
+  yield baseUrl;
+  for (const p of model.projects) yield JSON.stringify(describedPart(p));
   for (const p of projects.values()) {
     yield p.dialect.projectJson(p);
     yield String(p.record.public);
@@ -427,11 +438,10 @@ export function assembleSnapshot(
 ): Snapshot {
   const baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
   let projects = new Map(model.projects.map((p) => [p.id, serialisedProject(p, baseUrl, compact ? false : (options.reuse ?? true))]));
-  const full = describe(model.projects, baseUrl);
-  const hash = hashStrings(hashInput(projects, full));
+  const hash = hashStrings(hashInput(model, projects, baseUrl));
   // From here on, only the kept records: the full ones are left to the garbage collector.
   if (compact) ({ model, projects } = compact(projects));
-  return finishSnapshot(model, projects, hash, baseUrl, describe, full);
+  return finishSnapshot(model, projects, hash, baseUrl, describe);
 }
 
 /** The compact snapshot whose data the load process sent (see CompactParts). */
@@ -451,7 +461,7 @@ export function snapshotFromParts(parts: CompactParts): Snapshot {
     ]),
   );
   const describe: Describe = (ps, url) => openapiJson({ projects: ps }, url);
-  return finishSnapshot(model, projects, parts.hash, baseUrl, describe, describe(model.projects, baseUrl));
+  return finishSnapshot(model, projects, parts.hash, baseUrl, describe);
 }
 
 function finishSnapshot(
@@ -460,8 +470,6 @@ function finishSnapshot(
   hash: string,
   baseUrl: string,
   describe: Describe,
-  /** The description of every project. */
-  full: string,
 ): Snapshot {
   const openapiOf = (ids: Iterable<string>): string => {
     const wanted = new Set(ids);
@@ -470,9 +478,10 @@ function finishSnapshot(
       baseUrl,
     );
   };
-  // The hash covers every project's description; what is served without a token covers public ones.
+  // What is served without a token describes the public projects.
   const publicIds = model.projects.filter((p) => p.public).map((p) => p.id);
   let paths: readonly string[] | undefined; // one string per entry: made when asked for (dist/)
+  let openapi: string | undefined; // made when first asked for (see hashInput)
   return Object.freeze({
     hash,
     baseUrl,
@@ -481,7 +490,9 @@ function finishSnapshot(
       return (paths ??= listPaths(projects));
     },
     document: (path: string) => documentFor(projects, path),
-    openapi: publicIds.length === model.projects.length ? full : openapiOf(publicIds),
+    get openapi() {
+      return (openapi ??= openapiOf(publicIds));
+    },
     openapiOf,
   });
 }
