@@ -112,6 +112,9 @@ describe('the snapshot file', () => {
       [JSON.stringify({ ...JSON.parse(text), projects: {} }), /"projects" is not a list/],
       [JSON.stringify({ ...JSON.parse(text), projects: [{ id: 'x' }] }), /a project lacks/],
       [null, /expected a JSON object/],
+      // Found when the description became lazy: checked as the file loads, not at the first /openapi.json.
+      [JSON.stringify({ ...JSON.parse(text), openapi: {} }), /no OpenAPI document for the projects/],
+      [JSON.stringify({ ...JSON.parse(text), openapi: 'none' }), /"openapi" is not an object/],
     ];
     for (const [data, message] of bad) {
       const attempt = () => loadSnapshot(data as string);

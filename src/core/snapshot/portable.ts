@@ -69,13 +69,16 @@ export function snapshotText(snapshot: Snapshot): string {
 
 const idsKey = (ids: Iterable<string>) => [...ids].sort().join(',');
 
+/** The sets of projects a server of the snapshot describes: all, the public ones, the public ones and each other. */
+function audiences(all: readonly ProjectRecord[]): string[][] {
+  const publicIds = all.filter((p) => p.public).map((p) => p.id);
+  return [all.map((p) => p.id), publicIds, ...all.map((p) => [...new Set([...publicIds, p.id])])];
+}
+
 /** Every OpenAPI document a server of this snapshot can answer, by idsKey (see SnapshotFile.openapi). */
 function openapiDocuments(snapshot: Snapshot): Record<string, string> {
-  const all = [...snapshot.projects.values()].map((p) => p.record);
-  const publicIds = all.filter((p) => p.public).map((p) => p.id);
-  const audiences = [all.map((p) => p.id), publicIds, ...all.map((p) => [...new Set([...publicIds, p.id])])];
   const docs: Record<string, string> = {};
-  for (const ids of audiences) docs[idsKey(ids)] ??= snapshot.openapiOf(ids);
+  for (const ids of audiences([...snapshot.projects.values()].map((p) => p.record))) docs[idsKey(ids)] ??= snapshot.openapiOf(ids);
   return docs;
 }
 
@@ -116,12 +119,15 @@ export function loadSnapshot(data: string | ArrayBuffer | ArrayBufferView | Snap
   const docs = f.openapi;
   if (typeof docs !== 'object' || docs === null) fail('"openapi" is not an object');
   const model: ContentModel = { projects: f.projects.map(project) };
-  return assembleSnapshot(model, { baseUrl: f.base_url, reuse: false }, (projects) => {
-    const key = idsKey(projects.map((p) => p.id));
+  const described = (ids: readonly string[]): string => {
+    const key = idsKey(ids);
     const doc = Object.hasOwn(docs, key) ? docs[key] : undefined;
     if (typeof doc !== 'string') fail(`no OpenAPI document for the projects ${key || '(none)'}`);
     return doc;
-  });
+  };
+  // A snapshot describes its projects when first asked: a file that lacks a description fails here, not at a request.
+  for (const ids of audiences(model.projects)) described(ids);
+  return assembleSnapshot(model, { baseUrl: f.base_url, reuse: false }, (projects) => described(projects.map((p) => p.id)));
 }
 
 function project(p: PortableProject): ProjectRecord {
