@@ -4,7 +4,7 @@
 // check the value never reaches the record; one end-to-end run through startServer.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryObject, safeHeaders, safeUrl } from '../../src/core/http/journal.js';
+import { queryObject, requestPieces, safeHeaders, safeUrl } from '../../src/core/http/journal.js';
 import { startServer, type RunningServer } from '../../src/node/server/start.js';
 import { createSnapshot } from '../../src/core/snapshot/create.js';
 import { buildSnapshot } from '../../src/node/build-snapshot.js';
@@ -263,5 +263,23 @@ describe('a long token (as cqa token create makes: 43 characters)', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('decoding escapes to find a pasted token', () => {
+  it('takes time in proportion to the text, and hides whole a value still escaped after 16 rounds (found from outside)', () => {
+    // `%2525…2541` sheds one level a round, two characters: 64 KB (a header createHandler is
+    // given under a larger header limit) took 1.9 s, 16 KB 220 ms, before rounds were bounded.
+    const deep = `%${'25'.repeat(32_000)}41`;
+    const started = performance.now();
+    const { unchecked } = requestPieces('/api/p/posts', { 'x-a': deep }, ['X-A']);
+    expect(performance.now() - started).toBeLessThan(300);
+    expect(unchecked).toContain(deep);
+    // 16 levels are still decoded and hashed: the token is among the pieces.
+    const token = 'Zq7Vb3Nf0Kx9LmPw2RtYc5HdJs8AeGu1XoIi4WnQkEv';
+    const sixteen = [...token].map((c) => `%${'25'.repeat(15)}${c.charCodeAt(0).toString(16)}`).join('');
+    const found = requestPieces(`/api/p/posts/${sixteen}`, {});
+    expect(found.pieces).toContain(token);
+    expect(found.unchecked).toEqual([]);
   });
 });

@@ -204,7 +204,10 @@ export function requestPieces(
   const cut = new Set<string>();
   const unchecked: string[] = [];
   const add = (raw: string) => {
-    for (const s of new Set([raw, decoded(raw)])) {
+    const plain = decoded(raw);
+    // Escapes left after DECODE_ROUNDS_MAX rounds: hidden whole, as a value past PIECES_MAX is.
+    if (plain === undefined) unchecked.push(raw);
+    for (const s of new Set([raw, plain ?? raw])) {
       const piece = s.trim();
       if (piece === '') continue;
       if (pieces.size >= PIECES_MAX) {
@@ -285,15 +288,25 @@ function* glued(word: string): Generator<string> {
 }
 
 /**
+ * Rounds of decoding a piece gets (a token encoded this many times is still found). Each round
+ * reads the whole text and may shorten it by two characters only: unbounded, `%2525…2541` took
+ * rounds in proportion to its length, so time in its square (found from outside: a 16 KB header
+ * cost `cqa serve` ~110–160 ms a request, 64 KB passed to createHandler 1.4 s).
+ */
+const DECODE_ROUNDS_MAX = 16;
+
+/**
  * Percent-escapes decoded, a byte that is no UTF-8 read as U+FFFD: `%64%65…%FF` and `%53ECRET…%`
  * must not keep the token beside them as sent (found from outside). Again while escapes are left,
- * for a token encoded twice or more (`%252564emo-token`); each round shortens the text.
+ * for a token encoded twice or more (`%252564emo-token`); each round shortens the text. Undefined
+ * when escapes are still left after DECODE_ROUNDS_MAX rounds: the caller hides such a text whole.
  */
-function decoded(text: string): string {
+function decoded(text: string): string | undefined {
   let out = text;
-  while (out.includes('%')) {
+  for (let round = 0; out.includes('%'); round++) {
     const next = out.replace(ESCAPE_RUN, decodeRun);
     if (next === out) break;
+    if (round === DECODE_ROUNDS_MAX) return undefined;
     out = next;
   }
   return out;
@@ -318,7 +331,11 @@ export function withoutTokens<R extends Pick<RequestRecord, 'url' | 'path' | 'qu
   const forms = spellings(values);
   // A run of the URL holding a token in any spelling (`%70lain`, lower-case escapes) goes whole.
   const long = values.filter((v) => v.length >= 4);
-  const holds = (text: string) => long.some((v) => text.includes(v) || decoded(text).includes(v));
+  const holds = (text: string) => {
+    if (long.some((v) => text.includes(v))) return true;
+    const plain = text.includes('%') ? decoded(text) : text;
+    return plain === undefined || (plain !== text && long.some((v) => plain.includes(v)));
+  };
   const cut = (text: string) => redactValues(text, forms).replace(/[^/?&=;,#\s]+/g, (run) => (holds(run) ? REDACTED : run));
   // A name or value that is a token is hidden whatever its length (free text only from 4 characters: spellings()).
   const exact = new Set(values);
@@ -396,7 +413,11 @@ export function redactAnswer(
     const out = withoutPrefixes(redactValues(text, secrets), secrets);
     return long.length === 0
       ? out
-      : out.replace(URL_RUN, (run) => (run.includes('%') && long.some((t) => decoded(run).includes(t)) ? REDACTED : run));
+      : out.replace(URL_RUN, (run) => {
+          if (!run.includes('%')) return run;
+          const plain = decoded(run);
+          return plain === undefined || long.some((t) => plain.includes(t)) ? REDACTED : run;
+        });
   };
   const text = answer.body === null || typeof answer.body === 'string' ? answer.body : utf8Text(answer.body);
   const body = text === null ? null : cut(text);
