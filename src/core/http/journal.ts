@@ -111,9 +111,10 @@ class CapturedResponse implements ResponseRecord {
     readonly status: number,
     readonly headers: Readonly<Record<string, string>>,
     body: Uint8Array | string | null,
+    cut: boolean,
   ) {
     const bytes = typeof body === 'string' ? encoder.encode(body) : body;
-    this.truncated = bytes !== null && bytes.length > RESPONSE_BODY_MAX;
+    this.truncated = bytes !== null && (cut || bytes.length > RESPONSE_BODY_MAX);
     this.#bytes = bytes && this.truncated ? bytes.slice(0, RESPONSE_BODY_MAX) : bytes;
   }
 
@@ -130,13 +131,14 @@ class CapturedResponse implements ResponseRecord {
   }
 }
 
-/** A response record of `body` (bytes or text), cut at RESPONSE_BODY_MAX bytes. */
+/** A response record of `body` (bytes or text), cut at RESPONSE_BODY_MAX bytes; `cut`: `body` is a start of the answer already (redactAnswer). */
 export function responseRecord(
   status: number,
   headers: Readonly<Record<string, string>>,
   body: Uint8Array | string | null,
+  cut = false,
 ): ResponseRecord {
-  return new CapturedResponse(status, headers, body);
+  return new CapturedResponse(status, headers, body, cut);
 }
 
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
@@ -387,6 +389,9 @@ function withoutPrefixes(text: string, values: readonly string[]): string {
   return out;
 }
 
+/** Of a captured answer, redactAnswer reads this much: what the record keeps, and room for a secret that begins inside it. */
+const REDACTED_BODY_MAX = 2 * RESPONSE_BODY_MAX;
+
 /** A run of what a URL carries unescaped, and escapes (one class: linear, whatever the text). */
 const URL_RUN = /[\w.~+%-]+/g;
 
@@ -400,7 +405,7 @@ export function redactAnswer(
   answer: { readonly headers: Readonly<Record<string, string>>; readonly body: Uint8Array | string | null },
   query: string,
   tokens: readonly string[] = [],
-): { warnings: readonly string[]; headers: Readonly<Record<string, string>>; body: Uint8Array | string | null } {
+): { warnings: readonly string[]; headers: Readonly<Record<string, string>>; body: Uint8Array | string | null; cut?: true } {
   // An answer may quote them without a warning too (v3's page links carry the query).
   const secrets =
     tokens.length === 0 ? secretValues(query) : [...secretValues(query), ...spellings(tokens)].sort((a, b) => b.length - a.length);
@@ -419,12 +424,19 @@ export function redactAnswer(
           return plain === undefined || long.some((t) => plain.includes(t)) ? REDACTED : run;
         });
   };
-  const text = answer.body === null || typeof answer.body === 'string' ? answer.body : utf8Text(answer.body);
+  // Only the start the record keeps is searched, with room for a secret (in any spelling: a query
+  // holds 8 KiB at most) begun before RESPONSE_BODY_MAX: each secret is searched for in all of the
+  // text, so the whole answer cost its size times their number (found from outside: 500 secret-named
+  // parameters and a 1 MB answer, 0.5 s; 4 MB, 1.3 s).
+  const over = answer.body !== null && answer.body.length > REDACTED_BODY_MAX;
+  const start = over ? (answer.body as Uint8Array | string).slice(0, REDACTED_BODY_MAX) : answer.body;
+  const text = start === null || typeof start === 'string' ? start : utf8Text(start, over);
   const body = text === null ? null : cut(text);
   return {
     warnings: warnings.map(cut),
     headers: header === undefined ? answer.headers : { ...answer.headers, 'x-cqa-warning': cut(header) },
     body,
+    ...(over ? { cut: true as const } : {}),
   };
 }
 

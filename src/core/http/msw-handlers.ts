@@ -196,7 +196,7 @@ export function mswHandlers(options: MswOptions, source: MswSource): MockApi {
         injected: sent && wasInjected(response),
         ...(sent ? {} : { aborted: true }),
         ...(said.warnings.length > 0 ? { warnings: said.warnings } : {}),
-        response: responseRecord(status, said.headers, said.body),
+        response: responseRecord(status, said.headers, said.body, said.cut),
       };
       journal.add(record);
       if (waiters.size > 0) waiters.offer(journal.last() as JournaledRequest);

@@ -322,7 +322,9 @@ export function createNodeListener(core: HttpCore, options: NodeListenerOptions 
           ...(res.writableFinished ? {} : { aborted: true }),
           ...(said.warnings ? { warnings: redacted.warnings } : {}),
         };
-        onRequest(options.captureResponse ? { ...record, response: responseRecord(status, redacted.headers, redacted.body) } : record);
+        onRequest(
+          options.captureResponse ? { ...record, response: responseRecord(status, redacted.headers, redacted.body, redacted.cut) } : record,
+        );
       } catch (err) {
         onError(err); // a failing log or hook must not take the server down
       }
