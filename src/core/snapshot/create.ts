@@ -342,16 +342,16 @@ function hashStrings(parts: Iterable<string>): string {
   return [(h2 >>> 0).toString(16).padStart(8, '0'), (h1 >>> 0).toString(16).padStart(8, '0')].join('');
 }
 
-/**
- * What the hash covers: every answer's text, and what the OpenAPI description is made of (each
- * project's settings and schemas, and the base URL) rather than the description itself, which is
- * made when first asked for (it would cost a cold start ~15 ms, docs/benchmarks.md).
- */
 /** A project's record as the OpenAPI description reads it: all but its entries and media. */
 function describedPart(p: ProjectRecord): unknown {
   return { ...p, media: undefined, collections: p.collections.map((c) => ({ ...c, entries: undefined })) };
 }
 
+/**
+ * What the hash covers: every answer's text, and what the OpenAPI description is made of (each
+ * project's settings and schemas, and the base URL) rather than the description itself, which is
+ * made when first asked for, not in every cold start (docs/performance.md#start-up).
+ */
 function* hashInput(model: ContentModel, projects: ReadonlyMap<string, ProjectSnapshot>, baseUrl: string): Generator<string> {
   yield baseUrl;
   for (const p of model.projects) yield JSON.stringify(describedPart(p));
