@@ -206,3 +206,63 @@ describe('elmapi3: sort items read as v3 reads them (explode, no trim; strtouppe
     expect((await get('first&sort=title')).status).toBe(200);
   });
 });
+
+describe('elmapi3: sort by a field whose value v3 keeps in no sorted column (ContentController@index, saveFieldValue)', () => {
+  // v3 stores enumeration, json, relation and media values in json_value, a date with time in
+  // datetime_value and a range's start in date_value; the paginated ORDER BY reads text_value
+  // (number_value, boolean_value, date_value by type), the draft sort text ?? number ?? boolean ??
+  // date ?? datetime. Found from outside: cqa sorted by the relation's id, the enumeration's text.
+  const PID = '55555555-6666-4777-8888-999999999999';
+  let list: (query: string) => Promise<string[]>;
+
+  beforeAll(async () => {
+    const { model, issues } = await loadContent(
+      writeTree({
+        'p/project.yaml': `id: ${PID}\ndialect: elmapi3\npublic: true\ntokens:\n  - { name: t, sha256: ${TOK_SHA}, scopes: [read, drafts] }\n`,
+        'p/media/a.png': png(1, 1),
+        'p/media/b.png': png(1, 1),
+        'p/people/_collection.yaml': 'fields:\n  name: text\n',
+        'p/people/ann.yaml': 'name: Ann\n',
+        'p/people/bob.yaml': 'name: Bob\n',
+        'p/items/_collection.yaml':
+          'fields:\n  title: text\n  kind: { type: enumeration, values: [x, y] }\n  meta: json\n  who: { type: relation, collection: people }\n' +
+          '  cover: media\n  at: datetime\n  period: { type: date, range: true }\n  day: date\n',
+        // P is created first; Q has the "larger" value of each field, R none.
+        'p/items/p.yaml':
+          'title: P\nkind: x\nmeta: a\nwho: ann\ncover: a.png\nat: 2026-01-01T10:00:00Z\nperiod: { start: 2026-01-01 }\nday: 2026-01-01\ncreated_at: 2026-01-01T00:00:00Z\n',
+        'p/items/q.yaml':
+          'title: Q\nkind: y\nmeta: b\nwho: bob\ncover: b.png\nat: 2026-02-01T10:00:00Z\nperiod: { start: 2026-02-01 }\nday: 2026-02-01\ncreated_at: 2026-01-02T00:00:00Z\n',
+        'p/items/r.yaml': 'title: R\ncreated_at: 2026-01-03T00:00:00Z\n',
+        'p/items/s.yaml': 'draft: true\ntitle: S\nkind: y\nat: 2026-03-01T00:00:00Z\ncreated_at: 2026-01-04T00:00:00Z\n',
+        'p/items/t.yaml': 'draft: true\ntitle: T\nkind: x\nat: 2026-02-01T00:00:00Z\ncreated_at: 2026-01-05T00:00:00Z\n',
+      }),
+    );
+    expect(issues).toEqual([]);
+    const handle = createHandler(createSnapshot(model), { elmapi3: elmapi3Routes });
+    list = async (query) => {
+      const res = await handle(
+        new Request(`http://x/api/items?${query}`, {
+          headers: { 'project-id': PID, accept: 'application/json', authorization: 'Bearer tok' },
+        }),
+      );
+      return titles(await res.json());
+    };
+  });
+
+  it('enumeration, json, relation, media and a date with time: no value to sort by, so by id in the direction', async () => {
+    for (const name of ['kind', 'meta', 'who', 'cover', 'at']) {
+      expect(await list(`sort=${name}:desc&paginate=10`), name).toEqual(['R', 'Q', 'P']);
+      expect(await list(`sort=${name}:asc&paginate=10`), name).toEqual(['P', 'Q', 'R']);
+    }
+  });
+
+  it('a date and a range (its start, in date_value) sort by value', async () => {
+    for (const name of ['day', 'period']) expect(await list(`sort=${name}:desc&paginate=10`), name).toEqual(['Q', 'P', 'R']);
+  });
+
+  it('drafts in memory: a date with time sorts (datetime_value), an enumeration does not', async () => {
+    expect(await list('state=draft&sort=at')).toEqual(['T', 'S']);
+    // No value: sortBy keeps the query's order (DB order, sort being present).
+    expect(await list('state=draft&sort=kind')).toEqual(['S', 'T']);
+  });
+});

@@ -1,5 +1,6 @@
 // R4 `GET /api/{slug}` and R5 `GET /api/{slug}/{uuid}` (sheet §2.5, §2.6, §4): state, locale,
 // where, singleton, count, limit/offset, sort, paginate, first, translation_locale. No Node imports.
+import { ownValue, type FieldDef } from '../../model/model.js';
 import type { EntrySnapshot } from '../../model/types.js';
 import { fieldValue } from '../../query/table.js';
 import { paginated, phpInt, readPage } from './paginate.js';
@@ -112,10 +113,19 @@ function phpCompare(a: unknown, b: unknown): number {
   return sa < sb ? -1 : sa > sb ? 1 : 0;
 }
 
-function sortValue(e: EntrySnapshot, name: string): unknown {
-  const v = fieldValue(e, name);
-  if (v === undefined || v === null || v === '' || typeof v === 'object') return undefined;
-  return v;
+/**
+ * The value v3 sorts an entry by: its value row's column for the field's type (saveFieldValue in
+ * ElmapiCMS 4.0's Api/ContentController.php). Enumeration, json, relation and media values are kept
+ * in json_value only, which neither sort reads: no value. A date keeps date_value (a range its
+ * start), a date with time datetime_value, which the paginated ORDER BY does not read (it reads
+ * date_value for every date) and the draft sort in memory does (text ?? number ?? boolean ?? date
+ * ?? datetime).
+ */
+function sortValue(e: EntrySnapshot, f: FieldDef, inMemory: boolean): unknown {
+  if (/^(enumeration|json|relation|media)$/.test(f.type) || (f.type === 'datetime' && !inMemory)) return undefined;
+  const v = fieldValue(e, f.name);
+  const value = f.range && v && typeof v === 'object' && !Array.isArray(v) ? ownValue(v, 'start') : v;
+  return value === null || value === '' || typeof value === 'object' ? undefined : value;
 }
 
 export function listEntries(r: ListRequest): Answer {
@@ -180,7 +190,7 @@ export function listEntries(r: ListRequest): Answer {
     );
     return { status: 500, message: 'Server Error' };
   }
-  let inMemory: { name: string; desc: boolean } | undefined;
+  let inMemory: { f: FieldDef; desc: boolean } | undefined;
   const id = (e: EntrySnapshot) => col.dbId.get(e) ?? 0;
   if (sort instanceof Map) {
     warn.add('sort', 'sort must be one string like sort=price:desc (an array is a 500 in ElmapiCMS)');
@@ -244,15 +254,15 @@ export function listEntries(r: ListRequest): Answer {
         // `content_entries.id` in the same direction, also among those without a value. The id
         // is unique, so a sort item after this one never changes the order.
         cmps.push((a, b) => {
-          const va = sortValue(a, name);
-          const vb = sortValue(b, name);
+          const va = sortValue(a, f, false);
+          const vb = sortValue(b, f, false);
           if (va === undefined || vb === undefined) return va === vb ? sign * (id(a) - id(b)) : va === undefined ? 1 : -1;
           return sign * phpCompare(va, vb) || sign * (id(a) - id(b));
         });
         decided = name;
       } else if (draft) {
         // v3 sorts by the first item of sort alone (none if it is a column), whatever follows.
-        if (i === 0) inMemory = { name, desc };
+        if (i === 0) inMemory = { f, desc };
         else warn.add('sort', `without paginate, ElmapiCMS sorts drafts by the first sort item only: '${name}' is ignored`);
       } else
         warn.add(
@@ -281,11 +291,11 @@ export function listEntries(r: ListRequest): Answer {
   }
   if (limit > 0) rows = rows.slice(Math.max(0, offset), Math.max(0, offset) + limit);
   if (inMemory) {
-    const { name, desc } = inMemory;
+    const { f, desc } = inMemory;
     // Entries without a value first for ASC, last for DESC.
     rows = [...rows].sort((a, b) => {
-      const va = sortValue(a, name);
-      const vb = sortValue(b, name);
+      const va = sortValue(a, f, true);
+      const vb = sortValue(b, f, true);
       const c = va === undefined || vb === undefined ? (va === vb ? 0 : va === undefined ? -1 : 1) : phpCompare(va, vb);
       return desc ? -c : c;
     });
