@@ -82,6 +82,15 @@ export function credentialHash(token: string): readonly [number, number] {
   return [half(token, seeds, 0), half(token, seeds, 4)];
 }
 
+/**
+ * Keys credentialHash() with `random()` (8 random words) if it has no key yet: the Node adapter's
+ * come from node:crypto, where Node's first `globalThis.crypto` loads Web Crypto during a cold
+ * start's first authorised answer (~4 ms, docs/performance.md#start-up).
+ */
+export function keyCredentialHash(random: () => Uint32Array): void {
+  seeds ??= random();
+}
+
 function tokenKey(token: string): string {
   const [a, b] = credentialHash(token);
   return `${a}:${b}`;

@@ -21,7 +21,7 @@ import {
   withoutTokens,
   type RequestRecord,
 } from '../../core/http/journal.js';
-import { tokensAmong } from '../../core/http/auth.js';
+import { keyCredentialHash, tokensAmong } from '../../core/http/auth.js';
 import type { Overrides } from '../../core/http/overrides.js';
 import { closedBeforeOverride } from '../../core/http/contract-controls.js';
 import { mediaRoot } from '../../core/http/media-root.js';
@@ -119,6 +119,7 @@ function splitTarget(url: string): { path: string; query: string } {
 }
 
 export function createNodeListener(core: HttpCore, options: NodeListenerOptions = {}): NodeListener {
+  keyCredentialHash(() => crypto.randomFillSync(new Uint32Array(8)));
   const onRequest = options.onRequest;
   const onError = options.onError ?? ((err: unknown) => console.error('cqa: unexpected error', err));
   // Each project's media folder, pinned to its real path when the listener first sees it.
