@@ -264,7 +264,10 @@ export function listEntries(r: ListRequest): Answer {
         // v3 sorts by the first item of sort alone (none if it is a column), whatever follows.
         // With drafts it loads no value of an excluded field (its `with`), so it has none to sort by.
         if (i === 0 && list(r.params.get('exclude')).includes(name))
-          warn.add('sort', `ElmapiCMS loads no value of an excluded field for drafts, so sort=${name} leaves them unsorted: exclude it after sorting, client-side`);
+          warn.add(
+            'sort',
+            `ElmapiCMS loads no value of an excluded field for drafts, so sort=${name} leaves them unsorted: exclude it after sorting, client-side`,
+          );
         else if (i === 0) inMemory = { f, desc };
         else warn.add('sort', `without paginate, ElmapiCMS sorts drafts by the first sort item only: '${name}' is ignored`);
       } else
