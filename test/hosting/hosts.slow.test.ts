@@ -732,9 +732,11 @@ function onEveryHost(
 // API paths that end like a compressed sibling (`.gz`, `.br`) or hold a `?` are API paths like any
 // other (Caddy and cqa preview answered 404 for the first: their sibling rule took every `.gz`;
 // Caddy's try_files read a decoded `?` as a query; found from outside).
+// An id named like a compressed sibling (`404.json.gz`) is an API path like any other: Caddy's
+// rule hiding the siblings, and cqa preview's, matched it by name and answered 404 (found from outside).
 describe('API paths ending in .gz or .br, or holding ?', () => {
-  const IDS = ['backup.gz', 'notes.br'];
-  const MEDIA = ['data.tar.gz', 'q?x.png'];
+  const IDS = ['backup.gz', 'notes.br', '404.json.gz'];
+  const MEDIA = ['data.tar.gz', 'q?x.png', '404.json.br'];
   onEveryHost(
     'odd-paths',
     async () => {

@@ -153,7 +153,11 @@ function unpublished(rel: string): boolean {
   return rel.split('/').some((s) => s.startsWith('_') || s.startsWith('.'));
 }
 
-/** The .br/.gz siblings of API documents (`index.json.gz`, `404.json.br`) are sent in place of the document, never asked for by their own name. */
+/**
+ * The .br/.gz siblings of API documents (`index.json.gz`, `404.json.br`) are sent in place of the
+ * document, never asked for by their own name. Checked on the file a path names, not on the path:
+ * an entry or media id `404.json.gz` is the folder of its own document (found from outside: a 404).
+ */
 const asksForSibling = (rel: string) => /^(api\/(.*\/)?(index|404)|openapi|manifest)\.json\.(br|gz)$/.test(rel);
 
 function notFound(res: ServerResponse): void {
@@ -188,6 +192,7 @@ export function previewHandler(dir: string): (req: IncomingMessage, res: ServerR
     const api = !pathname.startsWith('/media/') && !pathname.startsWith('/thumbs/');
     const codings = api ? (['br', 'gzip'] as const).filter((c) => negotiateEncoding(acceptEncoding, [c]) === c) : [];
     for (const rel of candidates(pathname)) {
+      if (asksForSibling(rel)) continue;
       for (const coding of [...codings, undefined]) {
         const file = await openInside(root, coding ? `${rel}.${coding === 'br' ? 'br' : 'gz'}` : rel);
         if (!file) continue;
@@ -270,7 +275,7 @@ export function previewHandler(dir: string): (req: IncomingMessage, res: ServerR
     const pathname = safePathname(req.url ?? '/');
     if (pathname === null) return notFound(res);
     // Never published, answered as a path no file has (the JSON 404 under /api/, found from outside).
-    const hidden = unpublished(pathname.slice(1)) || asksForSibling(pathname.slice(1));
+    const hidden = unpublished(pathname.slice(1));
     const api = !hidden && (pathname === '/api' || pathname.startsWith('/api/'));
     // An elmapi3 tree: a project-id header naming another project gets v3's 404 (none or empty: served, as nginx can only).
     const projectId = one(req.headers['project-id']);

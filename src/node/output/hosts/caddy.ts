@@ -83,7 +83,9 @@ export function caddyfile(
     '    respond "405 Method Not Allowed" 405',
     '}',
     // The .br/.gz siblings are read by file_server's precompressed, never asked for by name (raw bytes typed JSON).
-    '@siblings path_regexp siblings ^/(api/(.*/)?(index|404)|openapi|manifest)\\.json\\.(br|gz)$',
+    // Under /api/ no file is reached by its name (every path is rewritten to its index.json), and an
+    // entry or media id `404.json.gz` is an API path (found from outside: this matched it, a 404).
+    '@siblings path_regexp siblings ^/(openapi|manifest)\\.json\\.(br|gz)$',
     'handle @siblings {',
     '    error 404',
     '}',
