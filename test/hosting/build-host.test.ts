@@ -1,6 +1,6 @@
 // `cqa build --host` and the Cache-Control options: wrong values are usage errors naming the
 // option and what to write, before anything is built; writeDist refuses the same in code.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -57,6 +57,23 @@ describe('cqa build --host, --api-cache-control, --media-cache-control', () => {
     expect(conf).toContain('add_header Cache-Control "public, max-age=60" always;');
     expect(conf).toContain('add_header Cache-Control "public, max-age=86400, immutable";');
     expect(readdirSync(out)).not.toContain('_headers'); // nginx reads its own file
+  });
+
+  it('--host cloudflare refuses a media file named 404.html: Pages would answer every missing file of its folder with it', async () => {
+    const content = join(work, 'pages-404-content');
+    mkdirSync(join(content, 'p/media/site'), { recursive: true });
+    writeFileSync(join(content, 'p/project.yaml'), 'id: p\nname: P\npublic: true\n');
+    writeFileSync(join(content, 'p/media/site/404.html'), '<h1>Oops</h1>\n');
+    writeFileSync(join(content, 'p/media/site/a.txt'), 'a\n');
+    const snapshot = await buildSnapshot({ content });
+    const out = join(work, 'pages-404');
+    await expect(writeDist(snapshot, { out, host: 'cloudflare' })).rejects.toThrow(
+      "the media file 'site/404.html' would be Cloudflare Pages' 404 page for /media/p/site/: Pages answers every missing file there with the nearest 404.html, this file (status 404, text/html); rename it (e.g. 'site/not-found.html'), or build for another --host",
+    );
+    expect(() => readdirSync(out)).toThrow(); // nothing written
+    // The other hosts answer a missing media file with their own 404: the file is only a file there.
+    await writeDist(snapshot, { out, host: 'netlify' });
+    expect(readFileSync(join(out, 'media/p/site/404.html'), 'utf8')).toBe('<h1>Oops</h1>\n');
   });
 
   it('writeDist refuses an unknown host and a Cache-Control value that would break a file', async () => {

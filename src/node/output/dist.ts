@@ -413,6 +413,21 @@ export function treeProblem(snapshot: Snapshot, precompress: Precompress = 'none
   }
 }
 
+/**
+ * Cloudflare Pages answers a missing file with the nearest `404.html` (cloudflare.ts): a media file
+ * of that name would be the answer, typed text/html and status 404, to every missing file of its
+ * folder and the folders below (found from outside, in miniflare: `/media/p/site/nope.png` was
+ * `media/p/site/404.html`). No `_headers` or `_redirects` rule can send those paths elsewhere.
+ */
+function refusePagesNotFoundMedia(jobs: readonly FileJob[]): void {
+  const page = jobs.find((j) => j.kind === 'copy' && /^media\/(.*\/)?404\.html$/.test(j.rel));
+  if (page?.kind !== 'copy') return;
+  const folder = page.rel.slice(0, page.rel.lastIndexOf('/') + 1);
+  throw new DistError(
+    `the media file '${page.source.id}' would be Cloudflare Pages' 404 page for /${folder}: Pages answers every missing file there with the nearest 404.html, this file (status 404, text/html); rename it (e.g. '${page.source.id.replace(/404\.html$/, 'not-found.html')}'), or build for another --host`,
+  );
+}
+
 /** What puts `job` where it is, for a message: an entry's file, or a media item. */
 function madeBy(snapshot: Snapshot, job: FileJob): string | undefined {
   if (job.kind === 'copy') return `the media file '${job.source.id}'`;
@@ -823,6 +838,7 @@ export async function writeDist(snapshot: Snapshot, options: WriteDistOptions): 
       throw new DistError(`cacheControl.${kind} must be a Cache-Control value on one line without quotes, got ${JSON.stringify(value)}`);
   }
   const jobs = planFiles(snapshot, host, cache);
+  if (host === 'cloudflare') refusePagesNotFoundMedia(jobs);
   const dirs = checkPlan(jobs, siblings, snapshot);
   const total = jobs.reduce((n, j) => n + outputNames(j, siblings).length, 0);
 
