@@ -11,6 +11,9 @@ import { writeTree } from '../content/helpers.js';
 import { type RunningHost, startServe } from './servers.js';
 
 const FOLDERS = [':all*', 'a:b', 'x(1)', '[ab]', '{a,b}', '!x', '@(y)', 'q?', 'p+'];
+// Downloads whose names read as globs: `logo (1).svg` is how browsers name a second download; `*`
+// (no extension: application/octet-stream, a download too) would match every media file of its folder.
+const DOWNLOADS = ['logo (1).svg', '[ab].svg', '{a,b}.svg', '*.svg', 'q?.svg', '!x.svg', '@(y).svg', 'p+(z).svg', '*'];
 const work = mkdtempSync(join(tmpdir(), 'cqa-serve-names-'));
 let server: RunningHost;
 
@@ -22,6 +25,7 @@ beforeAll(async () => {
     's/media/ab.txt': 'ab',
     's/media/ax.txt': 'ax',
   };
+  for (const d of DOWNLOADS) tree[`s/media/${d}`] = '<svg xmlns="http://www.w3.org/2000/svg"/>';
   for (const f of FOLDERS) {
     tree[`s/media/${f}/a.txt`] = 'a';
     tree[`s/media/${f}/b.txt`] = 'b';
@@ -52,5 +56,22 @@ describe('serve: a media folder whose name reads as a pattern', () => {
       // The folder itself: serve would list it; the redirect sends it to the 404.
       expect(await status(`/media/s/${f}`), f).toBe(404);
     }
+  });
+});
+
+// serve reads a header source as a glob: the download rule of `logo (1).svg` matched no path, and
+// serve sent its own `inline` (found from outside), where cqa serve and the other hosts send attachment.
+describe('serve: a media file whose name reads as a glob', () => {
+  it('is a download all the same, and its rule names it alone', async () => {
+    for (const d of DOWNLOADS) {
+      const res = await fetch(`${server.url}/media/s/${encodeURIComponent(d)}`, { signal: AbortSignal.timeout(5000) });
+      await res.arrayBuffer();
+      expect(res.status, d).toBe(200);
+      expect(res.headers.get('content-disposition'), d).toBe('attachment');
+    }
+    // A text file stays inline: the rule of `*` names that file alone.
+    const res = await fetch(`${server.url}/media/s/ab.txt`, { signal: AbortSignal.timeout(5000) });
+    await res.arrayBuffer();
+    expect(res.headers.get('content-disposition') ?? '').not.toMatch(/attachment/);
   });
 });

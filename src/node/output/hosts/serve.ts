@@ -65,6 +65,17 @@ function literalSource(path: string): string {
   return path.replace(/[:()\\*?+[\]{}!@]/g, (c) => `(\\x${c.charCodeAt(0).toString(16).padStart(2, '0')})`);
 }
 
+/**
+ * A path as a serve header source that matches that path alone. Header sources are minimatch
+ * globs (serve-handler 6.1: minimatch 3), where `\` makes a character plain: `logo (1).svg`, as
+ * browsers name a second download, is `logo \(1\).svg` (found from outside: the rule matched
+ * nothing, and serve sent its own `inline`). `!` and `@` are globs only at the start or before a
+ * `(`, which is escaped.
+ */
+function literalGlob(path: string): string {
+  return path.replace(/[*?[\]{}()+\\]/g, (c) => `\\${c}`);
+}
+
 /** Where a listed folder is sent: no file has this name, so serve answers its 404.html. */
 const NOWHERE = '/api/404-not-found';
 
@@ -127,8 +138,6 @@ export function serveJson(
   // nosniff as _headers sends it (found from outside: serve's JSON answers had none).
   const json = pairs([['Content-Type', JSON_TYPE], ...PREFLIGHT_HEADERS, NOSNIFF, ['Cache-Control', cache.api]]);
   const media = pairs([...CORS_HEADERS, ...MEDIA_HEADERS, ['Cache-Control', cache.media]]);
-  // Header sources are globs: a name with a glob character keeps the sandbox only.
-  const exact = downloads.filter((path) => !/[*?[\]{}()!+@\\]/.test(path));
   const config = {
     directoryListing: false,
     // A path with a dot (`posts.query`, `project-media/hero.png`) is looked up as a file before any
@@ -148,7 +157,7 @@ export function serveJson(
       { source: '/404.html', headers: json },
       { source: '/media/**', headers: media },
       ...(thumbs ? [{ source: '/thumbs/**', headers: media }] : []),
-      ...exact.map((source) => ({ source, headers: pairs([DOWNLOAD_HEADER]) })),
+      ...downloads.map((path) => ({ source: literalGlob(path), headers: pairs([DOWNLOAD_HEADER]) })),
     ],
   };
   return `${JSON.stringify(config, null, 2)}\n`;
