@@ -14,6 +14,8 @@ const FOLDERS = [':all*', 'a:b', 'x(1)', '[ab]', '{a,b}', '!x', '@(y)', 'q?', 'p
 // Downloads whose names read as globs: `logo (1).svg` is how browsers name a second download; `*`
 // (no extension: application/octet-stream, a download too) would match every media file of its folder.
 const DOWNLOADS = ['logo (1).svg', '[ab].svg', '{a,b}.svg', '*.svg', 'q?.svg', '!x.svg', '@(y).svg', 'p+(z).svg', '*'];
+// Names of characters outside the BMP (two UTF-16 units, four bytes each), within 255 bytes.
+const ASTRAL = [`${'🎉'.repeat(45)}.txt`, `${'𠮷'.repeat(60)}.txt`];
 const work = mkdtempSync(join(tmpdir(), 'cqa-serve-names-'));
 let server: RunningHost;
 
@@ -26,6 +28,7 @@ beforeAll(async () => {
     's/media/ax.txt': 'ax',
   };
   for (const d of DOWNLOADS) tree[`s/media/${d}`] = '<svg xmlns="http://www.w3.org/2000/svg"/>';
+  for (const n of ASTRAL) tree[`s/media/${n}`] = 'x';
   for (const f of FOLDERS) {
     tree[`s/media/${f}/a.txt`] = 'a';
     tree[`s/media/${f}/b.txt`] = 'b';
@@ -73,5 +76,16 @@ describe('serve: a media file whose name reads as a glob', () => {
     const res = await fetch(`${server.url}/media/s/ab.txt`, { signal: AbortSignal.timeout(5000) });
     await res.arrayBuffer();
     expect(res.headers.get('content-disposition') ?? '').not.toMatch(/attachment/);
+  });
+});
+
+// serve's rule for a name no file can have counted 86 characters of three bytes or more in UTF-16
+// units, and an emoji is two: 45 emoji (180 bytes) answered 302 to the 404 (found from outside).
+describe('serve: a name of emoji or other characters outside the BMP', () => {
+  it('is served as a media file and a document, up to 255 bytes', async () => {
+    for (const n of ASTRAL) {
+      expect(await status(`/media/s/${n}`), n).toBe(200);
+      expect(await status(`/api/s/project-media/${n}`), n).toBe(200);
+    }
   });
 });

@@ -85,7 +85,8 @@ const NOWHERE = '/api/404-not-found';
  * characters, and a rule here cannot count bytes (path-to-regexp 3 takes no nested group, and
  * turns the first `*` into a group: hence `{0,}`). So what is caught: a path of 4,096 characters
  * (first, so that the other rules never scan a long path), a NUL, a name of 256 characters, or of
- * 128 in a row that take two bytes or more each, or 86 that take three; and under /api, /media and
+ * 128 in a row that take two bytes or more each, or 86 that take three (UTF-16 units: an emoji is
+ * two that take four bytes together, counted in the 128 only); and under /api, /media and
  * /thumbs, a path or name longer than the build's longest there (a site served beside the tree
  * keeps its own paths).
  */
@@ -96,7 +97,10 @@ function unnamable(files: readonly string[]): string[] {
     `/:p(${any}\\x00${any})`,
     `/:p(${any}[^\\x2f]{256}${any})`,
     `/:p(${any}[^\\x00-\\x7f]{128}${any})`,
-    `/:p(${any}[\\u0800-\\uffff]{86}${any})`,
+    // Not the surrogates: an emoji is two of them and four bytes, so 86 are 172 bytes, a name a
+    // file can have (found from outside: 45 emoji in a name answered 302 to the 404). 128 of them
+    // in a row are caught above.
+    `/:p(${any}[\\u0800-\\ud7ff\\ue000-\\uffff]{86}${any})`,
   ];
   for (const top of ['api', 'media', 'thumbs']) {
     let path = 0;
