@@ -884,3 +884,53 @@ describe('media of no known type', () => {
     },
   );
 });
+
+// A media file's Content-Type is the mime_type its document gives it: the nginx and Caddy files
+// carry a type per extension of the build, since the server's own table differs (found from
+// outside: Debian's nginx sent .vtt, .heic and .mjs as application/octet-stream; Caddy .ico as
+// image/vnd.microsoft.icon and .yaml as application/x-yaml). serve and Cloudflare Pages type by
+// their own table (docs/hosting.md).
+describe('media types are the documents’ mime_type', () => {
+  const MEDIA = [
+    'talk.vtt',
+    'photo.heic',
+    'PHOTO2.HEIC',
+    'pic.avif',
+    'module.mjs',
+    'favicon.ico',
+    'data.yaml',
+    'archive.7z',
+    'sub dir/notes.md',
+  ];
+  onEveryHost(
+    'media-types',
+    async () => {
+      const content = join(work, 'media-types-content');
+      writeTree(content, {
+        'shop/project.yaml': 'id: shop\nname: Shop\npublic: true\n',
+        ...Object.fromEntries(MEDIA.map((name) => [`shop/media/${name}`, 'x\n'])),
+      });
+      return buildSnapshot({ content });
+    },
+    async (host, url, dist) => {
+      if (host.build === 'serve' || host.build === 'cloudflare') return;
+      const list = JSON.parse(readFileSync(join(dist, 'api/shop/project-media/index.json'), 'utf8')) as {
+        data: { id: string; mime_type: string }[];
+      };
+      expect(list.data.map((m) => m.id).sort()).toEqual([...MEDIA].sort());
+      for (const { id, mime_type } of list.data) {
+        const res = await fetch(`${url}/media/shop/${id.split('/').map(encodeURIComponent).join('/')}`, {
+          headers: { 'accept-encoding': 'identity' },
+        });
+        await res.arrayBuffer();
+        expect(res.status, id).toBe(200);
+        expect(res.headers.get('content-type'), id).toBe(mime_type);
+      }
+      // A missing file's 404 is not typed as the file would be.
+      const missing = await fetch(`${url}/media/shop/nope.heic`);
+      await missing.arrayBuffer();
+      expect(missing.status).toBe(404);
+      expect(missing.headers.get('content-type') ?? '').not.toMatch(/heic/);
+    },
+  );
+});

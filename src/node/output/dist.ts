@@ -310,9 +310,24 @@ function v3Origin(baseUrl: string): string {
 /** What an elmapi3 project's static documents may hold together (a bound of the output's size). */
 const V3_TREE_CHARS = 512 * 1024 * 1024;
 
+/**
+ * A media file's extension, lower-cased, when it is one a host's type table can hold (`heic`,
+ * `tar.gz` → `gz`), else undefined: the file is then sent as the host's default type.
+ */
+function mediaExtension(id: string): string | undefined {
+  const name = id.slice(id.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  const ext = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
+  return /^[a-z0-9][a-z0-9+_-]{0,31}$/.test(ext) ? ext : undefined;
+}
+
 function planFiles(snapshot: Snapshot, host: Host, cache: CacheControl): FileJob[] {
   const jobs: FileJob[] = [];
   const downloads: string[] = [];
+  // The type each media extension has in the documents (mime_type, by extension: media.ts), for the
+  // host files, whose server's own table may differ (found from outside: Debian's nginx sent .vtt,
+  // .heic and .mjs as application/octet-stream where the document says text/vtt, image/heic…).
+  const mediaTypes = new Map<string, string>();
   const v3 = elmapi3Project(snapshot);
   const inTree = new Set(treeProjects(snapshot).map((p) => p.record.id));
   const paths = v3
@@ -327,6 +342,8 @@ function planFiles(snapshot: Snapshot, host: Host, cache: CacheControl): FileJob
       jobs.push({ kind: 'copy', rel: `media/${p.record.id}/${m.record.id}`, source });
       const download = downloadPath(p.record.id, m.record);
       if (download) downloads.push(download);
+      const ext = mediaExtension(m.record.id);
+      if (ext !== undefined && /^[a-z0-9][\w.+-]*\/[\w.+-]+$/i.test(m.record.mime_type)) mediaTypes.set(ext, m.record.mime_type);
       if (m.thumb) jobs.push({ kind: 'thumb', rel: `thumbs/${p.record.id}/${m.record.id}`, source, media: m.record.id });
     }
     // The static client's indexes: cqa projects only (it reads no other dialect).
@@ -358,7 +375,7 @@ function planFiles(snapshot: Snapshot, host: Host, cache: CacheControl): FileJob
   }
   const depth = paths.reduce((most, p) => Math.max(most, p.split('/').length - 2), 1);
   const files = jobs.map((j) => j.rel);
-  for (const f of hostFiles(host, { notFound, cache, thumbs, depth, files, downloads, v3Project: v3?.record.id }))
+  for (const f of hostFiles(host, { notFound, cache, thumbs, depth, files, downloads, mediaTypes, v3Project: v3?.record.id }))
     jobs.push({ kind: 'text', ...f });
   return jobs;
 }

@@ -33,6 +33,8 @@ export interface HostInput {
   readonly files: readonly string[];
   /** The paths of media files of a type a browser could open as a document (`/media/p/x.svg`): sent as downloads. */
   readonly downloads: readonly string[];
+  /** Each media extension of the build (lower-case) and the type the documents give it (`mime_type`). */
+  readonly mediaTypes: ReadonlyMap<string, string>;
   /** An elmapi3 tree's project uuid: a `project-id` header naming another is answered 404. */
   readonly v3Project?: string | undefined;
 }
@@ -42,16 +44,16 @@ export function readsHeadersFile(host: Host): boolean {
   return host === 'netlify' || host === 'cloudflare';
 }
 
-export function hostFiles(host: Host, { notFound, cache, thumbs, depth, files, downloads, v3Project }: HostInput): HostFile[] {
+export function hostFiles(host: Host, { notFound, cache, thumbs, depth, files, downloads, mediaTypes, v3Project }: HostInput): HostFile[] {
   // An elmapi3 tree (`--project`) answers /api itself with its project document (the SDK asks /api/).
   const root = files.includes('api/index.json');
   switch (host) {
     case 'cloudflare':
       return cloudflareNotFoundPages(notFound);
     case 'nginx':
-      return [{ rel: '_nginx.conf', text: nginxConf(notFound, cache, thumbs, downloads, v3Project) }];
+      return [{ rel: '_nginx.conf', text: nginxConf(notFound, cache, thumbs, downloads, v3Project, mediaTypes) }];
     case 'caddy':
-      return [{ rel: '_Caddyfile', text: caddyfile(notFound, cache, thumbs, downloads, v3Project) }];
+      return [{ rel: '_Caddyfile', text: caddyfile(notFound, cache, thumbs, downloads, v3Project, mediaTypes) }];
     case 'serve': {
       // serve answers a missing file with the root 404.html, the `cqa` problem (typed by serve.json).
       const catchAll = notFound[notFound.length - 1];

@@ -30,12 +30,25 @@ export function nginxConf(
   thumbs: boolean,
   downloads: readonly string[],
   v3Project?: string,
+  mediaTypes: ReadonlyMap<string, string> = new Map(),
 ): string {
   // nosniff on every answer of these locations, 404 and 400 bodies too (found from outside: none had it).
   const api = [...CORS_HEADERS, NOSNIFF, ['Cache-Control', cache.api] as const];
   // A file's Cache-Control only on 200 and 304 (no `always`): on a 404 a CDN would keep "no such
   // file" for an hour after the file is added (found from outside).
+  // The type the documents give each media extension: a `types` block here replaces mime.types,
+  // whose Debian copy has no .vtt, .heic or .mjs (found from outside: application/octet-stream).
+  const types = (indent: string) =>
+    mediaTypes.size === 0
+      ? []
+      : [
+          `${indent}types {`,
+          ...[...mediaTypes].map(([ext, type]) => `${indent}    ${type} ${ext};`),
+          `${indent}}`,
+          `${indent}default_type application/octet-stream;`,
+        ];
   const media = (indent: string, extra: readonly (readonly [string, string])[] = []) => [
+    ...types(indent),
     ...headers([...CORS_HEADERS, ...MEDIA_HEADERS, ...extra], indent),
     `${indent}add_header Cache-Control "${cache.media}";`,
   ];
