@@ -14,6 +14,8 @@ const FOLDERS = [':all*', 'a:b', 'x(1)', '[ab]', '{a,b}', '!x', '@(y)', 'q?', 'p
 // Downloads whose names read as globs: `logo (1).svg` is how browsers name a second download; `*`
 // (no extension: application/octet-stream, a download too) would match every media file of its folder.
 const DOWNLOADS = ['logo (1).svg', '[ab].svg', '{a,b}.svg', '*.svg', 'q?.svg', '!x.svg', '@(y).svg', 'p+(z).svg', '*'];
+// More active files than serve takes header rules (50), one with a path over its 100 characters.
+const ICONS = [...Array.from({ length: 60 }, (_, i) => `icons/icon-${i}.svg`), `icons/${'long-name-'.repeat(10)}.SVG`, 'docs/manual.pdf'];
 // Names of characters outside the BMP (two UTF-16 units, four bytes each), within 255 bytes.
 const ASTRAL = [`${'🎉'.repeat(45)}.txt`, `${'𠮷'.repeat(60)}.txt`];
 const work = mkdtempSync(join(tmpdir(), 'cqa-serve-names-'));
@@ -29,6 +31,7 @@ beforeAll(async () => {
   };
   for (const d of DOWNLOADS) tree[`s/media/${d}`] = '<svg xmlns="http://www.w3.org/2000/svg"/>';
   for (const n of ASTRAL) tree[`s/media/${n}`] = 'x';
+  for (const n of ICONS) tree[`s/media/${n}`] = '<svg xmlns="http://www.w3.org/2000/svg"/>';
   for (const f of FOLDERS) {
     tree[`s/media/${f}/a.txt`] = 'a';
     tree[`s/media/${f}/b.txt`] = 'b';
@@ -86,6 +89,22 @@ describe('serve: a name of emoji or other characters outside the BMP', () => {
     for (const n of ASTRAL) {
       expect(await status(`/media/s/${n}`), n).toBe(200);
       expect(await status(`/api/s/project-media/${n}`), n).toBe(200);
+    }
+  });
+});
+
+// A rule per active file: 60 SVG icons made a serve.json of 65 header rules, and serve refused to
+// start ('The configuration you provided is invalid: must NOT have more than 50 items'; found
+// from outside). The server above starts, and every one of them is a download.
+describe('serve: more active media files than serve takes header rules', () => {
+  it('starts, and each of them is a download', async () => {
+    for (const n of ICONS) {
+      const res = await fetch(`${server.url}/media/s/${n.split('/').map(encodeURIComponent).join('/')}`, {
+        signal: AbortSignal.timeout(5000),
+      });
+      await res.arrayBuffer();
+      expect(res.status, n).toBe(200);
+      expect(res.headers.get('content-disposition'), n).toBe('attachment');
     }
   });
 });

@@ -76,6 +76,34 @@ function literalGlob(path: string): string {
   return path.replace(/[*?[\]{}()+\\]/g, (c) => `\\${c}`);
 }
 
+/**
+ * serve refuses to start on a serve.json with more than 50 header rules or a rule source over 100
+ * characters (its schema: `The configuration you provided is invalid: must NOT have more than 50
+ * items`; found from outside with 60 SVG icons, a rule per file).
+ */
+const MAX_HEADER_RULES = 50;
+const MAX_SOURCE = 100;
+
+/** An extension as a glob of either case (`svg` → `[sS][vV][gG]`): sources match with case. */
+const anyCase = (ext: string) => [...ext].map((c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : c)).join('');
+
+/**
+ * The download rules within `budget`: one per extension (a media file's type, and so whether it is
+ * a download, follows from its extension: every `.svg` is one), then one per file of no plain
+ * extension, as long as its source fits. What does not fit keeps the sandbox only.
+ */
+function downloadRules(downloads: readonly string[], budget: number): string[] {
+  const exts = new Set<string>();
+  const others: string[] = [];
+  for (const path of downloads) {
+    const ext = /\.([a-z0-9]{1,10})$/i.exec(path.slice(path.lastIndexOf('/') + 1))?.[1]?.toLowerCase();
+    if (ext !== undefined) exts.add(ext);
+    else others.push(literalGlob(path));
+  }
+  const sources = [...[...exts].sort().map((ext) => `/media/**/*.${anyCase(ext)}`), ...others.filter((s) => s.length <= MAX_SOURCE)];
+  return sources.slice(0, budget);
+}
+
 /** Where a listed folder is sent: no file has this name, so serve answers its 404.html. */
 const NOWHERE = '/api/404-not-found';
 
@@ -142,6 +170,14 @@ export function serveJson(
   // nosniff as _headers sends it (found from outside: serve's JSON answers had none).
   const json = pairs([['Content-Type', JSON_TYPE], ...PREFLIGHT_HEADERS, NOSNIFF, ['Cache-Control', cache.api]]);
   const media = pairs([...CORS_HEADERS, ...MEDIA_HEADERS, ['Cache-Control', cache.media]]);
+  const headers = [
+    { source: '/api/**', headers: json },
+    { source: '/openapi.json', headers: json },
+    { source: '/manifest.json', headers: json },
+    { source: '/404.html', headers: json },
+    { source: '/media/**', headers: media },
+    ...(thumbs ? [{ source: '/thumbs/**', headers: media }] : []),
+  ];
   const config = {
     directoryListing: false,
     // A path with a dot (`posts.query`, `project-media/hero.png`) is looked up as a file before any
@@ -155,13 +191,8 @@ export function serveJson(
       ...[...listedFolders(files), '/404.html'].map((path) => ({ source: literalSource(path), destination: NOWHERE, type: 302 })),
     ],
     headers: [
-      { source: '/api/**', headers: json },
-      { source: '/openapi.json', headers: json },
-      { source: '/manifest.json', headers: json },
-      { source: '/404.html', headers: json },
-      { source: '/media/**', headers: media },
-      ...(thumbs ? [{ source: '/thumbs/**', headers: media }] : []),
-      ...downloads.map((path) => ({ source: literalGlob(path), headers: pairs([DOWNLOAD_HEADER]) })),
+      ...headers,
+      ...downloadRules(downloads, MAX_HEADER_RULES - headers.length).map((source) => ({ source, headers: pairs([DOWNLOAD_HEADER]) })),
     ],
   };
   return `${JSON.stringify(config, null, 2)}\n`;
