@@ -59,7 +59,7 @@ export function hostFiles(host: Host, { notFound, cache, thumbs, depth, files, d
       const catchAll = notFound[notFound.length - 1];
       const own = ['serve.json', ...(catchAll ? ['404.html'] : [])];
       return [
-        { rel: 'serve.json', text: serveJson(depth, cache, thumbs, [...files, ...own], downloads, root) },
+        { rel: 'serve.json', text: serveJson(depth, cache, thumbs, [...files, ...own], downloads, root, mediaTypes) },
         ...(catchAll ? [{ rel: '404.html', text: catchAll.text }] : []),
       ];
     }

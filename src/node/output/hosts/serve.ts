@@ -3,6 +3,7 @@
 // there is one rule per depth of API path the build holds; directory listings are turned off (else
 // `/api/demo/posts/` answers serve's own `{"files":[…]}`, which a client could take for content).
 // Tested against serve 14.2.7 in test/hosting/hosts.slow.test.ts. No Node imports.
+import { inlineSafe } from '../../../core/http/media-headers.js';
 import { DOWNLOAD_HEADER, JSON_TYPE, MEDIA_HEADERS, NOSNIFF, PREFLIGHT_HEADERS, type CacheControl } from './policy.js';
 
 // serve answers OPTIONS like GET, with these headers: the JSON paths carry the preflight's, for the
@@ -88,20 +89,36 @@ const MAX_SOURCE = 100;
 const anyCase = (ext: string) => [...ext].map((c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : c)).join('');
 
 /**
- * The download rules within `budget`: one per extension (a media file's type, and so whether it is
- * a download, follows from its extension: every `.svg` is one), then one per file of no plain
- * extension, as long as its source fits. What does not fit keeps the sandbox only.
+ * The media rules within `budget`. One per extension (a media file's type, and so whether it is a
+ * download, follows from its extension: every `.svg` is one) with the type the documents give it,
+ * whatever serve's own table says (found from outside: serve 14.2.7 sent .avif with no
+ * Content-Type, and .yaml, .rtf, .7z as other types); then one per download of no such extension,
+ * as long as its source fits. Downloads first: what does not fit keeps the sandbox only, or
+ * serve's own type.
  */
-function downloadRules(downloads: readonly string[], budget: number): string[] {
-  const exts = new Set<string>();
-  const others: string[] = [];
-  for (const path of downloads) {
-    const ext = /\.([a-z0-9]{1,10})$/i.exec(path.slice(path.lastIndexOf('/') + 1))?.[1]?.toLowerCase();
-    if (ext !== undefined) exts.add(ext);
-    else others.push(literalGlob(path));
-  }
-  const sources = [...[...exts].sort().map((ext) => `/media/**/*.${anyCase(ext)}`), ...others.filter((s) => s.length <= MAX_SOURCE)];
-  return sources.slice(0, budget);
+function mediaRules(downloads: readonly string[], mediaTypes: ReadonlyMap<string, string>, thumbs: boolean, budget: number) {
+  const top = thumbs ? '/{media,thumbs}' : '/media';
+  const rule = (ext: string, type: string) => ({
+    source: `${top}/**/*.${anyCase(ext)}`,
+    headers: pairs([['Content-Type', type], ...(inlineSafe(type) ? [] : [DOWNLOAD_HEADER])]),
+  });
+  const byExt = [...mediaTypes]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([ext, type]) => ({ ext, download: !inlineSafe(type), rule: rule(ext, type) }))
+    .filter((r) => r.rule.source.length <= MAX_SOURCE);
+  const covered = new Set(byExt.map((r) => r.ext));
+  const others = downloads
+    .filter((path) => {
+      const name = path.slice(path.lastIndexOf('/') + 1);
+      const dot = name.lastIndexOf('.');
+      return !(dot > 0 && covered.has(name.slice(dot + 1).toLowerCase()));
+    })
+    .map((path) => ({ source: literalGlob(path), headers: pairs([DOWNLOAD_HEADER]) }))
+    .filter((r) => r.source.length <= MAX_SOURCE);
+  return [...byExt.filter((r) => r.download).map((r) => r.rule), ...others, ...byExt.filter((r) => !r.download).map((r) => r.rule)].slice(
+    0,
+    budget,
+  );
 }
 
 /** Where a listed folder is sent: no file has this name, so serve answers its 404.html. */
@@ -157,6 +174,8 @@ export function serveJson(
   downloads: readonly string[],
   /** The tree's project document is /api itself (an elmapi3 tree). */
   root = false,
+  /** Each media extension of the build and the type its documents give it. */
+  mediaTypes: ReadonlyMap<string, string> = new Map(),
 ): string {
   // serve matches sources without case: `api` is taken as it was written (`:api`), so that `/API/…`
   // looks for a file `API/…` that is not there and answers 404, as the API does.
@@ -190,10 +209,7 @@ export function serveJson(
       ...unnamable(files).map((source) => ({ source, destination: NOWHERE, type: 302 })),
       ...[...listedFolders(files), '/404.html'].map((path) => ({ source: literalSource(path), destination: NOWHERE, type: 302 })),
     ],
-    headers: [
-      ...headers,
-      ...downloadRules(downloads, MAX_HEADER_RULES - headers.length).map((source) => ({ source, headers: pairs([DOWNLOAD_HEADER]) })),
-    ],
+    headers: [...headers, ...mediaRules(downloads, mediaTypes, thumbs, MAX_HEADER_RULES - headers.length)],
   };
   return `${JSON.stringify(config, null, 2)}\n`;
 }
