@@ -64,4 +64,17 @@ describe('cqa check and the static tree', () => {
       expect(said.join('\n'), kind).toContain(problem as string);
     }
   });
+
+  it('warns of a media file named 404.html, which cqa build --host cloudflare refuses (found from outside)', async () => {
+    const tree = join(work, 'pages-404');
+    await init([tree]);
+    writeFileSync(join(tree, 'site/media/404.html'), '<h1>Oops</h1>');
+    said = [];
+    expect(await check([tree])).toBe(0);
+    const warning = said.find((l) => l.includes('cqa build --host cloudflare would refuse this content: '));
+    expect(warning).toContain("the media file '404.html' would be Cloudflare Pages' 404 page");
+    said = [];
+    expect(await build([tree, '--out', join(work, 'pages-404-dist'), '--include-private', '--host', 'cloudflare'])).toBe(1);
+    expect(said.join('\n')).toContain(warning?.split('refuse this content: ')[1] as string);
+  });
 });

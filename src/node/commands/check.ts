@@ -7,6 +7,7 @@ import type { ContentIssue, ContentModel, EntryRecord } from '../../core/model/m
 import { parseCommandArgs, TIMESTAMPS_SPEC, timestampsOption } from './args.js';
 import { contentFolder } from './content-folder.js';
 import { thumbnailIssues } from '../output/thumbnail-check.js';
+import { pagesNotFoundMedia } from '../output/hosts/cloudflare.js';
 import { parseOptions, type CommandSpec } from './help.js';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -87,6 +88,9 @@ export async function run(args: string[]): Promise<number> {
       else if (withOptions !== undefined) refused.push(`cqa build --drafts or --precompress would refuse this content: ${withOptions}`);
     }
   }
+  // What one host refuses (found from outside: check passed, `build --host cloudflare` failed).
+  const pages = pagesNotFoundMedia(model.projects.map((record) => ({ record })));
+  if (pages !== undefined) refused.push(`cqa build --host cloudflare would refuse this content: ${pages}`);
   for (const problem of refused) console.error(`${err.yellow('warning:')} ${problem}`);
   const warned = warnings.length + refused.length;
   console.log(`${out.green('✓')} content ok: ${counts(model)}${warned > 0 ? ` (${plural(warned, 'warning')})` : ''}`);

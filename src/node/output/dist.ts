@@ -20,6 +20,7 @@ import { brotliOptions, GZIP_LEVEL, PRECOMPRESS_CHOICES, siblingsOf, type Precom
 import { DistPool } from './dist-pool.js';
 import { newSuffix, recoverOutput, siblingName, swapIn } from './dist-swap.js';
 import { documentPieces } from '../../core/snapshot/document-pieces.js';
+import { pagesNotFoundMedia } from './hosts/cloudflare.js';
 import { HOST_CHOICES, hostFiles, readsHeadersFile, takesNotFoundRules, type Host } from './hosts/index.js';
 import { DEFAULT_CACHE_CONTROL, type CacheControl } from './hosts/policy.js';
 import { notFoundRules, queryRefused, type NotFoundRule } from '../../core/snapshot/not-found.js';
@@ -430,19 +431,10 @@ export function treeProblem(snapshot: Snapshot, precompress: Precompress = 'none
   }
 }
 
-/**
- * Cloudflare Pages answers a missing file with the nearest `404.html` (cloudflare.ts): a media file
- * of that name would be the answer, typed text/html and status 404, to every missing file of its
- * folder and the folders below (found from outside, in miniflare: `/media/p/site/nope.png` was
- * `media/p/site/404.html`). No `_headers` or `_redirects` rule can send those paths elsewhere.
- */
-function refusePagesNotFoundMedia(jobs: readonly FileJob[]): void {
-  const page = jobs.find((j) => j.kind === 'copy' && /^media\/(.*\/)?404\.html$/.test(j.rel));
-  if (page?.kind !== 'copy') return;
-  const folder = page.rel.slice(0, page.rel.lastIndexOf('/') + 1);
-  throw new DistError(
-    `the media file '${page.source.id}' would be Cloudflare Pages' 404 page for /${folder}: Pages answers every missing file there with the nearest 404.html, this file (status 404, text/html); rename it (e.g. '${page.source.id.replace(/404\.html$/, 'not-found.html')}'), or build for another --host`,
-  );
+/** Cloudflare Pages would answer missing files with a media file (hosts/cloudflare.ts): refused. */
+function refusePagesNotFoundMedia(snapshot: Snapshot): void {
+  const problem = pagesNotFoundMedia(treeProjects(snapshot));
+  if (problem !== undefined) throw new DistError(problem);
 }
 
 /** What puts `job` where it is, for a message: an entry's file, or a media item. */
@@ -855,7 +847,7 @@ export async function writeDist(snapshot: Snapshot, options: WriteDistOptions): 
       throw new DistError(`cacheControl.${kind} must be a Cache-Control value on one line without quotes, got ${JSON.stringify(value)}`);
   }
   const jobs = planFiles(snapshot, host, cache);
-  if (host === 'cloudflare') refusePagesNotFoundMedia(jobs);
+  if (host === 'cloudflare') refusePagesNotFoundMedia(snapshot);
   const dirs = checkPlan(jobs, siblings, snapshot);
   const total = jobs.reduce((n, j) => n + outputNames(j, siblings).length, 0);
 
