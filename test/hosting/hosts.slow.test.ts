@@ -901,6 +901,7 @@ describe('media types are the documents’ mime_type', () => {
     'data.yaml',
     'archive.7z',
     'sub dir/notes.md',
+    'source.c++', // a regexp's metacharacter in an extension (Caddy's path_regexp)
   ];
   onEveryHost(
     'media-types',

@@ -31,7 +31,12 @@ function headerBlock(matcher: string, pairs: readonly (readonly [string, string]
  */
 function mediaTypeHeaders(mediaTypes: ReadonlyMap<string, string>, thumbs: boolean): string[] {
   const byType = new Map<string, string[]>();
-  for (const [ext, type] of mediaTypes) byType.set(type, [...(byType.get(type) ?? []), ext]);
+  for (const [ext, type] of mediaTypes) {
+    const exts = byType.get(type) ?? [];
+    byType.set(type, exts);
+    // Escaped: `.c++` as a regexp is a repetition of a repetition, and Caddy refused to start on it.
+    exts.push(ext.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  }
   return [...byType].flatMap(([type, exts], i) => [
     `@type${i} path_regexp type${i} (?i)^/(?:media${thumbs ? '|thumbs' : ''})/.*\\.(?:${exts.join('|')})$`,
     `header @type${i} {`,
