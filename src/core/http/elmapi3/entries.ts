@@ -114,18 +114,20 @@ function phpCompare(a: unknown, b: unknown): number {
 }
 
 /**
- * The value v3 sorts an entry by: its value row's column for the field's type (saveFieldValue in
- * ElmapiCMS 4.0's Api/ContentController.php). Enumeration, json, relation and media values are kept
+ * What reads the value v3 sorts an entry by, made once per sort rather than per comparison: its
+ * value row's column for the field's type (saveFieldValue in ElmapiCMS 4.0's Api/ContentController.php). Enumeration, json, relation and media values are kept
  * in json_value only, which neither sort reads: no value. A date keeps date_value (a range its
  * start), a date with time datetime_value, which the paginated ORDER BY does not read (it reads
  * date_value for every date) and the draft sort in memory does (text ?? number ?? boolean ?? date
  * ?? datetime).
  */
-function sortValue(e: EntrySnapshot, f: FieldDef, inMemory: boolean): unknown {
-  if (/^(enumeration|json|relation|media)$/.test(f.type) || (f.type === 'datetime' && !inMemory)) return undefined;
-  const v = fieldValue(e, f.name);
-  const value = f.range && v && typeof v === 'object' && !Array.isArray(v) ? ownValue(v, 'start') : v;
-  return value === null || value === '' || typeof value === 'object' ? undefined : value;
+function sortValueOf(f: FieldDef, inMemory: boolean): (e: EntrySnapshot) => unknown {
+  if (/^(enumeration|json|relation|media)$/.test(f.type) || (f.type === 'datetime' && !inMemory)) return () => undefined;
+  return (e) => {
+    const v = fieldValue(e, f.name);
+    const value = f.range && v && typeof v === 'object' && !Array.isArray(v) ? ownValue(v, 'start') : v;
+    return value === null || value === '' || typeof value === 'object' ? undefined : value;
+  };
 }
 
 export function listEntries(r: ListRequest): Answer {
@@ -253,9 +255,10 @@ export function listEntries(r: ListRequest): Answer {
         // v3's ORDER BY: entries without a value last in both directions, then by value, then
         // `content_entries.id` in the same direction, also among those without a value. The id
         // is unique, so a sort item after this one never changes the order.
+        const sortValue = sortValueOf(f, false);
         cmps.push((a, b) => {
-          const va = sortValue(a, f, false);
-          const vb = sortValue(b, f, false);
+          const va = sortValue(a);
+          const vb = sortValue(b);
           if (va === undefined || vb === undefined) return va === vb ? sign * (id(a) - id(b)) : va === undefined ? 1 : -1;
           return sign * phpCompare(va, vb) || sign * (id(a) - id(b));
         });
@@ -298,10 +301,11 @@ export function listEntries(r: ListRequest): Answer {
   if (limit > 0) rows = rows.slice(Math.max(0, offset), Math.max(0, offset) + limit);
   if (inMemory) {
     const { f, desc } = inMemory;
+    const sortValue = sortValueOf(f, true);
     // Entries without a value first for ASC, last for DESC.
     rows = [...rows].sort((a, b) => {
-      const va = sortValue(a, f, true);
-      const vb = sortValue(b, f, true);
+      const va = sortValue(a);
+      const vb = sortValue(b);
       const c = va === undefined || vb === undefined ? (va === vb ? 0 : va === undefined ? -1 : 1) : phpCompare(va, vb);
       return desc ? -c : c;
     });
