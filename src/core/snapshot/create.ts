@@ -79,6 +79,7 @@ function sameDeps(a: readonly (string | undefined)[], b: readonly (string | unde
 class EntryWriter {
   private readonly collections: ReadonlyMap<string, { record: CollectionRecord; fieldsKey: string; byId: Map<string, EntryRecord> }>;
   private readonly mediaKey: string;
+  private readonly visible = new Map<CollectionRecord, readonly FieldDef[]>();
 
   private readonly mediaJson: (id: string) => string | undefined;
 
@@ -172,19 +173,30 @@ class EntryWriter {
     return ids.map((id) => this.shallowJson(field.collection as string, String(id), timestamps));
   }
 
+  /** A collection's fields that answers show, found once per collection rather than per entry. */
+  private visibleFields(col: CollectionRecord): readonly FieldDef[] {
+    let visible = this.visible.get(col);
+    if (visible === undefined) {
+      visible = col.fields.filter((f) => !f.hidden);
+      this.visible.set(col, visible);
+    }
+    return visible;
+  }
+
   /**
    * `deps`, when given, collects the relation targets' texts: the entry is expanded.
    * `timestamps`: the text with timestamps in place (dialects with timestampsFirst).
    */
   private entryText(col: CollectionRecord, e: EntryRecord, deps?: (string | undefined)[], timestamps = false): EntryText {
     const d = this.d;
-    const visible = col.fields.filter((f) => !f.hidden);
+    const visible = this.visibleFields(col);
     // Parts joined once: the text is flat, not a tree of concatenations kept alive with it. A small
     // array of offsets costs far less than a typed array (with its buffer) per entry.
     const parts = [timestamps ? d.entryHead(e) + d.entryTimestamps(e) : d.entryHead(e)];
     const offsets = new Array<number>(visible.length + 1); // exact size: no spare capacity
     let length = (parts[0] as string).length;
-    for (const [i, f] of visible.entries()) {
+    for (let i = 0; i < visible.length; i++) {
+      const f = visible[i] as FieldDef;
       offsets[i] = length;
       const value = ownValue(e.values, f.name);
       let json: string | undefined;

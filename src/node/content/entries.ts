@@ -2,6 +2,7 @@
 // coerced to its schema type. All problems are reported; the entry is kept when its id is usable.
 import { ownValue, type EntryRecord, type FieldDef, type FieldValue } from '../../core/model/model.js';
 import { isEmpty } from '../../core/snapshot/order.js';
+import { valueRecord } from '../../core/model/value-record.js';
 import type { FileInfo } from './files.js';
 import type { CommitTimes } from './git-times.js';
 import { fieldNameProblem, idProblem, RESERVED_KEYS } from '../../core/model/identifiers.js';
@@ -202,8 +203,8 @@ export function buildEntry(
   const updated_at = stamp('updated_at') ?? isoFromMs(fallback.updated);
   const published_at = stamp('published_at') ?? (draft ? null : created_at);
 
-  // fields (keys are field names: no prototype, so not even '__proto__' could reach one)
-  const values: Record<string, FieldValue> = Object.create(null) as Record<string, FieldValue>;
+  // fields (keys are field names: no Object.prototype, so not even '__proto__' could reach it)
+  const values = valueRecord<FieldValue>();
   const hasBody = parsed.body !== undefined;
   // Leading blank lines and trailing whitespace are not content; CRLF becomes LF so a checkout on
   // Windows gives the same output.
@@ -213,8 +214,9 @@ export function buildEntry(
     .trimEnd();
   // The emphasis work of this file's richtext values, counted together (richtext.ts).
   const budget = new RenderBudget();
-  for (const [key, raw] of Object.entries(data)) {
+  for (const key of Object.keys(data)) {
     if (RESERVED_KEYS.includes(key) || unkeptKeys.has(key)) continue;
+    const raw = data[key];
     if (hasBody && key === collection.bodyField && body !== '') {
       err(key, `'${key}' is the body field of this collection and the file also has a Markdown body: keep one of them`);
       continue;

@@ -4,6 +4,7 @@
 // reader without the drafts scope must not learn their ids); an entry without a published
 // variant has null, so `where[translations][not_null]` lists the entries that have one.
 import type { EntryRecord, FieldDef } from '../../core/model/model.js';
+import { valueRecord } from '../../core/model/value-record.js';
 
 export const TRANSLATIONS_FIELD = 'translations';
 
@@ -50,7 +51,7 @@ export function linkTranslations(
     for (const s of [...siblings].sort((a, b) => order(a.locale) - order(b.locale) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
       if (!Object.hasOwn(map, s.locale)) map[s.locale] = s.id;
     }
-    const values = Object.assign(Object.create(null) as Record<string, EntryRecord['values'][string]>, e.values, {
+    const values = Object.assign(valueRecord<EntryRecord['values'][string]>(), e.values, {
       [TRANSLATIONS_FIELD]: Object.keys(map).length > 0 ? map : null,
     });
     return { ...e, values };
