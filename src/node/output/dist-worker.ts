@@ -27,9 +27,16 @@ function write(jobs: NonNullable<DistBatch>): DistBatchDone {
     const abs = resolve(root, rel);
     if (!abs.startsWith(root + sep)) throw new Error(`refusing to write outside the output directory: ${rel}`);
     if (folder) mkdirSync(dirname(abs));
+    files++;
+    // A string is written as it is: Node encodes it into memory it frees at once, where a Buffer
+    // per document would take new pages (docs/benchmarks.md#p4-where-a-builds-time-goes).
+    if (!siblings.gzip && !siblings.br) {
+      writeFileSync(abs, text);
+      bytes += Buffer.byteLength(text);
+      continue;
+    }
     const buf = Buffer.from(text, 'utf8');
     writeFileSync(abs, buf);
-    files++;
     bytes += buf.length;
     if (siblings.gzip) {
       const gz = zlib.gzipSync(buf, { level: GZIP_LEVEL });
