@@ -132,11 +132,11 @@ function documentMaker(snapshot: Snapshot): (job: DocumentJob) => readonly strin
   };
 }
 
-/** The document as one string, or undefined when it is longer than `max` characters (streamed instead). */
-function joined(pieces: readonly string[], max = STREAM_DOCUMENT_CHARS): string | undefined {
+/** The document as one string, or undefined when it is longer than STREAM_DOCUMENT_CHARS (streamed instead). */
+function joined(pieces: readonly string[]): string | undefined {
   let length = 0;
   for (const p of pieces) length += p.length;
-  if (length > max) return undefined;
+  if (length > STREAM_DOCUMENT_CHARS) return undefined;
   return pieces.length === 1 ? pieces[0] : pieces.join('');
 }
 
@@ -601,7 +601,7 @@ class TreeWriter {
     for (const doc of large) await this.large(doc);
   }
 
-  /** Batches of documents, made as the workers take them (dist-pool.ts); those longer than a batch streamed here meanwhile. */
+  /** Batches of documents, made as the workers take them (dist-pool.ts); the long ones streamed here meanwhile. */
   private async documentsInWorkers(
     jobs: readonly DocumentJob[],
     piecesOf: (job: DocumentJob) => readonly string[],
@@ -615,20 +615,15 @@ class TreeWriter {
       (m) => this.progress(m.files, m.bytes),
       (code) => new DistError(`writing documents failed (worker exit code ${code})`),
     );
-    // Documents longer than a batch, streamed here one after the other while the workers write.
-    let streamed: Promise<void> = Promise.resolve();
     try {
+      const large: Large[] = [];
       let batch: { rel: string; text: string; folder?: true }[] = [];
       let size = 0;
       for (const job of jobs) {
         const pieces = piecesOf(job);
-        // A collection's list (12 MB at 10,000 entries) joined and posted was copied three times
-        // into new memory: streamed from its pieces instead (docs/benchmarks.md#p4-where-a-builds-time-goes).
-        const text = joined(pieces, BATCH_CHARS);
+        const text = joined(pieces);
         if (text === undefined) {
-          const doc = { rel: job.rel, pieces };
-          streamed = streamed.then(() => this.large(doc));
-          streamed.catch(() => {}); // awaited below; a failure ends the loop there
+          large.push({ rel: job.rel, pieces }); // after the batches: the workers write those meanwhile
           continue;
         }
         batch.push(this.makesFolder(job.rel) ? { rel: job.rel, text, folder: true } : { rel: job.rel, text });
@@ -640,10 +635,10 @@ class TreeWriter {
         }
       }
       if (batch.length > 0) await pool.send(batch);
-      await streamed;
+      for (const doc of large) await this.large(doc);
     } catch (err) {
-      // Nothing writes any more when this returns (the temp dir may go).
-      await Promise.all([pool.terminate(), streamed.catch(() => {})]);
+      // Every worker has stopped writing before this returns (the temp dir may go).
+      await pool.terminate();
       throw err;
     }
     await pool.close();
