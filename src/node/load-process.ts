@@ -44,10 +44,11 @@ const progress = (done: number, total: number) => {
 
 try {
   if (job.kind === 'build') {
-    const { buildOutput } = await import('./output/build-output.js');
+    // The parse thread first: it starts (~170 ms) while the build's own modules load.
     const { parser, close } = splitParser(callerGone);
     const due = progressGate();
     try {
+      const { buildOutput } = await import('./output/build-output.js');
       await buildOutput(
         job.root,
         job.options,
