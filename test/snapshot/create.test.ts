@@ -124,6 +124,25 @@ describe('createSnapshot', () => {
     expect(draft.json).toBe(first.projects.get('p')!.collections.get('posts')!.byId.get('b')!.json);
   });
 
+  it("reuses an entry's text while its schema and the media are equal, though made anew; a media change re-expands it", () => {
+    const entry = (m: ContentModel) => createSnapshot(m).projects.get('p')!.collections.get('posts')!.byId.get('a')!;
+    const first = entry(model);
+    // A reload keeps the records of unchanged files but makes the project's media and schemas
+    // again (new objects, new key strings): equal ones keep the texts.
+    const remade = (m: ContentModel, alt: string | null = null): ContentModel => ({
+      projects: m.projects.map((p) => ({
+        ...p,
+        media: p.media.map((x) => ({ ...x, alt })),
+        collections: p.collections.map((c) => ({ ...c, fields: c.fields.map((f) => ({ ...f })) })),
+      })),
+    });
+    expect(entry(remade(model)).offsets).toBe(first.offsets);
+    const after = entry(remade(model, 'A cover'));
+    expect(after.offsets).not.toBe(first.offsets);
+    expect(JSON.parse(after.json).cover.alt).toBe('A cover');
+    expect(entry(remade(model, 'A cover')).offsets).toBe(after.offsets);
+  });
+
   it('makes another hash for a change only the OpenAPI description shows (made when first asked for)', async () => {
     // An elmapi project's answers do not show its schema: a field made required changes its
     // description alone, and a reload must serve the new one (watch mode keeps a snapshot of the same hash).

@@ -71,6 +71,27 @@ const expandedCache = new WeakMap<
   CachedText & { readonly timestamps: string; readonly hash: string; readonly withTimestamps?: EntryText }
 >();
 
+/**
+ * The keys (a collection's fields, a project's media) of the last snapshot that kept texts: an
+ * equal key of the next one is taken from there, the same string, so that checking each cached
+ * text compares a pointer instead of the key's text. Compared by content, the media's JSON was
+ * read once per entry at every rebuild: ~2 KB at 10,000 entries here, and it grows with every
+ * media file (docs/benchmarks.md#p4-where-a-builds-time-goes).
+ */
+let lastKeys = new Map<string, string>();
+
+/** A function that returns an earlier snapshot's string equal to the key given, if there is one (see lastKeys). */
+function keyInterner(): (key: string) => string {
+  const earlier = lastKeys;
+  const now = new Map<string, string>();
+  lastKeys = now;
+  return (key) => {
+    const kept = earlier.get(key) ?? now.get(key) ?? key;
+    now.set(kept, kept);
+    return kept;
+  };
+}
+
 function sameDeps(a: readonly (string | undefined)[], b: readonly (string | undefined)[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
@@ -89,14 +110,15 @@ class EntryWriter {
     private readonly d: Dialect,
     /** Keep texts in the module caches for the next snapshot (--watch); false for one-off loads. */
     private readonly reuse: boolean,
+    intern: (key: string) => string = (key) => key,
   ) {
     // The dialect is part of the key: a text made for another dialect is never reused.
-    this.mediaKey = [d.name, ...[...media.values()].map((m) => m.json)].join('\n');
+    this.mediaKey = intern([d.name, ...[...media.values()].map((m) => m.json)].join('\n'));
     this.mediaJson = (id) => media.get(id)?.json;
     this.collections = new Map(
       project.collections.map((c) => [
         c.slug,
-        { record: c, fieldsKey: JSON.stringify(c.fields), byId: new Map(c.entries.filter((e) => !e.draft).map((e) => [e.id, e])) },
+        { record: c, fieldsKey: intern(JSON.stringify(c.fields)), byId: new Map(c.entries.filter((e) => !e.draft).map((e) => [e.id, e])) },
       ]),
     );
   }
@@ -319,10 +341,15 @@ function projectSnapshot(
   };
 }
 
-function serialisedProject(project: ProjectRecord, baseUrl: string, reuse: boolean): ProjectSnapshot {
+function serialisedProject(
+  project: ProjectRecord,
+  baseUrl: string,
+  reuse: boolean,
+  intern: ((key: string) => string) | undefined,
+): ProjectSnapshot {
   let writer: EntryWriter | undefined;
   return projectSnapshot(project, baseUrl, (col, _i, dialect, mediaById) => {
-    writer ??= new EntryWriter(project, mediaById, dialect, reuse);
+    writer ??= new EntryWriter(project, mediaById, dialect, reuse, intern);
     return col.entries.map((record, rank) => (writer as EntryWriter).entry(col, record, rank));
   });
 }
@@ -449,7 +476,9 @@ export function assembleSnapshot(
   compact?: typeof compactProjects,
 ): Snapshot {
   const baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
-  let projects = new Map(model.projects.map((p) => [p.id, serialisedProject(p, baseUrl, compact ? false : (options.reuse ?? true))]));
+  const reuse = compact ? false : (options.reuse ?? true);
+  const intern = reuse ? keyInterner() : undefined;
+  let projects = new Map(model.projects.map((p) => [p.id, serialisedProject(p, baseUrl, reuse, intern)]));
   const hash = hashStrings(hashInput(model, projects, baseUrl));
   // From here on, only the kept records: the full ones are left to the garbage collector.
   if (compact) ({ model, projects } = compact(projects));
