@@ -7,6 +7,10 @@
 const DEVICE = /^(?:con|prn|aux|nul|com[1-9¹²³]|lpt[1-9¹²³])(?:\.|$)/i;
 const REFUSED = /[<>:"|?*\\\x00-\x1f]/;
 
+// Whatever problemOf() refuses in a segment, looked for in the whole path at once: most paths have
+// none, and are passed after one test instead of three per segment (10,000 entries: 1.2–1.6 vs 3.7–4.3 ms).
+const SUSPECT = /(?:^|\/)(?:con|prn|aux|nul|com|lpt)|[<>:"|?*\\\x00-\x1f]|[. ](?:\/|$)/i;
+
 const TAIL = 'a git checkout or a copy of the built tree (dist/) on Windows cannot hold it; rename it';
 
 /** Why Windows cannot hold `name` (one segment of a path), or undefined. */
@@ -24,6 +28,7 @@ function problemOf(name: string): string | undefined {
  * of each of `names` (folders cqa build makes of an id), that Windows cannot hold, said so.
  */
 export function windowsNameProblem(rel: string, ...names: string[]): string | undefined {
+  if (!SUSPECT.test(rel) && names.every((name) => !SUSPECT.test(name))) return undefined;
   for (const segment of [...rel.split('/'), ...names]) {
     const problem = problemOf(segment);
     if (problem) return problem;
