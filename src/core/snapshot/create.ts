@@ -93,14 +93,16 @@ function keyInterner(): (key: string) => string {
 }
 
 function sameDeps(a: readonly (string | undefined)[], b: readonly (string | undefined)[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Serialises entries of one project: relations expand to the target's shallow JSON (ids only). */
 class EntryWriter {
   private readonly collections: ReadonlyMap<string, { record: CollectionRecord; fieldsKey: string; byId: Map<string, EntryRecord> }>;
   private readonly mediaKey: string;
-  private readonly visible = new Map<CollectionRecord, readonly FieldDef[]>();
+  private readonly fieldsOf = new Map<CollectionRecord, { readonly visible: readonly FieldDef[]; readonly linked: readonly FieldDef[] }>();
 
   private readonly mediaJson: (id: string) => string | undefined;
 
@@ -138,10 +140,9 @@ class EntryWriter {
     if (text === undefined) {
       let json: EntryText;
       const deps: (string | undefined)[] = [];
-      for (const f of col.record.fields) {
-        if (f.hidden) continue;
-        if (f.type === 'relation' && f.collection) append(deps, this.publishedIds(f, ownValue(e.values, f.name)));
-        else if (f.type === 'group') this.group(f, ownValue(e.values, f.name), deps);
+      for (const f of this.fields(col.record).linked) {
+        if (f.type === 'group') this.group(f, ownValue(e.values, f.name), deps);
+        else append(deps, this.publishedIds(f, ownValue(e.values, f.name)));
       }
       const hit = this.reuse ? shallowCache.get(e) : undefined;
       if (hit && hit.fieldsKey === col.fieldsKey && hit.mediaKey === this.mediaKey && sameDeps(deps, hit.deps)) {
@@ -195,14 +196,19 @@ class EntryWriter {
     return ids.map((id) => this.shallowJson(field.collection as string, String(id), timestamps));
   }
 
-  /** A collection's fields that answers show, found once per collection rather than per entry. */
-  private visibleFields(col: CollectionRecord): readonly FieldDef[] {
-    let visible = this.visible.get(col);
-    if (visible === undefined) {
-      visible = col.fields.filter((f) => !f.hidden);
-      this.visible.set(col, visible);
+  /**
+   * A collection's fields that answers show, and of those the ones whose text depends on other
+   * entries (relations, groups): found once per collection rather than per entry.
+   */
+  private fields(col: CollectionRecord): { readonly visible: readonly FieldDef[]; readonly linked: readonly FieldDef[] } {
+    let fields = this.fieldsOf.get(col);
+    if (fields === undefined) {
+      const visible = col.fields.filter((f) => !f.hidden);
+      const linked = visible.filter((f) => (f.type === 'relation' && f.collection) || f.type === 'group');
+      fields = { visible, linked };
+      this.fieldsOf.set(col, fields);
     }
-    return visible;
+    return fields;
   }
 
   /**
@@ -211,7 +217,7 @@ class EntryWriter {
    */
   private entryText(col: CollectionRecord, e: EntryRecord, deps?: (string | undefined)[], timestamps = false): EntryText {
     const d = this.d;
-    const visible = this.visibleFields(col);
+    const visible = this.fields(col).visible;
     // Parts joined once: the text is flat, not a tree of concatenations kept alive with it. A small
     // array of offsets costs far less than a typed array (with its buffer) per entry.
     const parts = [timestamps ? d.entryHead(e) + d.entryTimestamps(e) : d.entryHead(e)];
@@ -263,11 +269,11 @@ class EntryWriter {
     if (hit && hit.fieldsKey === fieldsKey && hit.mediaKey === this.mediaKey) {
       // What entryText pushes, in its order (twice with timestampsFirst).
       const deps: (string | undefined)[] = [];
+      const linked = this.fields(col).linked;
       const pass = (timestamps: boolean) => {
-        for (const f of col.fields) {
-          if (f.hidden) continue;
-          if (f.type === 'relation' && f.collection) append(deps, this.relationTargets(f, ownValue(e.values, f.name), timestamps));
-          else if (f.type === 'group') this.group(f, ownValue(e.values, f.name), deps);
+        for (const f of linked) {
+          if (f.type === 'group') this.group(f, ownValue(e.values, f.name), deps);
+          else append(deps, this.relationTargets(f, ownValue(e.values, f.name), timestamps));
         }
       };
       pass(false);
