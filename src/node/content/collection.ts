@@ -40,11 +40,16 @@ export interface CollectionMemo {
   readonly inferred: Map<string, { parsed: readonly ParsedEntry[]; bodyField: string; fields: FieldDef[]; mixed: readonly Warning[] }>;
   /** The last default order, per collection path. */
   readonly sorted: Map<string, { unsorted: readonly EntryRecord[]; sort: string; sorted: EntryRecord[] }>;
+  /**
+   * The last signature per collection path: an equal one of the next load is this string, so that
+   * each remembered entry's signature is compared by identity rather than by its text.
+   */
+  readonly sigs: Map<string, string>;
 }
 
 /** `entries`: whether built entries are remembered (a loader that loads once needs them never). */
 export function createCollectionMemo(entries = true): CollectionMemo {
-  return { ...(entries ? { entries: new WeakMap() } : {}), inferred: new Map(), sorted: new Map() };
+  return { ...(entries ? { entries: new WeakMap() } : {}), inferred: new Map(), sorted: new Map(), sigs: new Map() };
 }
 
 const sameItems = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -165,7 +170,7 @@ export function buildCollection(
   const parsedOf = new Map<EntryRecord, ParsedEntry>();
   const knownIds = new Set<string>();
   // Everything buildEntry reads besides the file itself: when it is unchanged, so is the entry.
-  const sig = JSON.stringify([
+  const made = JSON.stringify([
     ctx.collection.slug,
     ctx.collection.bodyField,
     fields,
@@ -177,6 +182,9 @@ export function buildCollection(
     ctx.drafts,
     ctx.localesUnread,
   ]);
+  const lastSig = memo.sigs.get(key);
+  const sig = lastSig === made ? lastSig : made;
+  memo.sigs.set(key, sig);
   const build = (file: FileInfo, parsed: ParsedEntry): EntryRecord | undefined => {
     const times = options.timesOf?.(file) ?? { created: file.mtimeMs, updated: file.mtimeMs };
     if (!memo.entries) return buildEntry(ctx, file, parsed, times);
