@@ -22,7 +22,7 @@ import { newSuffix, recoverOutput, siblingName, swapIn } from './dist-swap.js';
 import { documentPieces } from '../../core/snapshot/document-pieces.js';
 import { pagesNotFoundMedia } from './hosts/cloudflare.js';
 import { HOST_CHOICES, hostFiles, readsHeadersFile, takesNotFoundRules, type Host } from './hosts/index.js';
-import { DEFAULT_CACHE_CONTROL, type CacheControl } from './hosts/policy.js';
+import { DEFAULT_CACHE_CONTROL, mediaExtension, type CacheControl } from './hosts/policy.js';
 import { notFoundRules, queryRefused, type NotFoundRule } from '../../core/snapshot/not-found.js';
 import { MEDIA_SEGMENT } from '../../core/snapshot/create.js';
 import { collectionQueryJson } from '../../core/snapshot/serialize.js';
@@ -310,17 +310,6 @@ function v3Origin(baseUrl: string): string {
 
 /** What an elmapi3 project's static documents may hold together (a bound of the output's size). */
 const V3_TREE_CHARS = 512 * 1024 * 1024;
-
-/**
- * A media file's extension, lower-cased, when it is one a host's type table can hold (`heic`,
- * `tar.gz` → `gz`), else undefined: the file is then sent as the host's default type.
- */
-function mediaExtension(id: string): string | undefined {
-  const name = id.slice(id.lastIndexOf('/') + 1);
-  const dot = name.lastIndexOf('.');
-  const ext = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
-  return /^[a-z0-9][a-z0-9+_-]{0,31}$/.test(ext) ? ext : undefined;
-}
 
 function planFiles(snapshot: Snapshot, host: Host, cache: CacheControl): FileJob[] {
   const jobs: FileJob[] = [];

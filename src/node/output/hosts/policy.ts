@@ -68,3 +68,14 @@ export interface NotFoundDocument {
 export function prefixOf(from: string): string {
   return from.endsWith('*') ? from.slice(0, -1) : from;
 }
+
+/**
+ * A media file's extension, lower-cased, when it is one a host's type table can hold (`heic`,
+ * `tar.gz` → `gz`), else undefined: the file is then sent as the host's default type.
+ */
+export function mediaExtension(id: string): string | undefined {
+  const name = id.slice(id.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  const ext = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
+  return /^[a-z0-9][a-z0-9+_-]{0,31}$/.test(ext) ? ext : undefined;
+}

@@ -4,7 +4,7 @@
 // `/api/demo/posts/` answers serve's own `{"files":[…]}`, which a client could take for content).
 // Tested against serve 14.2.7 in test/hosting/hosts.slow.test.ts. No Node imports.
 import { inlineSafe } from '../../../core/http/media-headers.js';
-import { DOWNLOAD_HEADER, JSON_TYPE, MEDIA_HEADERS, NOSNIFF, PREFLIGHT_HEADERS, type CacheControl } from './policy.js';
+import { DOWNLOAD_HEADER, JSON_TYPE, MEDIA_HEADERS, mediaExtension, NOSNIFF, PREFLIGHT_HEADERS, type CacheControl } from './policy.js';
 
 // serve answers OPTIONS like GET, with these headers: the JSON paths carry the preflight's, for the
 // headers an SDK sends (found from outside: the v3 SDK's project-id failed its preflight). No
@@ -108,11 +108,7 @@ function mediaRules(downloads: readonly string[], mediaTypes: ReadonlyMap<string
     .filter((r) => r.rule.source.length <= MAX_SOURCE);
   const covered = new Set(byExt.map((r) => r.ext));
   const others = downloads
-    .filter((path) => {
-      const name = path.slice(path.lastIndexOf('/') + 1);
-      const dot = name.lastIndexOf('.');
-      return !(dot > 0 && covered.has(name.slice(dot + 1).toLowerCase()));
-    })
+    .filter((path) => !covered.has(mediaExtension(path) ?? ''))
     .map((path) => ({ source: literalGlob(path), headers: pairs([DOWNLOAD_HEADER]) }))
     .filter((r) => r.source.length <= MAX_SOURCE);
   return [...byExt.filter((r) => r.download).map((r) => r.rule), ...others, ...byExt.filter((r) => !r.download).map((r) => r.rule)].slice(
