@@ -98,11 +98,17 @@ function sameDeps(a: readonly (string | undefined)[], b: readonly (string | unde
   return true;
 }
 
+/** A collection's fields that answers show, and of those the ones that relate to other entries (relations, groups). */
+interface ShownFields {
+  readonly visible: readonly FieldDef[];
+  readonly linked: readonly FieldDef[];
+}
+
 /** Serialises entries of one project: relations expand to the target's shallow JSON (ids only). */
 class EntryWriter {
   private readonly collections: ReadonlyMap<string, { record: CollectionRecord; fieldsKey: string; byId: Map<string, EntryRecord> }>;
   private readonly mediaKey: string;
-  private readonly fieldsOf = new Map<CollectionRecord, { readonly visible: readonly FieldDef[]; readonly linked: readonly FieldDef[] }>();
+  private readonly fieldsOf = new Map<CollectionRecord, ShownFields>();
 
   private readonly mediaJson: (id: string) => string | undefined;
 
@@ -196,11 +202,8 @@ class EntryWriter {
     return ids.map((id) => this.shallowJson(field.collection as string, String(id), timestamps));
   }
 
-  /**
-   * A collection's fields that answers show, and of those the ones whose text depends on other
-   * entries (relations, groups): found once per collection rather than per entry.
-   */
-  private fields(col: CollectionRecord): { readonly visible: readonly FieldDef[]; readonly linked: readonly FieldDef[] } {
+  /** A collection's ShownFields, found once per collection rather than per entry. */
+  private fields(col: CollectionRecord): ShownFields {
     let fields = this.fieldsOf.get(col);
     if (fields === undefined) {
       const visible = col.fields.filter((f) => !f.hidden);
